@@ -218,6 +218,92 @@ STEP_ROWS_V05_GB200 = [
               rl_extra=_OFF, **_GB), {"step": 136.0}, "grpo-qwen3-30ba3b-8n4g-async-1off.yaml: vLLM TP 1 on 16 of 32 GPUs"),
 ]
 
+NEMO_RL_V06 = ("github.com/NVIDIA-NeMo/RL docs/about/performance-summary.md (\"NeMo RL v0.6\" tables, H100 BF16 "
+               "and GB200 BF16; the same tables at tag v0.7.0 and main 7ea279a) and examples/configs/recipes/llm/"
+               "performance/*.yaml at tag v0.6.0")
+
+
+def _nemo_rl6(model, n_gpus, *, prompts=64, group=32, t_gbs=512, cp=1, **kw):
+    """A NeMo RL v0.6 performance recipe: :func:`_nemo_rl` with the recipe's prompts per step
+    (``grpo.num_prompts_per_step``), generations per prompt, training global batch (``train_global_batch_size``,
+    512 in every recipe) and context parallel size. One generation batch of ``prompts × group`` rollouts trains
+    ``prompts × group / t_gbs`` optimizer steps."""
+    scn = _nemo_rl(model, n_gpus, **kw)
+    rl = scn["training"]["rl"]
+    rl["group_size"] = group
+    rl["updates_per_generation"] = max(1, prompts * group // t_gbs)
+    scn["training"]["global_batch_size"] = t_gbs
+    if cp > 1:
+        scn["parallel"]["cp"] = cp
+    return scn
+
+
+#: Round 7 out-of-sample rows (entered and scored before any round-7 change): NeMo RL v0.6's published step
+#: times, each with its v0.6.0 recipe. Not expressible, so left out: the Qwen3-30B-A3B "8-step Off" row (the
+#: planner's schedule has one step of staleness at most), the Nemotron-3-Nano SWE row (no preset, 131K context
+#: agentic rollouts) and the H100 FP8 DeepSeek-V3 row (FP8 generation).
+STEP_ROWS_V06 = [
+    ("nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=1, ep=8, gen_tp=2, avg_seq=3203, recompute="none"),
+     {"step": 192.0}, "grpo-qwen3-30ba3b-4n8g.yaml: TP 1, EP 8; vLLM TP 2"),
+    ("nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=2, ep=8, gen_tp=2, avg_seq=3201, recompute="none",
+               rl_extra=_OFF),
+     {"step": 152.0}, "grpo-qwen3-30ba3b-4n8g-async-1off.yaml: training TP 1 PP 2 EP 8 on 2 nodes, vLLM TP 2 on 2"),
+    ("nemo-rl v0.6 qwen3-235b grpo 128xh100", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-235b-a22b"}, 128, prompts=16, tp=2, cp=2, pp=8, ep=16, gen_tp=16, avg_seq=5698,
+               recompute="full", sp=True, seq_max=8192),
+     {"step": 395.0}, "grpo-qwen3-235b-16n8g.yaml: 16 × 32 rollouts, TP 2 SP, CP 2, PP 8, EP 16, activation "
+     "checkpointing; vLLM TP 16"),
+    ("nemo-rl v0.6 qwen3-235b grpo 256xh100", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-235b-a22b"}, 256, prompts=16, tp=2, cp=2, pp=8, ep=16, gen_tp=16, avg_seq=5713,
+               recompute="full", sp=True, seq_max=8192),
+     {"step": 312.0}, "grpo-qwen3-235b-32n8g.yaml: as the 16-node recipe on 32 nodes"),
+    ("nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-235b-a22b"}, 256, prompts=16, tp=4, pp=8, ep=16, gen_tp=8, avg_seq=5721,
+               recompute="full", sp=True, seq_max=8192, rl_extra=_OFF),
+     {"step": 231.0}, "grpo-qwen3-235b-32n8g-async-1off.yaml: training TP 4 PP 8 EP 16 on 16 nodes, vLLM TP 8 on 16"),
+    ("nemo-rl v0.6 deepseek-v3 grpo 256xh100", NEMO_RL_V06,
+     _nemo_rl6({"preset": "deepseek-v3"}, 256, prompts=32, group=16, pp=16, tp=1, ep=16, gen_tp=32, avg_seq=701,
+               recompute="full", seq_max=1536),
+     {"step": 134.0}, "grpo-deepseek-v3-32n8g.yaml: 32 × 16 rollouts, PP 16, EP 16, activation checkpointing; "
+     "vLLM TP 32"),
+    ("nemo-rl v0.6 deepseek-v3 grpo 512xh100", NEMO_RL_V06,
+     _nemo_rl6({"preset": "deepseek-v3"}, 512, prompts=32, group=16, pp=16, tp=1, ep=32, gen_tp=32, avg_seq=697,
+               recompute="full", seq_max=1536),
+     {"step": 111.0}, "grpo-deepseek-v3-64n8g.yaml: EP 32"),
+    ("nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off", NEMO_RL_V06,
+     _nemo_rl6({"preset": "deepseek-v3"}, 512, prompts=32, group=16, pp=16, tp=1, ep=16, gen_tp=32, avg_seq=710,
+               recompute="full", seq_max=1536, rl_extra=_OFF),
+     {"step": 64.1}, "grpo-deepseek-v3-64n8g-async-1off.yaml: training PP 16 EP 16 on 32 nodes, vLLM TP 32 on 32"),
+]
+_GB6 = {"gpu": "gb200-186gb", "per_node": 4}
+STEP_ROWS_V06_GB200 = [
+    ("nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-30b-a3b"}, 16, tp=1, pp=1, ep=16, gen_tp=1, avg_seq=3199, recompute="none", **_GB6),
+     {"step": 221.0}, "grpo-qwen3-30ba3b-4n4g.yaml: EP 16; vLLM TP 1"),
+    ("nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-30b-a3b"}, 16, tp=1, pp=1, ep=8, gen_tp=1, avg_seq=3197, recompute="none",
+               rl_extra=_OFF, **_GB6),
+     {"step": 301.0}, "grpo-qwen3-30ba3b-4n4g-async-1off.yaml: training EP 8 on 2 trays, vLLM TP 1 on the other 2"),
+    ("nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-235b-a22b"}, 64, prompts=16, tp=2, cp=2, pp=4, ep=16, gen_tp=8, avg_seq=5709,
+               recompute="full", sp=True, seq_max=8192, **_GB6),
+     {"step": 286.0}, "grpo-qwen3-235b-16n4g.yaml: TP 2 SP, CP 2, PP 4, EP 16; vLLM TP 8"),
+    ("nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-235b-a22b"}, 128, prompts=16, tp=2, cp=2, pp=4, ep=16, gen_tp=8, avg_seq=5693,
+               recompute="full", sp=True, seq_max=8192, **_GB6),
+     {"step": 345.0}, "grpo-qwen3-235b-32n4g.yaml"),
+    ("nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off", NEMO_RL_V06,
+     _nemo_rl6({"preset": "qwen3-235b-a22b"}, 128, prompts=16, tp=4, pp=4, ep=16, gen_tp=8, avg_seq=5705,
+               recompute="full", sp=True, seq_max=8192, rl_extra=_OFF, **_GB6),
+     {"step": 278.0}, "grpo-qwen3-235b-32n4g-async-1off.yaml: training TP 4 PP 4 EP 16 on 16 trays, vLLM TP 8 on 16"),
+    ("nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus", NEMO_RL_V06,
+     _nemo_rl6({"preset": "deepseek-v3"}, 128, prompts=32, group=16, pp=8, tp=1, ep=16, gen_tp=32, avg_seq=711,
+               recompute="full", seq_max=1536, **_GB6),
+     {"step": 108.0}, "grpo-deepseek-v3-32n4g.yaml: PP 8, EP 16; vLLM TP 32"),
+]
+
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
 #: verl's per-key timings of each row (``timing_s/<key>``, medians over the logged steps, the same logs as
 #: :data:`ROWS`; their sum is the row's ``train``): old_log_prob, ref, values, update_critic, update_actor
@@ -435,6 +521,17 @@ def main() -> None:
     errs = sorted(abs(r["err"]["step"]) for r in rows + steps)
     p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
     print(f"step |error| over all {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    oos = step_table(STEP_ROWS_V06 + STEP_ROWS_V06_GB200)
+    print("\nNeMo RL v0.6 performance summary (round 7 out-of-sample rows, step time only; not in the line above):")
+    for r in oos:
+        print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "
+              f"({r['err']['step']:+.0%}; generation {r['pred']['gen']:.1f} s) — {r['note']}")
+    errs = sorted(abs(r["err"]["step"]) for r in oos)
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    print(f"step |error| over the {len(errs)} v0.6 rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    errs = sorted(abs(r["err"]["step"]) for r in rows + steps + oos)
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    print(f"step |error| over all {len(errs)} rows with them: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
     print("\nNeMo RL v0.3's timers (blog and issue #959), published → modelled seconds per step (error):")
     for r in nemo_key_table():
         print(f"- {r['id']}: " + "; ".join(f"{k} {r['pub'][k]:.0f} → {r['pred'][k]:.1f} ({r['err'][k]:+.0%})"

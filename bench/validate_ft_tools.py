@@ -160,10 +160,22 @@ SWIFT_ASSUMED = ("the longest kept sample reaches max_length (samples above it a
 
 
 #: the Benchmark's environment lists bitsandbytes 0.41.3.post2 (legacy_bnb_4bit: 4-bit linears keep their inputs on
-#: the autograd context); Qwen's remote code calls torch.utils.checkpoint.checkpoint without use_reentrant (torch
-#: 2.1: reentrant), so nothing is kept across layers and the flag changes nothing on these rows
-BNB_NOTE = ("quantization_bit 4 (bitsandbytes NF4, 0.41.3.post2: legacy_bnb_4bit; Qwen's reentrant checkpoint "
-            "keeps nothing across layers)")
+#: the autograd context). Qwen's remote code calls torch.utils.checkpoint.checkpoint without use_reentrant, and ms-swift
+#: v1 rebinds that function so an unset use_reentrant means False (SWIFT_V1_CKPT): the inputs are kept across layers
+BNB_NOTE = ("quantization_bit 4 (bitsandbytes NF4, 0.41.3.post2: legacy_bnb_4bit; ms-swift v1's non-reentrant "
+            "checkpoint keeps each 4-bit linear's input across layers)",
+            "bnb_fp16_storage: the figures were published 2024-01-02 (97e4d198b), before ms-swift's 'fix bnb qwen bug' "
+            "(f52dfd35c, 2024-01-06): get_model_tokenizer_qwen passed torch_dtype=None, so transformers stored the "
+            "unquantised layers fp16 under bf16 training")
+#: the 4-bit rows' run: bitsandbytes 0.41.3 and ms-swift before f52dfd35c (BNB_NOTE)
+SWIFT_BNB = dict(method="qlora", legacy_bnb_4bit=True, bnb_fp16_storage=True)
+#: ms-swift v1.4-v1.5 (the Benchmark ran at 4312aeb, 2024-01-04, between v1.5.0 and v1.5.1) ``swift/llm/utils/model.py``
+#: ``fix_gradient_checkpointing_warning``, called by ``get_model_tokenizer`` for every model: it replaces
+#: ``torch.utils.checkpoint.checkpoint`` (and ``transformers.modeling_utils.checkpoint``) by a wrapper whose
+#: ``use_reentrant`` defaults to False; v1.6-v2.x keep False for torch >= 2.1 (dense models). ms-swift 3.x
+#: (``swift/trainers/mixin.py`` ``_fix_gradient_checkpointing``) is the tool default the core models (reentrant on one
+#: GPU), so these rows state the old default: training.checkpoint_reentrant = False
+SWIFT_V1_CKPT = False
 
 
 def _swift_data(seq: int = 2048) -> dict:
@@ -175,7 +187,7 @@ def _swift_data(seq: int = 2048) -> dict:
 def _swift_train(**kw) -> dict:
     t = {"framework": "ms-swift", "method": "lora", "lora_rank": 8, "lora_targets": "attention",
          "seq_len": 2048, "micro_batch_size": 1, "global_batch_size": 16, "recompute": "full",
-         "flash_attention": True, "optimizer": "adamw"}
+         "flash_attention": True, "optimizer": "adamw", "checkpoint_reentrant": SWIFT_V1_CKPT}
     t.update(kw)
     t["global_batch_size"] = 16 * t["micro_batch_size"]
     return t
@@ -204,14 +216,21 @@ def _swift_rows() -> list[Row]:
         ("noflash-nogc", 57.67, dict(flash_attention=False, recompute="none"), "both off"),
         ("r64", 27.85, dict(lora_rank=64), c_attn),
         ("all-r8", 27.87, dict(lora_targets="all_linear"), "ALL: every linear layer"),
-        ("int4-bnb", 23.85, dict(method="qlora", legacy_bnb_4bit=True), BNB_NOTE),
+        ("int4-bnb", 23.85, SWIFT_BNB, BNB_NOTE),
     ]
     for vid, g, kw, note in variants:
+        notes = note if isinstance(note, tuple) else (note,)
         out.append(Row(f"swift-qwen-7B-{vid}", "swift-bench-mem", "memory", g, q7, _swift_train(**kw),
-                       metric="reserved", fused_qkv=True, assumed=SWIFT_ASSUMED + (note,), data=_swift_data()))
+                       metric="reserved", fused_qkv=True, assumed=SWIFT_ASSUMED + notes, data=_swift_data()))
     out.append(Row("swift-qwen-14B-int4-bnb", "swift-bench-mem", "memory", 30.05, _qwen_model("14B"),
-                   _swift_train(method="qlora", legacy_bnb_4bit=True), metric="reserved", fused_qkv=True,
-                   assumed=SWIFT_ASSUMED + (BNB_NOTE,), data=_swift_data()))
+                   _swift_train(**SWIFT_BNB), metric="reserved", fused_qkv=True,
+                   assumed=SWIFT_ASSUMED + BNB_NOTE, data=_swift_data()))
+    # the same Quantization table's qwen-72b-chat "int4 (bnb)" 74.87 GiB (one A100: only its bf16 row names
+    # 2*A100); entered in round 7 (main's mapping: -31.9%)
+    q72 = {"name": "Qwen-72B-Chat", **QWEN_72B, "tie_word_embeddings": False, "attention_bias": True}
+    out.append(Row("swift-qwen-72B-int4-bnb", "swift-bench-mem", "memory", 74.87, q72, _swift_train(**SWIFT_BNB),
+                   metric="reserved", fused_qkv=True, assumed=SWIFT_ASSUMED + BNB_NOTE + (
+                       "one A100-SXM4-80GB (the row names no second GPU)",), data=_swift_data()))
     return out
 
 

@@ -311,6 +311,25 @@ ISSUE35_R6_FTMEM7 = [
     "Qwen's reentrant checkpoint) do not move. The shared rows, the fine-tuning tool rows and the post-training rows "
     "are byte-identical.",
 ]
+ISSUE35_R7_QLMEM7 = [
+    "ms-swift v1's checkpoint default (a bench mapping): `swift/llm/utils/model.py` `fix_gradient_checkpointing_warning` "
+    "(v1.4 to v2.x; called by `get_model_tokenizer` for every model) rebinds `torch.utils.checkpoint.checkpoint` so "
+    "that an unset `use_reentrant` is False (torch >= 2.1). Qwen-1's remote code calls that function without "
+    "`use_reentrant`, so the Benchmark rows (ms-swift 4312aeb, torch 2.1.1) ran non-reentrant and now state "
+    "`training.checkpoint_reentrant: false` (round 6 had read them as reentrant). With bitsandbytes 0.41.3 the "
+    "4-bit rows then keep every 4-bit linear's input (`memory.bnb_kept_input_bytes`).",
+    "A QLoRA base stored fp16 under bf16 training (new field `training.bnb_fp16_storage`, default false; "
+    "`memory.bnb_fp16_storage_kept_bytes`): transformers' bitsandbytes loader turns `torch_dtype=None` into float16 "
+    "(`update_torch_dtype`: 'Overriding torch_dtype=None with torch_dtype=torch.float16 due to requirements of "
+    "bitsandbytes'), and ms-swift's `get_model_tokenizer_qwen` passed None until f52dfd35c ('fix bnb qwen bug', "
+    "2024-01-06); the int4 figures were published 2024-01-02. Under bf16 autocast the frozen fp16 LM head is cast "
+    "to bf16 every forward and the copy is saved (2·V·h bytes), and each 4-bit linear casts its own bf16 copy of "
+    "its fp16 input (`Linear4bit.forward`), kept under bitsandbytes < 0.43.2 (Qwen-1: w1 and w2 one more "
+    "h-wide tensor per layer). ms-swift int4 (bnb) rows: Qwen-7B −41.0% → −21.2%, Qwen-14B −39.6% → −16.4%, and "
+    "Qwen-72B (entered this round, one A100, 74.87 GiB) −31.9% → −4.1%. ms-swift Benchmark rows (31) median 11.2% → "
+    "11.0%, p90 31.9% → 29.1%; all fine-tuning tool memory rows 79 → 80, p90 25.0% → 23.1%. The shared rows, "
+    "the LLaMA-Factory readings and the post-training rows are byte-identical.",
+]
 
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
@@ -678,6 +697,8 @@ def main(argv=None) -> int:
               "`tests/test_mechanics_megatron_fused_ce.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_SWIFTMEM]
     lines += ["", "Issue 35 round 6, QLoRA on older bitsandbytes (no shared row changes; "
               "`tests/test_mechanics_bnb_kept_inputs.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_FTMEM7]
+    lines += ["", "Issue 35 round 7, ms-swift's 4-bit rows (no shared row changes; "
+              "`tests/test_mechanics_bnb_fp16_storage.py`):", ""] + [f"- {t}" for t in ISSUE35_R7_QLMEM7]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]

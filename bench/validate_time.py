@@ -524,6 +524,16 @@ TORCHTITAN_SANITY = [
     ("T6 405B 256k, FSDP 1 CP 8", _tt("llama-3.1-405b", 512, 262144, 8, rec="full", precision=_F8, tp=8, pp=8, cp=8,
                                       tp_comm_overlap=True), 16, 84.9, 41, 69.4),
 ]
+
+
+def _titan_early(sc: dict) -> dict:
+    """``sc`` as torchtitan ran it before February 2025 (issue 35 round 7, helper fsdp7): AdamW's foreach
+    implementation (``optimizer.fused`` off by default until 6e4988550, 2025-02-24, "use Fused AdamW as default") and
+    the embedding in FSDP2's root unit (``apply_fsdp`` before 83e694105, July 2025: ``training.fsdp_root_embedding``)."""
+    return {**sc, "training": {**sc["training"], "optimizer_implementation": "foreach", "fsdp_root_embedding": True}}
+
+
+TORCHTITAN_SANITY = [(lbl, _titan_early(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: The Dec-2024 table's card as the source's "Hardware" section states it (Meta Grand Teton: H100 "equipped with 96GB
 #: HBM2e with 2.4 TB/sec peak memory bandwidth", "default 500W power limit", NVLink inside the host, 400 Gb/s RDMA
 #: per GPU), entered as a user would: a user-entered Hopper variant (``CustomGpu.architecture``, issue 35 round 6,
@@ -548,7 +558,7 @@ def _grand_teton(sc: dict) -> dict:
 TORCHTITAN_SANITY_CARD = [(lbl, _grand_teton(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: torchtitan commit 7a04053 (the float8 docs' table, Jan 2025; tests/test_fp8_recipes.py): Llama 3 8B on 8
 #: H100, per-op SAC, sequence 8192, batch 1, compile: BF16 5,760 tok/s/GPU (before: 8,430)
-TT_8B_7A04053 = (_tt("llama-3.1-8b", 8, 8192, 1), 5760, 8430)
+TT_8B_7A04053 = (_titan_early(_tt("llama-3.1-8b", 8, 8192, 1)), 5760, 8430)
 
 
 def fp8_speedups() -> str:
@@ -816,6 +826,56 @@ def rl_round6_recipe() -> list[str]:
     return out + ["", *parts["keys_after"]]
 
 
+#: the rows' step seconds before issue 35 round 7's refit term (helper rl9; main ca9afee plus the v0.6 rows)
+RL_BEFORE_RL9 = {
+    "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100": 146.9, "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2,
+    "nemo-rl v0.6 qwen3-235b grpo 128xh100": 226.2, "nemo-rl v0.6 qwen3-235b grpo 256xh100": 190.1,
+    "nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off": 268.4, "nemo-rl v0.6 deepseek-v3 grpo 256xh100": 55.3,
+    "nemo-rl v0.6 deepseek-v3 grpo 512xh100": 34.3, "nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off": 57.7,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus": 181.3,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off": 153.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus": 229.3, "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus": 185.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off": 179.2, "nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus": 69.6,
+}
+
+#: the same rows after the refit export term alone (before the cross-node decode all-reduces)
+RL_REFIT_RL9 = {
+    "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100": 147.0, "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2,
+    "nemo-rl v0.6 qwen3-235b grpo 128xh100": 236.1, "nemo-rl v0.6 qwen3-235b grpo 256xh100": 200.0,
+    "nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off": 268.4, "nemo-rl v0.6 deepseek-v3 grpo 256xh100": 84.1,
+    "nemo-rl v0.6 deepseek-v3 grpo 512xh100": 63.1, "nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off": 57.7,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus": 181.4,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off": 153.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus": 230.0, "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus": 186.2,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off": 179.2, "nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus": 73.7,
+}
+
+
+def rl_round7_refit() -> list[str]:
+    """Issue 35 round 7, helper rl9: NeMo RL v0.6's rows scored out of sample, then the colocated refit's full-model
+    export (evaluated now; before as recorded in :data:`RL_BEFORE_RL9`)."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl9_7.md")
+    out = [*parts["oos"], "", *parts["mechanism"], "", *parts["decode"], "",
+           "| run | published step (s) | before (scored out of sample) | with the refit export | now (+ cross-node "
+           "decode) |", "|---|---:|---|---|---|"]
+    rows = mod.step_table(mod.STEP_ROWS_V06 + mod.STEP_ROWS_V06_GB200)
+    for r in rows:
+        pub, now, was, mid = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL9[r["id"]], RL_REFIT_RL9[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {mid:.1f} ({mid / pub - 1:+.0%}) | "
+                   f"{now:.1f} ({now / pub - 1:+.0%}) |")
+
+    def med_p90(errs):
+        errs = sorted(errs)
+        return statistics.median(errs), errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    was = med_p90(abs(RL_BEFORE_RL9[r["id"]] / r["pub"]["step"] - 1.0) for r in rows)
+    mid = med_p90(abs(RL_REFIT_RL9[r["id"]] / r["pub"]["step"] - 1.0) for r in rows)
+    now = med_p90(abs(r["err"]["step"]) for r in rows)
+    out += ["", f"v0.6 rows, step |error| median / p90: {was[0]:.1%} / {was[1]:.1%} before, {mid[0]:.1%} / "
+                f"{mid[1]:.1%} with the refit export, {now[0]:.1%} / {now[1]:.1%} now."]
+    return out + ["", *parts["after"]]
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -857,6 +917,13 @@ def torchtitan_sanity() -> list[str]:
              f"({now / pub - 1:+.0%}); on the Grand Teton card, which its source does not name, {card:,.0f} "
              f"({card / pub - 1:+.0%})."]
     return rows
+
+
+def fsdp_oos_section() -> list[str]:
+    """Issue 35 round 7 (helper fsdp7): published FSDP2/torchtitan throughputs outside the Dec-2024 table
+    (bench/validate_fsdp_oos.py), before → now."""
+    return ["#### Out-of-sample FSDP2 / torchtitan throughputs (bench/validate_fsdp_oos.py)", "",
+            *_bench_module("validate_fsdp_oos").markdown()]
 
 
 def peft_sanity() -> list[str]:
@@ -1585,6 +1652,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *bridge_moe_pair_rows(),
         "",
+        *(Path(__file__).parent / "data" / "moe10.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *_bench_module("validate_moe_oos").oos_rows(),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "
@@ -1652,8 +1723,24 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "dpostep6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "advice67.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "geserve7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         *(Path(__file__).parent / "data" / "pref7.md").read_text(encoding="utf-8").splitlines()[1:],
         *(Path(__file__).parent / "data" / "cp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "bwattn7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "price7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "fsdp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "geft7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *fsdp_oos_section(),
+        "",
+        *(Path(__file__).parent / "data" / "qlmem7.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
@@ -1794,6 +1881,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round6_keys(),
         "",
         *rl_round6_recipe(),
+        "",
+        *rl_round7_refit(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

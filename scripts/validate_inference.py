@@ -627,3 +627,204 @@ def oos_report():
 
 
 OOS_PARTS = oos_report()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 7 (serve10): NEW KV-capacity rows, scored before any change (the public table held six).
+# (a) vLLM 0.19.0 start-up logs of llm-d-incubation/llm-d-planner (accuracy/results/v0.19.0/logs/, commit
+#     56dc5b7 of the accuracy sweep, Apr 2026): `vllm serve MODEL --max-model-len 8192 --gpu-memory-utilization 0.95
+#     [-tp N]`, one H100 80GB HBM3 per rank (the log: "requested memory: 75.23GiB" = 0.95 × 79.19 GiB seen), chunked
+#     prefill with max_num_batched_tokens 8192 and max_num_seqs 1024 ("Defaulting ... for OPENAI_API_SERVER"), CUDA
+#     graphs on. Published figure: "Available KV cache memory: X GiB" (rank 0). Each model once (the sweep's
+#     max_model_len and dtype=float16 repeats give the same pool). Qwen3-14B has no preset; Gemma-3, Granite, Phi,
+#     Kimi, Llama 4 and gpt-oss neither. CodeLlama-7b is Llama 2 7B's shape (vocab 32,016 vs 32,000).
+# (preset, gpu, weight precision, tp, engine, knob, CUDA total GiB in the log, published KV GiB, source)
+_LLMD = "llm-d-planner vLLM 0.19.0 log"
+KV_V019 = [
+    ("llama-3.1-8b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 58.11, f"{_LLMD}: Llama-3.1-8B-Instruct"),
+    ("llama-3.1-8b", "h100-sxm-80gb", "bf16", 2, "vllm", 0.95, 79.19, 63.76, f"{_LLMD}: Llama-3.1-8B-Instruct TP2"),
+    ("llama-3.1-8b", "h100-sxm-80gb", "bf16", 4, "vllm", 0.95, 79.19, 67.44, f"{_LLMD}: Llama-3.1-8B-Instruct TP4"),
+    ("llama-3.1-8b", "h100-sxm-80gb", "int4", 1, "vllm", 0.95, 79.19, 67.71,
+     f"{_LLMD}: RedHatAI Meta-Llama-3.1-8B-Instruct-quantized.w4a16 (GPTQ-Marlin)"),
+    ("qwen2.5-7b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 58.53, f"{_LLMD}: Qwen2.5-7B-Instruct"),
+    ("qwen2.5-7b", "h100-sxm-80gb", "bf16", 2, "vllm", 0.95, 79.19, 63.84, f"{_LLMD}: Qwen2.5-7B-Instruct TP2"),
+    ("qwen2.5-7b", "h100-sxm-80gb", "bf16", 4, "vllm", 0.95, 79.19, 67.34, f"{_LLMD}: Qwen2.5-7B-Instruct TP4"),
+    ("qwen2.5-7b", "h100-sxm-80gb", "fp8", 1, "vllm", 0.95, 79.19, 64.64, f"{_LLMD}: RedHatAI Qwen2.5-7B-Instruct-FP8-dynamic"),
+    ("qwen3-8b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 57.50, f"{_LLMD}: Qwen3-8B"),
+    ("qwen2.5-72b", "h100-sxm-80gb", "bf16", 2, "vllm", 0.95, 79.19, 3.04, f"{_LLMD}: Qwen2.5-72B-Instruct TP2"),
+    ("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, "vllm", 0.95, 79.19, 37.28, f"{_LLMD}: RedHatAI Llama-3.3-70B-Instruct-FP8-dynamic TP2"),
+    ("llama-3.1-70b", "h100-sxm-80gb", "fp8", 4, "vllm", 0.95, 79.19, 54.09, f"{_LLMD}: RedHatAI Llama-3.3-70B-Instruct-FP8-dynamic TP4"),
+    ("llama-2-7b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 61.66, f"{_LLMD}: CodeLlama-7b-hf"),
+    ("gemma-2-9b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 54.12, f"{_LLMD}: gemma-2-9b-it"),
+    ("gemma-2-27b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 20.59, f"{_LLMD}: gemma-2-27b-it"),
+    ("qwen3-30b-a3b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 15.41, f"{_LLMD}: Qwen3-30B-A3B"),
+    ("qwen1.5-moe-a2.7b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 45.83, f"{_LLMD}: Qwen1.5-MoE-A2.7B"),
+    ("mixtral-8x7b", "h100-sxm-80gb", "bf16", 2, "vllm", 0.95, 79.19, 28.44, f"{_LLMD}: Mixtral-8x7B-Instruct-v0.1 TP2"),
+    ("deepseek-v2-lite", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 43.61, f"{_LLMD}: DeepSeek-V2-Lite-Chat (MLA)"),
+    # (b) a GeForce card: casys-kaist/LLMServingSim PR #59 (Aug 2026, "RTX 4090 profile bundle", the maintainer's
+    # re-validation): vLLM resolved num_gpu_blocks 2588 × block_size 16 = 41,408 KV tokens for Llama-3.1-8B bf16 TP1 at
+    # mem_util 0.9, max_num_seqs 256, max_num_batched_tokens 2048 (× 128 KiB a token = 5.05 GiB). The bundle's
+    # profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/meta.yaml says vllm_version 0.19.0 (ASSUMED the same for the
+    # validation run); CUDA total ASSUMED 23.65 GiB (PyTorch's 23.64-23.69 GiB on a 4090).
+    ("llama-3.1-8b", "rtx-4090-24gb", "bf16", 1, "vllm", 0.90, 23.65, 41408 * 131072 / 1024 ** 3,
+     "LLMServingSim PR #59: 41,408 tokens"),
+]
+
+
+def kv_rows(rows, label="KV pool"):
+    """Errs of the KV pool per GPU against each row's published GiB (the catalog's memory)."""
+    e = Errs()
+    for p, g, prec, tp, eng, frac, total, meas, src in rows:
+        a = inf.kv_cache_bytes_per_gpu(M(p), get_gpu(g), precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
+        e.add(a / meas - 1, f"{label} {p} {g} {prec} TP{tp} {eng} {frac:.2f}")
+        print(f"| {p} | {g} | {prec.upper()} TP{tp} | {eng} {frac:.2f} | {meas:.2f} | {a:.2f} | {a / meas - 1:+.1%} | {src} |")
+    return e
+
+
+print("\nRound 7 (serve10) new KV-capacity rows (vLLM 0.19 logs, LLMServingSim 4090):")
+KV_NEW = kv_rows(KV_V019, "KV pool (r7)")
+_report("KV capacity, new rows (r7)", KV_NEW)
+_report("KV capacity, public six + new rows", kv_cat + KV_NEW)
+# The same sweep with --kv-cache-dtype fp8 (bf16 weights): "GPU KV cache size" in tokens, the pool unchanged (58.11 and
+# 58.53 GiB) and each token half the bytes. Printed, not pooled (the pools are the rows above).
+for p, tokens in (("llama-3.1-8b", 952032), ("qwen2.5-7b", 2192000)):
+    pool = inf.kv_cache_bytes_per_gpu(M(p), get_gpu("h100-sxm-80gb"), precision="bf16", tp=1, utilization=0.95)
+    got = pool / inf.kv_bytes_per_token_per_gpu(M(p), inf.KV_BYTES["fp8"], 1)
+    print(f"  fp8 KV cache, {p} H100 TP1 0.95: {tokens:,} tokens published, {got:,.0f} modelled ({got / tokens - 1:+.1%})")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 7 (serve10): every scored row broken down by metric × engine × card class × dense/MoE. The engine,
+# card and model come from the row's label (each table's label names them; the tables that do not name the card ran on
+# one: gpt-fast and LMDeploy on A100-SXM 80GB, NIM on H100-SXM).
+_ENGINE_OF = [("TRT-LLM", "TensorRT-LLM"), ("NIM", "TensorRT-LLM"), ("vLLM", "vLLM"), ("vllm", "vLLM"),
+              ("sglang", "SGLang"), ("SGLang", "SGLang"), ("LMDeploy", "LMDeploy"), ("gpt-fast", "gpt-fast"),
+              ("llama.cpp", "llama.cpp"), ("MLC", "MLC LLM")]
+_GPU_DEFAULT = {"gpt-fast": "a100-sxm-80gb", "LMDeploy": "a100-sxm-80gb", "NIM": "h100-sxm-80gb"}
+_MOE_WORDS = ("mixtral", "qwen3-235b", "deepseek", "moe", "qwen3-30b", "gpt-oss", "qwen1.5-moe")
+
+
+def row_tags(label):
+    """(engine, card class, dense/MoE) of a row's label."""
+    eng = next((e for k, e in _ENGINE_OF if k in label), "other")
+    gpu = next((w for w in label.split() if "-" in w and any(w.startswith(x) for x in
+               ("a100", "h100", "h200", "l40", "rtx", "a10", "l4", "b200", "gb200", "a6000", "a800", "h800", "h20"))),
+               None)
+    if gpu is None:
+        gpu = next((v for k, v in _GPU_DEFAULT.items() if k in label), "?")
+    cls = ("GeForce" if gpu.startswith("rtx-") and "a6000" not in gpu and "rtx-6000" not in gpu else
+           "GDDR pro" if gpu.startswith(("l40", "rtx-a6000", "rtx-6000", "a10-", "l4-", "l20")) else "HBM")
+    moe = "MoE" if any(w in label.lower() for w in _MOE_WORDS) else "dense"
+    return eng, cls, moe
+
+
+def breakdown(parts_by_metric, title):
+    """Median / p90 per metric and per engine, card class and dense/MoE (rows with their signed errors)."""
+    print(f"\n{title}")
+    for name, parts in parts_by_metric.items():
+        rows = [r for part in parts for r in part.rows]
+        if not rows:
+            print(f"  {name}: no rows")
+            continue
+        _report(f"  {name}", [abs(e) for e, _ in rows])
+        for k, axis in enumerate(("engine", "card", "model")):
+            groups = {}
+            for e, lab in rows:
+                groups.setdefault(row_tags(lab)[k], []).append(e)
+            for g, es in sorted(groups.items()):
+                a = [abs(x) for x in es]
+                print(f"      {axis} {g:<13} {len(es):>4} rows  median {statistics.median(a)*100:5.1f}%  "
+                      f"p90 {p90(a)*100:5.1f}%  signed median {statistics.median(es)*100:+5.1f}%")
+
+
+PUBLIC_PARTS = dict(_CAT_PARTS)
+breakdown(PUBLIC_PARTS, "Round 7 (serve10): public rows by metric × engine / card class / dense-MoE")
+breakdown(OOS_PARTS, "Round 7 (serve10): round 6 out-of-sample rows by metric × engine / card class / dense-MoE")
+breakdown({"KV capacity (r7 new rows)": [KV_NEW]}, "Round 7 (serve10): new KV-capacity rows")
+_r6_new = [x for ps in OOS_PARTS.values() for part in ps for x in part]
+_report("\nAll serving rows: public + round 6 out-of-sample + round 7 KV rows", _all + _r6_new + KV_NEW)
+_report("KV capacity: public six + round 7 rows", kv_cat + KV_NEW)
+
+# Issue 35 round 7 (serve10), printed check, not pooled (kernel level, not an end-to-end run): a Llama-3.1-8B decoder
+# layer's four linear layers on an RTX 4090 under vLLM 0.19.0's kernels, measured by casys-kaist/LLMServingSim's profiler
+# (profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/tp1/dense.csv, commit 856225a, Aug 2026: qkv_proj + o_proj +
+# gate_up_proj + down_proj, µs at each token count), against the model's linear-layer time for the same rows: the
+# longer of the weight stream and the FLOPs at gemm_efficiency, plus each GEMM's fixed kernel time.
+RTX4090_LAYER_US = {1: 467.09, 16: 482.06, 64: 532.37, 256: 724.06, 512: 1387.11, 1024: 2722.99, 2048: 5406.91}
+
+
+def rtx4090_layer_check():
+    from gpuplanner.core.serving_facts import DECODE_KERNEL_S
+    m, g = M("llama-3.1-8b"), get_gpu("rtx-4090-24gb")
+    h, kvh, hd, ffn = m.hidden, 8, 128, m.ffn_size
+    params = h * (h + 2 * kvh * hd) + h * h + 2 * h * ffn + ffn * h
+    bw = g.mem_bw_tbs * 1e12 * inf.bandwidth_fraction(g, inf.ServingEfficiency())
+    out = []
+    for t, meas in RTX4090_LAYER_US.items():
+        flops_s = 2 * params * t / (inf.peak_flops(g, "bf16") * inf.gemm_efficiency(m, g, "bf16", t, 1))
+        model = (max(params * 2 / bw, flops_s) + 4 * DECODE_KERNEL_S) * 1e6
+        out.append(f"{t}: {meas:.0f} µs measured, {model:.0f} modelled ({model / meas - 1:+.0%})")
+    print("RTX 4090 decoder layer, four linear layers (vLLM 0.19 kernels, LLMServingSim profile): " + "; ".join(out))
+
+
+rtx4090_layer_check()
+
+
+# Issue 35 round 7 (geserve7): new GeForce serving rows, out of sample (not looked at while the mechanisms were built).
+# (a) casys-kaist/LLMServingSim commit 5daddb2 (2026-08-21) bench/examples/RTX4090/Llama-3.1-8B/vllm/ (meta.json,
+#     requests.jsonl): vLLM 0.19.0 on one RTX 4090, Llama-3.1-8B BF16, max_num_seqs 256, max_num_batched_tokens 2048,
+#     gpu_memory_utilization 0.90, async scheduling, CUDA graphs; 300 ShareGPT requests sent at 10 req/s (the queue
+#     stays full: KV cache at 96-100% from 4 s to 168 s, timeseries.csv), mean 857 in / 653 out. Output tokens ÷ the
+#     time from the first request queued to the last token: 195,753 / 183.6 s = 1,066 tok/s. Scored as a maximum-load
+#     run over the same 300 requests (inf.max_load_run with their own lengths; bench/data/geserve7_rtx4090_vllm019_requests.json).
+import json as _json
+import pathlib as _pl
+_G7 = _json.loads((_pl.Path(__file__).resolve().parents[1] / "bench/data/geserve7_rtx4090_vllm019_requests.json").read_text())
+GEFORCE_NEW = Errs()
+
+
+def geforce_new_rows():
+    meas = sum(_G7["outputs"]) / (_G7["last_token_s"] - _G7["first_queued_s"])
+    run = inf.max_load_run(M("llama-3.1-8b"), get_gpu("rtx-4090-24gb"), prompts=[float(x) for x in _G7["prompts"]],
+                           outputs=[float(x) for x in _G7["outputs"]], requests=len(_G7["prompts"]),
+                           precision="bf16", tp=1, engine="vllm", utilization=0.90, max_batch=256,
+                           loop=inf.ENGINE_LOOP["vllm"])
+    v = run.output_tokens_per_s
+    GEFORCE_NEW.add(v / meas - 1, "vLLM 0.19 max load llama-3.1-8b rtx-4090-24gb TP1 (LLMServingSim ShareGPT 300)")
+    print(f"| llama-3.1-8b | rtx-4090-24gb | BF16 TP1 | vLLM 0.19 | 300 ShareGPT (857/653 mean) | {meas:,.0f} | "
+          f"{v:,.0f} | {v / meas - 1:+.0%} | mean batch {run.mean_batch:.0f}, preemptions {run.preemptions:.0f} |")
+
+
+# (b) Database Mart, "RTX4090 vLLM Benchmark: Best GPU for LLMs Below 8B on Hugging Face" (databasemart.com/blog/
+#     vllm-gpu-benchmark-rtx4090, 2025): one RTX 4090, vLLM (version not stated), 16-bit weights, 300 requests of
+#     100 input / 600 output tokens sent at once ("offline"), request/s per model. Output tok/s = req/s × 600. Models with
+#     a preset of the same shape: DeepSeek-R1-Distill-Llama-8B (Llama-3.1-8B), -Qwen-7B (Qwen2.5-7B), -Qwen-1.5B
+#     (Qwen2.5-1.5B). Left out: gemma-2-9b-it (0.68 req/s, 18.5 GB of weights leave ~1 GB of KV at their setting, not
+#     stated), Qwen2.5-VL-7B (vision tower) and Qwen2.5-3B (no preset). The version is unstated: scored with the
+#     current vLLM's defaults (max_num_seqs 256 on a 24 GB card), as a separate group.
+DBM_4090 = [("llama-3.1-8b", 3.96), ("qwen2.5-7b", 5.96), ("qwen2.5-1.5b", 13.85)]
+GEFORCE_DBM = Errs()
+
+
+def geforce_dbm_rows():
+    for p, rps in DBM_4090:
+        meas = rps * 600
+        run = inf.max_load_run(M(p), get_gpu("rtx-4090-24gb"), prompts=[100.0] * 300, outputs=[600.0] * 300, requests=300,
+                               precision="bf16", tp=1, engine="vllm", utilization=0.90, loop=inf.ENGINE_LOOP["vllm"])
+        v = run.output_tokens_per_s
+        GEFORCE_DBM.add(v / meas - 1, f"vLLM (version unstated) max load {p} rtx-4090-24gb 100/600 x300 (Database Mart)")
+        print(f"| {p} | rtx-4090-24gb | BF16 TP1 | vLLM (unstated) | 300 × 100/600 | {meas:,.0f} | {v:,.0f} | "
+              f"{v / meas - 1:+.0%} | mean batch {run.mean_batch:.0f} |")
+
+
+def geforce_section():
+    print("\nRound 7 (geserve7): new GeForce rows (out of sample)")
+    geforce_new_rows()
+    geforce_dbm_rows()
+    _report("GeForce new rows, LLMServingSim vLLM 0.19 (geserve7)", GEFORCE_NEW)
+    _report("GeForce new rows, Database Mart vLLM (version unstated) (geserve7)", GEFORCE_DBM)
+    _report("GeForce new rows, all (geserve7)", GEFORCE_NEW + GEFORCE_DBM)
+    _report("All serving rows with the geserve7 GeForce rows", _all + _r6_new + KV_NEW + GEFORCE_NEW + GEFORCE_DBM)
+
+
+geforce_section()

@@ -24,7 +24,11 @@ ALLOWED = {
     "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
     # torchtune (LoRA on FSDP2), Huawei's MindSpeed adapter and what it replaces on Ascend
     "torchtune", "MindSpeed", "Transformer", "Engine", "Apex",
+    # the published runs behind a likely range, by their products' names (core/evaluate.BAND_RUNS)
+    "Megatron-LM", "MosaicML", "llm-foundry", "FSDP",
     "CUDA", "NCCL",
+    # a rental vendor named in a price line (its quote's source is a citation)
+    "Lambda",
     # Megatron-FSDP and the flags that run it, as the user types them (core/search.py's layout line)
     "Megatron-FSDP", "use-megatron-fsdp", "data-parallel-sharding-strategy", "optim_grads_params", "fsdp_dtensor",
     # serving engines' product names (inference.engine)
@@ -52,6 +56,8 @@ def _english_words(text: str, names: set[str]) -> list[str]:
     # (source, date) citations: "（HF dataset … (… column …), via gpu-catalog.md §3.1，2026）"
     text = re.sub(r"（[^（）]*(?:§|dataset|arXiv|http)[^（）]*）", " ", text)
     text = re.sub(r"\([^()]*(?:§|dataset|arXiv|http)[^()]*\)", " ", text)
+    # a price's (source, year) citation: "的默认价格（cnBeta (cnbeta.com.tw) article 1449972, …，2024）"
+    text = re.sub(r"（(?:[^（）()]|\([^()]*\)|（[^（）]*）)*，\d{4}(?:-\d\d-\d\d)?）", " ", text)
     for n in sorted(names, key=len, reverse=True):
         text = text.replace(n, " ")
     words = [w.strip("-") for w in re.findall(r"[A-Za-z][A-Za-z_\-]{2,}", text)]

@@ -63,7 +63,9 @@ def test_graphs_shorten_only_a_host_bound_step():
     base = time_estimate(resolve(scenario_from_dict(_qwen3_30b())))
     router = time_estimate(resolve(scenario_from_dict(_qwen3_30b("moe_router"))))
     both = time_estimate(resolve(scenario_from_dict(_qwen3_30b("attn_moe_router"))))
-    assert base.tokens_per_s_per_gpu < router.tokens_per_s_per_gpu < both.tokens_per_s_per_gpu
+    # (since helper bwattn7 the attention backward runs at cuDNN's measured B200 rate, timing.ATTN_BWD_TIME_FACTOR:
+    # once the router is graphed the GPU's time covers the host's, so graphing the attention adds nothing here)
+    assert base.tokens_per_s_per_gpu < router.tokens_per_s_per_gpu <= both.tokens_per_s_per_gpu
     dense = {"model": {"preset": "llama-3.1-8b"},
              "training": {"framework": "megatron", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
                           "global_batch_size": 64},

@@ -77,8 +77,11 @@ def test_fsdp2_copy_in_copy_out_hand_derived():
     fsdp2 = 2 * P * (2 * 2 + (4 + 3 * 2) / 8) + P * (2 + 4)
     fsdp1 = 2 * P * (4 + 2) / 8
     assert v2.seconds["other"] - v1.seconds["other"] == pytest.approx((fsdp2 - fsdp1) / H100_BW, rel=1e-9)
-    for k in ("compute", "dp_comm", "tp_comm"):
+    for k in ("compute", "tp_comm"):
         assert v2.seconds[k] == v1.seconds[k]
+    # FSDP2's outer units (the embedding's first gather and last reduce-scatter, timing.fsdp2_edge_unit_bytes;
+    # tests/test_mechanics_fsdp2_edges.py) are exposed beyond one block's share; FSDP1 keeps one block's share
+    assert v2.seconds["dp_comm"] > v1.seconds["dp_comm"]
 
 
 def test_fsdp2_copies_per_micro_batch_without_pp_once_per_step_with_pp():

@@ -81,7 +81,8 @@ def test_bridge_gb200_qwen3_30b_rows_move_to_the_published_figures():
         # CUDA-graphs the router and the dispatcher's preprocess, which takes their host time off
         assert -0.05 < res[key]["pred"] / pub - 1 < 0.17
     b200 = res[("26.04.01", "B200", "qwen3-30b-a3b")]
-    assert 0.10 < b200["pred"] / b200["pub"] - 1 < 0.20  # +16.1% before and after
+    # +16.1% before and after; +6.8% since helper bwattn7 (Blackwell attention backward at cuDNN's measured rate)
+    assert 0.03 < b200["pred"] / b200["pub"] - 1 < 0.10
     n, med, p90 = V.bridge_moe_stats(rows)
     assert n == 24 and med < 0.29 and p90 < 0.64  # 31.6% / 62.9% before
 

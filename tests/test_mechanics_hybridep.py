@@ -75,8 +75,12 @@ def test_bridge_moe_flex_rows_in_one_nvlink_domain():
     assert -0.13 < err[("26.04.01", "GB200", "qwen3-235b-a22b", "fp8")] < 0.06
     assert -0.06 < err[("26.04.01", "GB200", "deepseek-v3", "fp8")] < 0.04
     assert 0.07 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.17
-    assert -0.32 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.22
-    assert 0.55 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.63  # all-to-all: unchanged
+    # (−36% since helper moe10: across nodes the flex dispatcher runs at HybridEP's measured H100 IB rates,
+    # timing.HYBRIDEP_IB_GBS; the recipe's moe_a2a_overlap, which hides much of it, is not represented; bwattn7's
+    # Blackwell attention backward moves it about one point further)
+    assert -0.42 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.30
+    # all-to-all: unchanged here (+55% → +49% since helper bwattn7: Blackwell attention backward at cuDNN's rate)
+    assert 0.44 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.53
 
 
 # ---- squared ReLU (Nemotron-3/4): two eager kernels in the MLP activation
@@ -137,7 +141,8 @@ def test_nemotron_rows_move_toward_published():
 
     res = D.results()
     err = {r["row"][:4]: r["pred"] / r["pub"] - 1 for r in res}
-    assert 0.08 < err[("NeMo 25.04", "GB200", "nemotron4-15b", "cs")] < 0.12
+    # (+7.9% since helper bwattn7: Blackwell attention backward at cuDNN's measured rate)
+    assert 0.05 < err[("NeMo 25.04", "GB200", "nemotron4-15b", "cs")] < 0.12
     assert 0.02 < err[("NeMo 24.07", "H100", "nemotron3-8b", "ds")] < 0.07
     n, med, p90, _ = D.stats(res)
     assert n == 79 and med < 0.053 and p90 < 0.168

@@ -290,8 +290,9 @@ def test_bridge_moe_table_after_round_5():
     n, med, p90 = V.bridge_moe_stats(res)
     assert n == 24 and med < 0.40 and p90 < 0.76
     err = {(r["row"][0], r["row"][1], r["row"][2], r["row"][6]): r["pred"] / r["pub"] - 1 for r in res}
-    # −51% on the all-to-all; −20% after round 5, −27% with the output layer on the last of its 8 stages (moe6)
-    assert -0.30 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15
+    # −51% on the all-to-all; −20% after round 5, −27% with the output layer on the last of its 8 stages (moe6),
+    # −36% with HybridEP's measured IB rates across nodes (moe10; the recipe's moe_a2a_overlap is not represented)
+    assert -0.40 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15
     # +123% before the per-layer sync; +116% since helper moe8 entered the recipe's CUDA graphs (Bridge v0.2.2
     # QWEN3_30B_A3B_B200_FP8_MX_BASE_CONFIG: moe_router, moe_preprocess), which take host time off the layer
     assert 0.85 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.25
@@ -325,7 +326,9 @@ def test_flex_dispatcher_sends_a_token_once_per_remote_domain():
     flex = estimate(scenario_from_dict(sc)).time
     sc["parallel"]["moe_dispatcher"] = "alltoall"
     a2a = estimate(scenario_from_dict(sc)).time
-    assert flex.seconds["ep_comm"] < 0.5 * a2a.seconds["ep_comm"]
+    # (< 0.5 until helper moe10: across nodes the flex dispatcher now runs at HybridEP's measured H100 IB rates,
+    # timing.HYBRIDEP_IB_GBS, about 57% of the NIC rate the all-to-all is priced at; 15.8 s against 27.4 s)
+    assert flex.seconds["ep_comm"] < 0.65 * a2a.seconds["ep_comm"]
     assert "moe_dispatch" in flex.parts and flex.parts["moe_dispatch"] < a2a.parts["moe_dispatch"]  # no second sort
 
 

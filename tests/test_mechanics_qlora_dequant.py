@@ -107,7 +107,9 @@ def test_sm_cycle_rate_from_the_catalog(gpu, sm_ghz):
     # A100: 108 SMs x 1.41 GHz; H100 SXM: 132 x 1.98; RTX 4090: 128 x 2.52; RTX A6000: 84 x 1.80; AMD: not modelled
     g = lookup_gpu(gpu)
     assert timing.sm_cycle_rate(g) / 1e9 == pytest.approx(sm_ghz, abs=0.1)
-    assert timing.gpu_time_facts(g, "bf16").kwargs("bf16")["sm_ghz"] == pytest.approx(sm_ghz, abs=0.1)
+    # the time model runs GeForce SMs at the sustained clock (issue 35 r7 geserve7): RTX 4090 128 x 2.73 GHz = 349.4
+    held = sm_ghz * (2730 / 2520 if gpu.startswith("rtx-4090") else 1.0)
+    assert timing.gpu_time_facts(g, "bf16").kwargs("bf16")["sm_ghz"] == pytest.approx(held, abs=0.1)
 
 
 def test_a100_one_pass_by_hand():

@@ -207,7 +207,7 @@ def test_every_unpriced_row_is_outranked_by_its_gpu_counts_fastest(quote, phase,
                                         machine_week=quote.get("week"), machine_month=quote.get("month"),
                                         spot_card_hour=quote.get("spot"), machine_gpus=8, source="t",
                                         source_date="2026"))
-    scn = SimpleNamespace(constraints=SimpleNamespace(hours_per_week=hpw, phase=phase))
+    scn = SimpleNamespace(constraints=SimpleNamespace(hours_per_week=hpw, phase=phase, rental_mode=None))
     ctx = SimpleNamespace(resolved=SimpleNamespace(scenario=scn), price=price, ckpt_bytes=14.0 * 8e9,
                           setup_hours=3.0, overheads=C.Overheads())
     rng = np.random.default_rng(17)

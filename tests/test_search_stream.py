@@ -71,7 +71,10 @@ def test_memory_does_not_grow_with_the_space(monkeypatch):
         n.append(r.candidates_fitting)
     assert n[1] > 6 * n[0]
     assert peaks[1] < 1.5 * peaks[0], peaks
-    assert peaks[1] < 20 * n[1], (peaks, n)  # far below what keeping every fitting candidate takes
+    # far below what keeping every fitting candidate takes (~600 bytes each): the bound is the fixed per-chunk
+    # working set spread over the candidates (about 20 bytes each at 72k candidates after issue 35 round 7's
+    # per-row terms, 1.46 MB for 1,024-row chunks); the growth with the space is the assertion above
+    assert peaks[1] < 25 * n[1], (peaks, n)
 
 
 def test_cancel_is_asked_every_chunk(monkeypatch):

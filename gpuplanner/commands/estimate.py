@@ -139,6 +139,7 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
         lines.append("  " + join_clause(format_money(ev.cost, ev.currency), paren(name('Cost', ev.rental_mode_label))))
+        lines += [f"  $ {msg(m)}" for m in ev.rental_advice]  # the mode's alternatives, as `plan` prints them
     if ev.rent_vs_build is not None:
         lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
         lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")

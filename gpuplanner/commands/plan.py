@@ -55,6 +55,14 @@ def run(args) -> int:
     return 0
 
 
+def _mode_cell(ev) -> str:
+    """The plan table's rental mode: marked when the scenario sets it for every plan (constraints.rental_mode)."""
+    mode = name("Cost", ev.rental_mode_label)
+    if ev.rental_mode is not None and ev.scenario.constraints.rental_mode is not None:
+        return translate(CTX, "{mode} (as set)").format(mode=mode)
+    return mode
+
+
 # long: the ranked plans as printed: the table, then each plan's details, one statement per printed line
 def text_lines(result, con, method: str = "") -> list[str]:
     """The ranked plans as text in the CLI's language; every figure read from the plans' Evaluations and
@@ -100,7 +108,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
                      _recompute_name(p.recompute), str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      _days(p.calendar_days), format_number(p.cost),
-                     name("Cost", p.evaluation.rental_mode_label), mfu, failed))
+                     _mode_cell(p.evaluation), mfu, failed))
     widths = [max(display_width(h), *(display_width(r[k]) for r in rows)) for k, h in enumerate(header)]
     out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())
     for r in rows:

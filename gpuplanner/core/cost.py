@@ -55,7 +55,7 @@ import numpy as np
 
 from dataclasses import dataclass
 from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
-from .errors import CatalogError, ScenarioError
+from .errors import CatalogError, PlannerError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .units import nodes as units_nodes
@@ -80,6 +80,14 @@ TOKEN_BYTES_SMALL_VOCAB, TOKEN_BYTES_LARGE_VOCAB, SMALL_VOCAB_LIMIT = 2.0, 4.0, 
 GPU_SHARE_OF_NODE_POWER = 8 * 700.0 / 10200.0
 
 MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
+#: The rental modes a plan is billed in by default, and compared across candidates on: the ones that run without
+#: interruptions (card-hours on demand, whole machines per week or month, card-hours with a weekly or monthly cap).
+#: Spot (interruptible) capacity is a price of another kind: the planning guide §3 ("interrupted training costs
+#: more than compute: confirm image snapshots and persistent data disks for checkpoint/resume") and the developers'
+#: brief ("prices of one kind") — a plan is never ranked on a spot price against others' on-demand prices. Its spot
+#: cost is shown beside it, with the risk (:func:`spot_alternative`); it bills a plan only where the user sets it
+#: (``constraints.rental_mode``) or where spot is the only price of the card (then rules.price_kind fails).
+STEADY_MODES = ("card_hour", "week", "month", "hybrid_week", "hybrid_month")
 MODE_LABELS = {
     "card_hour": QT_TRANSLATE_NOOP("Cost", "card-hours on demand"),
     "spot": QT_TRANSLATE_NOOP("Cost", "spot card-hours"),
@@ -172,6 +180,14 @@ class GpuPrice:
     @property
     def has_price(self) -> bool:
         return any(v is not None for v in (self.card_hour, self.machine_week, self.machine_month, self.spot_card_hour))
+
+    def has_mode(self, mode: str) -> bool:
+        """Whether this price can bill rental ``mode`` at all (:func:`rental_costs`: a hybrid needs the card-hour
+        price and the period's whole-machine price)."""
+        need = {"card_hour": ("card_hour",), "spot": ("spot_card_hour",), "week": ("machine_week",),
+                "month": ("machine_month",), "hybrid_week": ("card_hour", "machine_week"),
+                "hybrid_month": ("card_hour", "machine_month")}[mode]
+        return all(getattr(self, k) is not None for k in need)
 
     def mode_card_hour(self, mode: str | None) -> float | None:
         """What one card-hour costs in rental ``mode`` (the week's or month's price spread over its hours)."""
@@ -378,6 +394,20 @@ class PriceTable:
             self._net_cache[key] = net if net is not None and net.has_price else None
         return self._net_cache[key] or p
 
+    def card_hour_elsewhere(self, gpu_id: Any) -> GpuPrice | None:
+        """The card's default card-hour price from the other region's quotes, converted into the table's currency
+        (catalog_hw.default_price's pick there), for a card whose own price has no card-hour quote: what
+        card-hours would cost instead, said beside a plan billed per week or month. None: no such quote."""
+        from .catalog_hw import PRICE_REGIONS, region_for_currency
+
+        home = self.region or region_for_currency(self.currency)
+        other = next(r for r in PRICE_REGIONS if r != home)
+        try:
+            p = price_from_catalog(gpu_id, self.currency, self.exchange_rate, other, kinds=self.kinds, converted=False)
+        except PlannerError:
+            return None
+        return p if p is not None and p.card_hour is not None else None
+
     def machine_gpus(self, gpu_id: Any) -> int:
         """GPUs in one machine a quote for ``gpu_id`` is for: its price's ``machine_gpus``, else the card's GPUs
         per node (8 where unknown), as :meth:`get` counts a new quote's. The hardware table shows week and
@@ -492,7 +522,7 @@ def _hybrid_cost(card_cost, periods, cap):
 
 def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float,
                  hours_per_week: float, phase: str, overheads: Overheads = Overheads(),
-                 modes: Iterable[str] = MODES) -> RentalArrays:
+                 modes: Iterable[str] = MODES, pin: str | None = None) -> RentalArrays:
     """Cost of each rental mode for candidates with ``train_hours`` of pure training time.
 
     ``setup_hours`` = environment setup + data migration at a fresh start. Work pattern (module
@@ -505,6 +535,10 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
       a resume per later session; the calendar stretches by ``168 / hours_per_week``.
     * hybrid: card-hours billed per week (month) but never more than the whole machines' weekly
       (monthly) price.
+
+    The mode that bills each candidate (``best``): ``pin`` where the user set one (``constraints.rental_mode``;
+    infinite where the price has no such mode), else the cheapest of :data:`STEADY_MODES`, else spot where it is
+    the only price (:func:`billing_mode`). Every mode's cost is kept, for the alternatives a plan shows.
     """
     n, nodes, w_train = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)),
                                             np.atleast_1d(_f(train_hours)))
@@ -539,12 +573,25 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
                 continue
             costs[i] = _hybrid_cost(n * price.card_hour * card_time, card_cal / period, machines * cap_price)
             cal[i] = card_cal
-    # the first mode (in MODES order) within a relative 1e-9 of the cheapest: a hybrid below its cap costs the
-    # same as card-hours, and rounding must not flip the choice between one candidate and many
-    low = np.min(costs, axis=0)
-    best = np.argmax(costs <= low * (1.0 + 1e-9), axis=0)
+    best = billing_mode(costs, pin)
     return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
                         interruptions=card_time / t["mtbi"], setup_hours=float(setup_hours))
+
+
+def billing_mode(costs: np.ndarray, pin: str | None = None) -> np.ndarray:
+    """The index into :data:`MODES` of the mode that bills each candidate (``costs``: modes × candidates, ``inf``
+    = unavailable): ``pin`` when set; else the first of :data:`STEADY_MODES` (in MODES order) within a relative
+    1e-9 of their cheapest (a hybrid below its cap costs the same as card-hours, and rounding must not flip the
+    choice between one candidate and many); spot only where no steady mode is priced."""
+    costs = np.asarray(costs, dtype=float)
+    if pin is not None:
+        return np.full(costs.shape[1:], MODES.index(pin), dtype=np.int64)
+    steady = costs.copy()
+    spot = MODES.index("spot")
+    steady[spot] = np.inf
+    low = np.min(steady, axis=0)
+    best = np.argmax(steady <= low * (1.0 + 1e-9), axis=0)
+    return np.where(np.isfinite(low) | ~np.isfinite(costs[spot]), best, spot)
 
 
 def _mode_times(price: GpuPrice, n, nodes, w_train, ckpt_bytes, setup_hours: float, hours_per_week: float,
@@ -730,6 +777,75 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
             "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
             {"gpu": shown, "source": price.source, "date": price.source_date}))
     return out
+
+
+def price_kind_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], pin: str | None, nodes: int,
+                      spot_calendar_hours: float | None, deadline_days: float | None, currency: str,
+                      overheads: Overheads = Overheads()) -> list[Msg]:
+    """The plan's other kinds of price, said beside the one that bills it (plans are compared on one kind:
+    :data:`STEADY_MODES`, or the user's ``pin``). Pinned: the mode, as set, and the cheapest other mode where it
+    costs less. Not pinned, with a cheaper spot price: what spot would cost and its risk — reclaims at
+    ``Overheads.spot_preemptions_per_node_day`` per node over spot's calendar, each losing the work since the last
+    checkpoint and a restart (counted in that cost), and a deadline a reclaim can miss."""
+    from ..formatting import format_money, format_number  # (as core/quotes.py: every figure through the formatter)
+
+    chosen = costs.get(mode, math.inf)
+    money = (lambda v: format_money(float(v), currency))
+    out: list[Msg] = []
+    if pin is not None:
+        cheaper = sorted((c, m) for m, c in costs.items() if m != mode and math.isfinite(c) and c < chosen * (1 - 1e-6))
+        if cheaper and math.isfinite(chosen):
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Billed on {mode}, as set in the scenario (constraints.rental_mode): "
+                                                       "{other} would cost {other_cost} instead of {cost}."),
+                           {"mode": Msg(CTX, MODE_LABELS[mode]), "cost": money(chosen),
+                            "other": Msg(CTX, MODE_LABELS[cheaper[0][1]]), "other_cost": money(cheaper[0][0])}))
+        if mode == "spot" and spot_calendar_hours is not None:
+            n = overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Spot capacity can be reclaimed at any time: about {n} reclaims "
+                                                       "over the run, each losing the work since the last checkpoint and "
+                                                       "a restart (counted in this cost)."),
+                           {"n": format_number(n, 0 if n >= 10 else 1)}))
+        return out
+    spot = costs.get("spot", math.inf)
+    if mode == "spot" or not math.isfinite(spot) or not spot < chosen or spot_calendar_hours is None:
+        return []
+    reclaims = overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0
+    args = {"spot": money(spot), "cost": money(chosen), "mode": Msg(CTX, MODE_LABELS[mode]),
+            "n": format_number(reclaims, 0 if reclaims >= 10 else 1)}
+    if deadline_days is not None:
+        text = QT_TRANSLATE_NOOP(CTX, "Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be "
+                                      "reclaimed at any time: about {n} reclaims over the run, each losing the work "
+                                      "since the last checkpoint and a restart, and capacity taken back may not "
+                                      "return at once, which your {days}-day deadline must allow for. Plans are ranked on prices without "
+                                      "interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.")
+        args["days"] = format_number(deadline_days, 0 if deadline_days >= 10 else 1)
+    else:
+        text = QT_TRANSLATE_NOOP(CTX, "Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be "
+                                      "reclaimed at any time: about {n} reclaims over the run, each losing the work "
+                                      "since the last checkpoint and a restart. Plans are ranked on prices without "
+                                      "interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.")
+    return [Msg(CTX, text, args)]
+
+
+def card_hours_instead(mode: str, card_hour_cost: float | None, other: GpuPrice | None, currency: str) -> list[Msg]:
+    """What card-hours would cost a plan billed per week or month because its price has no card-hour quote
+    (``card_hour_cost``: the plan's card-hour cost at ``other``, the card's card-hour quote of the other region,
+    converted; None: no such quote anywhere). A short job on a month's lease is the planning guide §4's case for
+    card-hours ("fragmented jobs of a few hours favour card-hours")."""
+    from ..formatting import format_money
+
+    if mode not in ("week", "month") or other is None or card_hour_cost is None or not math.isfinite(card_hour_cost):
+        return []
+    text = (QT_TRANSLATE_NOOP(CTX, "Card-hours instead would cost about {cost}: this card has no card-hour quote "
+                                   "here, and at {provider}'s card-hour price from the other region ({source}, "
+                                   "{date}) this job would pay for its hours only, not for a whole week. Ask your "
+                                   "vendor for an hourly quote.") if mode == "week" else
+            QT_TRANSLATE_NOOP(CTX, "Card-hours instead would cost about {cost}: this card has no card-hour quote "
+                                   "here, and at {provider}'s card-hour price from the other region ({source}, "
+                                   "{date}) this job would pay for its hours only, not for a whole month. Ask your "
+                                   "vendor for an hourly quote."))
+    return [Msg(CTX, text, {"cost": format_money(float(card_hour_cost), currency), "provider": other.provider or "",
+                            "source": other.source, "date": other.source_date})]
 
 
 # --------------------------------------------------------------------------------------- rent vs build

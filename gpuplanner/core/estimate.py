@@ -253,6 +253,7 @@ def memory_kwargs(r: Resolved) -> dict:
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
+        bnb_fp16_storage=bool(t.bnb_fp16_storage),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -52,6 +52,7 @@ from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
+from .frameworks import interleaves
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -409,6 +410,24 @@ BAND_MEANING = QT_TRANSLATE_NOOP(
          "the high end of this range of what the model predicts for them; an untuned run can be slower.")
 
 
+#: The published runs behind each band, named as they are (bench/validation_bands.py ``FAMILIES``: the ``fsdp`` band is
+#: MosaicML llm-foundry's Composer FSDP runs, the ``hf`` band torchtune's README runs, and ``deepspeed`` has no
+#: published row, so it takes the band of all rows). Issue 35 round 7, advice6: plans said "55 published DeepSpeed
+#: runs", "18 published PyTorch FSDP2 (torchtitan) runs" and "12 published Hugging Face Trainer / Accelerate runs".
+BAND_RUNS = {
+    "megatron": QT_TRANSLATE_NOOP(CTX, "Megatron-LM and Megatron-Core"),
+    "fsdp": QT_TRANSLATE_NOOP(CTX, "MosaicML llm-foundry (PyTorch FSDP)"),
+    "hf": QT_TRANSLATE_NOOP(CTX, "torchtune"),
+    "all": QT_TRANSLATE_NOOP(CTX, "Megatron-LM, llm-foundry and torchtune"),
+}
+
+
+def band_runs(band: dict) -> str | None:
+    """The untranslated name of the runs behind ``band`` (:data:`BAND_RUNS`, context "Evaluation"), or None for a
+    band stored before it was named (then its framework family names it)."""
+    return band.get("runs") if isinstance(band, dict) else None
+
+
 def validation_band(framework: str) -> dict | None:
     """The p10–p90 ratio of true to predicted training days for ``framework``'s family
     (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
@@ -425,7 +444,9 @@ def validation_band(framework: str) -> dict | None:
     b = bands.get(framework)
     if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
         return None
-    return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
+    runs = BAND_RUNS.get(framework, BAND_RUNS["all"])  # deepspeed and any other: the band of all rows
+    return {"family": framework, "runs": runs, "p10": float(b["p10"]), "p90": float(b["p90"]),
+            "rows": int(b.get("rows", 0)),
             "source": doc.get("source"), "source_date": doc.get("source_date"), "meaning": BAND_MEANING}
 
 
@@ -577,7 +598,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     ceiling, mfu_used, train_hours, factor = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
-        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads, pin=c.rental_mode)
     best = int(arr.best[0])
     cal_h = float(arr.calendar_hours[best][0])
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
@@ -592,7 +613,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     if price is not None and total is not None:
         advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
                                              phase=c.phase, num_gpus=h.num_gpus, currency=table.currency,
-                                             gpu_name=r.gpu.name))
+                                             gpu_name=r.gpu.name)) + _kind_advice(s, r, price, table, arr, mode, nodes, ci, train_hours)
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
@@ -608,7 +629,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _point_miss(c, cal_h / 24.0, total, table.currency)),
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
         grade_mfu=graded_used, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu))))
@@ -677,10 +698,24 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
             CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
                  "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
             {"pp": int(s.parallel.pp), "fw": sup.name}),)
+    pp_rewrite += _vpp_unrun(s)
     if why is None:
         return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
                 {"why": why}),) + pp_rewrite
+
+
+def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:
+    """A VPP the user entered for an objective whose trainer does not interleave (frameworks ``no_vpp_objectives``:
+    Megatron-SWIFT's GRPO): kept and estimated, said on the plan."""
+    p, t = s.parallel, s.training
+    sup = FRAMEWORKS.get(t.framework)
+    if sup is None or p.vpp <= 1 or p.pp <= 1 or not sup.interleaved_pipeline or interleaves(t.framework, t.objective):
+        return ()
+    return (Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved "
+             "schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1."),
+        {"vpp": int(p.vpp), "fw": sup.name, "objective": t.objective.upper()}),)
 
 
 def _check_framework(s: Scenario) -> None:
@@ -715,6 +750,34 @@ def _fabric(price: GpuPrice | None, nodes: int) -> dict:
         return {"price_fabric": None}
     return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node, "why": price.multi_node_source or "",
                              "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {})}}
+
+
+def _kind(c: Any, r: Any, mode: str | None) -> dict:
+    """What rules.price_kind reads: the mode that bills the plan, its label, the user's pin and the card's name."""
+    if mode is None:
+        return {"price_kind": None}
+    return {"price_kind": {"mode": mode, "label": MODE_LABELS[mode], "pin": c.rental_mode, "gpu": r.gpu.name}}
+
+
+def _kind_advice(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: Any, mode: str, nodes: int,
+                 ci: Any, train_hours: float) -> tuple[Msg, ...]:
+    """The plan's other kinds of price (cost.price_kind_advice: spot beside the mode that bills it, or the user's
+    pin), and, for a plan billed per week or month because its card has no card-hour quote in its region, what
+    card-hours would cost at the other region's card-hour quote, converted (cost.card_hours_instead)."""
+    c, h = s.constraints, s.hardware
+    costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES)}
+    spot_h = float(arr.calendar_hours[MODES.index("spot")][0])
+    out = costmod.price_kind_advice(price, mode, costs=costs, pin=c.rental_mode, nodes=nodes,
+                                    spot_calendar_hours=spot_h if math.isfinite(spot_h) else None,
+                                    deadline_days=c.deadline_days, currency=table.currency, overheads=ci.overheads)
+    if price.card_hour is None and mode in ("week", "month"):
+        other = table.card_hour_elsewhere(r.gpu)
+        alt = None if other is None else costmod.rental_costs(
+            other, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours,
+            ckpt_bytes=ci.ckpt_bytes, setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase,
+            overheads=ci.overheads, modes=("card_hour",))
+        out += costmod.card_hours_instead(mode, None if alt is None else float(alt.costs[0][0]), other, table.currency)
+    return tuple(out)
 
 
 def _point_miss(c: Any, days: float, cost: float | None, currency: str) -> dict:

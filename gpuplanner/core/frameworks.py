@@ -155,6 +155,14 @@ class FrameworkSupport:
     #: the Trainer's DeepSpeed integration (``transformers/integrations/deepspeed.py``: ZeRO only) runs no pipeline,
     #: so a fine-tune would need the model rewritten by hand (issue 35 round 6, advice5). Entered by the user: kept.
     pp_searched_methods: tuple[str, ...] | None = None
+    #: training objectives whose trainer does not run the interleaved pipeline schedule (virtual stages), though the
+    #: row does for its others: the search does not try VPP for them (a VPP the user enters is kept and warned).
+    #: Megatron-SWIFT's GRPO: "GRPO currently does not support VPP." (modelscope/ms-swift
+    #: swift/megatron/trainers/grpo_trainer.py ``_maybe_compute_logps``, an assert on the reference model's virtual
+    #: stages, at 3602360; docs "Megatron-SWIFT / GRPO" v3.11–v4.0 list VPP under "to be supported"); its DPO
+    #: trainer runs one reference model per virtual stage (``dpo_trainer.py``: ``ref_models[vp_stage or 0]``).
+    #: Issue 35 round 7, advice6: GRPO plans #1 of 11, 44 and 54 were Megatron-SWIFT with VPP 2 to 32.
+    no_vpp_objectives: tuple[str, ...] = ()
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -237,7 +245,7 @@ _TOOLS = {
         context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
         zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"),
         methods=("pretrain",) + _FT, fused_kernels=True, engine="megatron", default_recompute="megatron_selective",
-        objectives=("sft", "dpo", "kto", "reward", "grpo"), peft_model_parallel=True,
+        objectives=("sft", "dpo", "kto", "reward", "grpo"), peft_model_parallel=True, no_vpp_objectives=("grpo",),
         setup=QT_TRANSLATE_NOOP(CTX, "megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights "
                                      "itself; needs Transformer Engine and Apex"),
         source=QT_TRANSLATE_NOOP(CTX, "ms-swift docs 'Megatron-SWIFT / Command line parameters' (recompute_granularity selective, "
@@ -329,6 +337,25 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut
 
 def support(framework: str) -> FrameworkSupport:
     return FRAMEWORKS[framework]
+
+
+def interleaves(framework: str, objective: str) -> bool:
+    """Whether ``framework`` runs the interleaved pipeline schedule for ``objective`` (``interleaved_pipeline``,
+    less ``no_vpp_objectives``)."""
+    f = FRAMEWORKS.get(framework)
+    return f is not None and f.interleaved_pipeline and objective not in f.no_vpp_objectives
+
+
+def no_vpp_words(framework: str, objective: str) -> Msg | None:
+    """Why the interleaved pipeline is not tried for ``objective`` on ``framework`` (``no_vpp_objectives``), or
+    None where it is."""
+    f = FRAMEWORKS.get(framework)
+    if f is None or not f.interleaved_pipeline or objective not in f.no_vpp_objectives:
+        return None
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "The interleaved pipeline (virtual pipeline stages, VPP) is not tried: {fw}'s {objective} trainer does "
+             "not run it (ms-swift swift/megatron/trainers/grpo_trainer.py asserts that GRPO does not support "
+             "VPP)."), {"fw": f.name, "objective": objective.upper()})
 
 
 #: the training methods in words, the one list for every text that names one: a refusal ("does not run TP 2 for
@@ -547,7 +574,10 @@ def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora
     * ``axolotl``: ``utils/config/__init__.py`` sets ``{"use_reentrant": True}`` when gradient checkpointing is on
       and ``rl`` is unset; its preference/RL trainers are TRL's (non-reentrant).
     * ``ms-swift``: ``swift/trainers/mixin.py`` ``_fix_gradient_checkpointing``: unset ``use_reentrant`` becomes
-      False under plain DDP (distributed, no DeepSpeed, no FSDP), True otherwise (one GPU, DeepSpeed).
+      False under plain DDP (distributed, no DeepSpeed, no FSDP), True otherwise (one GPU, DeepSpeed). Older
+      releases differ: v1.4 to v2.x (``swift/llm/utils/model.py`` ``fix_gradient_checkpointing_warning``) made an
+      unset ``use_reentrant`` False for torch >= 2.1 everywhere (dense models), so their runs state
+      ``checkpoint_reentrant: false`` (``bench/validate_ft_tools.py`` ``SWIFT_V1_CKPT``).
     * ``deepspeed`` (Megatron-DeepSpeed): ``deepspeed.checkpointing.checkpoint`` is a reentrant autograd Function.
     * ``fsdp`` (torchtitan ``distributed/activation_checkpoint.py``, torchtune ``training/activations.py``):
       ``checkpoint_wrapper`` with ``CheckpointImpl.NO_REENTRANT``, no switch.

@@ -238,13 +238,20 @@ def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
     return "fp8" if precision == "fp8" else "bf16"
 
 
+def sustained_clock_ratio(gpu: Any) -> float:
+    """The tensor cores' sustained clock over the datasheet's boost clock (GeForce: the time model's
+    :data:`timing.GEFORCE_SUSTAINED_CLOCK_RATIO`, issue 35 round 7; 1 elsewhere)."""
+    return _timing.sustained_clock_ratio(gpu)
+
+
 def peak_flops(gpu: Any, precision: str) -> float | None:
     """Dense tensor FLOP/s for the matrix products: fp8 (and int8: the same tensor-core rate on Hopper/Ada) at
-    the fp8 rate where the card has one; weight-only int4 dequantises to 16-bit (bf16 rate)."""
+    the fp8 rate where the card has one; weight-only int4 dequantises to 16-bit (bf16 rate). At the card's
+    sustained clock (:func:`sustained_clock_ratio`)."""
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
-        return float(gpu.fp8_tflops) * 1e12
+        return float(gpu.fp8_tflops) * 1e12 * sustained_clock_ratio(gpu)
     v = getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None)
-    return None if not v else float(v) * 1e12
+    return None if not v else float(v) * 1e12 * sustained_clock_ratio(gpu)
 
 
 @dataclass(slots=True, frozen=True)
@@ -611,6 +618,40 @@ def non_torch_bytes(gpu: Any, tp: int) -> float:
     return NON_TORCH_GIB[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
 
 
+#: vLLM V1's own split of what is not KV cache (issue 35 round 7): ``determine_available_memory`` (vllm
+#: ``v1/worker/gpu_worker.py``) takes a memory snapshot after the worker's CUDA context, NCCL communicators and weights
+#: exist, runs ``profile_run`` inside ``memory_profiling`` and subtracts ``weights + torch peak increase + non-torch
+#: increase`` from ``total × gpu_memory_utilization``. Only what the profile run ADDS outside PyTorch counts: "non-torch
+#: forward increase memory: 0.25GiB" alone and 2.07 GiB with TP 2 (2.13 with TP 4) on H100s for Llama-3.1-8B-Instruct
+#: (vLLM 0.19.0 start-up logs of llm-d-incubation/llm-d-planner's accuracy sweep, Apr 2026: the custom all-reduce and
+#: NCCL buffers ``_dummy_run(is_profile=True)`` pre-allocates). The older split (:data:`NON_TORCH_GIB`, vLLM 0.6) counted
+#: the context too. PCIe cards keep their measured 0.30 GiB (no NVLink all-reduce buffers). Measured, not derived.
+VLLM_NON_TORCH_GIB = {("nvlink", 1): 0.25, ("nvlink", 2): 2.07, ("pcie", 1): 0.30, ("pcie", 2): 0.30}
+
+
+def vllm_profile_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LARGE_BUDGET) -> float:
+    """The torch peak of vLLM V1's profile run: ``GPUModelRunner.profile_run`` (vllm ``v1/worker/gpu_model_runner.py``)
+    runs ``_dummy_run(max_num_tokens)`` and only then ``_dummy_sampler_run`` on its last hidden states, so the
+    forward's layer tensors are freed before the sampler's fp32 logits of ``max_num_seqs`` sequences exist: the peak is
+    the larger of the two parts of :func:`activation_peak_bytes`, not their sum. Llama-3.1-8B on an H100 (8192 tokens,
+    1024 sequences): max(0.78, 1.96) = 1.96 GiB; the vLLM 0.19 log: "torch peak memory increase: 1.89GiB" (Gemma-2-9B,
+    vocabulary 256,000: 3.91 against 3.65; Llama 2 7B, 32,000: 0.63 against 0.77)."""
+    tokens, seqs = budget
+    ffn = m.ffn_size or 4 * m.hidden
+    forward = tokens * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
+    return max(forward, seqs * m.vocab_size * 4.0 * SAMPLER_COPIES)
+
+
+def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> float:
+    """Per GPU, what the engine's profiling keeps out of the KV pool besides the weights: vLLM V1's torch peak and
+    non-torch increase (:func:`vllm_profile_peak_bytes`, :data:`VLLM_NON_TORCH_GIB`); TensorRT-LLM and SGLang as
+    before (:func:`activation_peak_bytes` + :func:`non_torch_bytes`)."""
+    budget = token_budget(engine, gpu)
+    if engine == "vllm":
+        return vllm_profile_peak_bytes(m, tp, budget) + VLLM_NON_TORCH_GIB[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
+    return activation_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp)
+
+
 def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
                            utilization: float = GPU_MEMORY_UTILIZATION) -> float:
     """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
@@ -620,7 +661,8 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
 
     * ``vllm``: ``total × gpu_memory_utilization − weights − activation peak − non-torch memory``
       (vllm ``v1/worker/gpu_worker.py`` ``determine_available_memory``); CUDA graphs are captured afterwards in
-      the ``1 − gpu_memory_utilization`` left over;
+      the ``1 − gpu_memory_utilization`` left over; the peak and the non-torch share are V1's own
+      (:func:`engine_reserved_bytes`, issue 35 round 7);
     * ``tensorrt-llm``: ``kv_cache_free_gpu_mem_fraction × (total − weights − activation peak − non-torch)``: a
       share of the memory still FREE after the profiling forward (``KvCacheConfig.free_gpu_memory_fraction``,
       default 0.9; ``_torch/pyexecutor/_util.py``);
@@ -632,7 +674,7 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
         return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
-    other = activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)
+    other = engine_reserved_bytes(m, gpu, tp, engine)  # issue 35 r7: vLLM V1's own split
     if engine == "tensorrt-llm":
         return max(utilization * (total - w - other), 0.0)
     return max(total * utilization - w - other, 0.0)
@@ -705,7 +747,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
                              loop=ENGINE_LOOP[engine])  # the engine's host work per step (issue 35 round 6)
     tps = b / (t + b * pre / max(output, 1.0))
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
-           + activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)) / GIB
+           + engine_reserved_bytes(m, gpu, tp, engine)) / GIB
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
                         bound=bound, memory_per_gpu_gib=mem)
 

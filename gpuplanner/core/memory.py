@@ -824,6 +824,49 @@ def bnb_kept_input_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return act_b * s * b * (2.0 * m.h + m.q_dim + f_eff)
 
 
+def bnb_fp16_storage_readers(m: ModelFacts) -> int:
+    """How many more 4-bit linears of a decoder layer read a shared input than there are shared inputs: each one casts
+    its own copy when the stored 16-bit dtype differs from the compute dtype (``training.bnb_fp16_storage``).
+
+    Source: bitsandbytes ``bitsandbytes/nn/modules.py`` ``Linear4bit.forward`` (0.41.0 onwards): ``x =
+    x.to(self.compute_dtype)`` per module, so q, k and v (one ``c_attn``/``qkv_proj`` when fused) and gate and up (one
+    ``gate_up_proj`` when fused) each make and pass their own tensor to ``MatMul4Bit``. The attention output and the
+    down projection's input have one reader each. MLA (DeepSeek) reads the layer input with its q and kv_a
+    projections."""
+    a = m.arch
+    if a.fused_qkv:
+        attn = 1
+    elif a.is_mla:
+        attn = 2
+    else:
+        attn = 3
+    mlp = 2 if a.gated_mlp and not a.fused_gate_up else 1
+    return attn - 1 + mlp - 1
+
+
+def bnb_fp16_storage_kept_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
+    """The extra inputs one checkpointed layer keeps under bitsandbytes < 0.43.2 and non-reentrant checkpointing
+    (:func:`bnb_kept_input_bytes`) when the model's unquantised layers are stored fp16 and training runs bf16
+    (``training.bnb_fp16_storage``): :func:`bnb_fp16_storage_readers` more ``h``-wide tensors.
+
+    Why fp16: a QLoRA base loaded without ``torch_dtype`` keeps its unquantised layers (embeddings, norms, LM head,
+    biases) in fp16. Source: transformers ``quantizers/quantizer_bnb_4bit.py`` ``update_torch_dtype`` (and
+    ``modeling_utils.from_pretrained`` before the quantizer classes): "Overriding torch_dtype=None with
+    `torch_dtype=torch.float16` due to requirements of `bitsandbytes`". ms-swift v1 did this for Qwen-1 models until
+    f52dfd35c ("fix bnb qwen bug", 2024-01-06): ``swift/llm/utils/model.py`` ``get_model_tokenizer_qwen`` set
+    ``torch_dtype = None`` and chose the dtype through Qwen's ``config.bf16``. Under bf16 autocast (the HF Trainer's
+    ``bf16=True``, no ``prepare_model_for_kbit_training``):
+
+    * the frozen fp16 LM head is cast to bf16 on every forward and the copy is saved for the input gradient, as the
+      fp32 head of the kbit path (autocast caches casts only of fp32 leaves that require grad): ``2·V·h`` bytes
+      (``memory_arrays``' ``head_copy``);
+    * the residual stream is fp16, so each 4-bit linear casts its input to bf16 itself (bitsandbytes ``Linear4bit``);
+      under bitsandbytes < 0.43.2 and non-reentrant checkpointing each copy is kept (this function).
+
+    Sizes do not change otherwise (fp16 and bf16 are both 2 bytes)."""
+    return act_b * s * b * m.h * bnb_fp16_storage_readers(m)
+
+
 def compiled_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     """What a compiled dense SwiGLU block saves for backward (flash/SDPA attention, full fine-tuning, no TP).
 
@@ -1145,6 +1188,7 @@ def memory_arrays(
     legacy_bnb_4bit: bool = False,
     ckpt_tool: str | None = None,
     checkpoint_reentrant: bool | None = None,
+    bnb_fp16_storage: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1170,7 +1214,8 @@ def memory_arrays(
     cut at an earlier batch stay cached (:func:`varlen_cache_bytes_per_logit`), in ``reserved`` and
     ``allocator_cache``, not in ``total``. ``legacy_bnb_4bit``: QLoRA on bitsandbytes < 0.43.2, whose 4-bit linears
     keep their inputs through non-reentrant checkpointing (:func:`bnb_kept_input_bytes`; ``ckpt_tool`` and
-    ``checkpoint_reentrant`` give the checkpoint kind, ``frameworks.checkpoint_nonreentrant``).
+    ``checkpoint_reentrant`` give the checkpoint kind, ``frameworks.checkpoint_nonreentrant``). ``bnb_fp16_storage``:
+    a QLoRA base whose unquantised layers are stored fp16 under bf16 autocast (:func:`bnb_fp16_storage_kept_bytes`).
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -1344,6 +1389,10 @@ def memory_arrays(
     # autocast over fp32 weights: the HF Trainer's mixed precision without ZeRO (with ZeRO, DeepSpeed
     # runs 16-bit weights; FSDP's MixedPrecisionPolicy casts parameters, no autocast)
     autocast = (framework == "hf") & (precision != "fp32") & bool(master_weights) & (zero == 0)
+    # fp16-stored unquantised layers under bf16 autocast (bnb_fp16_storage_kept_bytes); PEFT's kbit preparation casts them
+    # to fp32 first (kbit_on), which the kbit terms already count
+    fp16_mix = (autocast & (bool(bnb_fp16_storage) and method == "qlora" and precision == "bf16")
+                & xp.where(kbit_on, False, True))
     fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
@@ -1371,6 +1420,8 @@ def memory_arrays(
         # bitsandbytes < 0.43.2 keeps each 4-bit linear's input through non-reentrant checkpointing (bnb_kept_input_bytes)
         nonre = checkpoint_nonreentrant(ckpt_tool or framework, checkpoint_reentrant, profile.objective, True, dp, zero)
         kept_in = bnb_kept_input_bytes(m, s_local, mbs, activation_dtype_bytes(precision)) / tp
+        kept_in = kept_in + xp.where(fp16_mix, bnb_fp16_storage_kept_bytes(m, s_local, mbs,
+                                                                           activation_dtype_bytes(precision)) / tp, 0.0)
         stage_stored = stage_stored + xp.where(nonre, n_ck * kept_in, 0.0)
     stored = stage_stored / xp.maximum(layers_stage, 1.0)  # per layer, on average
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
@@ -1486,7 +1537,7 @@ def memory_arrays(
         out_layer = out_saved + xp.where(xp.asarray(autocast, dtype=bool), unsloth_ce_copy_bytes_per_logit(),
                                          0.0) * (s_local * mbs * mh.V / tp)
     # kbit under autocast: the fp32 LM head's 16-bit copy, saved by its matmul until the head's backward
-    head_copy = xp.where(kbit_on, 2.0 * m.V * m.h / tp, 0.0) if method == "qlora" else 0.0
+    head_copy = xp.where(kbit_on | fp16_mix, 2.0 * m.V * m.h / tp, 0.0) if method == "qlora" else 0.0
     out_saved = out_saved + head_copy
     out_layer = out_layer + head_copy
     # the loss's transients (logits, log-softmax and their gradients) are freed once the output layer's backward

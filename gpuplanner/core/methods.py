@@ -379,9 +379,38 @@ def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
     return prompts * prof.prompt_len + seqs * prof.rollout_len
 
 
+#: vLLM decode across nodes (issue 35 round 7): each decoder layer all-reduces its hidden states twice under tensor
+#: parallelism (the attention output projection and the MLP/MoE output, ``RowParallelLinear`` / ``FusedMoE`` with
+#: ``reduce_results``). Inside a node vLLM runs its own custom all-reduce; when the group spans nodes it is off
+#: (vLLM ``distributed/device_communicators/custom_all_reduce.py``: "Custom allreduce is disabled because this
+#: process group spans across nodes") and the all-reduce goes through NCCL. The latency is NCCL's own tuning model
+#: (NVIDIA/nccl ``src/graph/tuning.cc``, default tuner constants, main 5067397) for a Tree all-reduce with the LL128
+#: protocol, ``baseLat + 2 × ((ranks per node − 1) × NVLink hwLat + log2(nodes) × NET hwLat)``: 14.0 µs, 1.25 µs,
+#: 8.5 µs. NCCL picks algorithm and protocol per message size; Tree/LL128 is taken for every decode all-reduce
+#: (Tree/LL, 6.8 + 2 × (… × 0.6 + … × 5.0) µs, would be lower for the smallest messages).
+NCCL_TREE_LL128_BASE_S = 14.0e-6
+NCCL_TREE_LL128_NVLINK_S = 1.25e-6
+NCCL_TREE_LL128_NET_S = 8.5e-6
+
+
+def vllm_net_allreduce(tp, dom, nic, ops):
+    """(latency s, network bytes/s) of one of vLLM's decode all-reduces for engines of ``tp`` GPUs when they span
+    more than one NVLink domain of ``dom`` GPUs; (0, inf) inside one domain (vLLM's custom all-reduce, whose time
+    the decode kernels' fixed time already holds). Bytes cross the NIC as a ring all-reduce's ``2(n−1)/n`` share
+    of the message (:func:`generation_seconds` multiplies)."""
+    where, maximum = ops.where, ops.maximum
+    tp = ops.f(tp)
+    spans = tp > dom
+    nodes = maximum(ops.ceil(tp / maximum(dom, 1.0)), 1.0)
+    lat = NCCL_TREE_LL128_BASE_S + 2.0 * ((tp / nodes - 1.0) * NCCL_TREE_LL128_NVLINK_S
+                                          + ops.log(nodes) / ops.log(2.0) * NCCL_TREE_LL128_NET_S)
+    bw = maximum(nic, 1.0) / maximum(2.0 * (tp - 1.0) / maximum(tp, 1.0), 1e-30)  # (no NIC: 1 B/s, not a division by 0)
+    return where(spans, lat, 0.0), where(spans, bw, float("inf"))
+
+
 def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
                        peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False, max_seqs=None,
-                       n_rollouts=None):
+                       n_rollouts=None, tp_net=None):
     """Seconds to generate ``seqs`` rollouts on one GPU (a model-parallel group of ``tp`` GPUs shares them).
 
     * Prefill: ``2·N_active`` FLOPs per prompt token (+ attention) at ``peak × eff`` (compute-bound).
@@ -404,6 +433,8 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       sets the longest through :func:`expected_longest`; None: ``rollout_len``.
     * ``enforce_eager`` (vLLM without CUDA graphs): a decode step takes at least the host's kernel launches,
       :func:`vllm_eager_launch_s`.
+    * ``tp_net`` (:func:`vllm_net_allreduce`: latency, bytes/s): engines spanning nodes add two NCCL all-reduces per
+      layer to every decode step (``detail`` then also returns their seconds).
     Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)); ``waves`` = decode steps / rollout_len.
     """
     xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes, max_seqs)
@@ -445,10 +476,15 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
         if prof.enforce_eager:
             step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp))
         step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
+        if tp_net is not None:  # NCCL all-reduces across nodes: 2 a layer, the live batch's 16-bit hidden states
+            net_ar = 2.0 * L * (tp_net[0] + live * h * 2.0 / tp_net[1])
+            step = step + net_ar
     decode = steps * step
     waves = steps / float(prof.rollout_len)
     if detail:
         tail = (float(prof.rollout_len) if longest is None else longest) - frac * prof.rollout_len
+        if vllm and tp_net is not None:  # and the all-reduces of the steps before the tail (wait has the tail's)
+            return prefill + decode, waves, step * xp.maximum(tail, 0.0), xp.maximum(steps - tail, 0.0) * net_ar
         return prefill + decode, waves, step * xp.maximum(tail, 0.0)
     return prefill + decode, waves
 

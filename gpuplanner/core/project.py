@@ -701,13 +701,38 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     # different models served the plan's, and nothing printed named it)
     served = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Serves {model} with {precision} weights."),
                  {"model": r.arch.name, "precision": spec.precision})
-    msgs = [served] + list(size.messages) + ([msg] if msg else [])
+    msgs = [served] + list(size.messages) + _consumer_serving(size, s) + ([msg] if msg else [])
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
                        nodes=units_nodes(size.num_gpus, size.gpus_per_node), rental_mode=mode, cost=c,
                        currency=table.currency, mode_costs=costs, work_weeks=weeks, serving=size,
                        serving_alternatives=alts, messages=tuple(msgs))
+
+
+def _consumer_serving(size: ServingSize, s: Scenario) -> list[Msg]:
+    """What an expert says of serving on GeForce cards the user listed (issue 35 round 7, advice6: 72B int4 served on
+    80 × RTX 5090 at TP 2 for 13 weeks, with no word of either): NVIDIA's licence for the GeForce driver excludes
+    datacenter deployment ("License For Customer Use of NVIDIA GeForce Software", nvidia.com/drivers/geforce-license,
+    §2.1.3 "No Datacenter Deployment"), so a long production service rests on the vendor's terms; and tensor parallelism on cards without
+    P2P runs its all-reduces through host memory (the time model counts them at the catalog's PCIe bandwidth)."""
+    from .rules import consumer_without_p2p  # noqa: PLC0415
+
+    try:
+        g = lookup_gpu(size.gpu_id, s.hardware.custom_gpus)
+    except PlannerError:
+        return []
+    if getattr(g, "gpu_class", None) != "consumer":
+        return []
+    out = [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{gpu} is a GeForce card: NVIDIA's GeForce driver licence excludes datacenter deployment (§2.1.3), so a "
+             "production service on it rests on the vendor's terms; ask the vendor in writing."),
+        {"gpu": size.gpu_name})]
+    if size.tp > 1 and consumer_without_p2p(g):
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "TP {tp} on {gpu} without P2P: each layer's all-reduces go through host memory (counted in the "
+                 "time); keep each replica's cards in one server."), {"tp": size.tp, "gpu": size.gpu_name}))
+    return out
 
 
 def _cpu_phase(phase: Phase, start: float, table: PriceTable) -> PhaseResult:

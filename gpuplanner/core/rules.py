@@ -40,6 +40,13 @@ Rules (ids are a public contract: ``plan --json`` lists them):
   after one-node plans, Mixtral 8x7B's plan #1 went from 32 × H800 (¥11,314) to 8 × H200 on a monthly lease
   (¥94,000), and 70B CPT's from 16 × B200 in 6 days to 8 × B200 in 15 days at +24% — a penalty for the price
   table's gap (no networked quote for the card), not for a risk of the plan; the remedy is the networked quote.
+* ``price_kind`` — plans are compared on prices of one kind: the rental modes without interruptions
+  (cost.STEADY_MODES: card-hours on demand, whole machines per week or month, capped card-hours), or the one mode
+  the user sets (``constraints.rental_mode``, kept for every plan and said). A plan billed on spot card-hours
+  because its card has no other price fails: its cost is not comparable with the others' and a reclaim can stop
+  the run (the planning guide §3: "interrupted training costs more than compute"). A check, not a ranking key
+  (as ``price_fabric``): the remedy is a quote of the comparable kind. Spot prices of the other plans are shown
+  beside them as an alternative with its risk (cost.price_kind_advice), never ranked.
 * ``pipeline_layers`` — pipeline stages hold the same number of layers: ``num_layers mod pp = 0`` (Megatron-LM
   asserts it unless uneven first/last stages are configured, ``megatron/training/arguments.py``; an uneven split
   leaves every stage waiting for the largest).
@@ -73,7 +80,7 @@ GRADES = ("poor", "fair", "good", "optimistic")  # codes 0..3
 CARD_CLASS_MIN_PARAMS = 60e9
 CARD_CLASS_MIN_GB = 80.0
 RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", "mfu_ceiling", "deadline_risk",
-            "memory_headroom", "tp_over_pcie", "price_fabric")
+            "memory_headroom", "tp_over_pcie", "price_fabric", "price_kind")
 RULE_NAMES = {
     "mfu_grade": QT_TRANSLATE_NOOP(CTX, "MFU grade"),
     "card_class": QT_TRANSLATE_NOOP(CTX, "card class"),
@@ -84,6 +91,7 @@ RULE_NAMES = {
     "memory_headroom": QT_TRANSLATE_NOOP(CTX, "memory headroom"),
     "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "no TP over PCIe"),
     "price_fabric": QT_TRANSLATE_NOOP(CTX, "multi-node price from a networked offer"),
+    "price_kind": QT_TRANSLATE_NOOP(CTX, "prices of one kind"),
 }
 GRADE_NAMES = {
     "good": QT_TRANSLATE_NOOP(CTX, "good"),
@@ -398,7 +406,29 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "TP {tp} inside the NVLink domain of {gpu}."), {"tp": tp, "gpu": name})
     out.append(RuleResult("tp_over_pcie", _status(tp > 1, pcie, on["tp_over_pcie"]), msg))
     out.append(price_fabric_rule(a.get("price_fabric"), on))
+    out.append(price_kind_rule(a.get("price_kind"), on))
     return out
+
+
+def price_kind_rule(k: Any, on: dict) -> RuleResult:
+    """The verdict on ``price_kind`` from the plan's billing ``mode``, the user's ``pin`` (None: not set) and the
+    card's name ``gpu`` (``k``: a mapping; None without a price)."""
+    if k is None or k.get("mode") is None:
+        return RuleResult("price_kind", "not_applicable",
+                          Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price: no quote to check."), {}))
+    mode = Msg("Cost", k.get("label") or "")
+    if k.get("pin") is not None:
+        return RuleResult("price_kind", "passed", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Every plan is billed on {mode}, as set in the scenario (constraints.rental_mode)."), {"mode": mode}))
+    if k["mode"] != "spot":
+        return RuleResult("price_kind", "passed", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Billed on {mode}, a price without interruptions: every plan is compared on such prices."),
+            {"mode": mode}))
+    return RuleResult("price_kind", _status(True, True, on["price_kind"]), Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without "
+             "interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an "
+             "on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on "
+             "spot."), {"gpu": k.get("gpu") or ""}))
 
 
 _ASK_FABRIC = QT_TRANSLATE_NOOP(CTX, "Ask the vendor for InfiniBand or RoCE between the {nodes} nodes, bandwidth "

@@ -233,6 +233,11 @@ class TrainingSection(_Section):
     rl: RlSection = Field(default_factory=RlSection)
     precision: Precision = "bf16"
     optimizer: Optimizer = "adamw"
+    optimizer_implementation: Literal["fused", "foreach"] | None = Field(
+        None, description="AdamW's implementation (torch.optim: fused=True or foreach=True): foreach runs eight "
+                          "multi-tensor passes over the fp32 shard, fused one kernel (time model). None: the tool's "
+                          "default, fused (torchtitan since 6e4988550, Feb 2025: optimizer.implementation 'fused'; "
+                          "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach")
     framework: Framework = "hf"
     master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")
@@ -287,6 +292,11 @@ class TrainingSection(_Section):
         False, description="method qlora: bitsandbytes older than 0.43.2 (before 2024-07-23), whose 4-bit linears keep "
                            "their input on the autograd context (MatMul4Bit ctx.tensors), which non-reentrant "
                            "checkpointing does not free (core/memory.bnb_kept_input_bytes)")
+    bnb_fp16_storage: bool = Field(
+        False, description="method qlora, bf16: the 4-bit model was loaded without torch_dtype, so transformers keeps "
+                           "its unquantised layers (embeddings, norms, LM head) in fp16 while training runs bf16 "
+                           "autocast (ms-swift v1 with Qwen-1 before 2024-01-06; "
+                           "core/memory.bnb_fp16_storage_kept_bytes); false: they are stored in the compute dtype")
     fp8_recipe: Literal["te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
         None, description="precision fp8: Transformer Engine delayed/current scaling or MXFP8 block scaling "
                           "(Blackwell), or torchao float8 tensorwise/rowwise (core/fp8.py); null: the framework's "
@@ -580,6 +590,9 @@ class PlanningRules(_Section):
     price_fabric: bool = Field(True, description="a plan over several nodes priced from a quote not known to offer "
                                                  "networked servers (InfiniBand/RoCE) fails this check (false: "
                                                  "allowed); a check, not a ranking key (core/rules.py)")
+    price_kind: bool = Field(True, description="a plan billed on a spot price because its card has no price without "
+                                               "interruptions, while the others are billed on such prices, fails this "
+                                               "check (false: allowed); a check, not a ranking key (core/rules.py)")
 
 
 class Ownership(_Section):
@@ -626,6 +639,11 @@ class ConstraintsSection(_Section):
     converted_prices: bool | None = Field(
         None, description="price a GPU from the other region's quotes, converted, when its own region has none "
                           "(default: false for mainland China, true for worldwide USD plans)")
+    rental_mode: Literal["card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month"] | None = Field(
+        None, description="bill every plan in this rental mode (a plan whose price has no such mode is left out, "
+                          "with the reason); default: the cheapest mode without interruptions (card-hours, whole "
+                          "machines per week or month, capped card-hours), the spot price shown beside it "
+                          "(core/cost.py STEADY_MODES)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
@@ -644,6 +662,16 @@ def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | N
         if n % g == 0 and seqs % (n // g) == 0 and (g <= per_node or g % per_node == 0):
             return g
     return None
+
+
+def _check_bnb_flags(t) -> None:
+    """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
+    if t.legacy_bnb_4bit and t.method != "qlora":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
+    if t.bnb_fp16_storage and t.method != "qlora":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)")))
 
 
 class Scenario(_Section):
@@ -700,9 +728,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
-        if t.legacy_bnb_4bit and t.method != "qlora":
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
+        _check_bnb_flags(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

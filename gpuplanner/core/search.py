@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
-from .cost import MODES, Msg, Overheads, PriceTable
+from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
 from .i18n import QT_TRANSLATE_NOOP
@@ -55,6 +55,7 @@ from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
+from .frameworks import interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -508,8 +509,9 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     c["nodes"] = units_nodes(c["num_gpus"], g)
     c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
-    parts = [(0, c)] + _vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,
-                                  all_degrees=t.overlap_p2p_comm is False)
+    parts = [(0, c)] + (_vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,
+                                   all_degrees=t.overlap_p2p_comm is False)
+                        if interleaves(fw, t.objective) else [])  # Megatron-SWIFT GRPO: no VPP (frameworks.py)
     off, offp = bool(s.parallel.offload_optimizer), offload_params_applies(s)
     for _, p in parts:
         p["offload"] = np.full(len(p["num_gpus"]), off)
@@ -1038,7 +1040,7 @@ def _price_rows_one(ctx: SearchContext, sub: dict) -> None:
     r = costmod.rental_costs(
         ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=sub["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
-        phase=s.constraints.phase, overheads=ctx.overheads,
+        phase=s.constraints.phase, overheads=ctx.overheads, pin=s.constraints.rental_mode,
     )
     sub["mode_costs"] = np.asarray(r.costs, dtype=float).reshape(len(MODES), n)
     sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(n)
@@ -1114,7 +1116,8 @@ def _unpriced_one(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, t
     else:
         # spot's calendar stretches with every preemption: the ceiling would be far above the chosen mode's
         # calendar, so A is priced and its own calendar taken
-        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, **kw)
+        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, pin=s.constraints.rental_mode,
+                                 **kw)
         ceiling, frac = r.best_calendar_hours, None
     # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
     limit = np.maximum(costmod.hours_within_calendar(calendar_hours=ceiling, frac=frac, **kw), low)
@@ -1482,6 +1485,11 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
         price = table.get(gpu)
         if price is None:
             skipped[gpu.id] = _no_price(table, gpu)
+            continue
+        if con.rental_mode is not None and not price.has_mode(con.rental_mode):
+            skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote"),
+                {"mode": Msg("Cost", MODE_LABELS[con.rental_mode], {})})
             continue
         if not gpu.memory_gib:
             skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "memory size unknown"), {})
@@ -1940,7 +1948,24 @@ FIT_INSTEAD = (
     (("lora", "full", "pretrain"), QT_TRANSLATE_NOOP(CTX, "ZeRO-3 with the weights in CPU memory "
                                                           "(parallel.offload_params)"),
      {"parallel": {"zero": 3, "offload_params": True}}),
+    # Issue 35 round 7, advice6: QLoRA of Qwen2.5-14B at 4k tokens on one 24 GB card said only "allow more GPUs or
+    # larger cards" (max_gpus 1): the logits of a 152k vocabulary, upcast to fp32 for the loss, are the largest
+    # activation; the documented switches that drop them fit it on the same card. Liger Kernel's fused linear
+    # cross-entropy never builds the logits (linkedin/Liger-Kernel README: "up to 60%" less memory; HF
+    # TrainingArguments use_liger_kernel, LLaMA-Factory enable_liger_kernel, ms-swift/TRL use_liger_kernel);
+    # Unsloth (Cut Cross-Entropy, its offloaded gradient checkpointing; one GPU) documents 14B QLoRA on a 16 GB T4.
+    (("pretrain", "full", "lora", "qlora"),
+     QT_TRANSLATE_NOOP(CTX, "Liger Kernel, whose fused linear cross-entropy builds no logits (training.liger_kernel)"),
+     {"training": {"liger_kernel": True}}),
+    (("full", "lora", "qlora"),
+     QT_TRANSLATE_NOOP(CTX, "Unsloth (training.framework unsloth)"),
+     {"training": {"framework": "unsloth"}, "constraints": {"search_frameworks": False}}),
 )
+
+
+def _already(s: Scenario, change: dict) -> bool:
+    """Whether the scenario already holds every value of a :data:`FIT_INSTEAD` change (then it is not offered)."""
+    return all(getattr(getattr(s, sec), k, None) == v for sec, vals in change.items() for k, v in vals.items())
 
 
 def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str | None, prices: Any, overheads: Any,
@@ -1950,6 +1975,8 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
     out: list[Msg] = []
     for methods, label, change in FIT_INSTEAD:
         if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
+            continue
+        if _already(s, change):
             continue
         d = s.model_dump(exclude_unset=True)  # as the user wrote it: defaults that depend on what is unset stay so
         for section, values in change.items():
@@ -2448,6 +2475,9 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     if (sup.pp_searched_methods is not None and s.training.method not in sup.pp_searched_methods + ("lora", "qlora")
             and plan.num_gpus > 1):
         out.append(_pp_rewrite(sup.name))
+    no_vpp = no_vpp_words(fw, s.training.objective)
+    if no_vpp is not None and plan.evaluation.layout.pp > 1:
+        out.append(no_vpp)
     return out
 
 

@@ -126,7 +126,7 @@ from . import zero3 as _z3
 from . import hf_moe as _hfmoe
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
-from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors
+from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allreduce
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -137,11 +137,54 @@ from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors
 #: bandwidth is similar. Datacenter Blackwell: assumed equal to Hopper (no figure in the reference).
 #: Volta: assumed equal to Ampere. CDNA3 (MI300X): Hopper × (MAMF 51–60% / H100 MAMF 80.3%) ≈ 0.38
 #: (stas00 MAMF table in gpu-catalog.md §4.1). Others (Ascend, Cambricon, unknown): 0.40, a cautious
-#: default with no source (users should set assumptions.mfu).
+#: default with no source (users should set assumptions.mfu). GeForce cards with a measured matmul maximum
+#: (RTX 4090/4090D/5090) take this times :func:`sustained_clock_factor` (issue 35 round 7).
 GEN_EFFICIENCY = {
     "ampere": 0.70, "hopper": 0.55, "ada": 0.70, "blackwell": 0.55, "blackwell-consumer": 0.70,
     "volta": 0.70, "cdna3": 0.38, "cdna2": 0.38, "other": 0.40,
 }
+#: Measured maximum achievable BF16 matmul rate (TFLOP/s; stas00/ml-engineering ``mamf-finder.py``, best shape of a
+#: search), as published in the mag-/gpu_benchmark README "Stats" table (same finder, Optuna search): RTX 4090 178.8
+#: (14336x4096x4096), A100 SXM 267.9 (6912x16384x2048). The 4090 exceeds its catalogue figure (165.2 = 512 tensor
+#: cores at the rated 2,520 MHz boost, FP32 accumulate: NVIDIA Ada whitepaper, Appendix A) because GeForce boost
+#: (GPU Boost) runs the core above the rated boost clock while under the 450 W power limit: 178.8 / 165.2 = 1.082, i.e.
+#: ~2.73 GHz sustained. A second public sweep (zzc0721/torch-performance-test-data issue #78, torch 2.7 cu128, square
+#: BF16 matmuls) gives 164.8 at 2048 and 160.2 at 8192 (0.97–1.0 of the figure), so the card holds at least its
+#: figure. A100 SXM (the card whose MFU set Ampere's 0.70, which Ada borrows) reaches 0.859 of its 312.
+#: ``torch.matmul`` in BF16 runs with FP32 accumulation (see ``bench/validate_time.py`` notes), so the 165.2 FP32-
+#: accumulate figure is the right denominator for both measurements.
+#: RTX 5090: no finder run is published; the best of zzc0721/torch-performance-test-data's square BF16 sweep (PR #15,
+#: torch 2.8.0+cu128) is 236.03 at 8192 (1.124 of the catalogue's uncertain 210). A square sweep is a lower bound of
+#: the finder's best shape (the same sweep gives the 4090 164.8 against the finder's 178.8). A second 5090 run (issue
+#: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
+MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
+#: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
+#: Ampere's efficiency (Ada and consumer Blackwell: see above).
+MAMF_REFERENCE = {"ada": ("a100-sxm-80gb", 312.0), "blackwell-consumer": ("a100-sxm-80gb", 312.0)}
+#: GeForce cards with no finder run of their own that share a measured card's die and rated boost clock. ASSUMED:
+#: the RTX 4090D is AD102 with 114 of the 4090's 128 SMs at the same 2,520 MHz rated boost (its 147.1 figure is
+#: 165.2 × 114/128) and a 425 W limit (more watts per SM than the 4090's 450 W), so it boosts no lower.
+MAMF_SAME_DIE = {"rtx-4090d-24gb": "rtx-4090-24gb"}
+
+
+def sustained_clock_factor(g) -> float:
+    """How much faster a GeForce card's large matmuls run than its catalogue figure, relative to the card whose MFU
+    its generation's :data:`GEN_EFFICIENCY` comes from: (measured MAMF / catalogue BF16) ÷ (the same ratio of the
+    reference card). 1.0 for every non-consumer card, for a card without a measurement, and for a user-entered GPU.
+
+    RTX 4090: (178.8 / 165.2) / (267.9 / 312) = 1.260, so Ada's 0.70 becomes 0.88 of the 165.2 figure on a 4090
+    (0.82 of what the card really sustains, the A100's 0.70 / 0.859 = 0.815)."""
+    gid = str(getattr(g, "id", "") or "").lower()
+    if getattr(g, "gpu_class", None) != "consumer" or getattr(g, "vendor", "NVIDIA") == "custom":
+        return 1.0
+    measured = MAMF_SAME_DIE.get(gid, gid)
+    ref = MAMF_REFERENCE.get(gpu_generation(g))
+    spec = C.peak_tflops(C.get_gpu(measured), "bf16") if measured in MAMF_TFLOPS else None
+    if ref is None or not spec:
+        return 1.0
+    return (MAMF_TFLOPS[measured] / float(spec)) / (MAMF_TFLOPS[ref[0]] / ref[1])
+
+
 #: FP8 matmuls reach a lower share of their (doubled) peak: llm-foundry FP8 3B ~28–30% of FP8 peak vs
 #: ~42% of BF16 peak for BF16 runs; Llama 4 ~20% of FP8 peak (gpu-catalog.md §4.1): ratio ≈ 0.7.
 FP8_EFFICIENCY_RATIO = 0.7
@@ -186,10 +229,38 @@ PCIE_BOX_FABRIC = ("roce-100", 2)  # (network, NICs per node)
 #: FlashAttention-3 reach 631 (pytorch/pytorch#142132, Tritonbench, batch 1 × 24 heads × 4608 × d 128); the
 #: FlashAttention-3 paper (Shah et al. 2024, arXiv:2407.08608, abstract) gives "only 35% utilization on H100"
 #: for FlashAttention-2. On Ampere FlashAttention-2 reaches 50–73% of the A100 peak (Dao 2023,
-#: arXiv:2307.08691, abstract), i.e. no lower than the matmul efficiency (no ceiling). Blackwell under
-#: ``flash2``: no published figure; assumed Hopper's fraction. ``cudnn`` (cuDNN fused attention: Transformer
-#: Engine's FusedAttention, SDPA's CUDNN_ATTENTION backend, FlashAttention-3): no ceiling below the matmuls.
-ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {}}
+#: arXiv:2307.08691, abstract), i.e. no lower than the matmul efficiency (no ceiling). ``cudnn`` (cuDNN fused
+#: attention: Transformer Engine's FusedAttention, SDPA's CUDNN_ATTENTION backend, FlashAttention-3): no ceiling below
+#: the matmuls on Hopper and Ampere. Blackwell, both kernels: measured (below).
+#: Blackwell's attention kernels, measured (issue 35 round 7; before, flash2 took Hopper's 0.33 and cuDNN no ceiling). Source:
+#: NVIDIA/cudnn-frontend ``benchmark/sdpa_benchmark_bf16_training/artifacts/sdpa_benchmark_results_NVIDIA_B200.csv``
+#: (commit f937055, 2025-06-12; README of the same folder: one B200, NGC PyTorch 25.05, cuDNN 9.10.2, PyTorch 2.8.0,
+#: flash-attn 2.7.3), BF16, causal, GQA 128 query / 8 KV heads, head dim 128, batch 1 (2 at the last row); TFLOP/s on
+#: causal-halved FLOPs, the backward on 2.5 × the forward's (``benchmark_single_sdpa.py`` ``flops``). Sequences
+#: 8K, 16K, 32K, 64K, 128K, 2×128K (the training range; shorter ones are the size factor's job):
+#: * cuDNN (``pyt_cudnn``: SDPA's CUDNN_ATTENTION; Transformer Engine's FusedAttention builds the cuDNN graph through
+#:   the frontend, ``cudnn_fe`` in the README's one example at 32K: forward 1437 vs 1430, backward 1196 vs 1126):
+#:   forward 1211, 1359, 1435, 1429, 1349, 1318 (median 1354); backward 945, 1074, 1132, 1074, 1038, 1028 (median 1056).
+#: * FlashAttention-2 through SDPA (``pyt_flash_attention``): forward 376, 397, 406, 411, 412, 412 (median 408.5);
+#:   backward 309, 331, 342, 347, 347, 347 (median 344.5). (flash-attn 2.7.3's own kernel, ``flash_attention``: ~7% faster.)
+#: The ceiling is the forward's share of the B200's dense BF16 peak (2,250 TFLOP/s, gpus.json); the backward's factor
+#: is (2.5 / 2) × forward / backward rate, as :data:`FLASH2_BWD_TIME_FACTOR` on Hopper. Attention stays BF16 in FP8
+#: recipes: ``fp8_dot_product_attention`` defaults to False (Megatron-Core ``TransformerConfig``, NeMo
+#: ``MegatronMixedPrecision``, Megatron-Bridge ``MixedPrecisionConfig``), so FP8 runs get the BF16 figures too (the
+#: model times the attention core at the 16-bit peak in every recipe). Each pass runs at the lower of the matmul
+#: efficiency and the kernel's rate for that pass (:func:`time_gpu`): on Blackwell the cuDNN forward (0.60) sits above
+#: the matmuls' 0.55 and stays matmul-bound; the backward's 1056 / 1.25 = 845 TFLOP/s on the model's 2 × forward
+#: FLOPs (0.375 of peak) sits below and sets the backward's time.
+#: Newer kernels are faster: cuDNN 9.22 on a GB200 (cudnn-frontend ``benchmark/sdpa_benchmark_training/results/
+#: llama3.1/gb200/llama3.1_20260424_100750.csv``, 64/8 heads, d 128, causal, batch 2) forward 1574/1708/1622 and
+#: backward 1332/1328/1226 at 8K/16K/32K (0.63–0.68 and 0.49–0.53 of GB200's 2,500); FlashAttention-4 (Zadouri et al.
+#: 2026, arXiv:2603.05451, abstract) reaches 1,613 forward on a B200, "up to 1.3×" cuDNN 9.13. The constants keep
+#: the mid-2025 cuDNN 9.10.2 figures, the release nearest the NeMo 25.04 – Megatron-Bridge 25.11 runs scored here.
+B200_BF16_PEAK_TFLOPS = 2250.0
+CUDNN_B200_FWD_TFLOPS, CUDNN_B200_BWD_TFLOPS = 1354.0, 1056.0
+FLASH2_B200_FWD_TFLOPS, FLASH2_B200_BWD_TFLOPS = 408.5, 344.5
+ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": FLASH2_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS},
+                       "cudnn": {"blackwell": CUDNN_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS}}
 #: FlashAttention-2's backward where its ceiling is in force (flash2 on Hopper/Blackwell), as a multiple of the time
 #: the model's 2 × forward FLOPs would take at that ceiling. The backward kernel recomputes QKᵀ and the softmax from
 #: the saved log-sum-exp (FlashAttention-2 paper, Dao 2023, arXiv:2307.08691, §3.1.2, Algorithm 2), so it runs 2.5 ×
@@ -200,6 +271,13 @@ ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {
 #: (2.5 / 2) × (370 / 322) = 1.436. The forward keeps
 #: :data:`ATTN_KERNEL_CEILING` (PyTorch's own SDPA measurement).
 FLASH2_BWD_TIME_FACTOR = (2.5 / 2.0) * (370.0 / 322.0)
+#: The backward's time factor per kernel and generation where a ceiling is in force (:data:`ATTN_KERNEL_CEILING`):
+#: FlashAttention-2 on Hopper as above; Blackwell's from the cuDNN 9.10.2 B200 measurements listed there.
+ATTN_BWD_TIME_FACTOR = {
+    "flash2": {"hopper": FLASH2_BWD_TIME_FACTOR,
+               "blackwell": (2.5 / 2.0) * (FLASH2_B200_FWD_TFLOPS / FLASH2_B200_BWD_TFLOPS)},
+    "cudnn": {"blackwell": (2.5 / 2.0) * (CUDNN_B200_FWD_TFLOPS / CUDNN_B200_BWD_TFLOPS)},
+}
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
 #: ``--clip-grad 1.0``, the HF Trainer's ``max_grad_norm = 1.0``; DeepSpeed's ``gradient_clipping`` defaults
 #: to 0, off): the norm reads each fp32 gradient of the shard (4 bytes), the scaling reads and writes it
@@ -321,10 +399,29 @@ def attention_ceiling(framework: str, gpu_id, choice: str | None = "auto") -> fl
     return ATTN_KERNEL_CEILING[attention_kernel(framework, gen, choice)].get(gen)
 
 
+def attention_bwd_factor(framework: str, gpu_id, choice: str | None = "auto") -> float:
+    """The attention backward's time factor (:data:`ATTN_BWD_TIME_FACTOR`) where :func:`attention_ceiling` is in
+    force; :data:`FLASH2_BWD_TIME_FACTOR` otherwise (unused there: no ceiling, no factor)."""
+    gen = gpu_generation(gpu_id)
+    return ATTN_BWD_TIME_FACTOR[attention_kernel(framework, gen, choice)].get(gen, FLASH2_BWD_TIME_FACTOR)
+
+
 #: AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments
 #: (8); write master and moments (12) and the 16-bit working copy (2): 30 bytes (Megatron/DeepSpeed
 #: fused Adam; one pass). 8-bit Adam keeps 1-byte moments: 18; SGD with momentum 18; Adafactor ~16.
 OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
+#: torch.optim.AdamW with ``foreach=True`` (``_multi_tensor_adamw``, torch/optim/adamw.py; torch's default on CUDA
+#: without ``fused``; torchtitan before 6e4988550, Feb 2025, whose ``optimizer.fused`` was off by default): eight
+#: multi-tensor passes over the fp32 shard, each reading and writing it: ``_foreach_mul_`` of the parameters (weight
+#: decay, 8 bytes per element), ``_foreach_lerp_`` of the first moment with the gradient (12), ``_foreach_mul_`` and
+#: ``_foreach_addcmul_`` of the second moment (8 + 12), ``_foreach_sqrt`` into a new list, ``_foreach_div_`` and
+#: ``_foreach_add_`` on it (8 × 3), ``_foreach_addcdiv_`` into the parameters (16): 80 bytes per parameter against the
+#: fused kernel's one pass (:data:`OPT_BYTES`). Published: torchtitan PR #881 (6e4988550, "use Fused AdamW as
+#: default"), Llama 3 8B: fused over foreach +2.24% (FSDP, eager), +1.63% (FSDP, compile), 1.6–3.6% across
+#: parallelisms; PR #355 (8 A100, Llama 3 8B FSDP): "wps is + ~100", 2,630 → ~2,730. These bytes alone give +1.6%
+#: (compile) and +1.4% (eager) on 8 H100 SXM (tests/test_mechanics_fsdp2_edges.py); eager's further ~0.8 points would
+#: be the host's per-tensor dispatch of the foreach ops over DTensor parameters (pytorch/pytorch#134191), not modelled.
+OPT_BYTES_ADAMW_FOREACH = 80.0
 
 
 def gpu_generation(gpu_id) -> str:
@@ -515,13 +612,39 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     nic_per_gpu = per_nic * nics_per_node / max(gpus_per_node, 1)
     return GpuTimeFacts(
         gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
-        gen_efficiency=GEN_EFFICIENCY[gen], intra_link=link, intra_busbw_gbs=float(busbw),
+        gen_efficiency=GEN_EFFICIENCY[gen] * sustained_clock_factor(g), intra_link=link, intra_busbw_gbs=float(busbw),
         intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
         host_cpu_factor=host_cpu_factor(g.id),
-        sm_ghz=sm_cycle_rate(g) / 1e9, architecture=getattr(g, "architecture", None),
+        sm_ghz=sm_cycle_rate(g) * sustained_clock_ratio(g) / 1e9, architecture=getattr(g, "architecture", None),
     )
+
+
+#: Issue 35 round 7 (geserve7): a GeForce board's tensor cores run at its sustained clock, above the clock its datasheet
+#: rates are computed at. The catalog's RTX 4090 figures are the NVIDIA Ada Lovelace GPU architecture whitepaper's
+#: (Appendix A, Table 5: 165.2 dense BF16/FP16 TFLOPS with FP32 accumulate, 330.3 FP8, at the 2,520 MHz boost clock);
+#: GPU Boost raises the clock further while power and temperature allow. A stock RTX 4090 Founders Edition at 97%
+#: load and 446.9 W held 2,730 MHz (GPU-Z capture, hothardware.com "Overclocking NVIDIA's GeForce RTX 4090 To 3.2GHz",
+#: Oct 2022; NVIDIA's own launch demo showed 2,810-2,850 MHz, tweaktown.com news 88568): 2,730 / 2,520. Measured under
+#: serving kernels the same way: casys-kaist/LLMServingSim's RTX 4090 profile (commit 5daddb2,
+#: profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/tp1/dense.csv, vLLM 0.19.0) runs a Llama-3.1-8B layer's four
+#: linear layers at 2,048 rows at 163-166 TFLOPS, 0.99-1.01 of the datasheet peak, which no kernel reaches at the
+#: datasheet's clock; binbinsh/gpu-bench README (cuBLASLt, 8192³): RTX 4090 BF16 175.1 TFLOP/s (1.06 of 165.2) and FP32
+#: 89.9 of 82.6 (1.088, the clock ratio itself: FMA loops run at the clock), RTX 5090 D 234.8 BF16 and 116.3 of 104.8 FP32
+#: (1.11). The lower 4090 figure is used for every GeForce card. Used by the serving sizer's peak
+#: (``inference.peak_flops``) and the time model's SM clock (:func:`gpu_time_facts` ``sm_ghz``); the time model's matmul
+#: share takes :func:`sustained_clock_factor` instead (a measured matmul maximum, which holds the same clock: 178.8 /
+#: 165.2 = 1.082), so the clock is not counted twice and MFU stays against the datasheet peak. Only for GeForce (catalog class "consumer"):
+#: datacenter and workstation boards run at lower power limits, and no measurement above their datasheet rates was
+#: found. The FP32-accumulate rate stays the peak (the catalog note; vLLM's and PyTorch's GEMMs accumulate in FP32).
+GEFORCE_SUSTAINED_CLOCK_RATIO = 2730.0 / 2520.0
+
+
+def sustained_clock_ratio(g: Any) -> float:
+    """The SMs' sustained clock over the datasheet's boost clock: :data:`GEFORCE_SUSTAINED_CLOCK_RATIO` on GeForce
+    cards (catalog class "consumer"), 1 elsewhere."""
+    return GEFORCE_SUSTAINED_CLOCK_RATIO if getattr(g, "gpu_class", "") == "consumer" else 1.0
 
 
 def sm_cycle_rate(g) -> float:
@@ -811,6 +934,40 @@ def _dequant_bytes(m: ModelFacts) -> float:
 # OVERLAP_FIELDS and overlap_flags live in core/overlap.py (frameworks reads the defaults without the time model)
 
 
+
+def fsdp2_edge_unit_bytes(m: ModelFacts, framework: str, fsdp_version: int, root_embedding: bool, lora: bool,
+                          tp, pp, L_stage, w_bytes, g_bytes, ag_factor, ops=_ArrayOps) -> tuple:
+    """FSDP2's outer units, whose collectives have no compute to hide under: the bytes (per GPU, per micro-batch)
+    of the step's first all-gather and last reduce-scatter beyond one decoder block's share, which
+    :func:`time_gpu` already leaves exposed (``gather / L``). Returns ``(gather_bytes, reduce_scatter_bytes)``.
+
+    * torchtitan's ``apply_fsdp`` (``models/llama3/infra/parallelize.py``; since 83e694105, July 2025) wraps
+      ``tok_embeddings`` as its own unit, each block, and ``norm`` + ``output`` together; before it
+      (``training.fsdp_root_embedding``) the blocks only, so the embedding, final norm and output form the root
+      unit (``fully_shard(model)``), which FSDP2 never reshards after forward (``FSDPState._lazy_init``: "For the
+      root, do not reshard after forward").
+    * Forward: the first unit's all-gather, then block 0's, come before any GEMM (the embedding lookup is the only
+      work between them); FSDP2's implicit prefetch hides a unit's gather only under the compute of the unit
+      before it (``FSDPParamGroup.unshard`` on the all-gather stream, ``wait_for_unshard`` on the compute stream).
+    * Backward: a unit is reduce-scattered when all its gradients exist (``post_backward`` → ``foreach_reduce``);
+      the embedding's gradients are the last of the step, so that unit's reduce-scatter (the root's, with the
+      output's gradient, in the old layout) starts after the last GEMM and the optimizer waits for it
+      (``FSDPState._root_post_backward_final_callback`` waits on the reduce-scatter stream).
+    * The embedding and output stay in the parameter dtype: torchao's float8 converts ``nn.Linear`` only and
+      torchtitan leaves ``output`` out (``float8.filter_fqns``), so they gather in 16 bits under FP8 all-gather.
+    * Not LoRA: a frozen embedding has no gradient to reduce. Not with pipeline parallelism (one gather and one
+      reduce-scatter per step there, time_gpu's ``fsdp_pp`` term). FSDP2 only (``fully_shard``); FSDP1 not read.
+    """
+    on = (framework == "fsdp") and fsdp_version == 2
+    if not on:
+        return 0.0, 0.0
+    edge = float(m.first_extra + (m.last_extra if root_embedding else 0))  # the first unit's parameters
+    spread = float(m.first_extra + m.last_extra) / L_stage  # their share in the per-block average
+    units = ops.maximum(edge - spread, 0.0) / (tp * pp)
+    ag = units * w_bytes * ag_factor
+    rs = 0.0 if lora else units * g_bytes * ag_factor
+    return ag, rs
+
 def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = True, lora: bool = False) -> float:
     """Bytes per gradient element on the wire of the data-parallel reduction.
 
@@ -975,7 +1132,7 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
                  "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
-                 "host_cpu_factor", "sm_ghz")
+                 "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -1045,6 +1202,8 @@ def time_layout(
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
     fsdp_version: int = 2,
+    fsdp_root_embedding: bool = False,
+    optimizer_foreach: bool = False,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     kbit_fp32: bool = False,
@@ -1392,6 +1551,8 @@ def time_layout(
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
+    edge_ag, edge_rs = fsdp2_edge_unit_bytes(m, framework, fsdp_version, fsdp_root_embedding, lora, tp, pp, L_stage,
+                                             4.0 if precision == "fp32" else 2.0, g_bytes, ag_factor, ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
@@ -1481,6 +1642,9 @@ def time_layout(
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
+    # four separate per-row values (not one tuple): take_layout/pack_layout pick the rows of arrays only
+    (off["nemo_export_pipe"], off["nemo_export_tens"], off["nemo_export_expert"],
+     off["nemo_export_hbm"]) = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1510,6 +1674,7 @@ def time_layout(
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
+        "edge_ag_bytes": edge_ag, "edge_rs_bytes": edge_rs,
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
@@ -1520,8 +1685,9 @@ def time_layout(
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
+        "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
-        "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
+        "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -1534,6 +1700,14 @@ def time_layout(
 #: (bench/validate_h100_measured.py, transformers 5.17 Qwen2.5-1.5B at 512 tokens): fp32 weights launch 13 more
 #: forward and 19 more backward kernels per layer than bf16 weights; the count here is the 10 parameter casts.
 EAGER_OPS_AUTOCAST_PARAM = 1.0
+
+
+def _opt_bytes(optimizer: str, foreach: bool) -> float:
+    """Optimizer update bytes per parameter of the shard (:data:`OPT_BYTES`; AdamW's foreach implementation:
+    :data:`OPT_BYTES_ADAMW_FOREACH`)."""
+    if foreach and optimizer == "adamw":
+        return OPT_BYTES_ADAMW_FOREACH
+    return OPT_BYTES.get(optimizer, 30.0)
 
 
 def autocast_param_tensors(m: ModelFacts) -> float:
@@ -1857,6 +2031,49 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 #: copy's rate: the same issue's 1 GiB pageable benchmark on that host, ~16.1 GB/s (measured device-to-host; taken
 #: for host-to-device too, no upload figure is published).
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
+
+
+def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None):
+    """Bytes one GPU moves per generation batch when NeMo RL refits colocated vLLM from the Megatron policy
+    (issue 35 round 7): ``(pipeline, tensor, expert, hbm)``; zero off NeMo RL's Megatron worker or with a separate
+    engine. The refit does not hand vLLM the GPU's own shard:
+
+    * NeMo RL (``grpo.py`` ``refit_policy_generation`` → ``megatron_policy_worker.stream_weights_via_ipc_zmq``,
+      tag v0.6.0) iterates ``megatron_bridge.export_hf_weights``, which yields every parameter as the full Hugging
+      Face tensor on every training rank. Megatron-Bridge ``param_mapping.py`` ``megatron_to_hf`` (main 067f987):
+      ``broadcast_from_pp_rank`` sends each tensor from its stage to **all** pipeline ranks, ``gather_from_tp_ranks``
+      all-gathers the tensor-parallel pieces, ``gather_from_ep_ranks`` all-gathers the experts of the
+      expert-parallel group. So each rank receives the other stages' share of its tensor/expert shard, the other
+      tensor-parallel pieces of the whole model, and every other expert-parallel rank's experts.
+    * ``stream_weights_via_ipc_zmq_impl`` (``nemo_rl/models/policy/utils.py``) packs each full tensor into a CUDA
+      IPC buffer (``buffer[...].copy_(tensor)``: read and write, ``2 ×`` the 16-bit model); the colocated vLLM worker
+      then loads its own shard, which :func:`_rollouts` already counts.
+
+    ``W`` = 16-bit model, ``X`` = its routed experts: pipeline ``(1 − 1/pp) (W − X) / tp + (1 − 1/pp) X / (ep·etp)``,
+    tensor ``(1 − 1/tp)(W − X) + (1 − 1/etp) X / ep``, expert ``(1 − 1/ep) X``, HBM ``2 W``. The ranks receive in
+    ring collectives, each at its group's link (:func:`nemo_rl_export_seconds`). With a separate engine NeMo RL
+    broadcasts from training rank 0 (``broadcast_weights_for_collective``), which :func:`_rollouts` prices by the
+    whole model over the link; the same gathers run alongside it, so nothing is added there."""
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine == "vllm_colocated"):
+        return (0.0, 0.0, 0.0, 0.0)
+    w = 2.0 * float(m.params.total)
+    x = 2.0 * float(m.params.expert_params)
+    etp = exp_tp
+    pipe = (1.0 - 1.0 / pp) * ((w - x) / tp + x / (ep * etp))
+    tens = (1.0 - 1.0 / tp) * (w - x) + (1.0 - 1.0 / etp) * x / ep
+    expert = (1.0 - 1.0 / ep) * x
+    return (pipe, tens, expert, 2.0 * w)
+
+
+def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
+    """Seconds per generation batch on one GPU of :func:`nemo_rl_export_bytes`: each group's bytes at its link
+    (the NVLink domain's peer rate inside ``lay["dom"]`` GPUs, else the NIC; pipeline stages apart when
+    ``crosses_nodes``), plus the IPC pack at HBM speed. Zero where the bytes are zero."""
+    where = lay["ops"].where
+    pipe, tens, expert, hbm = (lay.get("nemo_export_" + k, 0.0) for k in ("pipe", "tens", "expert", "hbm"))
+    tp, ep, cp, dom = lay["tp"], lay["ep"], lay["cp"], lay["dom"]
+    return (pipe / where(lay["crosses_nodes"], nic, intra_p2p) + tens / where(lay["tp_in_node"], intra_p2p, nic)
+            + expert / where(tp * ep * cp <= dom, intra_p2p, nic) + hbm / mem_bw)
 
 
 def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
@@ -2375,6 +2592,63 @@ def hybridep_nvl_seconds(lay: dict, intra_p2p):
     return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
 
 
+#: HybridEP's measured dispatch and combine rates across nodes (DeepEP ``hybrid-ep`` branch, ``docs/README_Hybrid-EP.md``,
+#: "H100 Platform", "IB Bandwidth in GB/s": DGX-H100 nodes of 8 GPUs, 4,096 tokens per rank, hidden 7,168, top-8,
+#: uniform random routing, 8 experts per rank, "Torch API" column, BF16 dispatch, 16 SMs: the largest SM count measured
+#: there; Megatron-Bridge's performance scripts set 32, ``moe_hybridep_num_sms``, and the table's rates stop growing
+#: from 8 to 16 SMs at 16 ranks). (ranks, dispatch GB/s, combine GB/s). The bytes behind each rate are the test's
+#: ``rdma_send_bytes`` (``tests/test_hybrid_ep.py``, ``tests/utils.py`` ``count_rdma_send_from_routing_map``): one
+#: row of ``h`` 16-bit elements per distinct (token, destination node) pair, the token's own node included ("to align
+#: with the implementation in the DeepEP, we do not set the local node map to zeros"), over the whole call's time
+#: (:func:`flex_dest_nodes`). At 16 ranks (2 nodes) a token reaches both nodes, so the NIC carries half those bytes:
+#: about 27 GB/s each way, 57% of the 48 GB/s the model gives a 400 Gb/s NDR port (``networks.json``, ib-ndr-400).
+#: DeepEP's own internode kernels measure the same order on H800 (README, "Normal kernels": 43 / 58 / 51 GB/s RDMA at
+#: EP 16 / 32 / 64, same byte count); the flex field does not tell the two backends apart, so both take these rates.
+HYBRIDEP_IB_GBS = ((16.0, 54.47, 53.35), (32.0, 47.36, 52.53), (64.0, 41.24, 46.57))
+#: the per-GPU NIC rate (GB/s, the model's achievable figure) of the DGX-H100 the table was measured on: another
+#: GPU's rate is the table's × its own NIC rate / this
+HYBRIDEP_IB_NIC_GBS = 48.0
+
+
+def flex_dest_nodes(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
+    """Distinct NVLink domains (nodes) of the expert-parallel group a token is sent to, its own included:
+    ``n_dom · (1 − Π_{i<k} (E − E/n_dom − i) / (E − i))`` with ``n_dom = ep / local`` domains (``local`` GPUs of the
+    group per domain, as :func:`flex_peer_shares`) and the ``k`` experts drawn uniformly without replacement."""
+    n_exp, k = float(getattr(m, "n_experts", 0) or 0), int(round(float(m.k_active)))
+    ep = ops.maximum(ops.f(ep), 1.0)
+    if n_exp <= 0 or k <= 0:
+        return ep * 0.0
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    n_dom = ep / local
+    miss = 1.0
+    for i in range(k):
+        miss = miss * ops.maximum(n_exp - n_exp / n_dom - i, 0.0) / (n_exp - i)
+    return n_dom * (1.0 - miss)
+
+
+def hybridep_ib_rates(ep):
+    """(dispatch, combine) bytes/s per rank of HybridEP across nodes for an ``ep``-rank group: :data:`HYBRIDEP_IB_GBS`
+    interpolated linearly in the rank count, held at the end points outside 16–64 ranks."""
+    r = [x[0] for x in HYBRIDEP_IB_GBS]
+    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_IB_GBS]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_IB_GBS]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
+
+
+def hybridep_ib_seconds(lay: dict, nic):
+    """One MoE layer's dispatch under the flex dispatcher whose expert-parallel group spans several NVLink domains
+    (DeepEP / HybridEP internode kernels): forward dispatch and combine and their backward, each moving ``tokens / tp
+    × nodes reached`` rows of ``h`` 16-bit elements (:func:`flex_dest_nodes`) at the measured rates
+    (:func:`hybridep_ib_rates`), scaled by the GPU's NIC rate against the measured node's."""
+    ops, m = lay["ops"], lay["m"]
+    rows = lay["tokens_mb"] / lay["tp"] * flex_dest_nodes(m, lay["ep"], lay["ep_stride"], lay["dom"], ops)
+    d, c = hybridep_ib_rates(lay["ep"])
+    scale = nic / (HYBRIDEP_IB_NIC_GBS * 1e9)
+    return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
+
+
 def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     """One MoE layer's dispatch under Megatron-Core's all-gather dispatcher (``MoEAllGatherTokenDispatcher``): every
     GPU all-gathers the hidden states of its ``ep × expert_tp`` group (``gather_from_sequence_parallel_region`` on
@@ -2459,6 +2733,10 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
         ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
+    ib = lay.get("hybridep_ib", False)
+    if not (np.ndim(ib) == 0 and not ib):  # flex across NVLink domains: HybridEP's measured rates over the NICs
+        ib_layer = hybridep_ib_seconds(lay, nic) * lay.get("moe_cap", 1.0)
+        ep_layer = ops.where(ib, ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, ib_layer), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2536,6 +2814,7 @@ def time_gpu(
     host_link_gbs=32.0,
     host_cpu_factor=1.0,
     sm_ghz=0.0,
+    attn_bwd_factor=None,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -2568,7 +2847,15 @@ def time_gpu(
     cap = lay.get("moe_cap", 1.0)
     t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp * cap / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
-    flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
+    # (the kernel's and generation's factor, ATTN_BWD_TIME_FACTOR: attention_bwd_factor; FlashAttention-2's on Hopper):
+    # each pass runs at the lower of the matmul efficiency and the kernel's own rate for that pass (the forward's
+    # ceiling; the backward's, ceiling / factor), so the factor applies in full where the forward's ceiling binds
+    # (flash2) and only in part where the forward is matmul-bound (cuDNN on Blackwell)
+    flash_bwd = 1.0
+    if attn_efficiency is not None:
+        bwd_f = FLASH2_BWD_TIME_FACTOR if attn_bwd_factor is None else f64(attn_bwd_factor)
+        eff_attn_bwd = minimum(eff16, f64(attn_efficiency) * size / bwd_f)
+        flash_bwd = where(lay["flash"], eff_attn / eff_attn_bwd, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
     # Transformers' SDPA on a padded batch: the memory-efficient kernel (hf_sdpa_masked_core, SDPA_MEM_EFF_TIME_FACTOR)
     attn_tok = attn_tok * where(lay["sdpa_me"], SDPA_MEM_EFF_TIME_FACTOR, 1.0)
@@ -2687,9 +2974,13 @@ def time_gpu(
                    + maximum(win_sh * gather_b - 2.0 * win_f, 0.0))
         open_exp = maximum(open_mb - launch_mb, 0.0)
         gf_ov, gb_ov = gather_f * (1.0 - open_sh), gather_b * (1.0 - open_sh)
-        f_exp = where(ov_param, maximum(gf_ov - t_fwd, gf_ov / L_stage), gather_f)
+        # FSDP2's outer units (fsdp2_edge_unit_bytes): the step's first gather and last reduce-scatter are the
+        # embedding's unit (the root's, in torchtitan's layout before July 2025) beyond one block's share
+        edge_f = minimum(gf_ov / L_stage + lay["edge_ag_bytes"] / dp_bw, gf_ov)
+        f_exp = where(ov_param, maximum(gf_ov - t_fwd, edge_f), gather_f)
         b_ov = where(ov_param, gb_ov, 0.0) + where(ov_grad, rs, 0.0)
-        b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+        edge_b = minimum(b_ov / L_stage + where(ov_grad, lay["edge_rs_bytes"] / dp_bw, 0.0), b_ov)
+        b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
         z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
         z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
@@ -2768,9 +3059,9 @@ def time_gpu(
     compute, pp_time = compute - pp_imb, pp_time + pp_imb
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
-    generation = wait_longest = refit = 0.0 * compute
+    generation = wait_longest = refit = net_ar = 0.0 * compute
     if profile.rl:
-        generation, wait_longest, refit, scale_t = _rollouts(
+        generation, wait_longest, refit, scale_t, net_ar = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
             intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
             host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
@@ -2786,6 +3077,7 @@ def time_gpu(
             train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
             exposed = maximum(generation - train, 0.0)
             wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
+            net_ar = net_ar * exposed / maximum(generation, 1e-30)
             generation = exposed
         generation = generation + refit
 
@@ -2799,6 +3091,7 @@ def time_gpu(
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
@@ -2843,8 +3136,9 @@ def time_gpu(
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
-    weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
-    engine's KV pool. Refit, every step, after the optimizer step:
+    weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes).
+    Generation: :func:`methods.generation_seconds` with the engine's KV pool. Refit, every step, after the optimizer
+    step:
 
     * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
       written once at HBM speed (TRL ``GRPOTrainer._move_model_to_vllm``: ``llm_model.load_weights``; verl
@@ -2889,6 +3183,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
         if profile.engine_sleep and profile.sleep_level == 1:
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
@@ -2907,11 +3203,16 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
-    generation, _waves, wait = generation_seconds(
+    # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce)
+    tp_net = None if pool is None else vllm_net_allreduce(tp, lay["dom"], nic, ops)
+    res = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
-        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts)
-    return generation / k, wait / k, refit / k, scale_t
+        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
+        tp_net=tp_net)
+    generation, wait = res[0], res[2]
+    net_ar = res[3] if len(res) > 3 else 0.0 * generation
+    return generation / k, wait / k, refit / k, scale_t, net_ar / k
 
 
 # ------------------------------------------------------------------------------------- one scenario
@@ -2922,7 +3223,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
 #: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
 #: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
-#: step (:func:`_rollouts`); both inside generation.
+#: step (:func:`_rollouts`); ``rollout_net_allreduce``: vLLM's decode all-reduces over NCCL where its engines span
+#: nodes (:func:`methods.vllm_net_allreduce`); all three inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
@@ -2948,6 +3250,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
                "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
@@ -2964,6 +3267,8 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "rollout_net_allreduce": QT_TRANSLATE_NOOP(
+        "Timing", "rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
     "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
     "zero3_open_gathers": QT_TRANSLATE_NOOP(
@@ -3149,7 +3454,10 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
         attn_efficiency=attention_ceiling(engine, gf, getattr(t, "attention_kernel", "auto")),
+        attn_bwd_factor=attention_bwd_factor(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
+        fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
+        optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
@@ -3260,7 +3568,9 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
     fw = run.framework or t.framework
     base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False)),
             "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu,
-                                                 getattr(t, "attention_kernel", "auto"))}
+                                                 getattr(t, "attention_kernel", "auto")),
+            "attn_bwd_factor": attention_bwd_factor(_frameworks.engine_of(fw), r.gpu,
+                                                    getattr(t, "attention_kernel", "auto"))}
     gpn = max(1, run.num_gpus // run.nodes)
 
     def model_mfu(k: float) -> float:
@@ -3271,7 +3581,10 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
             num_gpus=run.num_gpus, gpus_per_node=gpn, offload=False, mfu=None)
         return _scalar(out["mfu"])
 
-    return run, calibration.efficiency_factor(run.mfu, model_mfu, base["gen_efficiency"])
+    # the cap (the A100's MAMF share of its figure) moves with a GeForce card's own measured share of its figure
+    # (sustained_clock_factor): a 4090 may be calibrated up to 0.87 x 1.26 of its 165.2, not held under the default
+    return run, calibration.efficiency_factor(run.mfu, model_mfu,
+                                              base["gen_efficiency"] / sustained_clock_factor(r.gpu))
 
 
 def time_kwargs_uncalibrated(r: Any) -> dict:

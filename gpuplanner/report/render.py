@@ -428,25 +428,33 @@ def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> No
     boxes: list[QRectF] = []
     gap, mark = 11.0, 7.0  # from the point's centre; half the largest marker
 
+    def crossed(box: QRectF, own) -> int:
+        """How many other points' markers the box covers."""
+        return sum(1 for m in marks if m != own and box.adjusted(-mark, -mark, mark, mark).contains(chart.px(*m)))
+
     def free(box: QRectF, own) -> bool:
         if any(box.adjusted(-4, -1, 4, 1).intersects(b) for b in boxes):  # a space between two labels
             return False
-        for m in marks:
-            pt = chart.px(*m)
-            if m != own and box.adjusted(-mark, -mark, mark, mark).contains(pt):
-                return False
-        return True
+        return crossed(box, own) == 0
 
     for lbl, d, c, ch in sorted(pts, key=lambda t: (not t[3], t[2])):
         w, h = chart.text_size(lbl, bold if ch else font)
         pt = chart.px(d, c)
         x, y = pt.x(), pt.y()
-        options = [QRectF(x + gap, y - h / 2, w, h), QRectF(x - gap - w, y - h / 2, w, h),
-                   QRectF(x - w / 2, y - gap - h, w, h), QRectF(x - w / 2, y + gap, w, h)]
+        # right, left, above, below, then the four corners, then the same twice as far out
+        options = []
+        for k in (1.0, 2.5):
+            g = k * gap
+            options += [QRectF(x + g, y - h / 2, w, h), QRectF(x - g - w, y - h / 2, w, h),
+                        QRectF(x - w / 2, y - g - h, w, h), QRectF(x - w / 2, y + g, w, h),
+                        QRectF(x + g / 2, y - g / 2 - h, w, h), QRectF(x - g / 2 - w, y - g / 2 - h, w, h),
+                        QRectF(x + g / 2, y + g / 2, w, h), QRectF(x - g / 2 - w, y + g / 2, w, h)]
         fits = [b for b in options if plot.contains(b)]
         box = next((b for b in fits if free(b, (d, c))), None)
-        if box is None and ch:  # the chosen plan is always labelled, inside the plot
-            box = fits[0] if fits else options[0].translated(
+        if box is None and ch and fits:  # the chosen plan is always labelled: where it covers the fewest markers
+            box = min(fits, key=lambda b: crossed(b, (d, c)))
+        elif box is None and ch:  # inside the plot
+            box = options[0].translated(
                 max(plot.left() - options[0].left(), 0.0) - max(options[0].right() - plot.right(), 0.0),
                 max(plot.top() - options[0].top(), 0.0) - max(options[0].bottom() - plot.bottom(), 0.0))
         if box is None:
@@ -691,6 +699,14 @@ def _framework_name(fw: str) -> str:
     return sup.name if sup is not None else str(fw)
 
 
+def _band_family(band: dict) -> str:
+    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS); an older band: its family."""
+    from ..core.evaluate import band_runs  # noqa: PLC0415
+
+    runs = band_runs(band)
+    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))
+
+
 def _mode_name(mode: str | None) -> str:
     from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
 
@@ -842,7 +858,7 @@ def _html_plan(data: ReportData) -> str:
                                    "{family} training runs ({date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "
                                    "data loading or a different server can be slower still.").format(
-            n=p.band.get("rows"), family=_framework_name(p.band.get("family")), date=p.band.get("source_date") or "")
+            n=p.band.get("rows"), family=_band_family(p.band), date=p.band.get("source_date") or "")
         sentence = translate("Report", "{range}.").format(range=rng)  # (a Chinese sentence ends with 。)
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []

@@ -365,6 +365,18 @@
         <source>Budget cap: {0} {1}.</source>
         <translation>预算上限：{0} {1}。</translation>
     </message>
+    <message>
+        <source>Rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Automatic: every plan is billed in its cheapest mode without interruptions (card-hours, whole machines per week or month, capped card-hours) and a cheaper spot price is shown beside it. A mode chosen here bills every plan; cards without a price in that mode are left out, with the reason</source>
+        <translation>自动：每个方案按其最便宜的不会中断的方式计费（卡时、整机周租或月租、封顶卡时），更便宜的竞价价格列在旁边。在此选定的方式用于所有方案；没有该方式价格的卡型会被排除，并说明原因</translation>
+    </message>
+    <message>
+        <source>automatic (without interruptions)</source>
+        <translation>自动（不会中断）</translation>
+    </message>
 </context>
 <context>
     <name>CLI</name>
@@ -1100,6 +1112,10 @@
         <source>rule ids failed</source>
         <translation>未通过的规则（标识）</translation>
     </message>
+    <message>
+        <source>{mode} (as set)</source>
+        <translation>{mode}（按设定）</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1446,6 +1462,30 @@
     <message>
         <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each costs {build}.</source>
         <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
+        <translation>按“时间与预算”页的租用方式设定以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
+    </message>
+    <message>
+        <source>Spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart (counted in this cost).</source>
+        <translation>竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启（已计入此费用）。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart, and capacity taken back may not return at once, which your {days}-day deadline must allow for. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启，且被回收的资源未必能立即恢复，{days} 天的截止时间须为此留出余量。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请在“时间与预算”页把租用方式设为竞价卡时。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请在“时间与预算”页把租用方式设为竞价卡时。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole week. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整周的租金。请向供应商索取按小时的报价。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole month. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
     </message>
 </context>
 <context>
@@ -2110,6 +2150,26 @@
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
+    <message>
+        <source>Megatron-LM and Megatron-Core</source>
+        <translation>Megatron-LM 与 Megatron-Core</translation>
+    </message>
+    <message>
+        <source>MosaicML llm-foundry (PyTorch FSDP)</source>
+        <translation>MosaicML llm-foundry（PyTorch FSDP）</translation>
+    </message>
+    <message>
+        <source>torchtune</source>
+        <translation>torchtune</translation>
+    </message>
+    <message>
+        <source>Megatron-LM, llm-foundry and torchtune</source>
+        <translation>Megatron-LM、llm-foundry 与 torchtune</translation>
+    </message>
+    <message>
+        <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
+        <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -2283,6 +2343,10 @@
     <message>
         <source>QLoRA fine-tuning</source>
         <translation>QLoRA 微调</translation>
+    </message>
+    <message>
+        <source>The interleaved pipeline (virtual pipeline stages, VPP) is not tried: {fw}&apos;s {objective} trainer does not run it (ms-swift swift/megatron/trainers/grpo_trainer.py asserts that GRPO does not support VPP).</source>
+        <translation>未尝试交错流水线（虚拟流水线阶段，VPP）：{fw} 的 {objective} 训练器不运行它（ms-swift swift/megatron/trainers/grpo_trainer.py 断言 GRPO 不支持 VPP）。</translation>
     </message>
 </context>
 <context>
@@ -4664,6 +4728,18 @@
         <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时不尝试 {fw} 的流水线并行：Hugging Face Trainer 的 DeepSpeed 集成只运行 ZeRO，流水线需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
+    <message>
+        <source>no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote</source>
+        <translation>没有{mode}价格（“时间与预算”页设定的租用方式）——请输入报价</translation>
+    </message>
+    <message>
+        <source>Liger Kernel, whose fused linear cross-entropy builds no logits (training.liger_kernel)</source>
+        <translation>Liger Kernel（其融合线性交叉熵不生成 logits；training.liger_kernel）</translation>
+    </message>
+    <message>
+        <source>Unsloth (training.framework unsloth)</source>
+        <translation>Unsloth（training.framework unsloth）</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5404,6 +5480,14 @@
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
+        <translation>各方案按不会中断的价格比较（或按你设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
+    </message>
 </context>
 <context>
     <name>PriceSources</name>
@@ -5697,6 +5781,14 @@
     <message>
         <source>Serves {model} with {precision} weights.</source>
         <translation>部署的模型：{model}，{precision} 权重。</translation>
+    </message>
+    <message>
+        <source>{gpu} is a GeForce card: NVIDIA&apos;s GeForce driver licence excludes datacenter deployment (§2.1.3), so a production service on it rests on the vendor&apos;s terms; ask the vendor in writing.</source>
+        <translation>{gpu} 是 GeForce 显卡：NVIDIA GeForce 驱动许可不允许数据中心部署（§2.1.3），在其上运行生产服务取决于供应商的条款；请向供应商书面确认。</translation>
+    </message>
+    <message>
+        <source>TP {tp} on {gpu} without P2P: each layer&apos;s all-reduces go through host memory (counted in the time); keep each replica&apos;s cards in one server.</source>
+        <translation>{gpu} 上的 TP {tp} 没有 P2P：每层的 all-reduce 经由主机内存（已计入时间）；每个副本的显卡须在同一台服务器内。</translation>
     </message>
 </context>
 <context>
@@ -8075,6 +8167,22 @@
         <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
         <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
     </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Every plan is billed on {mode}, as set in the scenario (constraints.rental_mode).</source>
+        <translation>按场景设定（constraints.rental_mode），每个方案都以{mode}计费。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, a price without interruptions: every plan is compared on such prices.</source>
+        <translation>以{mode}计费，这是不会中断的价格：每个方案都按此类价格比较。</translation>
+    </message>
+    <message>
+        <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
+        <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或在“时间与预算”页把租用方式设为竞价卡时，让所有方案都按竞价比较。</translation>
+    </message>
 </context>
 <context>
     <name>SafeRead</name>
@@ -8384,6 +8492,10 @@
         <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
         <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
     </message>
+    <message>
+        <source>training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)</source>
+        <translation>training.bnb_fp16_storage 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8582,6 +8694,10 @@
     <message>
         <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
         <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
+    </message>
+    <message>
+        <source>rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)</source>
+        <translation>采样：vLLM 跨节点的 all-reduce（张量并行跨越多个节点）</translation>
     </message>
 </context>
 <context>
@@ -9112,6 +9228,18 @@
     <message>
         <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>
         <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron、Unsloth 与 torchtitan/torchtune 没有这个选项</translation>
+    </message>
+    <message>
+        <source>loaded without torch_dtype (fp16 under bf16 training)</source>
+        <translation>加载时未指定 torch_dtype（bf16 训练下以 fp16 存放）</translation>
+    </message>
+    <message>
+        <source>4-bit model stored in fp16</source>
+        <translation>4 位模型以 fp16 存放</translation>
+    </message>
+    <message>
+        <source>A 4-bit model loaded without torch_dtype keeps its embeddings, norms and output layer in fp16 (transformers&apos; bitsandbytes default), as ms-swift v1 did for Qwen-1 before January 2024. Under bf16 training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA only</source>
+        <translation>加载时未指定 torch_dtype 的 4 位模型会把词嵌入、归一化层和输出层以 fp16 存放（transformers 的 bitsandbytes 默认行为），ms-swift v1 在 2024 年 1 月以前对 Qwen-1 就是这样。在 bf16 训练下，输出层每一步都会被复制一份 bf16，每个 4 位层也会各自复制一份 bf16 的输入（占用更多显存）。关闭（默认）：模型以训练精度加载。仅适用于 QLoRA</translation>
     </message>
 </context>
 <context>

@@ -25,7 +25,7 @@ from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
-            "fsdp_root_embedding", "legacy_bnb_4bit")
+            "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -107,6 +107,7 @@ class TrainingAdvanced(QObject):
             t.framework == "fsdp" and int(t.fsdp_version) == 2))
         # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
+        self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
         self._megatron_rows(s, moe)
 
     def _megatron_rows(self, s, moe: bool) -> None:
@@ -144,6 +145,7 @@ class TrainingAdvanced(QObject):
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
         f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
         f["legacy_bnb_4bit"].setText(self.tr("bitsandbytes 0.41 to 0.43.1 (before July 2024)"))
+        f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
@@ -199,6 +201,12 @@ class TrainingAdvanced(QObject):
                 "(MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with "
                 "non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more "
                 "memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only")),
+            "bnb_fp16_storage": (self.tr("4-bit model stored in fp16"), self.tr(
+                "A 4-bit model loaded without torch_dtype keeps its embeddings, norms and output layer in fp16 "
+                "(transformers' bitsandbytes default), as ms-swift v1 did for Qwen-1 before January 2024. Under bf16 "
+                "training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 "
+                "copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA "
+                "only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "

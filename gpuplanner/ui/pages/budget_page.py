@@ -18,6 +18,9 @@ def parse_pos(text: str) -> float:
     return parse_positive(parse_float(text))
 
 
+#: constraints.rental_mode's values (core/cost.MODES, written out: the page does not load the core at import)
+_RENTAL_MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
+
 class DateField(QDateEdit):
     """A deadline date; writes the days from today into constraints.deadline_days."""
 
@@ -81,7 +84,11 @@ class BudgetPage(BasePage):
         self.currency = BoundCombo(m, "constraints.currency", ["CNY", "USD"])
         self.objective = BoundCombo(m, "constraints.objective", ["cheapest", "fastest", "value"])
         self.max_gpus = BoundEdit(m, "constraints.max_gpus", fmt=fmt_int)
-        for key in ("budget", "currency", "objective", "max_gpus"):
+        # constraints.rental_mode: "auto" (None) = the cheapest mode without interruptions (core/cost.STEADY_MODES)
+        self.rental_mode = BoundCombo(m, None, ["auto", *_RENTAL_MODES],
+                                      getter=lambda: m.scenario.constraints.rental_mode or "auto",
+                                      setter=lambda v: m.set("constraints.rental_mode", None if v == "auto" else v))
+        for key in ("budget", "currency", "objective", "rental_mode", "max_gpus"):
             self.labels[key] = self.add_field(mf, getattr(self, key))
         self.prices = PriceSources(self, mf)  # constraints.region, price_kinds, converted_prices
         self.summary = QLabel()
@@ -129,6 +136,10 @@ class BudgetPage(BasePage):
             "objective": (self.tr("Rank plans by"), self.tr(
                 "Cheapest total cost, fastest finish, or best value (cost × time)")),
             "max_gpus": (self.tr("Max GPUs"), self.tr("The largest GPU count the search considers")),
+            "rental_mode": (self.tr("Rental mode"), self.tr(
+                "Automatic: every plan is billed in its cheapest mode without interruptions (card-hours, whole "
+                "machines per week or month, capped card-hours) and a cheaper spot price is shown beside it. A mode "
+                "chosen here bills every plan; cards without a price in that mode are left out, with the reason")),
         }
         for key, (label, tip) in texts.items():
             self.labels[key].setText(label)
@@ -144,6 +155,10 @@ class BudgetPage(BasePage):
                                "burst": self.tr("burst")})
         self.objective.set_labels({"cheapest": self.tr("cheapest"), "fastest": self.tr("fastest"),
                                    "value": self.tr("best value")})
+        from gpuplanner.core.cost import MODE_LABELS  # (the core loads with the page's texts, not at import)
+
+        self.rental_mode.set_labels({"auto": self.tr("automatic (without interruptions)"),
+                                     **{k: QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in _RENTAL_MODES}})
         self.prices.retranslate()
         self._update_visibility()
         self.on_model_changed("all")

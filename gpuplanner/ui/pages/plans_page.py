@@ -29,7 +29,7 @@ from gpuplanner.formatting import format_clauses, format_list
 COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework")
 #: core.rules.RULE_IDS (written out: the page does not load the core at import; tests/test_advisor.py checks they agree)
 RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", "mfu_ceiling", "deadline_risk",
-            "memory_headroom", "tp_over_pcie", "price_fabric")
+            "memory_headroom", "tp_over_pcie", "price_fabric", "price_kind")
 GRADE_COLOURS = {"poor": "#c62828", "fair": "#8a6d00", "optimistic": "#b26a00"}
 FRAMEWORK_SHORT = {"hf": QT_TRANSLATE_NOOP("PlansPage", "HF Trainer"), "deepspeed": QT_TRANSLATE_NOOP("PlansPage", "DeepSpeed"),
                    "fsdp": QT_TRANSLATE_NOOP("PlansPage", "FSDP2"), "megatron": QT_TRANSLATE_NOOP("PlansPage", "Megatron")}
@@ -402,6 +402,9 @@ class PlansPage(BasePage):
             "price_fabric": (self.tr("networked multi-node price"), self.tr(
                 "A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand "
                 "or RoCE) fails this check and says what to ask the vendor")),
+            "price_kind": (self.tr("prices of one kind"), self.tr(
+                "Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on "
+                "spot because its card has no other price fails this check")),
         }
         for rid, (label, tip) in texts.items():
             self.rule_checks[rid].setText(label)
@@ -670,7 +673,7 @@ class PlansPage(BasePage):
                 rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
-                            ev.band["rows"], _framework_display(ev.band["family"]), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                            ev.band["rows"], _band_display(ev.band), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
@@ -806,3 +809,11 @@ def _framework_display(fw: str) -> str:
 
     sup = FRAMEWORKS.get(fw)
     return sup.name if sup is not None else str(fw)
+
+
+def _band_display(band: dict) -> str:
+    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS); an older band: its family."""
+    from gpuplanner.core.evaluate import band_runs
+
+    runs = band_runs(band)
+    return QCoreApplication.translate("Evaluation", runs) if runs else _framework_display(band.get("family", ""))
