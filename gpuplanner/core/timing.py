@@ -159,8 +159,8 @@ GEN_EFFICIENCY = {
 #: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
 MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
 #: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
-#: Ampere's efficiency (Ada and consumer Blackwell: see above).
-MAMF_REFERENCE = {"ada": ("a100-sxm-80gb", 312.0), "blackwell-consumer": ("a100-sxm-80gb", 312.0)}
+#: Ampere's efficiency (Ada and consumer Blackwell: see above); its figure is the catalogue's (A100 SXM: 312).
+MAMF_REFERENCE = {"ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb"}
 #: GeForce cards with no finder run of their own that share a measured card's die and rated boost clock. ASSUMED:
 #: the RTX 4090D is AD102 with 114 of the 4090's 128 SMs at the same 2,520 MHz rated boost (its 147.1 figure is
 #: 165.2 × 114/128) and a 425 W limit (more watts per SM than the 4090's 450 W), so it boosts no lower.
@@ -179,10 +179,14 @@ def sustained_clock_factor(g) -> float:
         return 1.0
     measured = MAMF_SAME_DIE.get(gid, gid)
     ref = MAMF_REFERENCE.get(gpu_generation(g))
-    spec = C.peak_tflops(C.get_gpu(measured), "bf16") if measured in MAMF_TFLOPS else None
-    if ref is None or not spec:
+    if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
         return 1.0
-    return (MAMF_TFLOPS[measured] / float(spec)) / (MAMF_TFLOPS[ref[0]] / ref[1])
+    return _mamf_share(measured) / _mamf_share(ref)
+
+
+def _mamf_share(gpu_id: str) -> float:
+    """A measured card's :data:`MAMF_TFLOPS` over its catalogue BF16 figure."""
+    return MAMF_TFLOPS[gpu_id] / float(C.peak_tflops(C.get_gpu(gpu_id), "bf16"))
 
 
 #: FP8 matmuls reach a lower share of their (doubled) peak: llm-foundry FP8 3B ~28–30% of FP8 peak vs
@@ -934,7 +938,6 @@ def _dequant_bytes(m: ModelFacts) -> float:
 # OVERLAP_FIELDS and overlap_flags live in core/overlap.py (frameworks reads the defaults without the time model)
 
 
-
 def fsdp2_edge_unit_bytes(m: ModelFacts, framework: str, fsdp_version: int, root_embedding: bool, lora: bool,
                           tp, pp, L_stage, w_bytes, g_bytes, ag_factor, ops=_ArrayOps) -> tuple:
     """FSDP2's outer units, whose collectives have no compute to hide under: the bytes (per GPU, per micro-batch)
@@ -967,6 +970,7 @@ def fsdp2_edge_unit_bytes(m: ModelFacts, framework: str, fsdp_version: int, root
     ag = units * w_bytes * ag_factor
     rs = 0.0 if lora else units * g_bytes * ag_factor
     return ag, rs
+
 
 def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = True, lora: bool = False) -> float:
     """Bytes per gradient element on the wire of the data-parallel reduction.
