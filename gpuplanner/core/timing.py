@@ -410,6 +410,13 @@ def attention_bwd_factor(framework: str, gpu_id, choice: str | None = "auto") ->
     return ATTN_BWD_TIME_FACTOR[attention_kernel(framework, gen, choice)].get(gen, FLASH2_BWD_TIME_FACTOR)
 
 
+def attention_kwargs(framework: str, gpu_id, choice: str | None = "auto") -> dict:
+    """:func:`time_gpu`'s attention arguments: ``attn_efficiency`` (:func:`attention_ceiling`) and
+    ``attn_bwd_factor`` (:func:`attention_bwd_factor`)."""
+    return {"attn_efficiency": attention_ceiling(framework, gpu_id, choice),
+            "attn_bwd_factor": attention_bwd_factor(framework, gpu_id, choice)}
+
+
 #: AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments
 #: (8); write master and moments (12) and the 16-bit working copy (2): 30 bytes (Megatron/DeepSpeed
 #: fused Adam; one pass). 8-bit Adam keeps 1-byte moments: 18; SGD with momentum 18; Adafactor ~16.
@@ -3457,8 +3464,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
-        attn_efficiency=attention_ceiling(engine, gf, getattr(t, "attention_kernel", "auto")),
-        attn_bwd_factor=attention_bwd_factor(engine, gf, getattr(t, "attention_kernel", "auto")),
+        **attention_kwargs(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
         optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
@@ -3571,10 +3577,7 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
         kw = time_kwargs_uncalibrated(r)
     fw = run.framework or t.framework
     base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False)),
-            "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu,
-                                                 getattr(t, "attention_kernel", "auto")),
-            "attn_bwd_factor": attention_bwd_factor(_frameworks.engine_of(fw), r.gpu,
-                                                    getattr(t, "attention_kernel", "auto"))}
+            **attention_kwargs(_frameworks.engine_of(fw), r.gpu, getattr(t, "attention_kernel", "auto"))}
     gpn = max(1, run.num_gpus // run.nodes)
 
     def model_mfu(k: float) -> float:
