@@ -99,10 +99,23 @@ def paren(text: str, lang: str | None = None) -> str:
     return f"（{text}）" if normalize_lang(lang) == ZH else f"({text})"
 
 
+def quoted(text: str, lang: str | None = None) -> str:
+    """``text`` in the language's quotation marks: “text” in both (the zh_CN national standard GB/T 15834 uses the
+    same curly double quotes), e.g. a field's label named inside a sentence."""
+    normalize_lang(lang)  # both languages share the marks; kept for a uniform signature
+    return f"\u201c{text}\u201d"
+
+
 def format_phrases(items, lang: str | None = None) -> str:
     """Phrases of one sentence joined in the language: ``a, b`` / ``a，b`` (the Chinese comma between phrases; a
     list of like items takes :func:`format_list`'s "、" instead)."""
     return ("，" if normalize_lang(lang) == ZH else ", ").join(str(x) for x in items)
+
+
+def format_sentences(items, lang: str | None = None) -> str:
+    """Whole sentences run on in the language: ``A. B.`` / ``甲。乙。`` (a space after an English full stop, none
+    after the Chinese "。", which carries its own width)."""
+    return ("" if normalize_lang(lang) == ZH else " ").join(str(x) for x in items if x)
 
 
 def format_clauses(items, lang: str | None = None) -> str:

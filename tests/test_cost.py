@@ -226,6 +226,7 @@ def test_half_day_job_claims_no_payback():
     assert res.verdict == "rent" and res.payback_months is None
     text = res.sentence.render()
     assert "pays for itself" not in text and "0.5 days" in text
+    assert "¥1,920" in text and "CNY" not in text  # the amounts as the other cost lines write them, not "1,920 CNY"
     # the whole server is bought for it: 2.7M against 1,920 of rent
     assert res.build_total == pytest.approx(2_700_000.0 + 10.2 * 1.3 * 0.7001 * half_day)
     # break-even: fixed 2.7M/36 = 75,000/month; busy month rent 8·20·730 = 116,800; electricity 6,776.9
@@ -341,3 +342,15 @@ def test_calendar_ceiling_is_above_the_chosen_modes_calendar(quote, phase, hpw):
         assert np.array_equal(ceiling, r.best_calendar_hours)
     assert np.array_equal(frac, cost.interruption_overhead(n, nodes, 14.0 * 8e9, Overheads().resume_hours,
                                                            Overheads().checkpoint_write_gbs_per_node)[0])
+
+
+def test_sub_day_job_reads_its_days_to_two_digits():
+    """A 0.24-day job read "(0.2 days)" and "369 USD" in the rent-or-build sentence, beside "$369" and "0.24 calendar
+    days" everywhere else."""
+    b = BuildInputs(machines=1, gpus_per_machine=8, machine_price=2_700_000.0, currency="USD",
+                    power_kw_per_machine=10.2, pue=1.3, tariff_per_kwh=0.1, colocation_per_machine_month=0.0,
+                    ops_staff_per_month=0.0, spare_rate_per_year=0.0)
+    hours = 0.24 * 24
+    res = rent_vs_build(b, rent_total=369.0, busy_hours=hours, horizon_months=hours / 730.0, rent_card_hour=2.0)
+    text = res.sentence.render()
+    assert "(0.24 days)" in text and "$369" in text and "USD" not in text, text

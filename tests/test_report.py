@@ -65,6 +65,8 @@ def test_formatting_helpers_hand_values():
     assert fmt_price(2.456, "USD") == "$2.46"
     assert fmt_days(12.345) == "12.3"
     assert fmt_days(240.4) == "240"
+    # below a day, two decimals as the live panel and the CLI (a 0.24-day run read "0.2" in the PDF)
+    assert fmt_days(0.24) == "0.24" and fmt_days(0.05) == "0.05" and fmt_days(1.26) == "1.3"
     assert fmt_gib(63.96) == "64.0"
 
 

@@ -107,7 +107,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
                      str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),
                      _recompute_name(p.recompute), str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
-                     format_number(p.calendar_days, 1), format_number(p.cost),
+                     _days(p.calendar_days), format_number(p.cost),
                      _mode_cell(p.evaluation), mfu, failed))
     widths = [max(display_width(h), *(display_width(r[k]) for r in rows)) for k, h in enumerate(header)]
     out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())

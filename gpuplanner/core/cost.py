@@ -953,25 +953,31 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
                     single_job: bool, u: float | None, payback: float | None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
     the break-even utilisation), or the purchase price that is missing."""
+    from gpuplanner.formatting import format_money, format_number, format_sig  # pure Python, no Qt: core stays pure
+
     cur = b.currency
     days = H * HOURS_PER_MONTH / 24.0
     servers = {"n": b.machines, "g": b.gpus_per_machine}
+    # the amounts as every other cost line writes them ("$369", "¥70,000"; were "369 USD"), and a job under a day
+    # to two decimals as the plan's own days (0.24, was "0.2")
+    money = {"rent": format_money(rent_total, cur, decimals=0), "build": format_money(build_total, cur, decimals=0)}
+    days_text = format_sig(days, 2) if days < 1 else format_number(days, 1)
     if verdict == "unknown":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page "
-                    "to compare building with renting (renting costs {rent:,.0f} {cur})."),
-            {**servers, "rent": rent_total, "cur": cur})
+                    "to compare building with renting (renting costs {rent})."),
+            {**servers, **money, "cur": cur})
     else:
         if single_job:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running "
-                        "{n} server(s) with {g} GPU(s) each for it costs {build:,.0f} {cur}."),
-                {**servers, "days": days, "rent": rent_total, "build": build_total, "cur": cur})
+                "Cost", "For this job alone ({days} days) renting costs {rent}; buying and running "
+                        "{n} server(s) with {g} GPU(s) each for it costs {build}."),
+                {**servers, **money, "days": days_text, "cur": cur})
         else:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and "
-                        "running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}."),
-                {**servers, "months": H, "jobs": jobs, "rent": rent_total, "build": build_total, "cur": cur})
+                "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and "
+                        "running {n} server(s) with {g} GPU(s) each costs {build}."),
+                {**servers, **money, "months": H, "jobs": jobs, "cur": cur})
         if verdict == "build":
             tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
                         {"be": payback}) if payback is not None else

@@ -238,20 +238,14 @@ def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
     return "fp8" if precision == "fp8" else "bf16"
 
 
-def sustained_clock_ratio(gpu: Any) -> float:
-    """The tensor cores' sustained clock over the datasheet's boost clock (GeForce: the time model's
-    :data:`timing.GEFORCE_SUSTAINED_CLOCK_RATIO`, issue 35 round 7; 1 elsewhere)."""
-    return _timing.sustained_clock_ratio(gpu)
-
-
 def peak_flops(gpu: Any, precision: str) -> float | None:
     """Dense tensor FLOP/s for the matrix products: fp8 (and int8: the same tensor-core rate on Hopper/Ada) at
     the fp8 rate where the card has one; weight-only int4 dequantises to 16-bit (bf16 rate). At the card's
-    sustained clock (:func:`sustained_clock_ratio`)."""
+    sustained clock (:func:`timing.sustained_clock_ratio`: GeForce's, issue 35 round 7; 1 elsewhere)."""
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
-        return float(gpu.fp8_tflops) * 1e12 * sustained_clock_ratio(gpu)
+        return float(gpu.fp8_tflops) * 1e12 * _timing.sustained_clock_ratio(gpu)
     v = getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None)
-    return None if not v else float(v) * 1e12 * sustained_clock_ratio(gpu)
+    return None if not v else float(v) * 1e12 * _timing.sustained_clock_ratio(gpu)
 
 
 @dataclass(slots=True, frozen=True)
@@ -607,15 +601,22 @@ def activation_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LA
     """Peak of the profiling forward (per GPU) over ``budget`` = (tokens, sequences): one layer's live tensors —
     the residual and normed hidden states (``2h``) and the MLP's gate/up output and activation (``3·ffn/tp``),
     16-bit — and the sampler's :data:`SAMPLER_COPIES` fp32 copies of the logits of the sequences."""
+    layer, sampler = _profile_parts(m, tp, budget)
+    return layer + sampler
+
+
+def _profile_parts(m: ServingModel, tp: int, budget: tuple[int, int]) -> tuple[float, float]:
+    """The two parts of :func:`activation_peak_bytes`: (one layer's live tensors, the sampler's logits)."""
     tokens, seqs = budget
     ffn = m.ffn_size or 4 * m.hidden
     layer = tokens * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
-    return layer + seqs * m.vocab_size * 4.0 * SAMPLER_COPIES
+    return layer, seqs * m.vocab_size * 4.0 * SAMPLER_COPIES
 
 
-def non_torch_bytes(gpu: Any, tp: int) -> float:
-    """:data:`NON_TORCH_GIB` for the card's link (NVLink or not) and one or several ranks."""
-    return NON_TORCH_GIB[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
+def non_torch_bytes(gpu: Any, tp: int, table: dict | None = None) -> float:
+    """:data:`NON_TORCH_GIB` (or ``table``, keyed alike) for the card's link (NVLink or not) and one or several
+    ranks."""
+    return (NON_TORCH_GIB if table is None else table)[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
 
 
 #: vLLM V1's own split of what is not KV cache (issue 35 round 7): ``determine_available_memory`` (vllm
@@ -636,10 +637,7 @@ def vllm_profile_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = 
     the larger of the two parts of :func:`activation_peak_bytes`, not their sum. Llama-3.1-8B on an H100 (8192 tokens,
     1024 sequences): max(0.78, 1.96) = 1.96 GiB; the vLLM 0.19 log: "torch peak memory increase: 1.89GiB" (Gemma-2-9B,
     vocabulary 256,000: 3.91 against 3.65; Llama 2 7B, 32,000: 0.63 against 0.77)."""
-    tokens, seqs = budget
-    ffn = m.ffn_size or 4 * m.hidden
-    forward = tokens * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
-    return max(forward, seqs * m.vocab_size * 4.0 * SAMPLER_COPIES)
+    return max(_profile_parts(m, tp, budget))
 
 
 def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> float:
@@ -648,7 +646,7 @@ def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> fl
     before (:func:`activation_peak_bytes` + :func:`non_torch_bytes`)."""
     budget = token_budget(engine, gpu)
     if engine == "vllm":
-        return vllm_profile_peak_bytes(m, tp, budget) + VLLM_NON_TORCH_GIB[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
+        return vllm_profile_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp, VLLM_NON_TORCH_GIB)
     return activation_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp)
 
 

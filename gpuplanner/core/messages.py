@@ -173,6 +173,14 @@ def validation_reason(error: Mapping[str, Any]) -> str:
         if not sep and msg == template:
             return MsgStr.make(_VCTX, template)
         m = re.fullmatch(re.escape(head) + "(.+)" + re.escape(tail), msg, flags=re.S) if sep else None
+        if m and kind == "literal_error" and " or " in m.group(1):
+            # the choices' last "or" is a word of the sentence, translated with it (zh "或"), not a part of the value
+            first, last = m.group(1).rsplit(" or ", 1)
+            return MsgStr.make(_VCTX, _LITERAL_OR, value=first, last=last)
         if m:
             return MsgStr.make(_VCTX, template, value=m.group(1))
     return msg
+
+
+#: pydantic's literal_error with two or more choices ("Input should be 'sdpa' or 'flash_attention_2'")
+_LITERAL_OR = QT_TRANSLATE_NOOP(_VCTX, "Input should be {value} or {last}")

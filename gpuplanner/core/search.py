@@ -389,9 +389,6 @@ def gpu_counts(gpus_per_node: int, max_gpus: int) -> np.ndarray:
     return np.concatenate([first, nodes]).astype(np.int64)
 
 
-_powers_of_two_upto = powers_of_two_upto  # core/units.py, shared with evaluate's layout choices
-
-
 def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
     """All layouts for one GPU type as parallel int arrays (see the module docstring for the rules).
 
@@ -413,7 +410,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     sup = FRAMEWORKS[t.framework]
     g = ctx.gpus_per_node
     rules_on = s.constraints.rules if ctx.rules_on else None
-    tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
+    tps = [v for v in powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     model_parallel = sup.peft_model_parallel or t.method not in ("lora", "qlora")  # core/frameworks.py
     if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
@@ -428,7 +425,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
         cps = [c for c in (1, 2, 4, 8) if t.seq_len % c == 0]
     eps = [1]
     if arch.is_moe and sup.expert_parallel:
-        eps = [e for e in _powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
+        eps = [e for e in powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
     zeros = SEARCHED_ZERO[t.framework]
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding

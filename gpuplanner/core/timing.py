@@ -159,8 +159,8 @@ GEN_EFFICIENCY = {
 #: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
 MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
 #: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
-#: Ampere's efficiency (Ada and consumer Blackwell: see above).
-MAMF_REFERENCE = {"ada": ("a100-sxm-80gb", 312.0), "blackwell-consumer": ("a100-sxm-80gb", 312.0)}
+#: Ampere's efficiency (Ada and consumer Blackwell: see above); its figure is the catalogue's (A100 SXM: 312).
+MAMF_REFERENCE = {"ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb"}
 #: GeForce cards with no finder run of their own that share a measured card's die and rated boost clock. ASSUMED:
 #: the RTX 4090D is AD102 with 114 of the 4090's 128 SMs at the same 2,520 MHz rated boost (its 147.1 figure is
 #: 165.2 × 114/128) and a 425 W limit (more watts per SM than the 4090's 450 W), so it boosts no lower.
@@ -179,10 +179,14 @@ def sustained_clock_factor(g) -> float:
         return 1.0
     measured = MAMF_SAME_DIE.get(gid, gid)
     ref = MAMF_REFERENCE.get(gpu_generation(g))
-    spec = C.peak_tflops(C.get_gpu(measured), "bf16") if measured in MAMF_TFLOPS else None
-    if ref is None or not spec:
+    if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
         return 1.0
-    return (MAMF_TFLOPS[measured] / float(spec)) / (MAMF_TFLOPS[ref[0]] / ref[1])
+    return _mamf_share(measured) / _mamf_share(ref)
+
+
+def _mamf_share(gpu_id: str) -> float:
+    """A measured card's :data:`MAMF_TFLOPS` over its catalogue BF16 figure."""
+    return MAMF_TFLOPS[gpu_id] / float(C.peak_tflops(C.get_gpu(gpu_id), "bf16"))
 
 
 #: FP8 matmuls reach a lower share of their (doubled) peak: llm-foundry FP8 3B ~28–30% of FP8 peak vs
@@ -404,6 +408,13 @@ def attention_bwd_factor(framework: str, gpu_id, choice: str | None = "auto") ->
     force; :data:`FLASH2_BWD_TIME_FACTOR` otherwise (unused there: no ceiling, no factor)."""
     gen = gpu_generation(gpu_id)
     return ATTN_BWD_TIME_FACTOR[attention_kernel(framework, gen, choice)].get(gen, FLASH2_BWD_TIME_FACTOR)
+
+
+def attention_kwargs(framework: str, gpu_id, choice: str | None = "auto") -> dict:
+    """:func:`time_gpu`'s attention arguments: ``attn_efficiency`` (:func:`attention_ceiling`) and
+    ``attn_bwd_factor`` (:func:`attention_bwd_factor`)."""
+    return {"attn_efficiency": attention_ceiling(framework, gpu_id, choice),
+            "attn_bwd_factor": attention_bwd_factor(framework, gpu_id, choice)}
 
 
 #: AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments
@@ -934,7 +945,6 @@ def _dequant_bytes(m: ModelFacts) -> float:
 # OVERLAP_FIELDS and overlap_flags live in core/overlap.py (frameworks reads the defaults without the time model)
 
 
-
 def fsdp2_edge_unit_bytes(m: ModelFacts, framework: str, fsdp_version: int, root_embedding: bool, lora: bool,
                           tp, pp, L_stage, w_bytes, g_bytes, ag_factor, ops=_ArrayOps) -> tuple:
     """FSDP2's outer units, whose collectives have no compute to hide under: the bytes (per GPU, per micro-batch)
@@ -967,6 +977,7 @@ def fsdp2_edge_unit_bytes(m: ModelFacts, framework: str, fsdp_version: int, root
     ag = units * w_bytes * ag_factor
     rs = 0.0 if lora else units * g_bytes * ag_factor
     return ag, rs
+
 
 def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = True, lora: bool = False) -> float:
     """Bytes per gradient element on the wire of the data-parallel reduction.
@@ -3453,8 +3464,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
-        attn_efficiency=attention_ceiling(engine, gf, getattr(t, "attention_kernel", "auto")),
-        attn_bwd_factor=attention_bwd_factor(engine, gf, getattr(t, "attention_kernel", "auto")),
+        **attention_kwargs(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
         optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
@@ -3567,10 +3577,7 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
         kw = time_kwargs_uncalibrated(r)
     fw = run.framework or t.framework
     base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False)),
-            "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu,
-                                                 getattr(t, "attention_kernel", "auto")),
-            "attn_bwd_factor": attention_bwd_factor(_frameworks.engine_of(fw), r.gpu,
-                                                    getattr(t, "attention_kernel", "auto"))}
+            **attention_kwargs(_frameworks.engine_of(fw), r.gpu, getattr(t, "attention_kernel", "auto"))}
     gpn = max(1, run.num_gpus // run.nodes)
 
     def model_mfu(k: float) -> float:

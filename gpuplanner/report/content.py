@@ -55,10 +55,11 @@ def fmt_price(value: float | None, currency: str) -> str:
 
 
 def fmt_days(days: float | None) -> str:
-    """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``."""
+    """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``; below one day to two decimals
+    (``0.24``), as the app's live panel and the CLI print them (one decimal read a 0.24-day run as "0.2")."""
     if days is None or not math.isfinite(days):
         return "—"
-    return format_number(days, 1 if days < 100 else 0)
+    return format_number(days, 2 if abs(days) < 1 else 1 if days < 100 else 0)
 
 
 def fmt_gib(gib: float | None) -> str:

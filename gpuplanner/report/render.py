@@ -737,6 +737,8 @@ def _layout_text(lay) -> str:
         parts.append("SP")
     if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
+    # the plan's own recompute policy, as the Plans page's layout line and the CLI's table name it
+    parts.append(translate("Report", "recompute {r}").format(r=_recompute_name(lay.recompute)))
     parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
                                                                                     ga=lay.grad_accum))
     if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
@@ -907,7 +909,7 @@ def _html_plan(data: ReportData) -> str:
 
         rows += [[translate("Report", "{part}, hidden under compute (not in the step)").format(
             part=translate("Timing", HIDDEN_LABELS[k])), pct] for k, pct in hidden_share_rows(p.time_hidden)]
-        tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
+        tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "Share")],
                         num_cols={1}, widths=[70, 30])
     else:
         tshare = ""

@@ -147,7 +147,7 @@ class FieldBox(QWidget):
             return
         self._error = message
         # a core message in the UI language, without the field's own path in front (it is shown at the field)
-        self.error_label.setText(tr_error(message, own=True) if message else "")
+        self.error_label.setText(tr_error(message, self, own=True) if message else "")
         self.error_label.setVisible(bool(message))
         self.editor.setStyleSheet(INVALID_STYLE if message else "")
         self.editor.setProperty("invalid", bool(message))
@@ -161,7 +161,7 @@ class FieldBox(QWidget):
     def _update_tip(self) -> None:
         tip = self._help
         if self._error:
-            err = tr_error(self._error, own=True)
+            err = tr_error(self._error, self, own=True)
             tip = f"{tip}\n\n⚠ {err}" if tip else f"⚠ {err}"
         self.editor.setToolTip(tip)
         self.setToolTip(tip)

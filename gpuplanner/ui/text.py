@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from gpuplanner.formatting import quoted
 
 
 def tr_msg(m: Any) -> str:
@@ -25,14 +27,7 @@ def tr_msg(m: Any) -> str:
 def field_label(widget: Any, path: str) -> str:
     """The text of the form label (in ``widget``'s window) whose field is bound to the scenario ``path``, or "" when
     no page built so far shows that field."""
-    from PySide6.QtWidgets import QLabel
-
-    root = widget.window() if widget is not None else None
-    for label in root.findChildren(QLabel) if root is not None else ():
-        buddy = label.buddy()
-        if buddy is not None and getattr(buddy, "path", None) == path and label.text().strip():
-            return label.text().strip()
-    return ""
+    return _field_row(widget, path)[0]
 
 
 def tr_error(m: Any, widget: Any = None, own: bool = False) -> str:
@@ -40,6 +35,65 @@ def tr_error(m: Any, widget: Any = None, own: bool = False) -> str:
     …", the plan file's name for it); a view names it by its label on its page ("框架：…", :func:`field_label` in
     ``widget``'s window), or leaves it out at the field itself (``own``) and, in a translated UI, where no page
     shows it yet: no English path stands in front of a Chinese sentence."""
+    return name_fields(_tr_error(m, widget, own), widget)
+
+
+#: a scenario field's dotted path inside a message ("parallel.moe_capacity_factor"), or with the value it is given
+#: ("parallel.cuda_graph_scope=layer")
+_FIELD_PATH = re.compile(r"(?<![A-Za-z0-9_.])((?:model|training|parallel|hardware|data|assumptions|constraints)"
+                         r"\.[a-z][a-z0-9_]*)(?:=([A-Za-z0-9_]+(?:\.[0-9]+)?))?(?![A-Za-z0-9_=])")
+#: Chinese sets no space between its own characters and the curly quotes (the .ts keeps the space the English path
+#: needed: "需要打开 training.flash_attention" → "需要打开“Flash attention”")
+_CJK_QUOTE_SPACE = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=\u201c)|(?<=\u201d) (?=[\u3000-\u9fff\uff00-\uffef])")
+
+
+def _field_row(widget: Any, path: str) -> tuple[str, Any]:
+    """The label text and the editor of the form row bound to ``path`` in ``widget``'s window (``("", None)``)."""
+    from PySide6.QtWidgets import QLabel
+
+    root = widget.window() if widget is not None else None
+    for label in root.findChildren(QLabel) if root is not None else ():
+        buddy = label.buddy()
+        if buddy is not None and getattr(buddy, "path", None) == path and label.text().strip():
+            return label.text().strip(), buddy
+    return "", None
+
+
+def _value_text(editor: Any, value: str) -> str | None:
+    """How the row's editor shows ``value`` (a choice's item text, a typed number as it is), or None when it
+    cannot say (a switch: the message's own words stay)."""
+    from PySide6.QtWidgets import QComboBox, QLineEdit
+
+    if isinstance(editor, QComboBox):
+        for i in range(editor.count()):
+            if str(editor.itemData(i)) == value:
+                return editor.itemText(i)
+        return None
+    return value if isinstance(editor, QLineEdit) else None
+
+
+def name_fields(text: str, widget: Any = None) -> str:
+    """``text`` with each field path it names inside ("… needs parallel.moe_capacity_factor") replaced by that
+    field's label on its page, quoted (… needs “MoE capacity factor”), and a path given a value by the label and
+    the value as the field shows it ("parallel.cuda_graph_scope=layer" → “CUDA graphs: whole layer”), where a page
+    built so far in ``widget``'s window shows the field; anything else stays as it is (the plan file's words)."""
+    if widget is None or "." not in text:
+        return text
+    from gpuplanner.formatting import colon
+
+    def label(match: re.Match) -> str:
+        name, editor = _field_row(widget, match.group(1))
+        if not name:
+            return match.group(0)
+        if match.group(2) is None:
+            return quoted(name)
+        shown = _value_text(editor, match.group(2))
+        return quoted(f"{name}{colon()}{shown}") if shown else match.group(0)
+
+    return _CJK_QUOTE_SPACE.sub("", _FIELD_PATH.sub(label, text))
+
+
+def _tr_error(m: Any, widget: Any, own: bool) -> str:
     params = getattr(m, "params", None) or {}
     if getattr(m, "context", None) != "Errors" or getattr(m, "text", None) != "{field}: {message}" \
             or "field" not in params or "message" not in params:

@@ -33,7 +33,7 @@ OPEN, CLOSE = "［", "］"  # full-width brackets: never part of an English UI s
 ALLOWED_WORDS = {
     "GiB", "GB", "MB", "TB", "Gb", "TFLOPS", "FLOPs", "MFU", "TP", "PP", "DP", "CP", "EP", "ZeRO", "NVLink",
     "PCIe", "SXM", "CNY", "USD", "EUR", "RMB", "bf", "fp", "BF", "FP", "AdamW", "Adafactor", "Adam", "SGD",
-    "Megatron", "DeepSpeed", "FSDP", "FlashAttention", "cuDNN", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
+    "Megatron", "Core", "DeepSpeed", "FSDP", "FlashAttention", "cuDNN", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",  # "Core": the product name Megatron-Core (Plans page details)
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet",
     "FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP", "ZFLOP", "YFLOP",
     # fine-tuning tools (product names, shown as they are) and training objectives (algorithm names)

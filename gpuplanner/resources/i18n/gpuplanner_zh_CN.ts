@@ -373,6 +373,10 @@
         <source>automatic (without interruptions)</source>
         <translation>自动（不会中断）</translation>
     </message>
+    <message>
+        <source>no cap</source>
+        <translation>不设上限</translation>
+    </message>
 </context>
 <context>
     <name>CLI</name>
@@ -1448,18 +1452,6 @@
         <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
     </message>
     <message>
-        <source>No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page to compare building with renting (renting costs {rent:,.0f} {cur}).</source>
-        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent:,.0f} {cur}）。</translation>
-    </message>
-    <message>
-        <source>For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each for it costs {build:,.0f} {cur}.</source>
-        <translation>仅这一个任务（{days:.1f} 天）：租用需 {rent:,.0f} {cur}；为它购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
-    </message>
-    <message>
-        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}.</source>
-        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
-    </message>
-    <message>
         <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
         <translation>按“时间与预算”页的租用方式设定以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
     </message>
@@ -1482,6 +1474,18 @@
     <message>
         <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole month. Ask your vendor for an hourly quote.</source>
         <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
+    </message>
+    <message>
+        <source>No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page to compare building with renting (renting costs {rent}).</source>
+        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent}）。</translation>
+    </message>
+    <message>
+        <source>For this job alone ({days} days) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each for it costs {build}.</source>
+        <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
+    </message>
+    <message>
+        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each costs {build}.</source>
+        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
     </message>
 </context>
 <context>
@@ -1633,7 +1637,7 @@
     </message>
     <message>
         <source>TDP (W)</source>
-        <translation>TDP (W)</translation>
+        <translation>TDP（W）</translation>
     </message>
     <message>
         <source>Price per card-hour</source>
@@ -2031,6 +2035,10 @@
     <message>
         <source>a price cannot be below zero ({value})</source>
         <translation>价格不能小于零（{value}）</translation>
+    </message>
+    <message>
+        <source>Input should be {value} or {last}</source>
+        <translation>输入值应为 {value} 或 {last}</translation>
     </message>
 </context>
 <context>
@@ -5417,14 +5425,6 @@
         <translation>这是唯一放得下的方案。</translation>
     </message>
     <message>
-        <source>it costs {0} {1} less ({2}% cheaper)</source>
-        <translation>便宜 {0} {1}（省 {2}%）</translation>
-    </message>
-    <message>
-        <source>it costs {0} {1} more</source>
-        <translation>贵 {0} {1}</translation>
-    </message>
-    <message>
         <source>it finishes {0} days sooner</source>
         <translation>早 {0} 天完成</translation>
     </message>
@@ -5509,10 +5509,6 @@
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向供应商确认的问题</translation>
     </message>
     <message>
-        <source>{0} {1}</source>
-        <translation>{0} {1}</translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -5527,6 +5523,14 @@
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
         <translation>各方案按不会中断的价格比较（或按你设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
+    </message>
+    <message>
+        <source>it costs {0} less ({1}% cheaper)</source>
+        <translation>便宜 {0}（省 {1}%）</translation>
+    </message>
+    <message>
+        <source>it costs {0} more</source>
+        <translation>贵 {0}</translation>
     </message>
 </context>
 <context>
@@ -7621,10 +7625,6 @@
         <translation>单步时间</translation>
     </message>
     <message>
-        <source>share</source>
-        <translation>占比</translation>
-    </message>
-    <message>
         <source>This layout does not fit in GPU memory.</source>
         <translation>此布局放不进显存。</translation>
     </message>
@@ -7987,6 +7987,14 @@
     <message>
         <source>deadline {d} d, right of the chart: every plan meets it</source>
         <translation>截止时间 {d} 天，在图的右侧之外：每个方案都能满足</translation>
+    </message>
+    <message>
+        <source>recompute {r}</source>
+        <translation>重计算 {r}</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
     </message>
 </context>
 <context>
@@ -9250,10 +9258,6 @@
         <translation>Megatron --moe-expert-capacity-factor：每个专家最多接收其平均份额这么多倍的路由 token，其余丢弃。留空（Megatron 默认）：不丢弃。仅 Megatron</translation>
     </message>
     <message>
-        <source>MoE token dropping</source>
-        <translation>MoE token 丢弃</translation>
-    </message>
-    <message>
         <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
         <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费矩阵乘法时间。需要设置容量因子。仅 Megatron</translation>
     </message>
@@ -9296,6 +9300,10 @@
     <message>
         <source>A 4-bit model loaded without torch_dtype keeps its embeddings, norms and output layer in fp16 (transformers&apos; bitsandbytes default), as ms-swift v1 did for Qwen-1 before January 2024. Under bf16 training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA only</source>
         <translation>加载时未指定 torch_dtype 的 4 位模型会把词嵌入、归一化层和输出层以 fp16 存放（transformers 的 bitsandbytes 默认行为），ms-swift v1 在 2024 年 1 月以前对 Qwen-1 就是这样。在 bf16 训练下，输出层每一步都会被复制一份 bf16，每个 4 位层也会各自复制一份 bf16 的输入（占用更多显存）。关闭（默认）：模型以训练精度加载。仅适用于 QLoRA</translation>
+    </message>
+    <message>
+        <source>MoE padding</source>
+        <translation>MoE 容量填充</translation>
     </message>
 </context>
 <context>
@@ -9459,10 +9467,6 @@
     <message>
         <source>Objective</source>
         <translation>训练目标</translation>
-    </message>
-    <message>
-        <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
-        <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO 不需要；成对方法同时运行被选和被拒的序列（激活值翻倍）；PPO 需要参考、奖励和评论家模型；PPO/GRPO 在每步之前先生成采样</translation>
     </message>
     <message>
         <source>Beta / KL coefficient</source>
@@ -10168,6 +10172,10 @@
         <source>SDPA (Transformers&apos; default)</source>
         <translation>SDPA（Transformers 默认）</translation>
     </message>
+    <message>
+        <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO/CPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
+        <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO/CPO 不需要；成对方法同时运行被选和被拒的序列（激活值翻倍）；PPO 需要参考、奖励和评论家模型；PPO/GRPO 在每步之前先生成采样</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>
@@ -10199,8 +10207,8 @@
         <translation>7 · 验证租用的服务器</translation>
     </message>
     <message>
-        <source>Once the machines are rented: paste `nvidia-smi topo -m`, run the acceptance kit on the server and import its result, and tick the vendor checklist. The measured MFU can replace the assumed one.</source>
-        <translation>机器租到手后：粘贴 `nvidia-smi topo -m` 的输出，在服务器上运行验收测试套件并导入结果，再逐项勾选供应商核对清单。实测 MFU 可以替换假设值。</translation>
+        <source>Once the machines are rented: paste the output of “nvidia-smi topo -m”, run the acceptance kit on the server and import its result, and tick the vendor checklist. The measured MFU can replace the assumed one.</source>
+        <translation>机器租到手后：粘贴“nvidia-smi topo -m”的输出，在服务器上运行验收测试套件并导入结果，再逐项勾选供应商核对清单。实测 MFU 可以替换假设值。</translation>
     </message>
 </context>
 <context>

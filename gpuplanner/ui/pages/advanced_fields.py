@@ -293,7 +293,7 @@ class TrainingAdvanced(QObject):
             "moe_capacity_factor": (self.tr("MoE capacity factor"), self.tr(
                 "Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of "
                 "the routed tokens and drops the rest. Empty (Megatron's default): dropless. Megatron only")),
-            "moe_pad_to_capacity": (self.tr("MoE token dropping"), self.tr(
+            "moe_pad_to_capacity": (self.tr("MoE padding"), self.tr(
                 "Megatron --moe-pad-expert-input-to-capacity: every expert's input is padded to its capacity, so "
                 "the shapes never change, the dispatcher no longer waits for the token counts every layer and the "
                 "whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron "

@@ -147,6 +147,7 @@ class BudgetPage(BasePage):
         self.deadline_days.box.set_unit(self.tr("days"))
         self.hours.box.set_unit(self.tr("h/week"))
         self.max_gpus.box.set_unit(self.tr("GPUs"))
+        self.budget.setPlaceholderText(self.tr("no cap"))  # what empty means, as the tooltip says
         self.deadline_mode.set_labels({"days": self.tr("days from now"), "date": self.tr("a date"),
                                        "none": self.tr("no deadline")})
         self.work_mode.set_labels({"continuous": self.tr("continuous (24/7)"), "weekly": self.tr("hours per week")})
@@ -172,6 +173,7 @@ class BudgetPage(BasePage):
         if section in ("ui", "all"):
             self._update_visibility()
         c = self.model.scenario.constraints
+        self.budget.box.set_unit(c.currency)  # the cap is in the plan's currency, as the costs beside it
         phase_text = {
             "research": self.tr("Research validation: short runs to test an idea; pay by the hour, stop any time."),
             "stable": self.tr("Stable training: a long, predictable run; weekly or monthly rent is usually cheaper."),

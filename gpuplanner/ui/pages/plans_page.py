@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_compact, format_number, format_range, format_percent, format_sig, format_span, gpu_display_name
-from gpuplanner.formatting import plural_s
+from gpuplanner.formatting import colon, format_compact, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import format_money, format_money_range, plural_s
 
 import html
 import math
@@ -258,7 +258,7 @@ class PlanTableModel(QAbstractTableModel):
             if col == "framework":
                 return "\n".join([p.plan.framework_name] + [tr_msg(m) for m in p.plan.framework_reason[:1]])
             if col == "cost" and p.cost is not None:
-                return "\n".join(t for t in (f"{format_number(p.cost, 0)} {p.currency}", rental_mode_cells(p)[1]) if t)
+                return "\n".join(t for t in (format_money(p.cost, p.currency, decimals=0), rental_mode_cells(p)[1]) if t)
             if col == "rental_mode" and p.plan.evaluation.rental_mode is not None:
                 return rental_mode_cells(p)[1]
             # a column narrower than its text (a small window) still shows it whole on hover
@@ -599,10 +599,10 @@ class PlansPage(BasePage):
         bits = []
         cmp = engine.compare(a, b)  # the one "why A and not B" (app.answer.compare): this only formats it
         if cmp.cheaper_share is not None:
-            bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
-                format_number(cmp.cost_saved, 0), a.currency, format_number(cmp.cheaper_share * 100, 0)))
+            bits.append(self.tr("it costs {0} less ({1}% cheaper)").format(
+                format_money(cmp.cost_saved, a.currency, decimals=0), format_number(cmp.cheaper_share * 100, 0)))
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:
-            bits.append(self.tr("it costs {0} {1} more").format(format_number(-cmp.cost_saved, 0), a.currency))
+            bits.append(self.tr("it costs {0} more").format(format_money(-cmp.cost_saved, a.currency, decimals=0)))
         if cmp.days_sooner > 0:
             bits.append(self.tr("it finishes {0} days sooner").format(format_number(cmp.days_sooner, 2)))
         elif cmp.days_sooner < 0:
@@ -676,7 +676,7 @@ class PlansPage(BasePage):
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
-            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(framework_name(p))}</p><ul>" + "".join(
+            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(p.plan.framework_name)}</p><ul>" + "".join(
                 f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
         if ev.rules:
             marks = {"passed": "✓", "failed": "✗", "allowed": "✗", "not_applicable": "–"}
@@ -712,8 +712,7 @@ class PlansPage(BasePage):
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
             if ev.cost_band is not None:
-                rng += " · " + self.tr("{0} {1}").format(format_range(format_number(ev.cost_band[0], 0),
-                                                                      format_number(ev.cost_band[1], 0)), ev.currency)
+                rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
                             ev.band["rows"], _band_display(ev.band), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
@@ -744,7 +743,7 @@ class PlansPage(BasePage):
             for k, v in sorted(ev.mode_costs.items(), key=lambda kv: kv[1]):
                 label = QCoreApplication.translate("Cost", MODE_LABELS[k]) if k in MODE_LABELS else k
                 star = " ✔" if k == p.rental_mode else ""
-                cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{format_number(v, 0)} {p.currency}</td></tr>")
+                cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{format_money(v, p.currency, decimals=0)}</td></tr>")
             rows.append(f"<p><a name='cost'></a><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{''.join(cells)}</table>")
             from gpuplanner.core.cost import KIND_LABELS
@@ -802,12 +801,12 @@ class PlansPage(BasePage):
 
         esc = html.escape
         cur = rb.currency
-        cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{format_number(rb.rent_total, 0)} {cur}</b>"
+        cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{format_money(rb.rent_total, cur, decimals=0)}</b>"
                  f"</td></tr>"]
         unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown, not zero
 
         def amount(v: float, known: bool) -> str:
-            return f"{format_number(v, 0)} {cur}" if known else esc(self.tr("unknown"))
+            return format_money(v, cur, decimals=0) if known else esc(self.tr("unknown"))
 
         for key, label in BUILD_PART_LABELS.items():
             cells.append(f"<tr><td>{esc(self.tr('Build'))}: {esc(QCoreApplication.translate('Cost', label))}</td>"

@@ -320,7 +320,7 @@ class TrainingPage(BasePage):
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
             "lora_targets": (self.tr("LoRA targets"), self.tr("Which linear layers get adapters")),
             "objective": (self.tr("Objective"), self.tr(
-                "What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO need none; "
+                "What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO/CPO need none; "
                 "paired methods run chosen and rejected sequences together (twice the activations); PPO "
                 "holds reference, reward and critic models; PPO/GRPO generate rollouts before each step")),
             "beta": (self.tr("Beta / KL coefficient"), self.tr(

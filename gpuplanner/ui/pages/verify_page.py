@@ -47,5 +47,5 @@ class VerifyPage(BasePage):
     def retranslate(self) -> None:
         self.heading.setText(self.tr("7 · Verify the rented server"))
         self.intro.setText(self.tr(
-            "Once the machines are rented: paste `nvidia-smi topo -m`, run the acceptance kit on the server and "
-            "import its result, and tick the vendor checklist. The measured MFU can replace the assumed one."))
+            "Once the machines are rented: paste the output of \u201cnvidia-smi topo -m\u201d, run the acceptance kit "
+            "on the server and import its result, and tick the vendor checklist. The measured MFU can replace the assumed one."))

@@ -1,0 +1,52 @@
+"""Every table header of the English report starts as a heading (the step-time table's second column read "share"
+beside "Step time" and "Memory per GPU | GiB")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tables(frame):
+    from PySide6.QtGui import QTextTable
+
+    for f in frame.childFrames():
+        if isinstance(f, QTextTable):
+            yield f
+        yield from _tables(f)
+
+
+def test_english_table_headers_are_capitalised(app):
+    from gpuplanner.report.render import build_document
+    from gpuplanner.app.answer import report_data as load_report_data
+
+    data = load_report_data(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan")
+    assert data.plan.time_breakdown  # the step-time table is there
+    doc = build_document(data)
+    heads = []
+    for t in _tables(doc.rootFrame()):
+        for r in range(t.format().headerRowCount()):
+            for c in range(t.columns()):
+                cell = t.cellAt(r, c)
+                cur = cell.firstCursorPosition()
+                cur.setPosition(cell.lastCursorPosition().position(), cur.MoveMode.KeepAnchor)
+                text = cur.selectedText().strip()
+                if text:
+                    heads.append(text)
+    assert "Step time" in heads, heads
+    lower = [h for h in heads if h[0].isalpha() and h[0].islower()]
+    assert not lower, lower
+
+
+def test_plan_layout_line_names_the_plans_recompute(app):
+    """The PDF's "Parallel layout" row named TP, PP, EP, DP, ZeRO and the micro-batch but not the plan's recompute
+    policy, which the Plans page's layout line and the CLI's table both show."""
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.core.recompute import RECOMPUTE_LABELS
+    from gpuplanner.report.render import build_document
+
+    data = load_report_data(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan")
+    lay = data.plan.layout
+    text = build_document(data).toPlainText()
+    assert f"ZeRO-{lay.zero}, recompute {RECOMPUTE_LABELS[lay.recompute]}, micro-batch" in text
