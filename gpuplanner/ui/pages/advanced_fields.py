@@ -260,7 +260,7 @@ class TrainingAdvanced(QObject):
                 "PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: "
                 "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
                 "states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: "
-                "fused, as torchtitan since February 2025 (commit 6e4988550) and the fused Adam of Megatron and "
+                "fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and "
                 "DeepSpeed; torchtitan before it ran foreach. AdamW only")),
         }
 
