@@ -75,7 +75,7 @@ def test_plans_table_shows_the_billed_rental_mode(win, qtbot):
     modes = [p.plan.evaluation.rental_mode for p in page.table_model.plans]
     assert all(m is not None for m in modes)
     assert cells == [MODE_SHORT[m] for m in modes]  # the Evaluation's own mode, nothing recomputed
-    assert all("(as set)" not in t for t in cells)
+    assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "Rental"
     ev = page.table_model.plans[0].plan.evaluation
     assert QCoreApplication.translate("Cost", ev.rental_mode_label) in tips[0]
     # every plan on demand, nothing pinned: the column stays out of the full table (1280 px), the cost's tooltip
@@ -88,7 +88,8 @@ def test_plans_table_shows_the_billed_rental_mode(win, qtbot):
         p.plan.evaluation.scenario.constraints.rental_mode == "card_hour" for p in page.table_model.plans),
         timeout=30000)
     _c, cells, tips = _mode_column(page)
-    assert set(cells) == {"on demand (as set)"}
+    assert set(cells) == {"on demand"}
+    assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "Rental\n(as set)"
     assert "as set on the Time and budget page" in tips[0]
     assert not page.view.isColumnHidden(c)
 
@@ -109,8 +110,8 @@ def test_rental_mode_column_in_chinese(win, qtbot, lang):
             p.plan.evaluation.scenario.constraints.rental_mode == "card_hour" for p in page.table_model.plans),
             timeout=30000)
         c, cells, _tips = _mode_column(page)
-        assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "租用方式"
-        assert set(cells) == {"按需（按设定）"}
+        assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "租用方式\n（按设定）"
+        assert set(cells) == {"按需"}
         assert not page.view.isColumnHidden(c)
     finally:
         lm.install("en")

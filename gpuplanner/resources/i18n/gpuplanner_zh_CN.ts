@@ -5229,10 +5229,6 @@
         <translation>月封顶</translation>
     </message>
     <message>
-        <source>{0} (as set)</source>
-        <translation>{0}（按设定）</translation>
-    </message>
-    <message>
         <source>Billed on {0}, as set on the Time and budget page</source>
         <translation>按{0}计费，即“时间与预算”页的设定</translation>
     </message>
@@ -5399,6 +5395,10 @@
     <message>
         <source>Not counted (enter them on the Hardware page): {0}</source>
         <translation>未计入（请在“硬件”页填写）：{0}</translation>
+    </message>
+    <message>
+        <source>Rental (as set)</source>
+        <translation>租用方式（按设定）</translation>
     </message>
     <message>
         <source>Cost ({0})</source>

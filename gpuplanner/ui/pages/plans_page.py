@@ -50,16 +50,17 @@ MODE_SHORT = {"card_hour": QT_TRANSLATE_NOOP("PlansPage", "on demand"), "spot": 
 
 
 def rental_mode_cells(p: engine.PlanRow) -> tuple[str, str]:
-    """The plan's billed rental mode as (cell, tooltip), read from its Evaluation: marked "(as set)" when the
-    scenario sets one mode for every plan (``constraints.rental_mode``), as the CLI's plan table."""
+    """The plan's billed rental mode as (cell, tooltip), read from its Evaluation; a mode the scenario sets for every
+    plan (``constraints.rental_mode``) is marked "(as set)" once, in the column's title (:func:`mode_pinned`), as the
+    CLI's plan table marks each row (a narrower column at 1280 px)."""
     ev = p.plan.evaluation
     if ev.rental_mode is None:
         return "—", ""
     short = QCoreApplication.translate("PlansPage", MODE_SHORT.get(ev.rental_mode, ev.rental_mode))
     full = QCoreApplication.translate("Cost", ev.rental_mode_label)
-    if ev.scenario.constraints.rental_mode is not None:
-        return (QCoreApplication.translate("PlansPage", "{0} (as set)").format(short),
-                QCoreApplication.translate("PlansPage", "Billed on {0}, as set on the Time and budget page").format(full))
+    if ev.scenario.constraints.rental_mode is not None:  # the column's title says "(as set)" (mode_pinned)
+        return short, QCoreApplication.translate("PlansPage", "Billed on {0}, as set on the Time and budget page").format(
+            full)
     if ev.rental_mode == "spot":  # the card's only price (rules.price_kind says so in the details)
         return short, QCoreApplication.translate("PlansPage", "Billed on {0}, the only price of this card").format(full)
     return short, QCoreApplication.translate(
@@ -74,6 +75,11 @@ def mode_column_shown(plans: list[engine.PlanRow]) -> bool:
     evs = [p.plan.evaluation for p in plans]
     modes = {ev.rental_mode for ev in evs if ev.rental_mode is not None}
     return bool(modes) and (modes != {"card_hour"} or any(ev.scenario.constraints.rental_mode for ev in evs))
+
+
+def mode_pinned(plans: list[engine.PlanRow]) -> bool:
+    """Whether the plans were billed in a mode the scenario sets (their Evaluations' ``constraints.rental_mode``)."""
+    return any(p.plan.evaluation.scenario.constraints.rental_mode for p in plans)
 
 
 def grade_text(grade: str | None) -> str:
@@ -454,6 +460,7 @@ class PlansPage(BasePage):
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
                                     self.tr("GiB/GPU"), self.tr("Days"), two_line_header(self.tr("Cost ({0})").format(cur)),
                                     self.tr("MFU"), self.tr("Framework"), self.tr("Rental")]
+        self._set_mode_header()
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
         self.show_details(self.current_plan())
@@ -469,6 +476,7 @@ class PlansPage(BasePage):
             self._set_cost_header(out.plans[0].currency)
         self.table_model.set_plans(out.plans)
         self.view.setColumnHidden(COLUMNS.index("rental_mode"), not mode_column_shown(out.plans))
+        self._set_mode_header()
         self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
         self._update_status()
         if not out.plans:
@@ -835,6 +843,15 @@ class PlansPage(BasePage):
         self.framework_candidates.box.setVisible(bool(self.model.user_scenario().constraints.search_frameworks))
         if section in ("constraints", "all"):  # "all": a file was opened (its currency may differ)
             self._set_cost_header(self.model.scenario.constraints.currency)
+
+    def _set_mode_header(self) -> None:
+        """The rental-mode column's title, "(as set)" on a second line when the scenario set the mode."""
+        col = COLUMNS.index("rental_mode")
+        pinned = mode_pinned(self.table_model.plans)
+        header = two_line_header(self.tr("Rental (as set)")) if pinned else self.tr("Rental")
+        if len(self.table_model.headers) > col and self.table_model.headers[col] != header:
+            self.table_model.headers[col] = header
+            self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, col, col)
 
     def _set_cost_header(self, currency: str) -> None:
         """The cost column's header names the currency of the figures under it (the plans' own)."""
