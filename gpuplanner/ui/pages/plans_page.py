@@ -278,7 +278,7 @@ class PlanTableModel(QAbstractTableModel):
             bad = (col == "days" and not p.meets_deadline) or (col == "cost" and not p.within_budget) or \
                 (col == "rank" and bool(failed_rules(p)))
             return QColor("#c62828") if bad else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col not in ("gpu", "layout", "framework"):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col not in ("gpu", "layout", "framework", "rental_mode"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
