@@ -314,7 +314,10 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     Multiplication Background User's Guide"). FP8/INT8 GEMMs reach ``TE_GEMM_RATIO`` = 70.9/80.3 of the 16-bit
     share of their own peak (stas00 MAMF finder on H100, :mod:`core.fp8`); serving quantises no weights on the
     fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
-    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)]
+    # GeForce (issue 35 round 7): the training model's measured-matmul factor (timing.sustained_clock_factor), less
+    # the clock ratio that :func:`peak_flops` already holds, so that one card's GEMMs run at one rate in both models
+    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)] * (_timing.sustained_clock_factor(gpu)
+                                                                / _timing.sustained_clock_ratio(gpu))
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         e *= TE_GEMM_RATIO
     width = m.hidden / max(tp, 1)
