@@ -56,7 +56,8 @@ What the engines do beyond the roofline (issue 35):
   (:func:`max_running_requests`).
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
-  :func:`size_serving` (issue 35, round 3: the reservation rules above).
+  :func:`size_serving` (issue 35, round 3: the reservation rules above). None: each engine's own default
+  (:func:`engine_default_fraction`; SGLang's depends on the card's memory and TP, issue 35 round 7).
 * **The engine loop's host work per decode step**: scheduling, state update and input preparation, 0.43 ms
   (:data:`ENGINE_HOST_STEP_S`); the planner's engines prepare the next step while the GPU runs this one, so only what
   the GPU step does not cover shows; older loops ran it between steps (:func:`exposed_host_s`; issue 35 round 6).
@@ -655,7 +656,9 @@ def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> fl
 #: SGLang's own ``mem_fraction_static`` when the user sets none (issue 35 round 7): sgl-project/sglang
 #: ``python/sglang/srt/server_args.py`` ``ServerArgs._handle_gpu_memory_settings`` (v0.5 line, Oct 2025). By the card's
 #: memory in MiB (``get_device_memory_capacity``), rows (below GiB, chunked_prefill_size, cuda_graph_max_bs at TP < 4,
-#: at TP >= 4): the function's own table, NVIDIA branches. SGLang 0.3 used a TP-only table instead (0.88 at TP 1).
+#: at TP >= 4): the function's own table, NVIDIA branches. Unchanged in SGLang's docs build of 2026-02-05, which prints
+#: mem_fraction_static=0.835 at TP 1 on an 80 GB card. SGLang 0.3–0.4 used a TP-only table instead (0.88 at TP 1, 0.87
+#: TP 2, 0.85 TP 4, 0.81 TP 8, 0.79 TP 16: the rows scored from SGLang 0.3 state theirs).
 SGLANG_DEFAULT_BUDGETS = ((20, 2048, 8, 8), (35, 2048, 24, 80), (60, 4096, 32, 160), (160, 8192, 256, 512),
                           (math.inf, 16384, 512, 512))
 #: its reserve, in MiB: 512 of constant metadata + 1.5 per chunked-prefill token (at least 2048 tokens) + 2 per
