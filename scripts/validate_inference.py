@@ -828,3 +828,35 @@ def geforce_section():
 
 
 geforce_section()
+
+
+# Round 7 (sglmem7): each engine's own default memory fraction when the plan sets none (inf.engine_default_fraction).
+# Every scored row above states its fraction (SGLang 0.88 and 0.93, vLLM 0.90/0.95, TensorRT-LLM 0.90), so none of
+# them moves; this prints what a plan without the field now gets. Published check: SGLang's own docs build (the
+# rendered "Offline Engine API" notebook, sgl-project docs, 2026-02-05) prints ServerArgs(... mem_fraction_static=0.835,
+# chunked_prefill_size=8192, tp_size=1, cuda_graph_bs up to 256 ...) on an 80 GB card (CUDA graphs captured at 76.8 GB
+# free): the default the rule gives with nvidia-smi's 81,559 MiB; 0.834 from the 79.22 GiB CUDA reports.
+SGLANG_DEFAULT_LOGS = [("h100-sxm-80gb", 1, 0.835, "SGLang docs 'Offline Engine API' build 2026-02-05, tp_size=1")]
+
+
+def engine_default_section():
+    print("\nRound 7 (sglmem7): each engine's default memory fraction (None in the plan)")
+    print("| card | TP | SGLang mem_fraction_static | vLLM | TensorRT-LLM (of free) |")
+    print("|---|---|---|---|---|")
+    for g in ("rtx-4090-24gb", "l40s-48gb", "a100-sxm-40gb", "h100-sxm-80gb", "h200-sxm-141gb"):
+        for tp in (1, 4):
+            f = [inf.engine_default_fraction(e, get_gpu(g), tp) for e in ("sglang", "vllm", "tensorrt-llm")]
+            print(f"| {g} | {tp} | {f[0]:.3f} | {f[1]:.2f} | {f[2]:.2f} |")
+    for g, tp, logged, src in SGLANG_DEFAULT_LOGS:
+        v = inf.engine_default_fraction("sglang", get_gpu(g), tp)
+        print(f"  check: {g} TP{tp} default {v:.3f} against the log's {logged:.3f} ({v - logged:+.3f}; {src})")
+    print("| model | card | TP | SGLang KV pool at 0.90 (before) | at its default (after) | change |")
+    print("|---|---|---|---|---|---|")
+    for p, g, tp in (("llama-3.1-8b", "h100-sxm-80gb", 1), ("llama-3.1-70b", "h100-sxm-80gb", 4),
+                     ("llama-3.1-8b", "rtx-4090-24gb", 1), ("qwen2.5-32b", "l40s-48gb", 2)):
+        b = inf.kv_cache_bytes_per_gpu(M(p), get_gpu(g), precision="bf16", tp=tp, engine="sglang", utilization=0.90)
+        a = inf.kv_cache_bytes_per_gpu(M(p), get_gpu(g), precision="bf16", tp=tp, engine="sglang", utilization=None)
+        print(f"| {p} | {g} | {tp} | {b / inf.GIB:.2f} GiB | {a / inf.GIB:.2f} GiB | {a / b - 1:+.0%} |")
+
+
+engine_default_section()

@@ -117,10 +117,14 @@ def test_serving_on_geforce_cards_says_the_licence_and_the_missing_p2p(capsys):
     80 × RTX 5090 at TP 2 for 13 weeks of production and said nothing of either: NVIDIA's GeForce driver licence
     (§2.1.3 "No Datacenter Deployment") and TP over cards without P2P (all-reduces through host memory). Both said."""
     ph = _serving_phase(capsys, "serve-72b-int4-geforce.gpuplan")
-    assert ph["gpu"] == "rtx-5090-32gb", ph["gpu"]
+    # a GeForce card wins either way (80 x 5090 or, since the serving GEMMs run at the training model's GeForce
+    # share, 134 x 4090, both at TP 2 and within 3% of each other's cost); the lines name the card chosen
+    assert ph["gpu"] in ("rtx-5090-32gb", "rtx-4090-24gb"), ph["gpu"]
     msgs = ph["messages"]
     assert any("GeForce driver licence excludes datacenter deployment" in m for m in msgs), msgs
-    assert any(m.startswith("TP 2 on NVIDIA GeForce RTX 5090") and "without P2P" in m for m in msgs), msgs
+    tp = ph["inference"]["tp"]
+    assert tp > 1
+    assert any(m.startswith(f"TP {tp} on {ph['device_name']}") and "without P2P" in m for m in msgs), msgs
     # TP 1 replicas need no P2P (serving Qwen2.5-32B int4 on 5090s): only the licence line
     ph = _serving_phase(capsys, "serve-32b-consumer.gpuplan")
     assert any("GeForce driver licence" in m for m in ph["messages"])

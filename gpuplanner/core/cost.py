@@ -88,6 +88,7 @@ MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
 #: cost is shown beside it, with the risk (:func:`spot_alternative`); it bills a plan only where the user sets it
 #: (``constraints.rental_mode``) or where spot is the only price of the card (then rules.price_kind fails).
 STEADY_MODES = ("card_hour", "week", "month", "hybrid_week", "hybrid_month")
+_UNSTEADY = [i for i, m in enumerate(MODES) if m not in STEADY_MODES]  # spot: billed by default only alone
 MODE_LABELS = {
     "card_hour": QT_TRANSLATE_NOOP("Cost", "card-hours on demand"),
     "spot": QT_TRANSLATE_NOOP("Cost", "spot card-hours"),
@@ -587,8 +588,8 @@ def billing_mode(costs: np.ndarray, pin: str | None = None) -> np.ndarray:
     if pin is not None:
         return np.full(costs.shape[1:], MODES.index(pin), dtype=np.int64)
     steady = costs.copy()
+    steady[_UNSTEADY] = np.inf
     spot = MODES.index("spot")
-    steady[spot] = np.inf
     low = np.min(steady, axis=0)
     best = np.argmax(steady <= low * (1.0 + 1e-9), axis=0)
     return np.where(np.isfinite(low) | ~np.isfinite(costs[spot]), best, spot)
@@ -779,7 +780,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
     return out
 
 
-def price_kind_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], pin: str | None, nodes: int,
+def price_kind_advice(mode: str, *, costs: Mapping[str, float], pin: str | None, nodes: int,
                       spot_calendar_hours: float | None, deadline_days: float | None, currency: str,
                       overheads: Overheads = Overheads()) -> list[Msg]:
     """The plan's other kinds of price, said beside the one that bills it (plans are compared on one kind:
@@ -792,6 +793,9 @@ def price_kind_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float],
     chosen = costs.get(mode, math.inf)
     money = (lambda v: format_money(float(v), currency))
     out: list[Msg] = []
+    reclaims = (None if spot_calendar_hours is None else
+                overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0)
+    n = None if reclaims is None else format_number(reclaims, 0 if reclaims >= 10 else 1)
     if pin is not None:
         cheaper = sorted((c, m) for m, c in costs.items() if m != mode and math.isfinite(c) and c < chosen * (1 - 1e-6))
         if cheaper and math.isfinite(chosen):
@@ -799,19 +803,16 @@ def price_kind_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float],
                                                        "{other} would cost {other_cost} instead of {cost}."),
                            {"mode": Msg(CTX, MODE_LABELS[mode]), "cost": money(chosen),
                             "other": Msg(CTX, MODE_LABELS[cheaper[0][1]]), "other_cost": money(cheaper[0][0])}))
-        if mode == "spot" and spot_calendar_hours is not None:
-            n = overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0
+        if mode == "spot" and n is not None:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Spot capacity can be reclaimed at any time: about {n} reclaims "
                                                        "over the run, each losing the work since the last checkpoint and "
                                                        "a restart (counted in this cost)."),
-                           {"n": format_number(n, 0 if n >= 10 else 1)}))
+                           {"n": n}))
         return out
     spot = costs.get("spot", math.inf)
-    if mode == "spot" or not math.isfinite(spot) or not spot < chosen or spot_calendar_hours is None:
+    if mode == "spot" or not math.isfinite(spot) or not spot < chosen or n is None:
         return []
-    reclaims = overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0
-    args = {"spot": money(spot), "cost": money(chosen), "mode": Msg(CTX, MODE_LABELS[mode]),
-            "n": format_number(reclaims, 0 if reclaims >= 10 else 1)}
+    args = {"spot": money(spot), "cost": money(chosen), "mode": Msg(CTX, MODE_LABELS[mode]), "n": n}
     if deadline_days is not None:
         text = QT_TRANSLATE_NOOP(CTX, "Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be "
                                       "reclaimed at any time: about {n} reclaims over the run, each losing the work "

@@ -767,7 +767,7 @@ def _kind_advice(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: A
     c, h = s.constraints, s.hardware
     costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES)}
     spot_h = float(arr.calendar_hours[MODES.index("spot")][0])
-    out = costmod.price_kind_advice(price, mode, costs=costs, pin=c.rental_mode, nodes=nodes,
+    out = costmod.price_kind_advice(mode, costs=costs, pin=c.rental_mode, nodes=nodes,
                                     spot_calendar_hours=spot_h if math.isfinite(spot_h) else None,
                                     deadline_days=c.deadline_days, currency=table.currency, overheads=ci.overheads)
     if price.card_hour is None and mode in ("week", "month"):
@@ -1002,9 +1002,6 @@ class MemoryByCount:
     headroom: float
 
 
-_pow2_upto = powers_of_two_upto  # core/units.py, shared with the plan search
-
-
 def _checked(r0: Any, s2: Scenario, models: ModelSource | None) -> Any:
     """``r0`` for the scenario ``s2`` (same model and GPU) after :func:`estimate.resolve`'s layout checks
     (TP divides the heads, EP the data-parallel degree, …); raises ScenarioError like resolve."""
@@ -1025,11 +1022,11 @@ def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
                  method: str = "full") -> tuple[list, list, list, list]:
     """The TP, PP, CP and EP degrees :func:`memory_by_gpu_count` tries: powers of two that divide the heads,
     layers, sequence and experts, as far as the framework runs them; TP inside one server of ``g`` GPUs."""
-    tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
+    tps = [v for v in powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     model_parallel = sup.peft_model_parallel or method not in ("lora", "qlora")  # core/frameworks.py
     if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
-    pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
+    pps = ([v for v in powers_of_two_upto(arch.num_layers) if arch.num_layers % v == 0]
            if sup.pipeline_parallel and model_parallel else [1])
     if sup.pp_searched_methods is not None and method not in sup.pp_searched_methods:
         pps = [1]  # as the plan search (core/frameworks.py ``pp_searched_methods``: DeepSpeed's PipelineModule)
@@ -1037,7 +1034,7 @@ def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
     cps = [v for v in cps if v <= max(1, cp)] or [1]   # context parallelism only as far as the user took it
     eps = [1]
     if arch.is_moe and sup.expert_parallel:
-        eps = [e for e in _pow2_upto(min(int(arch.num_experts or 1), 64)) if int(arch.num_experts or 1) % e == 0]
+        eps = [e for e in powers_of_two_upto(min(int(arch.num_experts or 1), 64)) if int(arch.num_experts or 1) % e == 0]
     return tps, pps, cps, eps
 
 
@@ -1102,7 +1099,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     arch = r0.arch
     if counts is None:
         limit = max(h.num_gpus, max_gpus or c.max_gpus or 1)
-        counts = sorted(set(_pow2_upto(min(limit, 4096))) | {h.num_gpus})
+        counts = sorted(set(powers_of_two_upto(min(limit, 4096))) | {h.num_gpus})
     counts = [int(n) for n in counts if int(n) >= 1]
     sup = FRAMEWORKS[t.framework]
     g = max(1, h.gpus_per_node)

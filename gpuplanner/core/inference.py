@@ -56,7 +56,8 @@ What the engines do beyond the roofline (issue 35):
   (:func:`max_running_requests`).
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
-  :func:`size_serving` (issue 35, round 3: the reservation rules above).
+  :func:`size_serving` (issue 35, round 3: the reservation rules above). None: each engine's own default
+  (:func:`engine_default_fraction`; SGLang's depends on the card's memory and TP, issue 35 round 7).
 * **The engine loop's host work per decode step**: scheduling, state update and input preparation, 0.43 ms
   (:data:`ENGINE_HOST_STEP_S`); the planner's engines prepare the next step while the GPU runs this one, so only what
   the GPU step does not cover shows; older loops ran it between steps (:func:`exposed_host_s`; issue 35 round 6).
@@ -314,7 +315,10 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     Multiplication Background User's Guide"). FP8/INT8 GEMMs reach ``TE_GEMM_RATIO`` = 70.9/80.3 of the 16-bit
     share of their own peak (stas00 MAMF finder on H100, :mod:`core.fp8`); serving quantises no weights on the
     fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
-    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)]
+    # GeForce (issue 35 round 7): the training model's measured-matmul factor (timing.sustained_clock_factor), less
+    # the clock ratio that :func:`peak_flops` already holds, so that one card's GEMMs run at one rate in both models
+    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)] * (_timing.sustained_clock_factor(gpu)
+                                                                / _timing.sustained_clock_ratio(gpu))
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         e *= TE_GEMM_RATIO
     width = m.hidden / max(tp, 1)
@@ -650,8 +654,47 @@ def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> fl
     return activation_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp)
 
 
+#: SGLang's own ``mem_fraction_static`` when the user sets none (issue 35 round 7): sgl-project/sglang
+#: ``python/sglang/srt/server_args.py`` ``ServerArgs._handle_gpu_memory_settings`` (v0.5 line, Oct 2025). By the card's
+#: memory in MiB (``get_device_memory_capacity``), rows (below GiB, chunked_prefill_size, cuda_graph_max_bs at TP < 4,
+#: at TP >= 4): the function's own table, NVIDIA branches. Unchanged in SGLang's docs build of 2026-02-05, which prints
+#: mem_fraction_static=0.835 at TP 1 on an 80 GB card. SGLang 0.3–0.4 used a TP-only table instead (0.88 at TP 1, 0.87
+#: TP 2, 0.85 TP 4, 0.81 TP 8, 0.79 TP 16: the rows scored from SGLang 0.3 state theirs).
+SGLANG_DEFAULT_BUDGETS = ((20, 2048, 8, 8), (35, 2048, 24, 80), (60, 4096, 32, 160), (160, 8192, 256, 512),
+                          (math.inf, 16384, 512, 512))
+#: its reserve, in MiB: 512 of constant metadata + 1.5 per chunked-prefill token (at least 2048 tokens) + 2 per
+#: CUDA-graph batch + 1024 per 8 ranks (tp × pp / 8 × 1024); at least 10 GiB on cards above 60 GiB
+SGLANG_RESERVE_MIB = (512.0, 1.5, 2.0, 1024.0 / 8.0, 60 * 1024.0, 10 * 1024.0)
+
+
+def engine_default_fraction(engine: str, gpu: Any, tp: int) -> float:
+    """The engine's own memory fraction when the user sets none: vLLM ``gpu_memory_utilization`` 0.9 (vllm
+    ``config/cache.py`` ``CacheConfig``); TensorRT-LLM ``KvCacheConfig.free_gpu_memory_fraction`` 0.9 of the memory
+    left free (``tensorrt_llm/llmapi/llm_args.py``); SGLang ``mem_fraction_static`` =
+    ``round((mem − reserve) / mem, 3)`` with :data:`SGLANG_DEFAULT_BUDGETS` and :data:`SGLANG_RESERVE_MIB`, ``mem``
+    the memory CUDA reports (:func:`visible_memory_bytes`, MiB). H100 80GB TP 1: reserve 512 + 12,288 + 512 + 128 =
+    13,440 MiB, 0.834; TP 4: 14,336 MiB, 0.823; RTX 4090 TP 1: 3,760 MiB, 0.847."""
+    if engine != "sglang":
+        return GPU_MEMORY_UTILIZATION
+    mib = visible_memory_bytes(gpu) / 1024.0 ** 2
+    if mib <= 0:
+        return GPU_MEMORY_UTILIZATION
+    _, chunk, small, large = next(b for b in SGLANG_DEFAULT_BUDGETS if mib < b[0] * 1024.0)
+    graphs = small if tp < 4 else large
+    base, per_token, per_graph, per_rank, floor_above, floor = SGLANG_RESERVE_MIB
+    reserve = base + max(chunk, 2048) * per_token + graphs * per_graph + max(tp, 1) * per_rank
+    if mib > floor_above:
+        reserve = max(reserve, floor)
+    return round((mib - reserve) / mib, 3)
+
+
+def memory_fraction(engine: str, gpu: Any, tp: int, utilization: float | None) -> float:
+    """The user's fraction as given; None: the engine's own default (:func:`engine_default_fraction`)."""
+    return engine_default_fraction(engine, gpu, tp) if utilization is None else float(utilization)
+
+
 def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
-                           utilization: float = GPU_MEMORY_UTILIZATION) -> float:
+                           utilization: float | None = GPU_MEMORY_UTILIZATION) -> float:
     """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
     memory knob):
 
@@ -669,6 +712,7 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
       ``total × (1 − mem_fraction_static)`` by (sglang ``model_runner`` ``profile_max_num_token``).
     """
     total = visible_memory_bytes(gpu)
+    utilization = memory_fraction(engine, gpu, tp, utilization)  # None: the engine's own default (issue 35 r7)
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
         return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
@@ -697,7 +741,7 @@ def reserved_context(engine: str, prompt: float, output: float, average: float) 
 
 
 def max_batch_by_memory(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, context: float, tp: int,
-                        eff: ServingEfficiency, utilization: float = GPU_MEMORY_UTILIZATION,
+                        eff: ServingEfficiency, utilization: float | None = GPU_MEMORY_UTILIZATION,
                         engine: str = DEFAULT_ENGINE) -> int:
     """Requests whose ``context`` tokens of KV cache fit on the replica (:func:`kv_cache_bytes_per_gpu`)."""
     free = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization)
@@ -708,7 +752,7 @@ def max_batch_by_memory(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: 
 def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | None, context: float, prompt: float,
             output: float, tp: int, tokens_per_s_per_user: float | None, max_batch: int | None = None,
             eff: ServingEfficiency = ServingEfficiency(),
-            utilization: float = GPU_MEMORY_UTILIZATION, engine: str = DEFAULT_ENGINE) -> ReplicaPoint | None:
+            utilization: float | None = GPU_MEMORY_UTILIZATION, engine: str = DEFAULT_ENGINE) -> ReplicaPoint | None:
     """The largest batch a ``tp``-card replica runs within memory and the latency target (None: not even one
     request). ``context`` is the KV each request holds on average (prompt plus the output generated so far);
     the engine reserves :func:`reserved_context` per request. The target counts the other requests' prefills
@@ -789,7 +833,7 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  output_tokens: int, precision: str = "bf16", kv_precision: str | None = None,
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(),
-                 gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION,
+                 gpu_memory_utilization: float | None = GPU_MEMORY_UTILIZATION,
                  engine: str = DEFAULT_ENGINE, spread: str = "fixed") -> ServingSize | None:
     """The fewest cards of ``gpu`` that serve ``concurrency`` users: at each tensor-parallel group (1, 2, 4 … up
     to the node, dividing the attention heads as vLLM requires) as many replicas as the users need; the group
@@ -818,7 +862,7 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
 
 def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_tokens: int, prompt_tokens: int,
              output_tokens: int, precision: str, kv_precision: str | None, tokens_per_s_per_user: float | None,
-             slots: int, eff: ServingEfficiency, gpu_memory_utilization: float, engine: str,
+             slots: int, eff: ServingEfficiency, gpu_memory_utilization: float | None, engine: str,
              spread: str = "fixed") -> ServingSize | None:
     """:func:`size_serving` at one tensor-parallel group ``tp`` (None: a replica of ``tp`` cards cannot serve one
     user at the target)."""
@@ -858,7 +902,7 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
                            kv_precision: str | None = None, tp: int = 1, max_batch: int | None = None,
                            eff: ServingEfficiency = ServingEfficiency(), engine: str = DEFAULT_ENGINE,
-                           utilization: float = GPU_MEMORY_UTILIZATION, spread: str = "fixed",
+                           utilization: float | None = GPU_MEMORY_UTILIZATION, spread: str = "fixed",
                            requests: int | None = None, host_step: float = 1.0, loop: str = "none",
                            steps_per_schedule: int = 1) -> float | None:
     """Output tokens/s per GPU under maximum load (no latency target: the batch memory allows) — what
@@ -1031,7 +1075,7 @@ def _sglang_ratio(engine: str, step: int) -> float:
 
 def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: list[float], requests: int,
                  precision: str, kv_precision: str | None = None, tp: int = 1, engine: str = DEFAULT_ENGINE,
-                 utilization: float = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
+                 utilization: float | None = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(), host_step: float = 1.0, loop: str = "none",
                  steps_per_schedule: int = 1) -> MaxLoadRun | None:
     """``requests`` requests sent at once (the benchmark scripts' request rate ``inf``), their lengths the sample

@@ -80,10 +80,13 @@ class InferenceSpec(_Section):
                                                 description="latency target: output tokens/s each user sees")
     gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: the cheapest that serves the users at the target)")
     gpu_candidates: list[str] | None = Field(None, max_length=200)
-    gpu_memory_utilization: float = Field(
-        0.9, gt=0, le=1, description="share of each GPU the serving engine takes for weights, activations and KV "
-                                     "cache (vLLM gpu_memory_utilization, default 0.9; TensorRT-LLM "
-                                     "kv_cache_free_gpu_mem_fraction)")
+    gpu_memory_utilization: float | None = Field(
+        None, gt=0, le=1, description="share of each GPU the serving engine takes for weights, activations and KV "
+                                      "cache (vLLM gpu_memory_utilization, default 0.9; TensorRT-LLM "
+                                      "kv_cache_free_gpu_mem_fraction, default 0.9 of the memory left free; SGLang "
+                                      "mem_fraction_static, default by the card's memory and TP). None: the "
+                                      "engine's own default (core/inference.engine_default_fraction); a value "
+                                      "given, 0.9 included, is used as given")
     engine: Literal["vllm", "sglang", "tensorrt-llm"] = Field(
         "vllm", description="serving engine: how it reserves memory and KV cache (vLLM profiles a forward and "
                             "takes gpu_memory_utilization of the card; TensorRT-LLM takes that share of the memory "

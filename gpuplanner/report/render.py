@@ -421,7 +421,8 @@ def draw_memory_count_chart(data: ReportData):
 def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> None:
     """Label the cost chart's points: the chosen plan's first (always shown, whole), then the others that
     have room; a label's box (measured with its font) may cross neither another label nor another point's
-    marker, and stays inside the plot (right of its point, else left, above, below)."""
+    marker, and stays inside the plot (right of its point, else left, above, below, a corner, then the same
+    twice as far out); the chosen plan's, where no place is free, goes where it covers the fewest markers."""
     plot = chart.plot
     font, bold = chart.font, chart.make_font(bold=True)
     marks = [(d, c) for _, d, c, _ in pts]

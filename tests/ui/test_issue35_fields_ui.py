@@ -138,7 +138,9 @@ def test_project_serving_phase_sets_engine_and_memory_share(make_window, tmp_pat
     i = next(k for k, p in enumerate(page.project_data()["phases"]) if p["kind"] == "inference")
     page.list.setCurrentRow(i)
     assert page.serve_engine.currentData() == "vllm"  # the schema's defaults are shown
-    assert page.mem_share.value() == pytest.approx(InferenceSpec().gpu_memory_utilization)
+    # the schema's None (each engine's own default) shows as 0, "engine default" (issue 35 r7, sglmem7)
+    assert InferenceSpec().gpu_memory_utilization is None and page.mem_share.value() == 0.0
+    assert page.mem_share.text() == page.mem_share.specialValueText()
     before = page.result.phases[i].serving.kv_cache_gib_per_gpu
     page.mem_share.setValue(0.5)
     qtbot.waitUntil(lambda: page.result.phases[i].serving.kv_cache_gib_per_gpu < before, timeout=10000)

@@ -6174,10 +6174,6 @@
         <translation>引擎如何为 KV 缓存预留显存。vLLM（默认）先试跑一次前向，再占用整卡显存的上述占比；TensorRT-LLM 占用剩余空闲显存的上述占比，并为每个请求预留完整长度；SGLang 的 mem_fraction_static 同时容纳权重和 KV 缓存</translation>
     </message>
     <message>
-        <source>Share of each GPU the engine takes for weights, activations and KV cache: vLLM gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang mem_fraction_static. Default here: 0.9</source>
-        <translation>引擎在每张 GPU 上为权重、激活值和 KV 缓存占用的显存比例：vLLM gpu_memory_utilization（默认 0.9）、TensorRT-LLM kv_cache_free_gpu_mem_fraction、SGLang mem_fraction_static。此处默认：0.9</translation>
-    </message>
-    <message>
         <source>Request lengths</source>
         <translation>请求长度</translation>
     </message>
@@ -6196,6 +6192,14 @@
     <message>
         <source>{0}. {1}</source>
         <translation>{0}. {1}</translation>
+    </message>
+    <message>
+        <source>Share of each GPU the engine takes for weights, activations and KV cache: vLLM gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang mem_fraction_static (default by the card&apos;s memory and TP). Default here: each engine&apos;s own</source>
+        <translation>引擎在每张 GPU 上为权重、激活值和 KV 缓存占用的显存比例：vLLM gpu_memory_utilization（默认 0.9）、TensorRT-LLM kv_cache_free_gpu_mem_fraction、SGLang mem_fraction_static（默认值随显卡显存和 TP 而定）。此处默认：各引擎自己的默认值</translation>
+    </message>
+    <message>
+        <source>engine default</source>
+        <translation>引擎默认</translation>
     </message>
 </context>
 <context>

@@ -18,9 +18,6 @@ def parse_pos(text: str) -> float:
     return parse_positive(parse_float(text))
 
 
-#: constraints.rental_mode's values (core/cost.MODES, written out: the page does not load the core at import)
-_RENTAL_MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
-
 class DateField(QDateEdit):
     """A deadline date; writes the days from today into constraints.deadline_days."""
 
@@ -84,8 +81,11 @@ class BudgetPage(BasePage):
         self.currency = BoundCombo(m, "constraints.currency", ["CNY", "USD"])
         self.objective = BoundCombo(m, "constraints.objective", ["cheapest", "fastest", "value"])
         self.max_gpus = BoundEdit(m, "constraints.max_gpus", fmt=fmt_int)
-        # constraints.rental_mode: "auto" (None) = the cheapest mode without interruptions (core/cost.STEADY_MODES)
-        self.rental_mode = BoundCombo(m, None, ["auto", *_RENTAL_MODES],
+        # constraints.rental_mode: "auto" (None) = the cheapest mode without interruptions (core/cost.STEADY_MODES),
+        # or one of core/cost.MODES (the core loads with the page, not at import)
+        from gpuplanner.core.cost import MODES
+
+        self.rental_mode = BoundCombo(m, None, ["auto", *MODES],
                                       getter=lambda: m.scenario.constraints.rental_mode or "auto",
                                       setter=lambda v: m.set("constraints.rental_mode", None if v == "auto" else v))
         for key in ("budget", "currency", "objective", "rental_mode", "max_gpus"):
@@ -155,10 +155,10 @@ class BudgetPage(BasePage):
                                "burst": self.tr("burst")})
         self.objective.set_labels({"cheapest": self.tr("cheapest"), "fastest": self.tr("fastest"),
                                    "value": self.tr("best value")})
-        from gpuplanner.core.cost import MODE_LABELS  # (the core loads with the page's texts, not at import)
+        from gpuplanner.core.cost import MODE_LABELS, MODES  # (the core loads with the page's texts, not at import)
 
         self.rental_mode.set_labels({"auto": self.tr("automatic (without interruptions)"),
-                                     **{k: QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in _RENTAL_MODES}})
+                                     **{k: QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in MODES}})
         self.prices.retranslate()
         self._update_visibility()
         self.on_model_changed("all")

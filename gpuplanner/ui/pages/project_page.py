@@ -46,6 +46,7 @@ _CPU_MODES = ("core_hour", "node_month")
 #: the serving engines the schema knows and its default memory share (core/project.InferenceSpec)
 SERVING_ENGINES = typing.get_args(InferenceSpec.model_fields["engine"].annotation)
 LENGTH_SPREADS = typing.get_args(InferenceSpec.model_fields["length_spread"].annotation)
+#: None: the engine's own default memory share, shown as 0 with the special text "engine default"
 GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].default
 #: the KV-cache precisions the schema takes (empty: the core's default, core/inference.kv_precision_for)
 KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_precision"].annotation)[0])
@@ -349,7 +350,7 @@ class ProjectPage(BasePage):
         for e in LENGTH_SPREADS:
             self.length_spread.addItem(e, e)
         self.mem_share = QDoubleSpinBox()
-        self.mem_share.setRange(0.01, 1.0)
+        self.mem_share.setRange(0.0, 1.0)  # 0: the engine's own default (the schema's None)
         self.mem_share.setDecimals(2)
         self.mem_share.setSingleStep(0.05)
         for sig in (self.concurrency.valueChanged, self.context.valueChanged, self.output.valueChanged,
@@ -456,7 +457,8 @@ class ProjectPage(BasePage):
         self.mem_share.setToolTip(self.tr(
             "Share of each GPU the engine takes for weights, activations and KV cache: vLLM "
             "gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang "
-            "mem_fraction_static. Default here: 0.9"))
+            "mem_fraction_static (default by the card's memory and TP). Default here: each engine's own"))
+        self.mem_share.setSpecialValueText(self.tr("engine default"))
         self.edit_workload_btn.setText(self.tr("Edit workload…"))
         self.edit_workload_btn.setToolTip(self.tr("The plan's model, training and data are set in steps 1–5"))
         self.take_plan_btn.setText(self.tr("Use the current plan"))
@@ -650,7 +652,7 @@ class ProjectPage(BasePage):
         gpu = inf.get("gpu")
         self._show(self.serve_gpu, max(0, self.serve_gpu.findData(gpu)) if gpu else 0)
         self._show(self.serve_engine, max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
-        self._show(self.mem_share, float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION)))
+        self._show(self.mem_share, float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION) or 0.0))
         self._show(self.length_spread, max(0, self.length_spread.findData(inf.get("length_spread", "fixed"))))
 
     # A box shows a plan's value rounded to its decimals, clamped to its range, or (a combo) as its first item
@@ -737,7 +739,7 @@ class ProjectPage(BasePage):
                     ("kv_precision", self.kv_precision, self.kv_precision.currentData()),
                     ("gpu", self.serve_gpu, self.serve_gpu.currentData() or None),
                     ("engine", self.serve_engine, self.serve_engine.currentData()),
-                    ("gpu_memory_utilization", self.mem_share, self.mem_share.value()),
+                    ("gpu_memory_utilization", self.mem_share, self.mem_share.value() or None),
                     ("length_spread", self.length_spread, self.length_spread.currentData())):
                 self._write(inf, key, box, value)
             if self._touched(self.speed):  # 0: no target (null: the schema's default is 20)
