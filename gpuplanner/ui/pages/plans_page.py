@@ -77,6 +77,13 @@ def mode_column_shown(plans: list[engine.PlanRow]) -> bool:
     return bool(modes) and (modes != {"card_hour"} or any(ev.scenario.constraints.rental_mode for ev in evs))
 
 
+def framework_column_shown(plans: list[engine.PlanRow]) -> bool:
+    """The framework column, where the plans differ in it: with one framework for every plan (the scenario names it,
+    or the search found one best) the column repeats it on every row, and the details name it; hiding it keeps the
+    table inside 1280 px when the rental-mode column is shown (tests/ui/test_first_hour_ui.py)."""
+    return len({p.plan.evaluation.scenario.training.framework for p in plans}) > 1
+
+
 def mode_pinned(plans: list[engine.PlanRow]) -> bool:
     """Whether the plans were billed in a mode the scenario sets (their Evaluations' ``constraints.rental_mode``)."""
     return any(p.plan.evaluation.scenario.constraints.rental_mode for p in plans)
@@ -476,6 +483,7 @@ class PlansPage(BasePage):
             self._set_cost_header(out.plans[0].currency)
         self.table_model.set_plans(out.plans)
         self.view.setColumnHidden(COLUMNS.index("rental_mode"), not mode_column_shown(out.plans))
+        self.view.setColumnHidden(COLUMNS.index("framework"), not framework_column_shown(out.plans))
         self._set_mode_header()
         self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
         self._update_status()
