@@ -871,7 +871,7 @@ def memory_alternatives_note(ev: Evaluation) -> MsgStr | None:
     if ev.scenario.dp > 1:
         return None
     return MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-        CTX, "No ZeRO bars: ZeRO shards over data-parallel GPUs, and this plan has one, so no stage saves memory"))
+        CTX, "No ZeRO bars: ZeRO shards over data-parallel GPUs and this plan has one"))
 
 
 # ------------------------------------------------------------------------------------------- scaling

@@ -2123,6 +2123,10 @@
         <translation>实测结果（{n} × {gpu}，MFU {mfu:.1%}）：{why}</translation>
     </message>
     <message>
+        <source>No ZeRO bars: ZeRO shards over data-parallel GPUs and this plan has one</source>
+        <translation>无 ZeRO 柱：ZeRO 在数据并行的 GPU 之间切分，此方案只有一张</translation>
+    </message>
+    <message>
         <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
@@ -9373,6 +9377,10 @@
         <translation>运行哪种融合注意力：FlashAttention-2 在 Hopper 上约达到 BF16 峰值的三分之一，cuDNN / FlashAttention-3 更高；自动：框架默认（Megatron 用 cuDNN，torchtitan 在 Hopper 上用 FlashAttention-2、在 Blackwell 上用 cuDNN）</translation>
     </message>
     <message>
+        <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding and runs its own kernel. Eager computes the seq×seq scores with plain matrix products: more memory and time</source>
+        <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分，并运行自己的内核。Eager 用普通矩阵乘法计算 seq×seq 的注意力分数：显存和时间都更多</translation>
+    </message>
+    <message>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
@@ -9793,10 +9801,6 @@
         <translation>步</translation>
     </message>
     <message>
-        <source>use flash attention</source>
-        <translation>使用 flash attention</translation>
-    </message>
-    <message>
         <source>cuDNN / FlashAttention-3</source>
         <translation>cuDNN / FlashAttention-3</translation>
     </message>
@@ -9809,12 +9813,32 @@
         <translation>关闭</translation>
     </message>
     <message>
+        <source>fused kernel (FlashAttention / cuDNN); off: unfused attention</source>
+        <translation>融合内核（FlashAttention / cuDNN）；关闭：非融合注意力</translation>
+    </message>
+    <message>
+        <source>FlashAttention-2 (flash-attn package)</source>
+        <translation>FlashAttention-2（flash-attn 包）</translation>
+    </message>
+    <message>
+        <source>eager (no fused kernel)</source>
+        <translation>eager（无融合内核）</translation>
+    </message>
+    <message>
         <source>split norm/dropout activations over TP</source>
         <translation>按 TP 切分 norm/dropout 的激活值</translation>
     </message>
     <message>
         <source>optimizer states in CPU memory</source>
         <translation>优化器状态放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>Attention implementation is Transformers&apos; setting: {0} runs its own attention, so FlashAttention-2 here changes nothing</source>
+        <translation>“注意力实现”是 Transformers 的设置：{0} 运行自己的注意力代码，因此这里选 FlashAttention-2 不起作用</translation>
+    </message>
+    <message>
+        <source>FlashAttention-2 runs the flash-attn kernel, not cuDNN: the estimate prices the cuDNN kernel until the attention kernel is set to framework default</source>
+        <translation>FlashAttention-2 运行的是 flash-attn 内核，而不是 cuDNN：在把“注意力内核”设为框架默认之前，估算按 cuDNN 内核计价</translation>
     </message>
     <message>
         <source>selective: attention core (Megatron)</source>
@@ -10103,10 +10127,6 @@
     <message>
         <source>Attention implementation</source>
         <translation>注意力实现</translation>
-    </message>
-    <message>
-        <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding</source>
-        <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分</translation>
     </message>
     <message>
         <source>SDPA (Transformers&apos; default)</source>

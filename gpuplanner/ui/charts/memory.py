@@ -99,6 +99,9 @@ class MemoryChart(ChartBase):
 
     def update_from(self, res: engine.LiveResult | None) -> None:
         if res is None or res.evaluation is None:
+            if getattr(self, "note", None) is not None:  # no bars: no line on bars left out
+                self.note = None
+                self.retranslate()
             self.set_empty(tr_error(res.error, self) if res is not None and res.error else self.tr("No estimate yet."))
             self.update_bars([])
             return

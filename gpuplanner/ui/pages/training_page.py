@@ -125,8 +125,8 @@ class TrainingPage(BasePage):
                        ("recompute_every_n", self.recompute_every_n),
                        ("recompute_num_layers", self.recompute_num_layers),
                        ("recompute_method", self.recompute_method),
-                       ("flash", self.flash), ("attention_kernel", self.attention_kernel),
-                       ("attn_implementation", self.attn_implementation),
+                       ("flash", self.flash), ("attn_implementation", self.attn_implementation),
+                       ("attention_kernel", self.attention_kernel),
                        ("fsdp_version", self.fsdp_version), ("expandable", self.expandable),
                        ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
@@ -136,7 +136,7 @@ class TrainingPage(BasePage):
         self.attn_note = QLabel()
         self.attn_note.setWordWrap(True)
         self.attn_note.setStyleSheet("color: #a15c00;")
-        form.insertRow(form.getWidgetPosition(self.attn_implementation.box)[0] + 1, self.attn_note)
+        form.insertRow(form.getWidgetPosition(self.attention_kernel.box)[0] + 1, self.attn_note)
         self.batch_info = QLabel()
         self.batch_info.setWordWrap(True)
         self.batch_info.setStyleSheet("color: #444;")
