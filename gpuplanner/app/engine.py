@@ -16,7 +16,8 @@ from typing import Any
 from gpuplanner.core.errors import PlannerError, ScenarioError
 from gpuplanner.core.messages import error_text
 from gpuplanner.app.answer import evaluate_shown
-from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, PlanFigures, Scaling, memory_alternatives
+from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, PlanFigures, Scaling, memory_alternatives, \
+    memory_alternatives_note
 from gpuplanner.core.evaluate import scaling as core_scaling
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.io.model_files import ModelFiles
@@ -33,6 +34,8 @@ class LiveResult:
     error: str | None = None
     error_field: str | None = None
     alternatives: list[MemoryAlternative] = field(default_factory=list)
+    #: why the memory chart shows no ZeRO bars (core.evaluate.memory_alternatives_note), or None
+    alternatives_note: Any = None
 
 
 def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
@@ -43,7 +46,8 @@ def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
         return LiveResult(error=error_text(err), error_field=err.field)  # keeps its message id
     except PlannerError as err:
         return LiveResult(error=error_text(err))
-    return LiveResult(evaluation=ev, alternatives=memory_alternatives(ev))
+    return LiveResult(evaluation=ev, alternatives=memory_alternatives(ev),
+                      alternatives_note=memory_alternatives_note(ev))
 
 
 def model_is_moe(scenario: Scenario, live_result: Any = None) -> bool:

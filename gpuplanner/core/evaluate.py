@@ -840,7 +840,8 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
     r = ev._extra["resolved"]
     s = ev.scenario
     p, t = s.parallel, s.training
-    variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero]
+    # ZeRO partitions over the data-parallel ranks: with one there is nothing to shard (memory_alternatives_note)
+    variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero and s.dp > 1]
     # the other policies the plan's framework runs (core/frameworks.py)
     variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in framework_support(t.framework).recompute
                  if RECOMPUTE_CODES[rc] != RECOMPUTE_CODES[t.recompute]]
@@ -857,6 +858,20 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
         if not (kw.get("offload_params") and z != 3):
             out.append(MemoryAlternative(kind, value, mem))
     return out
+
+
+def memory_alternatives_note(ev: Evaluation) -> MsgStr | None:
+    """Why the memory chart has no ZeRO bars, or None where it has them. ZeRO splits the optimizer states,
+    gradients and weights into one part per data-parallel rank (Rajbhandari et al. 2020, "ZeRO", section 5.1:
+    (2 + 2 + K)·Ψ / N_d per device, N_d the data-parallel degree; DeepSpeed ``runtime/zero/stage_1_and_2.py``
+    ``DeepSpeedZeroOptimizer`` and ``stage3.py`` size their partitions by the data-parallel group's world size).
+    At data-parallel 1 the one part is the whole tensor: no stage frees memory, and the bars would only show
+    DeepSpeed's own buckets beside a different engine's model of the rest, so :func:`memory_alternatives` leaves
+    them out and the chart says why."""
+    if ev.scenario.dp > 1:
+        return None
+    return MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+        CTX, "No ZeRO bars: ZeRO shards over data-parallel GPUs and this plan has one"))
 
 
 # ------------------------------------------------------------------------------------------- scaling

@@ -1,7 +1,7 @@
-"""The Training page's control for ``training.attn_implementation`` (Transformers' ``sdpa``, its default since
-v4.36, or ``flash_attention_2``): it writes the field, the estimate reads it (a padded batch under SDPA runs
-PyTorch's memory-efficient kernel over the whole square: slower), and its row is shown only where a mask reaches
-SDPA (flash attention on, Hugging Face modelling code, no packing: ``core.timing.sdpa_masked``)."""
+"""The Training page's attention controls. For Transformers' modelling code one list holds its own
+attn_implementation values (``sdpa``, its default since v4.36; ``flash_attention_2``; ``eager``, our flash attention
+off); the other frameworks keep the flash-attention box. The estimate reads the field (a padded batch under SDPA runs
+PyTorch's memory-efficient kernel over the whole square: slower, ``core.timing.sdpa_masked``)."""
 
 from __future__ import annotations
 
@@ -41,24 +41,61 @@ def test_attn_implementation_writes_the_field_and_moves_the_step(make_window):
     assert win.model.user_scenario().training.attn_implementation == "sdpa"
 
 
-def test_attn_implementation_hidden_where_no_mask_reaches_sdpa(make_window):
+def _row(page, widget) -> bool:
+    return page.form.isRowVisible(widget)
+
+
+def test_one_attention_list_for_transformers_code(make_window):
+    """Round 7 (ux8): "use flash attention" ticked above "Attention implementation: SDPA" read as a contradiction.
+    For Transformers' modelling code the page now shows one list, Transformers' own attn_implementation values
+    (sdpa / flash_attention_2 / eager); the flash box is for the frameworks with their own attention."""
     win = make_window(search_enabled=False)
     win.go_to(1)
     page = win.page("training")
     for path, value in PADDED:
         win.model.set(path, value)
+    assert _shown(page) and not _row(page, page.flash.box)
+    assert page.attn_implementation.values == ["sdpa", "flash_attention_2", "eager"]
+    win.model.set("training.packing", True)  # packed rows: SDPA gets no mask, the list stays (it holds eager too)
     assert _shown(page)
-    win.model.set("training.packing", True)  # packed rows: no padding mask
-    assert not _shown(page)
-    win.model.set("training.packing", False)
-    assert _shown(page)
-    win.model.set("training.flash_attention", False)  # eager attention
-    assert not _shown(page)
-    win.model.set("training.flash_attention", True)
+    choose(page.attn_implementation, "eager")
+    t = win.model.user_scenario().training
+    assert t.flash_attention is False and t.attn_implementation == "sdpa"
+    assert page.attn_implementation.currentData() == "eager" and not _row(page, page.attention_kernel.box)
+    choose(page.attn_implementation, "flash_attention_2")  # from eager: both fields in one change
+    t = win.model.user_scenario().training
+    assert t.flash_attention is True and t.attn_implementation == "flash_attention_2"
+    assert not _row(page, page.attention_kernel.box)  # the flash-attn package's own kernel: no choice
+    choose(page.attn_implementation, "eager")  # from FlashAttention-2: not refused
+    assert win.model.user_scenario().training.flash_attention is False
+    choose(page.attn_implementation, "sdpa")
+    assert win.model.user_scenario().training.flash_attention is True and _row(page, page.attention_kernel.box)
     for other in ("megatron", "fsdp", "unsloth"):  # their own attention code, not Transformers'
         win.model.set("training.framework", other)
         assert win.model.user_scenario().training.framework == other
-        assert not _shown(page), other
-    for hf_code in ("deepspeed", "hf"):
+        assert not _shown(page) and _row(page, page.flash.box), other
+        assert not _row(page, page.attn_note), other
+    for hf_code in ("deepspeed", "hf", "llamafactory"):
         win.model.set("training.framework", hf_code)
-        assert _shown(page), hf_code
+        assert _shown(page) and not _row(page, page.flash.box), hf_code
+
+
+def test_unrunnable_attention_combinations_get_one_line(make_window):
+    """FlashAttention-2 with the cuDNN kernel, or FlashAttention-2 under a framework with its own attention: one
+    line says so, and the scenario keeps what the user set."""
+    win = make_window(search_enabled=False)
+    win.go_to(1)
+    page = win.page("training")
+    for path, value in PADDED:
+        win.model.set(path, value)
+    assert not _row(page, page.attn_note)
+    win.model.set_many({"training.attn_implementation": "flash_attention_2", "training.attention_kernel": "cudnn"})
+    assert _row(page, page.attn_note) and "cuDNN" in page.attn_note.text()
+    assert _row(page, page.attention_kernel.box)  # shown while it holds cuDNN, to undo it
+    t = win.model.user_scenario().training
+    assert t.attn_implementation == "flash_attention_2" and t.attention_kernel == "cudnn"
+    win.model.set("training.attention_kernel", "auto")
+    assert not _row(page, page.attn_note) and not _row(page, page.attention_kernel.box)
+    win.model.set("training.framework", "megatron")
+    assert win.model.user_scenario().training.attn_implementation == "flash_attention_2"
+    assert _shown(page) and _row(page, page.attn_note) and "changes nothing" in page.attn_note.text()

@@ -2170,6 +2170,10 @@
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
         <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
     </message>
+    <message>
+        <source>No ZeRO bars: ZeRO shards over data-parallel GPUs and this plan has one</source>
+        <translation>无 ZeRO 柱：ZeRO 在数据并行的 GPU 之间切分，此方案只有一张</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -9857,10 +9861,6 @@
         <translation>步</translation>
     </message>
     <message>
-        <source>use flash attention</source>
-        <translation>使用 flash attention</translation>
-    </message>
-    <message>
         <source>cuDNN / FlashAttention-3</source>
         <translation>cuDNN / FlashAttention-3</translation>
     </message>
@@ -10169,16 +10169,36 @@
         <translation>注意力实现</translation>
     </message>
     <message>
-        <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding</source>
-        <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分</translation>
-    </message>
-    <message>
         <source>SDPA (Transformers&apos; default)</source>
         <translation>SDPA（Transformers 默认）</translation>
     </message>
     <message>
         <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO/CPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
         <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO/CPO 不需要；成对方法同时运行被选和被拒的序列（激活值翻倍）；PPO 需要参考、奖励和评论家模型；PPO/GRPO 在每步之前先生成采样</translation>
+    </message>
+    <message>
+        <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding and runs its own kernel. Eager computes the seq×seq scores with plain matrix products: more memory and time</source>
+        <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分，并运行自己的内核。Eager 用普通矩阵乘法计算 seq×seq 的注意力分数：显存和时间都更多</translation>
+    </message>
+    <message>
+        <source>fused kernel (FlashAttention / cuDNN); off: unfused attention</source>
+        <translation>融合内核（FlashAttention / cuDNN）；关闭：非融合注意力</translation>
+    </message>
+    <message>
+        <source>FlashAttention-2 (flash-attn package)</source>
+        <translation>FlashAttention-2（flash-attn 包）</translation>
+    </message>
+    <message>
+        <source>eager (no fused kernel)</source>
+        <translation>eager（无融合内核）</translation>
+    </message>
+    <message>
+        <source>Attention implementation is Transformers&apos; setting: {0} runs its own attention, so FlashAttention-2 here changes nothing</source>
+        <translation>“注意力实现”是 Transformers 的设置：{0} 运行自己的注意力代码，因此这里选 FlashAttention-2 不起作用</translation>
+    </message>
+    <message>
+        <source>FlashAttention-2 runs the flash-attn kernel, not cuDNN: the estimate prices the cuDNN kernel until the attention kernel is set to framework default</source>
+        <translation>FlashAttention-2 运行的是 flash-attn 内核，而不是 cuDNN：在把“注意力内核”设为框架默认之前，估算按 cuDNN 内核计价</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import numpy as np
@@ -10,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
-from ..text import tr_error
+from ..text import tr_error, tr_msg
 from gpuplanner.app import engine
 from gpuplanner.formatting import format_number
 from .axes import RED, SERIES_COLORS, nice_ceil, set_ticks
@@ -76,10 +77,16 @@ class MemoryChart(ChartBase):
         }
         self.legend_label.setText(legend_html(
             [(SERIES_COLORS[k], "■", self.series_names[k]) for k in self.KEYS + getattr(self, "present_extra", ())]
-            + [("#333", "╌╌", self.capacity_text), (RED, "□", self.tr("does not fit"))]))
+            + [("#333", "╌╌", self.capacity_text), (RED, "□", self.tr("does not fit"))])
+            + self._note_html())
         self.plot.getPlotItem().setLabel("left", self.tr("GiB"))
         if self._last is not None:
             self.update_bars(self._last)
+
+    def _note_html(self) -> str:
+        """The core's one line on bars left out (no ZeRO bars at data-parallel 1), under the legend."""
+        note = tr_msg(getattr(self, "note", None))
+        return f"<br><span style='color:#666'>{html.escape(note)}</span>" if note else ""
 
     def alt_label(self, alt: engine.Alternative) -> str:
         if alt.kind == "current":
@@ -92,10 +99,16 @@ class MemoryChart(ChartBase):
 
     def update_from(self, res: engine.LiveResult | None) -> None:
         if res is None or res.evaluation is None:
+            if getattr(self, "note", None) is not None:  # no bars: no line on bars left out
+                self.note = None
+                self.retranslate()
             self.set_empty(tr_error(res.error, self) if res is not None and res.error else self.tr("No estimate yet."))
             self.update_bars([])
             return
         self.set_empty(None)
+        if getattr(res, "alternatives_note", None) != getattr(self, "note", None):
+            self.note = getattr(res, "alternatives_note", None)
+            self.retranslate()
         self.update_bars([(self.alt_label(a), a.memory) for a in res.alternatives[: self.MAX_BARS]])
 
     def update_bars(self, items: list[tuple[str, Any]]) -> None:

@@ -30,15 +30,32 @@ RL = ("ppo", "grpo")
 from .base import BasePage
 
 
-def attn_implementation_applies(s) -> bool:
-    """Where ``training.attn_implementation`` changes the estimate: where :func:`core.timing.sdpa_masked` finds a
-    padded batch's mask reaching SDPA once the field reads ``sdpa`` (flash attention on, Hugging Face modelling
-    code, no packing). A set ``flash_attention_2`` stays in sight (turning flash attention off is refused then)."""
-    from gpuplanner.core.timing import sdpa_masked
+def transformers_attention(s) -> bool:
+    """Whether the framework runs Hugging Face modelling code's attention (:data:`core.timing.HF_EAGER_ENGINES`, not
+    Unsloth's own kernels): there Transformers' ``attn_implementation`` is the one choice, ``eager`` (our
+    ``flash_attention`` off), ``sdpa`` or ``flash_attention_2`` (:func:`core.timing.sdpa_masked`), and the page shows
+    it as one list instead of the flash-attention box."""
+    from gpuplanner.core.timing import HF_EAGER_ENGINES
     t = s.training
-    if t.attn_implementation != "sdpa":
-        return True
-    return sdpa_masked(t, engine_of(t.framework), s.hardware.gpu) is not None
+    return engine_of(t.framework) in HF_EAGER_ENGINES and t.framework != "unsloth"
+
+
+def attn_implementation_applies(s) -> bool:
+    """Where the Attention implementation row is shown: Transformers' modelling code (:func:`transformers_attention`),
+    or elsewhere while it holds ``flash_attention_2`` (which then changes nothing: the row stays in sight with a
+    note so the value can be undone)."""
+    return transformers_attention(s) or s.training.attn_implementation != "sdpa"
+
+
+def attention_kernel_applies(s) -> bool:
+    """Where the Attention kernel row is shown: a fused kernel runs (flash attention on) and the kernel is a choice —
+    not under ``flash_attention_2`` in Transformers' code, which runs the flash-attn package's kernel (shown there
+    only while it holds ``cudnn``, with a note)."""
+    t = s.training
+    if not t.flash_attention:
+        return False
+    fa2 = transformers_attention(s) and t.attn_implementation == "flash_attention_2"
+    return not fa2 or t.attention_kernel == "cudnn"
 
 
 class TrainingPage(BasePage):
@@ -81,7 +98,12 @@ class TrainingPage(BasePage):
         self.flash = BoundCheck(m, "training.flash_attention")
         # the attention kernel's speed (core/timing.attention_kernel), FSDP's generation, the allocator's segments
         self.attention_kernel = BoundCombo(m, "training.attention_kernel", ["auto", "flash2", "cudnn"])
-        self.attn_implementation = BoundCombo(m, "training.attn_implementation", ["sdpa", "flash_attention_2"])
+        # Transformers' attn_implementation as one list: eager is flash attention off (one change, both fields)
+        self.attn_implementation = BoundCombo(
+            m, None, ["sdpa", "flash_attention_2", "eager"], setter=self._set_attn_implementation,
+            getter=lambda: m.user_scenario().training.attn_implementation
+            if m.user_scenario().training.flash_attention else "eager")
+        self.attn_implementation.path = "training.attn_implementation"
         self.fsdp_version = BoundCombo(m, "training.fsdp_version", [2, 1])
         self.expandable = BoundCombo(
             m, None, ["default", "on", "off"],
@@ -103,13 +125,18 @@ class TrainingPage(BasePage):
                        ("recompute_every_n", self.recompute_every_n),
                        ("recompute_num_layers", self.recompute_num_layers),
                        ("recompute_method", self.recompute_method),
-                       ("flash", self.flash), ("attention_kernel", self.attention_kernel),
-                       ("attn_implementation", self.attn_implementation),
+                       ("flash", self.flash), ("attn_implementation", self.attn_implementation),
+                       ("attention_kernel", self.attention_kernel),
                        ("fsdp_version", self.fsdp_version), ("expandable", self.expandable),
                        ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
             self.labels[key] = self.add_field(form, f)
         self.form = form
+        # a combination the frameworks cannot run, said in one line (attention_note); the choice stays as set
+        self.attn_note = QLabel()
+        self.attn_note.setWordWrap(True)
+        self.attn_note.setStyleSheet("color: #a15c00;")
+        form.insertRow(form.getWidgetPosition(self.attention_kernel.box)[0] + 1, self.attn_note)
         self.batch_info = QLabel()
         self.batch_info.setWordWrap(True)
         self.batch_info.setStyleSheet("color: #444;")
@@ -309,7 +336,8 @@ class TrainingPage(BasePage):
                 "kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its "
                 "memory-efficient kernel over the whole sequence × sequence square, which is slower. "
                 "FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl "
-                "flash_attention) skips the padding")),
+                "flash_attention) skips the padding and runs its own kernel. Eager computes the seq×seq scores "
+                "with plain matrix products: more memory and time")),
             "fsdp_version": (self.tr("FSDP version"), self.tr(
                 "FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 "
                 "(Accelerate, Composer) shards flat parameters")),
@@ -481,11 +509,12 @@ class TrainingPage(BasePage):
         self.gbs.box.set_unit(self.tr("sequences"))
         self.accum.box.set_unit(self.tr("steps"))
         self.num_gpus.box.set_unit(self.tr("GPUs"))
-        self.flash.setText(self.tr("use flash attention"))
+        self.flash.setText(self.tr("fused kernel (FlashAttention / cuDNN); off: unfused attention"))
         self.attention_kernel.set_labels({"auto": self.tr("framework default"), "flash2": "FlashAttention-2",
                                           "cudnn": self.tr("cuDNN / FlashAttention-3")})
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
-                                             "flash_attention_2": "FlashAttention-2"})
+                                             "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
+                                             "eager": self.tr("eager (no fused kernel)")})
         self.fsdp_version.set_labels({2: "FSDP2", 1: "FSDP1"})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -493,6 +522,26 @@ class TrainingPage(BasePage):
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.advanced.retranslate()
         self.on_model_changed("all")
+
+    def _set_attn_implementation(self, value: str) -> str | None:
+        """``eager`` turns flash attention off (and keeps ``sdpa``, the field's default); the others turn it on."""
+        if value == "eager":
+            errs = self.model.set_many({"training.attn_implementation": "sdpa", "training.flash_attention": False})
+        else:
+            errs = self.model.set_many({"training.flash_attention": True, "training.attn_implementation": value})
+        return next(iter(errs.values()), None)
+
+    def attention_note(self, s) -> str:
+        """One line on an attention combination no framework runs, or "" (the choice itself is left as set)."""
+        t = s.training
+        if not transformers_attention(s) and t.attn_implementation != "sdpa":
+            return self.tr("Attention implementation is Transformers' setting: {0} runs its own attention, so "
+                           "FlashAttention-2 here changes nothing").format(self.framework.currentText())
+        if transformers_attention(s) and t.flash_attention and t.attn_implementation == "flash_attention_2" \
+                and t.attention_kernel == "cudnn":
+            return self.tr("FlashAttention-2 runs the flash-attn kernel, not cuDNN: the estimate prices the cuDNN "
+                           "kernel until the attention kernel is set to framework default")
+        return ""
 
     def recompute_labels(self) -> dict:
         """The recompute policies as people read them (core/recompute.py has each one's definition)."""
@@ -516,8 +565,12 @@ class TrainingPage(BasePage):
         self.form.setRowVisible(self.cut_cross_entropy.box,
                                 s.training.framework == "unsloth" or not s.training.cut_cross_entropy)
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
-        self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
+        self.form.setRowVisible(self.flash.box, not transformers_attention(s))
+        self.form.setRowVisible(self.attention_kernel.box, attention_kernel_applies(s))
         self.form.setRowVisible(self.attn_implementation.box, attn_implementation_applies(s))
+        note = self.attention_note(s)
+        self.attn_note.setText(note)
+        self.form.setRowVisible(self.attn_note, bool(note))
         layer_sac = s.training.recompute == "layer_sac"
         self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
         full_megatron = s.training.recompute == "full" and s.training.framework == "megatron"
