@@ -42,8 +42,8 @@ def money_params(text: str, params: Mapping[str, Any], lang: str | None = None) 
     """A template's amounts written "{cost:,.0f} {cur}" (the advisor's sentences, and their translations) read
     through the one money formatter (``formatting.format_money``): "$194", "¥1,505", as the tables, the live
     panel and the PDF write them, not "194 USD". Each such placeholder becomes one of its own, filled with the
-    formatted amount; the template's decimals are kept for prices (",.2f", ",.3f"), and a whole amount (",.0f")
-    takes the formatter's rule (no decimals from 100 upwards). Unchanged when ``cur`` is no currency code or the
+    formatted amount at the template's decimals (",.0f" as the Plans page and the PDF write a cost, ",.2f" a
+    price), so only the currency's wording changes. Unchanged when ``cur`` is no currency code or the
     amount no number (``lang``: None → the UI language)."""
     cur = params.get("cur")
     if "{cur}" not in text or not isinstance(cur, str) or not cur:
@@ -58,7 +58,7 @@ def money_params(text: str, params: Mapping[str, Any], lang: str | None = None) 
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             return m.group(0)
         key = f"_money_{name}_{d}"
-        out[key] = format_money(float(v), cur, lang, decimals=d or None)
+        out[key] = format_money(float(v), cur, lang, decimals=d)
         return "{" + key + "}"
 
     return _MONEY.sub(one, text), out
