@@ -63,3 +63,23 @@ def test_the_pdf_advisor_lines_write_money_with_the_symbol(app, tmp_path, lang):
     assert not CODE_AFTER.findall(text), [text[max(0, m.start() - 80):m.end() + 10]
                                           for m in CODE_AFTER.finditer(text)][:5]
     assert "¥5,000" in text, text[:3000]
+
+
+def test_every_translation_keeps_its_sources_money_placeholders():
+    """A Chinese sentence writes its amounts through the formatter only where it keeps the source's
+    "{x:,.0f} {cur}" pairs (``money_params`` reads the translated template): each translation has the same pairs."""
+    import xml.etree.ElementTree as ET
+
+    from gpuplanner.core.messages import _MONEY
+
+    ts = ET.parse(ROOT / "gpuplanner" / "resources" / "i18n" / "gpuplanner_zh_CN.ts")
+    checked, bad = 0, []
+    for m in ts.iter("message"):
+        src, tr = m.findtext("source") or "", m.findtext("translation") or ""
+        pairs = sorted(x.group(0).replace(" ", "") for x in _MONEY.finditer(src))
+        if not pairs or not tr:
+            continue
+        checked += 1
+        if sorted(x.group(0).replace(" ", "") for x in _MONEY.finditer(tr)) != pairs:
+            bad.append(src)
+    assert checked >= 15 and not bad, (checked, bad)
