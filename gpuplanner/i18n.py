@@ -222,12 +222,14 @@ def translate_message(context: str | None, text: str, params: dict | None) -> st
 
     params = dict(params or {})
     translated = QCoreApplication.translate(context, text) if context else text
-    from .core.messages import english_plurals
+    from .core.messages import english_plurals, money_params
 
     translated = english_plurals(translated, params)  # an English sentence (no translation) read with its counts
+    translated, shown = money_params(translated, params)  # "{cost:,.0f} {cur}" → "¥1,505" (formatting.format_money)
     try:
-        return translated.format(**{k: translate_param(context or "", v) for k, v in params.items()})
+        return translated.format(**{k: translate_param(context or "", v) for k, v in shown.items()})
     except (KeyError, IndexError, ValueError):
         from .core.messages import plain_param
 
-        return text.format(**{k: v.render() if hasattr(v, "render") else plain_param(v) for k, v in params.items()})
+        text, shown = money_params(english_plurals(text, params), params, "en")
+        return text.format(**{k: v.render() if hasattr(v, "render") else plain_param(v) for k, v in shown.items()})

@@ -33,8 +33,8 @@ def test_a_plan_over_budget_at_the_estimate_does_not_say_it_meets_the_budget(bud
         line = r.message.render()
         assert "meets the deadline and budget at the estimate" not in line, line
         assert r.status == "failed", r.status
-        assert "Over the budget already at the estimate" in line and f"{p.cost:,.0f} CNY" in line, line
-        assert "5,000 CNY" in line, line
+        assert "Over the budget already at the estimate" in line and f"¥{p.cost:,.0f}" in line, line
+        assert "¥5,000" in line, line
 
 
 def test_the_search_says_no_plan_meets_both_the_deadline_and_the_budget(budget_run):
@@ -44,9 +44,9 @@ def test_the_search_says_no_plan_meets_both_the_deadline_and_the_budget(budget_r
     s, res = budget_run
     lines = [n.render() for n in res.notes]
     head = next((t for t in lines if t.startswith("No plan meets both the deadline of 3 days and the budget of "
-                                                  "5,000 CNY")), None)
+                                                  "¥5,000")), None)
     assert head is not None, lines
-    assert f"{res.plans[0].cost:,.0f} CNY" in head, head
+    assert f"¥{res.plans[0].cost:,.0f}" in head, head
 
 
 def test_the_grade_is_of_the_mfu_as_printed():
@@ -154,7 +154,7 @@ def test_the_other_frameworks_lines_show_the_mfu_they_are_costed_at():
     s = load_scenario(DATA / "dpo-14b-a800-research.json")[0]
     res = search(s, top=80, distinct=False)
     p0 = res.plans[0]
-    pat = re.compile(r"^(.+): its best plan is (\d+) × .*, MFU (\d+)%\), .* days, ([\d,]+) CNY")
+    pat = re.compile(r"^(.+): its best plan is (\d+) × .*, MFU (\d+)%\), .* days, ¥([\d,]+)")
     seen = 0
     for t in (m.render() for m in p0.framework_reason):
         m = pat.match(t)

@@ -34,6 +34,36 @@ def english_plurals(text: str, params: Mapping[str, Any]) -> str:
     return _PLURAL.sub(one, text)
 
 
+#: "{cost:,.0f} {cur}": an amount placeholder (grouped, fixed decimals) followed by the currency code parameter
+_MONEY = _re.compile(r"\{(\w+):,\.(\d)f\} ?\{cur\}")
+
+
+def money_params(text: str, params: Mapping[str, Any], lang: str | None = None) -> tuple[str, dict]:
+    """A template's amounts written "{cost:,.0f} {cur}" (the advisor's sentences, and their translations) read
+    through the one money formatter (``formatting.format_money``): "$194", "¥1,505", as the tables, the live
+    panel and the PDF write them, not "194 USD". Each such placeholder becomes one of its own, filled with the
+    formatted amount at the template's decimals (",.0f" as the Plans page and the PDF write a cost, ",.2f" a
+    price), so only the currency's wording changes. Unchanged when ``cur`` is no currency code or the
+    amount no number (``lang``: None → the UI language)."""
+    cur = params.get("cur")
+    if "{cur}" not in text or not isinstance(cur, str) or not cur:
+        return text, dict(params)
+    from ..formatting import format_money  # pure Python, no Qt: the core stays pure
+
+    out = dict(params)
+
+    def one(m: "_re.Match[str]") -> str:
+        name, d = m.group(1), int(m.group(2))
+        v = params.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return m.group(0)
+        key = f"_money_{name}_{d}"
+        out[key] = format_money(float(v), cur, lang, decimals=d)
+        return "{" + key + "}"
+
+    return _MONEY.sub(one, text), out
+
+
 def plain_param(v: Any) -> Any:
     """A parameter as the English sentence shows it: a message rendered, a list or tuple of items (each a message
     or a word) joined with ", " (a view joins them with its language's list separator:
@@ -56,8 +86,8 @@ class Msg:
 
     def render(self) -> str:
         """The English sentence (parameters that are messages themselves are rendered too)."""
-        return english_plurals(self.text, self.params).format(
-            **{k: plain_param(v) for k, v in self.params.items()})
+        text, params = money_params(english_plurals(self.text, self.params), self.params, "en")
+        return text.format(**{k: plain_param(v) for k, v in params.items()})
 
     def to_json(self) -> dict:
         return {"text": self.render(), "template": self.text, "context": self.context,
@@ -88,7 +118,8 @@ class MsgStr(str):
 
     @classmethod
     def make(klass, context: str, template: str, /, **params: Any) -> "MsgStr":
-        rendered = english_plurals(template, params).format(**{k: plain_param(v) for k, v in params.items()})
+        text, shown = money_params(english_plurals(template, params), params, "en")
+        rendered = text.format(**{k: plain_param(v) for k, v in shown.items()})
         out = klass(rendered)
         out.context, out.text, out.params = context, template, dict(params)
         return out

@@ -2371,15 +2371,15 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "as its modelled {other_mfu:.1%} MFU (it is costed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
         "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
-                                              "({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as "
-                                              "fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
+                                              "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
+                                              "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
         "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:g} days, over the "
                                            "deadline of {deadline:g} days."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
                                        "({days:g} against {other_days:g} days)."),
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
-                                       "({cost:,.0f} against {other_cost:,.0f} {cur})."),
+                                       "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
     }
     text = None
     if rule is None:

@@ -45,3 +45,21 @@ def test_details_name_the_framework_as_its_sentences_do(win, qtbot):
     assert plan.framework_reason
     text = page.details.toPlainText()
     assert f"Framework: {plan.framework_name}\n" in text, text[:2000]
+
+
+def test_plans_details_advisor_sentences_write_money_with_its_symbol(win, qtbot):
+    """The advisor's sentences in the details ("How it works": "… 0.4 calendar days, 194 USD", "card-hours on
+    demand: 194 USD; the next best … 419 USD") write money as the page's tables do ("$194")."""
+    import re
+
+    win.model.load(scenario_from_dict(SCENARIO))
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
+    win.go_to(5)
+    page = win.page("plans")
+    page.view.selectRow(0)
+    qtbot.waitUntil(lambda: "Rent the work" in page.details.toPlainText(), timeout=10000)
+    text = page.details.toPlainText()
+    plan = page.table_model.plans[0].plan
+    coded = [ln for ln in text.splitlines() if re.search(r"\d USD\b(?!/)", ln)]
+    assert not coded, coded
+    assert f"calendar days, {format_money(plan.cost, 'USD', decimals=0)}" in text, text[:3000]

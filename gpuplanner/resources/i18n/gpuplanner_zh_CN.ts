@@ -4573,10 +4573,6 @@
         <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{days:g} 天对比 {other_days:g} 天）。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} against {other_cost:,.0f} {cur}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对比 {other_days:g} 天（{cost:,.0f} 对比 {other_cost:,.0f} {cur}）。</translation>
-    </message>
-    <message>
         <source>No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
         <translation>没有任何 NVLink 卡的方案在其区间上限处满足截止时间和预算，因此经 PCIe 的张量并行不降低排名：按 PCIe 计时，且不做通信重叠。</translation>
     </message>
@@ -4591,10 +4587,6 @@
     <message>
         <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
         <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
@@ -4743,6 +4735,14 @@
     <message>
         <source>Unsloth (training.framework unsloth)</source>
         <translation>Unsloth（training.framework unsloth）</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
+        <translation>{me} 胜过 {other}：{days:g} 天对比 {other_days:g} 天（{cost:,.0f} {cur} 对比 {other_cost:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
     </message>
 </context>
 <context>
