@@ -611,11 +611,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     advice: tuple[Msg, ...] = ()
     rvb = None
     if price is not None and total is not None:
-        instead = _card_hours_instead(s, r, price, table, mode, nodes, ci, train_hours)
-        advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
-                                             phase=c.phase, num_gpus=h.num_gpus, currency=table.currency,
-                                             gpu_name=r.gpu.name, ask_hourly_quote=not instead)) + \
-            _kind_advice(c, arr, mode, mode_costs, table.currency) + instead
+        advice = _rental_lines(s, r, price, table, arr, mode, mode_costs, nodes, ci, train_hours)
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
@@ -759,6 +755,19 @@ def _kind(c: Any, r: Any, mode: str | None) -> dict:
     if mode is None:
         return {"price_kind": None}
     return {"price_kind": {"mode": mode, "label": MODE_LABELS[mode], "pin": c.rental_mode, "gpu": r.gpu.name}}
+
+
+def _rental_lines(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: Any, mode: str,
+                  mode_costs: dict[str, float], nodes: int, ci: Any, train_hours: float) -> tuple[Msg, ...]:
+    """The plan's rental advice: why its mode (cost.rental_advice), its other kinds of price (:func:`_kind_advice`)
+    and what card-hours would cost where its card has no card-hour quote (:func:`_card_hours_instead`), which
+    asks for an hourly quote once (rental_advice's own request is then left out)."""
+    c = s.constraints
+    instead = _card_hours_instead(s, r, price, table, mode, nodes, ci, train_hours)
+    why = costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week, phase=c.phase,
+                                num_gpus=s.hardware.num_gpus, currency=table.currency, gpu_name=r.gpu.name,
+                                ask_hourly_quote=not instead)
+    return tuple(why) + _kind_advice(c, arr, mode, mode_costs, table.currency) + instead
 
 
 def _kind_advice(c: Any, arr: Any, mode: str, mode_costs: dict[str, float], currency: str) -> tuple[Msg, ...]:
