@@ -321,9 +321,11 @@ def test_hours_within_calendar_bounds_the_floor(hpw):
 
 @pytest.mark.parametrize("quote", [dict(card_hour=10.0), dict(card_hour=10.0, spot=4.0),
                                    dict(card_hour=10.0, week=9000.0, month=30000.0, spot=4.0),
-                                   dict(card_hour=None, month=30000.0), dict(card_hour=1e-3, week=1e6)])
+                                   dict(card_hour=None, month=30000.0), dict(card_hour=1e-3, week=1e6),
+                                   dict(card_hour=None, spot=4.0)])
 @pytest.mark.parametrize("phase,hpw", [("stable", 168.0), ("research", 30.0), ("stable", 40.0)])
-def test_calendar_ceiling_is_above_the_chosen_modes_calendar(quote, phase, hpw):
+@pytest.mark.parametrize("pin", [None, "spot", "card_hour"])
+def test_calendar_ceiling_is_above_the_chosen_modes_calendar(quote, phase, hpw, pin):
     """The search bounds the cheapest mode's calendar without pricing (search._unpriced): the ceiling is never
     below it, whichever mode the prices pick, and equals it when every mode runs the same calendar."""
     rng = np.random.default_rng(5)
@@ -335,10 +337,16 @@ def test_calendar_ceiling_is_above_the_chosen_modes_calendar(quote, phase, hpw):
                                 spot_card_hour=quote.get("spot"), machine_gpus=8, source="t", source_date="2026"))
     kw = dict(num_gpus=n, nodes=nodes, train_hours=hours, ckpt_bytes=14.0 * 8e9, setup_hours=2.5,
               hours_per_week=hpw, phase=phase, overheads=Overheads())
-    r = rental_costs(p, **kw)
-    ceiling, frac = cost.calendar_ceiling(p, **kw)
-    assert (ceiling >= r.best_calendar_hours).all()
-    if phase == "stable" and hpw == 168.0 and p.spot_card_hour is None:
+    r = rental_costs(p, pin=pin, **kw)
+    ceiling, frac = cost.calendar_ceiling(p, pin=pin, **kw)
+    fin = np.isfinite(r.best_calendar_hours)  # (a pin to a mode the price lacks bills nothing: no calendar)
+    assert (ceiling[fin] >= r.best_calendar_hours[fin]).all()
+    # spot's calendar counts only where spot can bill the plan (pinned, or the only price): else the ceiling is
+    # the steady modes' own (round 7 review: it held spot's even where spot is never chosen)
+    assert cost.spot_can_bill(p, pin) == (p.spot_card_hour is not None and (
+        pin == "spot" or (pin is None and quote.get("card_hour") is None and "week" not in quote
+                          and "month" not in quote)))
+    if phase == "stable" and hpw == 168.0 and pin is None and not cost.spot_can_bill(p, pin):
         assert np.array_equal(ceiling, r.best_calendar_hours)
     assert np.array_equal(frac, cost.interruption_overhead(n, nodes, 14.0 * 8e9, Overheads().resume_hours,
                                                            Overheads().checkpoint_write_gbs_per_node)[0])

@@ -112,6 +112,22 @@ def test_a_pinned_spot_mode_is_kept_and_said(tmp_path, capsys):
     assert "竞价卡时（按设定）" in zh and "同一类价格" in zh
 
 
+def test_spot_reclaims_are_counted_over_the_hours_running(tmp_path):
+    """Round 7 review: the spot line counted reclaims over spot's calendar hours while its cost counts them over
+    the hours spot runs: at 40 hours a week it said 168/40 = 4.2 times the reclaims its cost holds. By hand from
+    the cost itself: the spot cost over 8 cards at the spot price is the hours running, one node, and the
+    preemption rate per node-day over them."""
+    scn = copy.deepcopy(H200)
+    scn["constraints"]["hours_per_week"] = 40
+    ev = _answer(scn, tmp_path)
+    line = next(m.render() for m in ev.rental_advice if m.text.startswith("Spot card-hours would cost"))
+    said = float(re.search(r"about ([\d.,]+) reclaims", line).group(1).replace(",", ""))
+    running_h = ev.mode_costs["spot"] / (8 * ev.price.spot_card_hour)
+    expected = cost.Overheads().spot_preemptions_per_node_day * 1 * running_h / 24.0
+    assert said == pytest.approx(expected, abs=0.5 if expected >= 10 else 0.05)
+    assert said < expected * 168 / 40 * 0.8  # (the old count, over the calendar)
+
+
 def test_a_card_priced_only_on_spot_fails_the_rule(tmp_path):
     scn = copy.deepcopy(H200)
     scn["hardware"]["gpu"] = "mi300x-192gb"  # no default price: the user's quote is its only price
@@ -151,6 +167,9 @@ def test_a_month_for_a_short_job_says_what_card_hours_would_cost(capsys):
     low, high = 8 * per_card_h * usd * 7.0, 8 * (per_card_h + ev.setup_hours) * 1.05 * usd * 7.0
     assert low <= got <= high and got < ev.cost / 20
     assert "Lambda" in line and "whole month" in line
+    # one request for an hourly quote, not two (round 7 review: rental_advice said it again beside this line)
+    asks = [m.render() for m in ev.rental_advice if "hourly quote" in m.render()]
+    assert asks == [line]
     assert run_cli(["estimate", str(GRPO)]) == 0
     assert line in capsys.readouterr().out
 

@@ -11,6 +11,7 @@ from importlib.resources import files
 import pytest
 
 from gpuplanner.core import catalog_hw as hw
+from gpuplanner.core import cost
 from gpuplanner.core import search as S
 from gpuplanner.core.cost import PriceTable
 from gpuplanner.core.errors import CatalogError
@@ -68,13 +69,17 @@ def test_the_mainland_h100_default_is_a_monthly_node_lease():
     assert p.machine_month == 70000.0 and p.machine_gpus == 8 and "machine_month" not in p.derived
     assert dict(p.basis) == {"machine_month": "monthly:node_month"} and p.region == "mainland_china"
     assert p.kind == "wholesale"
-    # a month of a node is what it bills; the advice says there is no card-hour quote
+    # a month of a node is what it bills; the advice says there is no card-hour quote, once: with the other
+    # region's card-hour price, as what card-hours would cost (cost.card_hours_instead), else as rental_advice's
     s = scenario_from_dict({"model": {"preset": "llama-3-8b"}, "training": {"framework": "megatron"},
                             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": "2B"}})
     ev = evaluate(s)
     assert ev.rental_mode == "month" and ev.cost == pytest.approx(70000.0)
-    assert any("No card-hour quote" in m.render() and "a whole node leased per month" in m.render()
-               for m in ev.rental_advice)
+    asks = [m.render() for m in ev.rental_advice if "card-hour quote" in m.render()]
+    assert len(asks) == 1 and asks[0].startswith("Card-hours instead") and "whole month" in asks[0]
+    p_alone = cost.rental_advice(p, "month", costs={"month": 70000.0}, hours_per_week=168, phase="stable",
+                                 num_gpus=8, currency="CNY")
+    assert any("No card-hour quote" in m.render() and "a whole node leased per month" in m.render() for m in p_alone)
     # A800 on demand is AutoDL's list price, not a marketplace's lowest seller (issue 31)
     assert PriceTable("CNY").get("a800-sxm-80gb").card_hour == 5.88
 

@@ -503,6 +503,9 @@ class RentalArrays:
     card_billed_hours: np.ndarray  # per GPU, card-hour mode
     interruptions: np.ndarray  # expected interruptions, card-hour mode
     setup_hours: float
+    #: expected spot reclaims counted in spot's cost: the preemption rate times spot's hours running (not its
+    #: calendar, which also holds the hours off the clock); None where spot is not priced
+    spot_reclaims: np.ndarray | None = None
 
     @property
     def best_cost(self) -> np.ndarray:
@@ -576,7 +579,8 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
             cal[i] = card_cal
     best = billing_mode(costs, pin)
     return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
-                        interruptions=card_time / t["mtbi"], setup_hours=float(setup_hours))
+                        interruptions=card_time / t["mtbi"], setup_hours=float(setup_hours),
+                        spot_reclaims=t["spot_reclaims"])
 
 
 def billing_mode(costs: np.ndarray, pin: str | None = None) -> np.ndarray:
@@ -598,7 +602,8 @@ def billing_mode(costs: np.ndarray, pin: str | None = None) -> np.ndarray:
 def _mode_times(price: GpuPrice, n, nodes, w_train, ckpt_bytes, setup_hours: float, hours_per_week: float,
                 phase: str, ov: Overheads, spot: bool) -> dict:
     """Hours on the clock of each way of renting (:func:`rental_costs`' work pattern): ``card_time`` (card-hours:
-    a fresh start per session), ``spot`` (at the spot price, with preemptions; None unless ``spot`` and priced),
+    a fresh start per session), ``spot`` (at the spot price, with preemptions; None unless ``spot`` and priced)
+    and the reclaims expected over it, ``spot_reclaims``,
     ``m_time`` (whole machines: one setup, a resume per later session), their calendars ``card_cal`` and
     ``m_cal`` (``stretch`` = calendar hours per hour on the clock), and the interruption overhead ``frac`` and
     mean time between interruptions ``mtbi`` of the card-hour modes."""
@@ -616,29 +621,43 @@ def _mode_times(price: GpuPrice, n, nodes, w_train, ckpt_bytes, setup_hours: flo
 
     # card-hours: every session is a fresh start
     card_time = work + sessions(work, setup_hours) * setup_hours
-    t_s = None
+    t_s = reclaims = None
     if spot and price.spot_card_hour is not None:
         pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
         frac_s, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours + setup_hours,
                                              ov.checkpoint_write_gbs_per_node, ov.gpu_interruptions_per_gpu_hour, pre)
         work_s = w_train * (1.0 + frac_s)
         t_s = work_s + sessions(work_s, setup_hours) * setup_hours
+        reclaims = pre * t_s  # preemptions strike while running (as quotes._spot_extra_hours counts them)
     # whole machines: one setup, a resume per later session
     n_m = sessions(work, ov.resume_hours)
     m_time = work + setup_hours + np.maximum(n_m - 1.0, 0.0) * ov.resume_hours
     return {"stretch": stretch, "frac": frac, "mtbi": mtbi, "card_time": card_time, "card_cal": card_time * stretch,
-            "spot": t_s, "m_time": m_time, "m_cal": m_time * stretch}
+            "spot": t_s, "spot_reclaims": reclaims, "m_time": m_time, "m_cal": m_time * stretch}
+
+
+def spot_can_bill(price: GpuPrice, pin: str | None = None) -> bool:
+    """Whether spot can be the mode that bills a plan at ``price`` (:func:`billing_mode`): spot is priced and
+    either pinned (``constraints.rental_mode``) or, with no pin, the card's only price (no card-hour, weekly or
+    monthly quote, so no steady mode is priced)."""
+    if price.spot_card_hour is None:
+        return False
+    if pin is not None:
+        return pin == "spot"
+    return price.card_hour is None and price.machine_week is None and price.machine_month is None
 
 
 def calendar_ceiling(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float,
-                     hours_per_week: float, phase: str, overheads: Overheads = Overheads()):
+                     hours_per_week: float, phase: str, overheads: Overheads = Overheads(), pin: str | None = None):
     """A value the cheapest mode's calendar hours (:func:`rental_costs`' ``best_calendar_hours``) never exceeds:
     the latest calendar among the modes that could be chosen — card-hours (chosen when nothing is priced; the
-    hybrids run on its calendar), spot where priced, whole machines where priced per week or month — computed
-    without the prices. Returns ``(ceiling, frac)``, ``frac`` the card-hour modes' interruption overhead."""
+    hybrids run on its calendar), spot where it can bill the plan (:func:`spot_can_bill`, ``pin`` the user's
+    rental mode), whole machines where priced per week or month — computed without the prices. Returns
+    ``(ceiling, frac)``, ``frac`` the card-hour modes' interruption overhead."""
     n, nodes, w_train = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)),
                                             np.atleast_1d(_f(train_hours)))
-    t = _mode_times(price, n, nodes, w_train, ckpt_bytes, setup_hours, float(hours_per_week), phase, overheads, True)
+    t = _mode_times(price, n, nodes, w_train, ckpt_bytes, setup_hours, float(hours_per_week), phase, overheads,
+                    spot_can_bill(price, pin))
     ceiling = t["card_cal"]
     if t["spot"] is not None:
         ceiling = np.maximum(ceiling, t["spot"] * t["stretch"])
@@ -718,10 +737,13 @@ def break_even_hours_per_week(price: GpuPrice | None) -> dict | None:
 
 
 def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hours_per_week: float, phase: str,
-                  num_gpus: int, currency: str, gpu_name: str | None = None) -> list[Msg]:
+                  num_gpus: int, currency: str, gpu_name: str | None = None,
+                  ask_hourly_quote: bool = True) -> list[Msg]:
     """Why this rental mode, from the numbers: the chosen mode's cost against the others and the hours per
     week at which whole machines would pay off. ``gpu_name``: the card's product name for the sentences
-    (people read names, not catalog ids; default the id)."""
+    (people read names, not catalog ids; default the id). ``ask_hourly_quote``: False where the plan already
+    says what card-hours would cost and asks for an hourly quote (:func:`card_hours_instead`): the line for a
+    price without a card-hour quote is then left out, not said twice."""
     shown = gpu_name or price.gpu
     out: list[Msg] = []
     chosen = costs.get(mode, math.inf)
@@ -754,7 +776,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
             "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
                     "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),
             {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK, "h": hours_per_week}))
-    if price.card_hour is None:
+    if price.card_hour is None and ask_hourly_quote:
         quoted = dict(price.basis)
         what = quoted.get("machine_month") or quoted.get("machine_week") or quoted.get("spot_card_hour") or ""
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -780,21 +802,20 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
     return out
 
 
-def price_kind_advice(mode: str, *, costs: Mapping[str, float], pin: str | None, nodes: int,
-                      spot_calendar_hours: float | None, deadline_days: float | None, currency: str,
-                      overheads: Overheads = Overheads()) -> list[Msg]:
+def price_kind_advice(mode: str, *, costs: Mapping[str, float], pin: str | None,
+                      spot_reclaims: float | None, deadline_days: float | None, currency: str) -> list[Msg]:
     """The plan's other kinds of price, said beside the one that bills it (plans are compared on one kind:
     :data:`STEADY_MODES`, or the user's ``pin``). Pinned: the mode, as set, and the cheapest other mode where it
-    costs less. Not pinned, with a cheaper spot price: what spot would cost and its risk — reclaims at
-    ``Overheads.spot_preemptions_per_node_day`` per node over spot's calendar, each losing the work since the last
-    checkpoint and a restart (counted in that cost), and a deadline a reclaim can miss."""
+    costs less. Not pinned, with a cheaper spot price: what spot would cost and its risk — ``spot_reclaims``, the
+    reclaims its cost counts (:attr:`RentalArrays.spot_reclaims`: ``Overheads.spot_preemptions_per_node_day`` per
+    node over the hours spot runs), each losing the work since the last checkpoint and a restart, and a deadline a
+    reclaim can miss."""
     from ..formatting import format_money, format_number  # (as core/quotes.py: every figure through the formatter)
 
     chosen = costs.get(mode, math.inf)
     money = (lambda v: format_money(float(v), currency))
     out: list[Msg] = []
-    reclaims = (None if spot_calendar_hours is None else
-                overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0)
+    reclaims = spot_reclaims if spot_reclaims is not None and math.isfinite(spot_reclaims) else None
     n = None if reclaims is None else format_number(reclaims, 0 if reclaims >= 10 else 1)
     if pin is not None:
         cheaper = sorted((c, m) for m, c in costs.items() if m != mode and math.isfinite(c) and c < chosen * (1 - 1e-6))

@@ -611,9 +611,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     advice: tuple[Msg, ...] = ()
     rvb = None
     if price is not None and total is not None:
-        advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
-                                             phase=c.phase, num_gpus=h.num_gpus, currency=table.currency,
-                                             gpu_name=r.gpu.name)) + _kind_advice(s, r, price, table, arr, mode, nodes, ci, train_hours)
+        advice = _rental_lines(s, r, price, table, arr, mode, mode_costs, nodes, ci, train_hours)
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
@@ -759,25 +757,42 @@ def _kind(c: Any, r: Any, mode: str | None) -> dict:
     return {"price_kind": {"mode": mode, "label": MODE_LABELS[mode], "pin": c.rental_mode, "gpu": r.gpu.name}}
 
 
-def _kind_advice(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: Any, mode: str, nodes: int,
-                 ci: Any, train_hours: float) -> tuple[Msg, ...]:
+def _rental_lines(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: Any, mode: str,
+                  mode_costs: dict[str, float], nodes: int, ci: Any, train_hours: float) -> tuple[Msg, ...]:
+    """The plan's rental advice: why its mode (cost.rental_advice), its other kinds of price (:func:`_kind_advice`)
+    and what card-hours would cost where its card has no card-hour quote (:func:`_card_hours_instead`), which
+    asks for an hourly quote once (rental_advice's own request is then left out)."""
+    c = s.constraints
+    instead = _card_hours_instead(s, r, price, table, mode, nodes, ci, train_hours)
+    why = costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week, phase=c.phase,
+                                num_gpus=s.hardware.num_gpus, currency=table.currency, gpu_name=r.gpu.name,
+                                ask_hourly_quote=not instead)
+    return tuple(why) + _kind_advice(c, arr, mode, mode_costs, table.currency) + instead
+
+
+def _kind_advice(c: Any, arr: Any, mode: str, mode_costs: dict[str, float], currency: str) -> tuple[Msg, ...]:
     """The plan's other kinds of price (cost.price_kind_advice: spot beside the mode that bills it, or the user's
-    pin), and, for a plan billed per week or month because its card has no card-hour quote in its region, what
-    card-hours would cost at the other region's card-hour quote, converted (cost.card_hours_instead)."""
+    pin), from the costs evaluate() already has (``mode_costs``) and the spot reclaims its cost counts."""
+    reclaims = None if arr.spot_reclaims is None else float(arr.spot_reclaims[0])
+    return tuple(costmod.price_kind_advice(mode, costs=mode_costs, pin=c.rental_mode, spot_reclaims=reclaims,
+                                           deadline_days=c.deadline_days, currency=currency))
+
+
+def _card_hours_instead(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, mode: str, nodes: int,
+                        ci: Any, train_hours: float) -> tuple[Msg, ...]:
+    """For a plan billed per week or month because its card has no card-hour quote in its region, what card-hours
+    would cost at the other region's card-hour quote, converted (cost.card_hours_instead); it asks for an hourly
+    quote, so cost.rental_advice's own request is left out where it is said."""
     c, h = s.constraints, s.hardware
-    costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES)}
-    spot_h = float(arr.calendar_hours[MODES.index("spot")][0])
-    out = costmod.price_kind_advice(mode, costs=costs, pin=c.rental_mode, nodes=nodes,
-                                    spot_calendar_hours=spot_h if math.isfinite(spot_h) else None,
-                                    deadline_days=c.deadline_days, currency=table.currency, overheads=ci.overheads)
-    if price.card_hour is None and mode in ("week", "month"):
-        other = table.card_hour_elsewhere(r.gpu)
-        alt = None if other is None else costmod.rental_costs(
-            other, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours,
-            ckpt_bytes=ci.ckpt_bytes, setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase,
-            overheads=ci.overheads, modes=("card_hour",))
-        out += costmod.card_hours_instead(mode, None if alt is None else float(alt.costs[0][0]), other, table.currency)
-    return tuple(out)
+    if price.card_hour is not None or mode not in ("week", "month"):
+        return ()
+    other = table.card_hour_elsewhere(r.gpu)
+    alt = None if other is None else costmod.rental_costs(
+        other, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours,
+        ckpt_bytes=ci.ckpt_bytes, setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase,
+        overheads=ci.overheads, modes=("card_hour",))
+    return tuple(costmod.card_hours_instead(mode, None if alt is None else float(alt.costs[0][0]), other,
+                                            table.currency))
 
 
 def _point_miss(c: Any, days: float, cost: float | None, currency: str) -> dict:

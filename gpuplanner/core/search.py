@@ -1089,7 +1089,7 @@ def _unpriced_one(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, t
     aside). A row is skipped when its hours are beyond those at which even its calendar floor
     (:func:`cost.calendar_floor`: the least calendar time any mode could give it) is later than the latest
     calendar ``A``'s cheapest mode can have (:func:`cost.calendar_ceiling`, or ``A``'s priced calendar where a
-    spot price makes the ceiling loose; :func:`cost.hours_within_calendar`), and its MFU is no higher than
+    spot price that can bill the plan makes the ceiling loose; :func:`cost.hours_within_calendar`), and its MFU is no higher than
     ``A``'s and, where ``A`` fails the poor-MFU rule (``poor``: :func:`_poor_mfu`, which reads the step's
     communication share too, so a lower MFU need not fail it), it fails it too. It then finishes later and costs no less: it is neither ranked above ``A``
     (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses, nor is on the time-vs-cost
@@ -1108,11 +1108,12 @@ def _unpriced_one(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, t
     first = at[np.concatenate(([True], seg_at[1:] != seg_at[:-1]))]  # A: the first fastest row per GPU count
     kw = dict(num_gpus=num_gpus[first], nodes=nodes[first], ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours,
               hours_per_week=s.constraints.hours_per_week, overheads=ctx.overheads)
-    if ctx.price.spot_card_hour is None:
-        ceiling, frac = costmod.calendar_ceiling(ctx.price, train_hours=low, phase=s.constraints.phase, **kw)
+    if not costmod.spot_can_bill(ctx.price, s.constraints.rental_mode):
+        ceiling, frac = costmod.calendar_ceiling(ctx.price, train_hours=low, phase=s.constraints.phase,
+                                                 pin=s.constraints.rental_mode, **kw)
     else:
         # spot's calendar stretches with every preemption: the ceiling would be far above the chosen mode's
-        # calendar, so A is priced and its own calendar taken
+        # calendar, so A is priced and its own calendar taken (only where spot can bill the plan)
         r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, pin=s.constraints.rental_mode,
                                  **kw)
         ceiling, frac = r.best_calendar_hours, None
