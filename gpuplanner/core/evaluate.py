@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import field, replace as _replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from dataclasses import dataclass
 
@@ -426,6 +426,16 @@ def band_runs(band: dict) -> str | None:
     """The untranslated name of the runs behind ``band`` (:data:`BAND_RUNS`, context "Evaluation"), or None for a
     band stored before it was named (then its framework family names it)."""
     return band.get("runs") if isinstance(band, dict) else None
+
+
+def band_name(band: dict, translate: Callable[[str, str], str]) -> str:
+    """The published runs behind ``band`` as the views name them: its runs (:data:`BAND_RUNS`), put in the view's
+    language by ``translate(context, text)`` (context "Evaluation"); a band stored before they were named: its
+    framework family's product name (:func:`frameworks.name_for`). The one fallback the CLI, report and page use."""
+    from .frameworks import name_for
+
+    runs = band_runs(band)
+    return translate("Evaluation", runs) if runs else name_for(band.get("family", ""), "")
 
 
 def validation_band(framework: str) -> dict | None:
