@@ -47,13 +47,6 @@ def grade_text(grade: str | None) -> str:
     return "" if not grade else QCoreApplication.translate("Rules", grade)
 
 
-def costmod_break_even(price):
-    """The plan's break-even hours per week (core.cost; read, not computed here)."""
-    from gpuplanner.core.cost import break_even_hours_per_week
-
-    return break_even_hours_per_week(price)
-
-
 def rule_name(rule_id: str) -> str:
     from gpuplanner.core.rules import RULE_NAMES
 
@@ -717,7 +710,7 @@ class PlansPage(BasePage):
                 region = QCoreApplication.translate("Plan", REGION_NAMES[pr.region]) if pr.region in REGION_NAMES else "—"
                 rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
                     format_clauses(parts), region, pr.provider or "", pr.source_date)) + "</p>")
-            be = costmod_break_even(pr)
+            be = ev.break_even  # worked out once by the Evaluation (core.cost.break_even_hours_per_week)
             if be is not None and be.get("month") is not None and be["month"] >= 168.0:
                 rows.append("<p>" + esc(tr(
                     "Break-even: at these quotes a whole machine per month never beats card-hours (it would need {0} "
