@@ -69,7 +69,9 @@ def test_one_list_of_tools_with_their_own_checkpoint():
     from gpuplanner.core import scenario
     from gpuplanner.core.frameworks import CHECKPOINT_REENTRANT_REFUSED, OWN_CHECKPOINT_TOOLS, reentrant_switch
 
-    assert scenario._OWN_CHECKPOINT is CHECKPOINT_REENTRANT_REFUSED
+    # the scenario reads the core's one list itself: no alias or copy of it is kept
+    assert not [k for k, v in vars(scenario).items() if v is CHECKPOINT_REENTRANT_REFUSED and k != "CHECKPOINT_REENTRANT_REFUSED"]
+    assert "CHECKPOINT_REENTRANT_REFUSED.get(" in Path(scenario.__file__).read_text(encoding="utf-8")
     assert set(OWN_CHECKPOINT_TOOLS) == {"megatron", "megatron-swift", "megatron-bridge", "unsloth"}
     assert [reentrant_switch(t) for t in ("hf", "trl", "llamafactory", "axolotl", "ms-swift", "deepspeed")] == [True] * 6
     assert [reentrant_switch(t) for t in ("megatron", "megatron-bridge", "unsloth", "fsdp")] == [False] * 4
@@ -174,3 +176,32 @@ def test_the_price_messages_have_chinese():
                     ("Spot price &apos;{0}&apos; for {1} is below zero; it was not changed.", "竞价价格")):
         i = ts.index("<source>" + src + "</source>")
         assert zh in ts[i:i + 400].split("</message>")[0], src
+
+
+# ------------------------------------------------------------------------------------------------ one name, one list
+
+def test_one_name_for_a_likely_ranges_runs():
+    """The likely range's runs are named by one core function (core.evaluate.band_name) for the CLI, the report and
+    the Plans page: its runs in the view's language; a band stored before they were named: its family's product
+    name (core.frameworks.name_for), an unknown family as it is."""
+    from gpuplanner.core.evaluate import band_name
+    from gpuplanner.core.frameworks import FRAMEWORKS
+
+    tr = lambda ctx, text: f"[{ctx}] {text}"  # noqa: E731 - a stand-in translator that shows what it was given
+    assert band_name({"runs": "published Megatron-LM runs", "family": "megatron"}, tr) == "[Evaluation] published Megatron-LM runs"
+    assert band_name({"family": "megatron", "rows": 12}, tr) == FRAMEWORKS["megatron"].name
+    assert band_name({"family": "no-such-tool"}, tr) == "no-such-tool"
+    root = Path(__file__).resolve().parents[1] / "gpuplanner"
+    for view in ("commands/_args.py", "report/render.py", "ui/pages/plans_page.py"):
+        text = (root / view).read_text(encoding="utf-8")
+        assert "band_name(" in text and "band_runs(" not in text, view  # no view writes the fallback again
+    assert "def _framework_name" not in (root / "report/render.py").read_text(encoding="utf-8")
+    assert "def _framework_display" not in (root / "ui/pages/plans_page.py").read_text(encoding="utf-8")
+
+
+def test_the_project_page_offers_the_cores_rental_modes():
+    from gpuplanner.core import cost, project
+    from gpuplanner.ui.pages import project_page
+
+    assert project_page.GPU_MODES is cost.MODES and project_page.CPU_MODES is project.CPU_MODES
+    assert not hasattr(project_page, "_GPU_MODES") and not hasattr(project_page, "_CPU_MODES")

@@ -74,8 +74,7 @@ def likely_range(ev, digits: int, currency: str) -> tuple[str, str] | None:
     """The plan's likely range as ``estimate`` and ``plan`` print it: (its calendar days, with the cost range where
     the Evaluation has one; the band's source, p10–p90 of the model's error on the family's published runs), read
     from ``ev.calendar_days_band``/``cost_band``/``band``; None without a band."""
-    from ..core.evaluate import band_runs
-    from ..core.frameworks import name_for
+    from ..core.evaluate import band_name
     from ..formatting import format_money_range, format_span
     from ._lang import translate
 
@@ -85,10 +84,9 @@ def likely_range(ev, digits: int, currency: str) -> tuple[str, str] | None:
     rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
     if ev.cost_band:
         rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, currency))
-    # the published runs behind the band, as they are (core.evaluate.BAND_RUNS); a band stored before: its family
-    runs = band_runs(ev.band)
+    # the published runs behind the band (core.evaluate.band_name: its runs; a band stored before: its family)
     return rng, translate(CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-        n=ev.band["rows"], family=translate("Evaluation", runs) if runs else name_for(ev.band["family"], ""))
+        n=ev.band["rows"], family=band_name(ev.band, translate))
 
 
 def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:

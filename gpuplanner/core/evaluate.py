@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import field, replace as _replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from dataclasses import dataclass
 
@@ -159,6 +159,10 @@ class Evaluation:
     budget: float | None
     rent_vs_build: Any = None  # cost.BuildResult
     rental_advice: tuple[Msg, ...] = ()
+    #: the hours of use per week above which a whole machine per week / per month beats card-hours, next to the
+    #: guide's rule (:func:`cost.break_even_hours_per_week`, worked out once here; views read it); None without
+    #: a card-hour price or a machine quote
+    break_even: Mapping[str, Any] | None = None
     messages: tuple[Msg, ...] = ()
     #: ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%, ``optimistic`` > 55% (:mod:`core.rules`)
     mfu_grade: str | None = None
@@ -376,7 +380,7 @@ class Evaluation:
             "deadline_risk": self.deadline_risk,
             "memory_headroom": None if self.memory_headroom is None else dict(self.memory_headroom),
             "tp_over_pcie": self.tp_over_pcie,
-            "break_even_hours_per_week": costmod.break_even_hours_per_week(self.price),
+            "break_even_hours_per_week": None if self.break_even is None else dict(self.break_even),
             "modes_not_offered": [m for m in MODES if m not in self.mode_costs] if self.cost is not None else [],
         }
         # the training objective: the models held, and for RL the rollouts (core/methods.py)
@@ -426,6 +430,16 @@ def band_runs(band: dict) -> str | None:
     """The untranslated name of the runs behind ``band`` (:data:`BAND_RUNS`, context "Evaluation"), or None for a
     band stored before it was named (then its framework family names it)."""
     return band.get("runs") if isinstance(band, dict) else None
+
+
+def band_name(band: dict, translate: Callable[[str, str], str]) -> str:
+    """The published runs behind ``band`` as the views name them: its runs (:data:`BAND_RUNS`), put in the view's
+    language by ``translate(context, text)`` (context "Evaluation"); a band stored before they were named: its
+    framework family's product name (:func:`frameworks.name_for`). The one fallback the CLI, report and page use."""
+    from .frameworks import name_for
+
+    runs = band_runs(band)
+    return translate("Evaluation", runs) if runs else name_for(band.get("family", ""), "")
 
 
 def validation_band(framework: str) -> dict | None:
@@ -639,7 +653,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         hardware_flops_per_token=tm.hardware_flops_per_token, total_flops=tm.total_flops,
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
-        deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
+        deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice, break_even=costmod.break_even_hours_per_week(price),
         messages=tuple(messages), mfu_grade=mfu_grade(graded_used), mfu_graded=graded_used, rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,

@@ -47,10 +47,6 @@ NO_LIGER = _NO_LIGER  # public: the Training page greys the Liger switch for the
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
-#: Frameworks whose checkpoint implementation is fixed, by the ``training.checkpoint_reentrant`` value they cannot run
-#: (the core's one list, with its sources: core/frameworks.py ``CHECKPOINT_REENTRANT_REFUSED``)
-_OWN_CHECKPOINT = CHECKPOINT_REENTRANT_REFUSED
-
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
@@ -724,7 +720,7 @@ class Scenario(_Section):
         if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
             # a tool's documented default (core/frameworks.py), unless the user set recompute
             self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
-        if t.checkpoint_reentrant is not None and t.framework in _OWN_CHECKPOINT.get(t.checkpoint_reentrant, ()):
+        if t.checkpoint_reentrant is not None and t.framework in CHECKPOINT_REENTRANT_REFUSED.get(t.checkpoint_reentrant, ()):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))

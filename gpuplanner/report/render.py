@@ -693,21 +693,6 @@ def _recompute_name(r: str) -> str:
     return names.get(r, str(r).replace("_", " "))
 
 
-def _framework_name(fw: str) -> str:
-    from ..core.frameworks import FRAMEWORKS  # noqa: PLC0415
-
-    sup = FRAMEWORKS.get(fw)
-    return sup.name if sup is not None else str(fw)
-
-
-def _band_family(band: dict) -> str:
-    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS); an older band: its family."""
-    from ..core.evaluate import band_runs  # noqa: PLC0415
-
-    runs = band_runs(band)
-    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))
-
-
 def _mode_name(mode: str | None) -> str:
     from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
 
@@ -774,6 +759,8 @@ def _html_title(data: ReportData) -> str:
 
 
 def _html_task(data: ReportData) -> str:
+    from ..core.frameworks import name_for  # noqa: PLC0415
+
     t = data.task
     a = t.arch
     arch = translate("Report", "{layers} layers, hidden {hidden}, {heads} heads ({kv} KV, {att}), {mlp} MLP {ffn}, "
@@ -786,7 +773,7 @@ def _html_task(data: ReportData) -> str:
     tr = t.training
     setup = translate("Report", "{method}, {prec}, {opt}, {fw}").format(
         method=_method_name(tr["method"]), prec=tr["precision"], opt=_optimizer_name(tr["optimizer"]),
-        fw=_framework_name(tr["framework"]))
+        fw=name_for(tr["framework"], ""))
     if tr.get("lora_rank"):
         setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
     batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
@@ -834,6 +821,8 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
 
 # long: the recommendation section of the PDF as HTML, paragraph by paragraph in the printed order
 def _html_plan(data: ReportData) -> str:
+    from ..core.evaluate import band_name  # noqa: PLC0415
+
     p = data.plan
     cur = data.currency
     out = [f"{_SPACER}<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
@@ -859,7 +848,7 @@ def _html_plan(data: ReportData) -> str:
                                    "{family} training runs ({date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "
                                    "data loading or a different server can be slower still.").format(
-            n=p.band.get("rows"), family=_band_family(p.band), date=p.band.get("source_date") or "")
+            n=p.band.get("rows"), family=band_name(p.band, translate), date=p.band.get("source_date") or "")
         sentence = translate("Report", "{range}.").format(range=rng)  # (a Chinese sentence ends with 。)
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []

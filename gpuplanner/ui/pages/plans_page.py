@@ -94,13 +94,6 @@ def grade_text(grade: str | None) -> str:
     return "" if not grade else QCoreApplication.translate("Rules", grade)
 
 
-def costmod_break_even(price):
-    """The plan's break-even hours per week (core.cost; read, not computed here)."""
-    from gpuplanner.core.cost import break_even_hours_per_week
-
-    return break_even_hours_per_week(price)
-
-
 def rule_name(rule_id: str) -> str:
     from gpuplanner.core.rules import RULE_NAMES
 
@@ -725,13 +718,15 @@ class PlansPage(BasePage):
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
                 format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
+            from gpuplanner.core.evaluate import band_name
+
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
             if ev.cost_band is not None:
                 rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
-                            ev.band["rows"], _band_display(ev.band), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                            ev.band["rows"], band_name(ev.band, QCoreApplication.translate), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
@@ -773,7 +768,7 @@ class PlansPage(BasePage):
                 region = QCoreApplication.translate("Plan", REGION_NAMES[pr.region]) if pr.region in REGION_NAMES else "—"
                 rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
                     format_clauses(parts), region, pr.provider or "", pr.source_date)) + "</p>")
-            be = costmod_break_even(pr)
+            be = ev.break_even  # worked out once by the Evaluation (core.cost.break_even_hours_per_week)
             if be is not None and be.get("month") is not None and be["month"] >= 168.0:
                 rows.append("<p>" + esc(tr(
                     "Break-even: at these quotes a whole machine per month never beats card-hours (it would need {0} "
@@ -868,19 +863,3 @@ class PlansPage(BasePage):
         if len(self.table_model.headers) > col and self.table_model.headers[col] != header:
             self.table_model.headers[col] = header
             self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, col, col)
-
-
-def _framework_display(fw: str) -> str:
-    """A framework's product name (the scenario and the calibration data keep its identifier)."""
-    from gpuplanner.core.frameworks import FRAMEWORKS
-
-    sup = FRAMEWORKS.get(fw)
-    return sup.name if sup is not None else str(fw)
-
-
-def _band_display(band: dict) -> str:
-    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS); an older band: its family."""
-    from gpuplanner.core.evaluate import band_runs
-
-    runs = band_runs(band)
-    return QCoreApplication.translate("Evaluation", runs) if runs else _framework_display(band.get("family", ""))

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
-from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
+from gpuplanner.core.cost import MODES as GPU_MODES
+from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
 from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name, join_clause, paren
 
 from .base import BasePage
@@ -41,8 +42,6 @@ _NEW_PHASE = {
 }
 _KIND_COLOURS = {"cpu_preprocessing": "#9e9e9e", "research": "#66bb6a", "training": "#1565c0", "burst": "#ef6c00",
                  "inference": "#8e24aa"}
-_GPU_MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
-_CPU_MODES = ("core_hour", "node_month")
 #: the serving engines the schema knows and its default memory share (core/project.InferenceSpec)
 SERVING_ENGINES = typing.get_args(InferenceSpec.model_fields["engine"].annotation)
 LENGTH_SPREADS = typing.get_args(InferenceSpec.model_fields["length_spread"].annotation)
@@ -592,7 +591,7 @@ class ProjectPage(BasePage):
     def _fill_mode_combo(self, kind: str | None = None) -> None:
         ph = self._phase() if hasattr(self, "_data") else None
         kind = kind or (ph or {}).get("kind", "training")
-        modes = _CPU_MODES if kind == "cpu_preprocessing" else _GPU_MODES
+        modes = CPU_MODES if kind == "cpu_preprocessing" else GPU_MODES
         was = self._loading
         self._loading = True
         self.mode.clear()
