@@ -1656,6 +1656,8 @@ def time_layout(
     # four separate per-row values (not one tuple): take_layout/pack_layout pick the rows of arrays only
     (off["nemo_export_pipe"], off["nemo_export_tens"], off["nemo_export_expert"],
      off["nemo_export_hbm"]) = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
+    if disp == "flex":
+        off.update(hybridep_ib_layout(m, ep, ep_stride, dom, ops))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -2648,14 +2650,25 @@ def hybridep_ib_rates(ep):
     return d, c
 
 
+def hybridep_ib_layout(m: ModelFacts, ep, stride, domain, ops=_ScalarOps) -> dict:
+    """The layout-only parts of :func:`hybridep_ib_seconds`, worked out once per layout in :func:`time_layout` (not
+    once per GPU type in :func:`time_gpu`): the nodes a token reaches (:func:`flex_dest_nodes`) and the dispatch and
+    combine rates (:func:`hybridep_ib_rates`), each a per-row array or a scalar (never a tuple: :func:`take_layout`
+    and :func:`pack_layout` pick the rows of arrays only)."""
+    d, c = hybridep_ib_rates(ep)
+    return {"ib_nodes": flex_dest_nodes(m, ep, stride, domain, ops), "ib_disp_bps": d, "ib_comb_bps": c}
+
+
 def hybridep_ib_seconds(lay: dict, nic):
     """One MoE layer's dispatch under the flex dispatcher whose expert-parallel group spans several NVLink domains
     (DeepEP / HybridEP internode kernels): forward dispatch and combine and their backward, each moving ``tokens / tp
     × nodes reached`` rows of ``h`` 16-bit elements (:func:`flex_dest_nodes`) at the measured rates
     (:func:`hybridep_ib_rates`), scaled by the GPU's NIC rate against the measured node's."""
     ops, m = lay["ops"], lay["m"]
-    rows = lay["tokens_mb"] / lay["tp"] * flex_dest_nodes(m, lay["ep"], lay["ep_stride"], lay["dom"], ops)
-    d, c = hybridep_ib_rates(lay["ep"])
+    if "ib_nodes" not in lay:  # a layout dict built without time_layout's flex branch
+        lay = {**lay, **hybridep_ib_layout(m, lay["ep"], lay["ep_stride"], lay["dom"], ops)}
+    rows = lay["tokens_mb"] / lay["tp"] * lay["ib_nodes"]
+    d, c = lay["ib_disp_bps"], lay["ib_comb_bps"]
     scale = nic / (HYBRIDEP_IB_NIC_GBS * 1e9)
     return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
 
