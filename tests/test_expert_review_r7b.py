@@ -12,7 +12,11 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
-from gpuplanner.core.project import VLLM_GRAPH_POOL_GIB, kv_far_end_users
+from gpuplanner.core import inference as inf
+from gpuplanner.core.catalog_hw import get_gpu
+from gpuplanner.core.estimate import resolve
+from gpuplanner.core.inference import VLLM_GRAPH_POOL_GIB, kv_far_end_users
+from gpuplanner.core.scenario import Scenario
 
 DATA = Path(__file__).parent / "data" / "expert_review"
 
@@ -41,16 +45,34 @@ def test_kv_far_end_users_by_hand():
     assert kv_far_end_users(_size(1.8, 1.2, 2, "sglang")) is None
 
 
+def _size_72b_int4(gpu: str, engine: str = "vllm"):
+    r = resolve(Scenario.model_validate({"model": {"preset": "qwen2.5-72b"}}), None)
+    return inf.size_serving(inf.ServingModel.of(r.arch, r.params), get_gpu(gpu), concurrency=200, context_tokens=4096,
+                            prompt_tokens=3584, output_tokens=512, precision="int4", tokens_per_s_per_user=20,
+                            engine=engine)
+
+
+def test_a_4090_serving_72b_int4_gets_a_tp_group_with_kv_room():
+    """Fails before advice7: TP 2 (134 cards, 1.8 GiB of KV per card) was the 4090's sizing. TP 4 keeps 11.2 GiB per
+    card (160 cards); the fewer-card group is said, not taken."""
+    size = _size_72b_int4("rtx-4090-24gb")
+    assert size.tp == 4 and size.num_gpus == 160, (size.tp, size.num_gpus)
+    assert kv_far_end_users(size) > 0
+    line = next(str(m) for m in size.messages if "CUDA graphs" in str(m))
+    assert "TP 2 would need 134 cards" in line and "1.8 GiB" in line and "Planned at TP 4 (160 cards)" in line, line
+    # SGLang sizes its pool after its own graph memory: the fewest cards stand (TP 2 here, its own smaller pool)
+    assert not any("CUDA graphs" in str(m) for m in _size_72b_int4("rtx-4090-24gb", "sglang").messages)
+
+
 def test_72b_int4_service_is_not_planned_on_24gb_cards_with_no_kv_room(capsys):
     """Fails before advice7: plan #1 was 134 × RTX 4090 at TP 2 (¥422,904), 1.8 GiB of KV per card."""
     ph = _serving_phase(capsys, "serve-72b-int4-geforce.gpuplan")
-    inf = ph["inference"]
+    inf_ = ph["inference"]
     assert ph["gpu"] != "rtx-4090-24gb", ph["gpu"]
-    assert inf["kv_cache_gib_per_gpu"] - VLLM_GRAPH_POOL_GIB > 0.0, inf
-    # the 4090 option is not dropped silently: its cost and its KV room are said
-    line = next(m for m in ph["messages"] if "RTX 4090" in m and "CUDA graphs" in m)
-    assert "134 × NVIDIA GeForce RTX 4090 24GB at TP 2" in line and "1.8 GiB per card" in line, line
-    assert "ranked after the plans with room" in line
+    assert inf_["kv_cache_gib_per_gpu"] - VLLM_GRAPH_POOL_GIB > 0.0, inf_
+    # the 4090 stays among the alternatives, sized where its KV cache has room (TP 4, 160 cards)
+    alts = {a["gpu"]: a for a in inf_["alternatives"]}
+    assert alts["rtx-4090-24gb"]["num_gpus"] == 160, alts
 
 
 def test_a_service_with_kv_room_keeps_its_cheapest_plan(capsys):
@@ -58,3 +80,22 @@ def test_a_service_with_kv_room_keeps_its_cheapest_plan(capsys):
     ph = _serving_phase(capsys, "serve-32b-consumer.gpuplan")
     assert ph["gpu"] == "rtx-5090-32gb" and ph["inference"]["tp"] == 1, (ph["gpu"], ph["inference"]["tp"])
     assert not any("CUDA graphs" in m for m in ph["messages"]), ph["messages"]
+
+
+def test_a_card_whose_every_tp_group_has_no_kv_room_ranks_after_one_with_room():
+    """The project's order among cards: an option with no KV room under a current vLLM goes after one with room,
+    kept (not dropped), and its cost is said."""
+    from gpuplanner.core.project import _thin_kv_last  # noqa: PLC0415
+
+    def opt(name, kv, cost):
+        size = SimpleNamespace(kv_cache_gib_per_gpu=kv, kv_cache_gib_per_request=1.2, tp=2, engine="vllm",
+                               num_gpus=10, gpu_name=name, batch_per_replica=3)
+        return (size, "card_hour", cost, {}, None, 1.0)
+
+    thin, room = opt("Thin", 1.8, 100.0), opt("Roomy", 9.0, 120.0)
+    options = [thin, room]
+    msgs = _thin_kv_last(options, "CNY")
+    assert options == [room, thin]
+    assert len(msgs) == 1 and msgs[0].params["cost"] == 100.0 and msgs[0].params["gpu"] == "Thin", msgs
+    options = [room, thin]
+    assert _thin_kv_last(options, "CNY") == [] and options == [room, thin]

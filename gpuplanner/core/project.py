@@ -35,7 +35,7 @@ from .estimate import resolve
 from .evaluate import Evaluation, Layout, _with_batch, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
-from .inference import ServingModel, ServingSize, size_serving
+from .inference import VLLM_GRAPH_POOL_GIB, ServingModel, ServingSize, kv_far_end_users, size_serving
 from .messages import Msg
 from .plausible import check_plausible
 from .scenario import Scenario, _Section
@@ -712,23 +712,6 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
                        nodes=units_nodes(size.num_gpus, size.gpus_per_node), rental_mode=mode, cost=c,
                        currency=table.currency, mode_costs=costs, work_weeks=weeks, serving=size,
                        serving_alternatives=alts, messages=tuple(msgs))
-
-
-# vLLM >= 0.21 captures sample CUDA graphs before sizing its KV pool and subtracts their estimate ("Estimated CUDA
-# graph memory": 0.3-2.2 GiB per GPU in the start-up logs read for docs/validation_inference.md, "KV capacity against
-# the engines' start-up logs"); the pool model does not count it (no formula found). The far end of that range is
-# what a current vLLM may hold back from a replica's KV pool (issue 35 round 7, advice7).
-VLLM_GRAPH_POOL_GIB = 2.2
-
-
-def kv_far_end_users(size: ServingSize) -> int | None:
-    """Requests a replica's KV pool holds when a current vLLM keeps :data:`VLLM_GRAPH_POOL_GIB` per GPU for its CUDA
-    graphs: ``floor((pool − 2.2 GiB) × tp / KV per request)``; None for other engines (SGLang and TensorRT-LLM size
-    their pools after their own graph memory: not this term) or without a per-request figure."""
-    per_req = float(size.kv_cache_gib_per_request)
-    if size.engine != "vllm" or per_req <= 0.0:
-        return None
-    return max(0, int((float(size.kv_cache_gib_per_gpu) - VLLM_GRAPH_POOL_GIB) * size.tp / per_req))
 
 
 def _thin_kv_last(options: list, currency: str) -> list[Msg]:

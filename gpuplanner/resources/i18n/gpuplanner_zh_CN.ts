@@ -3051,6 +3051,10 @@
         <translation>引擎循环必须是 {choices} 之一，而不是 {loop}</translation>
     </message>
     <message>
+        <source>TP {tp} would need {n} cards, but leaves {kv:.1f} GiB of KV cache per card: a current vLLM keeps up to {graphs:.1f} GiB per card for CUDA graphs before sizing it, which would leave no room for one request. Planned at TP {best_tp} ({best_n} cards).</source>
+        <translation>TP {tp} 需要 {n} 张卡，但每卡只留下 {kv:.1f} GiB 的 KV 缓存：新版 vLLM 在划分 KV 缓存前会为 CUDA 图预留每卡至多 {graphs:.1f} GiB，这样连一个请求的空间都不剩。因此按 TP {best_tp}（{best_n} 张卡）规划。</translation>
+    </message>
+    <message>
         <source>{p} weights: check the quality on your own evaluation set before serving.</source>
         <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
     </message>
