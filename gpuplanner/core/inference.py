@@ -75,6 +75,7 @@ for training and serving; the KV cache streams at the time model's 0.8 (:func:`k
 from __future__ import annotations
 
 import functools
+import dataclasses
 import math
 from dataclasses import field
 from typing import Any, Literal
@@ -849,15 +850,51 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
               output_tokens=output_tokens, precision=precision, kv_precision=kv_precision,
               tokens_per_s_per_user=tokens_per_s_per_user, slots=slots, eff=eff,
               gpu_memory_utilization=gpu_memory_utilization, engine=engine, spread=spread)
-    best = None
+    best = thin = None
     tp = 1
     while tp <= slots:
         if m.num_heads % tp == 0:
             size = _size_at(m, gpu, tp, **kw)
-            if size is not None and (best is None or size.num_gpus < best.num_gpus):
+            if size is not None and kv_far_end_users(size) == 0:
+                thin = size if thin is None or size.num_gpus < thin.num_gpus else thin
+            elif size is not None and (best is None or size.num_gpus < best.num_gpus):
                 best = size
         tp *= 2
-    return best
+    return _room_first(best, thin)
+
+
+# vLLM >= 0.21 captures sample CUDA graphs before sizing its KV pool and subtracts their estimate ("Estimated CUDA
+# graph memory": 0.3-2.2 GiB per GPU in the start-up logs read for docs/validation_inference.md, "KV capacity against
+# the engines' start-up logs"); the pool model here does not count it (no formula found). The far end of that range
+# is what a current vLLM may hold back from a replica's KV pool (issue 35 round 7, advice7).
+VLLM_GRAPH_POOL_GIB = 2.2
+
+
+def kv_far_end_users(size: ServingSize) -> int | None:
+    """Requests a replica's KV pool holds when a current vLLM keeps :data:`VLLM_GRAPH_POOL_GIB` per GPU for its CUDA
+    graphs: ``floor((pool − 2.2 GiB) × tp / KV per request)``; None for other engines (SGLang and TensorRT-LLM size
+    their pools after their own graph memory: not this term) or without a per-request figure. 0: vLLM would not
+    start (its KV cache cannot hold one sequence)."""
+    per_req = float(size.kv_cache_gib_per_request)
+    if size.engine != "vllm" or per_req <= 0.0:
+        return None
+    return max(0, int((float(size.kv_cache_gib_per_gpu) - VLLM_GRAPH_POOL_GIB) * size.tp / per_req))
+
+
+def _room_first(best: ServingSize | None, thin: ServingSize | None) -> ServingSize | None:
+    """:func:`size_serving`'s choice: the fewest cards among the TP groups whose KV pool keeps room under a current
+    vLLM (:func:`kv_far_end_users`); a group with fewer cards but no room is said on the plan, not taken (issue 35
+    round 7, advice7: Qwen2.5-72B int4 on RTX 4090s, TP 2 leaves 1.8 GiB of KV per card; vLLM's docs, Optimization
+    and Tuning, "Preemption": a larger TP group gives each GPU more KV room). Only groups without room: the fewest."""
+    if best is None or thin is None or thin.num_gpus >= best.num_gpus:
+        return best if best is not None else thin
+    msg = Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "TP {tp} would need {n} cards, but leaves {kv:.1f} GiB of KV cache per card: a current vLLM keeps up to "
+             "{graphs:.1f} GiB per card for CUDA graphs before sizing it, which would leave no room for one request. "
+             "Planned at TP {best_tp} ({best_n} cards)."),
+        {"tp": thin.tp, "n": thin.num_gpus, "kv": float(thin.kv_cache_gib_per_gpu), "graphs": VLLM_GRAPH_POOL_GIB,
+         "best_tp": best.tp, "best_n": best.num_gpus})
+    return dataclasses.replace(best, messages=tuple(best.messages) + (msg,))
 
 
 def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_tokens: int, prompt_tokens: int,

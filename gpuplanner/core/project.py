@@ -35,7 +35,7 @@ from .estimate import resolve
 from .evaluate import Evaluation, Layout, _with_batch, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
-from .inference import ServingModel, ServingSize, size_serving
+from .inference import VLLM_GRAPH_POOL_GIB, ServingModel, ServingSize, kv_far_end_users, size_serving
 from .messages import Msg
 from .plausible import check_plausible
 from .scenario import Scenario, _Section
@@ -699,18 +699,43 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     # users). The user's GPU is the only option.
     options.sort(key=lambda o: (o[2] is None, o[2] if o[2] is not None else 0.0,
                                 o[5] if o[5] is not None else 0.0, o[0].num_gpus))
+    thin = _thin_kv_last(options, table.currency)
     size, mode, c, costs, msg, _ = options[0]
     # which model the phase serves, said (issue 35 round 6, advice4: a project file whose plan and scenario held
     # different models served the plan's, and nothing printed named it)
     served = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Serves {model} with {precision} weights."),
                  {"model": r.arch.name, "precision": spec.precision})
-    msgs = [served] + list(size.messages) + _consumer_serving(size, s) + ([msg] if msg else [])
+    msgs = [served] + list(size.messages) + _consumer_serving(size, s) + thin + ([msg] if msg else [])
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
                        nodes=units_nodes(size.num_gpus, size.gpus_per_node), rental_mode=mode, cost=c,
                        currency=table.currency, mode_costs=costs, work_weeks=weeks, serving=size,
                        serving_alternatives=alts, messages=tuple(msgs))
+
+
+def _thin_kv_last(options: list, currency: str) -> list[Msg]:
+    """Rank after the others, with the reason, every option whose vLLM replica may hold no request once a current
+    vLLM has taken its CUDA-graph estimate from the KV pool (it then refuses to start: its KV cache cannot hold one
+    sequence). Issue 35 round 7, advice7: Qwen2.5-72B int4 for 200 users went to 134 × RTX 4090 at TP 2 with 1.8 GiB
+    of KV per card (the weights fill the rest), 3 users per replica; vLLM's docs (Optimization and Tuning,
+    "Preemption") name the remedy, a larger tensor-parallel group or a larger card. No option is dropped, and only
+    when such an option came first is anything said (its figures stay in the line)."""
+    thin = [o for o in options if o[2] is not None and kv_far_end_users(o[0]) == 0]
+    if not thin:
+        return []
+    first = options[0]
+    options.sort(key=lambda o: o in thin)
+    if first not in thin or options[0] in thin:
+        return []
+    size = first[0]
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{n} × {gpu} at TP {tp} would cost {cost:,.0f} {cur}, but its KV cache has {kv:.1f} GiB per card for "
+             "{users} users per replica: a current vLLM keeps up to {graphs:.1f} GiB per card for CUDA graphs "
+             "before sizing the KV cache, which would leave it no room for one request. It is ranked after the "
+             "plans with room; a larger TP group or card gives the KV cache more."),
+        {"n": size.num_gpus, "gpu": size.gpu_name, "tp": size.tp, "cost": float(first[2]), "cur": currency,
+         "kv": float(size.kv_cache_gib_per_gpu), "users": size.batch_per_replica, "graphs": VLLM_GRAPH_POOL_GIB})]
 
 
 def _consumer_serving(size: ServingSize, s: Scenario) -> list[Msg]:

@@ -3051,6 +3051,10 @@
         <translation>引擎循环必须是 {choices} 之一，而不是 {loop}</translation>
     </message>
     <message>
+        <source>TP {tp} would need {n} cards, but leaves {kv:.1f} GiB of KV cache per card: a current vLLM keeps up to {graphs:.1f} GiB per card for CUDA graphs before sizing it, which would leave no room for one request. Planned at TP {best_tp} ({best_n} cards).</source>
+        <translation>TP {tp} 需要 {n} 张卡，但每卡只留下 {kv:.1f} GiB 的 KV 缓存：新版 vLLM 在划分 KV 缓存前会为 CUDA 图预留每卡至多 {graphs:.1f} GiB，这样连一个请求的空间都不剩。因此按 TP {best_tp}（{best_n} 张卡）规划。</translation>
+    </message>
+    <message>
         <source>{p} weights: check the quality on your own evaluation set before serving.</source>
         <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
     </message>
@@ -5685,6 +5689,10 @@
     <message>
         <source>{name}: no GPU can serve this model at the latency target inside one node</source>
         <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} at TP {tp} would cost {cost:,.0f} {cur}, but its KV cache has {kv:.1f} GiB per card for {users} users per replica: a current vLLM keeps up to {graphs:.1f} GiB per card for CUDA graphs before sizing the KV cache, which would leave it no room for one request. It is ranked after the plans with room; a larger TP group or card gives the KV cache more.</source>
+        <translation>{n} × {gpu}（TP {tp}）费用为 {cost:,.0f} {cur}，但其 KV 缓存每卡仅 {kv:.1f} GiB，每个副本 {users} 个用户：新版 vLLM 在划分 KV 缓存前会为 CUDA 图预留每卡至多 {graphs:.1f} GiB，这样连一个请求的空间都不剩。因此它排在有余量的方案之后；更大的 TP 组或更大的显卡能给 KV 缓存更多空间。</translation>
     </message>
     <message>
         <source>Default CPU price ({source}, {date}): replace it with your quote.</source>
