@@ -57,6 +57,8 @@ GLOSSARY = BASE_WORDS | {
     # the Hugging Face library and PyTorch's attention function as named in their docs (attn_implementation "sdpa"),
     # and LLaMA-Factory's value "fa2" for FlashAttention-2 quoted from its config
     "Transformers", "SDPA", "fa",
+    # Transformers' attn_implementation value, as the user types it (the Training page's attention list)
+    "eager", "Eager",
 }
 
 
