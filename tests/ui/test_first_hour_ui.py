@@ -86,3 +86,15 @@ def test_the_training_page_states_the_adopted_plans_step(win, qtbot):
     L = plan.layout
     text = train.batch_info.text()
     assert f"data-parallel {L.dp} × accumulation {L.grad_accum}" in text, (text, L)
+
+
+def test_the_starting_documents_plans_table_fits_with_framework_and_rental(win, qtbot):
+    """The document a new user starts with: its plans differ in framework (the search chooses it) and some are
+    billed per month, so both the framework and the rental columns are shown; all ten fit 1280×800 without a
+    horizontal scroll bar (the rental column's labels are a word or two: plans_page.MODE_SHORT)."""
+    page = _plans_page(win, qtbot)
+    hidden = [c for c in ("framework", "rental_mode") if page.view.isColumnHidden(COLUMNS.index(c))]
+    hh = page.view.horizontalHeader()
+    shown = [hh.sectionSize(i) for i in range(hh.count()) if not page.view.isColumnHidden(i)]
+    assert sum(shown) <= page.view.viewport().width(), (shown, page.view.viewport().width(), hidden)
+    assert not page.view.horizontalScrollBar().isVisible()

@@ -88,7 +88,7 @@ def test_plans_table_shows_the_billed_rental_mode(win, qtbot):
         p.plan.evaluation.scenario.constraints.rental_mode == "card_hour" for p in page.table_model.plans),
         timeout=30000)
     _c, cells, tips = _mode_column(page)
-    assert set(cells) == {"on demand"}
+    assert set(cells) == {"hourly"}
     assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "Rental\n(as set)"
     assert "as set on the Time and budget page" in tips[0]
     assert not page.view.isColumnHidden(c)

@@ -5079,6 +5079,26 @@
         <translation>MFU 评级</translation>
     </message>
     <message>
+        <source>hourly</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>weekly</source>
+        <translation>周租</translation>
+    </message>
+    <message>
+        <source>monthly</source>
+        <translation>月租</translation>
+    </message>
+    <message>
+        <source>wk cap</source>
+        <translation>周封顶</translation>
+    </message>
+    <message>
+        <source>mo cap</source>
+        <translation>月封顶</translation>
+    </message>
+    <message>
         <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. 40–55% is good, above 55% optimistic.</source>
         <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。40–55% 为良好，高于 55% 为偏乐观。</translation>
     </message>
@@ -5213,28 +5233,8 @@
         <translation>权重</translation>
     </message>
     <message>
-        <source>on demand</source>
-        <translation>按需</translation>
-    </message>
-    <message>
         <source>spot</source>
         <translation>竞价</translation>
-    </message>
-    <message>
-        <source>per week</source>
-        <translation>周租</translation>
-    </message>
-    <message>
-        <source>per month</source>
-        <translation>月租</translation>
-    </message>
-    <message>
-        <source>weekly cap</source>
-        <translation>周封顶</translation>
-    </message>
-    <message>
-        <source>monthly cap</source>
-        <translation>月封顶</translation>
     </message>
     <message>
         <source>Billed on {0}, as set on the Time and budget page</source>

@@ -43,10 +43,11 @@ def framework_name(p: engine.PlanRow) -> str:
 
 
 #: the rental mode that bills a plan, short for the table (core/cost.MODE_LABELS has the full names, in the tooltip)
-MODE_SHORT = {"card_hour": QT_TRANSLATE_NOOP("PlansPage", "on demand"), "spot": QT_TRANSLATE_NOOP("PlansPage", "spot"),
-              "week": QT_TRANSLATE_NOOP("PlansPage", "per week"), "month": QT_TRANSLATE_NOOP("PlansPage", "per month"),
-              "hybrid_week": QT_TRANSLATE_NOOP("PlansPage", "weekly cap"),
-              "hybrid_month": QT_TRANSLATE_NOOP("PlansPage", "monthly cap")}
+#: (a word or two: with the framework column shown the table's ten columns must fit 1280×800 without scrolling)
+MODE_SHORT = {"card_hour": QT_TRANSLATE_NOOP("PlansPage", "hourly"), "spot": QT_TRANSLATE_NOOP("PlansPage", "spot"),
+              "week": QT_TRANSLATE_NOOP("PlansPage", "weekly"), "month": QT_TRANSLATE_NOOP("PlansPage", "monthly"),
+              "hybrid_week": QT_TRANSLATE_NOOP("PlansPage", "wk cap"),
+              "hybrid_month": QT_TRANSLATE_NOOP("PlansPage", "mo cap")}
 
 
 def rental_mode_cells(p: engine.PlanRow) -> tuple[str, str]:
