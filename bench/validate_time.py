@@ -179,6 +179,7 @@ BEFORE_35 = {"Megatron-LM 2021 (A100)": (0.081, 0.897, 0.045, 1.008),
              "llm-foundry (A100/H100)": (0.084, 0.145, 0.066, 0.130),
              "torchtune": (0.094, 0.525, 0.127, 0.494), "all": (0.085, 0.442, 0.068, 0.464)}
 
+
 def _fragment(name: str) -> list[str]:
     """A hand-written section kept in ``bench/data/NAME`` (its first line, an HTML comment, left out)."""
     return (Path(__file__).parent / "data" / name).read_text(encoding="utf-8").splitlines()[1:]
