@@ -41,6 +41,21 @@ def test_rtx_5090_from_the_sweep_maximum():
     assert _factor("rtx-5090-32gb") == pytest.approx(1.3090, abs=5e-4)
 
 
+def test_rtx_5090_figure_is_nvidias_half_rate_fp32_accumulate():
+    # NVIDIA RTX Blackwell whitepaper, RTX 5090: 680 tensor cores at the 2,407 MHz boost, 128 dense BF16 FLOP per
+    # tensor core per clock with FP32 accumulate (Ada's rate: 4090 165.2 = 512 x 2.52 x 128) = 209.5, half the
+    # 419 FP16-accumulate figure; FP32 21,760 x 2 x 2.407 = 104.8. The catalogue keeps the reference CSV's rounding
+    # (210 / 105); the full-rate 419 (what a datacenter or workstation Blackwell would give) must not creep back in.
+    g = C.get_gpu("rtx-5090-32gb")
+    assert C.peak_tflops(g, "bf16") == pytest.approx(680 * 2.407 * 128 / 1000, rel=3e-3)
+    assert C.peak_tflops(g, "bf16") == pytest.approx(g.fp8_tflops / 2, rel=3e-3)
+    assert g.fp32_tflops == pytest.approx(21760 * 2 * 2.407 / 1000, rel=3e-3)
+    assert "UNCERTAIN" not in (g.notes or "").upper() and "whitepaper" in (g.source or "")
+    # the sweep's best (236.03) over the figure is a sustained clock of 2.71 GHz, the same GPU-Boost range as the
+    # 4090's 178.8 / 165.2 x 2.52 = 2.73 GHz: the figure and the measurement agree
+    assert 236.03 / 209.5 * 2.407 == pytest.approx(2.712, abs=0.002)
+
+
 @pytest.mark.parametrize("gid", ["a100-sxm-80gb", "a100-pcie-40gb", "h100-sxm-80gb", "l40s-48gb", "rtx-a6000-48gb",
                                  "h20-96gb", "mi300x-192gb"])
 def test_non_geforce_cards_unchanged(gid):

@@ -154,7 +154,10 @@ GEN_EFFICIENCY = {
 #: ``torch.matmul`` in BF16 runs with FP32 accumulation (see ``bench/validate_time.py`` notes), so the 165.2 FP32-
 #: accumulate figure is the right denominator for both measurements.
 #: RTX 5090: no finder run is published; the best of zzc0721/torch-performance-test-data's square BF16 sweep (PR #15,
-#: torch 2.8.0+cu128) is 236.03 at 8192 (1.124 of the catalogue's uncertain 210). A square sweep is a lower bound of
+#: torch 2.8.0+cu128) is 236.03 at 8192, 1.124 of the catalogue's 210. That figure is NVIDIA's 209.5 (RTX Blackwell
+#: GPU Architecture whitepaper, RTX 5090 table: dense BF16 with FP32 accumulate = 680 tensor cores x 2,407 MHz x 128
+#: FLOP, half the 419 FP16-accumulate figure), rounded as in the reference gpu-specs.csv; 236.03 / 209.5 x 2.407 GHz
+#: is a sustained ~2.71 GHz, the 4090's GPU-Boost range (2.73 GHz). A square sweep is a lower bound of
 #: the finder's best shape (the same sweep gives the 4090 164.8 against the finder's 178.8). A second 5090 run (issue
 #: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
 MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
