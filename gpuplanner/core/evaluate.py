@@ -52,7 +52,7 @@ from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
-from .frameworks import interleaves
+from .frameworks import no_vpp_words
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -721,9 +721,9 @@ def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:
     """A VPP the user entered for an objective whose trainer does not interleave (frameworks ``no_vpp_objectives``:
     Megatron-SWIFT's GRPO): kept and estimated, said on the plan."""
     p, t = s.parallel, s.training
-    sup = FRAMEWORKS.get(t.framework)
-    if sup is None or p.vpp <= 1 or p.pp <= 1 or not sup.interleaved_pipeline or interleaves(t.framework, t.objective):
+    if p.vpp <= 1 or p.pp <= 1 or no_vpp_words(t.framework, t.objective) is None:  # the one predicate (frameworks)
         return ()
+    sup = FRAMEWORKS[t.framework]
     return (Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved "
              "schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1."),

@@ -1392,7 +1392,7 @@ def memory_arrays(
     # fp16-stored unquantised layers under bf16 autocast (bnb_fp16_storage_kept_bytes); PEFT's kbit preparation casts them
     # to fp32 first (kbit_on), which the kbit terms already count
     fp16_mix = (autocast & (bool(bnb_fp16_storage) and method == "qlora" and precision == "bf16")
-                & xp.where(kbit_on, False, True))
+                & xp.where(kbit_on, False, True))  # not kbit_on (the scalar ops have no logical_not)
     fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,

@@ -42,8 +42,8 @@ LoraTargets = Literal["attention", "all_linear", "qkv"]
 #: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
-_NO_LIGER = ("megatron", "megatron-swift", "unsloth")
-NO_LIGER = _NO_LIGER  # public: the Training page greys the Liger switch for these (ui/pages/training_page.py)
+#: the tools Liger Kernel does not patch (the Training page greys its switch for these: ui/pages/training_page.py)
+NO_LIGER = ("megatron", "megatron-swift", "unsloth")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
@@ -725,7 +725,7 @@ class Scenario(_Section):
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
         _check_bnb_flags(t)
-        if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
+        if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),
                 framework=t.framework))

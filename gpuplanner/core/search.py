@@ -1362,7 +1362,7 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
         return (s.training.framework,), False
     fws = _train_the_model(fws, arch, s.training.method)
     if getattr(s.training, "liger_kernel", False):
-        # Liger Kernel patches Hugging Face models only (scenario._NO_LIGER): the search keeps the stacks that run them
+        # Liger Kernel patches Hugging Face models only (scenario.NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
     if not getattr(s.training, "cut_cross_entropy", True):
         # an Unsloth version before Cut Cross-Entropy (scenario.cut_cross_entropy): only Unsloth is that tool

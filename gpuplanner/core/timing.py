@@ -178,7 +178,7 @@ def sustained_clock_factor(g) -> float:
     RTX 4090: (178.8 / 165.2) / (267.9 / 312) = 1.260, so Ada's 0.70 becomes 0.88 of the 165.2 figure on a 4090
     (0.82 of what the card really sustains, the A100's 0.70 / 0.859 = 0.815)."""
     gid = str(getattr(g, "id", "") or "").lower()
-    if getattr(g, "gpu_class", None) != "consumer" or getattr(g, "vendor", "NVIDIA") == "custom":
+    if getattr(g, "gpu_class", None) != "consumer":  # a user-entered GPU is datacenter or workstation class
         return 1.0
     measured = MAMF_SAME_DIE.get(gid, gid)
     ref = MAMF_REFERENCE.get(gpu_generation(g))
