@@ -392,6 +392,20 @@ NCCL_TREE_LL128_BASE_S = 14.0e-6
 NCCL_TREE_LL128_NVLINK_S = 1.25e-6
 NCCL_TREE_LL128_NET_S = 8.5e-6
 
+#: vLLM engines wider than 8 GPUs inside one NVLink domain (GB200 NVL72; issue 35 round 8): vLLM's own all-reduces
+#: take 2 to 8 ranks only (``CustomAllreduce._SUPPORTED_WORLD_SIZES = [2, 4, 6, 8]``; the symmetric-memory one,
+#: ``SymmMemCommunicator``, is sized per world size in ``all_reduce_utils.SYMM_MEM_ALL_REDUCE_MAX_SIZES``, 2 to 8),
+#: so ``CudaCommunicator.all_reduce`` falls through to PyNccl. NCCL fuses a multi-node NVLink clique into one node
+#: (``src/graph/topo.cc``: the MNNVL clique's ranks are the local ranks; ``init.cc``: ``nNvlDomains = nNodes``) and
+#: its tuner prices a one-node all-reduce (``src/graph/tuning.cc``, default tuner constants, main 5067397) as the
+#: least of Ring/LL ``6.6 + 2(n−1) × 0.6`` µs, Tree/LL ``6.8 + 2(n−1) × 0.6`` µs and NVLS/Simple ``25`` µs (NVLink
+#: hwLat; NVLS where the switch multicasts, ``transport/nvls.cc`` ``CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED``).
+VLLM_OWN_ALLREDUCE_MAX_TP = 8.0
+NCCL_RING_LL_BASE_S = 6.6e-6
+NCCL_TREE_LL_BASE_S = 6.8e-6
+NCCL_LL_NVLINK_S = 0.6e-6
+NCCL_NVLS_NVLINK_S = 25.0e-6
+
 
 def vllm_net_allreduce(tp, dom, nic, ops):
     """(latency s, network bytes/s) of one of vLLM's decode all-reduces for engines of ``tp`` GPUs when they span
@@ -406,6 +420,21 @@ def vllm_net_allreduce(tp, dom, nic, ops):
                                           + ops.log(nodes) / ops.log(2.0) * NCCL_TREE_LL128_NET_S)
     bw = maximum(nic, 1.0) / maximum(2.0 * (tp - 1.0) / maximum(tp, 1.0), 1e-30)  # (no NIC: 1 B/s, not a division by 0)
     return where(spans, lat, 0.0), where(spans, bw, float("inf"))
+
+
+def vllm_domain_allreduce(tp, dom, intra, ops):
+    """(latency s, bytes/s) of one of vLLM's decode all-reduces for engines of more than
+    :data:`VLLM_OWN_ALLREDUCE_MAX_TP` GPUs that fit one NVLink domain of ``dom`` GPUs (NCCL over NVLink, one node in
+    NCCL's tuner); (0, inf) otherwise (vLLM's own all-reduce inside a node; :func:`vllm_net_allreduce` across
+    domains). GB200 NVL72, vLLM TP 32: min(6.6 + 37.2, 6.8 + 37.2, 25) = 25 µs. Bytes at ``intra`` (the NVLink
+    peer rate) as a ring's ``2(n−1)/n`` share."""
+    where, minimum, maximum = ops.where, ops.minimum, ops.maximum
+    tp = ops.f(tp)
+    applies = (tp > VLLM_OWN_ALLREDUCE_MAX_TP) & (tp <= dom)
+    steps = 2.0 * (tp - 1.0) * NCCL_LL_NVLINK_S
+    lat = minimum(minimum(NCCL_RING_LL_BASE_S, NCCL_TREE_LL_BASE_S) + steps, NCCL_NVLS_NVLINK_S)
+    bw = maximum(intra, 1.0) / maximum(2.0 * (tp - 1.0) / maximum(tp, 1.0), 1e-30)
+    return where(applies, lat, 0.0), where(applies, bw, float("inf"))
 
 
 def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
