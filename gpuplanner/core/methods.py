@@ -355,6 +355,22 @@ def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
     return 2.0 * arch.num_layers * arch.num_kv_heads * arch.head_dim * dtype_bytes
 
 
+def vllm_kv_per_token_per_gpu(arch, tp, xp=None, dtype_bytes: float = 2.0):
+    """KV-cache bytes one token holds on each GPU of a vLLM engine of ``tp`` GPUs (issue 35 round 8): the KV heads
+    split over the ranks down to one head per rank, then replicated ("we will replicate the KV heads in the case
+    where the number of KV heads is smaller than the tensor parallel size so each GPU has at least one KV head",
+    vLLM ``ModelConfig.get_num_kv_heads``; ``QKVParallelLinear`` ``num_kv_head_replicas``), and multi-head latent
+    attention's latent whole on every rank (vLLM's MLA backends cache all of ``kv_lora_rank + qk_rope_head_dim``).
+    The serving sizer's rule (``inference.kv_bytes_per_token_per_gpu``). Qwen3-235B-A22B (4 KV heads) at TP 16:
+    one head a rank, 4× the even split."""
+    xp = xp or ops_for(tp)
+    tp = xp.asarray(tp, dtype=float)
+    if getattr(arch, "is_mla", False):
+        return kv_bytes_per_token(arch, dtype_bytes) + 0.0 * tp
+    heads = xp.maximum(float(arch.num_kv_heads) / tp, 1.0)
+    return 2.0 * arch.num_layers * heads * arch.head_dim * dtype_bytes
+
+
 #: vLLM's memory share on its own GPUs (vllm_separate): its default ``gpu_memory_utilization`` (timing._rollouts)
 VLLM_SEPARATE_SHARE = 0.9
 
@@ -369,7 +385,7 @@ def vllm_start_room(prof: MethodProfile, *, arch, params_total: float, gpu_memor
     of 0.3 put 30.5 GB of weights (TP 2) in 24 GiB of an A800 and timed the rollouts with no KV cache at all."""
     share = VLLM_SEPARATE_SHARE if prof.engine == "vllm_separate" else prof.gpu_fraction
     return (share * gpu_memory_gib * 2.0**30 - 2.0 * params_total / tp
-            - kv_bytes_per_token(arch) * float(prof.prompt_len + prof.rollout_len) / tp)
+            - vllm_kv_per_token_per_gpu(arch, tp) * float(prof.prompt_len + prof.rollout_len))
 
 
 def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
@@ -470,11 +486,12 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     seqs = xp.asarray(seqs, dtype=float)
     tp = xp.asarray(tp, dtype=float)
     vllm = prof.engine != "training"
-    kv_tok = kv_bytes_per_token(arch)
+    # KV bytes a token holds on one GPU: vLLM replicates KV heads below one a rank and MLA's latent on every rank
+    kv_gpu = vllm_kv_per_token_per_gpu(arch, tp, xp) if vllm else kv_bytes_per_token(arch) / tp
     frac = prof.mean_response_fraction
     prompt_kv = prof.prompt_len / (prof.group_size if vllm else 1)  # vLLM shares a prompt's blocks (§4.4)
     longest = None if n_rollouts is None else expected_longest(prof, n_rollouts, xp=xp)
-    steps, live = decode_steps(prof, seqs, kv_seq_bytes=(prompt_kv + frac * prof.rollout_len) * kv_tok / tp,
+    steps, live = decode_steps(prof, seqs, kv_seq_bytes=(prompt_kv + frac * prof.rollout_len) * kv_gpu,
                                kv_pool_bytes=kv_pool_bytes, max_seqs=max_seqs, xp=xp, longest=longest)
     prompts = (seqs / prof.group_size if vllm else seqs)
     h, L = arch.hidden_size, arch.num_layers
@@ -491,7 +508,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
         reach = xp.minimum(1.0, live * k / n_exp)
         dense = params_total * (1.0 - expert_frac) + params_total * expert_frac * reach
     w_read = 2.0 * dense / tp
-    kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_tok / tp
+    kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_gpu
     mem_t = (w_read + kv_ctx) / mem_bw
     flop_t = live * 2.0 * active_params / tp / (peak_flops * eff)
     # vLLM's kernels each add a fixed GPU time (decode_kernels_fixed_s; issue 35 round 5, as the serving sizer): the
