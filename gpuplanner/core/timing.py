@@ -3240,8 +3240,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
-    # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce); wider
-    # than 8 GPUs inside one, over NCCL and NVLink (methods.vllm_domain_allreduce)
+    # where NCCL runs vLLM's decode all-reduces: across NVLink domains, or over 8 GPUs inside one (vllm_tp_allreduce)
     tp_net = None if pool is None else vllm_tp_allreduce(tp, lay["dom"], nic, intra_p2p, ops)
     res = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
