@@ -103,3 +103,35 @@ def test_start_room_counts_the_replicated_heads():
     expect = (prof.gpu_fraction * 80.0 * 2**30 - 2.0 * float(r.params.total) / 16
               - 2 * 94 * 128 * 2 * float(prof.prompt_len + prof.rollout_len))
     assert room == pytest.approx(expect, rel=1e-12)
+
+
+def test_vectorised_search_equals_evaluate_when_heads_replicate():
+    """Qwen3-30B-A3B (4 KV heads) GRPO with vLLM at TP 8 (two ranks a head): the search's arrays and evaluate()
+    agree on every sampled layout."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from gpuplanner.core import search as S
+    from gpuplanner.core.evaluate import evaluate
+    rid = "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100"
+    d = scenario_from_dict(copy.deepcopy(V06[rid][2])).model_dump()
+    d["training"]["rl"]["rollout_tp"] = 8
+    d["hardware"] = None
+    d["parallel"] = None
+    d["data"] = {"tokens": 1e8}
+    d["constraints"] = {"max_gpus": 32, "gpu_candidates": ["h100-sxm-80gb"]}
+    s = scenario_from_dict({k: v for k, v in d.items() if v is not None})
+    checked = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        if not len(c["tp"]):
+            continue
+        vec = S.evaluate_candidates(ctx, c)
+        for i in [int(j) for j in np.flatnonzero(vec["fits"])[::5]]:
+            sc = S.candidate_scenario(ctx, c, i)
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            assert vec["mfu"][i] == pytest.approx(ev.mfu_modelled, rel=1e-9)
+            checked += 1
+    assert checked >= 3
