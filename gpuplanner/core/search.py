@@ -2368,8 +2368,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                   str(cj.resolved.scenario.training.precision)) or {}
     base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
-        "price_fabric": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: the {other} plan spans several nodes and its "
-                                               "price is from no quote of networked servers (InfiniBand or RoCE), so "
+        "price_fabric": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, "
+                                               "{other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so "
                                                "it ranks after plans priced from quotes of the right kind."),
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),

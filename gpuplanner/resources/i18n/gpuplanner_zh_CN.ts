@@ -4437,8 +4437,8 @@
         <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则 price_fabric）。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: the {other} plan spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
-        <translation>{me} 胜过 {other}：{other} 的方案跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
+        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
