@@ -215,11 +215,25 @@ def at_risk(days_hi, cost_hi, deadline, budget):
     return out
 
 
-def no_fabric(nodes, multi_node: bool | None):
+def nvlink_domain(gpu: Any) -> int:
+    """GPUs one NVLink domain joins beyond a server (GB200 NVL72: 72 over 4-GPU trays, catalogue ``nvlink_domain``),
+    else 0: the trays of one domain talk over the rack's NVLink switches, not over a network between servers
+    (as core/timing.py ``ep_domain_of`` times them)."""
+    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    return dom if getattr(gpu, "intra_node_link", None) == "nvlink" and dom > per > 0 else 0
+
+
+def no_fabric(nodes, multi_node: bool | None, num_gpus=None, domain: int = 0):
     """Rows over several nodes whose price is not known to come from networked servers (``GpuPrice.multi_node``
     not True: a single-machine card-hour, or a quote that does not say): the ``price_fabric`` check fails them.
-    Element-wise over ``nodes``; ``multi_node`` is the one price's word (one price bills the rows)."""
-    return (np.asarray(nodes) > 1) & (multi_node is not True)
+    Element-wise over ``nodes``; ``multi_node`` is the one price's word (one price bills the rows). Rows whose
+    ``num_gpus`` fit in one NVLink domain larger than a server (``domain``, :func:`nvlink_domain`) need no network
+    between servers."""
+    out = (np.asarray(nodes) > 1) & (multi_node is not True)
+    if domain and num_gpus is not None:
+        out = out & (np.asarray(num_gpus) > domain)
+    return out
 
 
 def penalty(*, risk=False, tp_pcie=False, poor=False, tight_mem=False, fabric=False, switches: Any = None):

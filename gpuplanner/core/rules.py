@@ -457,6 +457,11 @@ def price_fabric_rule(f: Any, on: dict) -> RuleResult:
         return RuleResult("price_fabric", "not_applicable",
                           Msg(CTX, QT_TRANSLATE_NOOP(CTX, "One node: no network between nodes to rent."), {}))
     args = {"nodes": nodes, "provider": f.get("provider") or ""}  # (the source's words: price.multi_node_source)
+    if f.get("domain"):  # (advisor.no_fabric: the plan fits in one NVLink domain larger than a server)
+        return RuleResult("price_fabric", "passed", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its "
+                 "NVLink switches, not over a network between servers. Ask that they are rented in one NVLink "
+                 "domain (rack)."), {"nodes": nodes, "gpu": f.get("gpu") or "", "domain": int(f["domain"])}))
     ask = Msg(CTX, _ASK_FABRIC, {"nodes": nodes})
     v = f.get("multi_node")
     if v is True:

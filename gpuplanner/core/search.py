@@ -1045,15 +1045,16 @@ def _price_rows_one(ctx: SearchContext, sub: dict) -> None:
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(n)
     risk = _band_risk(ctx, sub, r)
     sub["penalty"] = (np.asarray(sub.get("penalty", 0), dtype=np.int64) + np.where(risk, advisormod.RISK_BIT, 0)
-                      + _fabric_penalty(ctx, sub["nodes"]))
+                      + _fabric_penalty(ctx, sub["nodes"], sub["num_gpus"]))
 
 
-def _fabric_penalty(ctx: SearchContext, nodes: np.ndarray) -> np.ndarray:
+def _fabric_penalty(ctx: SearchContext, nodes: np.ndarray, num_gpus: np.ndarray) -> np.ndarray:
     """The ``price_fabric`` bit of rows billed by ``ctx.price`` (core/advisor.py :data:`FABRIC_BIT`): over several
     nodes on a price not known to come from networked servers (PriceTable.for_nodes found no networked quote for
     the card), while the rule is on. One price bills the rows, and rows of one GPU count share their nodes, so the
     bit is the same for a row and the row that outranks it in :func:`_unpriced_one`."""
-    fab = advisormod.no_fabric(nodes, getattr(ctx.price, "multi_node", None))
+    fab = advisormod.no_fabric(nodes, getattr(ctx.price, "multi_node", None), num_gpus,
+                               advisormod.nvlink_domain(ctx.gpu))
     return advisormod.penalty(fabric=fab, switches=ctx.resolved.scenario.constraints.rules)
 
 

@@ -8184,6 +8184,10 @@
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
     </message>
     <message>
+        <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
+        <translation>{gpu} 的 {nodes} 个节点位于同一个 {domain} 卡的 NVLink 域内：它们经该域的 NVLink 交换机互连，而不是经服务器之间的网络。请确认它们租在同一个 NVLink 域（机柜）内。</translation>
+    </message>
+    <message>
         <source>{ask} {ranked}</source>
         <translation>{ask}{ranked}</translation>
     </message>
