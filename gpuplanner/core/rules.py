@@ -53,8 +53,9 @@ Rules (ids are a public contract: ``plan --json`` lists them):
   (cost.STEADY_MODES: card-hours on demand, whole machines per week or month, capped card-hours), or the one mode
   the user sets (``constraints.rental_mode``, kept for every plan and said). A plan billed on spot card-hours
   because its card has no other price fails: its cost is not comparable with the others' and a reclaim can stop
-  the run (the planning guide §3: "interrupted training costs more than compute"). A check, not a ranking key
-  (as ``price_fabric``): the remedy is a quote of the comparable kind. Spot prices of the other plans are shown
+  the run (the planning guide §3: "interrupted training costs more than compute"). A check, not a ranking key:
+  the remedy is a quote of the comparable kind (``price_fabric`` ranks, since a single machine's price is no price
+  of a cluster at all, while a spot price is a real price of the same machines, with a risk said beside it). Spot prices of the other plans are shown
   beside them as an alternative with its risk (cost.price_kind_advice), never ranked.
 * ``pipeline_layers`` — pipeline stages hold the same number of layers: ``num_layers mod pp = 0`` (Megatron-LM
   asserts it unless uneven first/last stages are configured, ``megatron/training/arguments.py``; an uneven split
