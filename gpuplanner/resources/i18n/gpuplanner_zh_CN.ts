@@ -8461,6 +8461,10 @@
         <translation>precision {precision} 指定的是 {recipe} 方案，而 fp8_recipe 为 {given}</translation>
     </message>
     <message>
+        <source>data.sample_len_std needs data.mean_sample_len (the spread is of the samples&apos; lengths)</source>
+        <translation>data.sample_len_std 需要同时给出 data.mean_sample_len（离散度指的是样本长度的离散度）</translation>
+    </message>
+    <message>
         <source>num_gpus must be divisible by tp·pp and by nodes</source>
         <translation>num_gpus 必须能被 tp·pp 和节点数整除</translation>
     </message>
