@@ -9973,6 +9973,18 @@
         <translation>bitsandbytes 分页优化器（PagedAdamW、PagedAdamW8bit）把状态放在 CUDA 统一内存中，不经 PyTorch 的分配器：设备上占用它们，PyTorch 的 memory_allocated 和 memory_reserved 不计入。默认：关闭</translation>
     </message>
     <message>
+        <source>Sample length spread</source>
+        <translation>样本长度离散度</translation>
+    </message>
+    <message>
+        <source>Standard deviation of tokens per sample (ms-swift&apos;s dataset list gives mean±std). A padded micro-batch of several samples runs at its longest sample; the spread sets how long that is. Empty (default): 0.46 × the mean sample length, the median spread of ms-swift&apos;s published datasets. Needs a mean sample length; not used with packing or padding-free</source>
+        <translation>每个样本 token 数的标准差（ms-swift 的数据集列表给出 均值±标准差）。含多个样本的填充微批次按其中最长的样本运行；离散度决定这个最长样本有多长。留空（默认）：平均样本长度的 0.46 倍，即 ms-swift 已公布数据集离散度的中位数。需要先填写平均样本长度；打包或无填充时不使用</translation>
+    </message>
+    <message>
+        <source>0.46 × mean</source>
+        <translation>0.46 × 均值</translation>
+    </message>
+    <message>
         <source>Mean sample length</source>
         <translation>平均样本长度</translation>
     </message>
@@ -10089,8 +10101,8 @@
         <translation>把每个微批次的样本展平成一行、不做填充（TRL --padding_free，默认关闭）：显存和时间按真实 token 计；训练中最长的批次需要更多</translation>
     </message>
     <message>
-        <source>Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence length unless packing or padding-free is on; empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
-        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到序列长度；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
+        <source>Mean tokens per training sample (prompt + answer). Unless packing or padding-free is on, shorter samples are padded to the longest sample of their micro-batch (peak memory: to the sequence length); empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
+        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到所在微批次中最长的样本（峰值显存：填充到序列长度）；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
     </message>
     <message>
         <source>Transformer Engine, MXFP8 (Blackwell)</source>
