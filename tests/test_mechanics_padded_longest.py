@@ -111,3 +111,23 @@ def test_published_padded_over_padding_free_ratio():
 def test_bad_spread_is_refused(data, msg):
     with pytest.raises(ScenarioError, match=msg):
         scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "data": data})
+
+
+def test_pad_to_seq_len_keeps_full_rows():
+    """training.pad_to_seq_len (Axolotl ``pad_to_sequence_len: true``: the collator pads to a multiple of
+    sequence_len): every row runs seq_len, one sample per micro-batch too; the default pads to the batch's longest."""
+    def step(mbs, pad, mean=334):
+        d = {"model": {"preset": "qwen2.5-7b"},
+             "training": {"framework": "axolotl", "method": "lora", "seq_len": 2048, "micro_batch_size": mbs,
+                          "global_batch_size": 64, "flash_attention": True, "attn_implementation": "flash_attention_2",
+                          "recompute": "full", "pad_to_seq_len": pad},
+             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 1}}
+        if mean is not None:
+            d["data"] = {"mean_sample_len": mean}
+        return evaluate(scenario_from_dict(d)).time
+    for mbs in (1, 4):
+        full = step(mbs, True)
+        assert full.step_time_s == pytest.approx(step(mbs, False, mean=None).step_time_s, rel=1e-9)
+        assert full.tokens_per_step == pytest.approx(64 * 334, rel=1e-12)  # real tokens only
+        assert step(mbs, False).step_time_s < 0.5 * full.step_time_s
+    assert expected_longest(334.0, math.inf, np.array([1.0, 4.0]), 2048.0).tolist() == [2048.0, 2048.0]

@@ -144,8 +144,10 @@ def expected_longest(mean: float, cv: float, n, cap: float):
     under a gamma, 0.62 × under a normal and 1.9 × under an exponential (bench/data/pref8.md). With the cut-off,
     E[min(max, cap)] = ∫₀^cap (1 − F(x)ⁿ) dx, by a trapezoid rule on a fixed grid of the log-length. One sample
     (``n`` = 1) is the mean itself (no padding; :class:`SampleShape`'s ``single_len``), and the result is never
-    below the mean."""
+    below the mean. ``cv`` infinite: every row is padded to ``cap``."""
     mu, cap = float(mean), float(cap)
+    if math.isinf(cv):  # every row padded to the cut (timing.sample_shape_of: training.pad_to_seq_len)
+        return np.full(np.shape(n), cap) if isinstance(n, np.ndarray) else cap
     if cv <= 0.0 or mu >= cap:
         return np.full(np.shape(n), min(mu, cap)) if isinstance(n, np.ndarray) else min(mu, cap)
     s2 = math.log1p(cv * cv)

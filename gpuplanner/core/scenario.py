@@ -365,6 +365,12 @@ class TrainingSection(_Section):
                                                   "DataCollatorWithFlattening): the real tokens set activations "
                                                   "and attention (memory at the mean flattened batch; a run's "
                                                   "longest batch, up to micro_batch_size × seq_len, needs more)")
+    pad_to_seq_len: bool = Field(False, description="pad every sample to seq_len, not to the longest of its "
+                                                    "micro-batch (Axolotl pad_to_sequence_len: true, its default "
+                                                    "with sample_packing; transformers padding='max_length'). "
+                                                    "Default False: the collators of transformers, TRL, ms-swift, "
+                                                    "LLaMA-Factory and Axolotl pad to the batch's longest "
+                                                    "(core/timing.padded_batch_rows)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
     lora_dropout: float = Field(

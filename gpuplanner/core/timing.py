@@ -3596,9 +3596,14 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
             # ``--packing_samples``): the training passes run the prompt and the mean completion only
             n = float(prof.prompt_len + prof.mean_response_fraction * prof.rollout_len)
         return F.SampleShape(n, n, 1.0)
-    return F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
-                          bool(getattr(t, "padding_free", False)), bool(t.flash_attention),
-                          getattr(s.data, "sample_len_std", None))
+    shape = F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
+                           bool(getattr(t, "padding_free", False)), bool(t.flash_attention),
+                           getattr(s.data, "sample_len_std", None))
+    if shape.single_len is not None and bool(getattr(t, "pad_to_seq_len", False)):
+        # every row padded to seq_len whatever the micro-batch (Axolotl ``pad_to_sequence_len``: the collator's
+        # ``pad_to_multiple_of`` = sequence_len, axolotl ``core/builders/causal.py``): an unbounded spread
+        shape = _replace(shape, spread_cv=math.inf)
+    return shape
 
 
 def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:

@@ -383,3 +383,12 @@ def test_sample_length_spread_field(page):
     assert user(page).data.sample_len_std is None
     page.packing.setChecked(True)  # packed rows carry no padding: the spread does not apply
     assert not page.sample_len_std.isEnabled()
+
+
+def test_pad_to_seq_len_check(page):
+    """training.pad_to_seq_len (issue 35 round 8): a check beside the sample length; off by default; not with packing."""
+    assert not page.pad_to_seq_len.isChecked() and user(page).training.pad_to_seq_len is False
+    page.pad_to_seq_len.setChecked(True)
+    assert user(page).training.pad_to_seq_len is True
+    page.padding_free.setChecked(True)
+    assert not page.pad_to_seq_len.isEnabled()

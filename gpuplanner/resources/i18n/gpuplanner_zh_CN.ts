@@ -9985,6 +9985,18 @@
         <translation>0.46 × 均值</translation>
     </message>
     <message>
+        <source>Pad to sequence length</source>
+        <translation>填充到序列长度</translation>
+    </message>
+    <message>
+        <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest</source>
+        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers padding=&quot;max_length&quot;）。默认关闭：各工具的整理器（collator）填充到批次中最长的样本</translation>
+    </message>
+    <message>
+        <source>every row padded to the sequence length</source>
+        <translation>每行都填充到序列长度</translation>
+    </message>
+    <message>
         <source>Mean sample length</source>
         <translation>平均样本长度</translation>
     </message>

@@ -84,6 +84,7 @@ class TrainingPage(BasePage):
         self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True, setter=m.set_mean_sample_len)
         # their spread: how long a padded batch's longest sample is (core/flops.expected_longest)
         self.sample_len_std = BoundEdit(m, "data.sample_len_std", parse=parse_float, fmt=fmt_float, allow_empty=True)
+        self.pad_to_seq_len = BoundCheck(m, "training.pad_to_seq_len")
         self.packing = BoundCheck(m, "training.packing")
         self.padding_free = BoundCheck(m, "training.padding_free")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
@@ -121,6 +122,7 @@ class TrainingPage(BasePage):
                        ("cut_cross_entropy", self.cut_cross_entropy),
                        ("framework", self.framework), ("seq_len", self.seq_len),
                        ("mean_sample_len", self.mean_sample_len), ("sample_len_std", self.sample_len_std),
+                       ("pad_to_seq_len", self.pad_to_seq_len),
                        ("packing", self.packing),
                        ("padding_free", self.padding_free), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
@@ -293,6 +295,10 @@ class TrainingPage(BasePage):
                 "micro-batch of several samples runs at its longest sample; the spread sets how long that is. "
                 "Empty (default): 0.46 × the mean sample length, the median spread of ms-swift's published "
                 "datasets. Needs a mean sample length; not used with packing or padding-free")),
+            "pad_to_seq_len": (self.tr("Pad to sequence length"), self.tr(
+                "Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl "
+                "pad_to_sequence_len: true; transformers padding=\"max_length\"). Default off: the tools' collators "
+                "pad to the batch's longest")),
             "packing": (self.tr("Packing"), self.tr(
                 "Pack several samples into each sequence-length row (TRL --packing, default off); with "
                 "flash attention each sample attends only to itself")),
@@ -484,6 +490,7 @@ class TrainingPage(BasePage):
         self.mean_sample_len.setPlaceholderText(self.tr("fills the sequence length"))
         self.sample_len_std.box.set_unit(self.tr("tokens"))
         self.sample_len_std.setPlaceholderText(self.tr("0.46 × mean"))
+        self.pad_to_seq_len.setText(self.tr("every row padded to the sequence length"))
         self.max_num_seqs.box.set_unit(self.tr("sequences"))
         self.max_num_seqs.setPlaceholderText(self.tr("vLLM default"))
         self.rollout_tp.box.set_unit(self.tr("GPUs"))
@@ -607,7 +614,8 @@ class TrainingPage(BasePage):
                    "prompt_pad_len": rl,
                    "critic_padding_free": obj == "ppo",
                    "sample_len_std": s.data.mean_sample_len is not None
-                   and not (s.training.packing or s.training.padding_free)}
+                   and not (s.training.packing or s.training.padding_free),
+                   "pad_to_seq_len": not (s.training.packing or s.training.padding_free)}
         for key, on in enabled.items():
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
