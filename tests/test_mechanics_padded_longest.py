@@ -131,3 +131,36 @@ def test_pad_to_seq_len_keeps_full_rows():
         assert full.tokens_per_step == pytest.approx(64 * 334, rel=1e-12)  # real tokens only
         assert step(mbs, False).step_time_s < 0.5 * full.step_time_s
     assert expected_longest(334.0, math.inf, np.array([1.0, 4.0]), 2048.0).tolist() == [2048.0, 2048.0]
+
+
+@pytest.mark.parametrize("extra", [{"data": {"sample_len_std": 500}}, {"training": {"pad_to_seq_len": True}}])
+def test_vectorised_search_equals_evaluate(extra):
+    """The plan search's arrays (micro-batch candidates as arrays: the expected longest per candidate) and
+    ``evaluate`` agree on padded batches."""
+    from dataclasses import replace
+
+    from gpuplanner.core import search as S
+
+    d = {"model": {"preset": "llama-3.1-8b"},
+         "training": {"method": "full", "framework": "hf", "objective": "dpo", "seq_len": 4096,
+                      **extra.get("training", {})},
+         "data": {"tokens": 2e9, "mean_sample_len": 900, **extra.get("data", {})},
+         "constraints": {"max_gpus": 16, "gpu_candidates": ["h100-sxm-80gb"]}}
+    s = scenario_from_dict(d)
+    rng = np.random.default_rng(8)
+    checked = several = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        if not len(c["tp"]):
+            continue
+        vec = S.evaluate_candidates(ctx, c)
+        for i in rng.choice(len(c["tp"]), size=min(15, len(c["tp"])), replace=False):
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            checked += 1
+            several += sc.training.micro_batch_size > 1
+            if vec["fits"][i]:
+                assert math.isclose(vec["train_hours"][i] / 24.0, ev.compute_days, rel_tol=1e-9)
+                assert math.isclose(vec["mfu"][i], ev.mfu, rel_tol=1e-9)
+    assert checked >= 10 and several > 0
