@@ -63,9 +63,10 @@ SWIFT = "modelscope/ms-swift@3602360a562313afbf2ef6065fdf61f271a2c5b9"
 QWEN3_4B = {"name": "Qwen3-4B-Instruct-2507", "hidden_size": 2560, "num_hidden_layers": 36,
             "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 9728,
             "gated_mlp": True, "vocab_size": 151936, "tie_word_embeddings": True, "qk_norm": True}
-EMOJI = {"mean_sample_len": 334}       # shareAI-Llama3-DPO-zh-en-emoji, max 1,801
-ORPO_MIX = {"mean_sample_len": 938}    # orpo-dpo-mix-40k, max 8,483
-KTO_UF = {"mean_sample_len": 472}      # ultrafeedback ... kto, max 2,232
+#: mean ± std of tokens per sample: ms-swift docs/source_en/Instruction/Supported-models-and-datasets.md (at SWIFT)
+EMOJI = {"mean_sample_len": 334, "sample_len_std": 163}  # shareAI-Llama3-DPO-zh-en-emoji: 334.0±162.8, max 1,801
+ORPO_MIX = {"mean_sample_len": 938, "sample_len_std": 694}  # orpo-dpo-mix-40k: 938.1±694.2, max 8,483
+KTO_UF = {"mean_sample_len": 472, "sample_len_std": 274}  # ultrafeedback ... kto: 471.5±274.3, max 2,232
 GPU_ASSUMED = "ASSUMED A100-SXM4-80GB (the script names no GPU; ms-swift's benchmarks ran on A100s)"
 
 

@@ -1738,6 +1738,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("geserve7.md"),
         "",
         *_fragment("pref7.md"),
+        "",
+        *_fragment("pref8.md"),
         *_fragment("cp7.md"),
         "",
         *_fragment("bwattn7.md"),

@@ -1,7 +1,10 @@
 """A micro-batch of one preference pair is padded to the pair's longer sequence, not to ``max_length`` (issue 35
 round 6, helper dpostep6): TRL ``DPOTrainer.concatenated_inputs`` pads chosen and rejected to
 ``max(chosen, rejected)``; ms-swift's rlhf collator pads the pair's rows to their own longest. The time model takes
-that length as the mean sample, as it does for a micro-batch of one sequence (core/flops.sample_shape)."""
+that length as the mean sample, as it does for a micro-batch of one sequence (core/flops.sample_shape).
+Round 8 (helper pref8): the pair's longer row is the expected longer of two draws of the sample length
+(core/flops.expected_longest, ``data.sample_len_std``), and a batch of several pairs pads to the expected longest
+of its rows instead of ``seq_len`` (tests/test_mechanics_padded_longest.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import numpy as np
 import pytest
 
 from gpuplanner.core import search as S
+from gpuplanner.core.flops import DEFAULT_SAMPLE_LEN_CV, expected_longest
 from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.scenario import scenario_from_dict
 
@@ -29,36 +33,40 @@ def _train(objective="dpo", mbs=1, seq_len=2048, mean=334, method="lora"):
 
 @pytest.mark.parametrize("objective", ["dpo", "orpo", "simpo"])
 def test_one_pair_runs_at_its_own_length(objective):
-    """Hand-derived: one pair of 334-token samples cut at 2048 costs what a pair of full 334-token rows costs,
-    but for the attention kernel: the pair's shorter row is padded, so the batch carries a mask (SDPA's
-    memory-efficient kernel, timing.attention_kernel_in_force), a ~1% difference; before, 6× (rows of 2048)."""
+    """Hand-derived: one pair of 334-token samples cut at 2048 costs what a pair of rows of the expected longer
+    of two samples costs (334 × 2Φ(σ/√2) = 415 tokens at the default spread, not 2048), but for the attention
+    kernel: the pair's shorter row is padded, so the batch carries a mask (SDPA's memory-efficient kernel,
+    timing.attention_kernel_in_force), a ~1% difference; before round 6, 6× (rows of 2048)."""
+    longer = expected_longest(334, DEFAULT_SAMPLE_LEN_CV, 2, 2048)
+    assert 410 < longer < 420
     padded = _train(objective, mbs=1, seq_len=2048, mean=334)
-    own = _train(objective, mbs=1, seq_len=334, mean=None)
+    own = _train(objective, mbs=1, seq_len=round(longer), mean=None)
     assert padded.step_time_s == pytest.approx(own.step_time_s, rel=0.02)
     assert padded.step_time_s < 0.25 * _train(objective, mbs=1, seq_len=2048, mean=None).step_time_s
-    assert padded.tokens_per_step == pytest.approx(own.tokens_per_step, rel=1e-12)  # 16 pairs × 2 × 334
-    assert padded.tokens_per_step == pytest.approx(16 * 2 * 334, rel=1e-12)
+    assert padded.tokens_per_step == pytest.approx(16 * 2 * 334, rel=1e-12)  # 16 pairs × 2 × 334 real tokens
 
 
 @pytest.mark.parametrize("method,ratio", [("full", 10.0 / 4.0), ("lora", 8.0 / 3.0)])
 def test_pair_against_one_sequence_hand_derived(method, ratio):
     """Forward units per step, full recomputation. SFT, full: forward + recompute + backward (2) = 4; DPO: 4 for
     each of the pair's two rows + the frozen reference's forward over both rows (2) = 10. LoRA: the frozen
-    weights' backward is the input gradient only (1): SFT 3, DPO 2 × 3 + 2 = 8. Long samples (1,500 of 8,192) so
-    the GPU, not the host's launches, sets the pace; 5% for the pair's attention mask (SDPA memory-efficient)."""
-    sft = _train("sft", mbs=1, seq_len=8192, mean=1500, method=method).step_time_s
+    weights' backward is the input gradient only (1): SFT 3, DPO 2 × 3 + 2 = 8. Both at the pair's row length
+    (the expected longer of two 1,500-token samples) so the GPU, not the host's launches, sets the pace; 5% for
+    the pair's attention mask (SDPA memory-efficient)."""
+    row = round(expected_longest(1500, DEFAULT_SAMPLE_LEN_CV, 2, 8192))
+    sft = _train("sft", mbs=1, seq_len=row, mean=None, method=method).step_time_s
     dpo = _train("dpo", mbs=1, seq_len=8192, mean=1500, method=method).step_time_s
     assert dpo / sft == pytest.approx(ratio, rel=0.05)
 
 
 def test_several_pairs_and_sft_unchanged():
-    """Two pairs per micro-batch are still padded to the batch's row (seq_len); SFT's single sequence was already
-    its own length: before the change the pair was padded to 2048, ~6× the time."""
+    """Two pairs per micro-batch pad to the expected longest of their four rows (round 8; before: seq_len); SFT's
+    single sequence is its own length."""
+    four = expected_longest(334, DEFAULT_SAMPLE_LEN_CV, 4, 2048)
     two = _train("dpo", mbs=2)
-    full_rows = _train("dpo", mbs=2, mean=None)
-    assert two.step_time_s == pytest.approx(full_rows.step_time_s, rel=0.1)  # + the padded batch's SDPA mask
-    one = _train("dpo", mbs=1)
-    assert one.step_time_s < 0.25 * two.step_time_s
+    own = _train("dpo", mbs=2, seq_len=round(four), mean=None)
+    assert two.step_time_s == pytest.approx(own.step_time_s, rel=0.1)  # + the padded batch's SDPA mask
+    assert two.step_time_s < 0.4 * _train("dpo", mbs=2, mean=None).step_time_s  # rows of 2048: the old answer
     assert _train("sft", mbs=1).step_time_s == pytest.approx(_train("sft", mbs=1, seq_len=334, mean=None).step_time_s,
                                                              rel=1e-9)
 

@@ -38,7 +38,10 @@ def test_defaults_are_trl_defaults_and_change_nothing():
 
 def test_sample_shape_cases():
     assert F.sample_shape(4096, None, False, False, True) == F.SampleShape(4096.0, 4096.0, 1.0)
-    assert F.sample_shape(4096, 1024, False, False, True) == F.SampleShape(4096.0, 4096.0, 0.25, 1024.0)  # padded
+    # padded: rows of seq_len at most; a batch of several pads to its expected longest (round 8: spread_cv)
+    assert F.sample_shape(4096, 1024, False, False, True) == F.SampleShape(4096.0, 4096.0, 0.25, 1024.0,
+                                                                           F.DEFAULT_SAMPLE_LEN_CV)
+    assert F.sample_shape(4096, 1024, False, False, True, 512.0).spread_cv == 0.5
     assert F.sample_shape(4096, 1024, True, False, True) == F.SampleShape(4096.0, 1024.0, 1.0)  # packed, varlen
     assert F.sample_shape(4096, 1024, True, False, False) == F.SampleShape(4096.0, 4096.0, 1.0)  # packed, masked
     assert F.sample_shape(4096, 1024, False, True, True) == F.SampleShape(1024.0, 1024.0, 1.0)  # flattened
@@ -46,15 +49,19 @@ def test_sample_shape_cases():
 
 
 def test_padding_wastes_the_padded_share_of_the_step():
-    """Padded rows cost a full row; only the real tokens count as throughput. (With FlashAttention-2 as the
-    attention implementation: under Transformers' default SDPA a padded batch's mask sends the attention to PyTorch's
-    memory-efficient kernel over the whole square, issue 35 round 6, tests/test_mechanics_hf_sdpa_mask.py.)"""
+    """Padded rows cost a row of the batch's longest sample (round 8: the expected longest of the micro-batch's 4
+    samples, core/flops.expected_longest; before, a full seq_len row); only the real tokens count as throughput.
+    (With FlashAttention-2 as the attention implementation: under Transformers' default SDPA a padded batch's mask
+    sends the attention to PyTorch's memory-efficient kernel over the whole square, issue 35 round 6,
+    tests/test_mechanics_hf_sdpa_mask.py.)"""
     fa2 = {"attn_implementation": "flash_attention_2"}
-    full, pad = _ev(**fa2), _ev(mean=1024, **fa2)
-    assert pad.time.step_time_s == pytest.approx(full.time.step_time_s, rel=1e-9)
+    row = F.expected_longest(1024.0, F.DEFAULT_SAMPLE_LEN_CV, 4, 4096.0)
+    rows = evaluate(scenario_from_dict({**BASE, "training": {**BASE["training"], "seq_len": round(row), **fa2}}))
+    pad = _ev(mean=1024, **fa2)
+    assert pad.time.step_time_s == pytest.approx(rows.time.step_time_s, rel=2e-3)  # the row rounded to a token
     assert _ev(mean=1024).time.step_time_s > pad.time.step_time_s  # the default SDPA pays for the mask
-    assert pad.time.tokens_per_s_per_gpu == pytest.approx(full.time.tokens_per_s_per_gpu * 0.25, rel=1e-9)
-    assert pad.memory.total == pytest.approx(full.memory.total, rel=1e-9)
+    assert pad.time.tokens_per_s_per_gpu == pytest.approx(rows.time.tokens_per_s_per_gpu * 1024.0 / row, rel=2e-3)
+    assert pad.memory.total == pytest.approx(_ev(**fa2).memory.total, rel=1e-9)  # memory keeps seq_len
 
 
 def test_packing_keeps_rows_full_and_shortens_attention():
@@ -71,7 +78,10 @@ def test_packing_keeps_rows_full_and_shortens_attention():
 def test_padding_free_sets_activations_by_real_tokens():
     full, pf, pad = _ev(), _ev(mean=1024, padding_free=True), _ev(mean=1024)
     assert pf.memory.activations < 0.4 * full.memory.activations
-    assert pf.time.tokens_per_s_per_gpu > 3.0 * pad.time.tokens_per_s_per_gpu
+    # padded rows run the expected longest of 4 samples (round 8; before, seq_len: 4× the tokens): at most the
+    # padding-free rate × mean / row, less under the default SDPA's masked kernel
+    row = F.expected_longest(1024.0, F.DEFAULT_SAMPLE_LEN_CV, 4, 4096.0)
+    assert pad.time.tokens_per_s_per_gpu < pf.time.tokens_per_s_per_gpu * 1024.0 / row
     # the flattened row at mean 1024 is the same work per token as 1024-token rows
     short = evaluate(scenario_from_dict({**BASE, "training": {**BASE["training"], "seq_len": 1024}}))
     assert pf.time.tokens_per_s_per_gpu == pytest.approx(short.time.tokens_per_s_per_gpu, rel=1e-9)

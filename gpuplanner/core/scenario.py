@@ -365,6 +365,12 @@ class TrainingSection(_Section):
                                                   "DataCollatorWithFlattening): the real tokens set activations "
                                                   "and attention (memory at the mean flattened batch; a run's "
                                                   "longest batch, up to micro_batch_size × seq_len, needs more)")
+    pad_to_seq_len: bool = Field(False, description="pad every sample to seq_len, not to the longest of its "
+                                                    "micro-batch (Axolotl pad_to_sequence_len: true, its default "
+                                                    "with sample_packing; transformers padding='max_length'). "
+                                                    "Default False: the collators of transformers, TRL, ms-swift, "
+                                                    "LLaMA-Factory and Axolotl pad to the batch's longest "
+                                                    "(core/timing.padded_batch_rows)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
     lora_dropout: float = Field(
@@ -491,6 +497,12 @@ class DataSection(_Section):
         description="mean tokens per training sample (prompt + completion); null: every sample fills seq_len "
                     "(pretraining documents cut to the context). Shorter samples are padded to seq_len unless "
                     "training.packing or training.padding_free is on (core/flops.sample_shape)")
+    sample_len_std: float | None = Field(
+        None, ge=0, le=10_000_000,
+        description="standard deviation of tokens per training sample (ms-swift's dataset table gives mean±std); "
+                    "a padded batch of several samples is padded to its expected longest sample (core/flops."
+                    "expected_longest); null: 0.46 × mean_sample_len, the median spread of ms-swift's published "
+                    "dataset statistics. Needs data.mean_sample_len")
     images_per_sample: float = Field(1.0, ge=0, le=10_000, description="images per training sequence")
     image_resolution: int = Field(448, gt=0, le=100_000, description="image side in pixels for encoders with "
                                                                      "dynamic resolution (Qwen2-VL); CLIP/SigLIP "
@@ -500,6 +512,13 @@ class DataSection(_Section):
     @classmethod
     def _parse_tokens(cls, v: Any) -> float:
         return parse_count(v)
+
+    @model_validator(mode="after")
+    def _check_spread(self) -> "DataSection":
+        if self.sample_len_std is not None and self.mean_sample_len is None:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "data.sample_len_std needs data.mean_sample_len (the spread is of the samples' lengths)")))
+        return self
 
 
 class MeasuredRun(_Section):

@@ -1174,6 +1174,22 @@ _OPS_ARGS = ("flash", "fused", "tp", "pp", "cp", "ep", "dp", "zero", "recompute"
              "num_gpus", "gpus_per_node", "offload")
 
 
+def padded_batch_rows(mean: float, cv: float, rows, cut: float, ops):
+    """Rows of a padded micro-batch of ``rows`` sequences: the collator pads the batch to its own longest sequence
+    (transformers/TRL ``padding="longest"``; ms-swift ``Template._data_collator``; LLaMA-Factory's pairwise and SFT
+    collators), so each row runs the expected longest of the batch's sequences (:func:`flops.expected_longest`, cut
+    at ``cut`` = ``seq_len``), of which the mean is real. A preference pair is two rows: ms-swift's
+    ``_rlhf_data_collator`` puts every chosen and rejected row of the batch in one list and pads them to the longest
+    of all; TRL ``DPOTrainer.concatenated_inputs`` pads chosen and rejected to the longer of the two
+    (``pad_to_length(..., max(chosen, rejected))``), so one pair runs the expected longer of two draws, not the
+    mean (LLaMA-Factory PR #6753: padding-free DPO LoRA at its default one pair per device, 20% faster). The two
+    rows are taken as independent draws (their prompts are shared; the spread is mostly the responses'). One
+    sequence is the mean itself. Returns (row tokens, attention span, real share)."""
+    row = F.expected_longest(float(mean), float(cv), rows, cut)
+    row = ops.f(row) if isinstance(row, np.ndarray) else row
+    return row, row, float(mean) / row
+
+
 # long: the first half of the step-time derivation (FLOPs, bytes of every collective, bubble and overlap windows'
 #   factors), in the order of the sections of time_gpu that consume them; numpy and the scalar path share every line
 def time_layout(
@@ -1237,6 +1253,7 @@ def time_layout(
     moe_capacity_factor: float | None = None,
     moe_pad_to_capacity: bool = False,
     sdpa_mask: str | None = None,
+    pad_len_cv: float | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1269,6 +1286,8 @@ def time_layout(
         s = where(one, float(pad_single_len), s)
         s_attn = where(one, float(pad_single_len), s_attn)
         real_frac = where(one, 1.0, float(real_frac))
+        if pad_len_cv is not None:
+            s, s_attn, real_frac = padded_batch_rows(pad_single_len, pad_len_cv, mbs, float(seq_len), ops)
     s_loc = s / cp
     tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
     # the recompute policy's shares of the forward re-run in backward (core/recompute.py): whole layers
@@ -3478,6 +3497,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
+        pad_len_cv=shape.spread_cv,
         pack_len=nemo_rl_pack_len(t, prof, engine),
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
@@ -3586,8 +3606,14 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
             # ``--packing_samples``): the training passes run the prompt and the mean completion only
             n = float(prof.prompt_len + prof.mean_response_fraction * prof.rollout_len)
         return F.SampleShape(n, n, 1.0)
-    return F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
-                          bool(getattr(t, "padding_free", False)), bool(t.flash_attention))
+    shape = F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
+                           bool(getattr(t, "padding_free", False)), bool(t.flash_attention),
+                           getattr(s.data, "sample_len_std", None))
+    if shape.single_len is not None and bool(getattr(t, "pad_to_seq_len", False)):
+        # every row padded to seq_len whatever the micro-batch (Axolotl ``pad_to_sequence_len``: the collator's
+        # ``pad_to_multiple_of`` = sequence_len, axolotl ``core/builders/causal.py``): an unbounded spread
+        shape = _replace(shape, spread_cv=math.inf)
+    return shape
 
 
 def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:

@@ -363,3 +363,32 @@ def test_leaving_unsloth_with_cut_cross_entropy_cleared_is_said(page):
     assert "cut_cross_entropy" in (page.framework.box.error or "")
     assert user(page).training.framework == "unsloth"
     assert page.form.isRowVisible(page.cut_cross_entropy.box)
+
+
+def test_sample_length_spread_field(page):
+    """data.sample_len_std (issue 35 round 8): set beside the mean sample length; a negative value, or a spread
+    without a mean, is refused at the field in one line; it applies to padded batches only."""
+    type_text(page.mean_sample_len, "")
+    type_text(page.sample_len_std, "120")  # no mean sample length: refused, not stored
+    refused(page.sample_len_std)
+    assert user(page).data.sample_len_std is None
+    type_text(page.mean_sample_len, "400")
+    assert page.sample_len_std.isEnabled()
+    type_text(page.sample_len_std, "150.5")
+    assert user(page).data.sample_len_std == 150.5
+    type_text(page.sample_len_std, "-1")
+    refused(page.sample_len_std)
+    assert user(page).data.sample_len_std == 150.5
+    type_text(page.sample_len_std, "")  # empty: the default spread (0.46 × mean)
+    assert user(page).data.sample_len_std is None
+    page.packing.setChecked(True)  # packed rows carry no padding: the spread does not apply
+    assert not page.sample_len_std.isEnabled()
+
+
+def test_pad_to_seq_len_check(page):
+    """training.pad_to_seq_len (issue 35 round 8): a check beside the sample length; off by default; not with packing."""
+    assert not page.pad_to_seq_len.isChecked() and user(page).training.pad_to_seq_len is False
+    page.pad_to_seq_len.setChecked(True)
+    assert user(page).training.pad_to_seq_len is True
+    page.padding_free.setChecked(True)
+    assert not page.pad_to_seq_len.isEnabled()

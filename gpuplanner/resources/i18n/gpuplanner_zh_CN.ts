@@ -8584,6 +8584,10 @@
         <source>training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)</source>
         <translation>training.bnb_fp16_storage 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
     </message>
+    <message>
+        <source>data.sample_len_std needs data.mean_sample_len (the spread is of the samples&apos; lengths)</source>
+        <translation>data.sample_len_std 需要同时给出 data.mean_sample_len（离散度指的是样本长度的离散度）</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -10113,10 +10117,6 @@
         <translation>把每个微批次的样本展平成一行、不做填充（TRL --padding_free，默认关闭）：显存和时间按真实 token 计；训练中最长的批次需要更多</translation>
     </message>
     <message>
-        <source>Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence length unless packing or padding-free is on; empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
-        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到序列长度；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
-    </message>
-    <message>
         <source>Transformer Engine, MXFP8 (Blackwell)</source>
         <translation>Transformer Engine，MXFP8（Blackwell）</translation>
     </message>
@@ -10235,6 +10235,34 @@
     <message>
         <source>FlashAttention-2 runs the flash-attn kernel, not cuDNN: the estimate prices the cuDNN kernel until the attention kernel is set to framework default</source>
         <translation>FlashAttention-2 运行的是 flash-attn 内核，而不是 cuDNN：在把“注意力内核”设为框架默认之前，估算按 cuDNN 内核计价</translation>
+    </message>
+    <message>
+        <source>Sample length spread</source>
+        <translation>样本长度离散度</translation>
+    </message>
+    <message>
+        <source>Standard deviation of tokens per sample (ms-swift&apos;s dataset list gives mean±std). A padded micro-batch of several samples runs at its longest sample; the spread sets how long that is. Empty (default): 0.46 × the mean sample length, the median spread of ms-swift&apos;s published datasets. Needs a mean sample length; not used with packing or padding-free</source>
+        <translation>每个样本 token 数的标准差（ms-swift 的数据集列表给出 均值±标准差）。含多个样本的填充微批次按其中最长的样本运行；离散度决定这个最长样本有多长。留空（默认）：平均样本长度的 0.46 倍，即 ms-swift 已公布数据集离散度的中位数。需要先填写平均样本长度；打包或无填充时不使用</translation>
+    </message>
+    <message>
+        <source>0.46 × mean</source>
+        <translation>0.46 × 均值</translation>
+    </message>
+    <message>
+        <source>Pad to sequence length</source>
+        <translation>填充到序列长度</translation>
+    </message>
+    <message>
+        <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest</source>
+        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers padding=&quot;max_length&quot;）。默认关闭：各工具的整理器（collator）填充到批次中最长的样本</translation>
+    </message>
+    <message>
+        <source>every row padded to the sequence length</source>
+        <translation>每行都填充到序列长度</translation>
+    </message>
+    <message>
+        <source>Mean tokens per training sample (prompt + answer). Unless packing or padding-free is on, shorter samples are padded to the longest sample of their micro-batch (peak memory: to the sequence length); empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
+        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到所在微批次中最长的样本（峰值显存：填充到序列长度）；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
     </message>
 </context>
 <context>

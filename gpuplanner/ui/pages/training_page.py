@@ -82,6 +82,9 @@ class TrainingPage(BasePage):
         self.seq_len = BoundEdit(m, "training.seq_len")
         # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
         self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True, setter=m.set_mean_sample_len)
+        # their spread: how long a padded batch's longest sample is (core/flops.expected_longest)
+        self.sample_len_std = BoundEdit(m, "data.sample_len_std", parse=parse_float, fmt=fmt_float, allow_empty=True)
+        self.pad_to_seq_len = BoundCheck(m, "training.pad_to_seq_len")
         self.packing = BoundCheck(m, "training.packing")
         self.padding_free = BoundCheck(m, "training.padding_free")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
@@ -118,7 +121,9 @@ class TrainingPage(BasePage):
                        ("liger_kernel", self.liger_kernel),
                        ("cut_cross_entropy", self.cut_cross_entropy),
                        ("framework", self.framework), ("seq_len", self.seq_len),
-                       ("mean_sample_len", self.mean_sample_len), ("packing", self.packing),
+                       ("mean_sample_len", self.mean_sample_len), ("sample_len_std", self.sample_len_std),
+                       ("pad_to_seq_len", self.pad_to_seq_len),
+                       ("packing", self.packing),
                        ("padding_free", self.padding_free), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
                        ("accum", self.accum), ("recompute", self.recompute),
@@ -280,10 +285,20 @@ class TrainingPage(BasePage):
             "seq_len": (self.tr("Sequence length"), self.tr(
                 "Tokens per sample: activation memory grows with it (quadratically without flash attention)")),
             "mean_sample_len": (self.tr("Mean sample length"), self.tr(
-                "Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence "
-                "length unless packing or padding-free is on; empty (default): every sample fills the sequence "
-                "length, as in pretraining. The same value as the Data page's Average length: when the data is "
-                "given as samples × length, the data volume follows it")),
+                "Mean tokens per training sample (prompt + answer). Unless packing or padding-free is on, shorter "
+                "samples are padded to the longest sample of their micro-batch (peak memory: to the sequence "
+                "length); empty (default): every sample fills the sequence length, as in pretraining. The same "
+                "value as the Data page's Average length: when the data is given as samples × length, the data "
+                "volume follows it")),
+            "sample_len_std": (self.tr("Sample length spread"), self.tr(
+                "Standard deviation of tokens per sample (ms-swift's dataset list gives mean±std). A padded "
+                "micro-batch of several samples runs at its longest sample; the spread sets how long that is. "
+                "Empty (default): 0.46 × the mean sample length, the median spread of ms-swift's published "
+                "datasets. Needs a mean sample length; not used with packing or padding-free")),
+            "pad_to_seq_len": (self.tr("Pad to sequence length"), self.tr(
+                "Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl "
+                "pad_to_sequence_len: true; transformers padding=\"max_length\"). Default off: the tools' collators "
+                "pad to the batch's longest")),
             "packing": (self.tr("Packing"), self.tr(
                 "Pack several samples into each sequence-length row (TRL --packing, default off); with "
                 "flash attention each sample attends only to itself")),
@@ -473,6 +488,9 @@ class TrainingPage(BasePage):
         self.padding_free.setText(self.tr("flatten micro-batches, no padding"))
         self.mean_sample_len.box.set_unit(self.tr("tokens"))
         self.mean_sample_len.setPlaceholderText(self.tr("fills the sequence length"))
+        self.sample_len_std.box.set_unit(self.tr("tokens"))
+        self.sample_len_std.setPlaceholderText(self.tr("0.46 × mean"))
+        self.pad_to_seq_len.setText(self.tr("every row padded to the sequence length"))
         self.max_num_seqs.box.set_unit(self.tr("sequences"))
         self.max_num_seqs.setPlaceholderText(self.tr("vLLM default"))
         self.rollout_tp.box.set_unit(self.tr("GPUs"))
@@ -594,7 +612,10 @@ class TrainingPage(BasePage):
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
                    "prompt_pad_len": rl,
-                   "critic_padding_free": obj == "ppo"}
+                   "critic_padding_free": obj == "ppo",
+                   "sample_len_std": s.data.mean_sample_len is not None
+                   and not (s.training.packing or s.training.padding_free),
+                   "pad_to_seq_len": not (s.training.packing or s.training.padding_free)}
         for key, on in enabled.items():
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
