@@ -170,7 +170,29 @@ MAMF_REFERENCE = {"ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb"}
 MAMF_SAME_DIE = {"rtx-4090d-24gb": "rtx-4090-24gb"}
 
 
-def sustained_clock_factor(g) -> float:
+#: Datacenter Ada boards (issue 35 round 8): their datasheet BF16 figure is the full die at the rated boost clock, but
+#: the board's power limit holds the clock lower under dense tensor work (L40S: 142 SMs at 2,520 MHz in 350 W). No
+#: ``mamf-finder.py`` run is published for them; one public table measures them and the A100 SXM4 80GB the same way
+#: (zzc0721/torch-performance-test-data ``database.md`` @9d82827637, best of square BF16 ``torch.matmul`` of
+#: 1024-10240; TFLOP/s): L40S 269.15 (row by Mightlaus, "docker"), L20 114.14 (yjzxkxdn, AutoDL), A100 SXM4 80GB 264.53
+#: (Charming, PyTorch 2.8.0 + CUDA 12.8). The factor is the card's share of its figure over the A100's share in the
+#: same table (both square sweeps, so the sweep's shortfall against the finder's best shape cancels): L40S
+#: (269.15 / 362.05) / (264.53 / 312) = 0.877, L20 (114.14 / 119.5) / (264.53 / 312) = 1.127. Only these catalogue
+#: ids (a user-entered GPU states its own figures); their generation borrows Ampere's 0.70, as GeForce Ada does.
+DATACENTER_SWEEP_TFLOPS = {"l40s-48gb": 269.15, "l20-48gb": 114.14}
+DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
+
+
+def datacenter_sweep_factor(gid: str) -> float:
+    """:data:`DATACENTER_SWEEP_TFLOPS`' card over the A100's share in the same table; 1.0 for any other id."""
+    if gid not in DATACENTER_SWEEP_TFLOPS:
+        return 1.0
+    ref_id, ref_tflops = DATACENTER_SWEEP_REFERENCE
+    share = DATACENTER_SWEEP_TFLOPS[gid] / float(C.peak_tflops(C.get_gpu(gid), "bf16"))
+    return share / (ref_tflops / float(C.peak_tflops(C.get_gpu(ref_id), "bf16")))
+
+
+def sustained_clock_factor(g, precision: str | None = None) -> float:
     """How much faster a GeForce card's large matmuls run than its catalogue figure, relative to the card whose MFU
     its generation's :data:`GEN_EFFICIENCY` comes from: (measured MAMF / catalogue BF16) ÷ (the same ratio of the
     reference card). 1.0 for every non-consumer card, for a card without a measurement, and for a user-entered GPU.
@@ -179,7 +201,9 @@ def sustained_clock_factor(g) -> float:
     (0.82 of what the card really sustains, the A100's 0.70 / 0.859 = 0.815)."""
     gid = str(getattr(g, "id", "") or "").lower()
     if getattr(g, "gpu_class", None) != "consumer":  # a user-entered GPU is datacenter or workstation class
-        return 1.0
+        # (a user-entered GPU's id starts with "custom-": 1.0); the sweep measured 16-bit matmuls only: 8-bit tensor
+        # math (FP8, INT8) keeps 1.0
+        return 1.0 if precision in ("fp8", "int8") else datacenter_sweep_factor(gid)
     measured = MAMF_SAME_DIE.get(gid, gid)
     ref = MAMF_REFERENCE.get(gpu_generation(g))
     if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
@@ -626,7 +650,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     nic_per_gpu = per_nic * nics_per_node / max(gpus_per_node, 1)
     return GpuTimeFacts(
         gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
-        gen_efficiency=GEN_EFFICIENCY[gen] * sustained_clock_factor(g), intra_link=link, intra_busbw_gbs=float(busbw),
+        gen_efficiency=GEN_EFFICIENCY[gen] * sustained_clock_factor(g, precision), intra_link=link, intra_busbw_gbs=float(busbw),
         intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
@@ -3607,7 +3631,8 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
     # the cap (the A100's MAMF share of its figure) moves with a GeForce card's own measured share of its figure
     # (sustained_clock_factor): a 4090 may be calibrated up to 0.87 x 1.26 of its 165.2, not held under the default
     return run, calibration.efficiency_factor(run.mfu, model_mfu,
-                                              base["gen_efficiency"] / sustained_clock_factor(r.gpu))
+                                              base["gen_efficiency"] / sustained_clock_factor(
+                                                  r.gpu, r.scenario.training.precision))
 
 
 def time_kwargs_uncalibrated(r: Any) -> dict:
