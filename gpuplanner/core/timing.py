@@ -353,6 +353,15 @@ EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
 #: layer's kernels), leave 1.05–1.18 ms per layer after the model's recompute kernels. Host time, so it scales with
 #: the CPU like the EAGER_* figures.
 CKPT_NONREENTRANT_LAYER_S = 1.06e-3
+#: The tools whose training loop waits for the GPU after every micro-batch, so that each micro-batch's forward starts
+#: on an idle GPU: the Hugging Face Trainer's ``_inner_training_loop`` tests ``torch.isnan(tr_loss_step) or
+#: torch.isinf(tr_loss_step)`` in a Python ``if`` after each ``training_step`` (``logging_nan_inf_filter``, default
+#: True; transformers 4.x-5.x ``trainer.py``): reading a CUDA bool is a device sync. TRL, LLaMA-Factory, ms-swift,
+#: Axolotl and Unsloth train through that loop; ``deepspeed`` here is the Trainer with DeepSpeed. So the host cannot
+#: run ahead across micro-batches: where the forward's kernels take the host longer to issue than the GPU to run, the
+#: GPU idles in the forward and the backward's GPU work starts after it (:func:`host_waits`). PEFT's
+#: ``method_comparison`` loop syncs the same way (``attention_mask.sum().item()`` before, ``loss.item()`` after).
+HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 #: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
 #: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
 #: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
@@ -1399,6 +1408,9 @@ def time_layout(
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
+    # the first forward's share of it, where the loop syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS)
+    host_fwd_mb = (where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
+                   if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb)
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
@@ -1690,7 +1702,7 @@ def time_layout(
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
@@ -1973,8 +1985,12 @@ def host_waits(lay: dict, hcf, t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_
     rest as :func:`time_gpu` passes them. :func:`time_gpu` calls it at the GPU's host factor, and again at 1.0 (an x86
     host) for the breakdown, where the difference is the Grace host's own line (``grace_host``)."""
     maximum, m = lay["ops"].maximum, lay["m"]
-    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
-    launch = maximum(lay["host_mb"] * hcf - t_mb_gpu, 0.0)
+    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb); where the loop
+    # syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS) the forward starts on an idle GPU, and the backward's
+    # GPU work cannot start before the host has issued the forward: the micro-batch takes at least the forward's
+    # issue time plus the backward's GPU time, max(G, H, H_fwd + G_bwd) with G_bwd = G x (1 - fwd_share)
+    launch = maximum(maximum(lay["host_mb"] * hcf - t_mb_gpu,
+                             lay["host_fwd_mb"] * hcf - t_mb_gpu * lay["fwd_share"]), 0.0)
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
