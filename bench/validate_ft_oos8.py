@@ -26,6 +26,7 @@ Error: predicted / published - 1 (+ = predicted too fast), as the other ft bench
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 import sys
@@ -59,6 +60,7 @@ class PeftRow:
     training: dict = field(default_factory=dict)
     note: str = ""
     shown_only: bool = False  # a mechanism the scenario cannot state: printed, not in the figures
+    commit: str = "5d602fdbff"  # the peft commit whose results/ file holds the figure
 
 
 #: tokens/s and tokens per sample as read from each results JSON (sum over ``train_info.metrics`` windows of
@@ -78,6 +80,12 @@ PEFT_ROWS = [
     PeftRow("dora-r32-qv", "lora--llama-3.2-3B-rank32-dora", 5941, 209.9,
             dict(method="lora", lora_rank=32, lora_targets="qkv"), "DoRA: no scenario field; shown only", True),
 ]
+#: the same script and card, earlier software: results of PR #2984 (a99942694, 2026-01-13: torch 2.9.0+cu128,
+#: transformers 4.57.1, PEFT 0.18.1.dev0) and of #2610 (f650b08ab, 2025-07-22: torch 2.7.1+cu126, transformers 4.52.4,
+#: PEFT 0.15.2.dev0)
+for _c, _vals in (("a99942694", (6988, 6870, 2292)), ("f650b08ab", (6778, 6659, 2316))):
+    for _base, _v in zip(PEFT_ROWS[:2] + PEFT_ROWS[4:5], _vals):
+        PEFT_ROWS.append(dataclasses.replace(_base, id=f"{_base.id}@{_c[:7]}", tokens_per_s=_v, commit=_c))
 PEFT_ASSUMED = ("every micro-batch padded to the mean sample length (BucketIterator sorts buckets of 80: a few % "
                 "padding, not counted)", "plain PyTorch loop priced as framework hf (eager, PEFT)",
                 "AdamW foreach (torch default), bf16 base with fp32 adapters (PEFT autocast_adapter_dtype)")
