@@ -227,6 +227,24 @@ def swift_table() -> tuple[list[str], list[float]]:
     return lines, errs
 
 
+def by_tool_method() -> list[str]:
+    """median / p90 |error| per tool and method over the absolute rows (shown-only rows left out)."""
+    groups: dict = {}
+    for r in PEFT_ROWS:
+        if not r.shown_only:
+            key = ("PEFT loop on L40S (hf)", r.training.get("method", "lora"))
+            groups.setdefault(key, []).append(peft_predict(r) / r.tokens_per_s - 1.0)
+    for r in swift_rows():
+        method = "qlora" if "bnb" in r.id else "full" if "-full-" in r.id else "lora"
+        groups.setdefault(("ms-swift v1 on A100 (length ASSUMED)", method), []).append(r.predicted / r.published - 1.0)
+    lines = ["| tool | method | rows | median |error| | p90 |error| | signed median |", "|---|---|---:|---:|---:|---:|"]
+    for (tool, method), errs in groups.items():
+        a = [abs(e) for e in errs]
+        lines.append(f"| {tool} | {method} | {len(a)} | {statistics.median(a):.1%} | {_pct(a, 0.9):.1%} | "
+                     f"{statistics.median(errs):+.1%} |")
+    return lines
+
+
 def main() -> int:
     pl, pe = peft_table()
     sl, se = swift_table()
@@ -234,6 +252,8 @@ def main() -> int:
     print()
     print("\n".join(sl))
     print(f"\nall new rows: {_stats(pe + se)}")
+    print("\nPer tool and method (absolute rows):\n")
+    print("\n".join(by_tool_method()))
     return 0
 
 
