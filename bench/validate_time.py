@@ -1750,6 +1750,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("geft7.md"),
         "",
+        *_fragment("ftoos8.md"),
+        "",
         *_fragment("rtx5090_7.md"),
         "",
         *fsdp_oos_section(),

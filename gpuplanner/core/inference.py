@@ -318,7 +318,7 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
     # GeForce (issue 35 round 7): the training model's measured-matmul factor (timing.sustained_clock_factor), less
     # the clock ratio that :func:`peak_flops` already holds, so that one card's GEMMs run at one rate in both models
-    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)] * (_timing.sustained_clock_factor(gpu)
+    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)] * (_timing.sustained_clock_factor(gpu, precision)
                                                                 / _timing.sustained_clock_ratio(gpu))
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         e *= TE_GEMM_RATIO

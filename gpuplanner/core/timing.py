@@ -170,7 +170,29 @@ MAMF_REFERENCE = {"ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb"}
 MAMF_SAME_DIE = {"rtx-4090d-24gb": "rtx-4090-24gb"}
 
 
-def sustained_clock_factor(g) -> float:
+#: Datacenter Ada boards (issue 35 round 8): their datasheet BF16 figure is the full die at the rated boost clock, but
+#: the board's power limit holds the clock lower under dense tensor work (L40S: 142 SMs at 2,520 MHz in 350 W). No
+#: ``mamf-finder.py`` run is published for them; one public table measures them and the A100 SXM4 80GB the same way
+#: (zzc0721/torch-performance-test-data ``database.md`` @9d82827637, best of square BF16 ``torch.matmul`` of
+#: 1024-10240; TFLOP/s): L40S 269.15 (row by Mightlaus, "docker"), L20 114.14 (yjzxkxdn, AutoDL), A100 SXM4 80GB 264.53
+#: (Charming, PyTorch 2.8.0 + CUDA 12.8). The factor is the card's share of its figure over the A100's share in the
+#: same table (both square sweeps, so the sweep's shortfall against the finder's best shape cancels): L40S
+#: (269.15 / 362.05) / (264.53 / 312) = 0.877, L20 (114.14 / 119.5) / (264.53 / 312) = 1.127. Only these catalogue
+#: ids (a user-entered GPU states its own figures); their generation borrows Ampere's 0.70, as GeForce Ada does.
+DATACENTER_SWEEP_TFLOPS = {"l40s-48gb": 269.15, "l20-48gb": 114.14}
+DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
+
+
+def datacenter_sweep_factor(gid: str) -> float:
+    """:data:`DATACENTER_SWEEP_TFLOPS`' card over the A100's share in the same table; 1.0 for any other id."""
+    if gid not in DATACENTER_SWEEP_TFLOPS:
+        return 1.0
+    ref_id, ref_tflops = DATACENTER_SWEEP_REFERENCE
+    share = DATACENTER_SWEEP_TFLOPS[gid] / float(C.peak_tflops(C.get_gpu(gid), "bf16"))
+    return share / (ref_tflops / float(C.peak_tflops(C.get_gpu(ref_id), "bf16")))
+
+
+def sustained_clock_factor(g, precision: str | None = None) -> float:
     """How much faster a GeForce card's large matmuls run than its catalogue figure, relative to the card whose MFU
     its generation's :data:`GEN_EFFICIENCY` comes from: (measured MAMF / catalogue BF16) ÷ (the same ratio of the
     reference card). 1.0 for every non-consumer card, for a card without a measurement, and for a user-entered GPU.
@@ -179,7 +201,9 @@ def sustained_clock_factor(g) -> float:
     (0.82 of what the card really sustains, the A100's 0.70 / 0.859 = 0.815)."""
     gid = str(getattr(g, "id", "") or "").lower()
     if getattr(g, "gpu_class", None) != "consumer":  # a user-entered GPU is datacenter or workstation class
-        return 1.0
+        # (a user-entered GPU's id starts with "custom-": 1.0); the sweep measured 16-bit matmuls only: 8-bit tensor
+        # math (FP8, INT8) keeps 1.0
+        return 1.0 if precision in ("fp8", "int8") else datacenter_sweep_factor(gid)
     measured = MAMF_SAME_DIE.get(gid, gid)
     ref = MAMF_REFERENCE.get(gpu_generation(g))
     if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
@@ -329,6 +353,15 @@ EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
 #: layer's kernels), leave 1.05–1.18 ms per layer after the model's recompute kernels. Host time, so it scales with
 #: the CPU like the EAGER_* figures.
 CKPT_NONREENTRANT_LAYER_S = 1.06e-3
+#: The tools whose training loop waits for the GPU after every micro-batch, so that each micro-batch's forward starts
+#: on an idle GPU: the Hugging Face Trainer's ``_inner_training_loop`` tests ``torch.isnan(tr_loss_step) or
+#: torch.isinf(tr_loss_step)`` in a Python ``if`` after each ``training_step`` (``logging_nan_inf_filter``, default
+#: True; transformers 4.x-5.x ``trainer.py``): reading a CUDA bool is a device sync. TRL, LLaMA-Factory, ms-swift,
+#: Axolotl and Unsloth train through that loop; ``deepspeed`` here is the Trainer with DeepSpeed. So the host cannot
+#: run ahead across micro-batches: where the forward's kernels take the host longer to issue than the GPU to run, the
+#: GPU idles in the forward and the backward's GPU work starts after it (:func:`host_waits`). PEFT's
+#: ``method_comparison`` loop syncs the same way (``attention_mask.sum().item()`` before, ``loss.item()`` after).
+HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 #: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
 #: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
 #: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
@@ -626,7 +659,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     nic_per_gpu = per_nic * nics_per_node / max(gpus_per_node, 1)
     return GpuTimeFacts(
         gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
-        gen_efficiency=GEN_EFFICIENCY[gen] * sustained_clock_factor(g), intra_link=link, intra_busbw_gbs=float(busbw),
+        gen_efficiency=GEN_EFFICIENCY[gen] * sustained_clock_factor(g, precision), intra_link=link, intra_busbw_gbs=float(busbw),
         intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
@@ -1394,6 +1427,9 @@ def time_layout(
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
+    # the first forward's share of it, where the loop syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS)
+    host_fwd_mb = (where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
+                   if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb)
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
@@ -1685,7 +1721,7 @@ def time_layout(
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
@@ -1968,8 +2004,12 @@ def host_waits(lay: dict, hcf, t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_
     rest as :func:`time_gpu` passes them. :func:`time_gpu` calls it at the GPU's host factor, and again at 1.0 (an x86
     host) for the breakdown, where the difference is the Grace host's own line (``grace_host``)."""
     maximum, m = lay["ops"].maximum, lay["m"]
-    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
-    launch = maximum(lay["host_mb"] * hcf - t_mb_gpu, 0.0)
+    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb); where the loop
+    # syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS) the forward starts on an idle GPU, and the backward's
+    # GPU work cannot start before the host has issued the forward: the micro-batch takes at least the forward's
+    # issue time plus the backward's GPU time, max(G, H, H_fwd + G_bwd) with G_bwd = G x (1 - fwd_share)
+    launch = maximum(maximum(lay["host_mb"] * hcf - t_mb_gpu,
+                             lay["host_fwd_mb"] * hcf - t_mb_gpu * lay["fwd_share"]), 0.0)
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
@@ -3643,7 +3683,8 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
     # the cap (the A100's MAMF share of its figure) moves with a GeForce card's own measured share of its figure
     # (sustained_clock_factor): a 4090 may be calibrated up to 0.87 x 1.26 of its 165.2, not held under the default
     return run, calibration.efficiency_factor(run.mfu, model_mfu,
-                                              base["gen_efficiency"] / sustained_clock_factor(r.gpu))
+                                              base["gen_efficiency"] / sustained_clock_factor(
+                                                  r.gpu, r.scenario.training.precision))
 
 
 def time_kwargs_uncalibrated(r: Any) -> dict:
