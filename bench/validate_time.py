@@ -1664,6 +1664,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_bench_module("validate_moe_oos").oos_rows(),
         "",
+        *_fragment("moe11.md"),
+        "",
+        *_bench_module("validate_moe_gap").gap_rows(),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "

@@ -42,7 +42,9 @@ def test_the_two_worst_moe_rows_are_the_slower_side_of_a_pair():
     for table_key, label in ((("25.11", "H100", "qwen3-30b-a3b"), "H100 Qwen3-30B PP 2 / VP 24"),
                              (("25.11", "B200", "qwen3-30b-a3b"), "B200 Qwen3-30B MBS 1")):
         assert abs(res[table_key]["pred"] - pairs[label]["pred"]) < 1e-6 * pairs[label]["pred"]
-        assert pairs[label]["err_slow"] > 0.9
+        # (> 0.9 before helper moe11: the all-to-all dispatcher's own host kernels, timing.MOE_DISPATCH_HOST_OPS, slow
+        # the host-bound B200 MBS 1 row, +107% → +87%)
+        assert pairs[label]["err_slow"] > 0.8
         assert -0.05 < pairs[label]["err_fast"] < 0.35
 
 

@@ -79,8 +79,10 @@ def test_bridge_moe_flex_rows_in_one_nvlink_domain():
     # timing.HYBRIDEP_IB_GBS; the recipe's moe_a2a_overlap, which hides much of it, is not represented; bwattn7's
     # Blackwell attention backward moves it about one point further)
     assert -0.42 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.30
-    # all-to-all: unchanged here (+55% → +49% since helper bwattn7: Blackwell attention backward at cuDNN's rate)
-    assert 0.44 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.53
+    # all-to-all: unchanged here (+55% → +49% since helper bwattn7: Blackwell attention backward at cuDNN's rate;
+    # +49% → +37% since helper moe11: the all-to-all dispatcher's own host kernels, timing.MOE_DISPATCH_HOST_OPS, at
+    # Grace's 2.75× bind this one-micro-batch row)
+    assert 0.32 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.42
 
 
 # ---- squared ReLU (Nemotron-3/4): two eager kernels in the MLP activation

@@ -1456,6 +1456,8 @@ def time_layout(
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe)  # Megatron's dispatcher sync
+    d_fwd, d_bwd = moe_dispatch_host_ops(m, framework, moe_dispatcher, ep, pp, cuda_graph_scope)  # dispatch/combine
+    moe_host_mb = (moe_host_mb[0], moe_host_mb[1] + d_fwd * EAGER_FWD_OP_S, moe_host_mb[2] + d_bwd * EAGER_OP_S)
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -2434,6 +2436,49 @@ def cuda_graph_saved_ops(cuda_graph_scope: str | None):
 #: itemise, and the published MXFP8 rows entered with one op per slice run far too fast (e.g. B200 Qwen3-30B MBS 1
 #: +112% → +167%). Left at the measured-consistent count until a per-TE-version count exists.
 MOE_HOST_QUANT_PER_SLICE = {"te_current": 3.0, "te_mxfp8": 3.0, "te_delayed": 0.0}
+
+
+#: Kernels the host issues per MoE layer and micro-batch for Megatron-Core's token dispatch and combine, outside the
+#: router scope that :data:`CUDA_GRAPH_FWD_OPS` counts (which holds the dispatcher's preprocess as one op), by
+#: dispatcher: (forward, backward, of which issued only with EP > 1: forward, backward). Counted in Megatron-LM d98e8a64
+#: ``megatron/core/transformer/moe/token_dispatcher.py`` and ``moe_utils.py`` with ``moe_permute_fusion`` (every
+#: Megatron-Bridge MoE recipe sets it), dropless, EP > 1, several local experts, and Transformer Engine d0067d0
+#: ``pytorch/triton/permutation.py`` for the fused permutes' kernels:
+#:
+#: * ``alltoall`` (``MoEAlltoAllTokenDispatcher``), forward: at ``cuda_dtoh_point`` (``_maybe_dtoh_and_synchronize``)
+#:   the side stream's wait, four ``non_blocking`` copies to the host (``tokens_per_expert``, ``input_splits``,
+#:   ``output_splits``, ``output_splits_tp``; ``num_out_tokens`` is a Python int when dropless) and the event record
+#:   (6); the fused permute (``fused_permute_with_probs``: ``make_row_id_map``'s three passes and the permute, 4);
+#:   ``token_dispatch``'s two ``all_to_all`` (tokens and probabilities: each an output allocation and the NCCL call,
+#:   4); ``dispatch_postprocess``'s ``sort_chunks_by_idxs`` (``make_chunk_sort_map`` and the sort, 2);
+#:   ``combine_preprocess``'s restoring sort (2); ``token_combine``'s ``all_to_all`` (2); the fused unpermute (1):
+#:   21. Backward (autograd of the same ops): the unpermute's and the permute's gradients (2), the three all-to-alls'
+#:   (6), the two sorts' (2): 10. The all-to-alls (6 forward, 6 backward) only with EP > 1 (one rank: no call).
+#: * ``flex`` (``MoEFlexTokenDispatcher`` with the HybridEP manager), forward: ``hybrid_ep_dispatch`` (preprocessing,
+#:   dispatch and the fused permute, 3), ``tokens_per_expert`` to int64 and its sum (2), ``hybrid_ep_combine`` (2): 7;
+#:   backward: the combine's and the dispatch's gradients (4).
+#: * ``allgather``: not counted (its collectives are priced by :func:`allgather_dispatch_seconds`).
+#:
+#: Each at :data:`methods.EAGER_FWD_OP_S` (forward) and :data:`methods.EAGER_OP_S` (backward), as every host-issued
+#: kernel of :func:`moe_host_parts`, whose 41 forward ops are the attention block (27) and the router scope (11) of
+#: :data:`CUDA_GRAPH_FWD_OPS` and 3 more (the residual add after the MoE; at most 2 of the dispatch's, counted twice).
+#: Whole-layer CUDA graphs replay them (``cuda_graph_scope = "layer"``).
+MOE_DISPATCH_HOST_OPS = {"alltoall": (21.0, 10.0, 6.0, 6.0), "flex": (7.0, 4.0, 0.0, 0.0)}
+
+
+def moe_dispatch_host_ops(m: ModelFacts, framework: str, moe_dispatcher: str | None, ep, pp,
+                          cuda_graph_scope: str | None = None):
+    """(forward, backward) kernels the host issues for one micro-batch's MoE dispatch and combine on one pipeline
+    stage (:data:`MOE_DISPATCH_HOST_OPS`; ``moe_dispatcher`` None: Megatron's, :func:`moe_dispatcher_of`); (0, 0) for a
+    dense model, another framework, the all-gather dispatcher, or a whole-layer CUDA graph."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    counts = MOE_DISPATCH_HOST_OPS.get(moe_dispatcher_of(framework, moe_dispatcher) or "")
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or counts is None or cuda_graph_scope == "layer":
+        return 0.0, 0.0
+    fwd, bwd, fwd_a2a, bwd_a2a = counts
+    single = (ep <= 1) * 1.0  # one rank: the all-to-alls are not issued
+    n_layers = m.moe_frac * m.L / pp
+    return (fwd - single * fwd_a2a) * n_layers, (bwd - single * bwd_a2a) * n_layers
 
 
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
