@@ -44,3 +44,40 @@ def test_spot_can_bill_reads_the_one_list():
     assert not cost.spot_can_bill(_price(spot_card_hour=4.0, machine_month=5000.0))
     assert cost.spot_can_bill(_price(spot_card_hour=4.0, machine_month=5000.0), pin="spot")
     assert not cost.spot_can_bill(_price(card_hour=10.0), pin="spot")
+
+
+def _rollout_profile(frac: float):
+    from gpuplanner.core import methods as M
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    r = resolve(scenario_from_dict({
+        "model": {"preset": "llama-3.1-8b"},
+        "training": {"objective": "grpo", "method": "full", "seq_len": 1536, "micro_batch_size": 4,
+                     "rl": {"generation_engine": "vllm_colocated", "mean_response_fraction": frac,
+                            "rollout_len": 1024}},
+        "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}))
+    return M, r, M.method_profile(r.scenario.training)
+
+
+@pytest.mark.parametrize("frac", [1.0, 0.25])
+def test_generation_detail_has_one_shape_with_and_without_net_allreduces(frac):
+    """generation_seconds(detail=True) gives a GenerationDetail on both paths; with engines spanning nodes
+    (``tp_net``) its net_allreduce is the steps before the wait for the longest, each with two all-reduces a layer
+    (hand: 2·L·(latency + live·h·2 B / bytes/s))."""
+    M, r, prof = _rollout_profile(frac)
+    kw = dict(arch=r.arch, params_total=float(r.params.total), active_params=float(r.params.active), seqs=2.0,
+              tp=2.0, peak_flops=989e12, eff=0.55, mem_bw=2.68e12, detail=True)
+    lat, bw = 20e-6, 25e9
+    plain, net = M.generation_seconds(prof, **kw), M.generation_seconds(prof, tp_net=(lat, bw), **kw)
+    assert type(plain) is type(net) is M.GenerationDetail
+    assert plain.net_allreduce == 0.0
+    with pytest.raises(AttributeError):
+        net.seconds = 0.0  # frozen
+    steps = net.waves * 1024.0  # waves = decode steps / rollout_len
+    live = 2.0 * 1024.0 * frac / steps  # the tokens generated spread over the steps
+    tail = 1024.0 - frac * 1024.0  # rollout_len: the longest (no n_rollouts) less the mean
+    per_step = 2.0 * r.arch.num_layers * (lat + live * r.arch.hidden_size * 2.0 / bw)
+    assert net.net_allreduce == pytest.approx((steps - tail) * per_step, rel=1e-9)
+    # and they are inside the seconds: the step with them is longer by exactly their time, in every step
+    assert net.seconds - plain.seconds == pytest.approx(steps * per_step, rel=1e-6)
