@@ -81,3 +81,17 @@ def test_generation_detail_has_one_shape_with_and_without_net_allreduces(frac):
     assert net.net_allreduce == pytest.approx((steps - tail) * per_step, rel=1e-9)
     # and they are inside the seconds: the step with them is longer by exactly their time, in every step
     assert net.seconds - plain.seconds == pytest.approx(steps * per_step, rel=1e-6)
+
+
+def test_consumer_serving_reads_the_gpu_it_is_given():
+    """project._consumer_serving takes the card the phase sized (no second lookup by id: the size passed here has
+    no ``gpu_id`` to look up)."""
+    from types import SimpleNamespace
+
+    from gpuplanner.core.catalog_hw import get_gpu
+    from gpuplanner.core.project import _consumer_serving
+
+    size = SimpleNamespace(gpu_name="NVIDIA GeForce RTX 5090 32GB", tp=2)
+    msgs = [m.render() for m in _consumer_serving(size, get_gpu("rtx-5090-32gb"))]
+    assert len(msgs) == 2 and "GeForce driver licence" in msgs[0] and "without P2P" in msgs[1], msgs
+    assert _consumer_serving(SimpleNamespace(gpu_name="H100", tp=2), get_gpu("h100-sxm-80gb")) == []
