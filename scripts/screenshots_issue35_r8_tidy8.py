@@ -1,0 +1,52 @@
+"""Screenshots of issue 35 round 8's tidy8 at 1280×800 in English and Simplified Chinese (offscreen): the Plans
+page on the 7b-lora-1x4090 example, its first plan's details scrolled to the cost by rental mode, where the
+break-even hours of a whole machine per month are said once (the Evaluation's rental advice).
+
+Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r8_tidy8.py [OUT_DIR]
+(OUT_DIR defaults to docs/screenshots/issue35-r8-tidy8.)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _screens import each_language, open_window, qt_app, spin  # noqa: E402
+
+
+def main(out: Path) -> int:
+    from gpuplanner.ui.app import install_message_filter
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    install_message_filter()
+    app = qt_app()
+    out.mkdir(parents=True, exist_ok=True)
+    for lang in each_language(app):
+        suffix = "" if lang == "en" else f"-{lang}"
+        w = open_window(app, search=True)
+        w.open_path(ROOT / "examples" / "7b-lora-1x4090.json", show_errors=False)
+        t0 = time.monotonic()
+        spin(app, 0.5)
+        while w.search.state not in ("done", "failed") and time.monotonic() - t0 < 90.0:
+            app.processEvents()
+            time.sleep(0.02)
+        spin(app, 0.5)
+        w.go_to(PAGE_KEYS.index("plans"))
+        plans = w.page("plans")
+        plans.view.selectRow(0)
+        spin(app, 0.5)
+        plans.details.scrollToAnchor("cost")
+        spin(app, 0.3)
+        w.grab().save(str(out / f"plans-break-even-once{suffix}.png"))
+        w.model.set_dirty(False)
+        w.close()
+        print(lang, "ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots" / "issue35-r8-tidy8"))
