@@ -84,6 +84,19 @@ def make_window(qtbot):
 
 
 @pytest.fixture
+def language(qapp):
+    """The app's language manager, for a test to install a language in (English again afterwards)."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.i18n import LanguageManager
+
+    lm = LanguageManager(qapp)
+    yield lm
+    lm.install("en")
+    QApplication.processEvents()
+
+
+@pytest.fixture
 def win(make_window, qtbot):
     w = make_window()
     qtbot.waitUntil(lambda: w.search.state == "done", timeout=20000)
