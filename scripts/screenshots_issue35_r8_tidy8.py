@@ -9,13 +9,12 @@ Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _screens import each_language, open_window, qt_app, spin  # noqa: E402
+from _screens import each_language, open_window, qt_app, spin, wait_search  # noqa: E402
 
 
 def main(out: Path) -> int:
@@ -29,12 +28,7 @@ def main(out: Path) -> int:
         suffix = "" if lang == "en" else f"-{lang}"
         w = open_window(app, search=True)
         w.open_path(ROOT / "examples" / "7b-lora-1x4090.json", show_errors=False)
-        t0 = time.monotonic()
-        spin(app, 0.5)
-        while w.search.state not in ("done", "failed") and time.monotonic() - t0 < 90.0:
-            app.processEvents()
-            time.sleep(0.02)
-        spin(app, 0.5)
+        wait_search(app, w)
         w.go_to(PAGE_KEYS.index("plans"))
         plans = w.page("plans")
         plans.view.selectRow(0)
