@@ -120,6 +120,17 @@ def searched(win) -> bool:
     return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
 
 
+def first_plan_details(win, qtbot, until: str, timeout: int = 60000):
+    """The Plans page, once the window's search is done (:func:`searched`), with its first plan selected and its
+    details showing ``until``."""
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=timeout)
+    win.go_to(5)
+    page = win.page("plans")
+    page.view.selectRow(0)
+    qtbot.waitUntil(lambda: until in page.details.toPlainText(), timeout=10000)
+    return page
+
+
 @pytest.fixture
 def search_done():
     """:func:`searched`, for the tests that wait for the window's own search."""
