@@ -288,8 +288,9 @@ STEP_ROWS_V06_GB200 = [
      {"step": 301.0}, "grpo-qwen3-30ba3b-4n4g-async-1off.yaml: training EP 8 on 2 trays, vLLM TP 1 on the other 2"),
     ("nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus", NEMO_RL_V06,
      _nemo_rl6({"preset": "qwen3-235b-a22b"}, 64, prompts=16, tp=2, cp=2, pp=4, ep=16, gen_tp=8, avg_seq=5709,
-               recompute="full", sp=True, seq_max=8192, **_GB6),
-     {"step": 286.0}, "grpo-qwen3-235b-16n4g.yaml: TP 2 SP, CP 2, PP 4, EP 16; vLLM TP 8"),
+               recompute="full", sp=True, seq_max=8192, rl_extra={"generation_gpu_fraction": 0.4}, **_GB6),
+     {"step": 286.0}, "grpo-qwen3-235b-16n4g.yaml: TP 2 SP, CP 2, PP 4, EP 16; vLLM TP 8 at "
+     "gpu_memory_utilization 0.4 (the 32n4g recipe sets 0.6 again)"),
     ("nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus", NEMO_RL_V06,
      _nemo_rl6({"preset": "qwen3-235b-a22b"}, 128, prompts=16, tp=2, cp=2, pp=4, ep=16, gen_tp=8, avg_seq=5693,
                recompute="full", sp=True, seq_max=8192, **_GB6),
@@ -300,8 +301,8 @@ STEP_ROWS_V06_GB200 = [
      {"step": 278.0}, "grpo-qwen3-235b-32n4g-async-1off.yaml: training TP 4 PP 4 EP 16 on 16 trays, vLLM TP 8 on 16"),
     ("nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus", NEMO_RL_V06,
      _nemo_rl6({"preset": "deepseek-v3"}, 128, prompts=32, group=16, pp=8, tp=1, ep=16, gen_tp=32, avg_seq=711,
-               recompute="full", seq_max=1536, **_GB6),
-     {"step": 108.0}, "grpo-deepseek-v3-32n4g.yaml: PP 8, EP 16; vLLM TP 32"),
+               recompute="full", seq_max=1536, rl_extra={"generation_gpu_fraction": 0.3}, **_GB6),
+     {"step": 108.0}, "grpo-deepseek-v3-32n4g.yaml: PP 8, EP 16; vLLM TP 32 at gpu_memory_utilization 0.3"),
 ]
 
 #: Logged memory peaks that cannot be a live peak (shown, not counted)

@@ -263,8 +263,8 @@ def test_plan_one_names_the_deciding_rule_or_figure_in_both_languages(plans, nam
     p = plans[name].plans[0]
     assert p.decision, name
     for d in p.decision:
-        assert d["rule"] in ("deadline_risk", "tp_over_pcie", "mfu_grade", "memory_headroom", "mfu_ceiling",
-                             "deadline", "cost", "days"), d
+        assert d["rule"] in ("price_fabric", "deadline_risk", "tp_over_pcie", "mfu_grade", "memory_headroom",
+                             "mfu_ceiling", "deadline", "cost", "days"), d
         en = d["message"].render()
         figures = re.findall(r"\d+(?:\.\d+)?%|\d[\d,]*(?:\.\d+)? (?:CNY|USD|days)", en)
         assert figures, en  # a figure, not only a verdict

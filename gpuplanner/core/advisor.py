@@ -24,6 +24,12 @@ Each check is written once, element-wise (numpy arrays or plain numbers), so the
   all-reduces per layer through the host bridge, without Transformer Engine's overlap (its userbuffers need
   peer memory over NVLink); Narayanan et al. 2021 §3.3 keep TP inside the NVLink domain.
 
+* **A multi-node price with a network** (rules ``price_fabric``, :func:`no_fabric`): a plan over several nodes
+  whose price is not from a quote of networked servers (InfiniBand or RoCE between them) has no real price: the
+  card-hours of single machines buy no network, and clusters are rented as whole servers with a fabric, often by
+  the month or for a minimum term. :data:`FABRIC_BIT` is the most serious bit: such a plan ranks after every plan
+  whose cost is a quote of the right kind (issue 35 round 8).
+
 The search ranks plans that fail a check after those that pass it (:func:`penalty`), like the poor-MFU rule.
 """
 
@@ -41,6 +47,9 @@ from .shipped import load_json
 
 #: the penalty bits, most serious first (a higher penalty ranks later; equal penalties rank by the objective)
 RISK_BIT, TP_PCIE_BIT, POOR_BIT, TIGHT_BIT = 8, 4, 2, 1
+#: a plan over several nodes priced from no quote of networked servers (rules ``price_fabric``): above every other
+#: bit, since its cost is not a price anyone quoted for what it rents, while a plan at risk still has a real price
+FABRIC_BIT = 16
 DENSE_SPLIT_PARAMS = 20e9
 
 
@@ -206,11 +215,34 @@ def at_risk(days_hi, cost_hi, deadline, budget):
     return out
 
 
-def penalty(*, risk=False, tp_pcie=False, poor=False, tight_mem=False, switches: Any = None):
-    """The ranking penalty (0 = none; compared as a number: a plan at risk ranks after one on PCIe TP, ...)."""
+def nvlink_domain(gpu: Any) -> int:
+    """GPUs one NVLink domain joins beyond a server (GB200 NVL72: 72 over 4-GPU trays, catalogue ``nvlink_domain``),
+    else 0: the trays of one domain talk over the rack's NVLink switches, not over a network between servers
+    (as core/timing.py ``ep_domain_of`` times them)."""
+    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    return dom if getattr(gpu, "intra_node_link", None) == "nvlink" and dom > per > 0 else 0
+
+
+def no_fabric(nodes, multi_node: bool | None, num_gpus=None, domain: int = 0):
+    """Rows over several nodes whose price is not known to come from networked servers (``GpuPrice.multi_node``
+    not True: a single-machine card-hour, or a quote that does not say): the ``price_fabric`` check fails them.
+    Element-wise over ``nodes``; ``multi_node`` is the one price's word (one price bills the rows). Rows whose
+    ``num_gpus`` fit in one NVLink domain larger than a server (``domain``, :func:`nvlink_domain`) need no network
+    between servers."""
+    out = (np.asarray(nodes) > 1) & (multi_node is not True)
+    if domain and num_gpus is not None:
+        out = out & (np.asarray(num_gpus) > domain)
+    return out
+
+
+def penalty(*, risk=False, tp_pcie=False, poor=False, tight_mem=False, fabric=False, switches: Any = None):
+    """The ranking penalty (0 = none; compared as a number: a plan without a networked price ranks after one at
+    risk, which ranks after one on PCIe TP, ...)."""
     on = (lambda k: bool(getattr(switches, k, True))) if switches is not None else (lambda k: True)
-    p = np.zeros(np.shape(risk) or np.shape(tp_pcie) or np.shape(poor) or np.shape(tight_mem), np.int64)
-    for flag, bit, rid in ((risk, RISK_BIT, "deadline_risk"), (tp_pcie, TP_PCIE_BIT, "tp_over_pcie"),
+    p = np.zeros(np.shape(risk) or np.shape(tp_pcie) or np.shape(poor) or np.shape(tight_mem) or np.shape(fabric),
+                 np.int64)
+    for flag, bit, rid in ((fabric, FABRIC_BIT, "price_fabric"), (risk, RISK_BIT, "deadline_risk"), (tp_pcie, TP_PCIE_BIT, "tp_over_pcie"),
                            (poor, POOR_BIT, "mfu_grade"), (tight_mem, TIGHT_BIT, "memory_headroom")):
         if on(rid):
             p = p + np.where(np.asarray(flag, bool), bit, 0)

@@ -641,7 +641,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes, r.gpu, h.num_gpus) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
         grade_mfu=graded_used, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu))))
@@ -756,12 +756,17 @@ def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, co
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 
 
-def _fabric(price: GpuPrice | None, nodes: int) -> dict:
-    """What rules.price_fabric reads: the plan's nodes and whether its price's quotes offer networked servers."""
+def _fabric(price: GpuPrice | None, nodes: int, gpu: Any = None, num_gpus: int = 0) -> dict:
+    """What rules.price_fabric reads: the plan's nodes and whether its price's quotes offer networked servers
+    (``domain``: the GPUs of one NVLink domain beyond a server when the plan fits in it, advisor.nvlink_domain)."""
     if price is None:
         return {"price_fabric": None}
+    dom = advisormod.nvlink_domain(gpu)
     return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node, "why": price.multi_node_source or "",
-                             "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {})}}
+                             "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {}),
+                             # the default pick (PriceTable.for_nodes): no networked quote of the card when not True
+                             "default": bool(price.is_default), "gpu": getattr(gpu, "name", "") or "",
+                             "domain": dom if dom and int(num_gpus) <= dom else 0}}
 
 
 def _kind(c: Any, r: Any, mode: str | None) -> dict:

@@ -357,6 +357,22 @@ def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
     return 2.0 * arch.num_layers * arch.num_kv_heads * arch.head_dim * dtype_bytes
 
 
+def vllm_kv_per_token_per_gpu(arch, tp, xp=None, dtype_bytes: float = 2.0):
+    """KV-cache bytes one token holds on each GPU of a vLLM engine of ``tp`` GPUs (issue 35 round 8): the KV heads
+    split over the ranks down to one head per rank, then replicated ("we will replicate the KV heads in the case
+    where the number of KV heads is smaller than the tensor parallel size so each GPU has at least one KV head",
+    vLLM ``ModelConfig.get_num_kv_heads``; ``QKVParallelLinear`` ``num_kv_head_replicas``), and multi-head latent
+    attention's latent whole on every rank (vLLM's MLA backends cache all of ``kv_lora_rank + qk_rope_head_dim``).
+    The serving sizer's rule (``inference.kv_bytes_per_token_per_gpu``). Qwen3-235B-A22B (4 KV heads) at TP 16:
+    one head a rank, 4× the even split."""
+    xp = xp or ops_for(tp)
+    tp = xp.asarray(tp, dtype=float)
+    if getattr(arch, "is_mla", False):
+        return kv_bytes_per_token(arch, dtype_bytes) + 0.0 * tp
+    heads = xp.maximum(float(arch.num_kv_heads) / tp, 1.0)
+    return 2.0 * arch.num_layers * heads * arch.head_dim * dtype_bytes
+
+
 #: vLLM's memory share on its own GPUs (vllm_separate): its default ``gpu_memory_utilization`` (timing._rollouts)
 VLLM_SEPARATE_SHARE = 0.9
 
@@ -371,7 +387,7 @@ def vllm_start_room(prof: MethodProfile, *, arch, params_total: float, gpu_memor
     of 0.3 put 30.5 GB of weights (TP 2) in 24 GiB of an A800 and timed the rollouts with no KV cache at all."""
     share = VLLM_SEPARATE_SHARE if prof.engine == "vllm_separate" else prof.gpu_fraction
     return (share * gpu_memory_gib * 2.0**30 - 2.0 * params_total / tp
-            - kv_bytes_per_token(arch) * float(prof.prompt_len + prof.rollout_len) / tp)
+            - vllm_kv_per_token_per_gpu(arch, tp) * float(prof.prompt_len + prof.rollout_len))
 
 
 def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
@@ -394,6 +410,20 @@ NCCL_TREE_LL128_BASE_S = 14.0e-6
 NCCL_TREE_LL128_NVLINK_S = 1.25e-6
 NCCL_TREE_LL128_NET_S = 8.5e-6
 
+#: vLLM engines wider than 8 GPUs inside one NVLink domain (GB200 NVL72; issue 35 round 8): vLLM's own all-reduces
+#: take 2 to 8 ranks only (``CustomAllreduce._SUPPORTED_WORLD_SIZES = [2, 4, 6, 8]``; the symmetric-memory one,
+#: ``SymmMemCommunicator``, is sized per world size in ``all_reduce_utils.SYMM_MEM_ALL_REDUCE_MAX_SIZES``, 2 to 8),
+#: so ``CudaCommunicator.all_reduce`` falls through to PyNccl. NCCL fuses a multi-node NVLink clique into one node
+#: (``src/graph/topo.cc``: the MNNVL clique's ranks are the local ranks; ``init.cc``: ``nNvlDomains = nNodes``) and
+#: its tuner prices a one-node all-reduce (``src/graph/tuning.cc``, default tuner constants, main 5067397) as the
+#: least of Ring/LL ``6.6 + 2(n−1) × 0.6`` µs, Tree/LL ``6.8 + 2(n−1) × 0.6`` µs and NVLS/Simple ``25`` µs (NVLink
+#: hwLat; NVLS where the switch multicasts, ``transport/nvls.cc`` ``CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED``).
+VLLM_OWN_ALLREDUCE_MAX_TP = 8.0
+NCCL_RING_LL_BASE_S = 6.6e-6
+NCCL_TREE_LL_BASE_S = 6.8e-6
+NCCL_LL_NVLINK_S = 0.6e-6
+NCCL_NVLS_NVLINK_S = 25.0e-6
+
 
 def vllm_net_allreduce(tp, dom, nic, ops):
     """(latency s, network bytes/s) of one of vLLM's decode all-reduces for engines of ``tp`` GPUs when they span
@@ -410,12 +440,27 @@ def vllm_net_allreduce(tp, dom, nic, ops):
     return where(spans, lat, 0.0), where(spans, bw, float("inf"))
 
 
+def vllm_domain_allreduce(tp, dom, intra, ops):
+    """(latency s, bytes/s) of one of vLLM's decode all-reduces for engines of more than
+    :data:`VLLM_OWN_ALLREDUCE_MAX_TP` GPUs that fit one NVLink domain of ``dom`` GPUs (NCCL over NVLink, one node in
+    NCCL's tuner); (0, inf) otherwise (vLLM's own all-reduce inside a node; :func:`vllm_net_allreduce` across
+    domains). GB200 NVL72, vLLM TP 32: min(6.6 + 37.2, 6.8 + 37.2, 25) = 25 µs. Bytes at ``intra`` (the NVLink
+    peer rate) as a ring's ``2(n−1)/n`` share."""
+    where, minimum, maximum = ops.where, ops.minimum, ops.maximum
+    tp = ops.f(tp)
+    applies = (tp > VLLM_OWN_ALLREDUCE_MAX_TP) & (tp <= dom)
+    steps = 2.0 * (tp - 1.0) * NCCL_LL_NVLINK_S
+    lat = minimum(minimum(NCCL_RING_LL_BASE_S, NCCL_TREE_LL_BASE_S) + steps, NCCL_NVLS_NVLINK_S)
+    bw = maximum(intra, 1.0) / maximum(2.0 * (tp - 1.0) / maximum(tp, 1.0), 1e-30)
+    return where(applies, lat, 0.0), where(applies, bw, float("inf"))
+
+
 @dataclass(slots=True, frozen=True)
 class GenerationDetail:
     """:func:`generation_seconds`' answer with ``detail``, scalars or arrays as its inputs: ``seconds`` (prefill and
     decode), ``waves`` (decode steps / rollout_len), ``wait_longest`` (the decode steps after the mean completion,
-    waiting for the longest) and ``net_allreduce`` (vLLM's NCCL all-reduces across nodes in the steps before that
-    wait, whose own hold theirs; zero without ``tp_net`` and for the training engine)."""
+    waiting for the longest) and ``net_allreduce`` (vLLM's NCCL decode all-reduces, ``tp_net``, in the steps before
+    that wait, whose own hold theirs; zero without ``tp_net`` and for the training engine)."""
 
     seconds: Any
     waves: Any
@@ -456,11 +501,12 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     seqs = xp.asarray(seqs, dtype=float)
     tp = xp.asarray(tp, dtype=float)
     vllm = prof.engine != "training"
-    kv_tok = kv_bytes_per_token(arch)
+    # KV bytes a token holds on one GPU: vLLM replicates KV heads below one a rank and MLA's latent on every rank
+    kv_gpu = vllm_kv_per_token_per_gpu(arch, tp, xp) if vllm else kv_bytes_per_token(arch) / tp
     frac = prof.mean_response_fraction
     prompt_kv = prof.prompt_len / (prof.group_size if vllm else 1)  # vLLM shares a prompt's blocks (§4.4)
     longest = None if n_rollouts is None else expected_longest(prof, n_rollouts, xp=xp)
-    steps, live = decode_steps(prof, seqs, kv_seq_bytes=(prompt_kv + frac * prof.rollout_len) * kv_tok / tp,
+    steps, live = decode_steps(prof, seqs, kv_seq_bytes=(prompt_kv + frac * prof.rollout_len) * kv_gpu,
                                kv_pool_bytes=kv_pool_bytes, max_seqs=max_seqs, xp=xp, longest=longest)
     prompts = (seqs / prof.group_size if vllm else seqs)
     h, L = arch.hidden_size, arch.num_layers
@@ -477,7 +523,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
         reach = xp.minimum(1.0, live * k / n_exp)
         dense = params_total * (1.0 - expert_frac) + params_total * expert_frac * reach
     w_read = 2.0 * dense / tp
-    kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_tok / tp
+    kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_gpu
     mem_t = (w_read + kv_ctx) / mem_bw
     flop_t = live * 2.0 * active_params / tp / (peak_flops * eff)
     # vLLM's kernels each add a fixed GPU time (decode_kernels_fixed_s; issue 35 round 5, as the serving sizer): the

@@ -36,16 +36,26 @@ Rules (ids are a public contract: ``plan --json`` lists them):
   (``prices.json`` ``multi_node``; a user's quote's ``multi_node``). The planning guide §2: "Between nodes: RoCE
   or InfiniBand, and is the bandwidth really dedicated (独享)?"; §1: the ~100B tier is multi-node at ≥400 Gb/s.
   A card-hour price of single machines (a container marketplace), or a quote that does not say, buys no such
-  network: the plan fails the check and says what to ask the vendor. It is a check, not a ranking key: ranked
-  after one-node plans, Mixtral 8x7B's plan #1 went from 32 × H800 (¥11,314) to 8 × H200 on a monthly lease
-  (¥94,000), and 70B CPT's from 16 × B200 in 6 days to 8 × B200 in 15 days at +24% — a penalty for the price
-  table's gap (no networked quote for the card), not for a risk of the plan; the remedy is the networked quote.
+  network: the plan fails the check and says what to ask the vendor. Since issue 35 round 8 it is also a ranking
+  key (core/advisor.py ``FABRIC_BIT``, the most serious bit): a multi-node plan is priced from a networked quote
+  when its card has one (cost.PriceTable.for_nodes); when none does, its cost is single machines' card-hours, a
+  price nobody quoted for the cluster it needs, so it ranks after every plan priced from a quote of the right
+  kind (one node, or networked servers), and its line says so plainly. Multi-node capacity is rented as whole
+  servers with the fabric, by the month or for a term: SMM's A100 80G ×8 "IB, 32 servers" whole-cluster lease
+  (Gavinzll/compute-market-report data/cmis_snapshot_2026-07-14.json, news.smm.cn/live/metal/143), SMM's Ascend
+  910C 158-server online leasing cluster by the server-month and its H100 ×8 HGX (400G NIC) "一年起租" and
+  H200 ×8 "合约一年" quotes (the same repo's data/audit_2026-10-10.json). Round 4 had made it a check only, since
+  a penalty then moved Mixtral 8x7B's #1 from 32 × H800 at ¥11,314 (AutoDL card-hours: AutoDL rents container
+  instances on one host) to 8 × H200 on a monthly lease at ¥94,000; but the ¥11,314 is not a price of 4
+  networked H800 servers, which the mainland market rents by the server-month (¥69,000 each at 云擎天下). The
+  plan stays in the list, with its reason; ``constraints.rules.price_fabric = false`` ranks it by its cost again.
 * ``price_kind`` — plans are compared on prices of one kind: the rental modes without interruptions
   (cost.STEADY_MODES: card-hours on demand, whole machines per week or month, capped card-hours), or the one mode
   the user sets (``constraints.rental_mode``, kept for every plan and said). A plan billed on spot card-hours
   because its card has no other price fails: its cost is not comparable with the others' and a reclaim can stop
-  the run (the planning guide §3: "interrupted training costs more than compute"). A check, not a ranking key
-  (as ``price_fabric``): the remedy is a quote of the comparable kind. Spot prices of the other plans are shown
+  the run (the planning guide §3: "interrupted training costs more than compute"). A check, not a ranking key:
+  the remedy is a quote of the comparable kind (``price_fabric`` ranks, since a single machine's price is no price
+  of a cluster at all, while a spot price is a real price of the same machines, with a risk said beside it). Spot prices of the other plans are shown
   beside them as an alternative with its risk (cost.price_kind_advice), never ranked.
 * ``pipeline_layers`` — pipeline stages hold the same number of layers: ``num_layers mod pp = 0`` (Megatron-LM
   asserts it unless uneven first/last stages are configured, ``megatron/training/arguments.py``; an uneven split
@@ -448,6 +458,11 @@ def price_fabric_rule(f: Any, on: dict) -> RuleResult:
         return RuleResult("price_fabric", "not_applicable",
                           Msg(CTX, QT_TRANSLATE_NOOP(CTX, "One node: no network between nodes to rent."), {}))
     args = {"nodes": nodes, "provider": f.get("provider") or ""}  # (the source's words: price.multi_node_source)
+    if f.get("domain"):  # (advisor.no_fabric: the plan fits in one NVLink domain larger than a server)
+        return RuleResult("price_fabric", "passed", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its "
+                 "NVLink switches, not over a network between servers. Ask that they are rented in one NVLink "
+                 "domain (rack)."), {"nodes": nodes, "gpu": f.get("gpu") or "", "domain": int(f["domain"])}))
     ask = Msg(CTX, _ASK_FABRIC, {"nodes": nodes})
     v = f.get("multi_node")
     if v is True:
@@ -455,11 +470,37 @@ def price_fabric_rule(f: Any, on: dict) -> RuleResult:
                                       "Still ask that the bandwidth is dedicated (独享) and the nodes are in one data "
                                       "centre.")
         return RuleResult("price_fabric", "passed", Msg(CTX, text, args))
+    if f.get("default") and on["price_fabric"]:
+        return RuleResult("price_fabric", "failed", _no_fabric_quote(f, v, nodes, ask))
     text = (QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, which rents single machines (its source "
                                    "says so): that price buys no network between them. {ask}") if v is False else
             QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, whose quote does not say that its servers "
                                    "are networked. {ask}"))
+    if on["price_fabric"]:  # (the user's own quote, not stating networked servers: ranked after as well)
+        ask = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{ask} {ranked}"), {"ask": ask, "ranked": Msg(CTX, _RANKED_AFTER, {})})
     return RuleResult("price_fabric", _status(True, True, on["price_fabric"]), Msg(CTX, text, {**args, "ask": ask}))
+
+
+_RANKED_AFTER = QT_TRANSLATE_NOOP(CTX, "It ranks after the plans priced from quotes of the right kind (one node, or "
+                                       "networked servers).")
+
+
+def _no_fabric_quote(f: Any, v: bool | None, nodes: int, ask: Msg) -> Msg:
+    """The failed ``price_fabric`` line of a plan priced from the default quotes when none of its card's quotes
+    offers networked servers (cost.PriceTable.for_nodes found none): said plainly, with what such a cluster is
+    rented as and where the plan ranks (core/advisor.py FABRIC_BIT)."""
+    args = {"nodes": nodes, "provider": f.get("provider") or "", "gpu": f.get("gpu") or "", "ask": ask,
+            "ranked": Msg(CTX, _RANKED_AFTER, {})}
+    text = (QT_TRANSLATE_NOOP(CTX, "No quote for {gpu} here rents {nodes} networked servers, so the {nodes} nodes "
+                                   "are priced from {provider}, which rents single machines (its source says so): that "
+                                   "price buys no network between them. Clusters are rented as whole servers with "
+                                   "InfiniBand or RoCE, often by the month or for a minimum term, and can cost "
+                                   "more. {ranked} {ask}") if v is False else
+            QT_TRANSLATE_NOOP(CTX, "No quote for {gpu} here rents {nodes} networked servers, so the {nodes} nodes "
+                                   "are priced from {provider}, whose quote does not say that its servers are "
+                                   "networked. Clusters are rented as whole servers with InfiniBand or RoCE, often "
+                                   "by the month or for a minimum term, and can cost more. {ranked} {ask}"))
+    return Msg(CTX, text, args)
 
 
 def tp_over_pcie_waived(r: RuleResult, tp: int, gpu_name: str) -> RuleResult:

@@ -584,8 +584,9 @@ class PlanningRules(_Section):
     tp_over_pcie: bool = Field(True, description="rank tensor parallelism over PCIe (no NVLink) after plans "
                                                  "without it")
     price_fabric: bool = Field(True, description="a plan over several nodes priced from a quote not known to offer "
-                                                 "networked servers (InfiniBand/RoCE) fails this check (false: "
-                                                 "allowed); a check, not a ranking key (core/rules.py)")
+                                                 "networked servers (InfiniBand/RoCE) fails this check and ranks "
+                                                 "after plans priced from quotes of the right kind (false: allowed, "
+                                                 "ranked by its cost; core/rules.py)")
     price_kind: bool = Field(True, description="a plan billed on a spot price because its card has no price without "
                                                "interruptions, while the others are billed on such prices, fails this "
                                                "check (false: allowed); a check, not a ranking key (core/rules.py)")

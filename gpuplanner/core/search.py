@@ -1044,7 +1044,18 @@ def _price_rows_one(ctx: SearchContext, sub: dict) -> None:
     sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(n)
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(n)
     risk = _band_risk(ctx, sub, r)
-    sub["penalty"] = np.asarray(sub.get("penalty", 0), dtype=np.int64) + np.where(risk, advisormod.RISK_BIT, 0)
+    sub["penalty"] = (np.asarray(sub.get("penalty", 0), dtype=np.int64) + np.where(risk, advisormod.RISK_BIT, 0)
+                      + _fabric_penalty(ctx, sub["nodes"], sub["num_gpus"]))
+
+
+def _fabric_penalty(ctx: SearchContext, nodes: np.ndarray, num_gpus: np.ndarray) -> np.ndarray:
+    """The ``price_fabric`` bit of rows billed by ``ctx.price`` (core/advisor.py :data:`FABRIC_BIT`): over several
+    nodes on a price not known to come from networked servers (PriceTable.for_nodes found no networked quote for
+    the card), while the rule is on. One price bills the rows, and rows of one GPU count share their nodes, so the
+    bit is the same for a row and the row that outranks it in :func:`_unpriced_one`."""
+    fab = advisormod.no_fabric(nodes, getattr(ctx.price, "multi_node", None), num_gpus,
+                               advisormod.nvlink_domain(ctx.gpu))
+    return advisormod.penalty(fabric=fab, switches=ctx.resolved.scenario.constraints.rules)
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
@@ -1284,6 +1295,10 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "(from the interconnect, or untested kernels), so it ranks after the "
                                           "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
                                           "by the objective.")
+        elif pen[i] & advisormod.FABRIC_BIT:
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
+                                          "servers, so the best by the objective comes first, though its price "
+                                          "buys no network between its nodes (planning rule price_fabric).")
         elif n == 1:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
                                           "constraints and pass the ranking rules.")
@@ -2307,7 +2322,7 @@ def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int,
     return out
 
 
-_BIT_RULES = ((advisormod.RISK_BIT, "deadline_risk"), (advisormod.TP_PCIE_BIT, "tp_over_pcie"),
+_BIT_RULES = ((advisormod.FABRIC_BIT, "price_fabric"), (advisormod.RISK_BIT, "deadline_risk"), (advisormod.TP_PCIE_BIT, "tp_over_pcie"),
               (advisormod.POOR_BIT, "mfu_grade"), (advisormod.TIGHT_BIT, "memory_headroom"))
 
 
@@ -2354,6 +2369,9 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                   str(cj.resolved.scenario.training.precision)) or {}
     base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
+        "price_fabric": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, "
+                                               "{other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so "
+                                               "it ranks after plans priced from quotes of the right kind."),
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),
         "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs tensor parallelism over PCIe "

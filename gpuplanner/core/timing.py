@@ -126,7 +126,7 @@ from . import zero3 as _z3
 from . import hf_moe as _hfmoe
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
-from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allreduce
+from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -3160,6 +3160,16 @@ def time_gpu(
     }
 
 
+def vllm_tp_allreduce(tp, dom, nic, intra, ops):
+    """(latency s, bytes/s) of one of an RL vLLM engine's decode all-reduces where NCCL runs it: across NVLink
+    domains (:func:`methods.vllm_net_allreduce`) or inside one for engines wider than vLLM's own all-reduces
+    (:func:`methods.vllm_domain_allreduce`); the two never both apply, so their latencies add and the finite rate
+    is the one in force. (0, inf) inside a node."""
+    n_lat, n_bw = vllm_net_allreduce(tp, dom, nic, ops)
+    d_lat, d_bw = vllm_domain_allreduce(tp, dom, intra, ops)
+    return n_lat + d_lat, ops.minimum(n_bw, d_bw)
+
+
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
@@ -3230,8 +3240,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
-    # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce)
-    tp_net = None if pool is None else vllm_net_allreduce(tp, lay["dom"], nic, ops)
+    # where NCCL runs vLLM's decode all-reduces: across NVLink domains, or over 8 GPUs inside one (vllm_tp_allreduce)
+    tp_net = None if pool is None else vllm_tp_allreduce(tp, lay["dom"], nic, intra_p2p, ops)
     gen = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,

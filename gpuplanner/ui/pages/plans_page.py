@@ -449,7 +449,8 @@ class PlansPage(BasePage):
                 "Rank tensor parallelism over PCIe (no NVLink) after plans without it")),
             "price_fabric": (self.tr("networked multi-node price"), self.tr(
                 "A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand "
-                "or RoCE) fails this check and says what to ask the vendor")),
+                "or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what "
+                "to ask the vendor")),
             "price_kind": (self.tr("prices of one kind"), self.tr(
                 "Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on "
                 "spot because its card has no other price fails this check")),

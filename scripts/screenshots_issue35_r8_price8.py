@@ -1,0 +1,62 @@
+"""Screenshots of issue 35 round 8's networked multi-node prices at 1280×800 in English and Simplified Chinese
+(offscreen): the Plans page on the Mixtral 8x7B example, the 4-node H800 plan selected (priced from single
+machines' card-hours, ranked after the one-node plan, with its price_fabric line), its details scrolled to the
+rules.
+
+Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r8_price8.py [OUT_DIR]
+(OUT_DIR defaults to docs/screenshots/issue35-r8-price8.)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _screens import each_language, open_window, qt_app, spin  # noqa: E402
+
+
+def _wait_search(app, w, timeout_s: float = 90.0) -> None:
+    t0 = time.monotonic()
+    spin(app, 0.5)
+    while w.search.state not in ("done", "failed") and time.monotonic() - t0 < timeout_s:
+        app.processEvents()
+        time.sleep(0.02)
+    spin(app, 0.5)
+
+
+def main(out: Path) -> int:
+    from gpuplanner.ui.app import install_message_filter
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    install_message_filter()
+    app = qt_app()
+    out.mkdir(parents=True, exist_ok=True)
+    for lang in each_language(app):
+        suffix = "" if lang == "en" else f"-{lang}"
+        w = open_window(app, search=True)
+        w.open_path(ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json", show_errors=False)
+        _wait_search(app, w)
+        w.go_to(PAGE_KEYS.index("plans"))
+        plans = w.page("plans")
+        spin(app, 0.5)
+        w.grab().save(str(out / f"plans-list{suffix}.png"))
+        rows = plans.table_model.rowCount()
+        pick = next((i for i in range(rows) if plans.table_model.plans[i].plan.evaluation.nodes > 1), 0)
+        src = plans.proxy.mapFromSource(plans.table_model.index(pick, 0))
+        plans.view.selectRow(src.row())
+        spin(app, 0.5)
+        plans.details.scrollToAnchor("rules")
+        spin(app, 0.3)
+        w.grab().save(str(out / f"plans-no-fabric-quote{suffix}.png"))
+        w.model.set_dirty(False)
+        w.close()
+        print(lang, "ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots" / "issue35-r8-price8"))
