@@ -4433,6 +4433,14 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule price_fabric).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则 price_fabric）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
+        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+    </message>
+    <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
         <translation>{n} × {gpu}：每卡时 {price:,.2f} {cur}，每卡有效算力 {eff:,.0f} TFLOPS（峰值 {peak:,.0f} × 利用率 {mfu:.0%}；微批次 {mbs}，{zero}）→ 每百万 token {cpt:,.3f} {cur}。</translation>
     </message>
@@ -4747,14 +4755,6 @@
     <message>
         <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
         <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule price_fabric).</source>
-        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则 price_fabric）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
-        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
 </context>
 <context>
@@ -5257,6 +5257,10 @@
         <translation>按{0}计费，即不会中断的最便宜价格</translation>
     </message>
     <message>
+        <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
+        <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，排在按同类报价计价的方案之后，并列出要向供应商确认的问题</translation>
+    </message>
+    <message>
         <source>Rental</source>
         <translation>租用方式</translation>
     </message>
@@ -5535,10 +5539,6 @@
     <message>
         <source>it costs {0} more</source>
         <translation>贵 {0}</translation>
-    </message>
-    <message>
-        <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
-        <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，排在按同类报价计价的方案之后，并列出要向供应商确认的问题</translation>
     </message>
 </context>
 <context>
@@ -8176,6 +8176,26 @@
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
     </message>
     <message>
+        <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
+        <translation>{gpu} 的 {nodes} 个节点位于同一个 {domain} 卡的 NVLink 域内：它们经该域的 NVLink 交换机互连，而不是经服务器之间的网络。请确认它们租在同一个 NVLink 域（机柜）内。</translation>
+    </message>
+    <message>
+        <source>{ask} {ranked}</source>
+        <translation>{ask}{ranked}</translation>
+    </message>
+    <message>
+        <source>It ranks after the plans priced from quotes of the right kind (one node, or networked servers).</source>
+        <translation>它排在按同类报价计价的方案（单节点，或组网服务器）之后。</translation>
+    </message>
+    <message>
+        <source>No quote for {gpu} here rents {nodes} networked servers, so the {nodes} nodes are priced from {provider}, which rents single machines (its source says so): that price buys no network between them. Clusters are rented as whole servers with InfiniBand or RoCE, often by the month or for a minimum term, and can cost more. {ranked} {ask}</source>
+        <translation>此处没有 {gpu} 出租 {nodes} 台组网服务器的报价，所以这 {nodes} 个节点按 {provider} 的价格计价，而该来源出租的是单台机器（来源如此说明）：这个价格不含机器之间的网络。集群是按带 InfiniBand 或 RoCE 的整机出租的，常按月或有最短租期，价格可能更高。{ranked}{ask}</translation>
+    </message>
+    <message>
+        <source>No quote for {gpu} here rents {nodes} networked servers, so the {nodes} nodes are priced from {provider}, whose quote does not say that its servers are networked. Clusters are rented as whole servers with InfiniBand or RoCE, often by the month or for a minimum term, and can cost more. {ranked} {ask}</source>
+        <translation>此处没有 {gpu} 出租 {nodes} 台组网服务器的报价，所以这 {nodes} 个节点按 {provider} 的价格计价，而其报价未说明服务器之间组网。集群是按带 InfiniBand 或 RoCE 的整机出租的，常按月或有最短租期，价格可能更高。{ranked}{ask}</translation>
+    </message>
+    <message>
         <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：没有 NVLink 卡在其区间上限处满足截止时间和预算，因此按它自己的时间和成本排名（按 PCIe 计时，通信无法隐藏）。</translation>
     </message>
@@ -8242,26 +8262,6 @@
     <message>
         <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
         <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或在“时间与预算”页把租用方式设为竞价卡时，让所有方案都按竞价比较。</translation>
-    </message>
-    <message>
-        <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
-        <translation>{gpu} 的 {nodes} 个节点位于同一个 {domain} 卡的 NVLink 域内：它们经该域的 NVLink 交换机互连，而不是经服务器之间的网络。请确认它们租在同一个 NVLink 域（机柜）内。</translation>
-    </message>
-    <message>
-        <source>{ask} {ranked}</source>
-        <translation>{ask}{ranked}</translation>
-    </message>
-    <message>
-        <source>It ranks after the plans priced from quotes of the right kind (one node, or networked servers).</source>
-        <translation>它排在按同类报价计价的方案（单节点，或组网服务器）之后。</translation>
-    </message>
-    <message>
-        <source>No quote for {gpu} here rents {nodes} networked servers, so the {nodes} nodes are priced from {provider}, which rents single machines (its source says so): that price buys no network between them. Clusters are rented as whole servers with InfiniBand or RoCE, often by the month or for a minimum term, and can cost more. {ranked} {ask}</source>
-        <translation>此处没有 {gpu} 出租 {nodes} 台组网服务器的报价，所以这 {nodes} 个节点按 {provider} 的价格计价，而该来源出租的是单台机器（来源如此说明）：这个价格不含机器之间的网络。集群是按带 InfiniBand 或 RoCE 的整机出租的，常按月或有最短租期，价格可能更高。{ranked}{ask}</translation>
-    </message>
-    <message>
-        <source>No quote for {gpu} here rents {nodes} networked servers, so the {nodes} nodes are priced from {provider}, whose quote does not say that its servers are networked. Clusters are rented as whole servers with InfiniBand or RoCE, often by the month or for a minimum term, and can cost more. {ranked} {ask}</source>
-        <translation>此处没有 {gpu} 出租 {nodes} 台组网服务器的报价，所以这 {nodes} 个节点按 {provider} 的价格计价，而其报价未说明服务器之间组网。集群是按带 InfiniBand 或 RoCE 的整机出租的，常按月或有最短租期，价格可能更高。{ranked}{ask}</translation>
     </message>
 </context>
 <context>
