@@ -29,6 +29,17 @@ def open_window(app, *, search: bool = True, settle_s: float = 0.3, timeout_s: f
     return w
 
 
+def wait_search(app, w, timeout_s: float = 90.0) -> None:
+    """Lets the window's plan search start (after opening a plan), waits up to ``timeout_s`` for it to finish, and
+    lets the results paint."""
+    t0 = time.monotonic()
+    spin(app, 0.5)
+    while w.search.state not in ("done", "failed") and time.monotonic() - t0 < timeout_s:
+        app.processEvents()
+        time.sleep(0.02)
+    spin(app, 0.5)
+
+
 def qt_app():
     """The running QApplication, or a new one (offscreen unless told otherwise, with settings and caches of its
     own: a screenshot never reads or writes the user's)."""

@@ -12,22 +12,12 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _screens import each_language, open_window, qt_app, spin  # noqa: E402
-
-
-def _wait_search(app, w, timeout_s: float = 90.0) -> None:
-    t0 = time.monotonic()
-    spin(app, 0.5)
-    while w.search.state not in ("done", "failed") and time.monotonic() - t0 < timeout_s:
-        app.processEvents()
-        time.sleep(0.02)
-    spin(app, 0.5)
+from _screens import each_language, open_window, qt_app, spin, wait_search  # noqa: E402
 
 
 def _training(app, w, out: Path, suffix: str) -> None:
@@ -64,12 +54,12 @@ def main(out: Path) -> int:
         suffix = "" if lang == "en" else f"-{lang}"
         w = open_window(app, search=True)
         w.open_path(f, show_errors=False)
-        _wait_search(app, w)
+        wait_search(app, w)
         w.go_to(PAGE_KEYS.index("plans"))
         spin(app, 0.5)
         w.grab().save(str(out / f"plans-rental-column{suffix}.png"))
         w.model.set("constraints.rental_mode", "month")
-        _wait_search(app, w)
+        wait_search(app, w)
         spin(app, 0.5)
         w.grab().save(str(out / f"plans-rental-as-set{suffix}.png"))
         _training(app, w, out, suffix)

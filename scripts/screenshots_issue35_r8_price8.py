@@ -10,22 +10,12 @@ Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _screens import each_language, open_window, qt_app, spin  # noqa: E402
-
-
-def _wait_search(app, w, timeout_s: float = 90.0) -> None:
-    t0 = time.monotonic()
-    spin(app, 0.5)
-    while w.search.state not in ("done", "failed") and time.monotonic() - t0 < timeout_s:
-        app.processEvents()
-        time.sleep(0.02)
-    spin(app, 0.5)
+from _screens import each_language, open_window, qt_app, spin, wait_search  # noqa: E402
 
 
 def main(out: Path) -> int:
@@ -39,7 +29,7 @@ def main(out: Path) -> int:
         suffix = "" if lang == "en" else f"-{lang}"
         w = open_window(app, search=True)
         w.open_path(ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json", show_errors=False)
-        _wait_search(app, w)
+        wait_search(app, w)
         w.go_to(PAGE_KEYS.index("plans"))
         plans = w.page("plans")
         spin(app, 0.5)

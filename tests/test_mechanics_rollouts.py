@@ -33,13 +33,16 @@ def test_longest_completion_sets_the_steps():
 def test_generation_seconds_wait_by_hand():
     r = resolve(scn(frac=0.25))
     prof = M.method_profile(r.scenario.training)
-    sec, waves, wait = M.generation_seconds(
+    gen = M.generation_seconds(
         prof, arch=r.arch, params_total=float(r.params.total), active_params=float(r.params.active), seqs=4,
         tp=1, peak_flops=989e12, eff=0.55, mem_bw=2.68e12, detail=True)
-    sec1, _ = M.generation_seconds(
+    sec1, waves1 = M.generation_seconds(
         prof, arch=r.arch, params_total=float(r.params.total), active_params=float(r.params.active), seqs=4,
         tp=1, peak_flops=989e12, eff=0.55, mem_bw=2.68e12)
-    assert sec == sec1
+    assert isinstance(gen, M.GenerationDetail)
+    assert (gen.seconds, gen.waves) == (sec1, waves1)
+    assert gen.net_allreduce == 0.0  # no tp_net: one NVLink domain, no NCCL all-reduce across nodes
+    wait = gen.wait_longest
     # decode = steps × (max(weights + KV, FLOPs) + sampler + vLLM host time); wait = decode × (1 − mean fraction)
     w = 2.0 * r.params.total / 2.68e12
     live = 4 * 0.25

@@ -88,6 +88,11 @@ MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
 #: cost is shown beside it, with the risk (:func:`spot_alternative`); it bills a plan only where the user sets it
 #: (``constraints.rental_mode``) or where spot is the only price of the card (then rules.price_kind fails).
 STEADY_MODES = ("card_hour", "week", "month", "hybrid_week", "hybrid_month")
+#: The prices (:class:`GpuPrice` fields) each rental mode bills from, the one list :meth:`GpuPrice.has_mode` and
+#: :func:`rental_costs` read: a hybrid needs the card-hour price and its period's whole-machine price (its cap).
+MODE_PRICES = {"card_hour": ("card_hour",), "spot": ("spot_card_hour",), "week": ("machine_week",),
+               "month": ("machine_month",), "hybrid_week": ("card_hour", "machine_week"),
+               "hybrid_month": ("card_hour", "machine_month")}
 _UNSTEADY = [i for i, m in enumerate(MODES) if m not in STEADY_MODES]  # spot: billed by default only alone
 MODE_LABELS = {
     "card_hour": QT_TRANSLATE_NOOP("Cost", "card-hours on demand"),
@@ -183,12 +188,9 @@ class GpuPrice:
         return any(v is not None for v in (self.card_hour, self.machine_week, self.machine_month, self.spot_card_hour))
 
     def has_mode(self, mode: str) -> bool:
-        """Whether this price can bill rental ``mode`` at all (:func:`rental_costs`: a hybrid needs the card-hour
-        price and the period's whole-machine price)."""
-        need = {"card_hour": ("card_hour",), "spot": ("spot_card_hour",), "week": ("machine_week",),
-                "month": ("machine_month",), "hybrid_week": ("card_hour", "machine_week"),
-                "hybrid_month": ("card_hour", "machine_month")}[mode]
-        return all(getattr(self, k) is not None for k in need)
+        """Whether this price can bill rental ``mode`` at all (:data:`MODE_PRICES`, which :func:`rental_costs`
+        reads too: a hybrid needs the card-hour price and the period's whole-machine price)."""
+        return all(getattr(self, k) is not None for k in MODE_PRICES[mode])
 
     def mode_card_hour(self, mode: str | None) -> float | None:
         """What one card-hour costs in rental ``mode`` (the week's or month's price spread over its hours)."""
@@ -558,25 +560,24 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
                     "spot" in wanted)
     stretch, card_time, card_cal, m_cal = t["stretch"], t["card_time"], t["card_cal"], t["m_cal"]
     cal[0] = card_cal  # the calendar of card-hour rental, priced or not (what the user waits without a quote)
-    if "card_hour" in wanted and price.card_hour is not None:
+    if "card_hour" in wanted and price.has_mode("card_hour"):
         costs[0] = n * card_time * price.card_hour
     if t["spot"] is not None:
         costs[1] = n * t["spot"] * price.spot_card_hour
         cal[1] = t["spot"] * stretch
-    if "week" in wanted and price.machine_week is not None:
+    if "week" in wanted and price.has_mode("week"):
         costs[2] = machines * np.ceil(m_cal / HOURS_PER_WEEK - 1e-9) * price.machine_week
         cal[2] = m_cal
-    if "month" in wanted and price.machine_month is not None:
+    if "month" in wanted and price.has_mode("month"):
         costs[3] = machines * np.ceil(m_cal / HOURS_PER_MONTH - 1e-9) * price.machine_month
         cal[3] = m_cal
     # hybrid: card-hours per period, capped at the whole machines' price for that period
-    if price.card_hour is not None:
-        for i, key, period, cap_price in ((4, "hybrid_week", HOURS_PER_WEEK, price.machine_week),
-                                          (5, "hybrid_month", HOURS_PER_MONTH, price.machine_month)):
-            if key not in wanted or cap_price is None:
-                continue
-            costs[i] = _hybrid_cost(n * price.card_hour * card_time, card_cal / period, machines * cap_price)
-            cal[i] = card_cal
+    for i, key, period, cap_price in ((4, "hybrid_week", HOURS_PER_WEEK, price.machine_week),
+                                      (5, "hybrid_month", HOURS_PER_MONTH, price.machine_month)):
+        if key not in wanted or not price.has_mode(key):
+            continue
+        costs[i] = _hybrid_cost(n * price.card_hour * card_time, card_cal / period, machines * cap_price)
+        cal[i] = card_cal
     best = billing_mode(costs, pin)
     return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
                         interruptions=card_time / t["mtbi"], setup_hours=float(setup_hours),
@@ -622,7 +623,7 @@ def _mode_times(price: GpuPrice, n, nodes, w_train, ckpt_bytes, setup_hours: flo
     # card-hours: every session is a fresh start
     card_time = work + sessions(work, setup_hours) * setup_hours
     t_s = reclaims = None
-    if spot and price.spot_card_hour is not None:
+    if spot and price.has_mode("spot"):
         pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
         frac_s, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours + setup_hours,
                                              ov.checkpoint_write_gbs_per_node, ov.gpu_interruptions_per_gpu_hour, pre)
@@ -640,11 +641,11 @@ def spot_can_bill(price: GpuPrice, pin: str | None = None) -> bool:
     """Whether spot can be the mode that bills a plan at ``price`` (:func:`billing_mode`): spot is priced and
     either pinned (``constraints.rental_mode``) or, with no pin, the card's only price (no card-hour, weekly or
     monthly quote, so no steady mode is priced)."""
-    if price.spot_card_hour is None:
+    if not price.has_mode("spot"):
         return False
     if pin is not None:
         return pin == "spot"
-    return price.card_hour is None and price.machine_week is None and price.machine_month is None
+    return not any(price.has_mode(m) for m in STEADY_MODES)
 
 
 def calendar_ceiling(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float,

@@ -68,6 +68,8 @@ from __future__ import annotations
 
 
 from dataclasses import dataclass
+from typing import Any
+
 from .arrayops import ops_for
 from .serving_facts import DECODE_KERNEL_S
 
@@ -453,6 +455,19 @@ def vllm_domain_allreduce(tp, dom, intra, ops):
     return where(applies, lat, 0.0), where(applies, bw, float("inf"))
 
 
+@dataclass(slots=True, frozen=True)
+class GenerationDetail:
+    """:func:`generation_seconds`' answer with ``detail``, scalars or arrays as its inputs: ``seconds`` (prefill and
+    decode), ``waves`` (decode steps / rollout_len), ``wait_longest`` (the decode steps after the mean completion,
+    waiting for the longest) and ``net_allreduce`` (vLLM's NCCL decode all-reduces, ``tp_net``, in the steps before
+    that wait, whose own hold theirs; zero without ``tp_net`` and for the training engine)."""
+
+    seconds: Any
+    waves: Any
+    wait_longest: Any
+    net_allreduce: Any
+
+
 def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
                        peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False, max_seqs=None,
                        n_rollouts=None, tp_net=None):
@@ -479,8 +494,8 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     * ``enforce_eager`` (vLLM without CUDA graphs): a decode step takes at least the host's kernel launches,
       :func:`vllm_eager_launch_s`.
     * ``tp_net`` (:func:`vllm_net_allreduce`: latency, bytes/s): engines spanning nodes add two NCCL all-reduces per
-      layer to every decode step (``detail`` then also returns their seconds).
-    Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)); ``waves`` = decode steps / rollout_len.
+      layer to every decode step (``detail`` also gives their seconds).
+    Returns (seconds, waves) (``detail``: a :class:`GenerationDetail`); ``waves`` = decode steps / rollout_len.
     """
     xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes, max_seqs)
     seqs = xp.asarray(seqs, dtype=float)
@@ -527,12 +542,12 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
             step = step + net_ar
     decode = steps * step
     waves = steps / float(prof.rollout_len)
-    if detail:
-        tail = (float(prof.rollout_len) if longest is None else longest) - frac * prof.rollout_len
-        if vllm and tp_net is not None:  # and the all-reduces of the steps before the tail (wait has the tail's)
-            return prefill + decode, waves, step * xp.maximum(tail, 0.0), xp.maximum(steps - tail, 0.0) * net_ar
-        return prefill + decode, waves, step * xp.maximum(tail, 0.0)
-    return prefill + decode, waves
+    if not detail:
+        return prefill + decode, waves
+    tail = (float(prof.rollout_len) if longest is None else longest) - frac * prof.rollout_len
+    # and the all-reduces of the steps before the tail (wait_longest has the tail's)
+    net = xp.maximum(steps - tail, 0.0) * net_ar if vllm and tp_net is not None else 0.0 * (prefill + decode)
+    return GenerationDetail(prefill + decode, waves, step * xp.maximum(tail, 0.0), net)
 
 
 def vllm_eager_launch_s(num_layers: int, tp, xp):

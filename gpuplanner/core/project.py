@@ -28,7 +28,7 @@ from pydantic import Field, model_validator
 from .units import nodes as units_nodes
 from . import cost as costmod
 from .architecture import ModelSource
-from .catalog_hw import get_gpu, load_gpus, lookup_gpu
+from .catalog_hw import GPU, get_gpu, load_gpus, lookup_gpu
 from .cost import HOURS_PER_MONTH, HOURS_PER_WEEK, MODES, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .estimate import resolve
@@ -688,7 +688,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)
         tokens = size.tokens_per_s * 3600.0 * h * weeks
         per_m = None if c is None else c / max(tokens / 1e6, 1e-12)
-        options.append((size, mode, c, costs, msg, per_m))
+        options.append((size, mode, c, costs, msg, per_m, g))
     if not options:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "{name}: no GPU can serve this model at the latency target inside one node"), name=phase.name),
@@ -700,12 +700,12 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     options.sort(key=lambda o: (o[2] is None, o[2] if o[2] is not None else 0.0,
                                 o[5] if o[5] is not None else 0.0, o[0].num_gpus))
     thin = _thin_kv_last(options, table.currency)
-    size, mode, c, costs, msg, _ = options[0]
+    size, mode, c, costs, msg, _, gpu = options[0]
     # which model the phase serves, said (issue 35 round 6, advice4: a project file whose plan and scenario held
     # different models served the plan's, and nothing printed named it)
     served = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Serves {model} with {precision} weights."),
                  {"model": r.arch.name, "precision": spec.precision})
-    msgs = [served] + list(size.messages) + _consumer_serving(size, s) + thin + ([msg] if msg else [])
+    msgs = [served] + list(size.messages) + _consumer_serving(size, gpu) + thin + ([msg] if msg else [])
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
@@ -738,18 +738,15 @@ def _thin_kv_last(options: list, currency: str) -> list[Msg]:
          "kv": float(size.kv_cache_gib_per_gpu), "users": size.batch_per_replica, "graphs": VLLM_GRAPH_POOL_GIB})]
 
 
-def _consumer_serving(size: ServingSize, s: Scenario) -> list[Msg]:
+def _consumer_serving(size: ServingSize, g: GPU) -> list[Msg]:
     """What an expert says of serving on GeForce cards the user listed (issue 35 round 7, advice6: 72B int4 served on
     80 × RTX 5090 at TP 2 for 13 weeks, with no word of either): NVIDIA's licence for the GeForce driver excludes
     datacenter deployment ("License For Customer Use of NVIDIA GeForce Software", nvidia.com/drivers/geforce-license,
     §2.1.3 "No Datacenter Deployment"), so a long production service rests on the vendor's terms; and tensor parallelism on cards without
-    P2P runs its all-reduces through host memory (the time model counts them at the catalog's PCIe bandwidth)."""
+    P2P runs its all-reduces through host memory (the time model counts them at the catalog's PCIe bandwidth).
+    ``g``: the card ``size`` was sized on (the caller looked it up)."""
     from .rules import consumer_without_p2p  # noqa: PLC0415
 
-    try:
-        g = lookup_gpu(size.gpu_id, s.hardware.custom_gpus)
-    except PlannerError:
-        return []
     if getattr(g, "gpu_class", None) != "consumer":
         return []
     out = [Msg(CTX, QT_TRANSLATE_NOOP(

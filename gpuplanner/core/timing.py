@@ -3346,14 +3346,12 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     k = float(profile.updates_per_generation)
     # where NCCL runs vLLM's decode all-reduces: across NVLink domains, or over 8 GPUs inside one (vllm_tp_allreduce)
     tp_net = None if pool is None else vllm_tp_allreduce(tp, lay["dom"], nic, intra_p2p, ops)
-    res = generation_seconds(
+    gen = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
         tp_net=tp_net)
-    generation, wait = res[0], res[2]
-    net_ar = res[3] if len(res) > 3 else 0.0 * generation
-    return generation / k, wait / k, refit / k, scale_t, net_ar / k
+    return gen.seconds / k, gen.wait_longest / k, refit / k, scale_t, gen.net_allreduce / k
 
 
 # ------------------------------------------------------------------------------------- one scenario

@@ -84,6 +84,19 @@ def make_window(qtbot):
 
 
 @pytest.fixture
+def language(qapp):
+    """The app's language manager, for a test to install a language in (English again afterwards)."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.i18n import LanguageManager
+
+    lm = LanguageManager(qapp)
+    yield lm
+    lm.install("en")
+    QApplication.processEvents()
+
+
+@pytest.fixture
 def win(make_window, qtbot):
     w = make_window()
     qtbot.waitUntil(lambda: w.search.state == "done", timeout=20000)
@@ -105,6 +118,17 @@ def searched(win) -> bool:
     """The window's plan search is done for the document as it is now (not an earlier one's, none pending)."""
     s = win.search
     return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
+
+
+def first_plan_details(win, qtbot, until: str, timeout: int = 60000):
+    """The Plans page, once the window's search is done (:func:`searched`), with its first plan selected and its
+    details showing ``until``."""
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=timeout)
+    win.go_to(5)
+    page = win.page("plans")
+    page.view.selectRow(0)
+    qtbot.waitUntil(lambda: until in page.details.toPlainText(), timeout=10000)
+    return page
 
 
 @pytest.fixture

@@ -8,16 +8,6 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 @pytest.mark.parametrize("lang,hint", [("en", "no cap"), ("zh_CN", "不设上限")])
 def test_budget_cap_says_empty_means_no_cap_in_the_plans_currency(make_window, language, lang, hint):
     language.install(lang)

@@ -8,16 +8,6 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_notes_placeholders_fit(make_window, language, qtbot, lang):
     language.install(lang)

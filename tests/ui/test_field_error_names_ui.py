@@ -13,16 +13,6 @@ from PySide6.QtWidgets import QApplication
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_pad_without_capacity_names_the_capacity_field(make_window, language, lang):
     language.install(lang)

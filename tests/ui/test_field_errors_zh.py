@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.test_i18n_ui import ALLOWED_WORDS, language, untranslated_words, window  # noqa: F401 (fixtures)
+from tests.ui.test_i18n_ui import ALLOWED_WORDS, untranslated_words, window  # noqa: F401 (fixtures)
 
 BAD = "abc"
 

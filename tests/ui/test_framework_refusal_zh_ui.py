@@ -22,16 +22,6 @@ CASES = [
 ]
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 @pytest.mark.parametrize("framework, method, layout, words", CASES)
 def test_a_framework_refusal_in_the_live_panel_is_chinese(make_window, language, qtbot, framework, method,
                                                           layout, words):

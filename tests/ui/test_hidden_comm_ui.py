@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.formatting import hidden_share_rows
-from tests.ui.conftest import searched
+from tests.ui.conftest import first_plan_details, searched
 
 SCENARIO = {"model": {"preset": "llama-3.1-70b"}, "training": {"method": "pretrain", "framework": "megatron"},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64}, "parallel": {"tp": 8, "pp": 4},
@@ -15,11 +15,7 @@ SCENARIO = {"model": {"preset": "llama-3.1-70b"}, "training": {"method": "pretra
 
 def test_plans_details_show_the_hidden_communication(win, qtbot):
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
-    win.go_to(5)
-    page = win.page("plans")
-    page.view.selectRow(0)
-    qtbot.waitUntil(lambda: "hidden under compute" in page.details.toPlainText(), timeout=10000)
+    page = first_plan_details(win, qtbot, "hidden under compute")
     text = page.details.toPlainText()
     ev = page.table_model.plans[0].plan.evaluation
     shares = hidden_share_rows(ev.time.hidden_shares)

@@ -14,7 +14,6 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -112,16 +111,6 @@ def _window(qtbot):
     w.show()
     qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=30000)
     return w
-
-
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
 
 
 def enum_identifiers() -> set[str]:

@@ -221,16 +221,6 @@ class PseudoTranslator(QTranslator):
 
 
 @pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
-@pytest.fixture
 def window(qtbot):
     from gpuplanner.ui.main_window import MainWindow
 

@@ -6,19 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

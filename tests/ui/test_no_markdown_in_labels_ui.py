@@ -7,16 +7,6 @@ import pytest
 from PySide6.QtWidgets import QApplication, QLabel
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_no_backticks_on_any_page(make_window, language, lang):
     language.install(lang)

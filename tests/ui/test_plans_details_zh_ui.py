@@ -5,20 +5,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from PySide6.QtWidgets import QApplication
 
 from tests.test_networked_price import SCN
-
-
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
 
 
 def test_the_details_read_in_chinese(make_window, language, qtbot, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.formatting import format_money
-from tests.ui.conftest import searched
+from tests.ui.conftest import first_plan_details
 
 SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "framework": "fsdp"},
             "hardware": {"gpu": "h200-sxm-141gb", "num_gpus": 8}, "parallel": {"zero": 3},
@@ -16,11 +16,7 @@ SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "f
 
 def test_plans_details_write_money_with_its_symbol(win, qtbot):
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
-    win.go_to(5)
-    page = win.page("plans")
-    page.view.selectRow(0)
-    qtbot.waitUntil(lambda: "Rent the work" in page.details.toPlainText(), timeout=10000)
+    page = first_plan_details(win, qtbot, "Rent the work")
     text = page.details.toPlainText()
     row = page.table_model.plans[0]
     ev = row.plan.evaluation
@@ -36,11 +32,7 @@ def test_details_name_the_framework_as_its_sentences_do(win, qtbot):
     """The details read "Framework: Megatron" over "Framework: Megatron-Core, as set in the scenario …": the table's
     short name (narrow column) stood above the sentences' product name. The details use the product name."""
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
-    win.go_to(5)
-    page = win.page("plans")
-    page.view.selectRow(0)
-    qtbot.waitUntil(lambda: "Rent the work" in page.details.toPlainText(), timeout=10000)
+    page = first_plan_details(win, qtbot, "Rent the work")
     plan = page.table_model.plans[0].plan
     assert plan.framework_reason
     text = page.details.toPlainText()
@@ -53,11 +45,7 @@ def test_plans_details_advisor_sentences_write_money_with_its_symbol(win, qtbot)
     import re
 
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
-    win.go_to(5)
-    page = win.page("plans")
-    page.view.selectRow(0)
-    qtbot.waitUntil(lambda: "Rent the work" in page.details.toPlainText(), timeout=10000)
+    page = first_plan_details(win, qtbot, "Rent the work")
     text = page.details.toPlainText()
     plan = page.table_model.plans[0].plan
     coded = [ln for ln in text.splitlines() if re.search(r"\d USD\b(?!/)", ln)]

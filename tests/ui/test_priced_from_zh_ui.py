@@ -11,16 +11,6 @@ from PySide6.QtWidgets import QApplication
 from tests.test_networked_price import SCN
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 def _priced_from(w, qtbot, prefix: str) -> str:
     qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=60000)
     page = w.page("plans")

@@ -10,16 +10,6 @@ from PySide6.QtWidgets import QApplication
 from tests.ui.test_project_page import _open
 
 
-@pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
 @pytest.mark.parametrize("lang, bracket", [("zh_CN", "（"), ("en", " (")])
 def test_timeline_labels_fit_inside_the_chart(make_window, language, tmp_path, qtbot, lang, bracket):
     language.install(lang)

@@ -9,7 +9,7 @@ from pathlib import Path
 from gpuplanner.cli import run_cli
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.formatting import format_number
-from tests.ui.conftest import searched
+from tests.ui.conftest import first_plan_details, searched
 
 SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "framework": "fsdp"},
             "hardware": {"gpu": "h200-sxm-141gb", "num_gpus": 8}, "parallel": {"zero": 3},
@@ -35,11 +35,7 @@ def test_ownership_fields_and_the_plans_page_breakdown(win, qtbot, tmp_path, cap
     hw.own_fields["pue"].textEdited.emit("0.8")
     assert hw.own_fields["pue"].box.error  # PUE below 1 is refused at the field
     assert win.model.scenario.constraints.ownership.pue is None
-    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=30000)
-    win.go_to(5)
-    page = win.page("plans")
-    page.view.selectRow(0)
-    qtbot.waitUntil(lambda: "Rent the work" in page.details.toPlainText(), timeout=10000)
+    page = first_plan_details(win, qtbot, "Rent the work", timeout=30000)
     text = page.details.toPlainText()
     row = page.table_model.plans[0]
     rb = row.plan.evaluation.rent_vs_build

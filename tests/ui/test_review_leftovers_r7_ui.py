@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.test_custom_fp8_spot_ui import _type, priced_hardware_page
-from tests.ui.test_i18n_ui import language  # noqa: F401 (fixture)
 
 
 @pytest.fixture

@@ -11,16 +11,6 @@ from tests.ui.test_issue35_fields_ui import refused, type_text
 
 
 @pytest.fixture
-def language(qapp):
-    from gpuplanner.i18n import LanguageManager
-
-    lm = LanguageManager(qapp)
-    yield lm
-    lm.install("en")
-    QApplication.processEvents()
-
-
-@pytest.fixture
 def data(make_window):
     w = make_window(search_enabled=False)
     page = w.page("data")

@@ -5501,14 +5501,6 @@
         <translation>价格来源：{0} · 地区 {1} · {2}，{3}</translation>
     </message>
     <message>
-        <source>Break-even: at these quotes a whole machine per month never beats card-hours (it would need {0} hours of use per week, more than the week has); the planning guide&apos;s rule of thumb says about {1}.</source>
-        <translation>盈亏平衡：按这些报价，整机月租永远不如按卡时计费（需要每周使用 {0} 小时，超过一周的总时数）；规划指南的经验法则约为 {1} 小时。</translation>
-    </message>
-    <message>
-        <source>Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; the planning guide&apos;s rule of thumb says about {1}.</source>
-        <translation>盈亏平衡：按这些报价，每周使用超过 {0} 小时时整机月租才划算；规划指南的经验法则约为 {1} 小时。</translation>
-    </message>
-    <message>
         <source>Not compared (no quote of that kind): {0}</source>
         <translation>未比较（没有该类报价）：{0}</translation>
     </message>

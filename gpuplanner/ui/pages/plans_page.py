@@ -770,17 +770,8 @@ class PlansPage(BasePage):
                 region = QCoreApplication.translate("Plan", REGION_NAMES[pr.region]) if pr.region in REGION_NAMES else "—"
                 rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
                     format_clauses(parts), region, pr.provider or "", pr.source_date)) + "</p>")
-            be = ev.break_even  # worked out once by the Evaluation (core.cost.break_even_hours_per_week)
-            if be is not None and be.get("month") is not None and be["month"] >= 168.0:
-                rows.append("<p>" + esc(tr(
-                    "Break-even: at these quotes a whole machine per month never beats card-hours (it would need {0} "
-                    "hours of use per week, more than the week has); the planning guide's rule of thumb says about {1}.").format(
-                    format_number(be["month"], 0), format_number(be["guide_rule"], 0))) + "</p>")
-            elif be is not None and be.get("month") is not None:
-                rows.append("<p>" + esc(tr(
-                    "Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; "
-                    "the planning guide's rule of thumb says about {1}.").format(
-                    format_number(be["month"], 0), format_number(be["guide_rule"], 0))) + "</p>")
+            # the break-even hours are said once, by the Evaluation's rental advice below (cost.rental_advice,
+            # the figure Evaluation.break_even holds), as the CLI and the report say them
             offered = set(ev.mode_costs)
             missing = [QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in MODE_LABELS if k not in offered]
             if missing:
