@@ -1189,6 +1189,23 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
     return order[c < prev_min]
 
 
+#: "fastest": plans whose calendar time is within this fraction of the fastest plan's that meets the constraints are
+#: equally fast, and rank among themselves by cost (issue 35 round 8, advice8). A difference this small is below what
+#: the estimate resolves (its likely range is ±5% at best: core/evaluate.py's bands, p10-p90 of the error on the
+#: published runs) and below what the plan table prints (two significant figures); ranking by it put 64 × H100 by the
+#: month at 560,000 CNY above 64 × H800 by the hour at 509 CNY, 1.7 seconds slower over a 45-minute job.
+FASTEST_TIE = 0.01
+
+
+def _equally_fast(days: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """The "fastest" objective's time key: the rows of ``ok`` within :data:`FASTEST_TIE` of the fastest of them take
+    its time (so cost orders them); every other row keeps its own."""
+    if not ok.any():
+        return days
+    best = float(np.min(days[ok]))
+    return np.where(ok & (days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)), best, days)
+
+
 def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, above=None):
     """Order of candidates and whether the constraints could be met.
 
@@ -1201,7 +1218,7 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, ab
     finite = np.isfinite(days) & np.isfinite(cost)
     if objective == "fastest":
         ok = within & finite
-        keys = (cost, days)
+        keys = (cost, _equally_fast(days, ok))  # (equally fast plans by cost: FASTEST_TIE)
     elif objective == "value":
         ok = meets & within & finite
         keys = (days, per_pflop)
@@ -1260,6 +1277,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     # the rows graded above poor and not penalised for it, in ranked order: each plan's best_above is the first
     # with its higher penalty bits
     above_ok = order[(_above_poor(cat) & ((pen & advisormod.POOR_BIT) == 0))[order]]
+    tie = _tie_ahead(order, key, feasible and objective == "fastest")
     firsts: dict[int, int | None] = {}
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
@@ -1284,6 +1302,10 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "(from the interconnect, or untested kernels), so it ranks after the "
                                           "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
                                           "by the objective.")
+        elif i in tie:
+            args.update(gap=tie[i], tie=FASTEST_TIE)
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
+                                          "of it are equally fast to the estimate, so it ranks by cost among them.")
         elif n == 1:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
                                           "constraints and pass the ranking rules.")
@@ -1291,6 +1313,16 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type "
                                           "and count).")
         plan.explanation.insert(0, Msg(CTX, text, args))
+
+
+def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool) -> dict[int, float]:
+    """The rows ranked ahead of the fastest plan because it is equally fast (:data:`FASTEST_TIE`), each with how much
+    slower it is (a fraction); empty unless the objective is "fastest"."""
+    if not fastest or not len(order):
+        return {}
+    d = days[order]
+    at = int(np.argmin(d))
+    return {int(i): float(d[k] / d[at] - 1.0) for k, i in enumerate(order[:at]) if d[k] > d[at]}
 
 
 def _above_poor(d: Mapping[str, np.ndarray]) -> np.ndarray:

@@ -4433,6 +4433,10 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
+        <translation>排第 {n}：比最快的方案慢 {gap:.1%}；与它相差 {tie:.0%} 以内的方案按估算同样快，因此在这些方案中按费用排序。</translation>
+    </message>
+    <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
         <translation>{n} × {gpu}：每卡时 {price:,.2f} {cur}，每卡有效算力 {eff:,.0f} TFLOPS（峰值 {peak:,.0f} × 利用率 {mfu:.0%}；微批次 {mbs}，{zero}）→ 每百万 token {cpt:,.3f} {cur}。</translation>
     </message>
