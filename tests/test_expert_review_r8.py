@@ -52,3 +52,40 @@ def test_burst_fastest_does_not_rent_a_month_to_win_seconds():
     assert first.cost < 2_000, first.cost
     assert any("equally fast" in str(m.text) for m in first.explanation), [m.text for m in first.explanation]
     assert first.num_gpus == 64 and first.gpu == "h800-sxm-80gb"
+
+
+# --------------------------------------- torchtune's distributed LoRA recipe runs no DDP (frameworks.peft_dp_zero)
+
+def _lora_14b(**constraints) -> dict:
+    return {"model": {"preset": "qwen2.5-14b"},
+            "training": {"method": "lora", "seq_len": 4096, "micro_batch_size": 2, "global_batch_size": 64},
+            "data": {"tokens": "1B"},
+            "constraints": {"deadline_days": 42, "currency": "CNY", "max_gpus": 8, **constraints}}
+
+
+def test_torchtune_lora_plans_on_several_gpus_shard():
+    """Research LoRA of Qwen2.5-14B, 40 h/week (request 95): plan #2 on main was 2 × H800 "PyTorch FSDP2 (torchtune)"
+    at ZeRO-0, "plain data parallel over 2 GPUs". torchtune's lora_finetune_distributed says "DDP is currently not
+    supported": it shards with FSDP2, FULL_SHARD by default (ZeRO-3) or SHARD_GRAD_OP (ZeRO-2). Every torchtune plan
+    on more than one GPU shards; one GPU (lora_finetune_single_device) shards nothing."""
+    d = _lora_14b(phase="research", hours_per_week=40, framework_candidates=["fsdp"])
+    res = search(scenario_from_dict(d), top=8)
+    assert res.plans
+    assert any(p.dp > 1 for p in res.plans), [(p.num_gpus, p.dp, p.zero) for p in res.plans]
+    for p in res.plans:
+        assert p.dp == 1 or p.zero in (2, 3), (p.gpu, p.num_gpus, p.dp, p.zero)
+
+
+def test_an_entered_unsharded_torchtune_lora_layout_is_kept_and_said():
+    from gpuplanner.core.evaluate import evaluate  # noqa: PLC0415
+
+    d = _lora_14b()
+    d["training"]["framework"] = "fsdp"
+    d["hardware"] = {"gpu": "h800-sxm-80gb", "num_gpus": 2}
+    d["parallel"] = {"zero": 0}
+    ev = evaluate(scenario_from_dict(d))
+    assert ev.scenario.parallel.zero == 0  # the user's choice is kept
+    said = [m for m in ev.warnings if "runs no plain data parallel" in str(m.text)]
+    assert said and said[0].params["fw"] == "PyTorch FSDP2 (torchtune)", [m.text for m in ev.warnings]
+    d["parallel"] = {"zero": 3}
+    assert not [m for m in evaluate(scenario_from_dict(d)).warnings if "plain data parallel" in str(m.text)]

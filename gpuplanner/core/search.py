@@ -478,6 +478,8 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     # broadcasting; then the kept cells, row-major (the order of np.repeat(layouts) × np.tile(choices))
     dpc, Zr, Mr = dp[:, None], Z[None, :], M[None, :]
     keep = (Zr == 0) | (dpc > 1)  # ZeRO with one data-parallel rank shards nothing
+    if sup.peft_dp_zero and t.method in ("lora", "qlora"):  # torchtune's LoRA recipe runs no DDP (frameworks.py)
+        keep = keep & ((dpc == 1) | np.isin(Zr, sup.peft_dp_zero))
     if sup.pipeline_max_zero < 3:
         keep = keep & ((PP[:, None] == 1) | (Zr <= sup.pipeline_max_zero))
     if rules_on is not None and rules_on.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu):

@@ -2171,6 +2171,10 @@
         <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
     </message>
     <message>
+        <source>ZeRO-{zero} over {dp} data-parallel GPUs with {fw}: its distributed LoRA recipe always shards with FSDP2 (ZeRO-3 by default, ZeRO-2 with fsdp_reshard_after_forward false) and runs no plain data parallel; set parallel.zero to 2 or 3.</source>
+        <translation>{fw} 在 {dp} 张数据并行 GPU 上使用 ZeRO-{zero}：它的分布式 LoRA 配方总是用 FSDP2 切分（默认 ZeRO-3，fsdp_reshard_after_forward 设为 false 时为 ZeRO-2），不运行普通数据并行；请把 parallel.zero 设为 2 或 3。</translation>
+    </message>
+    <message>
         <source>No ZeRO bars: ZeRO shards over data-parallel GPUs and this plan has one</source>
         <translation>无 ZeRO 柱：ZeRO 在数据并行的 GPU 之间切分，此方案只有一张</translation>
     </message>
