@@ -89,3 +89,41 @@ def test_an_entered_unsharded_torchtune_lora_layout_is_kept_and_said():
     assert said and said[0].params["fw"] == "PyTorch FSDP2 (torchtune)", [m.text for m in ev.warnings]
     d["parallel"] = {"zero": 3}
     assert not [m for m in evaluate(scenario_from_dict(d)).warnings if "plain data parallel" in str(m.text)]
+
+
+# ---------------------------------------- FP8 weights on a card without FP8 tensor cores (inference.fp8_weight_only)
+
+def _size_70b_fp8(gpu: str, engine: str = "vllm", users: int = 4):
+    from gpuplanner.core import inference as inf  # noqa: PLC0415
+    from gpuplanner.core.catalog_hw import get_gpu  # noqa: PLC0415
+    from gpuplanner.core.estimate import resolve  # noqa: PLC0415
+    from gpuplanner.core.scenario import Scenario  # noqa: PLC0415
+
+    r = resolve(Scenario.model_validate({"model": {"preset": "llama-3.1-70b"}}), None)
+    return inf.size_serving(inf.ServingModel.of(r.arch, r.params), get_gpu(gpu), concurrency=users,
+                            context_tokens=4096, prompt_tokens=3584, output_tokens=512, precision="fp8",
+                            tokens_per_s_per_user=20.0, engine=engine)
+
+
+def test_fp8_on_ampere_runs_weight_only_and_says_so():
+    """Serving Qwen3-235B-A22B in FP8 (request 112) went to 16 × A100 with nothing said. The A100 has no FP8 tensor
+    cores: vLLM runs the checkpoint weight-only, W8A16 through its FP8 Marlin kernel ("FP8 models will run on compute
+    capability >= 7.5 (Turing) as weight-only W8A16, utilizing FP8 Marlin", vLLM docs), as it does int4 and int8
+    without an 8-bit rate: the small-batch decode GEMM pads to Marlin's 16-row tile. Hopper and Ada run FP8 W8A8."""
+    from gpuplanner.core import inference as inf  # noqa: PLC0415
+    from gpuplanner.core.catalog_hw import get_gpu  # noqa: PLC0415
+
+    assert inf.weight_only(get_gpu("a100-sxm-80gb"), "fp8") and inf.weight_only(get_gpu("a800-sxm-80gb"), "fp8")
+    assert not inf.weight_only(get_gpu("h100-sxm-80gb"), "fp8") and not inf.weight_only(get_gpu("l20-48gb"), "fp8")
+    assert not inf.weight_only(get_gpu("h200-nvl-141gb"), "fp8")  # Hopper, FP8 peak not in the catalogue
+    size = _size_70b_fp8("a100-sxm-80gb")
+    assert size is not None
+    assert any("no FP8 tensor cores" in str(m.text) for m in size.messages), [m.text for m in size.messages]
+    assert not any("no FP8 tensor cores" in str(m.text) for m in _size_70b_fp8("h100-sxm-80gb").messages)
+
+
+def test_tensorrt_llm_fp8_is_not_planned_on_ampere():
+    """TensorRT-LLM's support matrix lists FP32, FP16, BF16, INT8 and INT4 for Ampere, FP8 from Ada on: an FP8 plan
+    of it on an A100 would not run, so the card cannot serve it (on an H100 it can)."""
+    assert _size_70b_fp8("a100-sxm-80gb", engine="tensorrt-llm") is None
+    assert _size_70b_fp8("h100-sxm-80gb", engine="tensorrt-llm") is not None

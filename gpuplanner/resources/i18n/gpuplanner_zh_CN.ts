@@ -3063,6 +3063,10 @@
         <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
     </message>
     <message>
+        <source>{gpu} has no FP8 tensor cores: vLLM runs the FP8 weights weight-only (W8A16, FP8 Marlin kernel), so they take half the memory of 16-bit weights while the matrix products run at the 16-bit rate (counted in the time).</source>
+        <translation>{gpu} 没有 FP8 张量核心：vLLM 以仅权重方式运行 FP8 权重（W8A16，FP8 Marlin 内核），权重显存为 16 位的一半，矩阵乘法按 16 位速率计算（已计入时间）。</translation>
+    </message>
+    <message>
         <source>a spread of request lengths needs the run&apos;s number of requests</source>
         <translation>请求长度分布需要本次运行的请求数</translation>
     </message>
@@ -5693,6 +5697,10 @@
     <message>
         <source>unknown GPU {id}</source>
         <translation>未知的 GPU {id}</translation>
+    </message>
+    <message>
+        <source>{name}: TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell GPUs (its support matrix); choose such a GPU, vLLM (weight-only FP8 on Ampere) or another precision</source>
+        <translation>{name}：TensorRT-LLM 只在 Ada、Hopper 和 Blackwell GPU 上运行 FP8 权重（见其支持矩阵）；请选择这类 GPU、改用 vLLM（在 Ampere 上以仅权重方式运行 FP8）或换一种精度</translation>
     </message>
     <message>
         <source>{name}: no GPU can serve this model at the latency target inside one node</source>
