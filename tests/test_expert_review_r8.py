@@ -127,3 +127,11 @@ def test_tensorrt_llm_fp8_is_not_planned_on_ampere():
     of it on an A100 would not run, so the card cannot serve it (on an H100 it can)."""
     assert _size_70b_fp8("a100-sxm-80gb", engine="tensorrt-llm") is None
     assert _size_70b_fp8("h100-sxm-80gb", engine="tensorrt-llm") is not None
+
+
+def test_a_tensorrt_llm_fp8_service_on_ampere_only_is_refused_in_one_line(capsys):
+    from gpuplanner.cli import run_cli  # noqa: PLC0415
+
+    assert run_cli(["project", str(DATA / "serve-235b-fp8-tensorrt-llm-a100.gpuplan"), "--lang", "en"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell" in err and "\n" not in err, err

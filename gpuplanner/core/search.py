@@ -1195,7 +1195,9 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
 #: equally fast, and rank among themselves by cost (issue 35 round 8, advice8). A difference this small is below what
 #: the estimate resolves (its likely range is ±5% at best: core/evaluate.py's bands, p10-p90 of the error on the
 #: published runs) and below what the plan table prints (two significant figures); ranking by it put 64 × H100 by the
-#: month at 560,000 CNY above 64 × H800 by the hour at 509 CNY, 1.7 seconds slower over a 45-minute job.
+#: month at 560,000 CNY above 64 × H800 by the hour at 509 CNY, 1.7 seconds slower over a 45-minute job. The plan
+#: this puts first is on the time-vs-cost Pareto front (any faster plan is in its tie group, so costs no less), which
+#: the search's reducer keeps (``_Reducer._compress``).
 FASTEST_TIE = 0.01
 
 
