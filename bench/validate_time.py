@@ -1739,6 +1739,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("advice67.md"),
         "",
+        *_fragment("advice8.md"),
+        "",
         *_fragment("geserve7.md"),
         "",
         *_fragment("pref7.md"),

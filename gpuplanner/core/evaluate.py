@@ -52,7 +52,7 @@ from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
-from .frameworks import no_vpp_words
+from .frameworks import no_vpp_words, peft_unsharded, name_for
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -710,7 +710,7 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
             CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
                  "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
             {"pp": int(s.parallel.pp), "fw": sup.name}),)
-    pp_rewrite += _vpp_unrun(s)
+    pp_rewrite += _vpp_unrun(s) + _peft_unsharded(s)
     if why is None:
         return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
@@ -728,6 +728,20 @@ def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:
         CTX, "Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved "
              "schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1."),
         {"vpp": int(p.vpp), "fw": sup.name, "objective": t.objective.upper()}),)
+
+
+def _peft_unsharded(s: Scenario) -> tuple[Msg, ...]:
+    """A LoRA/QLoRA layout the user entered with several data-parallel ranks and no sharding, on a framework whose
+    PEFT program always shards (frameworks ``peft_dp_zero``: torchtune runs no DDP): kept and estimated, said."""
+    p, t = s.parallel, s.training
+    dp = s.hardware.num_gpus // max(p.tp * p.pp * p.cp, 1)
+    if not peft_unsharded(t.framework, t.method, int(p.zero), dp):
+        return ()
+    return (Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "ZeRO-{zero} over {dp} data-parallel GPUs with {fw}: its distributed LoRA recipe always shards with FSDP2 "
+             "(ZeRO-3 by default, ZeRO-2 with fsdp_reshard_after_forward false) and runs no plain data parallel; "
+             "set parallel.zero to 2 or 3."),
+        {"zero": int(p.zero), "dp": dp, "fw": name_for(t.framework, t.method)}),)
 
 
 def _check_framework(s: Scenario) -> None:

@@ -163,6 +163,15 @@ class FrameworkSupport:
     #: trainer runs one reference model per virtual stage (``dpo_trainer.py``: ``ref_models[vp_stage or 0]``).
     #: Issue 35 round 7, advice6: GRPO plans #1 of 11, 44 and 54 were Megatron-SWIFT with VPP 2 to 32.
     no_vpp_objectives: tuple[str, ...] = ()
+    #: the ZeRO stages its LoRA/QLoRA program runs with more than one data-parallel rank, where that program differs
+    #: from the row's (None: every stage it runs). torchtune's ``lora_finetune_distributed`` (the ``fsdp`` row's PEFT
+    #: program, :data:`PEFT_NAMES`) always shards with FSDP2: "Resharding of parameters after the forward pass is done
+    #: by default (corresponding to FULL_SHARD sharding strategy), but can be disabled by setting the config
+    #: ``fsdp_reshard_after_forward`` to False (this corresponds to SHARD_GRAD_OP sharding strategy). DDP is currently
+    #: not supported." (pytorch/torchtune recipes/lora_finetune_distributed.py, class docstring): ZeRO-3 or ZeRO-2,
+    #: never plain data parallel; one GPU runs ``lora_finetune_single_device`` (nothing sharded). Issue 35 round 8,
+    #: advice8: plans #2 of LoRA 7B on 2 × RTX 5090 and 14B on 2 × H800 were "torchtune, plain data parallel".
+    peft_dp_zero: tuple[int, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -194,7 +203,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         # torchtune's lora_finetune_distributed has one switch, enable_activation_checkpointing: every decoder
         # layer checkpointed whole (training.set_activation_checkpointing), no per-op or every-N-th policy
-        peft_recompute=("none", "full"),
+        peft_recompute=("none", "full"), peft_dp_zero=(2, 3),
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
         source=QT_TRANSLATE_NOOP(CTX, "Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs"),
@@ -434,6 +443,14 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
 #: parallelism ("Tensor parallelism is not supported in this recipe": pytorch/torchtune recipes/
 #: lora_finetune_distributed.py at bd2a0fc)
 PEFT_NAMES = {"fsdp": "PyTorch FSDP2 (torchtune)"}
+
+
+def peft_unsharded(framework: str, method: str, zero: int, dp: int) -> bool:
+    """A LoRA/QLoRA layout with several data-parallel ranks at a ZeRO stage the framework's PEFT program does not run
+    (:attr:`FrameworkSupport.peft_dp_zero`: torchtune runs no DDP)."""
+    f = FRAMEWORKS.get(framework)
+    allowed = getattr(f, "peft_dp_zero", None)
+    return bool(allowed) and method in ("lora", "qlora") and dp > 1 and zero not in allowed
 
 
 def name_for(framework: str, method: str) -> str:

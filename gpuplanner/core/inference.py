@@ -338,10 +338,34 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
 WEIGHT_ONLY_TILE_ROWS = 16.0
 
 
+#: GPU generations without FP8 tensor cores on which vLLM runs an FP8 checkpoint weight-only, W8A16 with its FP8
+#: Marlin kernel: "FP8 computation is supported on NVIDIA GPUs with compute capability >= 8.9 (Ada Lovelace, Hopper,
+#: Blackwell). FP8 models will run on compute capability >= 7.5 (Turing) as weight-only W8A16, utilizing FP8 Marlin."
+#: (vLLM docs, features/quantization/fp8, "FP8 W8A8"; vllm-project/vllm#5975 "Expand FP8 support to Ampere GPUs using
+#: FP8 Marlin"; MoE layers through ``prepare_moe_fp8_layer_for_marlin``, vllm ``quantization/utils/
+#: marlin_utils_fp8.py``). The weights take one byte, the products run at the 16-bit rate (issue 35 round 8, advice8:
+#: Qwen3-235B-A22B in FP8 was served on 16 × A100 with nothing said of it).
+FP8_WEIGHT_ONLY_GENERATIONS = ("ampere", "turing")
+
+
+def fp8_weight_only(gpu: Any) -> bool:
+    """Whether an FP8 checkpoint runs weight-only (W8A16, FP8 Marlin) on ``gpu``: a generation without FP8 tensor
+    cores (:data:`FP8_WEIGHT_ONLY_GENERATIONS`)."""
+    return _timing.gpu_generation(gpu) in FP8_WEIGHT_ONLY_GENERATIONS
+
+
+def engine_runs_no_fp8(engine: str, precision: str, gpu: Any) -> bool:
+    """TensorRT-LLM with FP8 weights on a generation without FP8 tensor cores: it has no weight-only FP8 path
+    (support matrix, "Precision": "Ampere (SM80, SM86) - FP32, FP16, BF16, INT8, INT4"; FP8 from Ada Lovelace on,
+    nvidia.github.io/TensorRT-LLM/reference/support-matrix.html), so it cannot serve it there."""
+    return engine == "tensorrt-llm" and precision == "fp8" and fp8_weight_only(gpu)
+
+
 def weight_only(gpu: Any, precision: str) -> bool:
-    """Whether ``precision`` runs as a weight-only format on ``gpu``: int4, or int8 without an 8-bit peak
-    (:data:`WEIGHT_ONLY_TILE_ROWS`)."""
-    return precision == "int4" or (precision == "int8" and not getattr(gpu, "fp8_tflops", None))
+    """Whether ``precision`` runs as a weight-only format on ``gpu``: int4, int8 without an 8-bit peak, or fp8 on a
+    generation without FP8 tensor cores (:func:`fp8_weight_only`) (:data:`WEIGHT_ONLY_TILE_ROWS`)."""
+    return (precision == "int4" or (precision == "int8" and not getattr(gpu, "fp8_tflops", None))
+            or (precision == "fp8" and fp8_weight_only(gpu)))
 
 
 def ridge_rows(gpu: Any, precision: str) -> float:
@@ -845,6 +869,8 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
     as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`); with a ``spread`` of request
     lengths, the length-biased average a running request holds (:func:`held_context`). None when no group inside one
     node can serve one user."""
+    if engine_runs_no_fp8(engine, precision, gpu):
+        return None
     slots = int(gpus_per_node or gpu.gpus_per_node or 8)
     kw = dict(concurrency=concurrency, context_tokens=context_tokens, prompt_tokens=prompt_tokens,
               output_tokens=output_tokens, precision=precision, kv_precision=kv_precision,
@@ -921,6 +947,11 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "{p} weights: check the quality on your own evaluation set before serving."),
             {"p": precision}))
+    if precision == "fp8" and fp8_weight_only(gpu) and engine == "vllm":
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{gpu} has no FP8 tensor cores: vLLM runs the FP8 weights weight-only (W8A16, FP8 Marlin kernel), so "
+                 "they take half the memory of 16-bit weights while the matrix products run at the 16-bit rate "
+                 "(counted in the time)."), {"gpu": gpu.name}))
     return ServingSize(
         gpu_id=gpu.id, gpu_name=gpu.name, precision=precision, kv_precision=kvp, concurrency=concurrency,
         context_tokens=int(context_tokens), tokens_per_s_per_user=tokens_per_s_per_user, tp=tp,

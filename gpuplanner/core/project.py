@@ -35,7 +35,8 @@ from .estimate import resolve
 from .evaluate import Evaluation, Layout, _with_batch, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
-from .inference import VLLM_GRAPH_POOL_GIB, ServingModel, ServingSize, kv_far_end_users, size_serving
+from .inference import (VLLM_GRAPH_POOL_GIB, ServingModel, ServingSize, engine_runs_no_fp8, kv_far_end_users,
+                        size_serving)
 from .messages import Msg
 from .plausible import check_plausible
 from .scenario import Scenario, _Section
@@ -689,6 +690,12 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         tokens = size.tokens_per_s * 3600.0 * h * weeks
         per_m = None if c is None else c / max(tokens / 1e6, 1e-12)
         options.append((size, mode, c, costs, msg, per_m, g))
+    if not options and cands and all(engine_runs_no_fp8(spec.engine, spec.precision, lookup_gpu(gid, s.hardware.custom_gpus))
+                                     for gid in cands):
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{name}: TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell GPUs (its support matrix); "
+                 "choose such a GPU, vLLM (weight-only FP8 on Ampere) or another precision"), name=phase.name),
+            field="inference.engine")
     if not options:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "{name}: no GPU can serve this model at the latency target inside one node"), name=phase.name),

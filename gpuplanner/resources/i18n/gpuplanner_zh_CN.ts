@@ -2174,6 +2174,10 @@
         <source>No ZeRO bars: ZeRO shards over data-parallel GPUs and this plan has one</source>
         <translation>无 ZeRO 柱：ZeRO 在数据并行的 GPU 之间切分，此方案只有一张</translation>
     </message>
+    <message>
+        <source>ZeRO-{zero} over {dp} data-parallel GPUs with {fw}: its distributed LoRA recipe always shards with FSDP2 (ZeRO-3 by default, ZeRO-2 with fsdp_reshard_after_forward false) and runs no plain data parallel; set parallel.zero to 2 or 3.</source>
+        <translation>{fw} 在 {dp} 张数据并行 GPU 上使用 ZeRO-{zero}：它的分布式 LoRA 配方总是用 FSDP2 切分（默认 ZeRO-3，fsdp_reshard_after_forward 设为 false 时为 ZeRO-2），不运行普通数据并行；请把 parallel.zero 设为 2 或 3。</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -3069,6 +3073,10 @@
     <message>
         <source>mean lengths outside the ShareGPT filter (prompt 4-1024, prompt + output 2048 tokens)</source>
         <translation>平均长度超出 ShareGPT 筛选范围（提示 4–1024 个 token，提示加输出不超过 2048 个 token）</translation>
+    </message>
+    <message>
+        <source>{gpu} has no FP8 tensor cores: vLLM runs the FP8 weights weight-only (W8A16, FP8 Marlin kernel), so they take half the memory of 16-bit weights while the matrix products run at the 16-bit rate (counted in the time).</source>
+        <translation>{gpu} 没有 FP8 张量核心：vLLM 以仅权重方式运行 FP8 权重（W8A16，FP8 Marlin 内核），权重显存为 16 位的一半，矩阵乘法按 16 位速率计算（已计入时间）。</translation>
     </message>
 </context>
 <context>
@@ -4756,6 +4764,10 @@
         <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
         <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
     </message>
+    <message>
+        <source>Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
+        <translation>排第 {n}：比最快的方案慢 {gap:.1%}；与它相差 {tie:.0%} 以内的方案按估算同样快，因此在这些方案中按费用排序。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5845,6 +5857,10 @@
     <message>
         <source>TP {tp} on {gpu} without P2P: each layer&apos;s all-reduces go through host memory (counted in the time); keep each replica&apos;s cards in one server.</source>
         <translation>{gpu} 上的 TP {tp} 没有 P2P：每层的 all-reduce 经由主机内存（已计入时间）；每个副本的显卡须在同一台服务器内。</translation>
+    </message>
+    <message>
+        <source>{name}: TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell GPUs (its support matrix); choose such a GPU, vLLM (weight-only FP8 on Ampere) or another precision</source>
+        <translation>{name}：TensorRT-LLM 只在 Ada、Hopper 和 Blackwell GPU 上运行 FP8 权重（见其支持矩阵）；请选择这类 GPU、改用 vLLM（在 Ampere 上以仅权重方式运行 FP8）或换一种精度</translation>
     </message>
 </context>
 <context>
