@@ -860,3 +860,86 @@ def engine_default_section():
 
 
 engine_default_section()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 8 (serveoos8): NEW out-of-sample rows, MoE and FP8 at maximum load, entered as a user would and
+# scored before any change. None of them is in a table above (the v0.17 Mixtral rows were left out by serve6; the
+# v1.0 page's Qwen3 rows were never entered).
+# (a) TensorRT-LLM perf-overview at v0.17 (NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md, commit
+#     258c7540c03517def55d9a5aadfa9288af474e1b), the Mixtral 8x7B and 8x22B rows: trtllm-bench throughput, fixed
+#     lengths, FP8 weights and KV (H200, H100, L40S), FP16 (A100-SXM4-80GB), total output tok/s of the TP group; engines
+#     built with --tp_size only (experts split by TP, the v0.17 default moe_tp = tp). Same OOS_LENS as TRT017.
+TRT017_MOE = {
+    ("mixtral-8x7b", 1): {
+        "h200-sxm-141gb": [17157.72, 15095.21, 9534.62, 12105.27, 10371.36, 2009.67, 6940.32, 2309.1, 1151.78],
+        "h100-sxm-80gb": [15962.49, 8290.13, 4784.86, 6800.6, 6868.52, 1892.81, 3983.1, 1764.7, 673.7]},
+    ("mixtral-8x7b", 2): {
+        "h200-sxm-141gb": [27825.34, 29584.05, 21564.68, 23410.63, 19151.19, 3383.16, 14007.29, 4223.68, 2299.21],
+        "h100-sxm-80gb": [27451.13, 22830.08, 14237.01, 17036.04, 15770.89, 3333.68, 10685.85, 3646.09, 1757.45],
+        "a100-sxm-80gb": [5541.47, 4169.78, 2608.05, 3446.37, 3154.52, 649, 2056.58, 724.44, 337.51]},
+    ("mixtral-8x7b", 4): {
+        "h200-sxm-141gb": [42551.59, 52291.78, 39513.73, 43818.99, 33580.9, 5467.62, 24980.93, 7084.94, 4236.84],
+        "h100-sxm-80gb": [41068.23, 41164.73, 27912.48, 34489.34, 27784.74, 5234.98, 19432.08, 6401.56, 3303.83],
+        "l40s-48gb": [6921.87, 7996.93, 5736.09, 6914.68, 5251.49, 827.62, 3935.32, 1092.88, 682.48],
+        "a100-sxm-80gb": [10324.28, 10911.86, 7666.51, 8456.21, 7122.84, 1237.62, 5222.98, 1500.55, 829.59]},
+    ("mixtral-8x7b", 8): {
+        "h200-sxm-141gb": [53212.55, 68608.45, 54827.78, 58706.39, 44705.48, 7554.38, 36193.64, 10271.8, 6835.53],
+        "h100-sxm-80gb": [50849.55, 61607.7, 48280.37, 52583.65, 40631.71, 6988.18, 30983.35, 9210.11, 5602.43],
+        "l40s-48gb": [6740.84, 10393.3, 8472.35, 8660.71, 5947.72, 811.96, 5136.98, 1153.76, 918.95],
+        "a100-sxm-80gb": [17043.54, 20277.88, 15282.89, 17184.24, 12851.44, 2165.52, 9809.76, 2761.28, 1592.53]},
+    ("mixtral-8x22b", 8): {
+        "h200-sxm-141gb": [22948.57, 32415.81, 25753.14, 27429.6, 19712.35, 2899.84, 15798.59, 4031.79, 2815.76],
+        "h100-sxm-80gb": [21876.08, 25150.03, 18387.4, 21421.86, 16573.24, 2794.97, 12244.93, 3645.27, 2227.63],
+        "a100-sxm-80gb": [6381.95, 6685.99, 4789.13, 5648.46, 4549.46, 761.56, 3521.98, 959.14, 575.02]},
+}
+# (b) The same page at v1.0 (commit 00f37686aa854010d68bcbd0f4ab000221541ca6, the commit of the first table above),
+#     Qwen3-235B-A22B FP8 (nvidia/Qwen3-235B-A22B-FP8), TP8 on H200 and H100: PyTorch backend, "For MoE models"
+#     llm_options enable_attention_dp (the EP size is not printed: ASSUMED experts split over the 8 GPUs as the
+#     planner's TP does). Lengths as the first table's rows_isl; None where the page has no figure.
+TRT10_QWEN3 = {
+    ("qwen3-235b-a22b", 8): {
+        "h200-sxm-141gb": [30429, 42821, 26852, 28026, 23789, 22061, 3331, 16672, 3623, 1876],
+        "h100-sxm-80gb": [None, 19658, 12447, 18351, 14898, 15136, None, 9924, 3225, None]},
+}
+
+
+def oos8_moe_rows():
+    """(v0.17 Mixtral Errs, v1.0 Qwen3 Errs): each row the steady state trtllm-bench measures, as the TRT017 rows."""
+    out = []
+    for table, lens, ver in ((TRT017_MOE, OOS_LENS, "v0.17"), (TRT10_QWEN3, rows_isl, "v1.0")):
+        e = Errs()
+        for (p, tp), by_gpu in table.items():
+            for g, vals in by_gpu.items():
+                prec = "bf16" if g.startswith("a100") else "fp8"
+                for (i, o), meas in zip(lens, vals):
+                    if meas is None:
+                        continue
+                    v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=i, output_tokens=o,
+                                                   precision=prec, tp=tp, engine="tensorrt-llm")
+                    v = 0.0 if v is None else v * tp
+                    e.add(v / meas - 1, f"TRT-LLM {ver} max load {p} {g} {prec} TP{tp} {i}/{o}")
+        out.append(e)
+    return out
+
+
+def oos8_section():
+    """Print the round 8 rows by metric × engine / card class, then per model × card × TP (signed median)."""
+    mix, qwen = oos8_moe_rows()
+    parts = {"max load": [mix, qwen]}
+    breakdown(parts, "Round 8 (serveoos8): new out-of-sample rows (MoE, FP8/FP16, TensorRT-LLM)")
+    _report("  TRT-LLM v0.17 Mixtral max load", mix)
+    _report("  TRT-LLM v1.0 Qwen3-235B-A22B max load", qwen)
+    groups = {}
+    for e, lab in mix.rows + qwen.rows:
+        w = lab.split()
+        groups.setdefault(" ".join(w[4:8]), []).append(e)
+    for k, es in groups.items():
+        print(f"    {k:<45} signed median {statistics.median(es) * 100:+6.1f}%  max |err| "
+              f"{max(abs(x) for x in es) * 100:5.1f}%  " + " ".join(f"{x * 100:+.0f}" for x in es))
+    return parts
+
+
+OOS8_PARTS = oos8_section()
+_r8_new = [x for ps in OOS8_PARTS.values() for part in ps for x in part]
+_report("All serving rows with the round 8 rows", _all + _r6_new + KV_NEW + GEFORCE_NEW + GEFORCE_DBM + _r8_new)
