@@ -922,14 +922,79 @@ def oos8_moe_rows():
         out.append(e)
     return out
 
+# (c) Fixed batch, TensorRT-LLM v0.9.0 "Peak Throughput" tables (NVIDIA/TensorRT-LLM docs/source/performance/
+#     perf-overview.md as of v0.9.0, the page whose "Low Latency" rows are TTFT_V09 above; "All data was generated using
+#     version 0.9.0"; gptSessionBenchmark static batches at the stated batch size; out tok/s per GPU; FP8 weights and KV on
+#     H200/H100/L40S, FP16 on A100). v0.9 has the XQA grouped-query decode kernel (since v0.8): kv_passes 1. GPT-J 6B and
+#     Falcon 180B have no preset. LLaMA 7B / 70B are Llama 2's. (preset, gpu, tp, batch, prompt, output, tok/s/GPU)
+V09_LENS = [(128, 128), (128, 2048), (2048, 128), (2048, 2048)]
+V09_THR = {
+    "h200-sxm-141gb": [("mistral-7b-v0.1", 1, (896, 120, 64, 56), (20460, 8950, 2423, 3867)),
+                       ("mixtral-8x7b", 2, (1024, 256, 64, 64), (5444, 4973, 605, 1821)),
+                       ("llama-2-7b", 1, (896, 120, 64, 56), (20618, 8348, 2391, 3522)),
+                       ("llama-2-70b", (1, 2, 1, 1), (1024, 512, 64, 64), (3989, 3963, 418, 1458))],
+    "h100-sxm-80gb": [("mistral-7b-v0.1", 1, (896, 120, 84, 56), (20404, 8623, 2405, 3731)),
+                      ("mixtral-8x7b", 2, (512, 128, 64, 32), (5255, 3408, 588, 1317)),
+                      ("llama-2-7b", 1, (896, 120, 84, 56), (19854, 6944, 2163, 2826)),
+                      ("llama-2-70b", (2, 4, 2, 2), (1024, 512, 96, 64), (3214, 2725, 346, 1011))],
+    "l40s-48gb": [("mistral-7b-v0.1", 1, (896, 120, 84, 56), (9562, 4387, 971, 1721)),
+                  ("mixtral-8x7b", 4, (256, 256, 64, 32), (1266, 1490, 155, 412)),
+                  ("llama-2-7b", 1, (256, 64, 32, 16), (5885, 1654, 574, 537)),
+                  ("llama-2-70b", (2, 4, 2, 4), (256, 256, 16, 64), (562, 478, 49, 185))],
+    "a100-sxm-80gb": [("mistral-7b-v0.1", 1, (896, 120, 64, 56), (6251, 3776, 698, 1576)),
+                      ("mixtral-8x7b", 2, (512, 128, 64, 32), (2842, 1724, 319, 801)),
+                      ("llama-2-7b", 1, (256, 32, 32, 16), (5390, 1484, 533, 603)),
+                      ("llama-2-70b", (4, 8, 4, 4), (1024, 512, 96, 64), (686, 684, 80, 289))],
+}
+# (d) TensorRT-LLM blogs with the batch stated, static batches, out tok/s per GPU, FP8 on H200:
+#     docs/source/blogs/H200launch.md (commit 1555478c1b417a0b34de05209862ea5a2ab9add1, "TensorRT-LLM v0.5.0", before
+#     the grouped-query kernel: Llama 2 70B streams each KV head once per query head group, kv_passes 8, as the v0.6.1
+#     rows) and docs/source/blogs/Falcon180B-H200.md (commit 3c44cb974badec8966108b16054a99c0923e410d, "TensorRT-LLM v0.7a",
+#     "improved its Group Query Attention (GQA) kernels": kv_passes 1; its 8-GPU rows are a "max TP/PP/DP config", left
+#     out; its 128/2048 row is the XQA blog's 2,941 above, left out). (preset, tp, batch, prompt, output, tok/s/GPU,
+#     grouped-query kernel, source)
+BLOG_FIXED = [("llama-2-13b", 1, 1024, 128, 128, 11819, True, "H200launch v0.5"),
+              ("llama-2-13b", 1, 128, 128, 2048, 4750, True, "H200launch v0.5"),
+              ("llama-2-13b", 1, 64, 2048, 128, 1349, True, "H200launch v0.5"),
+              ("llama-2-70b", 1, 512, 128, 128, 3014, False, "H200launch v0.5"),
+              ("llama-2-70b", 2, 512, 128, 2048, 1654, False, "H200launch v0.5"),
+              ("llama-2-70b", 1, 64, 2048, 128, 341, False, "H200launch v0.5"),
+              ("llama-2-70b", 1, 32, 2048, 128, 303, False, "H200launch v0.5"),
+              ("llama-2-70b", 1, 960, 128, 128, 3803, True, "Falcon180B-H200 v0.7a"),
+              ("llama-2-70b", 1, 96, 128, 4096, 1946, True, "Falcon180B-H200 v0.7a")]
+
+
+def oos8_fixed_rows():
+    """(v0.9 peak-throughput Errs, blog Errs): static batches at the stated batch (as the v0.6.1 rows)."""
+    e09, eblog = Errs(), Errs()
+    for g, models in V09_THR.items():
+        prec = "bf16" if g.startswith("a100") else "fp8"
+        for p, tps, batches, vals in models:
+            tps = tps if isinstance(tps, tuple) else (tps,) * 4
+            for (i, o), tp, b, meas in zip(V09_LENS, tps, batches, vals):
+                v = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(g), batch=b, prompt_tokens=i, output_tokens=o,
+                                                          precision=prec, tp=tp)
+                e09.add(v / meas - 1, f"TRT-LLM v0.9 fixed batch {p} {g} {prec} TP{tp} b{b} {i}/{o}")
+    for p, tp, b, i, o, meas, grouped, src in BLOG_FIXED:
+        v = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu("h200-sxm-141gb"), batch=b, prompt_tokens=i,
+                                                  output_tokens=o, precision="fp8", tp=tp,
+                                                  kv_passes=inf.attention_kv_passes(M(p), grouped_kernel=grouped))
+        eblog.add(v / meas - 1, f"TRT-LLM {src} fixed batch {p} h200-sxm-141gb fp8 TP{tp} b{b} {i}/{o}")
+    return e09, eblog
+
 
 def oos8_section():
     """Print the round 8 rows by metric × engine / card class, then per model × card × TP (signed median)."""
     mix, qwen = oos8_moe_rows()
-    parts = {"max load": [mix, qwen]}
+    e09, eblog = oos8_fixed_rows()
+    parts = {"fixed batch": [e09, eblog], "max load": [mix, qwen]}
     breakdown(parts, "Round 8 (serveoos8): new out-of-sample rows (MoE, FP8/FP16, TensorRT-LLM)")
     _report("  TRT-LLM v0.17 Mixtral max load", mix)
     _report("  TRT-LLM v1.0 Qwen3-235B-A22B max load", qwen)
+    _report("  TRT-LLM v0.9 fixed batch (peak-throughput tables)", e09)
+    _report("  TRT-LLM v0.5 / v0.7a blogs, fixed batch on H200", eblog)
+    for lab_err in sorted(e09.rows + eblog.rows, key=lambda r: r[1]):
+        print(f"    {lab_err[1]:<80} {lab_err[0] * 100:+5.0f}%")
     groups = {}
     for e, lab in mix.rows + qwen.rows:
         w = lab.split()
