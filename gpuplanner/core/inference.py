@@ -45,7 +45,10 @@ What the engines do beyond the roofline (issue 35):
   :func:`kv_bytes_per_token_per_gpu`.
 * **MoE decoding reads only the experts its tokens reach**: a step of ``B`` tokens, each routed to ``k`` of ``E``
   experts, reads the shared weights and the union of the activated experts, ``E·(1 − (1 − k/E)^B)`` of them on
-  average under balanced routing (one token: ``k``; a large batch: all). :func:`decode_weight_bytes`.
+  average under balanced routing (one token: ``k``; a large batch: all). :func:`decode_weight_bytes`. Their GEMMs
+  are one problem per expert, so each runs at the tile efficiency of its own ``B·k/(E·reach)`` rows, not the step's
+  ``B`` (vLLM ``moe_align_block_size``, TensorRT-LLM ``expert_first_token_offset``; issue 35 round 8):
+  :func:`expert_grouped_gemm_extra_s`.
 * **Prefill stalls under continuous batching**: the scheduler runs each arriving request's prefill between decode
   steps (vLLM's default scheduler prioritises prefills; Agrawal et al. 2024, Sarathi-Serve, arXiv:2403.02310 §2:
   "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
