@@ -45,7 +45,10 @@ What the engines do beyond the roofline (issue 35):
   :func:`kv_bytes_per_token_per_gpu`.
 * **MoE decoding reads only the experts its tokens reach**: a step of ``B`` tokens, each routed to ``k`` of ``E``
   experts, reads the shared weights and the union of the activated experts, ``E·(1 − (1 − k/E)^B)`` of them on
-  average under balanced routing (one token: ``k``; a large batch: all). :func:`decode_weight_bytes`.
+  average under balanced routing (one token: ``k``; a large batch: all). :func:`decode_weight_bytes`. Their GEMMs
+  are one problem per expert, so each runs at the tile efficiency of its own ``B·k/(E·reach)`` rows, not the step's
+  ``B`` (vLLM ``moe_align_block_size``, TensorRT-LLM ``expert_first_token_offset``; issue 35 round 8):
+  :func:`expert_grouped_gemm_extra_s`.
 * **Prefill stalls under continuous batching**: the scheduler runs each arriving request's prefill between decode
   steps (vLLM's default scheduler prioritises prefills; Agrawal et al. 2024, Sarathi-Serve, arXiv:2403.02310 §2:
   "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
@@ -550,10 +553,49 @@ def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float
         return math.inf
     head = min(_head16(m), matmul_params(m)) if precision != "bf16" else 0.0
     t = batch * 2.0 * (matmul_params(m) - head) / tp / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0))
+    t += expert_grouped_gemm_extra_s(m, gpu, precision, batch, batch, tp, rows0)  # issue 35 round 8 (serveoos8)
     if head > 0:
         p16 = peak_flops(gpu, "bf16") or peak
         t += batch * 2.0 * head / tp / (p16 * gemm_efficiency(m, gpu, "bf16", batch, tp))
     return t
+
+
+# Issue 35, round 8 (serveoos8): an MoE layer's expert GEMMs are a grouped GEMM, one problem per expert, whose rows are
+# the tokens routed to THAT expert, not the step's tokens. The engines sort the (token, expert) pairs by expert and run
+# each expert's slice as its own GEMM: vLLM ``moe_align_block_size`` (vllm/model_executor/layers/fused_moe/
+# fused_moe.py: "Aligns the token distribution across experts to be compatible with block size for matrix
+# multiplication", each expert's segment padded to the kernel's BLOCK_SIZE_M) and its CUTLASS path
+# ``get_cutlass_moe_mm_problem_sizes_from_expert_offsets`` ("per-expert (M, N, K) problem sizes from
+# expert_first_token_offset", vllm/_custom_ops.py); TensorRT-LLM's MoE runner the same (``moe_permute_op`` →
+# ``expert_first_token_offset`` → grouped GEMM, tensorrt_llm/_torch/modules/fused_moe; the v0.x plugin's
+# ``MoeGemmRunner`` with ``total_tokens_including_expert``). So each expert's tile quantisation is that of its own rows:
+# ``B·k / (E·reach)`` on average under balanced routing, reach = ``1 − (1 − k/E)^B`` (:func:`decode_weight_bytes`),
+# where the dense rule charged the step's ``B`` rows. Mixtral (k/E = 1/4) at a 3,786-token step: 946 rows an expert.
+# A prompt run alone (``prefill_s(own_weights=True)``, an idle replica's first token) keeps its rule: its rows constant
+# is the card's ridge (:func:`ridge_rows`, 153–295 rows, above the 128-row tile), which stands for streaming the weights
+# the prompt's tokens reach, and those are already only the reached experts' (:func:`decode_weight_bytes`).
+
+
+def expert_rows(m: ServingModel, tokens: float) -> float:
+    """Average GEMM rows of one reached expert when ``tokens`` tokens pass an MoE layer (``tokens`` when dense)."""
+    if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+        return float(tokens)
+    share = min(m.experts_per_tok / m.num_experts, 1.0)
+    reach = 1.0 - (1.0 - share) ** max(float(tokens), 1.0)
+    return max(float(tokens) * share / max(reach, 1e-12), 1.0)
+
+
+def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, tokens: float, rows: float, tp: int,
+                                t0: float | None) -> float:
+    """Seconds the routed experts' GEMMs of ``tokens`` tokens take beyond the dense rule, which ran them at the
+    efficiency of the forward's ``rows`` rows: at each expert's own rows (:func:`expert_rows`) instead. 0 when dense."""
+    peak = peak_flops(gpu, precision) or 0.0
+    if peak <= 0 or m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+        return 0.0
+    active = m.expert_params * min(m.experts_per_tok / m.num_experts, 1.0)
+    e_step = gemm_efficiency(m, gpu, precision, rows, tp, t0=t0)
+    e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0)
+    return max(tokens * 2.0 * active / tp / peak * (1.0 / e_expert - 1.0 / e_step), 0.0)
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
@@ -575,6 +617,7 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
     return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
+        + (0.0 if own_weights else expert_grouped_gemm_extra_s(m, gpu, precision, prompt, r, tp, None)) \
         + prefill_all_reduce_s(m, gpu, prompt=prompt, rows=r if forward_rows is None else forward_rows, tp=tp)
 
 
