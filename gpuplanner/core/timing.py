@@ -2822,8 +2822,6 @@ def qlora_dequant_seconds(lay: dict, mem_bw, sm_ghz):
     return ops.maximum(kernel_mem, alu) + read_back
 
 
-# long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
-#   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 #: Compute kernels that run while a data-parallel collective is in flight run slower than alone: the NCCL kernels
 #: hold SMs and their copies take HBM bandwidth (NVIDIA/nccl#1428, the maintainer: "they're competing for memory
 #: bandwidth"; pytorch/pytorch PR #179937: "NCCL collectives use SMs, which makes matmuls that are overlapped by them
@@ -2843,6 +2841,8 @@ def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
     return OVERLAP_COMPUTE_SLOWDOWN * ops.maximum(hidden_s, 0.0)
 
 
+# long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
+#   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
     lay: dict,
     *,
