@@ -45,6 +45,10 @@ def test_step_grows_by_the_slowdown_times_the_hidden_time(monkeypatch):
     assert hidden > 0.05  # 8B on 8 GPUs: ~0.14 s of FSDP gathers and reduce-scatters hide under compute
     assert now.seconds["compute"] - off.seconds["compute"] == pytest.approx(0.189 * hidden, rel=1e-9)
     assert now.step_time_s - off.step_time_s == pytest.approx(0.189 * hidden, rel=1e-9)
+    # named in the breakdown, inside compute (the CLI, the Plans details and the PDF read PART_LABELS)
+    assert now.parts["overlap_contention"] == pytest.approx(0.189 * hidden, rel=1e-9)
+    assert T.PART_PARENT["overlap_contention"] == "compute" and "overlap_contention" in T.PART_LABELS
+    assert "overlap_contention" not in off.parts
     for k in ("dp_comm", "other", "tp_comm", "pp_bubble"):
         assert now.seconds[k] == pytest.approx(off.seconds[k], rel=1e-12)
 

@@ -3147,7 +3147,8 @@ def time_gpu(
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
     parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
-                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step})
+                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step,
+                  "overlap_contention": dp_contention + 0.0 * step})
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -3294,7 +3295,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: the attention kernels' extras (:func:`attention_kernel_parts`), inside compute. ``nemo_rl_host_copies``: NeMo RL's
 #: copies around the refit (:func:`nemo_rl_host_seconds`), carved out of ``optimizer_offload``, inside "other".
 #: ``grace_host``: what a Grace host (:data:`HOST_CPU_FACTOR`) adds to the host waits above, inside compute; the
-#: host-wait parts then read what an x86 host would leave (:func:`host_waits`).
+#: host-wait parts then read what an x86 host would leave (:func:`host_waits`). ``overlap_contention``: the compute
+#: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
@@ -3303,7 +3305,8 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
-               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute",
+               "overlap_contention": "compute"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -3328,6 +3331,7 @@ PART_LABELS = {
     "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
     "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
+    "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so

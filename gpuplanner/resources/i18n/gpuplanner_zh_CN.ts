@@ -8736,6 +8736,10 @@
         <translation>Grace 主机 CPU：下发内核比 x86 服务器慢</translation>
     </message>
     <message>
+        <source>compute slowed by the data-parallel collectives beside it</source>
+        <translation>与数据并行集合通信重叠而变慢的算力时间</translation>
+    </message>
+    <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
