@@ -8737,7 +8737,7 @@
     </message>
     <message>
         <source>compute slowed by the data-parallel collectives beside it</source>
-        <translation>与数据并行集合通信重叠而变慢的算力时间</translation>
+        <translation>与数据并行集合通信重叠而变慢的计算</translation>
     </message>
     <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
