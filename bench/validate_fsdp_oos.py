@@ -77,6 +77,10 @@ SRC_B200 = ("pytorch/torchtitan torchtitan/components/quantization/mxfp8.md 'Den
 SRC_NVFP4 = ("pytorch/torchtitan torchtitan/components/quantization/nvfp4.md (73aed7f6c, Aug 2026): FSDP 4, seq 2048, "
              "compile (model), chunked CE; ASSUMED GB200 (the logged memory share puts the device at 184 GiB); "
              "MXFP8 mapped as fp8_rowwise")
+SRC_CE2026 = ("pytorch/pytorch PR #179937 '[overlap] using copyengine collectives' (IvanKobzarev, 2026-04-10), 'TP "
+              "Sweep' baseline row: Llama3 8B, 8 × H100 NVLink, 'inductor + transformer_block_bucketing' (torchtitan's "
+              "compiled FSDP, graph trainer / SimpleFSDP: ASSUMED from the bucketing mode's name), seq 4096, bs 2, "
+              "TP 1: 9,369 TPS (MFU 48.76%); torchtitan 2026 defaults: selective AC, fused AdamW, embedding unit")
 
 
 def rows() -> list[tuple[str, str, dict, float, str]]:
@@ -138,6 +142,8 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
                 _early(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7186, SRC_7A04))
     out.append(("H100 8 GPUs, compile BF16", "torchao H100 8B BF16", _root(tt("llama-3.1-8b", 8, 8192, 1)), 6150,
                 SRC_AO_H100))
+    out.append(("H100 8 GPUs, compiled FSDP BF16 (2026)", "PR #179937 baseline 8B s4096 bs 2 (Apr 2026)",
+                tt("llama-3.1-8b", 8, 4096, 2, mbs=2, compile_loss=None), 9369, SRC_CE2026))
     out.append(("H100 8 GPUs, compile + float8", "torchao H100 8B float8 tensorwise + FP8 all-gather",
                 _root(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7689.5, SRC_AO_H100))
     out.append(("H100 8 GPUs, compile + float8", "torchao H100 8B float8 rowwise",
@@ -198,6 +204,41 @@ BEFORE: dict[str, float] = {
     'B200 8B BF16': 18165.6, 'B200 8B float8 tensorwise': 22034.9, 'B200 8B MXFP8 (cublas)': 20893.5,
     'nvfp4 docs Llama 3 8B BF16': 23352.4, 'nvfp4 docs Llama 3 8B MXFP8': 27927.2,
     'nvfp4 docs Qwen3 8B BF16': 22626.8, 'nvfp4 docs Qwen3 8B MXFP8': 26737.8,
+    # added in issue 35 round 8 (helper fsdp8), scored on main 79a48cb before its change
+    'PR #179937 baseline 8B s4096 bs 2 (Apr 2026)': 7874.9,
+}
+
+#: tokens/s/GPU on main 79a48cb (issue 35 round 8), before helper fsdp8's overlap contention (the printed
+#: figures of the table above, to the unit)
+BEFORE_R8: dict[str, float] = {
+    'Dec-2024 T3 8B 128 GPUs, lbs 2, compile + Float8': 8157.0, '405B 128 GPUs FSDP 16 TP 8, BF16 (Aug 2024)': 120.0,
+    '405B 128 GPUs FSDP 16 TP 8, BF16 (Oct 2024)': 120.0, '405B 128 GPUs FSDP 16 TP 8, Float8': 151.0,
+    '405B 128 GPUs FSDP 16 TP 8, Float8 + AsyncTP': 177.0, 'Llama 3 8B lbs 1, AC every 2nd layer': 2978.0,
+    'Llama 3 8B lbs 1, per-op SAC': 3054.0, 'Llama 3 70B lbs 1, full AC': 321.0, 'Llama 2 13B lbs 2, no AC': 2196.0,
+    'Llama 2 13B lbs 2, AC every 2nd layer': 1896.0, 'Llama 2 13B lbs 2, per-op SAC': 1929.0,
+    'Llama 2 70B lbs 1, per-op SAC': 375.0, 'Llama 2 70B lbs 2, full AC': 335.0,
+    '70B 256 GPUs FSDP 32 TP 8, BF16 (Jun 2025)': 597.0, '70B 256 GPUs FSDP 32 TP 8, BF16, AsyncTP (Jun 2025)': 730.0,
+    '70B 256 GPUs FSDP 32 TP 8, float8 tensorwise (Jun 2025)': 711.0,
+    '70B 256 GPUs FSDP 32 TP 8, float8 tensorwise, AsyncTP (Jun 2025)': 909.0,
+    '70B 256 GPUs FSDP 32 TP 8, float8 rowwise (Jun 2025)': 705.0,
+    '70B 256 GPUs FSDP 32 TP 8, float8 rowwise, AsyncTP (Jun 2025)': 900.0,
+    '8B 64 GPUs FSDP 8 TP 8, BF16 (Jun 2025)': 4813.0, '8B 64 GPUs FSDP 8 TP 8, BF16, AsyncTP (Jun 2025)': 6404.0,
+    '8B 64 GPUs FSDP 8 TP 8, float8 tensorwise (Jun 2025)': 5337.0,
+    '8B 64 GPUs FSDP 8 TP 8, float8 tensorwise, AsyncTP (Jun 2025)': 7366.0,
+    '8B 64 GPUs FSDP 8 TP 8, float8 rowwise (Jun 2025)': 5276.0,
+    '8B 64 GPUs FSDP 8 TP 8, float8 rowwise, AsyncTP (Jun 2025)': 7251.0,
+    'Trainy 8B 32 H200, float8 + FP8 all-gather': 9258.0, 'Trainy 8B 64 H200, float8 + FP8 all-gather': 9265.0,
+    '7a04053 8B float8 rowwise': 7872.0, '7a04053 8B float8 tensorwise + FP8 all-gather': 8238.0,
+    'torchao H100 8B BF16': 7090.0, 'torchao H100 8B float8 tensorwise + FP8 all-gather': 8396.0,
+    'torchao H100 8B float8 rowwise': 8016.0, '8B s4096 lbs 1, no AC, BF16 eager': 6837.0,
+    '8B s4096 lbs 1, no AC, float8 + compile': 8368.0, '8B s4096 lbs 1, AC every 2nd layer, BF16 eager': 6068.0,
+    '8B s4096 lbs 1, AC every 2nd layer, float8 + compile': 7579.0, '8B s4096 lbs 1, full AC, BF16 eager': 5455.0,
+    '8B s4096 lbs 1, full AC, float8 + compile': 6926.0, 'torchao MI300X 8B BF16': 7685.0,
+    'torchao MI300X 8B float8 tensorwise + FP8 all-gather': 9578.0, 'torchao MI300X 8B float8 rowwise': 9254.0,
+    'B200 8B BF16': 17478.0, 'B200 8B float8 tensorwise': 21031.0, 'B200 8B MXFP8 (cublas)': 19989.0,
+    'nvfp4 docs Llama 3 8B BF16': 23124.0, 'nvfp4 docs Llama 3 8B MXFP8': 27601.0,
+    'nvfp4 docs Qwen3 8B BF16': 22351.0, 'nvfp4 docs Qwen3 8B MXFP8': 26354.0,
+    'PR #179937 baseline 8B s4096 bs 2 (Apr 2026)': 7874.9,
 }
 
 
@@ -232,6 +273,16 @@ def markdown(res: list[dict] | None = None) -> list[str]:
     bounded = [r for r in res if not r["group"].startswith("B200")]
     for g, rs in {**groups, "all": res, "all but the power-limited B200 (limit not stated)": bounded}.items():
         b = [r["before"] / r["published"] - 1 for r in rs]
+        n = [r["now"] / r["published"] - 1 for r in rs]
+        lines.append(f"| {g} | {len(rs)} | {statistics.median(map(abs, b)):.1%} → {statistics.median(map(abs, n)):.1%}"
+                     f" | {_p90([abs(x) for x in b]):.1%} → {_p90([abs(x) for x in n]):.1%} | "
+                     f"{statistics.median(b):+.1%} → {statistics.median(n):+.1%} |")
+    lines += ["", "Issue 35 round 8 (helper fsdp8, the compute slowed by the hidden data-parallel collectives, "
+              "timing.OVERLAP_COMPUTE_SLOWDOWN): main 79a48cb → now.", "",
+              "| group | rows | median 79a48cb → now | p90 79a48cb → now | signed median 79a48cb → now |",
+              "|---|---:|---|---|---|"]
+    for g, rs in {**groups, "all": res, "all but the power-limited B200 (limit not stated)": bounded}.items():
+        b = [BEFORE_R8.get(r["label"], r["now"]) / r["published"] - 1 for r in rs]
         n = [r["now"] / r["published"] - 1 for r in rs]
         lines.append(f"| {g} | {len(rs)} | {statistics.median(map(abs, b)):.1%} → {statistics.median(map(abs, n)):.1%}"
                      f" | {_p90([abs(x) for x in b]):.1%} → {_p90([abs(x) for x in n]):.1%} | "

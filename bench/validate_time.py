@@ -1762,6 +1762,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *fsdp_oos_section(),
         "",
+        *_fragment("fsdp8.md"),
+        "",
         *_fragment("qlmem7.md"),
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",

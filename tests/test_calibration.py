@@ -28,7 +28,9 @@ def test_the_plan_at_the_measured_layout_reproduces_the_measured_mfu():
     ev = _ev([RUN])
     assert ev.calibration is not None and ev.calibration[0].gpu == "h100-sxm-80gb"
     assert ev.mfu == pytest.approx(0.25, rel=1e-4)
-    assert _ev().mfu > 0.30  # the uncalibrated model said more (so the test can fail)
+    # the uncalibrated model said more (so the test can fail); 0.28 since the compute under the hidden FSDP
+    # collectives runs slower (timing.OVERLAP_COMPUTE_SLOWDOWN, issue 35 round 8)
+    assert _ev().mfu > 0.27
 
 
 def test_other_layouts_keep_their_own_communication():

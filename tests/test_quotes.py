@@ -48,27 +48,27 @@ def test_example_totals_checked_by_hand(capsys):
     plan = out["plan"]
     # the plan's Evaluation (core/evaluate.py), the inputs of every line below
     assert plan["num_gpus"] == 4 and plan["nodes"] == 1 and plan["hours_per_week"] == 168
-    assert plan["card_hours"] == pytest.approx(1767.0645, abs=1e-4)
-    assert plan["calendar_days"] == pytest.approx(18.4764, abs=1e-4)
+    assert plan["card_hours"] == pytest.approx(1819.7852, abs=1e-4)
+    assert plan["calendar_days"] == pytest.approx(19.0267, abs=1e-4)
     assert plan["setup_hours_per_instance"] == pytest.approx(0.702736, abs=1e-6)
     v = {x["provider"]: x for x in out["vendors"]}
     autodl, gj, omni = v["AutoDL (example)"], v["共绩算力 gongjiyun (example)"], v["云擎天下 omniyq (example)"]
     # AutoDL, 5.88 per card-hour, billed by power-on time (setup billed), 168 h/week: one instance.
-    #   compute 1767.0645 card-h x 5.88 = 10,390.3393 -> 10,390.34
+    #   compute 1819.7852 card-h x 5.88 = 10,700.3371 -> 10,700.34
     #   setup   0.702736 h x 1 instance x 4 cards x 5.88 = 16.528 -> 16.53
     #   storage and egress: not published, not counted (0, listed as not stated)
-    #   total   10,390.34 + 16.53 = 10,406.87
-    assert autodl["breakdown"] == {"compute": 10390.34, "storage": 0.0, "egress": 0.0, "setup": 16.53, "migration": 0.0}
-    assert autodl["total"] == 10406.87 and autodl["not_stated"] == ["storage", "egress"]
+    #   total   10,700.34 + 16.53 = 10,716.87
+    assert autodl["breakdown"] == {"compute": 10700.34, "storage": 0.0, "egress": 0.0, "setup": 16.53, "migration": 0.0}
+    assert autodl["total"] == 10716.87 and autodl["not_stated"] == ["storage", "egress"]
     # 共绩算力, 7.80 on demand (spot 4.68 is listed but a 20-day job on spot is a risk, not the price);
     # setup billing not stated: counted as billed.
-    #   compute 1767.0645 x 7.80 = 13,783.103 -> 13,783.10
+    #   compute 1819.7852 x 7.80 = 14,194.3247 -> 14,194.32
     #   setup   0.702736 x 4 x 7.80 = 21.925 -> 21.93
-    #   total   13,805.03
-    assert gj["breakdown"]["compute"] == 13783.1 and gj["breakdown"]["setup"] == 21.93 and gj["total"] == 13805.03
+    #   total   14,216.25
+    assert gj["breakdown"]["compute"] == 14194.32 and gj["breakdown"]["setup"] == 21.93 and gj["total"] == 14216.25
     assert gj["billing"]["unit"] == "card_hour"
-    assert {o["unit"]: o["compute"] for o in gj["offers"]} == {"card_hour": 13783.1, "spot_card_hour": 8269.86}
-    # 云擎天下, 35,000 per 8-card server-month: 4 cards need 1 server; 18.48 days -> ceil(18.48 / 30) = 1 month
+    assert {o["unit"]: o["compute"] for o in gj["offers"]} == {"card_hour": 14194.32, "spot_card_hour": 8516.59}
+    # 云擎天下, 35,000 per 8-card server-month: 4 cards need 1 server; 19.03 days -> ceil(19.03 / 30) = 1 month
     #   compute 35,000 x 1 x 1 = 35,000; setup inside the rent (not billed); total 35,000
     assert omni["breakdown"]["compute"] == 35000.0 and omni["total"] == 35000.0
     assert omni["billing"]["servers"] == 1 and omni["billing"]["periods"] == 1
@@ -402,7 +402,7 @@ def test_cli_text_in_chinese(capsys):
     capsys.readouterr()
     assert run_cli(["quotes", str(PLAN), *map(str, SHEETS), "--lang", "zh_CN"]) == 0
     out = capsys.readouterr().out
-    assert "排名" in out and "¥10,406.87" in out
+    assert "排名" in out and "¥10,716.87" in out
 
 
 def test_plan_figures_read_the_fabric_from_the_evaluation():

@@ -2150,10 +2150,23 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
     return notes
 
 
+def _deadline_cost(on_time: Any, cost: Any, order: Any) -> float:
+    """The cost of meeting the deadline: the best-ranked row of ``order`` that meets it, else the cheapest such row."""
+    if not on_time.any():
+        return math.inf
+    if order is not None and len(order):
+        hit = np.asarray(on_time)[np.asarray(order)]
+        if hit.any():
+            return float(cost[int(np.asarray(order)[int(np.argmax(hit))])])
+    return float(cost[on_time].min())
+
+
 def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, cost: Any, con: Any,
-                           currency: str) -> list[Msg]:
+                           currency: str, order: Any = None) -> list[Msg]:
     """A deadline and a budget that no plan meets together (the objective ranks by one of them, so the plans shown
-    meet one and miss the other): said at the top, with what the deadline costs and what the budget buys."""
+    meet one and miss the other): said at the top, with what the deadline costs and what the budget buys. With the
+    ranking's ``order``, what the deadline costs is that of the best-ranked plan meeting it (a row the ranking puts
+    after it, e.g. one with tight memory, is not the price quoted for plan #1)."""
     if not feasible or con.deadline_days is None or con.budget is None:
         return []
     finite = np.isfinite(days) & np.isfinite(cost)
@@ -2161,7 +2174,7 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
         return []
     on_time, cheap = meets & finite, within & finite
     args = {"days": con.deadline_days, "budget": con.budget, "cur": currency,
-            "cost": float(cost[on_time].min()) if on_time.any() else math.inf,
+            "cost": _deadline_cost(on_time, cost, order),
             "fast": float(days[cheap].min()) if cheap.any() else math.inf}
     if not on_time.any():
         text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
@@ -2296,7 +2309,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
     notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
-        feasible, meets, within, days, cat["cost"], con, table.currency) + _tp_rule_notes(tp_rule, con, plans))
+        feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(tp_rule, con, plans))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,

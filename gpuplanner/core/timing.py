@@ -2926,6 +2926,25 @@ def qlora_dequant_seconds(lay: dict, mem_bw, sm_ghz):
     return ops.maximum(kernel_mem, alu) + read_back
 
 
+#: Compute kernels that run while a data-parallel collective is in flight run slower than alone: the NCCL kernels
+#: hold SMs and their copies take HBM bandwidth (NVIDIA/nccl#1428, the maintainer: "they're competing for memory
+#: bandwidth"; pytorch/pytorch PR #179937: "NCCL collectives use SMs, which makes matmuls that are overlapped by them
+#: 30-40% slower"). Measured: Lee et al. 2025, "Characterizing Compute-Communication Overlap in GPU-Accelerated
+#: Distributed Deep Learning" (arXiv:2507.03114, abstract): "an average computational slowdown of 18.9%, with a
+#: maximum of 40.0%" on H100, A100, MI250 and MI210, GPT and LLaMA training, against the same compute with no
+#: communication beside it. Cross-check: PR #179937 replaced torchtitan's FSDP all-gathers and reduce-scatters by
+#: copy-engine collectives (no SMs) on Llama 3 8B, 8 × H100 NVLink, 2 × 4,096 tokens: +2.4% tokens/s; this constant
+#: on the model's hidden FSDP traffic for that run (0.143 s of a 1.04 s step) gives 2.6%.
+OVERLAP_COMPUTE_SLOWDOWN = 0.189
+
+
+def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
+    """Seconds per step that the compute under ``hidden_s`` seconds of hidden data-parallel collectives loses to
+    them (:data:`OVERLAP_COMPUTE_SLOWDOWN`): the compute in flight beside a collective is as long as the
+    collective where it hides (its window is at least as long)."""
+    return OVERLAP_COMPUTE_SLOWDOWN * ops.maximum(hidden_s, 0.0)
+
+
 # long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
 #   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
@@ -3077,7 +3096,7 @@ def time_gpu(
                      grad_sync)
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
     dp12 = grad_exp + param_exp
-    dp12_all = grad_sync + param_sync if full else None
+    dp12_all = grad_sync + param_sync  # (also the search's: overlap_contention_seconds reads the hidden part)
     fsdp_pp, per_mb = lay["fsdp_pp"], lay["per_mb"]
     # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
     # FSDP) the terms below are never picked by the where() calls that read them: they are not computed
@@ -3114,7 +3133,7 @@ def time_gpu(
         b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
         z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
-        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
+        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"])
         z3 = z3_mb
         z3_open_s = where(fsdp_pp, 0.0, m_acc * open_exp)  # named in the breakdown, inside dp_comm
         if any_row(fsdp_pp):
@@ -3127,14 +3146,16 @@ def time_gpu(
             z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
                      + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
             z3 = where(fsdp_pp, z3_pp, z3_mb)
-        z3_all = where(fsdp_pp, gather + rs, z3_mb_all) if full else None
+        z3_all = where(fsdp_pp, gather + rs, z3_mb_all)
     dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
     z3_open_s = where((n_dp > 1) & per_mb, z3_open_s, 0.0)
     # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
     fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
-    dp_hidden = None
-    if full:
-        dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
+    dp_all = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0)
+    dp_hidden = dp_all - dp_comm if full else None
+    # the compute that runs under the hidden collectives runs slower (overlap_contention_seconds): added to compute
+    # below, after every overlap window has read the uncontended compute
+    dp_contention = overlap_contention_seconds(dp_all - dp_comm, ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # (the plan search's rows without context or expert parallelism, ``cp``/``ep`` packed to one value: nothing
@@ -3174,7 +3195,8 @@ def time_gpu(
     precomp_s = t_mb * lay.get("precomp_h", 0.0) / hflops_tok * m_acc
     compute = compute + t_mb_objective * m_acc - precomp_s
     if profile.critic:
-        # the critic's gradients and optimizer step, like the policy's
+        # the critic's gradients and optimizer step, like the policy's (and the compute its hidden collectives slow)
+        dp_contention = dp_contention * 2.0
         dp_hidden = dp_hidden * 2.0 if full else None
         dp_comm = dp_comm * 2.0
         other = other * 2.0
@@ -3183,6 +3205,7 @@ def time_gpu(
     hflops_tok = hflops_tok + lay["extra_h"] if full else None
     # CPU offload (offload_layout): the CPU step and the PCIe copies, of the critic too (verl's bytes count it)
     offload_s = offload_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY, t_bwd, compute)
+    compute = compute + dp_contention  # (after every window that reads the compute: overlap_contention_seconds)
     other = other + offload_s
     # the pipeline's slowest stage (pp_stage_shares): its extra time over the average stage is the other stages'
     # wait, reported with the bubble rather than as compute
@@ -3228,7 +3251,8 @@ def time_gpu(
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
     parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
-                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step})
+                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step,
+                  "overlap_contention": dp_contention + 0.0 * step})
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -3383,7 +3407,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: the attention kernels' extras (:func:`attention_kernel_parts`), inside compute. ``nemo_rl_host_copies``: NeMo RL's
 #: copies around the refit (:func:`nemo_rl_host_seconds`), carved out of ``optimizer_offload``, inside "other".
 #: ``grace_host``: what a Grace host (:data:`HOST_CPU_FACTOR`) adds to the host waits above, inside compute; the
-#: host-wait parts then read what an x86 host would leave (:func:`host_waits`).
+#: host-wait parts then read what an x86 host would leave (:func:`host_waits`). ``overlap_contention``: the compute
+#: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
@@ -3392,7 +3417,8 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
-               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute",
+               "overlap_contention": "compute"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -3417,6 +3443,7 @@ PART_LABELS = {
     "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
     "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
+    "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so

@@ -8799,6 +8799,10 @@
         <source>rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)</source>
         <translation>采样：vLLM 跨节点的 all-reduce（张量并行跨越多个节点）</translation>
     </message>
+    <message>
+        <source>compute slowed by the data-parallel collectives beside it</source>
+        <translation>与数据并行集合通信重叠而变慢的计算</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
