@@ -131,8 +131,37 @@ def ft_rows() -> list[tuple[str, str, dict, float, str]]:
     return out
 
 
+PEFT_SRC = ("huggingface/peft@5d602fdbff method_comparison/MetaMathQA/results/*.json (runs of 2026-07-14/16; "
+            "run.py / utils.py): Llama 3.2 3B, one NVIDIA L40S, transformers 5.13.1, torch 2.13, plain PyTorch loop "
+            "(no HF Trainer), model in bf16 without AMP (AdamW states bf16), no gradient checkpointing, SDPA "
+            "(attn_implementation None), batch 4, samples up to 768 tokens (data.py: character limit 1304), batches "
+            "bucketed by length; 'accelerator_memory_max' = torch.cuda.max_memory_reserved over the run (utils.py), "
+            "bytes / 2**30. ASSUMED: the longest batch is 4 × 768 (bucketing puts the longest samples together); "
+            "lengths otherwise not modelled (MetaMathQA's length statistics are not published)")
+LLAMA32_3B = {"name": "Llama 3.2 3B", "hidden_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 24,
+              "num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256, "tie_word_embeddings": True}
+
+
+def peft_rows() -> list[tuple[str, str, dict, float, str]]:
+    fam = "PEFT method comparison (Llama 3.2 3B, L40S)"
+    out = []
+    for label, method, rank, targets, pub_b in (
+            ("full fine-tuning", "full", None, None, 36.20),
+            ("LoRA r32 q,v", "lora", 32, "qkv", 20.76),  # q, v: nearest q, k, v
+            ("LoRA r64 q,v", "lora", 64, "qkv", 21.00),
+            ("LoRA r10 MLP", "lora", 10, "all_linear", 23.00)):  # gate, up, down: nearest all linear layers
+        t = {"framework": "hf", "master_weights": False, "flash_attention": True, "recompute": "none",
+             "seq_len": 768, "micro_batch_size": 4, "global_batch_size": 4, "method": method}
+        if rank:
+            t.update(lora_rank=rank, lora_targets=targets)
+        sc = {"model": dict(LLAMA32_3B), "training": t, "hardware": {"gpu": "l40s-48gb", "num_gpus": 1},
+              "assumptions": {"memory_metric": "reserved"}}
+        out.append((fam, label, sc, pub_b, PEFT_SRC))
+    return out
+
+
 def rows():
-    return [("pretraining", *r) for r in pretrain_rows()] + [("fine-tuning", *r) for r in ft_rows()]
+    return [("pretraining", *r) for r in pretrain_rows()] + [("fine-tuning", *r) for r in ft_rows() + peft_rows()]
 
 
 def predict(sc: dict) -> float:
