@@ -1758,6 +1758,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("ftoos8.md"),
         "",
+        *_fragment("bf16h8.md"),
+        "",
         *_fragment("rtx5090_7.md"),
         "",
         *fsdp_oos_section(),
