@@ -1737,6 +1737,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("rl10_8.md"),
         "",
+        *_fragment("rl11_8.md"),
+        "",
         *_fragment("advice67.md"),
         "",
         *_fragment("advice8.md"),
