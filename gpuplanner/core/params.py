@@ -291,6 +291,8 @@ def _fuse(lins: list[Linear], names: tuple[str, ...], fused_name: str) -> list[L
 def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections); ``qkv`` = the
     fused query/key/value projection alone (Megatron ``linear_qkv``);
+    ``qv`` = q_proj and v_proj (PEFT's default for Llama-family models; fused q/k/v: the fused projection);
+    ``mlp`` = the MLP's linears alone (gate/up/down, the experts' too);
     ``all_linear`` = every linear layer in the blocks except the router (PEFT ``target_modules="all-linear"``
     excludes the output head; Mixtral's experts are linear layers and are included). Where the modelling
     code stores q/k/v (or gate/up) as one matrix — GPT-2 ``c_attn``, NeoX/BLOOM/Falcon/ChatGLM
@@ -298,6 +300,12 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     lin = attention_linears(a)
     if (a.fused_qkv or targets == "qkv") and not a.is_mla:
         lin = _fuse(lin, ("q_proj", "k_proj", "v_proj"), "qkv_proj")
+    if targets == "qv":
+        # PEFT's model-type default (utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING: llama,
+        # mistral, qwen2 … ["q_proj", "v_proj"]; GPT-2 ["c_attn"], NeoX ["query_key_value"], Phi-3 ["qkv_proj"]: the
+        # fused projection); MLA: its query and KV projections, as ``qkv``
+        keep = ("q_proj", "v_proj", "qkv_proj", "q_a_proj", "kv_a_proj_with_mqa")
+        return [(l, a.num_layers) for l in lin if l.name in keep]
     if targets == "qkv":
         # Megatron-Core keeps q/k/v in one ``linear_qkv`` whatever the checkpoint stores; its LoRA puts one adapter
         # ``r·(h + q + 2·kv)`` on it (Megatron-Bridge ``peft/lora.py`` → ``ParallelLinearAdapter`` over the linear's
@@ -308,11 +316,13 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
         m = [l for l in mlp_linears(a, moe) if l.name not in ("router", "shared_expert_gate")]
         return _fuse(m, ("gate_proj", "up_proj"), "gate_up_proj") if a.fused_gate_up else m
 
-    if targets == "all_linear":
+    if targets in ("all_linear", "mlp"):
         n_moe = a.num_moe_layers
         dense = mlp(False) if a.num_layers - n_moe else []
         moe = mlp(True) if n_moe else []
-        return [(l, a.num_layers) for l in lin] + [(l, a.num_layers - n_moe) for l in dense] + [(l, n_moe) for l in moe]
+        # ``mlp``: PEFT target_modules=["gate_proj", "up_proj", "down_proj"] (the experts' linears carry those names)
+        attn = [] if targets == "mlp" else [(l, a.num_layers) for l in lin]
+        return attn + [(l, a.num_layers - n_moe) for l in dense] + [(l, n_moe) for l in moe]
     return [(l, a.num_layers) for l in lin]
 
 
