@@ -67,18 +67,17 @@ class PeftRow:
 #: ``tokens / sec`` x ``train time``, divided by the summed time; samples: 1000 per window)
 PEFT_ROWS = [
     PeftRow("lora-r32-qv", "lora--llama-3.2-3B-rank32", 7174, 209.9,
-            dict(method="lora", lora_rank=32, lora_targets="qkv"), "q_proj, v_proj (entered as q/k/v)"),
+            dict(method="lora", lora_rank=32, lora_targets="qv"), "q_proj, v_proj"),
     PeftRow("lora-r64-qv", "lora--llama-3.2-3B-rank64", 7062, 209.9,
-            dict(method="lora", lora_rank=64, lora_targets="qkv"), "q_proj, v_proj (entered as q/k/v)"),
+            dict(method="lora", lora_rank=64, lora_targets="qv"), "q_proj, v_proj"),
     PeftRow("lora-r64-qv-rslora", "lora--llama-3.2-3B-rank64-rslora", 7045, 209.9,
-            dict(method="lora", lora_rank=64, lora_targets="qkv"), "rsLoRA only changes the scaling constant"),
+            dict(method="lora", lora_rank=64, lora_targets="qv"), "rsLoRA only changes the scaling constant"),
     PeftRow("lora-r10-mlp", "lora--llama-3.2-3B-rank10-target-mlp", 6309, 209.9,
-            dict(method="lora", lora_rank=10, lora_targets="all_linear"),
-            "gate/up/down (entered as all_linear: 4 more adapted linears per layer)"),
+            dict(method="lora", lora_rank=10, lora_targets="mlp"), "gate/up/down (lora_targets mlp)"),
     PeftRow("full-ft", "full-finetuning--llama-3.2-3B-lr_0.00001", 2316, 209.9,
             dict(method="full", master_weights=False), "bf16 weights and AdamW states (no autocast, no fp32 copy)"),
     PeftRow("dora-r32-qv", "lora--llama-3.2-3B-rank32-dora", 5941, 209.9,
-            dict(method="lora", lora_rank=32, lora_targets="qkv"), "DoRA: no scenario field; shown only", True),
+            dict(method="lora", lora_rank=32, lora_targets="qv", dora=True), "DoRA (training.dora), q_proj, v_proj"),
 ]
 #: the same script and card, earlier software: results of PR #2984 (a99942694, 2026-01-13: torch 2.9.0+cu128,
 #: transformers 4.57.1, PEFT 0.18.1.dev0) and of #2610 (f650b08ab, 2025-07-22: torch 2.7.1+cu126, transformers 4.52.4,

@@ -29,7 +29,7 @@ from .memory import (
     memory_arrays,
     model_facts,
 )
-from .params import ParamCount, count_params, lora_params, tier, vision_tokens_per_image, weights_scale
+from .params import ParamCount, count_params, dora_magnitude_params, lora_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
@@ -183,7 +183,8 @@ def trainable_params(r: Resolved) -> int:
     ``hidden × 1`` value head instead of the LM head). A PPO critic's are in the memory part ``critic``."""
     t = r.scenario.training
     if t.method in ("lora", "qlora"):
-        return lora_params(r.arch, t.lora_rank, t.lora_targets)[0]
+        dora = dora_magnitude_params(r.arch, t.lora_targets) if getattr(t, "dora", False) else 0
+        return lora_params(r.arch, t.lora_rank, t.lora_targets)[0] + dora
     p = r.params
     # a vision-language model's frozen encoder/projector (training.freeze_vision / freeze_projector)
     frozen = (p.vision if t.freeze_vision else 0) + (p.projector if t.freeze_projector else 0)
@@ -234,7 +235,7 @@ def memory_kwargs(r: Resolved) -> dict:
     return dict(
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
         master_weights=t.master_weights, seq_len=sample_shape_of(s, prof).row_len,
-        lora_rank=t.lora_rank, lora_targets=t.lora_targets,
+        lora_rank=t.lora_rank, lora_targets=t.lora_targets, dora=bool(getattr(t, "dora", False)),
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
         activation_offload=t.activation_offload, checkpoint_offload=tool["checkpoint_offload"],
         chunked_loss=t.chunked_loss, torch_compile=t.torch_compile, paged_optimizer=t.paged_optimizer,

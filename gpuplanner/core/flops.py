@@ -303,6 +303,39 @@ LORA_DROPOUT_IN_FP32 = 4.5
 QLORA_CLONE_OUT = 2.0
 
 
+#: DoRA (Liu et al. 2024, arXiv:2402.09353 eq. 5; PEFT ``tuners/lora/dora.py`` ``DoraLinearLayer.forward``): every
+#: forward of an adapted linear, in training, rebuilds ``lora_weight = lora_B(lora_A(eye(fan_in))).T`` and the
+#: column norm ``||W + scaling * lora_weight||`` (``get_weight_norm``; the cache is off in training). The norm is
+#: detached (paper §4.3), so none of this has a backward; a recompute forward runs it again. Bytes per weight
+#: element (fan_in x fan_out) of one forward, by the adapters' dtype:
+#: fp32 adapters (PEFT ``autocast_adapter_dtype=True``: x is cast to fp32, so ``weight.to(x.dtype)`` copies W):
+#: lora_weight written (4), W cast to fp32 (read 2, write 4), ``scaling *`` (read 4, write 4), ``W +`` (read 8,
+#: write 4), ``linalg.norm(dim=1)`` reads it (4): 34. 16-bit adapters: 2 + 0 + 4 + 6 + 2 = 14. The identity
+#: matrix: written and read by ``lora_A`` (fan_in², 2 x the adapter dtype). The eye GEMMs' FLOPs
+#: (2·r·fan_in·(fan_in + fan_out)) are left out: about 1/17 of the bytes' time at r 32 on an L40S.
+DORA_WEIGHT_BYTES_FP32, DORA_WEIGHT_BYTES_16 = 34.0, 14.0
+DORA_EYE_BYTES_FP32, DORA_EYE_BYTES_16 = 8.0, 4.0
+#: DoRA's output path per token, 16-bit elements per output element (fan_out), over LoRA's (LORA_FWD_OUT …):
+#: ``result_dora = (m / ||·|| - 1) * base_result + (m / ||·||) * lora_result * scaling`` and its add to the base
+#: output. Forward (fp32 adapters): the base scale (read 1, write 2), the adapter scale (read 2, write 2), the add
+#: (read 4, write 2): 13. Backward: the two products' input gradients (3 + 4), the magnitude's gradient reads
+#: (g and base: 3; g and lora_result: 4), ``* scaling`` (4) and the base output's gradient add (3): 21. 16-bit
+#: adapters: about half of each (7, 11). (Memory: memory.DORA_SAVED_BYTES_*.)
+DORA_FWD_OUT_FP32, DORA_BWD_OUT_FP32 = 13.0, 21.0
+DORA_FWD_OUT_16, DORA_BWD_OUT_16 = 7.0, 11.0
+
+
+@lru_cache(maxsize=256)
+def dora_weight_elements(a, targets: str) -> tuple[float, float]:
+    """(Σ fan_in·fan_out, Σ fan_in²) over every adapted linear of all layers: the weights whose norm DoRA
+    recomputes each forward (MoE: every expert, routed to or not)."""
+    w = eye = 0.0
+    for lin, n_layers in lora_linears(a, targets):
+        w += float(lin.fan_in) * lin.fan_out * lin.count * n_layers
+        eye += float(lin.fan_in) * lin.fan_in * lin.count * n_layers
+    return w, eye
+
+
 @lru_cache(maxsize=256)
 def lora_targets_per_layer(a, targets: str) -> float:
     """Adapted linears per decoder layer (mean over the layers; each one a LoRA module with its own kernels)."""

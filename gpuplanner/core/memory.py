@@ -85,6 +85,7 @@ from . import megatron_fsdp as mfsdpmod
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
+from .params import dora_largest_weight, dora_magnitude_params, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -93,6 +94,15 @@ GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
 DEFAULT_FRAGMENTATION = 0.05
 QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLoRA §3)
+#: DoRA (PEFT ``tuners/lora/dora.py`` ``DoraLinearLayer.forward``), per token and output element of each adapted
+#: linear: ``(mag_norm_scale - 1) * base_result`` saves ``base_result`` (16-bit) and ``mag_norm_scale * lora_result``
+#: saves ``lora_result`` (the adapters' dtype: fp32 under PEFT's ``autocast_adapter_dtype``) — both for the
+#: magnitude's gradient. Plain LoRA saves neither (its ``* scaling`` and add save nothing).
+DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16 = 6.0, 4.0
+#: DoRA's weight-norm temporaries, bytes per element of the adapted weight being run: ``lora_weight``, W cast to
+#: the adapters' dtype, ``scaling * lora_weight`` and the sum live together inside ``get_weight_norm`` (fp32
+#: adapters: 4 x 4; 16-bit: W is not copied, 3 x 2)
+DORA_TRANSIENT_BYTES_FP32, DORA_TRANSIENT_BYTES_16 = 16.0, 6.0
 #: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``peft/utils/other.py``: "cast all non INT8
 #: parameters to fp32" — every 16-bit parameter that is not a ``Params4bit``), which the HF Trainer recipes, TRL's
 #: ``prepare_peft_model`` and Axolotl's loader call (``timing.KBIT_PREP_TOOLS``; LLaMA-Factory and Unsloth do not):
@@ -1193,6 +1203,7 @@ def memory_arrays(
     ckpt_tool: str | None = None,
     checkpoint_reentrant: bool | None = None,
     bnb_fp16_storage: bool = False,
+    dora: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1320,6 +1331,7 @@ def memory_arrays(
 
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
+        lora_total = lora_total + (dora_magnitude_params(m.arch, lora_targets) if dora else 0)
         total_params = m.params.language
         scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale
@@ -1401,6 +1413,11 @@ def memory_arrays(
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron", kbit=kbit_on)
+    if dora and lora_t is not None:
+        # DoRA's saved outputs (DORA_SAVED_BYTES_*), per layer, in every variant of the layer's saved set
+        d_out = sum(float(l.fan_out * l.active * n) for l, n in lora_linears(m.arch, lora_t)) / max(m.L, 1)
+        dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
+        keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
@@ -1550,6 +1567,10 @@ def memory_arrays(
     # except the head's output: the gradient of the last hidden state, which the last block's backward takes in
     grad_h = activation_dtype_bytes(precision) * s_local * mbs * m.h
     tail = xp.maximum(out_layer, working + grad_h)
+    if dora and lora_t is not None:
+        # DoRA's weight-norm temporaries (DORA_TRANSIENT_BYTES_*) of the largest adapted weight, beside the saved set
+        tail = xp.maximum(tail, xp.where(autocast, DORA_TRANSIENT_BYTES_FP32, DORA_TRANSIENT_BYTES_16)
+                          * dora_largest_weight(m.arch, lora_t) / tp)
     # torch.distributed.pipelining's per-micro-batch stage buffers (pipeline_stage_buffer_bytes), torchtitan only
     io_first, io_last = pipeline_stage_buffer_bytes(
         activation_dtype_bytes(precision) * s_local * mbs * m.h / xp.where(sp, tp, 1.0), m_micro,

@@ -327,6 +327,19 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
 
 
 @lru_cache(maxsize=256)
+def dora_magnitude_params(a: ModelArch, targets: str) -> int:
+    """DoRA's trainable magnitude vectors: one element per output row of each adapted linear (PEFT
+    ``DoraLinearLayer.update_layer``: ``nn.Parameter(weight_norm)``, length fan_out)."""
+    return sum(lin.fan_out * lin.count * n for lin, n in lora_linears(a, targets))
+
+
+@lru_cache(maxsize=256)
+def dora_largest_weight(a: ModelArch, targets: str) -> int:
+    """Elements of the largest adapted weight (one expert's for MoE): DoRA's weight-norm temporaries are that size."""
+    return max((lin.fan_in * lin.fan_out for lin, _n in lora_linears(a, targets)), default=0)
+
+
+@lru_cache(maxsize=256)
 def lora_params(a: ModelArch, rank: int, targets: str) -> tuple[int, int]:
     """(total, active) LoRA adapter parameters: each adapted ``in→out`` matrix gets
     ``A: r×in`` and ``B: out×r`` (Hu et al. 2021, arXiv:2106.09685 §4.1)."""

@@ -36,7 +36,13 @@ GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: LoRA target sets: ``attention`` (q/k/v/o), ``all_linear`` (every linear of the blocks) and ``qkv``, one adapter
 #: on the fused query/key/value projection (Megatron-Core's ``linear_qkv``: the Megatron-Bridge performance recipes'
 #: ``target_modules=["linear_qkv"]``, NeMo 1.0's ``lora_tuning.target_modules: ['attention_qkv']`` default)
-LoraTargets = Literal["attention", "all_linear", "qkv"]
+#: ``mlp``: the MLP's linears only (gate/up/down; MoE: the experts' and shared experts', not the router): PEFT
+#: ``target_modules=["gate_proj", "up_proj", "down_proj"]``, LLaMA-Factory ``lora_target: gate_proj,up_proj,down_proj``.
+#: The tools' defaults: LLaMA-Factory ``lora_target`` ``all``, ms-swift ``target_modules`` ``all-linear`` (so
+#: ``all_linear``); PEFT alone, with no ``target_modules``, uses its model-type map (q_proj, v_proj for Llama).
+#: ``qv``: q_proj and v_proj, PEFT's ``target_modules`` when none is given for Llama/Mistral/Qwen2 (its model-type map,
+#: ``utils/constants.py``).
+LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv"]
 
 
 #: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels
@@ -377,6 +383,10 @@ class TrainingSection(_Section):
         0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
                                          "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
                                          "linear (time model)")
+    dora: bool = Field(False, description="DoRA (Liu et al. 2024, arXiv:2402.09353): PEFT LoraConfig use_dora, "
+                                          "LLaMA-Factory use_dora, ms-swift --use_dora (default False). PEFT's "
+                                          "DoraLinearLayer recomputes each adapted weight's norm every forward "
+                                          "(timing.dora_weight_bytes)")
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
     # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
     # freeze_aligner); LoRA/QLoRA adapt the language model only
@@ -680,6 +690,22 @@ def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | N
     return None
 
 
+#: the engines whose tools run PEFT's DoRA (``peft/tuners/lora/dora.py``); Megatron-Bridge and torchtitan/torchtune
+#: have their own code, not priced
+DORA_ENGINES = ("hf", "deepspeed")
+
+
+def _check_dora(t) -> None:
+    """``training.dora`` needs LoRA or QLoRA on a tool that runs PEFT."""
+    from .frameworks import engine_of
+
+    if t.dora and t.method not in ("lora", "qlora"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "training.dora needs method lora or qlora")))
+    if t.dora and engine_of(t.framework) not in DORA_ENGINES:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.dora is priced for PEFT's DoRA only (Hugging Face-based tools), not this framework")))
+
+
 def _check_bnb_flags(t) -> None:
     """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
     if t.legacy_bnb_4bit and t.method != "qlora":
@@ -745,6 +771,7 @@ class Scenario(_Section):
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
         _check_bnb_flags(t)
+        _check_dora(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

@@ -334,6 +334,12 @@ EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
 #: or not, a leaf's cast is redone in every autocast region: the recompute forward re-enters one) — 4 forward
 #: kernels; their backward: the two input-gradient casts and the two weight gradients cast to fp32 — 4.
 EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
+#: DoRA (PEFT ``tuners/lora/dora.py`` ``DoraLinearLayer.forward`` with ``get_lora_weight`` and ``get_weight_norm``),
+#: per adapted linear, beyond LoRA's: ``torch.eye``, ``lora_A`` and ``lora_B`` on it, the base weight's cast to the
+#: adapters' dtype, ``scaling *``, ``W +``, ``linalg.norm``, ``magnitude / norm``, ``- 1``, the two products and
+#: their add — 12 forward kernels; backward: the two products' input gradients, the magnitude's gradient (two
+#: products, two sums, the division's) and the base output's gradient add — 8.
+EAGER_OPS_DORA_FWD, EAGER_OPS_DORA_BWD = 12.0, 8.0
 #: Non-reentrant activation checkpointing's own host time, per checkpointed layer and micro-batch, beyond the
 #: recompute forward's kernels (which :data:`methods.EAGER_FWD_OP_S` prices like any forward). ``torch.utils.checkpoint``
 #: with ``use_reentrant=False`` (torch/utils/checkpoint.py ``_checkpoint_without_reentrant_generator``) runs the
@@ -1269,6 +1275,7 @@ def time_layout(
     optimizer_foreach: bool = False,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
+    dora: bool = False,
     kbit_fp32: bool = False,
     expert_tp=None,
     ep_domain=None,
@@ -1407,6 +1414,11 @@ def time_layout(
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
                                                peft_autocast, method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    dora_mb = 0.0
+    if lora and dora:
+        dora_mb, dora_tok = dora_terms(m, framework, lora_targets, peft_autocast, d_out, rec_whole + rec_op, where)
+        dora_mb = dora_mb / (tp * pp)
+        lora_tok = lora_tok + dora_tok / (tp * pp * cp)
     # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
     kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
     if method == "qlora" and kbit_fp32:
@@ -1419,6 +1431,9 @@ def time_layout(
         ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
     ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
+    if lora and dora:
+        n_dora = F.lora_targets_per_layer(m.arch, lora_targets)
+        ops_fwd, ops_bwd = ops_fwd + n_dora * EAGER_OPS_DORA_FWD, ops_bwd + n_dora * EAGER_OPS_DORA_BWD
     # the HF Trainer's autocast over fp32 parameters (full fine-tuning, no ZeRO; memory.memory_arrays' ``hf``): one cast
     # per linear weight and bias each way (EAGER_OPS_AUTOCAST_PARAM)
     full_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
@@ -1721,7 +1736,7 @@ def time_layout(
         off.update(hybridep_ib_layout(m, ep, ep_stride, dom, ops))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
+        "flash": flash, "lora_tok": lora_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
         "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
@@ -1793,6 +1808,21 @@ def autocast_param_tensors(m: ModelFacts) -> float:
     qkv_b = (1.0 if a.fused_qkv else 3.0) if a.attention_bias else 0.0
     mlp_b = (2.0 if a.fused_gate_up else 3.0) if a.mlp_bias else 0.0
     return n_lin + qkv_b + mlp_b
+
+
+def dora_terms(m: ModelFacts, framework: str, lora_targets: str, fp32_adapters, d_out, rec, where):
+    """DoRA (``training.dora``; PEFT ``DoraLinearLayer``, flops.DORA_*): (bytes per micro-batch of the weight-norm
+    work, over all layers and the recompute forward's re-run ``rec``; 16-bit bytes per token of the output path,
+    forward and backward). ``fp32_adapters``: PEFT's fp32 adapters (``autocast_adapter_dtype``), as ``peft_autocast``.
+    Hand check: Llama-3.2-3B, q_proj + v_proj (3072x3072 + 3072x1024 x 28 layers = 352.3e6 elements, eye 2 x 3072² x
+    28 = 528.5e6), fp32 adapters: 34 x 352.3e6 + 8 x 528.5e6 = 16.2 GB per forward."""
+    a = lora_arch(m.arch, framework)
+    w, eye = F.dora_weight_elements(a, lora_targets)
+    per_fwd = where(fp32_adapters, F.DORA_WEIGHT_BYTES_FP32 * w + F.DORA_EYE_BYTES_FP32 * eye,
+                    F.DORA_WEIGHT_BYTES_16 * w + F.DORA_EYE_BYTES_16 * eye)
+    fwd = where(fp32_adapters, F.DORA_FWD_OUT_FP32, F.DORA_FWD_OUT_16) * d_out
+    bwd = where(fp32_adapters, F.DORA_BWD_OUT_FP32, F.DORA_BWD_OUT_16) * d_out
+    return per_fwd * (1.0 + rec), 2.0 * (fwd * (1.0 + rec) + bwd)
 
 
 def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where,
@@ -3026,6 +3056,9 @@ def time_gpu(
     # cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
     t_mb = t_mb + moe_launch
+    # DoRA's weight-norm passes (dora_terms): a fixed HBM cost per micro-batch, named in the breakdown
+    dora_s = lay.get("dora_mb", 0.0) / mem_bw + 0.0 * t_mb
+    t_mb = t_mb + dora_s
     # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
     hcf = f64(host_cpu_factor)
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok) and their expert dispatch
@@ -3241,7 +3274,7 @@ def time_gpu(
     grace_s = (launch_mb + moe_host + hf_moe - sum(host_x86)) * m_acc  # named in the breakdown, inside compute
     launch_mb, moe_host, hf_moe = host_x86
     z3_wait = launch_mb * lay["z3_host_mb"] / maximum(lay["host_mb"], 1e-30)
-    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
+    parts = {"lora_adapters": lora_s + 0.0 * step, "dora_weight_norm": dora_s * m_acc + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
@@ -3390,6 +3423,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: step (:func:`_rollouts`); ``rollout_net_allreduce``: vLLM's decode all-reduces over NCCL where its engines span
 #: nodes (:func:`methods.vllm_net_allreduce`); all three inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
+#: ``dora_weight_norm``: DoRA's weight-norm passes (:func:`dora_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
@@ -3410,7 +3444,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``grace_host``: what a Grace host (:data:`HOST_CPU_FACTOR`) adds to the host waits above, inside compute; the
 #: host-wait parts then read what an x86 host would leave (:func:`host_waits`). ``overlap_contention``: the compute
 #: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
-PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
@@ -3424,6 +3458,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
+    "dora_weight_norm": QT_TRANSLATE_NOOP("Timing", "DoRA: the adapted weights' norm, every forward"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
@@ -3627,6 +3662,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        dora=bool(getattr(t, "dora", False)),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
