@@ -8501,6 +8501,14 @@
         <translation>num_gpus 必须能被 tp·pp 和节点数整除</translation>
     </message>
     <message>
+        <source>training.dora needs method lora or qlora</source>
+        <translation>training.dora 需要 method 为 lora 或 qlora</translation>
+    </message>
+    <message>
+        <source>training.dora is priced for PEFT&apos;s DoRA only (Hugging Face-based tools), not this framework</source>
+        <translation>training.dora 只按 PEFT 的 DoRA 估算（基于 Hugging Face 的工具），不适用于此框架</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
@@ -8722,6 +8730,10 @@
     <message>
         <source>LoRA adapter passes</source>
         <translation>LoRA 适配器的访存开销</translation>
+    </message>
+    <message>
+        <source>DoRA: the adapted weights&apos; norm, every forward</source>
+        <translation>DoRA：每次前向都重算被适配权重的范数</translation>
     </message>
     <message>
         <source>kernel launch overhead (eager PyTorch)</source>
@@ -9521,10 +9533,6 @@
         <translation>LoRA 目标层</translation>
     </message>
     <message>
-        <source>Which linear layers get adapters</source>
-        <translation>哪些线性层加适配器</translation>
-    </message>
-    <message>
         <source>Objective</source>
         <translation>训练目标</translation>
     </message>
@@ -9925,6 +9933,14 @@
         <translation>关闭</translation>
     </message>
     <message>
+        <source>q_proj and v_proj (PEFT&apos;s Llama default)</source>
+        <translation>q_proj 和 v_proj（PEFT 对 Llama 的默认）</translation>
+    </message>
+    <message>
+        <source>MLP only (gate, up, down)</source>
+        <translation>仅 MLP（gate、up、down）</translation>
+    </message>
+    <message>
         <source>split norm/dropout activations over TP</source>
         <translation>按 TP 切分 norm/dropout 的激活值</translation>
     </message>
@@ -10023,6 +10039,18 @@
     <message>
         <source>Padding-free</source>
         <translation>无填充</translation>
+    </message>
+    <message>
+        <source>Which linear layers get adapters. Defaults: LLaMA-Factory lora_target all, ms-swift target_modules all-linear (all linear layers); PEFT with no target_modules: q_proj and v_proj for Llama-family models</source>
+        <translation>哪些线性层加适配器。默认：LLaMA-Factory 的 lora_target 为 all，ms-swift 的 target_modules 为 all-linear（全部线性层）；PEFT 不设 target_modules 时，Llama 系模型为 q_proj 和 v_proj</translation>
+    </message>
+    <message>
+        <source>DoRA</source>
+        <translation>DoRA</translation>
+    </message>
+    <message>
+        <source>Weight-decomposed LoRA (PEFT use_dora, LLaMA-Factory use_dora, ms-swift --use_dora; default off). PEFT recomputes the norm of every adapted weight in each forward: slower steps, most with all linear layers as targets, and a little more memory</source>
+        <translation>权重分解的 LoRA（PEFT use_dora、LLaMA-Factory use_dora、ms-swift --use_dora；默认关闭）。PEFT 每次前向都重算每个被适配权重的范数：单步更慢（目标为全部线性层时最明显），显存也略多</translation>
     </message>
     <message>
         <source>vLLM concurrent sequences</source>

@@ -113,7 +113,8 @@ class TrainingPage(BasePage):
             getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
             setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
-        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv"])
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv", "qv", "mlp"])
+        self.dora = BoundCheck(m, "training.dora")
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
@@ -134,7 +135,7 @@ class TrainingPage(BasePage):
                        ("attention_kernel", self.attention_kernel),
                        ("fsdp_version", self.fsdp_version), ("expandable", self.expandable),
                        ("lora_rank", self.lora_rank),
-                       ("lora_targets", self.lora_targets)]:
+                       ("lora_targets", self.lora_targets), ("dora", self.dora)]:
             self.labels[key] = self.add_field(form, f)
         self.form = form
         # a combination the frameworks cannot run, said in one line (attention_note); the choice stays as set
@@ -361,7 +362,14 @@ class TrainingPage(BasePage):
                 "fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), "
                 "off elsewhere")),
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
-            "lora_targets": (self.tr("LoRA targets"), self.tr("Which linear layers get adapters")),
+            "lora_targets": (self.tr("LoRA targets"), self.tr(
+                "Which linear layers get adapters. Defaults: LLaMA-Factory lora_target all, ms-swift target_modules "
+                "all-linear (all linear layers); PEFT with no target_modules: q_proj and v_proj for Llama-family "
+                "models")),
+            "dora": (self.tr("DoRA"), self.tr(
+                "Weight-decomposed LoRA (PEFT use_dora, LLaMA-Factory use_dora, ms-swift --use_dora; default off). "
+                "PEFT recomputes the norm of every adapted weight in each forward: slower steps, most with all "
+                "linear layers as targets, and a little more memory")),
             "objective": (self.tr("Objective"), self.tr(
                 "What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO/CPO need none; "
                 "paired methods run chosen and rejected sequences together (twice the activations); PPO "
@@ -516,6 +524,8 @@ class TrainingPage(BasePage):
         self.recompute.set_labels(self.recompute_labels())
         self.lora_targets.set_labels({"attention": self.tr("attention projections"),
                                       "all_linear": self.tr("all linear layers"),
+                                      "qv": self.tr("q_proj and v_proj (PEFT's Llama default)"),
+                                      "mlp": self.tr("MLP only (gate, up, down)"),
                                       "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
@@ -573,6 +583,9 @@ class TrainingPage(BasePage):
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
             self.labels[key].setEnabled(lora)
+        # DoRA stays clickable while it is on, so that a refused combination can be undone here
+        self.dora.setEnabled(lora or s.training.dora)
+        self.labels["dora"].setEnabled(lora or s.training.dora)
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box,
