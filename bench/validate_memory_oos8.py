@@ -157,11 +157,14 @@ def peft_rows() -> list[tuple[str, str, dict, float, str]]:
     out = []
     for label, method, rank, targets, pub_b in (
             ("full fine-tuning", "full", None, None, 36.20),
-            ("LoRA r32 q,v", "lora", 32, "qkv", 20.76),  # q, v: nearest q, k, v
-            ("LoRA r64 q,v", "lora", 64, "qkv", 21.00),
-            ("LoRA r10 MLP", "lora", 10, "all_linear", 23.00)):  # gate, up, down: nearest all linear layers
+            ("LoRA r32 q,v", "lora", 32, "qv", 20.76),
+            ("LoRA r64 q,v", "lora", 64, "qv", 21.00),
+            ("LoRA r10 MLP", "lora", 10, "mlp", 23.00),  # gate, up, down (lora_targets mlp)
+            # lora--llama-3.2-3B-rank32-dora.json: accelerator_memory_max 24,532,484,096 B (training.dora)
+            ("DoRA r32 q,v", "dora", 32, "qv", 22.85)):
         t = {"framework": "hf", "master_weights": False, "flash_attention": True, "recompute": "none",
-             "seq_len": 768, "micro_batch_size": 4, "global_batch_size": 4, "method": method}
+             "seq_len": 768, "micro_batch_size": 4, "global_batch_size": 4,
+             "method": "lora" if method == "dora" else method, "dora": method == "dora"}
         if rank:
             t.update(lora_rank=rank, lora_targets=targets)
         sc = {"model": dict(LLAMA32_3B), "training": t, "hardware": {"gpu": "l40s-48gb", "num_gpus": 1},
