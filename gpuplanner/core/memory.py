@@ -364,7 +364,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     * The norm's output is saved once by the linears reading it; under autocast each linear casts it
       to bf16 itself (``at::autocast`` caches casts of leaf tensors only), so q, k, v (and gate, up) each
       save a ``2h`` copy. A frozen linear saves only its weight, not its input (LoRA's base layers); PEFT
-      casts the input to the adapter's fp32 and autocast back to bf16: one ``2h`` copy per adapter.
+      casts the input to the adapter's fp32 and autocast back to bf16: one ``2h`` copy per adapted input.
     * Attention: q and k after RoPE (which saves only cos/sin), v; SDPA/flash adds the output and an fp32
       log-sum-exp per head (Dao et al. 2022); eager attention saves ``repeat_kv``'s expanded K and V,
       the softmax output (fp32 in Llama-family code) and its cast back, GPT-2 the dropout mask (1 byte,
@@ -387,7 +387,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
     r = act_b if lora else xp.where(autocast, 4.0, act_b)
     r = xp.where(kbit := xp.asarray(kbit, dtype=bool) & lora, 4.0, r)  # kbit: fp32 norms, fp32 residual stream
-    mlp_trains = (not lora) or lora_targets in ("all_linear", "mlp")
+    mlp_trains, o_lora = (not lora) or lora_targets in ("all_linear", "mlp"), lora and lora_targets not in ("mlp", "qv")
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
     n_mlp_in = 2 if m.gated else 1
@@ -406,16 +406,12 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
         # autocast: a bf16 copy per linear (LoRA: PEFT's x.to(fp32 adapter dtype), then autocast's cast)
         return xp.where(autocast, 2.0 * h * n_consumers, r * h)
 
-    # ``mlp`` targets: q/k/v/o stay frozen (a frozen linear saves its weight, not its input; no adapter cast);
-    # ``mlp`` and ``qv``: o_proj has no adapter (no cast of its input for one)
-    attn_trains = lora_targets != "mlp"
-    rep = norm(not lora) * 2 + norm_out(n_attn_in, attn_trains) + norm_out(n_mlp_in, mlp_trains)
+    rep = norm(not lora) * 2 + norm_out(n_attn_in, lora_targets != "mlp") + norm_out(n_mlp_in, mlp_trains)
     if gemma and arch.norms_per_layer >= 4:
         rep = rep + norm(not lora) * 2  # post-attention and post-feedforward norms (outputs not saved)
     if m.dropout:
         rep = rep + 2.0 * h  # two residual dropout masks, 1 byte each (CUDA native_dropout)
-    qkv, attn_out, o_copy, core = _hf_attention_saved(m, s, flash, act_b, autocast,
-                                                     lora and lora_targets not in ("mlp", "qv"), fused_qkv, xp)
+    qkv, attn_out, o_copy, core = _hf_attention_saved(m, s, flash, act_b, autocast, o_lora, fused_qkv, xp)
     # MLP
     if mt in _PYTHON_GELU:
         dense_mlp = act_b * m.f * 5
