@@ -276,3 +276,32 @@ def test_rent_vs_build_is_the_same_in_plan_and_estimate(tmp_path, capsys):
 def test_load_scenario_of_a_plan_file_uses_the_selection():
     s, _ = load_scenario(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan")
     assert s.parallel.ep == 8 and s.hardware.num_gpus == 16
+
+
+@pytest.mark.parametrize("training", [
+    {"method": "lora", "framework": "hf", "dora": True, "lora_targets": "qv"},
+    {"method": "qlora", "framework": "llamafactory", "dora": True, "lora_targets": "all_linear", "recompute": "full"},
+    {"method": "lora", "framework": "deepspeed", "dora": True, "lora_targets": "mlp"},
+    {"method": "lora", "framework": "ms-swift", "lora_targets": "mlp"}])
+def test_dora_and_lora_targets_search_equals_evaluate(training, tmp_path, capsys):
+    """training.dora and the mlp/qv targets (timing.dora_terms, memory.DORA_*): the ranking's arrays equal
+    ``evaluate`` of each candidate, and the top plans reproduce with ``estimate``."""
+    d = {"model": {"preset": "llama-3-8b"}, "training": {"seq_len": 2048, **training},
+         "data": {"tokens": 2e8}, "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb", "l40s-48gb"]}}
+    s = scenario_from_dict(d)
+    checked = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        vec = S.evaluate_candidates(ctx, c)
+        for i in range(0, len(c["tp"]), max(1, len(c["tp"]) // 12)):
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            assert _same(vec["mem_gib"][i], ev.memory.total), (ctx.gpu.id, sc.parallel)
+            assert bool(vec["fits"][i]) == ev.fits
+            if ev.fits:
+                assert _same(vec["train_hours"][i] / 24.0, ev.compute_days), (ctx.gpu.id, sc.parallel)
+            checked += 1
+    assert checked >= 4
+    for p in _plan_json(tmp_path, d, capsys)["plans"]:
+        _check_plan_reproduces(tmp_path, p, capsys)
