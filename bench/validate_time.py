@@ -1760,6 +1760,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("ftoos8.md"),
         "",
+        *_fragment("dora8.md"),
+        "",
         *_fragment("bf16h8.md"),
         "",
         *_fragment("rtx5090_7.md"),
