@@ -9813,6 +9813,10 @@
         <translation>训练时释放 vLLM 显存</translation>
     </message>
     <message>
+        <source>weight-decomposed LoRA (PEFT use_dora)</source>
+        <translation>权重分解的 LoRA（PEFT use_dora）</translation>
+    </message>
+    <message>
         <source>completions</source>
         <translation>个回答</translation>
     </message>

@@ -491,6 +491,7 @@ class TrainingPage(BasePage):
         self.engine_sleep.setText(self.tr("free vLLM memory while training"))
         self.paged_optimizer.setText(self.tr("optimizer states in unified memory (bitsandbytes)"))
         self.liger_kernel.setText(self.tr("fused loss and layer kernels (Hugging Face models)"))
+        self.dora.setText(self.tr("weight-decomposed LoRA (PEFT use_dora)"))
         self.cut_cross_entropy.setText(self.tr("no logits tensor (Unsloth since November 2024)"))
         self.packing.setText(self.tr("pack samples into rows"))
         self.padding_free.setText(self.tr("flatten micro-batches, no padding"))

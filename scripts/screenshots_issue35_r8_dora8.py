@@ -1,0 +1,46 @@
+"""Screenshots of issue 35 round 8's DoRA box and LoRA targets on the Training page, 1280×800, English and Simplified
+Chinese (offscreen): Llama 3.1 8B LoRA under LLaMA-Factory with DoRA on, the targets list open.
+
+Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r8_dora8.py [OUT_DIR]
+(OUT_DIR defaults to docs/screenshots/issue35-r8-dora8; the integrator regenerates screenshots.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _screens import each_language, open_window, qt_app, spin  # noqa: E402
+
+
+def main(out: Path) -> int:
+    from gpuplanner.ui.app import install_message_filter
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    install_message_filter()
+    app = qt_app()
+    out.mkdir(parents=True, exist_ok=True)
+    for lang in each_language(app):
+        suffix = "" if lang == "en" else f"-{lang}"
+        w = open_window(app, search=False)
+        w.model.set_many({"model.preset": "llama-3.1-8b", "training.framework": "llamafactory",
+                          "training.method": "lora", "training.lora_targets": "mlp", "training.dora": True,
+                          "hardware.gpu": "h100-sxm-80gb", "hardware.num_gpus": 1})
+        w.go_to(PAGE_KEYS.index("training"))
+        page = w.page("training")
+        spin(app, 0.5)
+        page.scroll.ensureWidgetVisible(page.dora, 0, 200)
+        spin(app, 0.3)
+        w.grab().save(str(out / f"training-dora{suffix}.png"))
+        page.lora_targets.showPopup()
+        spin(app, 0.4)
+        w.grab().save(str(out / f"training-lora-targets{suffix}.png"))
+        page.lora_targets.hidePopup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs/screenshots/issue35-r8-dora8"))
