@@ -120,3 +120,17 @@ def test_peft_l40s_dora_row():
     # without the term it was +32% (the plain LoRA cost)
     assert 0.70 < dora / lora < 0.83
     assert -0.10 < v.peft_predict(rows["lora-r10-mlp"]) / 6309 - 1 < 0.10
+
+
+def test_dropout_reruns_the_base_linear():
+    """PEFT variants.py DoraLinearVariant.forward: with lora_dropout > 0, base_result is None and DoRA runs
+    F.linear(dropout(x), W) again: 2·Σ fan_in·fan_out FLOPs per token forward, the same for the input gradient."""
+    r = resolve(scn(dora=True, lora_dropout=0.05))
+    w = 32 * (4096 * 4096 + 4096 * 1024)
+    assert F.dora_dropout_base_flops(r.arch, "qv") == 2.0 * w
+    with_drop = estimate(scn(dora=True, lora_dropout=0.05)).time
+    plain_drop = estimate(scn(lora_dropout=0.05)).time
+    no_drop = estimate(scn(dora=True)).time
+    assert with_drop.hardware_flops_per_token - plain_drop.hardware_flops_per_token == pytest.approx(4.0 * w, rel=1e-9)
+    assert with_drop.flops_per_token == pytest.approx(no_drop.flops_per_token, rel=1e-12)  # model FLOPs unchanged
+    assert with_drop.step_time_s > no_drop.step_time_s

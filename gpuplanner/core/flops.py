@@ -337,6 +337,14 @@ def dora_weight_elements(a, targets: str) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=256)
+def dora_dropout_base_flops(a, targets: str) -> float:
+    """FLOPs per token of one more base matmul over the adapted linears (the experts a token is routed to): DoRA with
+    ``lora_dropout > 0`` re-runs ``F.linear(dropout(x), W)`` (PEFT ``variants.py`` ``DoraLinearVariant.forward``:
+    ``base_result=None`` unless the dropout is ``nn.Identity``) — 2·fan_in·fan_out per pass."""
+    return sum(2.0 * lin.fan_in * lin.fan_out * lin.active * n for lin, n in lora_linears(a, targets))
+
+
+@lru_cache(maxsize=256)
 def lora_targets_per_layer(a, targets: str) -> float:
     """Adapted linears per decoder layer (mean over the layers; each one a LoRA module with its own kernels)."""
     n = sum(float(n_layers) for _lin, n_layers in lora_linears(a, targets))

@@ -1350,6 +1350,11 @@ def time_layout(
     rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
                + rec_op * op_lin * (fwd.layers + f_lora))
     hflops_tok = mflops_tok + rec_tok
+    if lora and dora and lora_dropout > 0.0:
+        # DoRA under lora_dropout: the base linears run again on the dropped input, forward and input gradient (W is
+        # frozen), and in the recompute forward (flops.dora_dropout_base_flops); hardware FLOPs, not the model's
+        hflops_tok = hflops_tok + F.dora_dropout_base_flops(lora_arch(m.arch, framework), lora_targets) * (
+            2.0 + rec_whole + rec_op)
     # matmuls at the precision's peak; attention core and output layer at 16-bit peak
     attn_tok = 3.0 * fwd.attention + (rec_whole + rec_attn) * fwd.attention
     head_tok = (2.0 if lora else 3.0) * fwd.head
