@@ -47,8 +47,8 @@ def test_flash2_ring_at_cp8_is_its_attention_core_plus_little():
 def test_published_1m_cp8_rows_within_band():
     # FlashAttention fallback 606 s: the model within ±10% (it is 642 s, −5.6% tokens/s)
     assert _step("flash2") == pytest.approx(606.0, rel=0.10)
-    # cuDNN 373–380 s: the model is faster (Hopper cuDNN has no ceiling below the matmuls), within 20%
+    # cuDNN 373–380 s: the model is 13–15% fast today (Hopper cuDNN has no ceiling below the matmuls); within 20%
     cudnn = _step("cudnn")
-    assert 0.80 * 373.0 < cudnn < 380.0
+    assert 0.80 * 373.0 < cudnn < 1.20 * 380.0
     # the backend alone: published 606 / 373 = 1.62; the model's ratio within 20% of it
     assert _step("flash2") / cudnn == pytest.approx(606.0 / 373.0, rel=0.20)
