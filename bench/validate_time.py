@@ -1750,6 +1750,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("pref8.md"),
         *_fragment("cp7.md"),
         "",
+        *_fragment("cp8.md"),
+        "",
         *_fragment("bwattn7.md"),
         "",
         *_fragment("price7.md"),
