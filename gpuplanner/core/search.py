@@ -1218,11 +1218,9 @@ def _equally_fast(days: np.ndarray, ok: np.ndarray, pen=None) -> np.ndarray:
     taken among the rows of the same penalty, since a penalised plan ranks after the others whatever its time (a
     4-node plan with no networked price is no yardstick for the one-node plans ranked above it)."""
     out = days
-    groups = np.unique(np.asarray(pen)[ok]) if pen is not None and ok.any() else [None]
-    for g in groups:
-        sel = ok if g is None else ok & (np.asarray(pen) == g)
-        if not sel.any():
-            continue
+    pen = np.zeros(np.shape(days), np.int64) if pen is None else np.asarray(pen)
+    for g in np.unique(pen[ok]):  # (no row of ``ok``: no group, every row keeps its time)
+        sel = ok & (pen == g)
         best = float(np.min(days[sel]))
         out = np.where(sel & (days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)), best, out)
     return out
