@@ -10266,7 +10266,7 @@
     </message>
     <message>
         <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest</source>
-        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers padding=&quot;max_length&quot;）。默认关闭：各工具的整理器（collator）填充到批次中最长的样本</translation>
+        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl 的 pad_to_sequence_len: true；transformers 分词器的 max_length 填充）。默认关闭：各工具的数据整理器填充到批次中最长的样本</translation>
     </message>
     <message>
         <source>every row padded to the sequence length</source>
