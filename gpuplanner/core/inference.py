@@ -571,7 +571,7 @@ SMALL_M_TILE_ROWS = 16.0
 def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
     """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
     the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
-    rows = math.ceil(max(float(batch), 1.0) / SMALL_M_TILE_ROWS) * SMALL_M_TILE_ROWS
+    rows = math.ceil(max(float(batch), 1.0) / SMALL_M_TILE_ROWS - 1e-9) * SMALL_M_TILE_ROWS
     return t_read + lm_head_split_gemm_s(m, gpu, precision, rows, tp, 0.0, head_t0=0.0)
 
 
