@@ -55,6 +55,9 @@ What the engines do beyond the roofline (issue 35):
   step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
 * **Weight-only formats** (int4; int8 without an 8-bit tensor-core rate) pad a decode GEMM to Marlin's 16-row
   m-blocks, not the 128-row tile: :data:`WEIGHT_ONLY_TILE_ROWS` (issue 35, round 4).
+* **The tile term never exceeds the roofline's sum bound**: a decode GEMM takes at most its weight stream plus its FLOPs
+  on 16-row padded tokens (:func:`no_overlap_gemm_s`; binds on cards whose tensor cores are slow for their memory, H20;
+  issue 35 round 8, smallm8).
 * **The engine's sequence cap**: vLLM runs at most ``max_num_seqs`` requests whatever memory holds
   (:func:`max_running_requests`).
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
