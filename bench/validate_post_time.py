@@ -9,17 +9,17 @@ is written next to the row (``ASSUMED``) and printed. Nothing is tuned per row.
 
 * ``swift-examples`` — modelscope/ms-swift at commit 3602360a562313afbf2ef6065fdf61f271a2c5b9. The first line of
   ``examples/train/rlhf/dpo/full.sh``, ``examples/megatron/rlhf/dpo/{packing,moe}.sh`` and
-  ``examples/megatron/lora/dpo.sh`` gives "N * XXGiB; Y s/it". ``s/it`` is ms-swift's logged ``train_speed(s/it)``:
-  wall seconds per optimizer step (Transformers: ``swift/trainers/mixin.py`` via the HF Trainer's global step, one
-  step = ``per_device_train_batch_size × gradient_accumulation_steps`` samples per GPU; Megatron: per iteration,
-  one ``global_batch_size``), averaged from the start of training (the first steps' warm-up included; ASSUMED a
-  run long enough that it does not matter). A DPO sample is one pair: chosen and rejected run in one concatenated
-  forward (TRL ``DPOTrainer.concatenated_forward``; Megatron-SWIFT ``rlhf`` trainer), so the policy sees two
-  sequences per sample. Full DPO keeps a separate frozen reference model (one no-grad forward per pair); LoRA runs
-  the reference as the base model with the adapter disabled (no second copy, same forward). ``rpo_alpha`` 0.1
+  ``examples/megatron/lora/dpo.sh`` gives "N * XXGiB; Y s/it". ``s/it`` is what the tool displayed when the line was
+  written (:data:`FIGURES`: the HF rows' tqdm bar, an exponential moving average of the last optimizer steps; the
+  Megatron rows' interval timer over 5 iterations, evaluations and saves excluded), seconds per optimizer step
+  (Transformers: one step = ``per_device_train_batch_size × gradient_accumulation_steps`` samples per GPU; Megatron:
+  per iteration, one ``global_batch_size``): a steady step. A DPO sample is one pair: chosen and rejected run in one
+  concatenated forward (TRL ``DPOTrainer.concatenated_forward``; Megatron-SWIFT ``rlhf`` trainer), so the
+  policy sees two sequences per sample. Full DPO keeps a separate frozen reference model (one no-grad forward per
+  pair); LoRA runs the reference as the base model with the adapter disabled (no second copy, same forward). ``rpo_alpha`` 0.1
   adds the NLL on the chosen half from the same logits (no extra pass). The datasets' token statistics are
   ms-swift's own (docs ``Supported-models-and-datasets``), as in ``validate_post_memory.py``.
-  ``examples/train/packing/dpo.sh`` (first line "4 * 50GiB; 2h", added 2026-01-17 in d0c71e48c) gives the whole
+  ``examples/train/packing/dpo.sh`` (first line "4 * 50GiB; 2h", first written 2025-08-13 in 2900bbf4d) gives the whole
   run's wall time instead: one epoch of AI-ModelScope/orpo-dpo-mix-40k (43,666 pairs, 1% held out: 43,229),
   compared as ``data.tokens / tokens per second`` (``TimeEstimate.compute_days``) with ``data.tokens`` = pairs × 2
   sequences × 938 tokens (ASSUMED: the dataset's mean is per sequence, chosen and rejected alike); the 2 h holds its
@@ -69,13 +69,14 @@ SFT_TIMES = (
 )
 
 
-#: What each published figure measures (round 8, pref9): the display of the tool as it ran on the date the script's
-#: first line was written (``git log -L1,2:<script>`` at modelscope/ms-swift 3602360). The unit "s/it" entered ms-swift's
-#: own log only on 2026-02-07 (4451f2a73, ``swift/trainers/patcher.py`` ``train_speed(s/it)``) and Megatron-SWIFT's
-#: training bar on 2026-02-16 (d7c7db3ad); every figure here is older (2025-06-03 to 2025-09-30).
+#: What each published figure measures (round 8, pref9): the display of the tool as it ran on the date the
+#: script's first line was written (``git log -L1,2:<script>`` at modelscope/ms-swift 3602360). The unit "s/it"
+#: entered ms-swift's own log only on 2026-02-07 (4451f2a73, ``swift/trainers/patcher.py`` ``train_speed(s/it)``)
+#: and Megatron-SWIFT's training bar on 2026-02-16 (d7c7db3ad); every figure here is older (2025-06-03 to
+#: 2025-09-30).
 #:
-#: * ``tqdm`` — the HF-Trainer rows (``swift rlhf``, full.sh first written in e060ad82f, 2025-06-03). The log then gave
-#:   ``train_speed(iter/s)`` = global_step / seconds since ``on_train_begin`` (``swift/trainers/mixin.py`` at
+#: * ``tqdm`` — the HF-Trainer rows (``swift rlhf``, full.sh first written in e060ad82f, 2025-06-03). The log then
+#:   gave ``train_speed(iter/s)`` = global_step / seconds since ``on_train_begin`` (``swift/trainers/mixin.py`` at
 #:   e060ad82f); the only "X.XXs/it" on screen was the ``Train`` progress bar (``swift/trainers/callback.py``
 #:   ``ProgressCallbackNew``: ``tqdm(desc='Train', total=max_steps)``, ticked once per optimizer step by the HF
 #:   ``ProgressCallback.on_step_end``). tqdm prints ``f'{1/rate:5.2f}s/it'`` with ``rate`` = EMA(dn) / EMA(dt),
