@@ -16,9 +16,9 @@ is written next to the row (``ASSUMED``) and printed. Nothing is tuned per row.
   per iteration, one ``global_batch_size``): a steady step. A DPO sample is one pair: chosen and rejected run in one
   concatenated forward (TRL ``DPOTrainer.concatenated_forward``; Megatron-SWIFT ``rlhf`` trainer), so the
   policy sees two sequences per sample. Full DPO keeps a separate frozen reference model (one no-grad forward per
-  pair); LoRA runs the reference as the base model with the adapter disabled (no second copy, same forward). ``rpo_alpha`` 0.1
-  adds the NLL on the chosen half from the same logits (no extra pass). The datasets' token statistics are
-  ms-swift's own (docs ``Supported-models-and-datasets``), as in ``validate_post_memory.py``.
+  pair); LoRA runs the reference as the base model with the adapter disabled (no second copy, same forward).
+  ``rpo_alpha`` 0.1 adds the NLL on the chosen half from the same logits (no extra pass). The datasets' token
+  statistics are ms-swift's own (docs ``Supported-models-and-datasets``), as in ``validate_post_memory.py``.
   ``examples/train/packing/dpo.sh`` (first line "4 * 50GiB; 2h", first written 2025-08-13 in 2900bbf4d) gives the whole
   run's wall time instead: one epoch of AI-ModelScope/orpo-dpo-mix-40k (43,666 pairs, 1% held out: 43,229),
   compared as ``data.tokens / tokens per second`` (``TimeEstimate.compute_days``) with ``data.tokens`` = pairs × 2
