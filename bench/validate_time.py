@@ -1748,6 +1748,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("pref7.md"),
         "",
         *_fragment("pref8.md"),
+        "",
+        *_fragment("pref9.md"),
         *_fragment("cp7.md"),
         "",
         *_fragment("cp8.md"),
