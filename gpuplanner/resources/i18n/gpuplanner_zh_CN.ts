@@ -8525,6 +8525,10 @@
         <translation>training.preference.reference=lora_base 需要 method 为 lora 或 qlora</translation>
     </message>
     <message>
+        <source>training.fused_cross_entropy is Megatron-Core&apos;s --cross-entropy-loss-fusion; framework {framework} has no such choice</source>
+        <translation>training.fused_cross_entropy 是 Megatron-Core 的 --cross-entropy-loss-fusion 开关；框架 {framework} 没有这个选项</translation>
+    </message>
+    <message>
         <source>parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)</source>
         <translation>parallel.offload_params 需要 zero=3（FSDP/ZeRO-3 CPU 卸载）</translation>
     </message>
@@ -9419,6 +9423,14 @@
     <message>
         <source>AdamW keeps two fp32 states per trainable weight (8 bytes); 8-bit Adam 2 bytes; SGD with momentum 4 bytes; Adafactor far less</source>
         <translation>AdamW 为每个可训练权重保存两个 fp32 状态（8 字节）；8-bit Adam 2 字节；带动量的 SGD 4 字节；Adafactor 少得多</translation>
+    </message>
+    <message>
+        <source>Fused cross-entropy (Megatron)</source>
+        <translation>融合交叉熵（Megatron）</translation>
+    </message>
+    <message>
+        <source>Megatron-Core&apos;s fused loss kernels (--cross-entropy-loss-fusion). Off, the loss makes an fp32 copy of the logits and runs about six passes over it: a few percent of the step where the vocabulary is large and tensor parallelism small. Default: off in Megatron-LM, on in NeMo / Megatron-Bridge and Megatron-SWIFT</source>
+        <translation>Megatron-Core 的融合损失内核（--cross-entropy-loss-fusion）。关闭时，损失会把 logits 复制成 fp32 并在其上做约六遍读写：词表大、张量并行度小时占一步的百分之几。默认：Megatron-LM 关闭，NeMo / Megatron-Bridge 与 Megatron-SWIFT 开启</translation>
     </message>
     <message>
         <source>Framework</source>
