@@ -1766,6 +1766,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("bf16h8.md"),
         "",
+        *_fragment("xent8.md"),
+        "",
         *_fragment("rtx5090_7.md"),
         "",
         *fsdp_oos_section(),
