@@ -53,7 +53,8 @@ import validate_bridge_dense as vbd  # noqa: E402
 GH = "https://github.com/mlcommons/training_results_"
 COMMIT = {"v3.1": "d06288b2bd675a9d88e0e6181f5bb5626b71ec19", "v4.0": "6fe954378efe4a1a1bd665550b18ff8f26018def",
           "v5.0": "0fdc28f013256aea84fa36fdaf1e0fa46094b18c"}
-GPU = {"H100": "h100-sxm-80gb", "H200": "h200-sxm-141gb", "B200": "b200-180gb", "GB200": "gb200-186gb"}
+GPU = {"H100": "h100-sxm-80gb", "H200": "h200-sxm-141gb", "B200": "b200-180gb", "GB200": "gb200-186gb",
+       "MI300X": "mi300x-192gb"}
 MODEL = {"llama2_70b_lora": "llama-2-70b", "gpt3": "gpt3-175b", "llama31_405b": "llama-3.1-405b"}
 SEQ = {"llama2_70b_lora": 8192, "gpt3": 2048, "llama31_405b": 8192}
 
@@ -75,6 +76,29 @@ ROWS = [
      "llama2_70b_lora", "GB200", 8, 8, 1, 1, 1, 1, 1, 8 / 5.3813, "rate 5.3813"),
     ("v5.0", "tyche_ngpu72_ngc25.04_nemo", "tyche_ngpu72_ngc25.04_nemo/config_GB200_18x4x1xtp1pp1cp8.sh",
      "llama2_70b_lora", "GB200", 72, 9, 1, 1, 1, 8, 1, 9 / 37.719, "rate 37.719"),
+    # other submitters (results and configs under <org>/ instead of NVIDIA/: :data:`ORG`)
+    ("v4.0", "XE9680x8H100-SXM-80GB", "pytorch/configs/config_XE9680x8H100-SXM-80GB.sh",
+     "llama2_70b_lora", "H100", 8, 8, 1, 4, 1, 1, 1, 8 / 1.9663, "rate 1.9663"),
+    ("v4.0", "GX2560M7_H100_SXM_80GBx4", "pytorch/configs/config_GX2560M7_1x4x8xtp4pp1cp1.sh",
+     "llama2_70b_lora", "H100", 4, 8, 1, 4, 1, 1, 1, 8 / 0.9813, "rate 0.9813"),
+    ("v5.0", "scitix_n8_ngc24.09_nemo", "scitix_n8_ngc24.09_nemo/config_H100_8x8x1xtp4pp1cp2.sh",
+     "llama2_70b_lora", "H100", 64, 8, 1, 4, 1, 2, 1, 8 / 14.598, "rate 14.598"),
+    ("v5.0", "XE9680x8H200-SXM-141GB", "nemo/config_XE9680x8H200-SXM-141GB_1x8x2xtp1pp1cp2.sh",
+     "llama2_70b_lora", "H200", 8, 8, 1, 1, 1, 2, 1, 8 / 2.5566, "rate 2.5566"),
+    ("v5.0", "64xBM.GPU.H200.8", "64xBM.GPU.H200.8/configs/config_DGXH200_64x8x1xtp4pp1cp2.sh",
+     "llama2_70b_lora", "H200", 512, 64, 1, 4, 1, 2, 1, 64 / 80.603, "rate 80.603"),
+    ("v5.0", "1xXE9680Lx8B200-SXM-180GB", "nemo/config_XE9680L_B200.sh",
+     "llama2_70b_lora", "B200", 8, 8, 1, 1, 1, 1, 1, 8 / 5.2808, "rate 5.2808"),
+    ("v5.0", "8xBM.GPU.B200.8", "8xBM.GPU.B200.8/config_DGXB200_8x8x1xtp1pp1cp8.sh",
+     "llama2_70b_lora", "B200", 64, 8, 1, 1, 1, 8, 1, 8 / 31.255, "rate 31.255"),
+    ("v5.0", "1xBM.GPU.GB200.4", "1xBM.GPU.GB200.4/config_GB200_1x4x4xtp1pp1cp2.sh",
+     "llama2_70b_lora", "GB200", 4, 8, 1, 1, 1, 2, 1, 8 / 2.6889, "rate 2.6889"),
+    ("v5.0", "MI300X_EPYC_9575F_pytorch", "MI300X_EPYC_9575F_pytorch/config_MI300X_1x8x1.sh",
+     "llama2_70b_lora", "MI300X", 8, 8, 1, 1, 1, 1, 1, 8 / 2.0274, "rate 2.0274"),
+    ("v5.0", "MI300X-LLMBoost-GPUBoost-2node", "MI300X-LLMBoost-GPUBoost-2node/config_MI300X_2x8x1.sh",
+     "llama2_70b_lora", "MI300X", 16, 8, 1, 1, 1, 2, 1, 8 / 3.7897, "rate 3.7897"),
+    ("v5.0", "MI300X-LLMBoost-GPUBoost-4node", "MI300X-LLMBoost-GPUBoost-4node/config_MI300X_4x8x1.sh",
+     "llama2_70b_lora", "MI300X", 32, 8, 1, 1, 1, 4, 1, 8 / 5.9317, "rate 5.9317"),
     ("v3.1", "eos_n64_ngc23.09_nemo", "pytorch/config_DGXH100_64x8x192x4x8_mbs1.sh",
      "gpt3", "H100", 512, 2048, 1, 4, 8, 1, 12, 11.054, "step"),
     ("v3.1", "eos_n96_ngc23.09_nemo", "pytorch/config_DGXH100_96x8x128x4x8_mbs1.sh",
@@ -96,11 +120,20 @@ ROWS = [
      "llama31_405b", "GB200", 512, 896, 1, 4, 8, 2, 8, 19.432, "step"),
 ]
 
+#: the submitter of a results folder (NVIDIA where not listed)
+ORG = {"XE9680x8H100-SXM-80GB": "Dell", "GX2560M7_H100_SXM_80GBx4": "Fujitsu", "scitix_n8_ngc24.09_nemo": "SCITIX",
+       "XE9680x8H200-SXM-141GB": "Dell", "64xBM.GPU.H200.8": "Oracle", "1xXE9680Lx8B200-SXM-180GB": "Dell",
+       "8xBM.GPU.B200.8": "Oracle", "1xBM.GPU.GB200.4": "Oracle", "MI300X_EPYC_9575F_pytorch": "AMD",
+       "MI300X-LLMBoost-GPUBoost-2node": "MangoBoost", "MI300X-LLMBoost-GPUBoost-4node": "MangoBoost"}
+#: configurations that switch TP userbuffers overlap off (the last ``TP_COMM_OVERLAP`` export of the config is
+#: ``False``; AMD's and MangoBoost's TP 1 configs say False too, which changes nothing at TP 1)
+NO_TP_OVERLAP = {"XE9680x8H100-SXM-80GB", "GX2560M7_H100_SXM_80GBx4"}
+
 
 def source(row) -> str:
     """repo + path + commit of the row's result logs and config."""
     rnd, res, cfg, bench = row[0], row[1], row[2], row[3]
-    base = f"{GH}{rnd}/blob/{COMMIT[rnd]}/NVIDIA"
+    base = f"{GH}{rnd}/blob/{COMMIT[rnd]}/{ORG.get(res, 'NVIDIA')}"
     return f"{base}/results/{res}/{bench}/result_*.txt; {base}/benchmarks/{bench}/implementations/{cfg}"
 
 
@@ -118,6 +151,8 @@ def scenario(row) -> dict:
                 "global_batch_size": gbs, "recompute": "none"}
     if lora:
         training.update({"method": "lora", "lora_rank": 16, "lora_targets": "attention", "lora_dropout": 0.1})
+        if _res in NO_TP_OVERLAP:
+            training["tp_comm_overlap"] = False
     else:
         training["fp8_all_gather"] = bench == "llama31_405b"
     return {"model": {"preset": MODEL[bench]}, "training": training,
@@ -139,7 +174,7 @@ def results() -> list[dict]:
     for r, row in zip(res, ROWS):
         r["pub"] = tokens_per_step(row) / row[12] / row[5]
         r["row"] = _as_dense(row)
-        r["bench"], r["system"] = row[3], row[4]
+        r["bench"], r["system"], r["org"] = row[3], row[4], ORG.get(row[1], "NVIDIA")
     return res
 
 
@@ -148,6 +183,8 @@ def summary_lines(res: list[dict]) -> list[str]:
     out = ["| group | rows | median |err| | p90 |err| | signed median |", "|---|---:|---:|---:|---:|"]
     groups = [(b, [r for r in res if r["bench"] == b]) for b in MODEL]
     groups += [(f"system {s}", [r for r in res if r["system"] == s]) for s in GPU]
+    groups.append(("LoRA TP 4 × CP 2", [r for r in res if r["bench"] == "llama2_70b_lora" and r["row"][9:12] == (4, 1, 2)]))
+    groups.append(("LoRA, other submitters", [r for r in res if r["org"] != "NVIDIA"]))
     groups.append(("all rows", res))
     for name, sub in groups:
         n, med, p90, sgn = vbd.stats(sub)
@@ -163,7 +200,7 @@ def step_lines(res: list[dict]) -> list[str]:
         pred = "—" if r["pred"] is None else f"{r['pub'] / r['pred'] * row[12]:.3f}"
         err = "—" if r["pred"] is None else f"{r['pred'] / r['pub'] - 1:+.1%}"
         out.append(f"| {row[0]} | {row[3]} | {row[4]} | {row[5]} | {row[6]} | {row[8]}/{row[9]}/{row[10]}/{row[11]} "
-                   f"| {row[12]:.3f} | {pred} | {err} | [{row[1]}]({source(row).split(';')[0]}) |")
+                   f"| {row[12]:.3f} | {pred} | {err} | [{r['org']} {row[1]}]({source(row).split(';')[0]}) |")
     return out
 
 
