@@ -129,6 +129,15 @@ ORG = {"XE9680x8H100-SXM-80GB": "Dell", "GX2560M7_H100_SXM_80GBx4": "Fujitsu", "
 #: ``False``; AMD's and MangoBoost's TP 1 configs say False too, which changes nothing at TP 1)
 NO_TP_OVERLAP = {"XE9680x8H100-SXM-80GB", "GX2560M7_H100_SXM_80GBx4"}
 
+#: LoRA configurations that capture CUDA graphs (``MCORE_CUDA_GRAPH=1``: Megatron-Core's full-layer graphs;
+#: ``LAYER_CUDA_GRAPH=1``: NeMo's per-layer graphs); every other LoRA config sets both to 0 or leaves them unset
+GRAPHS = {"tyche_ngpu72_ngc25.04_nemo": "MCORE_CUDA_GRAPH=1", "8xBM.GPU.B200.8": "MCORE_CUDA_GRAPH=1",
+          "1xBM.GPU.GB200.4": "MCORE_CUDA_GRAPH=1", "scitix_n8_ngc24.09_nemo": "LAYER_CUDA_GRAPH=1"}
+
+
+def _graph_rows(res: list[dict]) -> list[dict]:
+    return [r for r, row in zip(res, ROWS) if row[1] in GRAPHS]
+
 
 def source(row) -> str:
     """repo + path + commit of the row's result logs and config."""
@@ -161,6 +170,19 @@ def scenario(row) -> dict:
             "hardware": {"gpu": GPU[system], "num_gpus": n}}
 
 
+#: decoder layers (the presets': Llama 2 70B 80, GPT-3 175B 96, Llama 3.1 405B 126)
+LAYERS = {"llama2_70b_lora": 80, "gpt3": 96, "llama31_405b": 126}
+
+
+def layer_ms(row) -> float:
+    """Published milliseconds per decoder layer per micro-batch on one GPU (forward + backward): step time / the
+    micro-batches each replica runs (GBS / (DP · MBS)) / the layers one pipeline stage holds. A pointer to how small
+    each GPU's share of work is, used to sort the LoRA rows (see bench/data/mlperf8.md)."""
+    _rnd, _res, _cfg, bench, _sys, n, gbs, mbs, tp, pp, cp, _vp, step, _how = row
+    dp = n // (tp * pp * cp)
+    return 1000.0 * step / (gbs / (dp * mbs)) / (LAYERS[bench] / pp)
+
+
 def _as_dense(row) -> tuple:
     """The row in :data:`vbd.ROWS` layout (published tokens/s per GPU) so the dense table's helpers print it."""
     rnd, _res, _cfg, bench, system, n, gbs, mbs, tp, pp, cp, vp, step, _how = row
@@ -183,7 +205,13 @@ def summary_lines(res: list[dict]) -> list[str]:
     out = ["| group | rows | median |err| | p90 |err| | signed median |", "|---|---:|---:|---:|---:|"]
     groups = [(b, [r for r in res if r["bench"] == b]) for b in MODEL]
     groups += [(f"system {s}", [r for r in res if r["system"] == s]) for s in GPU]
-    groups.append(("LoRA TP 4 × CP 2", [r for r in res if r["bench"] == "llama2_70b_lora" and r["row"][9:12] == (4, 1, 2)]))
+    lora = [(r, row) for r, row in zip(res, ROWS) if row[3] == "llama2_70b_lora"]
+    tp4cp2 = [r for r, row in lora if row[8:11] == (4, 1, 2)]
+    groups.append(("LoRA TP 4 × CP 2 without CUDA graphs", [r for r in tp4cp2 if
+                                                            not any(r is x for x in _graph_rows(res))]))
+    groups.append(("LoRA rows with CUDA graphs in the config", [r for r, row in lora if row[1] in GRAPHS]))
+    groups.append(("LoRA, every other row", [r for r, row in lora if row[1] not in GRAPHS and
+                                             row[8:11] != (4, 1, 2)]))
     groups.append(("LoRA, other submitters", [r for r in res if r["org"] != "NVIDIA"]))
     groups.append(("all rows", res))
     for name, sub in groups:
@@ -194,13 +222,13 @@ def summary_lines(res: list[dict]) -> list[str]:
 
 def step_lines(res: list[dict]) -> list[str]:
     """Published vs predicted step time per row, with the source."""
-    out = ["| round | benchmark | system | GPUs | GBS | TP/PP/CP/VP | published step s | predicted step s | error | "
-           "source |", "|---|---|---|---:|---:|---|---:|---:|---:|---|"]
+    out = ["| round | benchmark | system | GPUs | GBS | TP/PP/CP/VP | published step s | ms/layer/micro-batch | "
+           "predicted step s | error | source |", "|---|---|---|---:|---:|---|---:|---:|---:|---:|---|"]
     for r, row in zip(res, ROWS):
         pred = "—" if r["pred"] is None else f"{r['pub'] / r['pred'] * row[12]:.3f}"
         err = "—" if r["pred"] is None else f"{r['pred'] / r['pub'] - 1:+.1%}"
         out.append(f"| {row[0]} | {row[3]} | {row[4]} | {row[5]} | {row[6]} | {row[8]}/{row[9]}/{row[10]}/{row[11]} "
-                   f"| {row[12]:.3f} | {pred} | {err} | [{r['org']} {row[1]}]({source(row).split(';')[0]}) |")
+                   f"| {row[12]:.3f} | {layer_ms(row):.1f} | {pred} | {err} | [{r['org']} {row[1]}]({source(row).split(';')[0]}) |")
     return out
 
 
