@@ -3,7 +3,7 @@
 Usage: python bench/validate_mlperf_oos.py
 
 Every row was entered and scored with the model as it stood on main before this round's changes; no model code was
-changed for these rows. Sources (GitHub, read at the commit given per round):
+changed for these rows. Sources (GitHub, read at the commit given per round; v3.1, v4.0, v4.1, v5.0):
 
 * results: ``NVIDIA/results/<system>/<benchmark>/result_*.txt`` (10 runs for llama2_70b_lora, 3 for gpt3 and
   llama31_405b), MLLOG lines;
@@ -52,6 +52,7 @@ import validate_bridge_dense as vbd  # noqa: E402
 
 GH = "https://github.com/mlcommons/training_results_"
 COMMIT = {"v3.1": "d06288b2bd675a9d88e0e6181f5bb5626b71ec19", "v4.0": "6fe954378efe4a1a1bd665550b18ff8f26018def",
+          "v4.1": "b87b9e396f771345d4ef122ba33456304f15228d",
           "v5.0": "0fdc28f013256aea84fa36fdaf1e0fa46094b18c"}
 GPU = {"H100": "h100-sxm-80gb", "H200": "h200-sxm-141gb", "B200": "b200-180gb", "GB200": "gb200-186gb",
        "MI300X": "mi300x-192gb"}
@@ -70,6 +71,17 @@ ROWS = [
      "llama2_70b_lora", "H100", 1024, 128, 1, 4, 1, 2, 1, 128 / 192.69, "rate 192.69"),
     ("v4.0", "h200_ngc24.04_nemo", "nemo/config_DGXH200_1x8x2xtp2pp1cp1.sh",
      "llama2_70b_lora", "H200", 8, 8, 1, 2, 1, 1, 1, 8 / 2.4747, "rate 2.4747"),
+    # v4.1 (NeMo 24.09): the same H100 layouts as v4.0, now with NeMo's per-layer CUDA graphs at TP 4 × CP 2
+    ("v4.1", "eos_ngc24.09_nemo", "eos_ngc24.09_nemo/config_DGXH100_1x8x4xtp4pp1cp1.sh",
+     "llama2_70b_lora", "H100", 8, 8, 1, 4, 1, 1, 1, 8 / 2.1825, "rate 2.1825"),
+    ("v4.1", "eos_n8_ngc24.09_nemo", "eos_n8_ngc24.09_nemo/config_DGXH100_8x8x1xtp4pp1cp2.sh",
+     "llama2_70b_lora", "H100", 64, 8, 1, 4, 1, 2, 1, 8 / 14.800, "rate 14.800"),
+    ("v4.1", "eos_n128_ngc24.09_nemo", "eos_n128_ngc24.09_nemo/config_DGXH100_128x8x1xtp4pp1cp2.sh",
+     "llama2_70b_lora", "H100", 1024, 128, 1, 4, 1, 2, 1, 128 / 234.86, "rate 234.86"),
+    ("v4.1", "h200_ngc24.09_nemo", "h200_ngc24.09_nemo/config_DGXH200_1x8x2xtp1pp1cp2.sh",
+     "llama2_70b_lora", "H200", 8, 8, 1, 1, 1, 2, 1, 8 / 2.4754, "rate 2.4754"),
+    ("v4.1", "b200_preview_nemo", "b200_preview_nemo/config_DGXB200_1x8x2xtp1pp1cp2.sh",
+     "llama2_70b_lora", "B200", 8, 8, 1, 1, 1, 2, 1, 8 / 4.6965, "rate 4.6965"),
     ("v5.0", "nyx_n1_ngc25.04_nemo", "nyx_n1_ngc25.04_nemo/config_DGXB200_1x8x1xtp1pp1cp1.sh",
      "llama2_70b_lora", "B200", 8, 8, 1, 1, 1, 1, 1, 8 / 5.2884, "rate 5.2884"),
     ("v5.0", "tyche_ngpu8_ngc25.04_nemo", "tyche_ngpu8_ngc25.04_nemo/config_GB200_2x4x1xtp1pp1cp1.sh",
@@ -132,7 +144,9 @@ NO_TP_OVERLAP = {"XE9680x8H100-SXM-80GB", "GX2560M7_H100_SXM_80GBx4"}
 #: LoRA configurations that capture CUDA graphs (``MCORE_CUDA_GRAPH=1``: Megatron-Core's full-layer graphs;
 #: ``LAYER_CUDA_GRAPH=1``: NeMo's per-layer graphs); every other LoRA config sets both to 0 or leaves them unset
 GRAPHS = {"tyche_ngpu72_ngc25.04_nemo": "MCORE_CUDA_GRAPH=1", "8xBM.GPU.B200.8": "MCORE_CUDA_GRAPH=1",
-          "1xBM.GPU.GB200.4": "MCORE_CUDA_GRAPH=1", "scitix_n8_ngc24.09_nemo": "LAYER_CUDA_GRAPH=1"}
+          "1xBM.GPU.GB200.4": "MCORE_CUDA_GRAPH=1", "scitix_n8_ngc24.09_nemo": "LAYER_CUDA_GRAPH=1",
+          "eos_n8_ngc24.09_nemo": "LAYER_CUDA_GRAPH=1", "eos_n128_ngc24.09_nemo": "LAYER_CUDA_GRAPH=1",
+          "b200_preview_nemo": "LAYER_CUDA_GRAPH=1"}
 
 
 def _graph_rows(res: list[dict]) -> list[dict]:
