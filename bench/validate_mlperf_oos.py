@@ -18,7 +18,7 @@ How the published step time is derived from the MLLOG lines (the logs' own field
   its blocks after the first (the first block holds warm-up); the row is the median over the 10 runs. Step time =
   ``global_batch_size`` (MLLOG) / that rate. Each sample is 8,192 tokens (GovReport packed to ``max_seq_length``
   8192 with ``packed_sequence_return_cu_seqlen: False``: one causal mask over the whole row).
-* gpt3 and llama31_405b: ``tracked_stats`` ``{"train_step_timing": s}`` (v3.1) / ``{"train_step_time": s}``
+* gpt3, llama31_405b and llama31_8b: ``tracked_stats`` ``{"train_step_timing": s}`` (v3.1) / ``{"train_step_time": s}``
   (v5.0) is logged per optimizer step. Per run the median over all steps; the row is the median over the 3 runs.
 * The global batch is MLLOG ``global_batch_size`` (it equals ``MINIBS`` × DP of the config, DP = GPUs / (TP·PP·CP);
   ``gradient_accumulation_steps`` in the log = GBS / DP / MBS agrees on every row).
@@ -33,6 +33,9 @@ Mapping (as a user would fill the scenario), from the config files:
 * gpt3 175B (v3.1 NeMo 23.09, ``conf/custom.yaml``): TP 4, PP 8 (config name ``…x4x8``), VP 12 (the YAML default,
   no ``INTERLEAVED_PIPELINE`` in the configs), MBS 1 (``MICRO_BATCH_SIZE=1`` in the per-size config), seq 2048,
   FP8 delayed (``config_fp8.sh``: hybrid, history 1024, max), distributed optimizer (``USE_DIST_OPTIMIZER``).
+* llama31_8b (v5.1, NeMo 25.09, GB200): TP 1 × CP 2 (72 GPUs) and TP 2 × CP 4 (512 GPUs), MBS 1, seq 8192, FP8
+  current scaling (``FP8_RECIPE="tensorwise"``) with FP8 parameter gather, distributed optimizer, CUDA graphs
+  (``config_common_cg.sh``). The 8-GPU run uses NVFP4 (``…_8b_fp4.sh``), which the model has no recipe for: left out.
 * llama31_405b (v5.0, NeMo 25.01 / 25.04, ``conf/custom.yaml``): TP 8 PP 8 CP 2 (H100) or TP 4 PP 8 CP 2 (GB200),
   VP 8 (``INTERLEAVED_PIPELINE=8``), MBS 1, seq 8192, FP8 delayed (``fp8_recipe`` default ``delayed``) with FP8
   parameter gather (``FP8_PARAMS`` / ``FP8_PARAM_GATHER``), distributed optimizer with overlapped grad reduce /
@@ -53,11 +56,12 @@ import validate_bridge_dense as vbd  # noqa: E402
 GH = "https://github.com/mlcommons/training_results_"
 COMMIT = {"v3.1": "d06288b2bd675a9d88e0e6181f5bb5626b71ec19", "v4.0": "6fe954378efe4a1a1bd665550b18ff8f26018def",
           "v4.1": "b87b9e396f771345d4ef122ba33456304f15228d",
-          "v5.0": "0fdc28f013256aea84fa36fdaf1e0fa46094b18c"}
+          "v5.0": "0fdc28f013256aea84fa36fdaf1e0fa46094b18c", "v5.1": "441d65f4445cd59687466533fd9f55399136e7a4"}
 GPU = {"H100": "h100-sxm-80gb", "H200": "h200-sxm-141gb", "B200": "b200-180gb", "GB200": "gb200-186gb",
        "MI300X": "mi300x-192gb"}
-MODEL = {"llama2_70b_lora": "llama-2-70b", "gpt3": "gpt3-175b", "llama31_405b": "llama-3.1-405b"}
-SEQ = {"llama2_70b_lora": 8192, "gpt3": 2048, "llama31_405b": 8192}
+MODEL = {"llama2_70b_lora": "llama-2-70b", "gpt3": "gpt3-175b", "llama31_405b": "llama-3.1-405b",
+         "llama31_8b": "llama-3.1-8b"}
+SEQ = {"llama2_70b_lora": 8192, "gpt3": 2048, "llama31_405b": 8192, "llama31_8b": 8192}
 
 #: (round, results folder under NVIDIA/results, config under NVIDIA/benchmarks/<benchmark>/implementations,
 #: benchmark, system, GPUs, GBS, MBS, TP, PP, CP, VP, published step time in seconds, derivation)
@@ -130,6 +134,12 @@ ROWS = [
     ("v5.0", "tyche_ngpu512_ngc25.04_nemo",
      "tyche_ngpu512_ngc25.04_nemo/config_GB200_128x4x112xtp4pp8cp2_cg_dplast.sh",
      "llama31_405b", "GB200", 512, 896, 1, 4, 8, 2, 8, 19.432, "step"),
+    # v5.1 (NeMo 25.09) llama31_8b on GB200; the implementation folder holds every system's configs: the row's config
+    # is the only one whose nodes × GPUs and MINIBS × DP match the log's platform and global_batch_size
+    ("v5.1", "tyche_ngpu72_ngc25.09_nemo", "nemo/config_GB200_18x4x1xtp1pp1cp2_8b.sh",
+     "llama31_8b", "GB200", 72, 36, 1, 1, 1, 2, 1, 0.1709, "step"),
+    ("v5.1", "tyche_ngpu512_ngc25.09_nemo", "nemo/config_GB200_128x4x1xtp2pp1cp4_8b.sh",
+     "llama31_8b", "GB200", 512, 64, 1, 2, 1, 4, 1, 0.0889, "step"),
 ]
 
 #: the submitter of a results folder (NVIDIA where not listed)
@@ -172,12 +182,15 @@ def scenario(row) -> dict:
     training = {"framework": "megatron-bridge" if lora else "megatron", "precision": "fp8",
                 "fp8_recipe": "te_delayed", "seq_len": SEQ[bench], "micro_batch_size": mbs,
                 "global_batch_size": gbs, "recompute": "none"}
+    if bench == "llama31_8b":
+        # config_common.sh: FP8_RECIPE="tensorwise" (TE current scaling), FP8_PARAM_GATHER=True
+        training["fp8_recipe"] = "te_current"
     if lora:
         training.update({"method": "lora", "lora_rank": 16, "lora_targets": "attention", "lora_dropout": 0.1})
         if _res in NO_TP_OVERLAP:
             training["tp_comm_overlap"] = False
     else:
-        training["fp8_all_gather"] = bench == "llama31_405b"
+        training["fp8_all_gather"] = bench in ("llama31_405b", "llama31_8b")
     return {"model": {"preset": MODEL[bench]}, "training": training,
             "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1,
                          "zero": 0 if lora else 1},
@@ -185,7 +198,7 @@ def scenario(row) -> dict:
 
 
 #: decoder layers (the presets': Llama 2 70B 80, GPT-3 175B 96, Llama 3.1 405B 126)
-LAYERS = {"llama2_70b_lora": 80, "gpt3": 96, "llama31_405b": 126}
+LAYERS = {"llama2_70b_lora": 80, "gpt3": 96, "llama31_405b": 126, "llama31_8b": 32}
 
 
 def layer_ms(row) -> float:
