@@ -68,13 +68,22 @@ def test_lora_rows_map_to_nemo_lora_settings():
 
 
 def test_scores_as_reported():
-    """The figures in bench/data/mlperf8.md: GPT-3 rows within 7%, GB200 rows within 2%, and the TP 4 × CP 2 LoRA
-    rows without CUDA graphs the one systematic miss (more than 20% too fast)."""
+    """The figures in bench/data/mlperf8.md: GPT-3 rows within 7%, GB200 LoRA and 405B rows within 2%, Llama 3.1 8B
+    within 10%, and the TP 4 × CP 2 LoRA rows without CUDA graphs the one systematic miss (more than 20% too fast)."""
     err = {k: r["pred"] / r["pub"] - 1 for k, r in _scored().items()}
     assert all(abs(err[row[1]]) < 0.07 for row in M.ROWS if row[3] == "gpt3")
-    assert all(abs(err[row[1]]) < 0.02 for row in M.ROWS if row[4] == "GB200")
+    assert all(abs(err[row[1]]) < 0.02 for row in M.ROWS if row[4] == "GB200" and row[3] != "llama31_8b")
+    assert all(abs(err[row[1]]) < 0.10 for row in M.ROWS if row[3] == "llama31_8b")
     assert all(err[k] > 0.2 for k in ("eos_n8_ngc24.04_nemo", "eos_n128_ngc24.04_nemo", "64xBM.GPU.H200.8"))
     assert len(set(err)) == len(M.ROWS)
+
+
+def test_llama31_8b_layout_by_hand():
+    """v5.1 GB200 512 GPUs, TP 2 × CP 4: DP 64, GBS 64 (MLLOG) → one micro-batch of 8,192 tokens per replica."""
+    row = _row("tyche_ngpu512_ngc25.09_nemo", "llama31_8b")
+    assert row[5] // (row[8] * row[9] * row[10]) == 64 == row[6]
+    assert M.tokens_per_step(row) == 64 * 8192
+    assert M.scenario(row)["training"]["fp8_recipe"] == "te_current"
 
 
 def test_cuda_graph_pair():
