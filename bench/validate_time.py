@@ -1741,6 +1741,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("dpostep6.md"),
         "",
+        *_fragment("mlperf8.md"),
+        "",
         *_fragment("rl10_8.md"),
         "",
         *_fragment("rl11_8.md"),
