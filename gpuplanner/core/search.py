@@ -1219,11 +1219,9 @@ def _equally_fast(days: np.ndarray, ok: np.ndarray, pen=None) -> np.ndarray:
     taken among the rows of the same penalty, since a penalised plan ranks after the others whatever its time (a
     4-node plan with no networked price is no yardstick for the one-node plans ranked above it)."""
     out = days
-    groups = np.unique(np.asarray(pen)[ok]) if pen is not None and ok.any() else [None]
-    for g in groups:
-        sel = ok if g is None else ok & (np.asarray(pen) == g)
-        if not sel.any():
-            continue
+    pen = np.zeros(np.shape(days), np.int64) if pen is None else np.asarray(pen)
+    for g in np.unique(pen[ok]):  # (no row of ``ok``: no group, every row keeps its time)
+        sel = ok & (pen == g)
         best = float(np.min(days[sel]))
         out = np.where(sel & (days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)), best, out)
     return out
@@ -1313,7 +1311,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         if not feasible:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
-            rule = next(rid for bit, rid in _BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
+            rule = next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
             args["rule"] = rule
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass planning rule {rule}, then by the "
                                           "objective.")
@@ -2384,10 +2382,6 @@ def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int,
     return out
 
 
-_BIT_RULES = ((advisormod.FABRIC_BIT, "price_fabric"), (advisormod.RISK_BIT, "deadline_risk"), (advisormod.TP_PCIE_BIT, "tp_over_pcie"),
-              (advisormod.POOR_BIT, "mfu_grade"), (advisormod.TIGHT_BIT, "memory_headroom"))
-
-
 def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: str, cur: str) -> list[dict]:
     """Why #1 (row ``i``) beat the best plan of the next GPU type and the best plan of another framework, each as
     data and one translatable sentence naming the rule or figure that decided it (issue 31, "explain like an
@@ -2422,7 +2416,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
     d = next((k for k in (1, 2, 3) if round(fig["days"], k) != round(fig["other_days"], k)), 1)
     base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
-    rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
+    rule = next((rid for bit, rid in advisormod.BIT_RULES if extra & bit), None)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
         base.update(other_free=max(1.0 - float(cat["mem_gib"][j]) / float(cj.gpu.memory_gib), 0.0),
