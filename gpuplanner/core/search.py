@@ -1240,7 +1240,8 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, ab
     finite = np.isfinite(days) & np.isfinite(cost)
     if objective == "fastest":
         ok = within & finite
-        keys = (cost, _equally_fast(days, ok, poor))  # (equally fast plans by cost: FASTEST_TIE)
+        # equally fast plans by cost (FASTEST_TIE); at the same cost (one monthly price for two layouts) the faster
+        keys = (days, cost, _equally_fast(days, ok, poor))
     elif objective == "value":
         ok = meets & within & finite
         keys = (days, per_pflop)
@@ -1299,7 +1300,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     # the rows graded above poor and not penalised for it, in ranked order: each plan's best_above is the first
     # with its higher penalty bits
     above_ok = order[(_above_poor(cat) & ((pen & advisormod.POOR_BIT) == 0))[order]]
-    tie = _tie_ahead(order, key, feasible and objective == "fastest")
+    tie = _tie_ahead(order, key, feasible and objective == "fastest", pen)
     firsts: dict[int, int | None] = {}
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
@@ -1313,23 +1314,29 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
             rule = next(rid for bit, rid in _BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
-            args["rule"] = rule
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass planning rule {rule}, then by the "
-                                          "objective.")
+            args["rule"] = Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rule])  # the rule's name, as its check line says it
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by "
+                                          "the objective.")
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
             args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
                         cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
                         cur=cur)
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade "
-                                          "(from the interconnect, or untested kernels), so it ranks after the "
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule "
+                                          "“MFU grade” (from the interconnect, or untested kernels), so it ranks after the "
                                           "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
                                           "by the objective.")
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
                                           "servers, so the best by the objective comes first, though its price "
-                                          "buys no network between its nodes (planning rule price_fabric).")
+                                          "buys no network between its nodes (planning rule “multi-node price "
+                                          "from a networked offer”).")
+        elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
+            args.update(tie=FASTEST_TIE)
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "
+                                          "of the fastest plan, a difference the estimate cannot tell apart, so the "
+                                          "cheaper ranks first.")
         elif i in tie:
-            args.update(gap=tie[i], tie=FASTEST_TIE)
+            args.update(gap=max(tie[i], 0.001), tie=FASTEST_TIE)  # under 0.1% reads "0.1%", never "0.0% slower"
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
                                           "of it are equally fast to the estimate, so it ranks by cost among them.")
         elif n == 1:
@@ -1341,18 +1348,26 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         plan.explanation.insert(0, Msg(CTX, text, args))
 
 
-def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool) -> dict[int, float]:
-    """The rows ranked ahead of the fastest plan because it is equally fast (:data:`FASTEST_TIE`), each with how much
-    slower it is (a fraction); empty unless the objective is "fastest"."""
+def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None) -> dict[int, float]:
+    """The rows whose rank the "fastest" objective's tie decided (:data:`FASTEST_TIE`, read as :func:`_equally_fast`
+    does: within the tie of the fastest row of the same penalty): a row ranked ahead of a faster row of its tie
+    group, with how much slower it is than that group's fastest (a fraction > 0), and a row ranked after a slower
+    one of its group (-1.0: faster than a plan above it, ranked by cost). Empty unless the objective is "fastest"."""
     if not fastest or not len(order):
         return {}
-    d = days[order]
-    out = {}
+    d = np.asarray(days, dtype=np.float64)[order]
+    g = np.zeros(len(order)) if pen is None else np.asarray(pen, dtype=np.float64)[order]
+    out: dict[int, float] = {}
     for k, i in enumerate(order):
-        later = d[k + 1:]  # the faster plans ranked below this one within the tie (a penalised one may be faster)
-        later = later[(later < d[k]) & (d[k] <= later * (1.0 + FASTEST_TIE) * (1.0 + 1e-12))]
-        if later.size:
-            out[int(i)] = float(d[k] / later.min() - 1.0)
+        same = g == g[k]
+        best = float(d[same].min())
+        if d[k] > best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12):
+            continue  # not in its group's tie: ranked by its own time
+        group = same & (d <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12))
+        if (group[k + 1:] & (d[k + 1:] < d[k])).any():
+            out[int(i)] = float(d[k] / best - 1.0)
+        elif (group[:k] & (d[:k] > d[k])).any():
+            out[int(i)] = -1.0
     return out
 
 

@@ -4369,6 +4369,22 @@
         <translation>完全</translation>
     </message>
     <message>
+        <source>Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by the objective.</source>
+        <translation>排第 {n}：排在通过规划规则“{rule}”的方案之后，其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “multi-node price from a networked offer”).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} of the fastest plan, a difference the estimate cannot tell apart, so the cheaper ranks first.</source>
+        <translation>排第 {n}：比排在它前面的某个方案快，但两者都在最快方案的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较便宜的排在前面。</translation>
+    </message>
+    <message>
         <source>no {precision} peak in the catalog</source>
         <translation>目录中没有 {precision} 峰值算力</translation>
     </message>
@@ -4439,10 +4455,6 @@
     <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule price_fabric).</source>
-        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则 price_fabric）。</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -4723,14 +4735,6 @@
     <message>
         <source>Ranks #{n}: no plan meets the constraints, so the closest come first.</source>
         <translation>排第 {n}：没有方案满足约束，最接近的排在前面。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: after the plans that pass planning rule {rule}, then by the objective.</source>
-        <translation>排第 {n}：排在通过规划规则 {rule} 的方案之后，其余按目标排序。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
-        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则 mfu_grade（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
