@@ -10269,8 +10269,8 @@
         <translation>填充到序列长度</translation>
     </message>
     <message>
-        <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest</source>
-        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers padding=&quot;max_length&quot;）。默认关闭：各工具的整理器（collator）填充到批次中最长的样本</translation>
+        <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest. Needs a mean sample length: without one every sample already fills the sequence length</source>
+        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers padding=&quot;max_length&quot;）。默认关闭：各工具的整理器（collator）填充到批次中最长的样本。需要先填写平均样本长度：不填时每个样本本来就占满序列长度</translation>
     </message>
     <message>
         <source>every row padded to the sequence length</source>
