@@ -5,6 +5,7 @@ their own ranking group; at one price the faster layout ranks first."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,8 @@ def test_chinese_rank_lines_name_the_rule_not_its_id(tmp_path):
     ranks = [ln for ln in r.stdout.splitlines() if ln.strip().startswith("- 排第")]
     assert any("“多机价格来自组网报价”" in ln for ln in ranks), ranks
     assert not [ln for ln in ranks if "price_fabric" in ln or "_" in ln], ranks
+    # the plan's sentences: no space between a name's "（中国特供版）" and the Chinese after it
+    said = [ln for ln in r.stdout.splitlines() if ln.lstrip().startswith(("✓", "✗", "!", "$", "-"))]
+    assert not [ln for ln in said if re.search(r"） +[\u4e00-\u9fff]", ln)], said[:3]
+    # the network by its name, not its catalog id ("roce-200")
+    assert not [ln for ln in said if "roce-" in ln or "ib-" in ln], said

@@ -2893,9 +2893,12 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         if net:
 
             gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
-            if tier != "10B" and gbps < 400 * p.gpus_per_node / 8:
-                w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥400 Gb/s per GPU "
-                                                         "between nodes; {net} gives less."), {"net": net}))
+            need = 400 * p.gpus_per_node / 8  # the tier's "≥400 Gb/s between nodes", for an 8-GPU server
+            if tier != "10B" and gbps < need:
+                # the network by its name (not its catalog id), and per server, as the check reads it (ux9)
+                w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥{need:g} Gb/s per "
+                                                         "server between nodes; {net} gives {have:g} Gb/s."),
+                             {"net": get_network(net).name, "need": need, "have": gbps}))
         else:
             w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
                                                      "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))

@@ -4565,10 +4565,6 @@
         <translation>这种规模的模型通常在 ≥80 GB 的卡上运行。</translation>
     </message>
     <message>
-        <source>Multi-node training of this size wants ≥400 Gb/s per GPU between nodes; {net} gives less.</source>
-        <translation>这种规模的多节点训练要求节点间每 GPU ≥400 Gb/s；{net} 达不到。</translation>
-    </message>
-    <message>
         <source>{nodes} nodes: ask the vendor for the network between nodes (≥400 Gb/s InfiniBand/RoCE for large models).</source>
         <translation>{nodes} 个节点：请向供应商确认节点间网络（大模型需 ≥400 Gb/s InfiniBand/RoCE）。</translation>
     </message>
@@ -4643,6 +4639,10 @@
     <message>
         <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+    </message>
+    <message>
+        <source>Multi-node training of this size wants ≥{need:g} Gb/s per server between nodes; {net} gives {have:g} Gb/s.</source>
+        <translation>这种规模的多节点训练要求每台服务器的节点间带宽 ≥{need:g} Gb/s；{net} 只有 {have:g} Gb/s。</translation>
     </message>
     <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
