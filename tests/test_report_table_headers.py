@@ -50,3 +50,13 @@ def test_plan_layout_line_names_the_plans_recompute(app):
     lay = data.plan.layout
     text = build_document(data).toPlainText()
     assert f"ZeRO-{lay.zero}, recompute {RECOMPUTE_LABELS[lay.recompute]}, micro-batch" in text
+
+
+def test_a_plan_without_recompute_reads_no_recompute_once(app):
+    """ux9: the layout row and the task's batch row read "no recompute", not "recompute no recompute"."""
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import build_document
+
+    data = load_report_data(ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json")
+    text = build_document(data).toPlainText()
+    assert "no recompute" in text and "recompute no recompute" not in text

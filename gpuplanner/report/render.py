@@ -693,6 +693,14 @@ def _recompute_name(r: str) -> str:
     return names.get(r, str(r).replace("_", " "))
 
 
+def _recompute_phrase(r: str) -> str:
+    """"recompute full (every layer)"; the policy "none" by its own name ("no recompute"), never "recompute no
+    recompute" (ux9)."""
+    if r == "none":
+        return _recompute_name(r)
+    return translate("Report", "recompute {r}").format(r=_recompute_name(r))
+
+
 def _mode_name(mode: str | None) -> str:
     from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
 
@@ -724,7 +732,7 @@ def _layout_text(lay) -> str:
     if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
     # the plan's own recompute policy, as the Plans page's layout line and the CLI's table name it
-    parts.append(translate("Report", "recompute {r}").format(r=_recompute_name(lay.recompute)))
+    parts.append(_recompute_phrase(lay.recompute))
     parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
                                                                                     ga=lay.grad_accum))
     if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
@@ -776,8 +784,8 @@ def _html_task(data: ReportData) -> str:
         fw=name_for(tr["framework"], ""))
     if tr.get("lora_rank"):
         setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
-    batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
-        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
+    batch = translate("Report", "sequence {s}, global batch {g} sequences, {recompute}").format(
+        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], recompute=_recompute_phrase(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(

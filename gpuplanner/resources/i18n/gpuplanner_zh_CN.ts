@@ -7449,10 +7449,6 @@
         <translation>秩 {r}</translation>
     </message>
     <message>
-        <source>sequence {s}, global batch {g} sequences, recompute {r}</source>
-        <translation>序列长度 {s}，全局批次 {g} 条序列，激活重计算：{r}</translation>
-    </message>
-    <message>
         <source>{total} total, {active} active per token, {train} trained</source>
         <translation>总计 {total}，每 token 激活 {active}，训练 {train}</translation>
     </message>
@@ -7867,6 +7863,10 @@
     <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>sequence {s}, global batch {g} sequences, {recompute}</source>
+        <translation>序列长度 {s}，全局批次 {g} 条序列，{recompute}</translation>
     </message>
     <message>
         <source>CPU cores</source>
