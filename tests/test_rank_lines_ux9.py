@@ -55,3 +55,17 @@ def test_chinese_rank_lines_name_the_rule_not_its_id(tmp_path):
     assert not [ln for ln in said if re.search(r"） +[\u4e00-\u9fff]", ln)], said[:3]
     # the network by its name, not its catalog id ("roce-200")
     assert not [ln for ln in said if "roce-" in ln or "ib-" in ln], said
+
+
+def test_english_plan_sentences_name_no_scenario_path():
+    """The framework line pointed English readers at "constraints.search_frameworks" (the Chinese one already named
+    the Plans page's switch)."""
+    import json
+
+    from gpuplanner.core.scenario import Scenario
+
+    d = json.loads((ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text(encoding="utf-8"))
+    res = search.search(Scenario.model_validate(d), top=2)
+    said = [m.render() for p in res.plans for m in p.framework_reason]
+    assert any("“Choose the framework”" in t for t in said), said
+    assert not [t for t in said if "constraints." in t], said

@@ -1314,7 +1314,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
             rule = next(rid for bit, rid in _BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
-            args["rule"] = Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rule])  # the rule's name, as its check line says it
+            args["rule"] = _rule_name(rule)  # the rule's name, as its check line says it
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by "
                                           "the objective.")
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
@@ -2205,6 +2205,12 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
     return [Msg(CTX, text, args)]
 
 
+def _rule_name(rid: str) -> Msg:
+    """A planning rule as its check line and the Plans page's switch name it (``rules.RULE_NAMES``), for a sentence
+    that cites it: the rule id is for the plan file and the CLI's "rule ids" column only (ux9)."""
+    return Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rid])
+
+
 def _one_node_limit(gpu: Any, con: Any) -> int:
     """The GPUs of one node where the consumer_multinode rule holds a card without P2P to one node below
     ``con.max_gpus`` (the search's own filter), else 0."""
@@ -2225,9 +2231,9 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
             if per_node:
                 skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
                     CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
-                         "one node: planning rule consumer_multinode)"), {"k": per_node})
+                         "one node: planning rule “{rule}”)"), {"k": per_node, "rule": _rule_name("consumer_multinode")})
                 continue
-            skipped[gid] = (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory on one GPU (max_gpus 1)"), {})
+            skipped[gid] = (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory on one GPU (Max GPUs: 1)"), {})
                             if max_gpus == 1 else
                             Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
                                 {"n": max_gpus}))
@@ -2508,10 +2514,10 @@ def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "")
     if per_node:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within one node of {k} GPUs; consumer "
                                                "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
-                                               "(planning rule consumer_multinode)."),
-                   {"other": other, "gpu": gpu_name, "k": per_node})
+                                               "(planning rule “{rule}”)."),
+                   {"other": other, "gpu": gpu_name, "k": per_node, "rule": _rule_name("consumer_multinode")})
     if con.max_gpus == 1:  # "within 1 GPUs" (issue 35 round 6, advice4): one card said as one
-        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits one {gpu} (max_gpus 1)."),
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits one {gpu} (Max GPUs: 1)."),
                    {"other": other, "gpu": gpu_name})
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
                {"other": other, "gpu": gpu_name, "n": con.max_gpus})
@@ -2527,8 +2533,8 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     out: list[Msg] = []
     if not searched:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) "
-                 "to compare the others."), {"fw": sup.name}))
+            CTX, "Framework: {fw}, as set in the scenario; tick “Choose the framework” on the Plans page to let the "
+                 "search compare the others."), {"fw": sup.name}))  # the switch by its label (ux9), as zh_CN said
     else:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Framework: {fw}, chosen by the search (frameworks tried on this plan's cards: {n})."),

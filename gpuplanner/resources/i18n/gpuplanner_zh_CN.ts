@@ -4433,7 +4433,7 @@
         <translation>满足约束的方案 MFU 都低于 30%（评为差）：请检查互联和并行布局。</translation>
     </message>
     <message>
-        <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
+        <source>Framework: {fw}, as set in the scenario; tick “Choose the framework” on the Plans page to let the search compare the others.</source>
         <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
     </message>
     <message>
@@ -4457,8 +4457,24 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule “{rule}”)</source>
+        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则“{rule}”）</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory on one GPU (Max GPUs: 1)</source>
+        <translation>单卡上没有放得下显存的布局（GPU 数上限：1）</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule “{rule}”).</source>
+        <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则“{rule}”）。</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits one {gpu} (Max GPUs: 1).</source>
+        <translation>{other}：单张 {gpu} 上没有放得下的布局（GPU 数上限：1）。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
@@ -4669,10 +4685,6 @@
         <translation>每步 {gbs:,} 条长度为 {seq:,} token 的序列 = 微批次 {mbs} × 梯度累积 {ga} × 数据并行副本 {dp}。</translation>
     </message>
     <message>
-        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule consumer_multinode)</source>
-        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则 consumer_multinode）</translation>
-    </message>
-    <message>
         <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
         <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
     </message>
@@ -4687,10 +4699,6 @@
     <message>
         <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
         <translation>{other}：{gpu} 放不下：它在每张 GPU 上都保存完整模型（只有数据并行），增加 GPU 数量也没有用。</translation>
-    </message>
-    <message>
-        <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule consumer_multinode).</source>
-        <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则 consumer_multinode）。</translation>
     </message>
     <message>
         <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
@@ -4715,14 +4723,6 @@
     <message>
         <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
         <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
-    </message>
-    <message>
-        <source>no layout fits in memory on one GPU (max_gpus 1)</source>
-        <translation>单卡上没有放得下显存的布局（max_gpus 1）</translation>
-    </message>
-    <message>
-        <source>{other}: no layout fits one {gpu} (max_gpus 1).</source>
-        <translation>{other}：单张 {gpu} 上没有放得下的布局（max_gpus 1）。</translation>
     </message>
     <message>
         <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
