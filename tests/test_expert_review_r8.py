@@ -23,15 +23,15 @@ def _load(name: str):
 # ------------------------------------------------- "fastest": equally fast plans are ranked by cost (search._rank)
 
 def test_fastest_ranks_plans_within_the_tie_by_cost():
-    """Three plans: 100.0, 100.5 and 103 hours. The first two are equally fast to the estimate (0.5% apart, within
-    FASTEST_TIE); the cheaper of them ranks first. The third is 3% slower: it stays after them whatever it costs."""
-    assert S.FASTEST_TIE == 0.01
-    days = np.array([100.0, 100.5, 103.0]) / 24
+    """Three plans: 100, 103 and 108 hours. The first two are equally fast to the estimate (3% apart, within
+    FASTEST_TIE); the cheaper of them ranks first. The third is 8% slower: it stays after them whatever it costs."""
+    assert S.FASTEST_TIE == 0.05
+    days = np.array([100.0, 103.0, 108.0]) / 24
     cost = np.array([560_000.0, 509.0, 100.0])
     order, feasible, _, _ = S._rank("fastest", days, cost, cost, None, None)
     assert feasible and list(order) == [1, 0, 2]
-    # a plan exactly at the edge (1% slower) is still equally fast; beyond it is not
-    days = np.array([100.0, 101.0, 101.2]) / 24
+    # a plan exactly at the edge (5% slower) is still equally fast; beyond it is not
+    days = np.array([100.0, 105.0, 105.2]) / 24
     order, _, _, _ = S._rank("fastest", days, np.array([3.0, 2.0, 1.0]), cost, None, None)
     assert list(order) == [1, 0, 2]
     # the cheapest objective is unchanged: cost first

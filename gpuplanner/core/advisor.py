@@ -50,6 +50,10 @@ RISK_BIT, TP_PCIE_BIT, POOR_BIT, TIGHT_BIT = 8, 4, 2, 1
 #: a plan over several nodes priced from no quote of networked servers (rules ``price_fabric``): above every other
 #: bit, since its cost is not a price anyone quoted for what it rents, while a plan at risk still has a real price
 FABRIC_BIT = 16
+#: each penalty bit with the rule that sets it (its ``constraints.rules`` switch and ``plan --json`` id), most serious
+#: first: :func:`penalty` and the search's rank lines read it
+BIT_RULES = ((FABRIC_BIT, "price_fabric"), (RISK_BIT, "deadline_risk"), (TP_PCIE_BIT, "tp_over_pcie"),
+             (POOR_BIT, "mfu_grade"), (TIGHT_BIT, "memory_headroom"))
 DENSE_SPLIT_PARAMS = 20e9
 
 
@@ -242,10 +246,11 @@ def penalty(*, risk=False, tp_pcie=False, poor=False, tight_mem=False, fabric=Fa
     on = (lambda k: bool(getattr(switches, k, True))) if switches is not None else (lambda k: True)
     p = np.zeros(np.shape(risk) or np.shape(tp_pcie) or np.shape(poor) or np.shape(tight_mem) or np.shape(fabric),
                  np.int64)
-    for flag, bit, rid in ((fabric, FABRIC_BIT, "price_fabric"), (risk, RISK_BIT, "deadline_risk"), (tp_pcie, TP_PCIE_BIT, "tp_over_pcie"),
-                           (poor, POOR_BIT, "mfu_grade"), (tight_mem, TIGHT_BIT, "memory_headroom")):
+    flags = {"price_fabric": fabric, "deadline_risk": risk, "tp_over_pcie": tp_pcie, "mfu_grade": poor,
+             "memory_headroom": tight_mem}
+    for bit, rid in BIT_RULES:
         if on(rid):
-            p = p + np.where(np.asarray(flag, bool), bit, 0)
+            p = p + np.where(np.asarray(flags[rid], bool), bit, 0)
     return p
 
 

@@ -733,8 +733,7 @@ def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:
 def _peft_unsharded(s: Scenario) -> tuple[Msg, ...]:
     """A LoRA/QLoRA layout the user entered with several data-parallel ranks and no sharding, on a framework whose
     PEFT program always shards (frameworks ``peft_dp_zero``: torchtune runs no DDP): kept and estimated, said."""
-    p, t = s.parallel, s.training
-    dp = s.hardware.num_gpus // max(p.tp * p.pp * p.cp, 1)
+    p, t, dp = s.parallel, s.training, s.dp
     if not peft_unsharded(t.framework, t.method, int(p.zero), dp):
         return ()
     return (Msg(CTX, QT_TRANSLATE_NOOP(
@@ -770,7 +769,7 @@ def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, co
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 
 
-def _fabric(price: GpuPrice | None, nodes: int, gpu: Any = None, num_gpus: int = 0) -> dict:
+def _fabric(price: GpuPrice | None, nodes: int, gpu: Any, num_gpus: int) -> dict:
     """What rules.price_fabric reads: the plan's nodes and whether its price's quotes offer networked servers
     (``domain``: the GPUs of one NVLink domain beyond a server when the plan fits in it, advisor.nvlink_domain)."""
     if price is None:

@@ -202,10 +202,24 @@ def decode_weight_bytes(m: ServingModel, precision: str, batch: float) -> float:
     """Weights one decode step of ``batch`` tokens reads: everything but the routed experts, and the union of the
     experts the tokens reach, ``1 − (1 − k/E)^B`` of them (module docstring); never the untied input embedding
     table, of which the step gathers ``batch`` rows (:func:`streamed_params`); the LM head at 16-bit."""
-    if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+    share = _routed_share(m)
+    if not share:
         return _at_precision(streamed_params(m), _head16(m), precision)
-    reach = 1.0 - (1.0 - min(m.experts_per_tok / m.num_experts, 1.0)) ** max(batch, 1.0)
+    reach = _expert_reach(share, batch)
     return _at_precision(streamed_params(m) - m.expert_params + m.expert_params * reach, _head16(m), precision)
+
+
+def _routed_share(m: ServingModel) -> float:
+    """``k/E``, the share of the routed experts one token reaches; 0.0 for a model without routed experts."""
+    if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+        return 0.0
+    return min(m.experts_per_tok / m.num_experts, 1.0)
+
+
+def _expert_reach(share: float, tokens: float) -> float:
+    """The share of the routed experts that ``tokens`` tokens reach under balanced routing, ``1 − (1 − k/E)^B``
+    (module docstring; ``share`` = :func:`_routed_share`)."""
+    return 1.0 - (1.0 - share) ** max(tokens, 1.0)
 
 
 def _head16(m: ServingModel) -> float:
@@ -578,11 +592,10 @@ def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float
 
 def expert_rows(m: ServingModel, tokens: float) -> float:
     """Average GEMM rows of one reached expert when ``tokens`` tokens pass an MoE layer (``tokens`` when dense)."""
-    if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+    share = _routed_share(m)
+    if not share:
         return float(tokens)
-    share = min(m.experts_per_tok / m.num_experts, 1.0)
-    reach = 1.0 - (1.0 - share) ** max(float(tokens), 1.0)
-    return max(float(tokens) * share / max(reach, 1e-12), 1.0)
+    return max(float(tokens) * share / max(_expert_reach(share, float(tokens)), 1e-12), 1.0)
 
 
 def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, tokens: float, rows: float, tp: int,
@@ -590,9 +603,10 @@ def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, token
     """Seconds the routed experts' GEMMs of ``tokens`` tokens take beyond the dense rule, which ran them at the
     efficiency of the forward's ``rows`` rows: at each expert's own rows (:func:`expert_rows`) instead. 0 when dense."""
     peak = peak_flops(gpu, precision) or 0.0
-    if peak <= 0 or m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+    share = _routed_share(m)
+    if peak <= 0 or not share:
         return 0.0
-    active = m.expert_params * min(m.experts_per_tok / m.num_experts, 1.0)
+    active = m.expert_params * share
     e_step = gemm_efficiency(m, gpu, precision, rows, tp, t0=t0)
     e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0)
     return max(tokens * 2.0 * active / tp / peak * (1.0 / e_expert - 1.0 / e_step), 0.0)

@@ -672,13 +672,14 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     weeks = _weeks(phase, start)
     assert weeks is not None
     cands = [spec.gpu] if spec.gpu else (spec.gpu_candidates or default_serving_candidates(table))
-    options = []
+    options, gpus = [], []
     for gid in cands:
         try:
             g = lookup_gpu(gid, s.hardware.custom_gpus)
         except PlannerError:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown GPU {id}"), id=repr(gid)),
                                 field="inference.gpu") from None
+        gpus.append(g)
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
@@ -690,8 +691,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         tokens = size.tokens_per_s * 3600.0 * h * weeks
         per_m = None if c is None else c / max(tokens / 1e6, 1e-12)
         options.append((size, mode, c, costs, msg, per_m, g))
-    if not options and cands and all(engine_runs_no_fp8(spec.engine, spec.precision, lookup_gpu(gid, s.hardware.custom_gpus))
-                                     for gid in cands):
+    if not options and gpus and all(engine_runs_no_fp8(spec.engine, spec.precision, g) for g in gpus):
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "{name}: TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell GPUs (its support matrix); "
                  "choose such a GPU, vLLM (weight-only FP8 on Ampere) or another precision"), name=phase.name),

@@ -1204,12 +1204,13 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
 
 #: "fastest": plans whose calendar time is within this fraction of the fastest plan's that meets the constraints are
 #: equally fast, and rank among themselves by cost (issue 35 round 8, advice8). A difference this small is below what
-#: the estimate resolves (its likely range is ±5% at best: core/evaluate.py's bands, p10-p90 of the error on the
-#: published runs) and below what the plan table prints (two significant figures); ranking by it put 64 × H100 by the
-#: month at 560,000 CNY above 64 × H800 by the hour at 509 CNY, 1.7 seconds slower over a 45-minute job. The plan
-#: this puts first is on the time-vs-cost Pareto front (any faster plan is in its tie group, so costs no less), which
-#: the search's reducer keeps (``_Reducer._compress``).
-FASTEST_TIE = 0.01
+#: the estimate resolves: every framework family's likely range (core/evaluate.py's bands, p10-p90 of the error on
+#: the published runs, resources/validation_bands.json) is 12-18% wide, a half-width of 6-9%. Ranking by smaller
+#: differences put 64 × H100 by the month at 560,000 CNY above 64 × H800 by the hour at 509 CNY (1.7 seconds slower
+#: over a 45-minute job), and 8 × H200 by the month at 94,000 CNY above 8 × H800 by the hour at 197 CNY (3% slower
+#: over 2.3 hours). The plan this puts first is on the time-vs-cost Pareto front (any faster plan is in its tie
+#: group, so costs no less), which the search's reducer keeps (``_Reducer._compress``).
+FASTEST_TIE = 0.05
 
 
 def _equally_fast(days: np.ndarray, ok: np.ndarray, pen=None) -> np.ndarray:
@@ -1218,11 +1219,9 @@ def _equally_fast(days: np.ndarray, ok: np.ndarray, pen=None) -> np.ndarray:
     taken among the rows of the same penalty, since a penalised plan ranks after the others whatever its time (a
     4-node plan with no networked price is no yardstick for the one-node plans ranked above it)."""
     out = days
-    groups = np.unique(np.asarray(pen)[ok]) if pen is not None and ok.any() else [None]
-    for g in groups:
-        sel = ok if g is None else ok & (np.asarray(pen) == g)
-        if not sel.any():
-            continue
+    pen = np.zeros(np.shape(days), np.int64) if pen is None else np.asarray(pen)
+    for g in np.unique(pen[ok]):  # (no row of ``ok``: no group, every row keeps its time)
+        sel = ok & (pen == g)
         best = float(np.min(days[sel]))
         out = np.where(sel & (days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)), best, out)
     return out
@@ -1313,7 +1312,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         if not feasible:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
-            rule = next(rid for bit, rid in _BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
+            rule = next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
             args["rule"] = _rule_name(rule)  # the rule's name, as its check line says it
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by "
                                           "the objective.")
@@ -2404,10 +2403,6 @@ def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int,
     return out
 
 
-_BIT_RULES = ((advisormod.FABRIC_BIT, "price_fabric"), (advisormod.RISK_BIT, "deadline_risk"), (advisormod.TP_PCIE_BIT, "tp_over_pcie"),
-              (advisormod.POOR_BIT, "mfu_grade"), (advisormod.TIGHT_BIT, "memory_headroom"))
-
-
 def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: str, cur: str) -> list[dict]:
     """Why #1 (row ``i``) beat the best plan of the next GPU type and the best plan of another framework, each as
     data and one translatable sentence naming the rule or figure that decided it (issue 31, "explain like an
@@ -2442,7 +2437,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
     d = next((k for k in (1, 2, 3) if round(fig["days"], k) != round(fig["other_days"], k)), 1)
     base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
-    rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
+    rule = next((rid for bit, rid in advisormod.BIT_RULES if extra & bit), None)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
         base.update(other_free=max(1.0 - float(cat["mem_gib"][j]) / float(cj.gpu.memory_gib), 0.0),

@@ -1310,7 +1310,10 @@ def time_layout(
     lora = method in ("lora", "qlora")
     s = float(seq_len)
     s_attn = s if attn_len is None else float(attn_len)
-    if pad_single_len is not None:
+    if pad_single_len is not None and pad_len_cv is not None:
+        # padded batches (flops.sample_shape) with the samples' spread: each micro-batch at its expected longest row
+        s, s_attn, real_frac = padded_batch_rows(pad_single_len, pad_len_cv, mbs, float(seq_len), ops)
+    elif pad_single_len is not None:
         # padded batches (flops.sample_shape): a micro-batch of one sequence is not padded at all; nor, near
         # enough, one preference pair: its chosen and rejected rows are padded to the longer of the two, not to
         # max_length (TRL ``DPOTrainer.concatenated_inputs``: ``pad_to_length(..., max(chosen, rejected))``;
@@ -1319,8 +1322,6 @@ def time_layout(
         s = where(one, float(pad_single_len), s)
         s_attn = where(one, float(pad_single_len), s_attn)
         real_frac = where(one, 1.0, float(real_frac))
-        if pad_len_cv is not None:
-            s, s_attn, real_frac = padded_batch_rows(pad_single_len, pad_len_cv, mbs, float(seq_len), ops)
     s_loc = s / cp
     tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
     # the recompute policy's shares of the forward re-run in backward (core/recompute.py): whole layers
@@ -3151,11 +3152,11 @@ def time_gpu(
     z3_open_s = where((n_dp > 1) & per_mb, z3_open_s, 0.0)
     # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
     fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
-    dp_all = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0)
-    dp_hidden = dp_all - dp_comm if full else None
+    hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
+    dp_hidden = hidden if full else None
     # the compute that runs under the hidden collectives runs slower (overlap_contention_seconds): added to compute
     # below, after every overlap window has read the uncontended compute
-    dp_contention = overlap_contention_seconds(dp_all - dp_comm, ops)
+    dp_contention = overlap_contention_seconds(hidden, ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # (the plan search's rows without context or expert parallelism, ``cp``/``ep`` packed to one value: nothing
