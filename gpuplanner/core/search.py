@@ -2847,6 +2847,18 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     return out
 
 
+def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
+    """The warning when the servers' network is below the tier's "≥400 Gb/s between nodes" (for an 8-GPU server;
+    scaled by its GPUs), the network by its name, not its catalog id, and per server as it is checked (ux9)."""
+    gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
+    need = 400 * p.gpus_per_node / 8
+    if tier == "10B" or gbps >= need:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥{need:g} Gb/s per server between "
+                                            "nodes; {net} gives {have:g} Gb/s."),
+                {"net": get_network(net).name, "need": need, "have": gbps})]
+
+
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
     s = ctx.scenario
@@ -2892,14 +2904,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if p.nodes > 1:
         net = s.hardware.inter_node
         if net:
-
-            gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
-            need = 400 * p.gpus_per_node / 8  # the tier's "≥400 Gb/s between nodes", for an 8-GPU server
-            if tier != "10B" and gbps < need:
-                # the network by its name (not its catalog id), and per server, as the check reads it (ux9)
-                w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥{need:g} Gb/s per "
-                                                         "server between nodes; {net} gives {have:g} Gb/s."),
-                             {"net": get_network(net).name, "need": need, "have": gbps}))
+            w.extend(_slow_network(s, p, net, tier))
         else:
             w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
                                                      "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))
