@@ -784,8 +784,8 @@ def _html_task(data: ReportData) -> str:
         fw=name_for(tr["framework"], ""))
     if tr.get("lora_rank"):
         setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
-    batch = translate("Report", "sequence {s}, global batch {g} sequences, {recompute}").format(
-        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], recompute=_recompute_phrase(tr["recompute"]))
+    batch = translate("Report", "sequence {s}, global batch {g} sequences, {rc}").format(
+        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], rc=_recompute_phrase(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(

@@ -7865,8 +7865,8 @@
         <translation>GPU 数</translation>
     </message>
     <message>
-        <source>sequence {s}, global batch {g} sequences, {recompute}</source>
-        <translation>序列长度 {s}，全局批次 {g} 条序列，{recompute}</translation>
+        <source>sequence {s}, global batch {g} sequences, {rc}</source>
+        <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
     </message>
     <message>
         <source>CPU cores</source>
@@ -10270,7 +10270,7 @@
     </message>
     <message>
         <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest. Needs a mean sample length: without one every sample already fills the sequence length</source>
-        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers padding=&quot;max_length&quot;）。默认关闭：各工具的整理器（collator）填充到批次中最长的样本。需要先填写平均样本长度：不填时每个样本本来就占满序列长度</translation>
+        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers 的 max_length 填充方式）。默认关闭：各工具的数据整理器填充到批次中最长的样本。需要先填写平均样本长度：不填时每个样本本来就占满序列长度</translation>
     </message>
     <message>
         <source>every row padded to the sequence length</source>
