@@ -39,6 +39,7 @@ from PySide6.QtGui import (
 )
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
+from ..i18n import _close_paren_space  # a name ending "（中国特供版）" before Chinese: no space (ux9)
 from ..core.i18n import QT_TRANSLATE_NOOP
 from . import charts
 from .charts import Axis, Chart
@@ -1055,7 +1056,7 @@ def _html_assumptions(data: ReportData) -> str:
     p = data.plan
     price = p.evaluation.price  # the price the costs use (core.cost.GpuPrice)
     if price is not None and price.source:
-        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(price.source, "Cost"), date=price.source_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if price.is_default else ""))}</p>')
+        out.append(f'<p class="small">{_e(_close_paren_space(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(price.source, "Cost"), date=price.source_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if price.is_default else "")))}</p>')
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
     out.extend(f'<li class="small">{_e(tr_text(f))}</li>' for f in data.formulas)
     out.append("</ul>")
