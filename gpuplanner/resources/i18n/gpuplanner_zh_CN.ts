@@ -10258,7 +10258,7 @@
     </message>
     <message>
         <source>Standard deviation of tokens per sample (ms-swift&apos;s dataset list gives mean±std). A padded micro-batch of several samples runs at its longest sample; the spread sets how long that is. Empty (default): 0.46 × the mean sample length, the median spread of ms-swift&apos;s published datasets. Needs a mean sample length; not used with packing or padding-free</source>
-        <translation>每个样本 token 数的标准差（ms-swift 的数据集列表给出 均值±标准差）。含多个样本的填充微批次按其中最长的样本运行；离散度决定这个最长样本有多长。留空（默认）：平均样本长度的 0.46 倍，即 ms-swift 已公布数据集离散度的中位数。需要先填写平均样本长度；打包或无填充时不使用</translation>
+        <translation>每个样本 token 数的标准差（ms-swift 的数据集列表给出“均值±标准差”）。含多个样本的填充微批次按其中最长的样本运行；离散度决定这个最长样本有多长。留空（默认）：平均样本长度的 0.46 倍，即 ms-swift 已公布数据集离散度的中位数。需要先填写平均样本长度；打包或无填充时不使用</translation>
     </message>
     <message>
         <source>0.46 × mean</source>
