@@ -222,7 +222,10 @@ def scenario(row) -> dict:
         fp8_ag, recipe = {}, ("te_current" if recipe == "te_mxfp8" else recipe)
     return {"model": MODELS.get(model, {"preset": model}),
             "training": {"framework": "megatron", "precision": precision, "seq_len": seq, "micro_batch_size": mbs,
-                         "global_batch_size": gbs, **({"fp8_recipe": recipe} if recipe else {}), **fp8_ag},
+                         "global_batch_size": gbs, **({"fp8_recipe": recipe} if recipe else {}), **fp8_ag,
+                         # NeMo 24.07 (launcher yamls: cross_entropy_loss_fusion: true since 2024-06-17) and Bridge
+                         # (GPTModelProvider): the fused loss (frameworks.FUSED_CE_DEFAULT)
+                         "fused_cross_entropy": True},
             "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1,
                          "zero": 3 if fsdp else 1,
                          **({"pp_account_embedding_loss": True} if model in PP_EDGES and pp > 1 else {})},

@@ -120,6 +120,8 @@ def scenario(row) -> dict:
     return {"model": vbd.MODELS.get(model, {"preset": model}),
             "training": {"framework": "megatron", "precision": precision, "seq_len": seq, "micro_batch_size": mbs,
                          "global_batch_size": gbs, "recompute": recompute,
+                         # dgxc NeMo 24.09/24.12 yamls: cross_entropy_loss_fusion: true (frameworks.FUSED_CE_DEFAULT)
+                         "fused_cross_entropy": True,
                          **({"fp8_recipe": recipe, "fp8_all_gather": True} if recipe else {})},
             "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1},
             "hardware": {"gpu": vbd.GPU["H100"], "num_gpus": n}}

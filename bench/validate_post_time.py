@@ -9,17 +9,17 @@ is written next to the row (``ASSUMED``) and printed. Nothing is tuned per row.
 
 * ``swift-examples`` — modelscope/ms-swift at commit 3602360a562313afbf2ef6065fdf61f271a2c5b9. The first line of
   ``examples/train/rlhf/dpo/full.sh``, ``examples/megatron/rlhf/dpo/{packing,moe}.sh`` and
-  ``examples/megatron/lora/dpo.sh`` gives "N * XXGiB; Y s/it". ``s/it`` is ms-swift's logged ``train_speed(s/it)``:
-  wall seconds per optimizer step (Transformers: ``swift/trainers/mixin.py`` via the HF Trainer's global step, one
-  step = ``per_device_train_batch_size × gradient_accumulation_steps`` samples per GPU; Megatron: per iteration,
-  one ``global_batch_size``), averaged from the start of training (the first steps' warm-up included; ASSUMED a
-  run long enough that it does not matter). A DPO sample is one pair: chosen and rejected run in one concatenated
-  forward (TRL ``DPOTrainer.concatenated_forward``; Megatron-SWIFT ``rlhf`` trainer), so the policy sees two
-  sequences per sample. Full DPO keeps a separate frozen reference model (one no-grad forward per pair); LoRA runs
-  the reference as the base model with the adapter disabled (no second copy, same forward). ``rpo_alpha`` 0.1
-  adds the NLL on the chosen half from the same logits (no extra pass). The datasets' token statistics are
-  ms-swift's own (docs ``Supported-models-and-datasets``), as in ``validate_post_memory.py``.
-  ``examples/train/packing/dpo.sh`` (first line "4 * 50GiB; 2h", added 2026-01-17 in d0c71e48c) gives the whole
+  ``examples/megatron/lora/dpo.sh`` gives "N * XXGiB; Y s/it". ``s/it`` is what the tool displayed when the line was
+  written (:data:`FIGURES`: the HF rows' tqdm bar, an exponential moving average of the last optimizer steps; the
+  Megatron rows' interval timer over 5 iterations, evaluations and saves excluded), seconds per optimizer step
+  (Transformers: one step = ``per_device_train_batch_size × gradient_accumulation_steps`` samples per GPU; Megatron:
+  per iteration, one ``global_batch_size``): a steady step. A DPO sample is one pair: chosen and rejected run in one
+  concatenated forward (TRL ``DPOTrainer.concatenated_forward``; Megatron-SWIFT ``rlhf`` trainer), so the
+  policy sees two sequences per sample. Full DPO keeps a separate frozen reference model (one no-grad forward per
+  pair); LoRA runs the reference as the base model with the adapter disabled (no second copy, same forward).
+  ``rpo_alpha`` 0.1 adds the NLL on the chosen half from the same logits (no extra pass). The datasets' token
+  statistics are ms-swift's own (docs ``Supported-models-and-datasets``), as in ``validate_post_memory.py``.
+  ``examples/train/packing/dpo.sh`` (first line "4 * 50GiB; 2h", first written 2025-08-13 in 2900bbf4d) gives the whole
   run's wall time instead: one epoch of AI-ModelScope/orpo-dpo-mix-40k (43,666 pairs, 1% held out: 43,229),
   compared as ``data.tokens / tokens per second`` (``TimeEstimate.compute_days``) with ``data.tokens`` = pairs × 2
   sequences × 938 tokens (ASSUMED: the dataset's mean is per sequence, chosen and rejected alike); the 2 h holds its
@@ -69,51 +69,100 @@ SFT_TIMES = (
 )
 
 
-#: What the published figure averages over (the logged window), per row, from the script and the tool's code.
-#: ms-swift's ``train_speed(s/it)`` is wall seconds since ``on_train_begin`` over the steps since then
-#: (``swift/trainers/patcher.py`` ``add_train_message``; Megatron ``swift/megatron/callbacks/print.py`` ``on_log``), so
-#: every evaluation and checkpoint save between the start and the logged line is inside it, and so is the start-up
-#: (the first steps' NCCL communicator set-up, allocator warm-up, ZeRO-3's first-pass module trace). ASSUMED: the
-#: figure is the run's last logged line (the whole run is the window).
-#: (train steps, steps between evaluations (0: none), held-out pairs, what else the window holds, whether that rest is
-#:  separable from the step)
+#: What each published figure measures (round 8, pref9): the display of the tool as it ran on the date the
+#: script's first line was written (``git log -L1,2:<script>`` at modelscope/ms-swift 3602360). The unit "s/it"
+#: entered ms-swift's own log only on 2026-02-07 (4451f2a73, ``swift/trainers/patcher.py`` ``train_speed(s/it)``)
+#: and Megatron-SWIFT's training bar on 2026-02-16 (d7c7db3ad); every figure here is older (2025-06-03 to
+#: 2025-09-30).
+#:
+#: * ``tqdm`` — the HF-Trainer rows (``swift rlhf``, full.sh first written in e060ad82f, 2025-06-03). The log then
+#:   gave ``train_speed(iter/s)`` = global_step / seconds since ``on_train_begin`` (``swift/trainers/mixin.py`` at
+#:   e060ad82f); the only "X.XXs/it" on screen was the ``Train`` progress bar (``swift/trainers/callback.py``
+#:   ``ProgressCallbackNew``: ``tqdm(desc='Train', total=max_steps)``, ticked once per optimizer step by the HF
+#:   ``ProgressCallback.on_step_end``). tqdm prints ``f'{1/rate:5.2f}s/it'`` with ``rate`` = EMA(dn) / EMA(dt),
+#:   ``smoothing=0.3`` by default (``tqdm/std.py`` ``format_meter`` and ``EMA``): the newest step's interval weighs
+#:   0.3 and each older one 0.7 times the next. An evaluation or a save runs in ``_maybe_log_save_evaluate`` after
+#:   ``on_step_end``, so it lengthens the next step's interval once; read k steps later it weighs 0.3 × 0.7^k.
+#:   ASSUMED read at the run's last step (before the final evaluation and save, which come after the last tick).
+#: * ``megatron`` — the Megatron-SWIFT rows (``megatron rlhf``/``sft``, 2025-07-10 to 2025-09-30). The log printed
+#:   Megatron-LM's ``elapsed time per iteration (ms)`` (``swift/megatron/trainers/base.py`` ``training_log`` at
+#:   1b184f296; ``swift/megatron/init.py`` at 67458dfeb): ``timers('interval-time')`` over the last ``log_interval``
+#:   iterations (Megatron-SWIFT default 5, ``megatron_args.py``). Megatron-LM's ``train`` stops that timer around
+#:   ``evaluate_and_print_results`` and inside ``save_checkpoint_and_time`` (``megatron/training/training.py``): no
+#:   evaluation and no save is in the figure; the start-up only in the first line (iteration 1).
+#: * ``run`` — "2h" (examples/train/packing/dpo.sh, 2025-08-13): the run's wall time; every evaluation and save of
+#:   the training loop is inside it. The start-up before ``on_train_begin`` (model load, packing, DeepSpeed init:
+#:   transformers ``Trainer._inner_training_loop``) is not in the bar's or the log's elapsed time; the first steps'
+#:   warm-up (seconds) is left out of a 2 h run.
+TQDM_SMOOTHING = 0.3  # tqdm.tqdm(smoothing=0.3), its default
+FIGURES = {
+    "swift-dpo-full-7b-padding-free": "tqdm",
+    "swift-dpo-full-7b-padded": "tqdm",
+    "mswift-dpo-qwen3-4b-packing": "megatron",
+    "mswift-dpo-qwen3-30b-a3b-packing": "megatron",
+    "mswift-dpo-qwen3-30b-a3b-lora": "megatron",
+    "swift-dpo-full-7b-packing-run": "run",
+    "mswift-sft-7b-full-tp2": "megatron",
+    "mswift-sft-7b-lora-tp2": "megatron",
+}
+
+
+def window_share(kind: str, steps: int, every: int) -> float:
+    """How many of the run's evaluation/save intervals the published figure holds, per step of it (run rows: in the
+    whole run): ``tqdm``: the EMA weight of the last one before the run's last step (0.3 × 0.7^k, k = steps since
+    the interval that held it); ``megatron``: 0 (the interval timer is stopped); ``run``: all of them."""
+    if not every or steps <= every:
+        return 0.0
+    if kind == "run":
+        return float(steps // every)
+    if kind == "tqdm":
+        k = steps - ((steps - 1) // every * every + 1)  # the save at step n lengthens step n + 1's interval
+        return TQDM_SMOOTHING * (1.0 - TQDM_SMOOTHING) ** k
+    return 0.0
+
+
+#: The run's shape from the script and the tool's code, per row: (train steps, steps between evaluations and saves
+#: (0: none), held-out pairs, bytes of one save (0: not priced), what the window holds).
 #: Evaluation: Megatron-SWIFT runs ``eval_iters`` = len(val) // global_batch forward-only passes of one global batch
 #: (``megatron_args.py``; ``trainers/base.py`` ``evaluate``: ``forward_backward_func(forward_only=True)``) at every
 #: ``eval_steps`` and at the end (``callbacks/default_flow.py``); the HF Trainer runs the whole eval dataloader at
 #: every ``eval_steps``. A DPO evaluation batch runs the policy's and the reference's forward (TRL/ms-swift
 #: ``compute_loss`` in eval; Megatron-SWIFT ``forward_step``), no backward: the held-out set once per evaluation.
+#: Save: ``save_only_model true`` writes the bf16 weights (2 B/param; ZeRO-3 gathers them to rank 0,
+#: ``stage3_gather_16bit_weights_on_model_save``), priced at the model's own checkpoint write rate
+#: (:attr:`gpuplanner.core.cost.Overheads.checkpoint_write_gbs_per_node`, an assumption of the cost model).
 #: Sizes: emoji 2,449 pairs (24 held out; 2,425 train / 16 per step = 152 steps); orpo-dpo-mix-40k 43,666 pairs (437
 #: held out; packed into 8,192-token rows, 43,229 × 2 × 938 / 8,192 = 9,900 train rows: 2,475 steps of 4 rows;
 #: unpacked, 43,229 / 16 = 2,701 steps); alpaca-gpt4 zh+en+self-cognition #500 each = 1,500 samples / 16 = 93 steps,
 #: no held-out set (ms-swift ``split_dataset_ratio`` default 0: ``swift/arguments/base_args/data_args.py``).
+QWEN25_7B_SAVE = 7.62e9 * 2.0
 WINDOWS = {
-    "swift-dpo-full-7b-padding-free": (152, 100, 24, "one ZeRO-3 save of the 15 GB model (save_only_model) at step "
-                                       "100 and the start-up, over 152 steps", False),
-    "swift-dpo-full-7b-padded": (152, 100, 24, "one ZeRO-3 save of the 15 GB model at step 100 and the start-up, over "
-                                 "152 steps", False),
-    "mswift-dpo-qwen3-4b-packing": (2475, 200, 437, "a save of 8 GB (no optimizer) every 200 steps", True),
-    "mswift-dpo-qwen3-30b-a3b-packing": (2475, 200, 437, "a save of 61 GB (no optimizer) every 200 steps", True),
-    "mswift-dpo-qwen3-30b-a3b-lora": (2701, 100, 437, "a LoRA adapter save (r 8, MBs) every 100 steps", True),
-    "swift-dpo-full-7b-packing-run": (2475, 200, 437, "12 ZeRO-3 saves of the 15 GB model (save_only_model) and the "
-                                      "start-up in the 2 h", False),
-    "mswift-sft-7b-full-tp2": (93, 0, 0, "the start-up alone over 93 steps (no held-out set; save_steps 100 > 93)",
-                               False),
-    "mswift-sft-7b-lora-tp2": (93, 0, 0, "the start-up alone over 93 steps", False),
+    "swift-dpo-full-7b-padding-free": (152, 100, 24, QWEN25_7B_SAVE, "tqdm EMA of the last steps; the save and "
+                                       "evaluation at step 100 weigh 0.3 × 0.7^51 at step 152"),
+    "swift-dpo-full-7b-padded": (152, 100, 24, QWEN25_7B_SAVE, "tqdm EMA of the last steps (as above)"),
+    "mswift-dpo-qwen3-4b-packing": (2475, 200, 437, 0.0, "Megatron interval timer over 5 iterations: no "
+                                    "evaluation, no save"),
+    "mswift-dpo-qwen3-30b-a3b-packing": (2475, 200, 437, 0.0, "Megatron interval timer (as above)"),
+    "mswift-dpo-qwen3-30b-a3b-lora": (2701, 100, 437, 0.0, "Megatron interval timer (as above)"),
+    "swift-dpo-full-7b-packing-run": (2475, 200, 437, QWEN25_7B_SAVE, "the whole run: 12 evaluations and 12 "
+                                      "ZeRO-3 saves of the 15 GB model (save_only_model)"),
+    "mswift-sft-7b-full-tp2": (93, 0, 0, 0.0, "Megatron interval timer (no held-out set)"),
+    "mswift-sft-7b-lora-tp2": (93, 0, 0, 0.0, "Megatron interval timer (no held-out set)"),
 }
 
 
 def eval_seconds(row: Row, t, kind: str) -> float:
-    """The evaluations inside the logged window, per step (run rows: in the whole run), at the step's own compute
-    rate: the held-out tokens (pairs × 2 × the row's mean sample) through the policy's and the reference's forward
-    cost the step's compute × (held-out tokens / the step's tokens) × 2 forwards / the step's FLOPs per token
-    (:attr:`TimeEstimate.hardware_flops_per_token`: recomputation and the reference's forward included). SFT rows have
-    no held-out set."""
+    """One evaluation of the held-out set at the step's own compute rate: the held-out tokens (pairs × 2 × the row's
+    mean sample) through the policy's and the reference's forward cost the step's compute × (held-out tokens / the
+    step's tokens) × 2 forwards / the step's FLOPs per token (:attr:`TimeEstimate.hardware_flops_per_token`:
+    recomputation and the reference's forward included). SFT rows have no held-out set. ``kind`` is unused (kept
+    for callers); :func:`window_seconds` weighs it by what the figure holds."""
     from gpuplanner.core.estimate import resolve
     from gpuplanner.core.flops import forward_flops_per_token
     from gpuplanner.core.scenario import scenario_from_dict
 
-    steps, every, val_pairs, _, _ = WINDOWS[row.id]
-    if not every:
+    _, every, val_pairs, _, _ = WINDOWS[row.id]
+    if not every or not val_pairs:
         return 0.0
     d = {"model": row.model, "training": row.training, "parallel": row.parallel,
          "hardware": {"gpu": row.gpu, "num_gpus": row.num_gpus}, "data": row.data}
@@ -122,9 +171,22 @@ def eval_seconds(row: Row, t, kind: str) -> float:
     mean = float(min(row.data.get("mean_sample_len") or tr.seq_len, tr.seq_len))
     f = forward_flops_per_token(r.facts, mean, method=tr.method, lora_rank=tr.lora_rank, lora_targets=tr.lora_targets)
     fwd2 = 2.0 * (f.layers + f.head + f.attention) + f.lora  # policy (with its adapters) + reference
-    one_eval = t.seconds["compute"] * (val_pairs * 2.0 * mean / t.tokens_per_step) * fwd2 / t.hardware_flops_per_token
-    total = (steps // every) * one_eval
-    return total if kind == "run" else total / steps
+    return t.seconds["compute"] * (val_pairs * 2.0 * mean / t.tokens_per_step) * fwd2 / t.hardware_flops_per_token
+
+
+def save_seconds(row: Row) -> float:
+    """One save of ``WINDOWS[row][3]`` bytes at the cost model's checkpoint write rate per node (one node here)."""
+    from gpuplanner.core.cost import Overheads
+
+    return WINDOWS[row.id][3] / (Overheads().checkpoint_write_gbs_per_node * 1e9)
+
+
+def window_seconds(row: Row, t) -> tuple[float, float]:
+    """(evaluation seconds, save seconds) inside the published figure: per step for step rows, in the whole run for
+    run rows (:func:`window_share` × one evaluation / one save)."""
+    steps, every, _, _, _ = WINDOWS[row.id]
+    share = window_share(FIGURES[row.id], steps, every)
+    return share * eval_seconds(row, t, row.kind), share * save_seconds(row)
 
 
 def all_rows() -> list[Row]:
@@ -228,28 +290,25 @@ def main() -> int:
             print(f"ASSUMED {row.id}: {a}")
         pred = t.compute_days * 86400.0 if row.kind == "run" else t.step_time_s
         err = row.measured / pred - 1.0  # throughput terms: + = predicted too fast
-        ev = eval_seconds(row, t, row.kind)
-        mapped_err = row.measured / (pred + ev) - 1.0
-        rest, separable = WINDOWS[row.id][3], WINDOWS[row.id][4]
-        res.append((row.id, row.table, row.measured, pred, err, ev, mapped_err, separable, rest))
+        ev, sv = window_seconds(row, t)
+        mapped_err = row.measured / (pred + ev + sv) - 1.0
+        res.append((row.id, row.table, row.measured, pred, err, ev, sv, mapped_err, FIGURES[row.id],
+                    WINDOWS[row.id][4]))
     print("\n| row | table | published s (per step; run rows: whole run) | predicted s | error (+ = predicted too "
-          "fast) | + evaluations in the window s | error, window mapped | rest of the window |\n"
-          "|---|---|---:|---:|---:|---:|---:|---|")
-    for rid, table, pub, pred, err, ev, merr, sep, rest in res:
-        mark = "" if sep else " (NOT SEPARABLE)"
-        print(f"| {rid} | {table} | {pub:.2f} | {pred:.2f} | {err:+.1%} | {ev:.2f} | {merr:+.1%}{mark} | {rest} |")
+          "fast) | figure | + evaluations in it s | + saves in it s | error, window mapped | what the figure holds |\n"
+          "|---|---|---:|---:|---:|---|---:|---:|---:|---|")
+    for rid, table, pub, pred, err, ev, sv, merr, fig, rest in res:
+        print(f"| {rid} | {table} | {pub:.2f} | {pred:.2f} | {err:+.1%} | {fig} | {ev:.2f} | {sv:.2f} | {merr:+.1%} "
+              f"| {rest} |")
     print("\n| step-time ratio (run A / run B) | published | model | source |\n|---|---:|---:|---|")
     for rid, pub, mod, src in ratio_rows():
         print(f"| {rid} | {pub:.2f} | {mod:.2f} | {src} |")
-    print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 | rows whose window "
-          "separates: n, median / p90 |\n|---|---:|---:|---:|---:|---:|")
+    print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 |\n|---|---:|---:|---:|---:|")
     for table in sorted({r[1] for r in res}) + ["all"]:
         sel = [r for r in res if table in ("all", r[1])]
-        errs, merrs = [abs(r[4]) for r in sel], [abs(r[6]) for r in sel]
-        clean = [abs(r[6]) for r in sel if r[7]]
-        cl = f"{len(clean)}, {statistics.median(clean):.1%} / {_pct(clean, 0.9):.1%}" if clean else "0"
+        errs, merrs = [abs(r[4]) for r in sel], [abs(r[7]) for r in sel]
         print(f"| {table} | {len(errs)} | {statistics.median(errs):.1%} | {_pct(errs, 0.9):.1%} | "
-              f"{statistics.median(merrs):.1%} / {_pct(merrs, 0.9):.1%} | {cl} |")
+              f"{statistics.median(merrs):.1%} / {_pct(merrs, 0.9):.1%} |")
     return 0
 
 

@@ -397,7 +397,9 @@ def bridge_moe_scenario(row) -> dict:
     _rel, system, model, prec, n, gbs, mbs, seq, tp, pp, vp, ep, _pub, _note = row
     return {"model": GPT_OSS_120B if model == "gpt-oss-120b" else {"preset": model},
             "training": {"framework": "megatron", "precision": prec, "seq_len": seq, "micro_batch_size": mbs,
-                         "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
+                         "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {}),
+                         # GPTModelProvider.cross_entropy_loss_fusion = True (frameworks.FUSED_CE_DEFAULT)
+                         "fused_cross_entropy": True},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
                          "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
                          else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1,
@@ -1079,7 +1081,9 @@ def long_context_b200_rows() -> tuple[list[str], list[float], list[float]]:
         seq, gpus = k * 1024, tp * pp * dp * cp
         sc = {"model": {"preset": "llama-3.1-8b"},
               "training": {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_delayed", "seq_len": seq,
-                           "micro_batch_size": 1, "global_batch_size": gbs},
+                           "micro_batch_size": 1, "global_batch_size": gbs,
+                           # NeMo 2's GPTConfig: cross_entropy_loss_fusion = True (frameworks.FUSED_CE_DEFAULT)
+                           "fused_cross_entropy": True},
               "parallel": {"tp": tp, "pp": pp, "cp": cp, "zero": 1, "sequence_parallel": tp > 1},
               "hardware": {"gpu": "b200-180gb", "num_gpus": gpus}}
         tps = evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
@@ -1100,8 +1104,10 @@ def long_context_rows() -> list[str]:
     for k, tp, dp, cp, pub in NEMO_LONG_SEQ:
         seq, pp = k * 1024, 2 if k == 8 else 1  # the 8K row runs PP 2
         sc = {"model": {"preset": "llama-2-7b"},
+              # NeMo 24.03: Megatron-Core's loss was the unfused vocab_parallel_cross_entropy(logits.float(), ...)
+              # (language_module.py at e4dcc7150a, March 2024); the fused one came on 2024-06-14 (7b4a6d76c9)
               "training": {"framework": "megatron", "precision": "fp8", "seq_len": seq, "micro_batch_size": 1,
-                           "global_batch_size": max(4 * 1024 * 1024 // seq, dp)},
+                           "global_batch_size": max(4 * 1024 * 1024 // seq, dp), "fused_cross_entropy": False},
               "parallel": {"tp": tp, "pp": pp, "cp": cp, "zero": 1, "sequence_parallel": tp > 1},
               "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": tp * pp * dp * cp}}
         tps = evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
@@ -1748,6 +1754,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("pref7.md"),
         "",
         *_fragment("pref8.md"),
+        "",
+        *_fragment("pref9.md"),
         *_fragment("cp7.md"),
         "",
         *_fragment("cp8.md"),
@@ -1763,6 +1771,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("ftoos8.md"),
         "",
         *_fragment("bf16h8.md"),
+        "",
+        *_fragment("xent8.md"),
         "",
         *_fragment("rtx5090_7.md"),
         "",

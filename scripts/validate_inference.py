@@ -770,6 +770,41 @@ def rtx4090_layer_check():
 rtx4090_layer_check()
 
 
+# Issue 35 round 8 (smallm8), printed check, not pooled (kernel level): one H20's bf16 fused-MoE first GEMM (Mixtral
+# 8x7B at TP 2: E=8 experts, N=14336, K=4096, top-2), the tuned column of vllm-project/vllm PR #44152 ("Performance
+# comparison: default-fallback vs tuned configs (NVIDIA H20)", torch 2.5.1, triton 3.1.0, ms per call). Modelled with the
+# decode rule: the reached experts' weights at the decode bandwidth share, the FLOPs at gemm_efficiency of each expert's
+# rows, capped at the roofline's sum bound (weights + FLOPs on 16-row padded rows), plus one kernel's fixed time. "before"
+# is the 128-row tile term alone with the H100's share (no H20 sweep factor).
+H20_MOE_GEMM_MS = {1: 0.076, 32: 0.279, 128: 0.435, 512: 1.069, 2048: 3.606}
+
+
+def h20_moe_gemm_check():
+    import math
+    from gpuplanner.core import timing as _t
+    from gpuplanner.core.serving_facts import DECODE_KERNEL_S
+    g, e, k, n, kk = get_gpu("h20-96gb"), 8, 2, 14336, 4096
+    bw = g.mem_bw_tbs * 1e12 * inf.bandwidth_fraction(g, inf.ServingEfficiency())
+    peak = inf.peak_flops(g, "bf16")
+    share = _t.GEN_EFFICIENCY["hopper"] * _t.sustained_clock_factor(g, "bf16")
+    out = []
+    for tokens, meas in H20_MOE_GEMM_MS.items():
+        reach = e * (1 - (1 - k / e) ** tokens)
+        rows = tokens * k / reach
+        t_read = reach * n * kk * 2 / bw
+        flops = 2 * tokens * k * n * kk
+        t_tile = flops / (peak * share / (1 + _t.T0 / rows))
+        t_sum = t_read + 2 * reach * math.ceil(rows / inf.SMALL_M_TILE_ROWS - 1e-9) * inf.SMALL_M_TILE_ROWS * n * kk / (peak * share)
+        before = (max(t_read, flops / (peak * _t.GEN_EFFICIENCY["hopper"] / (1 + _t.T0 / rows))) + DECODE_KERNEL_S) * 1e3
+        model = (max(t_read, min(t_tile, t_sum)) + DECODE_KERNEL_S) * 1e3
+        out.append(f"{tokens}: {meas:.3f} ms measured, {model:.3f} modelled ({model / meas - 1:+.0%}; "
+                   f"before {before / meas - 1:+.0%})")
+    print("H20 bf16 fused-MoE GEMM (vLLM PR #44152, tuned): " + "; ".join(out))
+
+
+h20_moe_gemm_check()
+
+
 # Issue 35 round 7 (geserve7): new GeForce serving rows, out of sample (not looked at while the mechanisms were built).
 # (a) casys-kaist/LLMServingSim commit 5daddb2 (2026-08-21) bench/examples/RTX4090/Llama-3.1-8B/vllm/ (meta.json,
 #     requests.jsonl): vLLM 0.19.0 on one RTX 4090, Llama-3.1-8B BF16, max_num_seqs 256, max_num_batched_tokens 2048,

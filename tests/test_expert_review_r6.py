@@ -158,6 +158,11 @@ def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
     s = load_scenario(DATA / "grpo-qwen3-30b-a3b-vllm.json")[0]
     two = json.loads((DATA / "grpo-qwen3-30b-a3b-vllm.json").read_text(encoding="utf-8"))  # as the user wrote it
     two["constraints"]["gpu_candidates"] = ["h800-sxm-80gb", "h100-sxm-80gb"]
+    # the multi-node plans here have no networked quote: price_fabric (round 8) would rank them after the one-node
+    # ones whatever their grade; this test is about the poor-MFU rule, so that rule is off
+    two["constraints"]["rules"] = {"price_fabric": False}
+    s = s.model_copy(update={"constraints": s.constraints.model_copy(
+        update={"rules": s.constraints.rules.model_copy(update={"price_fabric": False})})})
     res = search(scenario_from_dict(two), top=5)
     assert all(p.mfu_grade == "poor" for p in res.plans), [p.mfu_grade for p in res.plans]
     p = res.plans[0]

@@ -22,7 +22,9 @@ def bridge_scenario(preset, n, tp, pp, cp, vp, gbs, extra, precision="fp8"):
     return scenario_from_dict({
         "model": {"preset": preset},
         "training": {"framework": "megatron", "precision": precision, "seq_len": 8192, "micro_batch_size": 1,
-                     "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if precision == "fp8" else {})},
+                     "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if precision == "fp8" else {}),
+                     # Megatron-Bridge's GPTModelProvider: cross_entropy_loss_fusion = True (FUSED_CE_DEFAULT)
+                     "fused_cross_entropy": True},
         "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1, **extra},
         "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}})
 

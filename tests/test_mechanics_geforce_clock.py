@@ -56,9 +56,10 @@ def test_rtx_5090_figure_is_nvidias_half_rate_fp32_accumulate():
     assert 236.03 / 209.5 * 2.407 == pytest.approx(2.712, abs=0.002)
 
 
-# (the L40S and L20 take the datacenter sweep factor since issue 35 round 8: tests/test_mechanics_datacenter_ada_clock.py)
+# (the L40S and L20 take the datacenter sweep factor since issue 35 round 8: tests/test_mechanics_datacenter_ada_clock.py;
+# the H20 too, against the H100, since smallm8: tests/test_mechanics_small_m_decode_r8.py)
 @pytest.mark.parametrize("gid", ["a100-sxm-80gb", "a100-pcie-40gb", "h100-sxm-80gb", "l40-48gb", "rtx-a6000-48gb",
-                                 "h20-96gb", "mi300x-192gb"])
+                                 "mi300x-192gb"])
 def test_non_geforce_cards_unchanged(gid):
     assert _factor(gid) == 1.0
     gen = T.gpu_generation(gid)

@@ -230,7 +230,8 @@ def memory_kwargs(r: Resolved) -> dict:
     """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
     s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
     prof = method_profile(t)
-    tool = tool_mechanics(t.framework, t.recompute, t.liger_kernel, t.cut_cross_entropy, t.objective)
+    tool = tool_mechanics(t.framework, t.recompute, t.liger_kernel, t.cut_cross_entropy, t.objective,
+                          t.fused_cross_entropy)
     return dict(
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
         master_weights=t.master_weights, seq_len=sample_shape_of(s, prof).row_len,

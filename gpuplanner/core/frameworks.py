@@ -312,8 +312,26 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
+#: Whether each Megatron-Core tool runs the fused vocab-parallel cross-entropy (``cross_entropy_loss_fusion``) by
+#: default. Megatron-LM: off (``--cross-entropy-loss-fusion`` is a ``store_true`` flag in
+#: ``megatron/training/arguments.py``, e.g. at f2e5db402c44, July 2024; ``ModelParallelConfig.cross_entropy_loss_fusion:
+#: bool = False`` in ``megatron/core/model_parallel_config.py``). Megatron-Bridge: on (NVIDIA-NeMo/Megatron-Bridge
+#: ``src/megatron/bridge/models/gpt_provider.py`` at 0254ddd: ``GPTModelProvider.cross_entropy_loss_fusion: bool =
+#: True``), as NeMo 2's ``GPTConfig`` before it (``nemo/collections/llm/gpt/model/base.py``). Megatron-SWIFT: on
+#: (ms-swift ``swift/megatron/arguments/megatron_args.py`` at 3602360). ``training.fused_cross_entropy`` overrides it.
+FUSED_CE_DEFAULT = {"megatron": False, "megatron-bridge": True, "megatron-swift": True}
+
+
+def fused_cross_entropy_of(framework: str, choice: bool | None = None) -> bool:
+    """Whether ``framework``'s Megatron-Core loss is the fused cross-entropy: the user's ``choice``
+    (``training.fused_cross_entropy``) or the tool's default (:data:`FUSED_CE_DEFAULT`). False off Megatron."""
+    if framework not in FUSED_CE_DEFAULT:
+        return False
+    return FUSED_CE_DEFAULT[framework] if choice is None else bool(choice)
+
+
 def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut_cross_entropy: bool = True,
-                   objective: str = "sft") -> dict:
+                   objective: str = "sft", fused_cross_entropy: bool | None = None) -> dict:
     """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
     inputs (Unsloth's gradient checkpointing; applies where layers are recomputed), the loss kernel
     (``cce``: no logits tensor) and fused element-wise kernels (time model).
@@ -338,7 +356,8 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut
     # Megatron-SWIFT: ``cross_entropy_loss_fusion`` defaults to True (memory.megatron_fused_ce_bytes_per_logit) where
     # the labels go into the model (SFT, DPO, KTO); its GRPO pops them and takes log-probabilities from the logits
     # itself (``swift/megatron/trainers/grpo_trainer.py``: ``compute_logps_and_entropy_from_logits``)
-    fused_ce = framework == "megatron-swift" and objective not in ("grpo", "ppo")
+    fused_ce = (framework == "megatron-swift" and objective not in ("grpo", "ppo")
+                and fused_cross_entropy_of(framework, fused_cross_entropy))
     return {"checkpoint_offload": False,
             "loss_kernel": "cce" if liger else ("megatron_fused" if fused_ce else "standard"),
             "fused": bool(f and f.fused_kernels) or liger, "layer_kernels": "liger" if liger else "hf"}

@@ -55,6 +55,9 @@ What the engines do beyond the roofline (issue 35):
   step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
 * **Weight-only formats** (int4; int8 without an 8-bit tensor-core rate) pad a decode GEMM to Marlin's 16-row
   m-blocks, not the 128-row tile: :data:`WEIGHT_ONLY_TILE_ROWS` (issue 35, round 4).
+* **The tile term never exceeds the roofline's sum bound**: a decode GEMM takes at most its weight stream plus its FLOPs
+  on 16-row padded tokens (:func:`no_overlap_gemm_s`; binds on cards whose tensor cores are slow for their memory, H20;
+  issue 35 round 8, smallm8).
 * **The engine's sequence cap**: vLLM runs at most ``max_num_seqs`` requests whatever memory holds
   (:func:`max_running_requests`).
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
@@ -549,17 +552,48 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
+    t_sum = no_overlap_gemm_s(m, gpu, precision, batch, tp, t_read)  # issue 35 round 8 (smallm8)
+    # the sum bound binds: the weight stream or the padded FLOPs, whichever is the larger part, names the roof
+    read_bound = t_read >= t_gemm or (t_sum < t_gemm and 2.0 * t_read >= t_sum)
+    t_gemm = min(t_gemm, t_sum)
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     host = exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
     # the engine's host work sets the pace where the GPU waits for it longer than it computes (overlapped: any
     # exposed host time; serial: more than the GPU's step): "host" bound, shown as such (breakdown6)
     on_host = host > 0.0 and (loop == "overlapped" or host > t)
     t += host
-    return t, ("host" if on_host else "memory" if t_read >= t_gemm else "compute")
+    return t, ("host" if on_host else "memory" if read_bound else "compute")
+
+
+# Issue 35, round 8 (smallm8): the tile term cannot make a decode GEMM slower than streaming its weights and then
+# multiplying them with no overlap at all. The rows constant :data:`timing.T0` (128: one 128-row CUTLASS/cuBLAS tile,
+# set on 16-bit training GEMMs) charges every GEMM the FLOPs of 128 more rows. On the cards it was set on that is about
+# the time their weights take to stream (the ridge in rows at the model's shares: A100 BF16 ~130, H100 ~190), so the
+# term stands for the weight loads a GEMM does not hide. On a card whose tensor cores are slow for its memory the same
+# 128 rows cost several times the weight stream: H20, 148 TFLOPS BF16 against 4.0 TB/s (ridge 37 rows), where a
+# Qwen2.5-72B TP 8 decode step of 8–15 tokens came out at 33–37 ms with its weights streaming in ~5.6 ms (advice8).
+# A kernel that reads each weight once is never slower than the roofline's sum bound, ``bytes / bandwidth + padded
+# FLOPs / rate`` (Williams et al. 2009, "Roofline"; the max is the bound with full overlap, the sum without), and the
+# engines' small-M kernels pad the tokens to a narrow tile, not to 128 rows: vLLM's Hopper FP8 GEMM swaps A and B for
+# M ≤ 64 so the tokens take a 16-wide tile (``csrc/quantization/cutlass_w8a8/c3x/scaled_mm_sm90_fp8_dispatch.cuh``:
+# ``sm90_fp8_config_M16_*`` ``Shape<_64, _16, _256>``, "enable swap AB for M < 64"); TensorRT-LLM's GEMM plugins time
+# every tactic for each M rounded up to a power of two and keep the fastest (``GemmPluginProfiler::getBestConfig``,
+# cpp/tensorrt_llm/plugins/common/gemmPluginProfiler.cpp). Measured on one H20 (vllm-project/vllm PR #44152, bf16
+# fused-MoE ``E=8, N=14336, K=4096, top-2``, tuned): 0.076 ms at 1 token and 0.279 ms at 32 tokens (8 rows an
+# expert, all 8 experts' 939 MB read at 3.4 TB/s): the weight stream, where the 128-row term gives 0.38 and 1.6 ms.
+#: Token rows a small-M decode kernel pads to (vLLM's swapped 16-wide tile, above).
+SMALL_M_TILE_ROWS = 16.0
+
+
+def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
+    """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
+    the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
+    rows = math.ceil(max(float(batch), 1.0) / SMALL_M_TILE_ROWS - 1e-9) * SMALL_M_TILE_ROWS
+    return t_read + lm_head_split_gemm_s(m, gpu, precision, rows, tp, 0.0, head_t0=0.0)
 
 
 def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int,
-                         rows0: float | None) -> float:
+                         rows0: float | None, head_t0: float | None = None) -> float:
     """Compute-roof seconds of a decode step's GEMMs of ``batch`` rows: the decoder's at ``precision`` (``rows0``: the
     weight-only pad), the 16-bit LM head at the 16-bit rate (:func:`sixteen_bit_params`; identical when 16-bit)."""
     peak = peak_flops(gpu, precision) or 0.0
@@ -570,7 +604,7 @@ def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float
     t += expert_grouped_gemm_extra_s(m, gpu, precision, batch, batch, tp, rows0)  # issue 35 round 8 (serveoos8)
     if head > 0:
         p16 = peak_flops(gpu, "bf16") or peak
-        t += batch * 2.0 * head / tp / (p16 * gemm_efficiency(m, gpu, "bf16", batch, tp))
+        t += batch * 2.0 * head / tp / (p16 * gemm_efficiency(m, gpu, "bf16", batch, tp, t0=head_t0))
     return t
 
 

@@ -266,6 +266,11 @@ class TrainingSection(_Section):
                           "cut_cross_entropy package; default on): no logits tensor. False: the Unsloth before it "
                           "(Fast_CrossEntropyLoss saves the 16-bit logits and the HF Trainer's Accelerate copies them to "
                           "fp32)")
+    fused_cross_entropy: bool | None = Field(
+        None, description="Megatron-Core's fused vocab-parallel cross-entropy (Megatron-LM --cross-entropy-loss-fusion, "
+                          "cross_entropy_loss_fusion). Null: the tool's default: off in Megatron-LM (a store_true "
+                          "flag), on in NeMo / Megatron-Bridge (GPTModelProvider) and Megatron-SWIFT. Megatron tools "
+                          "only (core/frameworks.fused_cross_entropy_of)")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
@@ -680,6 +685,14 @@ def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | N
     return None
 
 
+def _check_fused_ce(t) -> None:
+    """Refuse ``training.fused_cross_entropy`` for a tool that does not run Megatron-Core's loss."""
+    if t.fused_cross_entropy is not None and "framework" in t.model_fields_set and t.framework not in _MEGATRON_TOOLS:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.fused_cross_entropy is Megatron-Core's --cross-entropy-loss-fusion; framework "
+                 "{framework} has no such choice"), framework=t.framework))
+
+
 def _check_bnb_flags(t) -> None:
     """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
     if t.legacy_bnb_4bit and t.method != "qlora":
@@ -754,6 +767,7 @@ class Scenario(_Section):
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
+        _check_fused_ce(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "

@@ -179,15 +179,22 @@ MAMF_SAME_DIE = {"rtx-4090d-24gb": "rtx-4090-24gb"}
 #: same table (both square sweeps, so the sweep's shortfall against the finder's best shape cancels): L40S
 #: (269.15 / 362.05) / (264.53 / 312) = 0.877, L20 (114.14 / 119.5) / (264.53 / 312) = 1.127. Only these catalogue
 #: ids (a user-entered GPU states its own figures); their generation borrows Ampere's 0.70, as GeForce Ada does.
-DATACENTER_SWEEP_TFLOPS = {"l40s-48gb": 269.15, "l20-48gb": 114.14}
+DATACENTER_SWEEP_TFLOPS = {"l40s-48gb": 269.15, "l20-48gb": 114.14, "h20-96gb": 142.25}
 DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
+#: Issue 35 round 8 (smallm8): a Hopper card is measured against the H100 SXM, whose runs set Hopper's 0.55, in the
+#: same table (``database.md`` @9d82827637): H100 80GB HBM3 797.51 (HaxxorCialtion; 783.66 bare metal, clow1710),
+#: H20 96GB 142.25 (xiaoxi68; 141.86 Charming). The H20 is the full-power Hopper board with its tensor rate cut to 148
+#: BF16 TFLOPS, so no power limit holds its clock: (142.25 / 148) / (797.51 / 989) = 1.192. A kernel check on one
+#: H20 (vllm-project/vllm PR #44152, bf16 fused-MoE ``N=14336, K=4096``, tuned): 133 TFLOPS at 2,048 tokens (512 rows
+#: an expert), 0.90 of its 148, where the H100's 0.55 × 1.0 would give 81.
+DATACENTER_SWEEP_GEN_REFERENCE = {"hopper": ("h100-sxm-80gb", 797.51)}
 
 
 def datacenter_sweep_factor(gid: str) -> float:
     """:data:`DATACENTER_SWEEP_TFLOPS`' card over the A100's share in the same table; 1.0 for any other id."""
     if gid not in DATACENTER_SWEEP_TFLOPS:
         return 1.0
-    ref_id, ref_tflops = DATACENTER_SWEEP_REFERENCE
+    ref_id, ref_tflops = DATACENTER_SWEEP_GEN_REFERENCE.get(gpu_generation(C.get_gpu(gid)), DATACENTER_SWEEP_REFERENCE)
     share = DATACENTER_SWEEP_TFLOPS[gid] / float(C.peak_tflops(C.get_gpu(gid), "bf16"))
     return share / (ref_tflops / float(C.peak_tflops(C.get_gpu(ref_id), "bf16")))
 
@@ -225,6 +232,19 @@ T0 = 128.0
 #: Achievable fraction of HBM bandwidth for streaming kernels (STREAM-like copies reach 80–90% of the
 #: datasheet bandwidth on A100/H100: NVIDIA CUDA samples bandwidthTest; stas00 ml-engineering "compute").
 MEM_BW_EFFICIENCY = 0.8
+#: Bytes per local vocabulary entry per token that Megatron-Core's UNFUSED vocab-parallel cross-entropy moves
+#: (``tensor_parallel.vocab_parallel_cross_entropy``, Megatron-LM's default without ``--cross-entropy-loss-fusion``:
+#: :data:`frameworks.FUSED_CE_DEFAULT`). Counted from ``megatron/core/tensor_parallel/cross_entropy.py``
+#: (``VocabParallelCrossEntropy``, NVIDIA/Megatron-LM at d98e8a64dd; the same steps at f2e5db402c44, July 2024), one
+#: eager kernel per line, 16-bit logits: forward ``calculate_logits_max``: ``.float()`` (read 2, write 4) and
+#: ``torch.max`` (read 4); ``calculate_predicted_logits``: in-place ``-= logits_max`` (4 + 4), ``torch.exp(out=)``
+#: (4 + 4), ``.sum`` (4); ``calculate_cross_entropy_loss``: ``div_`` (4 + 4): 38. Backward ``calculate_gradients``:
+#: the target gather-subtract (one entry per row, nil) and ``mul_(grad_output)`` (4 + 4), then autograd's cast of
+#: the fp32 gradient back to the logits' dtype (the ``.float()``'s backward: read 4, write 2): 14. Total 52, against
+#: the fused loss's 8 (``loss_bytes`` in :func:`time_layout`; ``megatron/core/fusions/fused_cross_entropy.py``
+#: compiles the same steps with ``jit_fuser``). Peak memory is not changed: the unfused loss works in place on its
+#: fp32 copy, 6 bytes per local logit at both ends as the model already holds (``memory.logits_bytes``).
+MEGATRON_UNFUSED_CE_BYTES = 52.0
 #: Element-wise traffic of an unfused (eager PyTorch) decoder layer relative to fused kernels: an eager
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
@@ -1287,6 +1307,7 @@ def time_layout(
     moe_pad_to_capacity: bool = False,
     sdpa_mask: str | None = None,
     pad_len_cv: float | None = None,
+    unfused_ce: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1375,6 +1396,8 @@ def time_layout(
     ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops, eager_act=not torch_compile)
     passes = 3.0 + rec_whole + rec_op  # forward, backward ≈ 2 × forward, recompute forward
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
+    if unfused_ce:  # Megatron-Core's unfused vocab-parallel cross-entropy (MEGATRON_UNFUSED_CE_BYTES)
+        loss_bytes = MEGATRON_UNFUSED_CE_BYTES * m.V + 0.0 * loss_bytes
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
@@ -3638,6 +3661,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
         sdpa_mask=sdpa_masked(t, engine, gf),
+        unfused_ce=megatron_unfused_ce(t, engine, prof),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
@@ -3648,6 +3672,17 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def megatron_unfused_ce(t: Any, engine: str, prof: MethodProfile) -> bool:
+    """Whether the step's loss is Megatron-Core's unfused vocab-parallel cross-entropy
+    (:data:`MEGATRON_UNFUSED_CE_BYTES`): a Megatron-Core tool whose ``cross_entropy_loss_fusion`` is off
+    (``training.fused_cross_entropy``, else the tool's default: :func:`frameworks.fused_cross_entropy_of`), on the
+    next-token loss the model computes itself (``compute_language_model_loss``); the RL and preference trainers take
+    log-probabilities from the logits with their own code."""
+    if engine != "megatron" or prof.objective != "sft":
+        return False
+    return not _frameworks.fused_cross_entropy_of(t.framework, getattr(t, "fused_cross_entropy", None))
 
 
 def attention_kernel_in_force(s: Any, gpu_id) -> str:

@@ -295,10 +295,13 @@ def draw_memory_chart(data: ReportData):
 
 
 def _short_gpu_name(p: PlanInfo) -> str:
+    """A card's name under a chart bar: without the vendor, the region and the catalogue's qualifiers in brackets
+    ("B200 (HGX B200) 180GB" → "B200 180GB", "GB200 (per Blackwell GPU) 186GB" → "GB200 186GB"), so it fits the
+    bar's width instead of being cut off mid-word; the tables beside the chart keep the full name."""
     name = p.gpu_name
     for junk in ("NVIDIA ", "GeForce ", " (China)"):
         name = name.replace(junk, "")
-    return name
+    return re.sub(r"\s*\([^)]*\)", "", name).strip() or name
 
 
 def _sentence_case(name: str) -> str:

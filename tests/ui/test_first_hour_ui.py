@@ -98,3 +98,5 @@ def test_the_starting_documents_plans_table_fits_with_framework_and_rental(win, 
     shown = [hh.sectionSize(i) for i in range(hh.count()) if not page.view.isColumnHidden(i)]
     assert sum(shown) <= page.view.viewport().width(), (shown, page.view.viewport().width(), hidden)
     assert not page.view.horizontalScrollBar().isVisible()
+    from gpuplanner.ui.pages.plans_page import layout_text  # noqa: PLC0415
+    assert all(not layout_text(p).endswith("Z0") for p in page.table_model.plans)  # no ZeRO is no mark

@@ -407,3 +407,19 @@ def test_pad_to_seq_len_needs_a_mean_sample_length(page):
     assert page.pad_to_seq_len.isEnabled()
     assert "mean sample length" in page.pad_to_seq_len.toolTip() or "mean sample length" in \
         page.labels["pad_to_seq_len"].toolTip()
+
+
+def test_fused_cross_entropy_is_megatrons_and_refused_for_other_tools(page):
+    # training.fused_cross_entropy (issue 35 round 8 xent8): shown for the Megatron tools; "framework default" keeps
+    # null (Megatron-LM off, Megatron-Bridge on); set under another tool it is refused at the field, not stored
+    choose(page.framework, "megatron")
+    assert page.form.isRowVisible(page.fused_ce.box)
+    choose(page.fused_ce, "on")
+    assert user(page).training.fused_cross_entropy is True
+    choose(page.fused_ce, "default")
+    assert user(page).training.fused_cross_entropy is None
+    choose(page.framework, "trl")
+    assert not page.form.isRowVisible(page.fused_ce.box)
+    choose(page.fused_ce, "off")
+    assert "fused_cross_entropy" in (page.fused_ce.box.error or "")
+    assert user(page).training.fused_cross_entropy is None

@@ -8600,6 +8600,10 @@
         <source>data.sample_len_std needs data.mean_sample_len (the spread is of the samples&apos; lengths)</source>
         <translation>data.sample_len_std 需要同时给出 data.mean_sample_len（离散度指的是样本长度的离散度）</translation>
     </message>
+    <message>
+        <source>training.fused_cross_entropy is Megatron-Core&apos;s --cross-entropy-loss-fusion; framework {framework} has no such choice</source>
+        <translation>training.fused_cross_entropy 是 Megatron-Core 的 --cross-entropy-loss-fusion 开关；框架 {framework} 没有这个选项</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -10279,6 +10283,14 @@
     <message>
         <source>Mean tokens per training sample (prompt + answer). Unless packing or padding-free is on, shorter samples are padded to the longest sample of their micro-batch (peak memory: to the sequence length); empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
         <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到所在微批次中最长的样本（峰值显存：填充到序列长度）；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
+    </message>
+    <message>
+        <source>Fused cross-entropy (Megatron)</source>
+        <translation>融合交叉熵（Megatron）</translation>
+    </message>
+    <message>
+        <source>Megatron-Core&apos;s fused loss kernels (--cross-entropy-loss-fusion). Off, the loss makes an fp32 copy of the logits and runs about six passes over it: a few percent of the step where the vocabulary is large and tensor parallelism small. Default: off in Megatron-LM, on in NeMo / Megatron-Bridge and Megatron-SWIFT</source>
+        <translation>Megatron-Core 的融合损失内核（--cross-entropy-loss-fusion）。关闭时，损失会把 logits 复制成 fp32 并在其上做约六遍读写：词表大、张量并行度小时占一步的百分之几。默认：Megatron-LM 关闭，NeMo / Megatron-Bridge 与 Megatron-SWIFT 开启</translation>
     </message>
 </context>
 <context>

@@ -106,11 +106,13 @@ def failed_rules(p: engine.PlanRow) -> list:
 
 
 def layout_text(p: engine.PlanRow) -> str:
-    """Compact layout: only the degrees above 1, e.g. 'TP2·DP4·Z1'."""
+    """Compact layout: the model-parallel degrees above 1, the data-parallel degree, and the ZeRO stage when
+    there is one, e.g. 'TP2·DP4·Z1', 'TP2·PP2·DP1' (no ZeRO); the details give every degree."""
     L = p.layout
     bits = [f"{k.upper()}{getattr(L, k)}" for k in ("tp", "pp", "cp", "ep") if getattr(L, k) > 1]
     bits.append(f"DP{L.dp}")
-    bits.append(f"Z{L.zero}")
+    if L.zero:
+        bits.append(f"Z{L.zero}")
     return "·".join(bits)
 
 

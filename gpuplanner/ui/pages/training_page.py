@@ -78,6 +78,12 @@ class TrainingPage(BasePage):
         self.paged_optimizer = BoundCheck(m, "training.paged_optimizer")
         self.liger_kernel = BoundCheck(m, "training.liger_kernel")
         self.cut_cross_entropy = BoundCheck(m, "training.cut_cross_entropy")
+        # Megatron-Core's fused cross-entropy (core/frameworks.fused_cross_entropy_of): "default" = the tool's own
+        self.fused_ce = BoundCombo(
+            m, None, ["default", "on", "off"],
+            getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().training.fused_cross_entropy],
+            setter=lambda v: m.set("training.fused_cross_entropy", {"default": None, "on": True, "off": False}[v]))
+        self.fused_ce.path = "training.fused_cross_entropy"
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
@@ -119,7 +125,7 @@ class TrainingPage(BasePage):
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
                        ("optimizer", self.optimizer), ("paged_optimizer", self.paged_optimizer),
                        ("liger_kernel", self.liger_kernel),
-                       ("cut_cross_entropy", self.cut_cross_entropy),
+                       ("cut_cross_entropy", self.cut_cross_entropy), ("fused_ce", self.fused_ce),
                        ("framework", self.framework), ("seq_len", self.seq_len),
                        ("mean_sample_len", self.mean_sample_len), ("sample_len_std", self.sample_len_std),
                        ("pad_to_seq_len", self.pad_to_seq_len),
@@ -280,6 +286,11 @@ class TrainingPage(BasePage):
                 "Unsloth computes the loss with Cut Cross-Entropy since November 2024: no logits tensor. Clear it for "
                 "an older Unsloth, whose cross-entropy kernel keeps the 16-bit logits, beside the HF Trainer's fp32 "
                 "copy of them. Unsloth only. Default: on")),
+            "fused_ce": (self.tr("Fused cross-entropy (Megatron)"), self.tr(
+                "Megatron-Core's fused loss kernels (--cross-entropy-loss-fusion). Off, the loss makes an fp32 copy of "
+                "the logits and runs about six passes over it: a few percent of the step where the vocabulary is "
+                "large and tensor parallelism small. Default: off in Megatron-LM, on in NeMo / Megatron-Bridge and "
+                "Megatron-SWIFT")),
             "framework": (self.tr("Framework"), self.tr(
                 "Changes what is kept in memory (e.g. Megatron's fused kernels, DeepSpeed's fp32 master copy)")),
             "seq_len": (self.tr("Sequence length"), self.tr(
@@ -535,6 +546,7 @@ class TrainingPage(BasePage):
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
         self.fsdp_version.set_labels({2: "FSDP2", 1: "FSDP1"})
+        self.fused_ce.set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
@@ -583,6 +595,9 @@ class TrainingPage(BasePage):
         # cleared box, refused for other tools, stays in sight)
         self.form.setRowVisible(self.cut_cross_entropy.box,
                                 s.training.framework == "unsloth" or not s.training.cut_cross_entropy)
+        # Megatron-Core's loss fusion: shown for the Megatron tools, or while set (a refused choice stays in sight)
+        self.form.setRowVisible(self.fused_ce.box, engine_of(s.training.framework) == "megatron"
+                                or s.training.fused_cross_entropy is not None)
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.flash.box, not transformers_attention(s))
         self.form.setRowVisible(self.attention_kernel.box, attention_kernel_applies(s))
