@@ -227,9 +227,27 @@ def translate_message(context: str | None, text: str, params: dict | None) -> st
     translated = english_plurals(translated, params)  # an English sentence (no translation) read with its counts
     translated, shown = money_params(translated, params)  # "{cost:,.0f} {cur}" → "¥1,505" (formatting.format_money)
     try:
-        return translated.format(**{k: translate_param(context or "", v) for k, v in shown.items()})
+        return _close_paren_space(
+            translated.format(**{k: translate_param(context or "", v) for k, v in shown.items()}))
     except (KeyError, IndexError, ValueError):
         from .core.messages import plain_param
 
         text, shown = money_params(english_plurals(text, params), params, "en")
         return text.format(**{k: v.render() if hasattr(v, "render") else plain_param(v) for k, v in shown.items()})
+
+
+_PAREN_SPACE = None
+
+
+def _close_paren_space(text: str) -> str:
+    """No space between a full-width closing bracket and the Chinese word after it: a translation puts a space
+    after a parameter ("{gpu} 的默认价格") for names that end in a Latin letter, and a name that ends in its Chinese
+    suffix ("NVIDIA H800 SXM5 80GB（中国特供版）") would otherwise read "（中国特供版） 的默认价格" (ux9)."""
+    global _PAREN_SPACE
+    if "）" not in text:
+        return text
+    if _PAREN_SPACE is None:
+        import re
+
+        _PAREN_SPACE = re.compile(r"）[ \t]+(?=[\u3400-\u9fff])")
+    return _PAREN_SPACE.sub("）", text)

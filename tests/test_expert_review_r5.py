@@ -107,7 +107,7 @@ def test_a_framework_held_to_one_node_of_consumer_cards_says_so():
     nofit = [t for t in lines if "no layout fits" in t]
     assert nofit, lines
     for t in nofit:
-        assert "within 16 GPUs" not in t and "one node of 8 GPUs" in t and "consumer_multinode" in t, t
+        assert "within 16 GPUs" not in t and "one node of 8 GPUs" in t and "“consumer cards in one node”" in t, t
 
 
 def test_moe_lora_is_searched_on_a_tool_with_expert_parallelism():
@@ -175,7 +175,7 @@ def test_a_consumer_card_skipped_for_memory_names_the_one_node_limit():
     was tried only inside one node of 8 (no P2P: the consumer_multinode rule). The skipped line says so."""
     res = search(load_scenario(DATA / "lora-7b-128k.json")[0], top=5)
     why = res.skipped_gpus["rtx-4090-24gb"].render()
-    assert "up to 16 GPUs" not in why and "one node of 8 GPUs" in why and "consumer_multinode" in why, why
+    assert "up to 16 GPUs" not in why and "one node of 8 GPUs" in why and "“consumer cards in one node”" in why, why
     assert "h20-96gb" not in res.skipped_gpus or "one node" not in res.skipped_gpus["h20-96gb"].render()
 
 

@@ -204,7 +204,7 @@ def test_one_gpu_is_not_called_1_gpus():
     res = search(load_scenario(DATA / "qlora-14b-one-4090.json")[0], top=3)
     lines = [m.render() for p in res.plans for m in p.framework_reason]
     assert not any("within 1 GPUs" in t for t in lines), lines
-    assert any("no layout fits one NVIDIA GeForce RTX 4090 24GB (max_gpus 1)." in t for t in lines), lines
+    assert any("no layout fits one NVIDIA GeForce RTX 4090 24GB (Max GPUs: 1)." in t for t in lines), lines
 
 
 def test_a_serving_phase_names_the_model_it_serves(capsys):

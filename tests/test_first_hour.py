@@ -89,7 +89,9 @@ IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks",
                # the review pass: rule ids ("[mfu_grade: 通过]"), framework and method ids in `plan`
                "mfu_grade", "memory_headroom", "deadline_risk", "：hf, ", "不支持 lora",
                # and `project`'s serving line ("推理服务：tp=1") and its what-if header ("GPUs")
-               "推理服务：tp=", "  GPUs  ")
+               "推理服务：tp=", "  GPUs  ",
+               # ux9: rule ids and a field name inside sentences ("规划规则 consumer_multinode", "（max_gpus 1）")
+               "规划规则 consumer_multinode", "规则 price_fabric", "max_gpus 1")
 # the PDF has no configuration-syntax line (estimate's "Layout: tp=8 pp=4 … grad_accum=256" is shown as typed)
 PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum", "-80gb", "-sxm-")  # and catalog ids
 ZH_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "llama3-70b-pretrain-64xh800-tp8pp4.json", "shenzhen-7b-domain-project.gpuplan",

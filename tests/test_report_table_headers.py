@@ -50,3 +50,30 @@ def test_plan_layout_line_names_the_plans_recompute(app):
     lay = data.plan.layout
     text = build_document(data).toPlainText()
     assert f"ZeRO-{lay.zero}, recompute {RECOMPUTE_LABELS[lay.recompute]}, micro-batch" in text
+
+
+def test_a_plan_without_recompute_reads_no_recompute_once(app):
+    """ux9: the layout row and the task's batch row read "no recompute", not "recompute no recompute"."""
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import build_document
+
+    data = load_report_data(ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json")
+    text = build_document(data).toPlainText()
+    assert "no recompute" in text and "recompute no recompute" not in text
+
+
+def test_chinese_price_line_has_no_space_after_the_regional_suffix(app):
+    """ux9: "NVIDIA H800 SXM5 80GB（中国特供版） 使用的价格：…" — no space between the full-width bracket and the Chinese."""
+    import re
+
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import build_document, install_language
+
+    install_language("zh_CN")
+    try:
+        data = load_report_data(ROOT / "examples" / "llama3-70b-pretrain-64xh800-tp8pp4.json")
+        text = build_document(data).toPlainText()
+    finally:
+        install_language("en")
+    line = next(x for x in text.splitlines() if "使用的价格" in x)
+    assert not re.search(r"） +[\u4e00-\u9fff]", line), line

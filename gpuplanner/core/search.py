@@ -1239,7 +1239,8 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, ab
     finite = np.isfinite(days) & np.isfinite(cost)
     if objective == "fastest":
         ok = within & finite
-        keys = (cost, _equally_fast(days, ok, poor))  # (equally fast plans by cost: FASTEST_TIE)
+        # equally fast plans by cost (FASTEST_TIE); at the same cost (one monthly price for two layouts) the faster
+        keys = (days, cost, _equally_fast(days, ok, poor))
     elif objective == "value":
         ok = meets & within & finite
         keys = (days, per_pflop)
@@ -1298,7 +1299,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     # the rows graded above poor and not penalised for it, in ranked order: each plan's best_above is the first
     # with its higher penalty bits
     above_ok = order[(_above_poor(cat) & ((pen & advisormod.POOR_BIT) == 0))[order]]
-    tie = _tie_ahead(order, key, feasible and objective == "fastest")
+    tie = _tie_ahead(order, key, feasible and objective == "fastest", pen)
     firsts: dict[int, int | None] = {}
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
@@ -1312,23 +1313,29 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
             rule = next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
-            args["rule"] = rule
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass planning rule {rule}, then by the "
-                                          "objective.")
+            args["rule"] = _rule_name(rule)  # the rule's name, as its check line says it
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by "
+                                          "the objective.")
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
             args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
                         cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
                         cur=cur)
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade "
-                                          "(from the interconnect, or untested kernels), so it ranks after the "
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule "
+                                          "“MFU grade” (from the interconnect, or untested kernels), so it ranks after the "
                                           "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
                                           "by the objective.")
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
                                           "servers, so the best by the objective comes first, though its price "
-                                          "buys no network between its nodes (planning rule price_fabric).")
+                                          "buys no network between its nodes (planning rule “multi-node price "
+                                          "from a networked offer”).")
+        elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
+            args.update(tie=FASTEST_TIE)
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "
+                                          "of the fastest plan, a difference the estimate cannot tell apart, so the "
+                                          "cheaper ranks first.")
         elif i in tie:
-            args.update(gap=tie[i], tie=FASTEST_TIE)
+            args.update(gap=max(tie[i], 0.001), tie=FASTEST_TIE)  # under 0.1% reads "0.1%", never "0.0% slower"
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
                                           "of it are equally fast to the estimate, so it ranks by cost among them.")
         elif n == 1:
@@ -1340,18 +1347,26 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         plan.explanation.insert(0, Msg(CTX, text, args))
 
 
-def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool) -> dict[int, float]:
-    """The rows ranked ahead of the fastest plan because it is equally fast (:data:`FASTEST_TIE`), each with how much
-    slower it is (a fraction); empty unless the objective is "fastest"."""
+def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None) -> dict[int, float]:
+    """The rows whose rank the "fastest" objective's tie decided (:data:`FASTEST_TIE`, read as :func:`_equally_fast`
+    does: within the tie of the fastest row of the same penalty): a row ranked ahead of a faster row of its tie
+    group, with how much slower it is than that group's fastest (a fraction > 0), and a row ranked after a slower
+    one of its group (-1.0: faster than a plan above it, ranked by cost). Empty unless the objective is "fastest"."""
     if not fastest or not len(order):
         return {}
-    d = days[order]
-    out = {}
+    d = np.asarray(days, dtype=np.float64)[order]
+    g = np.zeros(len(order)) if pen is None else np.asarray(pen, dtype=np.float64)[order]
+    out: dict[int, float] = {}
     for k, i in enumerate(order):
-        later = d[k + 1:]  # the faster plans ranked below this one within the tie (a penalised one may be faster)
-        later = later[(later < d[k]) & (d[k] <= later * (1.0 + FASTEST_TIE) * (1.0 + 1e-12))]
-        if later.size:
-            out[int(i)] = float(d[k] / later.min() - 1.0)
+        same = g == g[k]
+        best = float(d[same].min())
+        if d[k] > best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12):
+            continue  # not in its group's tie: ranked by its own time
+        group = same & (d <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12))
+        if (group[k + 1:] & (d[k + 1:] < d[k])).any():
+            out[int(i)] = float(d[k] / best - 1.0)
+        elif (group[:k] & (d[:k] > d[k])).any():
+            out[int(i)] = -1.0
     return out
 
 
@@ -2189,6 +2204,12 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
     return [Msg(CTX, text, args)]
 
 
+def _rule_name(rid: str) -> Msg:
+    """A planning rule as its check line and the Plans page's switch name it (``rules.RULE_NAMES``), for a sentence
+    that cites it: the rule id is for the plan file and the CLI's "rule ids" column only (ux9)."""
+    return Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rid])
+
+
 def _one_node_limit(gpu: Any, con: Any) -> int:
     """The GPUs of one node where the consumer_multinode rule holds a card without P2P to one node below
     ``con.max_gpus`` (the search's own filter), else 0."""
@@ -2209,9 +2230,9 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
             if per_node:
                 skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
                     CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
-                         "one node: planning rule consumer_multinode)"), {"k": per_node})
+                         "one node: planning rule “{rule}”)"), {"k": per_node, "rule": _rule_name("consumer_multinode")})
                 continue
-            skipped[gid] = (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory on one GPU (max_gpus 1)"), {})
+            skipped[gid] = (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory on one GPU (Max GPUs: 1)"), {})
                             if max_gpus == 1 else
                             Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
                                 {"n": max_gpus}))
@@ -2488,10 +2509,10 @@ def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "")
     if per_node:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within one node of {k} GPUs; consumer "
                                                "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
-                                               "(planning rule consumer_multinode)."),
-                   {"other": other, "gpu": gpu_name, "k": per_node})
+                                               "(planning rule “{rule}”)."),
+                   {"other": other, "gpu": gpu_name, "k": per_node, "rule": _rule_name("consumer_multinode")})
     if con.max_gpus == 1:  # "within 1 GPUs" (issue 35 round 6, advice4): one card said as one
-        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits one {gpu} (max_gpus 1)."),
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits one {gpu} (Max GPUs: 1)."),
                    {"other": other, "gpu": gpu_name})
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
                {"other": other, "gpu": gpu_name, "n": con.max_gpus})
@@ -2507,8 +2528,8 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     out: list[Msg] = []
     if not searched:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) "
-                 "to compare the others."), {"fw": sup.name}))
+            CTX, "Framework: {fw}, as set in the scenario; tick “Choose the framework” on the Plans page to let the "
+                 "search compare the others."), {"fw": sup.name}))  # the switch by its label (ux9), as zh_CN said
     else:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Framework: {fw}, chosen by the search (frameworks tried on this plan's cards: {n})."),
@@ -2826,6 +2847,18 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     return out
 
 
+def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
+    """The warning when the servers' network is below the tier's "≥400 Gb/s between nodes" (for an 8-GPU server;
+    scaled by its GPUs), the network by its name, not its catalog id, and per server as it is checked (ux9)."""
+    gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
+    need = 400 * p.gpus_per_node / 8
+    if tier == "10B" or gbps >= need:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥{need:g} Gb/s per server between "
+                                            "nodes; {net} gives {have:g} Gb/s."),
+                {"net": get_network(net).name, "need": need, "have": gbps})]
+
+
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
     s = ctx.scenario
@@ -2871,11 +2904,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if p.nodes > 1:
         net = s.hardware.inter_node
         if net:
-
-            gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
-            if tier != "10B" and gbps < 400 * p.gpus_per_node / 8:
-                w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥400 Gb/s per GPU "
-                                                         "between nodes; {net} gives less."), {"net": net}))
+            w.extend(_slow_network(s, p, net, tier))
         else:
             w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
                                                      "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))

@@ -39,6 +39,7 @@ from PySide6.QtGui import (
 )
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
+from ..i18n import _close_paren_space  # a name ending "（中国特供版）" before Chinese: no space (ux9)
 from ..core.i18n import QT_TRANSLATE_NOOP
 from . import charts
 from .charts import Axis, Chart
@@ -696,6 +697,14 @@ def _recompute_name(r: str) -> str:
     return names.get(r, str(r).replace("_", " "))
 
 
+def _recompute_phrase(r: str) -> str:
+    """"recompute full (every layer)"; the policy "none" by its own name ("no recompute"), never "recompute no
+    recompute" (ux9)."""
+    if r == "none":
+        return _recompute_name(r)
+    return translate("Report", "recompute {r}").format(r=_recompute_name(r))
+
+
 def _mode_name(mode: str | None) -> str:
     from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
 
@@ -727,7 +736,7 @@ def _layout_text(lay) -> str:
     if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
     # the plan's own recompute policy, as the Plans page's layout line and the CLI's table name it
-    parts.append(translate("Report", "recompute {r}").format(r=_recompute_name(lay.recompute)))
+    parts.append(_recompute_phrase(lay.recompute))
     parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
                                                                                     ga=lay.grad_accum))
     if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
@@ -779,8 +788,8 @@ def _html_task(data: ReportData) -> str:
         fw=name_for(tr["framework"], ""))
     if tr.get("lora_rank"):
         setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
-    batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
-        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
+    batch = translate("Report", "sequence {s}, global batch {g} sequences, {rc}").format(
+        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], rc=_recompute_phrase(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(
@@ -1050,7 +1059,7 @@ def _html_assumptions(data: ReportData) -> str:
     p = data.plan
     price = p.evaluation.price  # the price the costs use (core.cost.GpuPrice)
     if price is not None and price.source:
-        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(price.source, "Cost"), date=price.source_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if price.is_default else ""))}</p>')
+        out.append(f'<p class="small">{_e(_close_paren_space(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(price.source, "Cost"), date=price.source_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if price.is_default else "")))}</p>')
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
     out.extend(f'<li class="small">{_e(tr_text(f))}</li>' for f in data.formulas)
     out.append("</ul>")

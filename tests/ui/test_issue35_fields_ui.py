@@ -394,6 +394,21 @@ def test_pad_to_seq_len_check(page):
     assert not page.pad_to_seq_len.isEnabled()
 
 
+def test_pad_to_seq_len_needs_a_mean_sample_length(page):
+    """ux9: without a mean sample length every sample fills the sequence length, so "Pad to sequence length" has
+    nothing to pad: greyed like the spread beside it, until a mean is set; a ticked box stays enabled (clearable)."""
+    type_text(page.mean_sample_len, "")
+    page.pad_to_seq_len.setChecked(False)
+    assert not page.pad_to_seq_len.isEnabled() and not page.labels["pad_to_seq_len"].isEnabled()
+    type_text(page.mean_sample_len, "400")
+    assert page.pad_to_seq_len.isEnabled()
+    page.pad_to_seq_len.setChecked(True)
+    type_text(page.mean_sample_len, "")
+    assert page.pad_to_seq_len.isEnabled()
+    assert "mean sample length" in page.pad_to_seq_len.toolTip() or "mean sample length" in \
+        page.labels["pad_to_seq_len"].toolTip()
+
+
 def test_fused_cross_entropy_is_megatrons_and_refused_for_other_tools(page):
     # training.fused_cross_entropy (issue 35 round 8 xent8): shown for the Megatron tools; "framework default" keeps
     # null (Megatron-LM off, Megatron-Bridge on); set under another tool it is refused at the field, not stored

@@ -4417,10 +4417,6 @@
         <translation>满足约束的方案 MFU 都低于 30%（评为差）：请检查互联和并行布局。</translation>
     </message>
     <message>
-        <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
-        <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
-    </message>
-    <message>
         <source>{other}: no layout fits {gpu} within {n} GPUs.</source>
         <translation>{other}：在 {n} 张 {gpu} 以内没有放得下的布局。</translation>
     </message>
@@ -4439,10 +4435,6 @@
     <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule price_fabric).</source>
-        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则 price_fabric）。</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -4553,10 +4545,6 @@
         <translation>这种规模的模型通常在 ≥80 GB 的卡上运行。</translation>
     </message>
     <message>
-        <source>Multi-node training of this size wants ≥400 Gb/s per GPU between nodes; {net} gives less.</source>
-        <translation>这种规模的多节点训练要求节点间每 GPU ≥400 Gb/s；{net} 达不到。</translation>
-    </message>
-    <message>
         <source>{nodes} nodes: ask the vendor for the network between nodes (≥400 Gb/s InfiniBand/RoCE for large models).</source>
         <translation>{nodes} 个节点：请向供应商确认节点间网络（大模型需 ≥400 Gb/s InfiniBand/RoCE）。</translation>
     </message>
@@ -4657,10 +4645,6 @@
         <translation>每步 {gbs:,} 条长度为 {seq:,} token 的序列 = 微批次 {mbs} × 梯度累积 {ga} × 数据并行副本 {dp}。</translation>
     </message>
     <message>
-        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule consumer_multinode)</source>
-        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则 consumer_multinode）</translation>
-    </message>
-    <message>
         <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
         <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
     </message>
@@ -4675,10 +4659,6 @@
     <message>
         <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
         <translation>{other}：{gpu} 放不下：它在每张 GPU 上都保存完整模型（只有数据并行），增加 GPU 数量也没有用。</translation>
-    </message>
-    <message>
-        <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule consumer_multinode).</source>
-        <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则 consumer_multinode）。</translation>
     </message>
     <message>
         <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
@@ -4705,14 +4685,6 @@
         <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
-        <source>no layout fits in memory on one GPU (max_gpus 1)</source>
-        <translation>单卡上没有放得下显存的布局（max_gpus 1）</translation>
-    </message>
-    <message>
-        <source>{other}: no layout fits one {gpu} (max_gpus 1).</source>
-        <translation>{other}：单张 {gpu} 上没有放得下的布局（max_gpus 1）。</translation>
-    </message>
-    <message>
         <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
         <translation>单卡 ZeRO-0 不做任何切分：这就是用 DeepSpeed 配置（--deepspeed，zero_optimization stage 0）启动的 Hugging Face Trainer。DeepSpeed 引擎以 {precision} 保存模型，Trainer 在其下不运行 autocast（PEFT 为归一化层和嵌入层保留的 fp32 副本也会被转回）：与普通 Trainer 的差别在此，而不在切分。</translation>
     </message>
@@ -4723,14 +4695,6 @@
     <message>
         <source>Ranks #{n}: no plan meets the constraints, so the closest come first.</source>
         <translation>排第 {n}：没有方案满足约束，最接近的排在前面。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: after the plans that pass planning rule {rule}, then by the objective.</source>
-        <translation>排第 {n}：排在通过规划规则 {rule} 的方案之后，其余按目标排序。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
-        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则 mfu_grade（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
@@ -4767,6 +4731,46 @@
     <message>
         <source>Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
         <translation>排第 {n}：比最快的方案慢 {gap:.1%}；与它相差 {tie:.0%} 以内的方案按估算同样快，因此在这些方案中按费用排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by the objective.</source>
+        <translation>排第 {n}：排在通过规划规则“{rule}”的方案之后，其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “multi-node price from a networked offer”).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} of the fastest plan, a difference the estimate cannot tell apart, so the cheaper ranks first.</source>
+        <translation>排第 {n}：比排在它前面的某个方案快，但两者都在最快方案的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较便宜的排在前面。</translation>
+    </message>
+    <message>
+        <source>Framework: {fw}, as set in the scenario; tick “Choose the framework” on the Plans page to let the search compare the others.</source>
+        <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule “{rule}”)</source>
+        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则“{rule}”）</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory on one GPU (Max GPUs: 1)</source>
+        <translation>单卡上没有放得下显存的布局（GPU 数上限：1）</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule “{rule}”).</source>
+        <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则“{rule}”）。</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits one {gpu} (Max GPUs: 1).</source>
+        <translation>{other}：单张 {gpu} 上没有放得下的布局（GPU 数上限：1）。</translation>
+    </message>
+    <message>
+        <source>Multi-node training of this size wants ≥{need:g} Gb/s per server between nodes; {net} gives {have:g} Gb/s.</source>
+        <translation>这种规模的多节点训练要求每台服务器的节点间带宽 ≥{need:g} Gb/s；{net} 只有 {have:g} Gb/s。</translation>
     </message>
 </context>
 <context>
@@ -7445,10 +7449,6 @@
         <translation>秩 {r}</translation>
     </message>
     <message>
-        <source>sequence {s}, global batch {g} sequences, recompute {r}</source>
-        <translation>序列长度 {s}，全局批次 {g} 条序列，激活重计算：{r}</translation>
-    </message>
-    <message>
         <source>{total} total, {active} active per token, {train} trained</source>
         <translation>总计 {total}，每 token 激活 {active}，训练 {train}</translation>
     </message>
@@ -8027,6 +8027,10 @@
     <message>
         <source>Share</source>
         <translation>占比</translation>
+    </message>
+    <message>
+        <source>sequence {s}, global batch {g} sequences, {rc}</source>
+        <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
     </message>
 </context>
 <context>
@@ -10290,7 +10294,7 @@
     </message>
     <message>
         <source>Standard deviation of tokens per sample (ms-swift&apos;s dataset list gives mean±std). A padded micro-batch of several samples runs at its longest sample; the spread sets how long that is. Empty (default): 0.46 × the mean sample length, the median spread of ms-swift&apos;s published datasets. Needs a mean sample length; not used with packing or padding-free</source>
-        <translation>每个样本 token 数的标准差（ms-swift 的数据集列表给出 均值±标准差）。含多个样本的填充微批次按其中最长的样本运行；离散度决定这个最长样本有多长。留空（默认）：平均样本长度的 0.46 倍，即 ms-swift 已公布数据集离散度的中位数。需要先填写平均样本长度；打包或无填充时不使用</translation>
+        <translation>每个样本 token 数的标准差（ms-swift 的数据集列表给出“均值±标准差”）。含多个样本的填充微批次按其中最长的样本运行；离散度决定这个最长样本有多长。留空（默认）：平均样本长度的 0.46 倍，即 ms-swift 已公布数据集离散度的中位数。需要先填写平均样本长度；打包或无填充时不使用</translation>
     </message>
     <message>
         <source>0.46 × mean</source>
@@ -10299,10 +10303,6 @@
     <message>
         <source>Pad to sequence length</source>
         <translation>填充到序列长度</translation>
-    </message>
-    <message>
-        <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest</source>
-        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl 的 pad_to_sequence_len: true；transformers 分词器的 max_length 填充）。默认关闭：各工具的数据整理器填充到批次中最长的样本</translation>
     </message>
     <message>
         <source>every row padded to the sequence length</source>
@@ -10319,6 +10319,10 @@
     <message>
         <source>Megatron-Core&apos;s fused loss kernels (--cross-entropy-loss-fusion). Off, the loss makes an fp32 copy of the logits and runs about six passes over it: a few percent of the step where the vocabulary is large and tensor parallelism small. Default: off in Megatron-LM, on in NeMo / Megatron-Bridge and Megatron-SWIFT</source>
         <translation>Megatron-Core 的融合损失内核（--cross-entropy-loss-fusion）。关闭时，损失会把 logits 复制成 fp32 并在其上做约六遍读写：词表大、张量并行度小时占一步的百分之几。默认：Megatron-LM 关闭，NeMo / Megatron-Bridge 与 Megatron-SWIFT 开启</translation>
+    </message>
+    <message>
+        <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest. Needs a mean sample length: without one every sample already fills the sequence length</source>
+        <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers 的 max_length 填充方式）。默认关闭：各工具的数据整理器填充到批次中最长的样本。需要先填写平均样本长度：不填时每个样本本来就占满序列长度</translation>
     </message>
 </context>
 <context>

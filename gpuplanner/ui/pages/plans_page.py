@@ -795,7 +795,9 @@ class PlansPage(BasePage):
         groups = self.skipped_groups()
         if groups:
             rows.append(f"<p><b>{tr('Not ranked')}</b></p><ul>" + "".join(
-                f"<li>{esc(why)}: {esc(', '.join(names))}</li>" for why, names in groups.items()) + "</ul>")
+                # the language's colon and list separator, as the line above the table writes them (ux9)
+                f"<li>{esc(self.tr('{0}: {1}').format(why, format_list(names)))}</li>"
+                for why, names in groups.items()) + "</ul>")
         self.details.setHtml("".join(rows))
 
     def rent_vs_build_table(self, rb) -> str:

@@ -310,7 +310,8 @@ class TrainingPage(BasePage):
             "pad_to_seq_len": (self.tr("Pad to sequence length"), self.tr(
                 "Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl "
                 "pad_to_sequence_len: true; transformers padding=\"max_length\"). Default off: the tools' collators "
-                "pad to the batch's longest")),
+                "pad to the batch's longest. Needs a mean sample length: without one every sample already fills the "
+                "sequence length")),
             "packing": (self.tr("Packing"), self.tr(
                 "Pack several samples into each sequence-length row (TRL --packing, default off); with "
                 "flash attention each sample attends only to itself")),
@@ -644,7 +645,10 @@ class TrainingPage(BasePage):
                    "critic_padding_free": obj == "ppo",
                    "sample_len_std": s.data.mean_sample_len is not None
                    and not (s.training.packing or s.training.padding_free),
-                   "pad_to_seq_len": not (s.training.packing or s.training.padding_free)}
+                   # without a mean sample length every sample fills the sequence length: nothing to pad (kept
+                   # enabled while ticked, so a file's choice can be cleared)
+                   "pad_to_seq_len": not (s.training.packing or s.training.padding_free)
+                   and (s.data.mean_sample_len is not None or bool(s.training.pad_to_seq_len))}
         for key, on in enabled.items():
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
