@@ -1735,6 +1735,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("dpostep6.md"),
         "",
+        *_fragment("smallmb8.md"),
+        "",
         *_fragment("rl10_8.md"),
         "",
         *_fragment("rl11_8.md"),
