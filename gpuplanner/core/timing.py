@@ -1483,6 +1483,8 @@ def time_layout(
     if profile.critic_padded:
         extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
     precomp_h = reference_precompute_flops(profile, fwd_total)
+    # under DeepSpeed ZeRO-3 each of those no-grad forwards gathers every weight once more (nograd_gathers)
+    xf_gathers = nograd_gathers(profile, framework, zero, where)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -1749,7 +1751,7 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "z3_open": z3_open,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "xf_gathers": xf_gathers, "z3_open": z3_open,
         "z3_windowed": z3_windowed, "z3_win_bytes": z3_win_bytes,
         "ds_list_host": ds_list_host, "gather_bytes": unit_w * w_bytes * ag_factor,
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
@@ -1842,6 +1844,23 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 #: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
 #: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+
+
+def nograd_gathers(profile: MethodProfile, framework: str, zero, where):
+    """Whole-model all-gathers per micro-batch of the objective's no-grad forwards in the step under DeepSpeed ZeRO-3
+    (engines ``hf``/``deepspeed``): one per reference forward and per no-grad policy forward
+    (:attr:`MethodProfile.ref_forwards`, :attr:`MethodProfile.policy_nograd_forwards`; a precomputed reference runs
+    before training, not in the step). TRL's ``prepare_deepspeed`` (``trl/models/utils.py``, the DPO/KTO trainers)
+    wraps a separate reference model in its own ZeRO-3 engine with the policy's config ("If ZeRO-3 is used, we
+    shard both the active and reference model"), ``overlap_comm`` included; a LoRA run's reference and the no-grad
+    policy forwards run the sharded policy itself. Either way each such forward gathers every partitioned weight
+    (``fetch_sub_module``), as the policy's own forward does. 0 elsewhere (FSDP and Megatron not entered)."""
+    n = float(profile.policy_nograd_forwards)
+    if profile.reference != "precomputed":
+        n += float(profile.ref_forwards)
+    if framework not in ("hf", "deepspeed") or n == 0.0:
+        return 0.0 * zero
+    return where(zero >= 3, n, 0.0)
 
 
 def reference_precompute_flops(profile: MethodProfile, fwd_total):
@@ -3140,8 +3159,12 @@ def time_gpu(
         edge_b = minimum(b_ov / L_stage + where(ov_grad, lay["edge_rs_bytes"] / dp_bw, 0.0), b_ov)
         b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
-        z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
-        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"])
+        # the objective's no-grad forwards' own gathers (nograd_gathers): under their forwards' time with the
+        # prefetch on, else on the compute stream
+        gather_x = gather * lay["xf_gathers"]
+        x_exp = where(ov_param, maximum(gather_x - t_mb_objective, gather_x / L_stage), gather_x)
+        z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"] + x_exp)
+        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"] + gather_x)
         z3 = z3_mb
         z3_open_s = where(fsdp_pp, 0.0, m_acc * open_exp)  # named in the breakdown, inside dp_comm
         if any_row(fsdp_pp):
