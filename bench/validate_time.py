@@ -1752,6 +1752,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("pref9.md"),
         "",
         *_fragment("smallmb8.md"),
+        "",
         *_fragment("cp7.md"),
         "",
         *_fragment("cp8.md"),
