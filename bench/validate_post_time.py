@@ -273,6 +273,31 @@ def ratio_rows() -> list[tuple[str, float, float, str]]:
     return out
 
 
+#: Pairs of step rows from one script that differ in one setting (round 8, smallmb8): (row A, row B, what differs).
+#: Whatever the model misses in both, its form shows in how it closes one row and predicts the other: a fixed
+#: cost X per step (X = published B − model B, added to A) or a rate (k = published B / model B, A × k).
+MISS_FORM_PAIRS = (
+    ("swift-dpo-full-7b-padded", "swift-dpo-full-7b-padding-free",
+     "ms-swift DPO full 7B, ZeRO-3, 4 pairs/GPU: padded vs padding-free (2.7k real tokens per GPU)"),
+    ("mswift-sft-7b-full-tp2", "mswift-sft-7b-lora-tp2",
+     "Megatron-SWIFT SFT 7B TP 2, one micro-batch of 16 × 128 tokens: full vs LoRA"),
+)
+
+
+def miss_form_rows(res: list) -> list[tuple[str, float, float, float, float, float]]:
+    """(pair, published A, model A, fixed cost X s, A with X, A with k) for :data:`MISS_FORM_PAIRS` from the step
+    rows of ``main``'s results (id → published, predicted)."""
+    by_id = {r[0]: (r[2], r[3]) for r in res}
+    out = []
+    for a, b, what in MISS_FORM_PAIRS:
+        if a not in by_id or b not in by_id:
+            continue
+        (pa, ma), (pb, mb) = by_id[a], by_id[b]
+        x, k = pb - mb, pb / mb
+        out.append((what, pa, ma, x, ma + x, ma * k))
+    return out
+
+
 def _pct(v: list[float], q: float) -> float:
     v = sorted(v)
     return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
@@ -303,6 +328,11 @@ def main() -> int:
     print("\n| step-time ratio (run A / run B) | published | model | source |\n|---|---:|---:|---|")
     for rid, pub, mod, src in ratio_rows():
         print(f"| {rid} | {pub:.2f} | {mod:.2f} | {src} |")
+    print("\n| pair (A vs B) | A published s | A model s | B's miss as a fixed cost X s | A + X (error) | "
+          "A × B's rate miss (error) |\n|---|---:|---:|---:|---:|---:|")
+    for what, pa, ma, x, ax, ak in miss_form_rows(res):
+        print(f"| {what} | {pa:.2f} | {ma:.2f} | {x:.2f} | {ax:.2f} ({pa / ax - 1.0:+.1%}) | {ak:.2f} "
+              f"({pa / ak - 1.0:+.1%}) |")
     print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 |\n|---|---:|---:|---:|---:|")
     for table in sorted({r[1] for r in res}) + ["all"]:
         sel = [r for r in res if table in ("all", r[1])]

@@ -79,8 +79,10 @@ def test_named_part_and_step():
 
 def test_published_ms_swift_moe_zero2_closer():
     """ms-swift Megatron-SWIFT benchmark, Qwen1.5-MoE-A2.7B on 8 A800 under DeepSpeed ZeRO-2: 6.02 s/it. Without the
-    loop the model said 2.51 s (−58%); with it the error must be under 40% (it is −36%: the rest is left out)."""
+    loop the model said 2.51 s (−58%); with it −36%, −32% before round 8 (the rest is left out). The table ran on
+    ms-swift's configs of 2025-04 (the figure came in 8d95f8c9c, 2025-04-28), after ``overlap_comm`` went false
+    (e5c4c39ec, 2025-03-24): the gradient reduce-scatter no longer hides under the backward (round 8): −13%."""
     row = next(r for r in DS.ROWS if r.id == "swift-qwen1.5-moe-a2.7b-zero2")
     pred = evaluate(scenario_from_dict(DS.scenario(row))).time.step_time_s
     err = pred / row.step_s - 1.0
-    assert -0.40 < err < -0.20
+    assert -0.20 < err < -0.05

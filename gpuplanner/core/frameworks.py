@@ -66,7 +66,8 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
   TRL's trainers.
 * ``ms-swift`` — ModelScope SWIFT: the HF Trainer (``swift sft``/``swift rlhf``) with ``gradient_checkpointing``
   default true (SWIFT docs "Command line parameters"); ships ``zero0``–``zero3`` and ``zero2_offload``/
-  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``); dpo, kto, orpo, simpo, cpo, reward (``rlhf_type
+  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``; ``overlap_comm`` false since 3.3, 2025-03, true
+  before: ``overlap.DS_TOOL_OVERLAP``); dpo, kto, orpo, simpo, cpo, reward (``rlhf_type
   rm``), ppo and grpo (with vLLM colocate or server).
 * ``megatron-swift`` — Megatron-SWIFT (``megatron sft``/``megatron rlhf``): Megatron-Core with
   ``recompute_granularity`` default ``selective`` (core attention, ``recompute_modules=["core_attn"]``),

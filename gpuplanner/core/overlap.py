@@ -18,7 +18,10 @@ OVERLAP_FIELDS = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overla
 #: leaves ``fetch_sub_module`` no room to prefetch: ``max_params_to_prefetch = min(max_live − available, bucket)``,
 #: deepspeed/runtime/zero/partitioned_param_coordinator.py). Sources, per tool: ``hf`` — the Transformers DeepSpeed
 #: guide's ZeRO-2/ZeRO-3 templates (``docs/source/en/deepspeed.md``: ``overlap_comm`` true, max live 1e9);
-#: ``ms-swift`` — ``swift/llm/ds_config/zero2.json``, ``zero3.json`` (true, true); ``axolotl`` —
+#: ``ms-swift`` — ``swift/llm/ds_config/zero2.json``, ``zero3.json`` (``overlap_comm`` false since ms-swift 3.3,
+#: modelscope/ms-swift e5c4c39ec "compat transformers 4.50", PR #3625, 2025-03-24, every ZeRO config of the tool; still
+#: false in ``swift/config/zero3.json`` at 3602360; earlier versions said true: a run on one of those sets
+#: ``training.overlap_grad_reduce``); ``axolotl`` —
 #: ``deepspeed_configs/zero2.json`` (true) and ``zero3.json``/``zero3_bf16.json`` (true, but
 #: ``stage3_max_live_parameters`` 0); ``llamafactory`` — ``examples/deepspeed/ds_z2_config.json`` and
 #: ``ds_z3_config.json`` (``overlap_comm`` false, 2025-10 onwards; earlier versions said true); ``trl`` —
@@ -26,7 +29,7 @@ OVERLAP_FIELDS = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overla
 #: config sets stage and offload only, so DeepSpeed's own defaults hold (``overlap_comm`` = ZeRO-3 only).
 DS_TOOL_OVERLAP = {
     "hf": (True, True, True),
-    "ms-swift": (True, True, True),
+    "ms-swift": (False, False, True),
     "axolotl": (True, True, False),
     "llamafactory": (False, False, False),
     "trl": (False, True, True),

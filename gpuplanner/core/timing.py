@@ -1519,6 +1519,9 @@ def time_layout(
     if profile.critic_padded:
         extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
     precomp_h = reference_precompute_flops(profile, fwd_total)
+    # under DeepSpeed ZeRO-3 each of those no-grad forwards gathers every weight once more (nograd_gathers)
+    xf_gathers = nograd_gathers(profile, framework, zero, where)
+    xf_gathers_pre = nograd_gathers(profile, framework, zero, where, precomputed=True)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -1785,7 +1788,7 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "z3_open": z3_open,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "xf_gathers": xf_gathers, "xf_gathers_pre": xf_gathers_pre, "z3_open": z3_open,
         "z3_windowed": z3_windowed, "z3_win_bytes": z3_win_bytes,
         "ds_list_host": ds_list_host, "gather_bytes": unit_w * w_bytes * ag_factor,
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
@@ -1893,6 +1896,27 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 #: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
 #: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+
+
+def nograd_gathers(profile: MethodProfile, framework: str, zero, where, precomputed: bool = False):
+    """Whole-model all-gathers per micro-batch of the objective's no-grad forwards in the step under DeepSpeed ZeRO-3
+    (engines ``hf``/``deepspeed``): one per reference forward and per no-grad policy forward
+    (:attr:`MethodProfile.ref_forwards`, :attr:`MethodProfile.policy_nograd_forwards`; a precomputed reference runs
+    before training, not in the step). TRL's ``prepare_deepspeed`` (``trl/models/utils.py``, the DPO/KTO trainers)
+    wraps a separate reference model in its own ZeRO-3 engine with the policy's config ("If ZeRO-3 is used, we
+    shard both the active and reference model"), ``overlap_comm`` included; a LoRA run's reference and the no-grad
+    policy forwards run the sharded policy itself. Either way each such forward gathers every partitioned weight
+    (``fetch_sub_module``), as the policy's own forward does. 0 elsewhere (FSDP and Megatron not entered).
+    ``precomputed``: the gathers of the reference's precompute pass instead (before training, counted with the run's
+    days as its FLOPs are: :func:`reference_precompute_flops`)."""
+    pre = profile.reference == "precomputed"
+    if precomputed:
+        n = float(profile.ref_forwards) if pre else 0.0
+    else:
+        n = float(profile.policy_nograd_forwards) + (0.0 if pre else float(profile.ref_forwards))
+    if framework not in ("hf", "deepspeed") or n == 0.0:
+        return 0.0 * zero
+    return where(zero >= 3, n, 0.0)
 
 
 def reference_precompute_flops(profile: MethodProfile, fwd_total):
@@ -3163,7 +3187,7 @@ def time_gpu(
     # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
     # FSDP) the terms below are never picked by the where() calls that read them: they are not computed
     any_row = np.any if ops is _ArrayOps else bool
-    z3 = z3_all = z3_open_s = 0.0
+    z3 = z3_all = z3_open_s = z3_pre = 0.0
     if any_row(per_mb):
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
         # (Megatron-FSDP's routed experts over their expert-data-parallel group: exp_bw)
@@ -3194,8 +3218,19 @@ def time_gpu(
         edge_b = minimum(b_ov / L_stage + where(ov_grad, lay["edge_rs_bytes"] / dp_bw, 0.0), b_ov)
         b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
-        z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
-        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"])
+        # the objective's no-grad forwards' own gathers (nograd_gathers): under their forwards' time with the
+        # prefetch on, else on the compute stream
+        gather_x = gather * lay["xf_gathers"]
+        x_exp = where(ov_param, maximum(gather_x - t_mb_objective, gather_x / L_stage), gather_x)
+        # (a precomputed reference's pass gathers the same way, before training: with its FLOPs, precomp_s)
+        gather_p = gather * lay["xf_gathers_pre"]
+        pre_exp = m_acc * where(ov_param, maximum(gather_p - t_mb * lay["precomp_h"] / hflops_tok, gather_p / L_stage),
+                                gather_p)
+        # (and the compute under its hidden part slows as in the step: overlap_contention_seconds)
+        z3_pre = where((n_dp > 1) & (zero >= 3),
+                       pre_exp + overlap_contention_seconds(m_acc * gather_p - pre_exp, ops), 0.0)
+        z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"] + x_exp)
+        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"] + gather_x)
         z3 = z3_mb
         z3_open_s = where(fsdp_pp, 0.0, m_acc * open_exp)  # named in the breakdown, inside dp_comm
         if any_row(fsdp_pp):
@@ -3256,6 +3291,7 @@ def time_gpu(
     # in the run's throughput (the one pass over the data at the same rates, per step of data)
     precomp_s = t_mb * lay.get("precomp_h", 0.0) / hflops_tok * m_acc
     compute = compute + t_mb_objective * m_acc - precomp_s
+    precomp_s = precomp_s + z3_pre  # (its ZeRO-3 gathers: nograd_gathers, in the run's throughput only)
     if profile.critic:
         # the critic's gradients and optimizer step, like the policy's (and the compute its hidden collectives slow)
         dp_contention = dp_contention * 2.0
