@@ -244,7 +244,12 @@ def test_megatron_swift_runs_megatron_conventions():
     for part in ("weights", "gradients", "optimizer"):
         assert getattr(ms.memory, part) == pytest.approx(getattr(mg.memory, part)), part
     assert ms.memory.activations > mg.memory.activations
-    assert ms.time.step_time_s == pytest.approx(mg.time.step_time_s)
+    # and so does its time: Megatron-LM's default loss is unfused (52 bytes per vocabulary entry per token against the
+    # fused 8, round 8's xent8); with the fused loss set on Megatron-LM the two steps are the same
+    assert ms.time.step_time_s < mg.time.step_time_s
+    mgf = _ev({"framework": "megatron", "recompute": "selective", "fused_cross_entropy": True}, {"zero": 1, "tp": 2},
+              {"num_gpus": 8})
+    assert ms.time.step_time_s == pytest.approx(mgf.time.step_time_s)
 
 
 def test_cli_json_shows_reference_and_generation(tmp_path):
