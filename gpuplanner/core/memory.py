@@ -84,8 +84,8 @@ from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
 
 from .architecture import ModelArch
-from .params import ParamCount, base_linear_params, count_params, lora_params
-from .params import dora_largest_weight, dora_magnitude_params, lora_io_elements
+from .params import ParamCount, base_linear_params, count_params
+from .params import adapter_params, dora_largest_weight, lora_io_elements
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -1326,8 +1326,7 @@ def memory_arrays(
     fsdp_pp = (framework == "fsdp") & (zero >= 2) & (pp_i > 1)
 
     if method in ("lora", "qlora"):
-        lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
-        lora_total = lora_total + (dora_magnitude_params(m.arch, lora_targets) if dora else 0)
+        lora_total = adapter_params(m.arch, lora_rank, lora_targets, dora)
         total_params = m.params.language
         scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale

@@ -345,6 +345,12 @@ def dora_magnitude_params(a: ModelArch, targets: str) -> int:
     return sum(lin.fan_out * lin.count * n for lin, n in lora_linears(a, targets))
 
 
+def adapter_params(a: ModelArch, rank: int, targets: str, dora: bool = False) -> int:
+    """Trainable adapter parameters of LoRA/QLoRA: the adapters (:func:`lora_params`' total) and, with DoRA, its
+    magnitude vectors (:func:`dora_magnitude_params`)."""
+    return lora_params(a, rank, targets)[0] + (dora_magnitude_params(a, targets) if dora else 0)
+
+
 @lru_cache(maxsize=256)
 def dora_largest_weight(a: ModelArch, targets: str) -> int:
     """Elements of the largest adapted weight (one expert's for MoE): DoRA's weight-norm temporaries are that size."""
