@@ -18,6 +18,7 @@ an installed one, else registers the subset of Noto Sans CJK SC shipped in ``res
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -205,8 +206,6 @@ def translate_param(context: str, value):
         out = QCoreApplication.translate(ctx, value)
         if out != value:
             return out
-    import re
-
     m = re.match(r"^(.*) \(converted at ([0-9.]+) CNY/USD\)$", value)
     if m:  # a price's source with the core's conversion note (cost.default_price)
         return QCoreApplication.translate("Report", "{0} (converted at {1} CNY/USD)").format(m.group(1), m.group(2))
@@ -236,18 +235,12 @@ def translate_message(context: str | None, text: str, params: dict | None) -> st
         return text.format(**{k: v.render() if hasattr(v, "render") else plain_param(v) for k, v in shown.items()})
 
 
-_PAREN_SPACE = None
+#: a full-width closing bracket, then spaces, then a CJK ideograph (:func:`_close_paren_space`)
+_PAREN_SPACE = re.compile(r"）[ \t]+(?=[\u3400-\u9fff])")
 
 
 def _close_paren_space(text: str) -> str:
     """No space between a full-width closing bracket and the Chinese word after it: a translation puts a space
     after a parameter ("{gpu} 的默认价格") for names that end in a Latin letter, and a name that ends in its Chinese
     suffix ("NVIDIA H800 SXM5 80GB（中国特供版）") would otherwise read "（中国特供版） 的默认价格" (ux9)."""
-    global _PAREN_SPACE
-    if "）" not in text:
-        return text
-    if _PAREN_SPACE is None:
-        import re
-
-        _PAREN_SPACE = re.compile(r"）[ \t]+(?=[\u3400-\u9fff])")
-    return _PAREN_SPACE.sub("）", text)
+    return _PAREN_SPACE.sub("）", text) if "）" in text else text

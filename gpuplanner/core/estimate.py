@@ -29,7 +29,7 @@ from .memory import (
     memory_arrays,
     model_facts,
 )
-from .params import ParamCount, count_params, dora_magnitude_params, lora_params, tier, vision_tokens_per_image, weights_scale
+from .params import ParamCount, adapter_params, count_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
@@ -183,8 +183,7 @@ def trainable_params(r: Resolved) -> int:
     ``hidden × 1`` value head instead of the LM head). A PPO critic's are in the memory part ``critic``."""
     t = r.scenario.training
     if t.method in ("lora", "qlora"):
-        dora = dora_magnitude_params(r.arch, t.lora_targets) if getattr(t, "dora", False) else 0
-        return lora_params(r.arch, t.lora_rank, t.lora_targets)[0] + dora
+        return adapter_params(r.arch, t.lora_rank, t.lora_targets, bool(getattr(t, "dora", False)))
     p = r.params
     # a vision-language model's frozen encoder/projector (training.freeze_vision / freeze_projector)
     frozen = (p.vision if t.freeze_vision else 0) + (p.projector if t.freeze_projector else 0)

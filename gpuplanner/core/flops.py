@@ -46,6 +46,7 @@ from .memory import QLORA_NF4_BYTES, ModelFacts
 from functools import lru_cache
 
 from .params import base_linear_params, lora_linears, lora_params
+from .params import lora_io_elements  # noqa: F401 (the time model reads it as F.lora_io_elements)
 from . import recompute as rc
 
 RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL = 0, 1, 2
@@ -260,18 +261,6 @@ def qlora_dequant_bytes(m: ModelFacts) -> float:
     pass over the layers (forward, backward, recompute forward) and micro-batch.
     """
     return float(base_linear_params(m.arch)) * (QLORA_NF4_BYTES + 2.0 + 2.0)
-
-
-@lru_cache(maxsize=256)
-def lora_io_elements(a, targets: str) -> tuple[float, float]:
-    """Per token, summed over the adapted linears of all layers (the experts a token is routed to, for MoE):
-    the input width ``Σ fan_in`` and output width ``Σ fan_out`` that LoRA's adapter path reads and writes
-    (:func:`lora_traffic_elements`)."""
-    d_in = d_out = 0.0
-    for lin, n_layers in lora_linears(a, targets):
-        d_in += float(lin.fan_in * lin.active * n_layers)
-        d_out += float(lin.fan_out * lin.active * n_layers)
-    return d_in, d_out
 
 
 #: LoRA adapter path, 16-bit elements moved through HBM per token and adapted linear, by pass (the adapter

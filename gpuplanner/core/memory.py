@@ -84,8 +84,8 @@ from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
 
 from .architecture import ModelArch
-from .params import ParamCount, base_linear_params, count_params, lora_params
-from .params import dora_largest_weight, dora_magnitude_params, lora_linears
+from .params import ParamCount, base_linear_params, count_params
+from .params import adapter_params, dora_largest_weight, lora_io_elements
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -1326,8 +1326,7 @@ def memory_arrays(
     fsdp_pp = (framework == "fsdp") & (zero >= 2) & (pp_i > 1)
 
     if method in ("lora", "qlora"):
-        lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
-        lora_total = lora_total + (dora_magnitude_params(m.arch, lora_targets) if dora else 0)
+        lora_total = adapter_params(m.arch, lora_rank, lora_targets, dora)
         total_params = m.params.language
         scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale
@@ -1411,7 +1410,7 @@ def memory_arrays(
         lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron", kbit=kbit_on)
     if dora and lora_t is not None:
         # DoRA's saved outputs (DORA_SAVED_BYTES_*), per layer, in every variant of the layer's saved set
-        d_out = sum(float(l.fan_out * l.active * n) for l, n in lora_linears(m.arch, lora_t)) / max(m.L, 1)
+        d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)
         dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)

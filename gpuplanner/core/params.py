@@ -327,10 +327,28 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
 
 
 @lru_cache(maxsize=256)
+def lora_io_elements(a, targets: str) -> tuple[float, float]:
+    """Per token, summed over the adapted linears of all layers (the experts a token is routed to, for MoE):
+    the input width ``Σ fan_in`` and output width ``Σ fan_out`` that LoRA's adapter path reads and writes
+    (``flops.lora_traffic_elements``)."""
+    d_in = d_out = 0.0
+    for lin, n_layers in lora_linears(a, targets):
+        d_in += float(lin.fan_in * lin.active * n_layers)
+        d_out += float(lin.fan_out * lin.active * n_layers)
+    return d_in, d_out
+
+
+@lru_cache(maxsize=256)
 def dora_magnitude_params(a: ModelArch, targets: str) -> int:
     """DoRA's trainable magnitude vectors: one element per output row of each adapted linear (PEFT
     ``DoraLinearLayer.update_layer``: ``nn.Parameter(weight_norm)``, length fan_out)."""
     return sum(lin.fan_out * lin.count * n for lin, n in lora_linears(a, targets))
+
+
+def adapter_params(a: ModelArch, rank: int, targets: str, dora: bool = False) -> int:
+    """Trainable adapter parameters of LoRA/QLoRA: the adapters (:func:`lora_params`' total) and, with DoRA, its
+    magnitude vectors (:func:`dora_magnitude_params`)."""
+    return lora_params(a, rank, targets)[0] + (dora_magnitude_params(a, targets) if dora else 0)
 
 
 @lru_cache(maxsize=256)

@@ -16,7 +16,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, not_negative_price, validation_reason
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
-from .frameworks import CHECKPOINT_REENTRANT_REFUSED
+from .frameworks import CHECKPOINT_REENTRANT_REFUSED, engine_of
 from .units import parse_count
 
 CTX = "Scenario"
@@ -702,8 +702,6 @@ DORA_ENGINES = ("hf", "deepspeed")
 
 def _check_dora(t) -> None:
     """``training.dora`` needs LoRA or QLoRA on a tool that runs PEFT."""
-    from .frameworks import engine_of
-
     if t.dora and t.method not in ("lora", "qlora"):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "training.dora needs method lora or qlora")))
     if t.dora and engine_of(t.framework) not in DORA_ENGINES:

@@ -2850,13 +2850,14 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
 def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
     """The warning when the servers' network is below the tier's "≥400 Gb/s between nodes" (for an 8-GPU server;
     scaled by its GPUs), the network by its name, not its catalog id, and per server as it is checked (ux9)."""
-    gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
+    nw = get_network(net)
+    gbps = (nw.gbps_per_nic or 0) * (s.hardware.nics_per_node or nw.default_nics_per_node or 1)
     need = 400 * p.gpus_per_node / 8
     if tier == "10B" or gbps >= need:
         return []
     return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥{need:g} Gb/s per server between "
                                             "nodes; {net} gives {have:g} Gb/s."),
-                {"net": get_network(net).name, "need": need, "have": gbps})]
+                {"net": nw.name, "need": need, "have": gbps})]
 
 
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
