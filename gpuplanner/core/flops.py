@@ -167,7 +167,20 @@ def expected_longest(mean: float, cv: float, n, cap: float):
         return np.full(np.shape(n), cap) if isinstance(n, np.ndarray) else cap
     if cv <= 0.0 or mu >= cap:
         return np.full(np.shape(n), min(mu, cap)) if isinstance(n, np.ndarray) else min(mu, cap)
-    loc, sig, z, cdf, x = _longest_grid(mu, float(cv), cap)
+    if not isinstance(n, np.ndarray):  # the one-plan path: one micro-batch size, its value cached
+        return _longest_one(mu, float(cv), float(n), cap)
+    return _longest_integral(mu, float(cv), n, cap)
+
+
+@lru_cache(maxsize=256)
+def _longest_one(mu: float, cv: float, n: float, cap: float) -> float:
+    """:func:`expected_longest` of one micro-batch size (a plain number), cached: the app's estimates repeat it."""
+    return float(_longest_integral(mu, cv, n, cap))
+
+
+def _longest_integral(mu: float, cv: float, n, cap: float):
+    """The quadrature of :func:`expected_longest` for ``n`` (number or array), the result shaped as ``n``."""
+    loc, sig, z, cdf, x = _longest_grid(mu, cv, cap)
     z_lo = -_LONGEST_Z
     nn = np.asarray(n, dtype=float)
     # the search's candidates share a few micro-batch sizes: each distinct n is integrated once
@@ -175,8 +188,7 @@ def expected_longest(mean: float, cv: float, n, cap: float):
     tail = 1.0 - cdf[None, :] ** np.maximum(vals.reshape(-1, 1), 1.0)  # P(max > x) per n
     g = tail * (sig * x)[None, :]
     area = math.exp(loc + sig * z_lo) + (z[1] - z[0]) * (g.sum(axis=1) - 0.5 * (g[:, 0] + g[:, -1]))
-    out = np.where(vals <= 1.0, mu, np.minimum(np.maximum(area, mu), cap))[back].reshape(nn.shape)
-    return out if isinstance(n, np.ndarray) else float(out)
+    return np.where(vals <= 1.0, mu, np.minimum(np.maximum(area, mu), cap))[back].reshape(nn.shape)
 
 
 def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, method: str = "full",
