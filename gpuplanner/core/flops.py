@@ -132,6 +132,23 @@ _LONGEST_GRID = 512
 _LONGEST_Z = 8.0
 
 
+@lru_cache(maxsize=64)
+def _longest_grid(mu: float, cv: float, cap: float):
+    """The quadrature grid of :func:`expected_longest` for one length distribution and cut: the log-normal's
+    ``loc``/``sig``, the normal variable ``z``, Φ(z) and the length x(z). It depends on neither ``n`` nor the
+    layout, so a search's layouts (and the app's repeated estimates) share it; the arrays are read-only."""
+    s2 = math.log1p(cv * cv)
+    loc, sig = math.log(mu) - 0.5 * s2, math.sqrt(s2)
+    # in the normal variable z (x = exp(loc + sig z)): E = x(z_lo) + ∫ (1 − Φ(z)ⁿ) sig x dz from z_lo to the cut
+    z_lo, z_hi = -_LONGEST_Z, min(_LONGEST_Z, (math.log(cap) - loc) / sig)
+    z = np.linspace(z_lo, z_hi, _LONGEST_GRID + 1)
+    cdf = 0.5 * (1.0 + np.array([math.erf(v / math.sqrt(2.0)) for v in z]))
+    x = np.exp(loc + sig * z)
+    for a in (z, cdf, x):
+        a.flags.writeable = False
+    return loc, sig, z, cdf, x
+
+
 def expected_longest(mean: float, cv: float, n, cap: float):
     """Expected longest of ``n`` samples, each cut at ``cap`` tokens: what a collator that pads a batch to its own
     longest sample runs per row (transformers ``DataCollatorWithPadding``/``DataCollatorForSeq2Seq`` and TRL's
@@ -151,21 +168,28 @@ def expected_longest(mean: float, cv: float, n, cap: float):
         return np.full(np.shape(n), cap) if isinstance(n, np.ndarray) else cap
     if cv <= 0.0 or mu >= cap:
         return np.full(np.shape(n), min(mu, cap)) if isinstance(n, np.ndarray) else min(mu, cap)
-    s2 = math.log1p(cv * cv)
-    loc, sig = math.log(mu) - 0.5 * s2, math.sqrt(s2)
-    # in the normal variable z (x = exp(loc + sig z)): E = x(z_lo) + ∫ (1 − Φ(z)ⁿ) sig x dz from z_lo to the cut
-    z_lo, z_hi = -_LONGEST_Z, min(_LONGEST_Z, (math.log(cap) - loc) / sig)
-    z = np.linspace(z_lo, z_hi, _LONGEST_GRID + 1)
-    cdf = 0.5 * (1.0 + np.array([math.erf(v / math.sqrt(2.0)) for v in z]))
-    x = np.exp(loc + sig * z)
+    if not isinstance(n, np.ndarray):  # the one-plan path: one micro-batch size, its value cached
+        return _longest_one(mu, float(cv), float(n), cap)
+    return _longest_integral(mu, float(cv), n, cap)
+
+
+@lru_cache(maxsize=256)
+def _longest_one(mu: float, cv: float, n: float, cap: float) -> float:
+    """:func:`expected_longest` of one micro-batch size (a plain number), cached: the app's estimates repeat it."""
+    return float(_longest_integral(mu, cv, n, cap))
+
+
+def _longest_integral(mu: float, cv: float, n, cap: float):
+    """The quadrature of :func:`expected_longest` for ``n`` (number or array), the result shaped as ``n``."""
+    loc, sig, z, cdf, x = _longest_grid(mu, cv, cap)
+    z_lo = -_LONGEST_Z
     nn = np.asarray(n, dtype=float)
     # the search's candidates share a few micro-batch sizes: each distinct n is integrated once
     vals, back = np.unique(nn.reshape(-1), return_inverse=True)
     tail = 1.0 - cdf[None, :] ** np.maximum(vals.reshape(-1, 1), 1.0)  # P(max > x) per n
     g = tail * (sig * x)[None, :]
     area = math.exp(loc + sig * z_lo) + (z[1] - z[0]) * (g.sum(axis=1) - 0.5 * (g[:, 0] + g[:, -1]))
-    out = np.where(vals <= 1.0, mu, np.minimum(np.maximum(area, mu), cap))[back].reshape(nn.shape)
-    return out if isinstance(n, np.ndarray) else float(out)
+    return np.where(vals <= 1.0, mu, np.minimum(np.maximum(area, mu), cap))[back].reshape(nn.shape)
 
 
 def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, method: str = "full",
