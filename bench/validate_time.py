@@ -1743,6 +1743,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("mlperf8.md"),
         "",
+        *_fragment("hostfloor8.md"),
+        "",
         *_fragment("rl10_8.md"),
         "",
         *_fragment("rl11_8.md"),
