@@ -93,7 +93,7 @@ RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", 
             "memory_headroom", "tp_over_pcie", "price_fabric", "price_kind")
 RULE_NAMES = {
     "mfu_grade": QT_TRANSLATE_NOOP(CTX, "MFU grade"),
-    "card_class": QT_TRANSLATE_NOOP(CTX, "card class"),
+    "card_class": QT_TRANSLATE_NOOP(CTX, "≥80 GB cards"),
     "consumer_multinode": QT_TRANSLATE_NOOP(CTX, "consumer cards in one node"),
     "pipeline_layers": QT_TRANSLATE_NOOP(CTX, "even pipeline stages"),
     "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "MFU ceiling"),

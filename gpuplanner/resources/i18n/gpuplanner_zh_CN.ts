@@ -5115,36 +5115,16 @@
         <translation>月租</translation>
     </message>
     <message>
-        <source>wk cap</source>
-        <translation>周封顶</translation>
-    </message>
-    <message>
-        <source>mo cap</source>
-        <translation>月封顶</translation>
-    </message>
-    <message>
         <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. 40–55% is good, above 55% optimistic.</source>
         <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。40–55% 为良好，高于 55% 为偏乐观。</translation>
-    </message>
-    <message>
-        <source>≥80 GB cards</source>
-        <translation>≥80 GB 显卡</translation>
     </message>
     <message>
         <source>Leave out cards under 80 GB for full training of dense models of ~70B and more</source>
         <translation>全量训练约 70B 及以上的稠密模型时，排除低于 80 GB 的显卡</translation>
     </message>
     <message>
-        <source>consumer cards in one node</source>
-        <translation>消费级显卡限单节点</translation>
-    </message>
-    <message>
         <source>Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node</source>
         <translation>不支持 P2P 的消费级显卡，其张量并行、流水线并行和 ZeRO-2/3 只在单个节点内进行</translation>
-    </message>
-    <message>
-        <source>even pipeline stages</source>
-        <translation>流水线均匀分段</translation>
     </message>
     <message>
         <source>Pipeline stages must divide the model&apos;s layers evenly</source>
@@ -5259,6 +5239,14 @@
     <message>
         <source>spot</source>
         <translation>竞价</translation>
+    </message>
+    <message>
+        <source>week cap</source>
+        <translation>周封顶</translation>
+    </message>
+    <message>
+        <source>month cap</source>
+        <translation>月封顶</translation>
     </message>
     <message>
         <source>Billed on {0}, as set on the Time and budget page</source>
@@ -5385,8 +5373,8 @@
         <translation>未参与排名</translation>
     </message>
     <message>
-        <source>Rent the work</source>
-        <translation>租用完成这些工作</translation>
+        <source>Rent, total</source>
+        <translation>租用合计</translation>
     </message>
     <message>
         <source>Build</source>
@@ -5399,10 +5387,6 @@
     <message>
         <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
         <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
-    </message>
-    <message>
-        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
-        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
     </message>
     <message>
         <source>Purchase price</source>
@@ -5473,32 +5457,16 @@
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>MFU ceiling</source>
-        <translation>MFU 上限</translation>
-    </message>
-    <message>
         <source>Time and cost a plan at no more than the best published MFU of its GPU and framework family (source, date and layout in the plan&apos;s rules)</source>
         <translation>按不高于同类 GPU 和框架最佳公开 MFU 的值计算方案的时间和成本（来源、日期和布局见方案的规则）</translation>
-    </message>
-    <message>
-        <source>safe deadline</source>
-        <translation>稳妥满足截止时间</translation>
     </message>
     <message>
         <source>Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their range, after safe ones</source>
         <translation>仅按估计值（而非区间上限）满足截止时间或预算的方案，排在稳妥的方案之后</translation>
     </message>
     <message>
-        <source>memory headroom</source>
-        <translation>显存余量</translation>
-    </message>
-    <message>
         <source>Rank plans with less free memory than the memory model&apos;s p75 error after those with room</source>
         <translation>空闲显存少于显存模型 p75 误差的方案，排在有余量的方案之后</translation>
-    </message>
-    <message>
-        <source>no TP over PCIe</source>
-        <translation>不经 PCIe 做 TP</translation>
     </message>
     <message>
         <source>Rank tensor parallelism over PCIe (no NVLink) after plans without it</source>
@@ -5529,20 +5497,12 @@
         <translation>MFU {0}：{1}。</translation>
     </message>
     <message>
-        <source>networked multi-node price</source>
-        <translation>多机价格来自组网报价</translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
-    </message>
-    <message>
-        <source>prices of one kind</source>
-        <translation>同一类价格</translation>
     </message>
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
@@ -7341,10 +7301,6 @@
         <translation>自开始起的周数</translation>
     </message>
     <message>
-        <source>Rent the work</source>
-        <translation>租用完成这些工作</translation>
-    </message>
-    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -7355,10 +7311,6 @@
     <message>
         <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
         <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
-    </message>
-    <message>
-        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
-        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
     </message>
     <message>
         <source>Not counted (no figure entered): {0}</source>
@@ -7865,6 +7817,10 @@
         <translation>GPU 数</translation>
     </message>
     <message>
+        <source>Rent, total</source>
+        <translation>租用合计</translation>
+    </message>
+    <message>
         <source>CPU cores</source>
         <translation>CPU 核</translation>
     </message>
@@ -8040,10 +7996,6 @@
         <translation>MFU 评级</translation>
     </message>
     <message>
-        <source>card class</source>
-        <translation>显卡档位</translation>
-    </message>
-    <message>
         <source>consumer cards in one node</source>
         <translation>消费级显卡限单节点</translation>
     </message>
@@ -8134,6 +8086,10 @@
     <message>
         <source>MFU ceiling</source>
         <translation>MFU 上限</translation>
+    </message>
+    <message>
+        <source>≥80 GB cards</source>
+        <translation>≥80 GB 显卡</translation>
     </message>
     <message>
         <source>deadline at the band&apos;s far end</source>
@@ -9825,6 +9781,10 @@
         <translation>权重分解的 LoRA（PEFT use_dora）</translation>
     </message>
     <message>
+        <source>every sample padded to the sequence length</source>
+        <translation>每个样本都填充到序列长度</translation>
+    </message>
+    <message>
         <source>completions</source>
         <translation>个回答</translation>
     </message>
@@ -10303,10 +10263,6 @@
     <message>
         <source>Pad to sequence length</source>
         <translation>填充到序列长度</translation>
-    </message>
-    <message>
-        <source>every row padded to the sequence length</source>
-        <translation>每行都填充到序列长度</translation>
     </message>
     <message>
         <source>Mean tokens per training sample (prompt + answer). Unless packing or padding-free is on, shorter samples are padded to the longest sample of their micro-batch (peak memory: to the sequence length); empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>

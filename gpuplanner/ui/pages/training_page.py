@@ -511,7 +511,7 @@ class TrainingPage(BasePage):
         self.mean_sample_len.setPlaceholderText(self.tr("fills the sequence length"))
         self.sample_len_std.box.set_unit(self.tr("tokens"))
         self.sample_len_std.setPlaceholderText(self.tr("0.46 × mean"))
-        self.pad_to_seq_len.setText(self.tr("every row padded to the sequence length"))
+        self.pad_to_seq_len.setText(self.tr("every sample padded to the sequence length"))
         self.max_num_seqs.box.set_unit(self.tr("sequences"))
         self.max_num_seqs.setPlaceholderText(self.tr("vLLM default"))
         self.rollout_tp.box.set_unit(self.tr("GPUs"))
