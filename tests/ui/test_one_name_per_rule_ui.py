@@ -36,3 +36,15 @@ def test_the_pad_checkbox_says_sample_as_its_tooltip_does(make_window, language)
     chk = w.page("training").pad_to_seq_len
     assert chk.text() == "every sample padded to the sequence length"
     assert "Pad every sample" in chk.toolTip() and "row" not in chk.text()
+
+
+@pytest.mark.parametrize(("lang", "none", "full"), [("en", "no recompute", "recompute full"),
+                                                    ("zh_CN", "不重计算", "重计算 完全")])
+def test_the_plans_layout_line_says_no_recompute(make_window, language, qtbot, lang, none, full):
+    """The Plans details' layout line read "recompute none" (zh "重计算 无"); it reads "no recompute", as the PDF."""
+    from gpuplanner.ui.pages.plans_page import recompute_phrase  # noqa: PLC0415
+
+    language.install(lang)
+    make_window()
+    assert recompute_phrase("none", "none") == none
+    assert recompute_phrase("full", QCoreApplication.translate("PlansPage", "full")) == full

@@ -5173,14 +5173,6 @@
         <translation>并行布局</translation>
     </message>
     <message>
-        <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
-        <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · 重计算 {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
@@ -5261,12 +5253,20 @@
         <translation>按{0}计费，即不会中断的最便宜价格</translation>
     </message>
     <message>
+        <source>recompute {0}</source>
+        <translation>重计算 {0}</translation>
+    </message>
+    <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，排在按同类报价计价的方案之后，并列出要向供应商确认的问题</translation>
     </message>
     <message>
         <source>Rental</source>
         <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
+        <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
     </message>
     <message>
         <source>per-op selective</source>
@@ -9797,6 +9797,10 @@
         <translation>梯度累积</translation>
     </message>
     <message>
+        <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
+        <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
+    </message>
+    <message>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -9975,10 +9979,6 @@
     <message>
         <source>Each step first generates {0} prompt + {1} completion tokens per rollout.</source>
         <translation>每步先为每次采样生成 {0} 个提示 token + {1} 个回答 token。</translation>
-    </message>
-    <message>
-        <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
-        <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · 重计算 {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>
     <message>
         <source>Automatic layout: searching for the best plan…</source>

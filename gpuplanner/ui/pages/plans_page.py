@@ -95,6 +95,16 @@ def grade_text(grade: str | None) -> str:
     return "" if not grade else QCoreApplication.translate("Rules", grade)
 
 
+def recompute_phrase(policy: str, name: str) -> str:
+    """A layout's recompute as a phrase: "recompute full", and the policy "none" by its own name, "no recompute"
+    (the core's label, as the PDF's render._recompute_phrase writes it), never "recompute none" (ux10)."""
+    from gpuplanner.core.recompute import LABEL_CTX, RECOMPUTE_LABELS
+
+    if policy == "none":
+        return QCoreApplication.translate(LABEL_CTX, RECOMPUTE_LABELS["none"])
+    return QCoreApplication.translate("PlansPage", "recompute {0}").format(name)
+
+
 def rule_name(rule_id: str) -> str:
     from gpuplanner.core.rules import RULE_NAMES
 
@@ -679,12 +689,12 @@ class PlansPage(BasePage):
             rows.append(f"<p style='color:#c62828'><b>{esc(', '.join(flags))}</b></p>")
         L = p.layout
         rows.append(f"<p><b>{tr('Parallel layout')}</b>" + colon() + esc(plural_s(tr(
-            "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
+            "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}"), p.nodes).format(
-            L.tp, L.pp, L.cp, L.ep, L.dp, L.zero,
-            {"none": tr("none"), "selective": tr("selective"), "megatron_selective": tr("selective"),
-             "op_sac": tr("per-op selective"), "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(
-                L.recompute, L.recompute), L.micro_batch_size, L.grad_accum, p.nodes, p.gpus_per_node))
+            L.tp, L.pp, L.cp, L.ep, L.dp, L.zero, recompute_phrase(L.recompute, {
+                "selective": tr("selective"), "megatron_selective": tr("selective"), "op_sac": tr("per-op selective"),
+                "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(L.recompute, L.recompute)),
+            L.micro_batch_size, L.grad_accum, p.nodes, p.gpus_per_node))
             + esc("".join([tr(" · interleaved ×{0}").format(L.vpp) if L.vpp > 1 else "",
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")

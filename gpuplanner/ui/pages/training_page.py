@@ -722,10 +722,12 @@ class TrainingPage(BasePage):
         plan = self.selected_plan()
         if plan is not None:
             L = plan.layout
-            rc = self.recompute_labels().get(L.recompute, str(L.recompute))
+            from .plans_page import recompute_phrase  # "no recompute", never "recompute none" (ux10)
+
+            rc = recompute_phrase(L.recompute, self.recompute_labels().get(L.recompute, str(L.recompute)))
             text = self.tr(
                 "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
-                "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "
+                "DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your "
                 "own choices; the live charts show this plan.").format(
                 plan.rank, plan.num_gpus, gpu_display_name(plan.gpu_name), L.tp, L.pp, L.cp,
                 L.ep, L.dp, L.zero, rc, L.micro_batch_size, L.grad_accum)
