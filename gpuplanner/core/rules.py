@@ -97,10 +97,10 @@ RULE_NAMES = {
     "consumer_multinode": QT_TRANSLATE_NOOP(CTX, "consumer cards in one node"),
     "pipeline_layers": QT_TRANSLATE_NOOP(CTX, "even pipeline stages"),
     "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "MFU ceiling"),
-    "deadline_risk": QT_TRANSLATE_NOOP(CTX, "deadline at the band's far end"),
+    "deadline_risk": QT_TRANSLATE_NOOP(CTX, "safe deadline and budget"),
     "memory_headroom": QT_TRANSLATE_NOOP(CTX, "memory headroom"),
     "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "no TP over PCIe"),
-    "price_fabric": QT_TRANSLATE_NOOP(CTX, "multi-node price from a networked offer"),
+    "price_fabric": QT_TRANSLATE_NOOP(CTX, "networked multi-node price"),
     "price_kind": QT_TRANSLATE_NOOP(CTX, "prices of one kind"),
 }
 GRADE_NAMES = {

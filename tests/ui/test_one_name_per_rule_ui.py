@@ -3,7 +3,8 @@
 The Plans page's switches read "safe deadline" and "networked multi-node price" (and "≥80 GB cards") while the plan's
 check lines, the rank lines and the CLI called the same rules "deadline at the band's far end", "multi-node price from
 a networked offer" and "card class". The switches now read the rules' own names (rules.RULE_NAMES, via
-plans_page.rule_name), in English and in Chinese. The Training page's pad checkbox said "every row padded" beside a
+plans_page.rule_name), in English and in Chinese; the names are short enough for a switch at 1280×800
+(tests/ui/test_i18n_ui.py checks nothing is clipped). The Training page's pad checkbox said "every row padded" beside a
 tooltip that says "Pad every sample"."""
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ def test_each_switch_reads_its_rules_name(make_window, language, lang):
         name = QCoreApplication.translate("Rules", RULE_NAMES[rid])
         assert page.rule_checks[rid].text() == name, (rid, page.rule_checks[rid].text(), name)
     if lang == "en":
-        assert page.rule_checks["deadline_risk"].text() == "deadline at the band's far end"
-        assert page.rule_checks["price_fabric"].text() == "multi-node price from a networked offer"
+        assert page.rule_checks["deadline_risk"].text() == "safe deadline and budget"
+        assert page.rule_checks["price_fabric"].text() == "networked multi-node price"
         assert page.rule_checks["card_class"].text() == "≥80 GB cards"
     else:
         assert page.rule_checks["card_class"].text() == "≥80 GB 显卡"

@@ -4437,6 +4437,10 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “networked multi-node price”).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
@@ -4739,10 +4743,6 @@
     <message>
         <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
         <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “multi-node price from a networked offer”).</source>
-        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
     </message>
     <message>
         <source>Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} of the fastest plan, a difference the estimate cannot tell apart, so the cheaper ranks first.</source>
@@ -8004,6 +8004,14 @@
         <translation>流水线均匀分段</translation>
     </message>
     <message>
+        <source>safe deadline and budget</source>
+        <translation>稳妥满足截止时间和预算</translation>
+    </message>
+    <message>
+        <source>networked multi-node price</source>
+        <translation>多机价格来自组网报价</translation>
+    </message>
+    <message>
         <source>good</source>
         <translation>良好</translation>
     </message>
@@ -8092,10 +8100,6 @@
         <translation>≥80 GB 显卡</translation>
     </message>
     <message>
-        <source>deadline at the band&apos;s far end</source>
-        <translation>按区间上限满足截止时间</translation>
-    </message>
-    <message>
         <source>memory headroom</source>
         <translation>显存余量</translation>
     </message>
@@ -8174,10 +8178,6 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：没有 NVLink 卡在其区间上限处满足截止时间和预算，因此按它自己的时间和成本排名（按 PCIe 计时，通信无法隐藏）。</translation>
-    </message>
-    <message>
-        <source>multi-node price from a networked offer</source>
-        <translation>多机价格来自组网报价</translation>
     </message>
     <message>
         <source>{nodes} nodes priced from {provider}, a networked offer (its source says so). Still ask that the bandwidth is dedicated (独享) and the nodes are in one data centre.</source>
