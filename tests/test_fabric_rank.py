@@ -113,8 +113,8 @@ def test_the_search_ranks_plans_without_a_fabric_quote_after_and_keeps_them():
     assert all(s == "failed" for s in st[first_fail:]), st  # every plan with a real price first
     assert any(p.evaluation.nodes > 1 for p in on.plans[first_fail:])
     assert on.plans[first_fail].explanation[0].render().startswith(
-        f"Ranks #{first_fail + 1}: after the plans that pass the planning rule “multi-node price from a networked "
-        "offer”")
+        f"Ranks #{first_fail + 1}: after the plans that pass the planning rule “networked multi-node "
+        "price”")
     assert any(d["rule"] == "price_fabric" for d in on.plans[0].decision)
     off = _search(MIXTRAL, rules={"price_fabric": False})
     top = off.plans[0]

@@ -174,13 +174,13 @@ def test_the_pdf_and_the_plans_page_show_the_line(tmp_path):
     f.write_text(json.dumps(SIXTEEN), encoding="utf-8")
     data = report_data(f)
     verdicts = {name.render(): (status, msg.render()) for name, status, msg in data.plan.rules}
-    status, msg = verdicts["multi-node price from a networked offer"]
+    status, msg = verdicts["networked multi-node price"]
     assert status == "failed" and "so the 2 nodes are priced from AutoDL" in msg
     pdf = export_pdf(data, tmp_path / "r.pdf", paper="a4")
     text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True,
                           timeout=60).stdout
     text = re.sub(r"\s+", " ", text)
-    assert "multi-node price from a networked offer" in text and "so the 2 nodes are priced from AutoDL" in text
+    assert "networked multi-node price" in text and "so the 2 nodes are priced from AutoDL" in text
 
     from PySide6.QtCore import Qt
 
@@ -196,7 +196,7 @@ def test_the_pdf_and_the_plans_page_show_the_line(tmp_path):
     tip = model.data(model.index(k, COLUMNS.index("rank")), Qt.ItemDataRole.ToolTipRole)
     line = {r.id: r for r in out.plans[k].plan.evaluation.rules}["price_fabric"]
     assert line.status == "failed"
-    assert "✗ multi-node price from a networked offer: " + line.message.render() in tip
+    assert "✗ networked multi-node price: " + line.message.render() in tip
 
 
 # ------------------------------------------------------------------------------------------- quote sheets

@@ -128,7 +128,7 @@ def test_the_pdf_lists_the_five_parts_next_to_rent(tmp_path):
                                               text=True, check=True, timeout=60).stdout).replace("ﬀ", "ff")
     ev = evaluate(scenario_from_dict(json.loads(json.dumps(data.plan.scenario.model_dump(mode="json")))))
     rb = ev.rent_vs_build
-    assert f"Rent the work {fmt_money(rb.rent_total, 'CNY')}" in text
+    assert f"Rent, total {fmt_money(rb.rent_total, 'CNY')}" in text
     for key, label in (("hardware", "hardware (purchase and depreciation)"), ("rack", "rack / colocation"),
                        ("electricity", "electricity (with PUE)"), ("staff", "operations staff"), ("spares", "spares")):
         assert f"Build: {label} {fmt_money(rb.breakdown[key], 'CNY')}" in text, key

@@ -48,10 +48,10 @@ def test_the_chosen_plans_rules_are_in_the_pdf(report):
     data, text = report
     assert "Planning rules" in text
     verdicts = {name.render(): status for name, status, _m in data.plan.rules}
-    assert verdicts["card class"] == "passed" and verdicts["MFU grade"] in ("passed", "failed")
+    assert verdicts["≥80 GB cards"] == "passed" and verdicts["MFU grade"] in ("passed", "failed")
     for name, status, msg in data.plan.rules:
         assert msg.render().split(":")[0].split(";")[0][:25] in text
-    assert "✓ card class passed" in text
+    assert "✓ ≥80 GB cards passed" in text
 
 
 def test_the_band_is_explained(report):

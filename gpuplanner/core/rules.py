@@ -93,14 +93,14 @@ RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", 
             "memory_headroom", "tp_over_pcie", "price_fabric", "price_kind")
 RULE_NAMES = {
     "mfu_grade": QT_TRANSLATE_NOOP(CTX, "MFU grade"),
-    "card_class": QT_TRANSLATE_NOOP(CTX, "card class"),
+    "card_class": QT_TRANSLATE_NOOP(CTX, "≥80 GB cards"),
     "consumer_multinode": QT_TRANSLATE_NOOP(CTX, "consumer cards in one node"),
     "pipeline_layers": QT_TRANSLATE_NOOP(CTX, "even pipeline stages"),
     "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "MFU ceiling"),
-    "deadline_risk": QT_TRANSLATE_NOOP(CTX, "deadline at the band's far end"),
+    "deadline_risk": QT_TRANSLATE_NOOP(CTX, "safe deadline and budget"),
     "memory_headroom": QT_TRANSLATE_NOOP(CTX, "memory headroom"),
     "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "no TP over PCIe"),
-    "price_fabric": QT_TRANSLATE_NOOP(CTX, "multi-node price from a networked offer"),
+    "price_fabric": QT_TRANSLATE_NOOP(CTX, "networked multi-node price"),
     "price_kind": QT_TRANSLATE_NOOP(CTX, "prices of one kind"),
 }
 GRADE_NAMES = {

@@ -1327,8 +1327,8 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
                                           "servers, so the best by the objective comes first, though its price "
-                                          "buys no network between its nodes (planning rule “multi-node price "
-                                          "from a networked offer”).")
+                                          "buys no network between its nodes (planning rule “networked multi-node "
+                                          "price”).")
         elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
             args.update(tie=FASTEST_TIE)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "

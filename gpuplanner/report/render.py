@@ -605,7 +605,7 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
     rb = p.evaluation.rent_vs_build
     if not p.rent_vs_build_parts or rb is None:
         return ""
-    rows = [[f"<b>{_e(translate('Report', 'Rent the work'))}</b>", f"<b>{_e(fmt_money(rb.rent_total, cur))}</b>"]]
+    rows = [[f"<b>{_e(translate('Report', 'Rent, total'))}</b>", f"<b>{_e(fmt_money(rb.rent_total, cur))}</b>"]]
     unknown = translate("Report", "unknown")
     for label, amount in p.rent_vs_build_parts:
         rows.append([_e(translate("Report", "Build: {part}").format(part=tr_text(label))),
@@ -622,9 +622,10 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
             u=format_percent(u, 0), y=format_sig(rb.inputs.depreciation_years or 0, 6))
     elif rb.verdict == "unknown":
         note = translate("Report", "Whether owning breaks even is unknown without a purchase price.")
-    else:
-        note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
-    out.append(f"<p>{_e(note)}</p>")
+    else:  # never: the verdict sentence above the table says so ("owning never pays off"), once
+        note = None
+    if note is not None:
+        out.append(f"<p>{_e(note)}</p>")
     if rb.missing:
         # the inputs by their names on the Hardware page, never their keys (machine_price, …)
         names = {"machine_price": translate("Report", "purchase price per server"),

@@ -299,7 +299,8 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     assert page.num_gpus.text() == "8" and plan.num_gpus != 8
     assert not page.auto_info.isHidden()
     info = page.auto_info.text()
-    assert "Automatic layout" in info and "recompute none" in info and f"{plan.num_gpus} × " in info
+    assert "Automatic layout" in info and f"{plan.num_gpus} × " in info
+    assert "no recompute" in info and "recompute none" not in info  # ux10: the policy by its own name
     assert f"micro-batch {plan.layout.micro_batch_size}" in info
     # switching to the manual layout: the user's values are what the charts use, the label goes
     idx = page.auto.findData(False)

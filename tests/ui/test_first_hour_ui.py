@@ -58,6 +58,14 @@ def test_every_column_of_the_plans_table_fits_at_1280x800(win, qtbot, lang, tmp_
             texts = [page.proxy.data(page.proxy.index(r, c), Qt.ItemDataRole.DisplayRole) or ""
                      for r in range(page.proxy.rowCount())]
             assert max(fm.horizontalAdvance(t) for t in texts) <= widths[c], (c, widths[c], texts[:3])
+        # the capped mode in words ("month cap", was "mo cap"), its full name in the tooltip (ux10)
+        col = COLUMNS.index("rental_mode")
+        cells = {page.proxy.data(page.proxy.index(r, col), Qt.ItemDataRole.DisplayRole):
+                 page.proxy.data(page.proxy.index(r, col), Qt.ItemDataRole.ToolTipRole)
+                 for r in range(page.proxy.rowCount())}
+        capped = "month cap" if lang == "en" else "月封顶"
+        assert capped in cells, cells
+        assert ("card-hours with a monthly cap" if lang == "en" else "封顶") in cells[capped], cells[capped]
         # the skipped GPUs' line ends in "…" when it is longer than the page, with the whole list as its tooltip
         label = page.skipped_label
         assert label.isVisible() and label.toolTip()

@@ -16,7 +16,7 @@ SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "f
 
 def test_plans_details_write_money_with_its_symbol(win, qtbot):
     win.model.load(scenario_from_dict(SCENARIO))
-    page = first_plan_details(win, qtbot, "Rent the work")
+    page = first_plan_details(win, qtbot, "Rent, total")
     text = page.details.toPlainText()
     row = page.table_model.plans[0]
     ev = row.plan.evaluation
@@ -32,7 +32,7 @@ def test_details_name_the_framework_as_its_sentences_do(win, qtbot):
     """The details read "Framework: Megatron" over "Framework: Megatron-Core, as set in the scenario …": the table's
     short name (narrow column) stood above the sentences' product name. The details use the product name."""
     win.model.load(scenario_from_dict(SCENARIO))
-    page = first_plan_details(win, qtbot, "Rent the work")
+    page = first_plan_details(win, qtbot, "Rent, total")
     plan = page.table_model.plans[0].plan
     assert plan.framework_reason
     text = page.details.toPlainText()
@@ -45,7 +45,7 @@ def test_plans_details_advisor_sentences_write_money_with_its_symbol(win, qtbot)
     import re
 
     win.model.load(scenario_from_dict(SCENARIO))
-    page = first_plan_details(win, qtbot, "Rent the work")
+    page = first_plan_details(win, qtbot, "Rent, total")
     text = page.details.toPlainText()
     plan = page.table_model.plans[0].plan
     coded = [ln for ln in text.splitlines() if re.search(r"\d USD\b(?!/)", ln)]

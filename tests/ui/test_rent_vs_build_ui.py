@@ -35,7 +35,7 @@ def test_ownership_fields_and_the_plans_page_breakdown(win, qtbot, tmp_path, cap
     hw.own_fields["pue"].textEdited.emit("0.8")
     assert hw.own_fields["pue"].box.error  # PUE below 1 is refused at the field
     assert win.model.scenario.constraints.ownership.pue is None
-    page = first_plan_details(win, qtbot, "Rent the work", timeout=30000)
+    page = first_plan_details(win, qtbot, "Rent, total", timeout=30000)
     text = page.details.toPlainText()
     row = page.table_model.plans[0]
     rb = row.plan.evaluation.rent_vs_build

@@ -4437,6 +4437,10 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “networked multi-node price”).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
@@ -4739,10 +4743,6 @@
     <message>
         <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
         <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “multi-node price from a networked offer”).</source>
-        <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
     </message>
     <message>
         <source>Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} of the fastest plan, a difference the estimate cannot tell apart, so the cheaper ranks first.</source>
@@ -5115,36 +5115,16 @@
         <translation>月租</translation>
     </message>
     <message>
-        <source>wk cap</source>
-        <translation>周封顶</translation>
-    </message>
-    <message>
-        <source>mo cap</source>
-        <translation>月封顶</translation>
-    </message>
-    <message>
         <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. 40–55% is good, above 55% optimistic.</source>
         <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。40–55% 为良好，高于 55% 为偏乐观。</translation>
-    </message>
-    <message>
-        <source>≥80 GB cards</source>
-        <translation>≥80 GB 显卡</translation>
     </message>
     <message>
         <source>Leave out cards under 80 GB for full training of dense models of ~70B and more</source>
         <translation>全量训练约 70B 及以上的稠密模型时，排除低于 80 GB 的显卡</translation>
     </message>
     <message>
-        <source>consumer cards in one node</source>
-        <translation>消费级显卡限单节点</translation>
-    </message>
-    <message>
         <source>Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node</source>
         <translation>不支持 P2P 的消费级显卡，其张量并行、流水线并行和 ZeRO-2/3 只在单个节点内进行</translation>
-    </message>
-    <message>
-        <source>even pipeline stages</source>
-        <translation>流水线均匀分段</translation>
     </message>
     <message>
         <source>Pipeline stages must divide the model&apos;s layers evenly</source>
@@ -5191,14 +5171,6 @@
     <message>
         <source>Parallel layout</source>
         <translation>并行布局</translation>
-    </message>
-    <message>
-        <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
-        <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · 重计算 {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
     </message>
     <message>
         <source>selective</source>
@@ -5261,6 +5233,14 @@
         <translation>竞价</translation>
     </message>
     <message>
+        <source>week cap</source>
+        <translation>周封顶</translation>
+    </message>
+    <message>
+        <source>month cap</source>
+        <translation>月封顶</translation>
+    </message>
+    <message>
         <source>Billed on {0}, as set on the Time and budget page</source>
         <translation>按{0}计费，即“时间与预算”页的设定</translation>
     </message>
@@ -5273,12 +5253,20 @@
         <translation>按{0}计费，即不会中断的最便宜价格</translation>
     </message>
     <message>
+        <source>recompute {0}</source>
+        <translation>重计算 {0}</translation>
+    </message>
+    <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，排在按同类报价计价的方案之后，并列出要向供应商确认的问题</translation>
     </message>
     <message>
         <source>Rental</source>
         <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
+        <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
     </message>
     <message>
         <source>per-op selective</source>
@@ -5385,8 +5373,8 @@
         <translation>未参与排名</translation>
     </message>
     <message>
-        <source>Rent the work</source>
-        <translation>租用完成这些工作</translation>
+        <source>Rent, total</source>
+        <translation>租用合计</translation>
     </message>
     <message>
         <source>Build</source>
@@ -5399,10 +5387,6 @@
     <message>
         <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
         <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
-    </message>
-    <message>
-        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
-        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
     </message>
     <message>
         <source>Purchase price</source>
@@ -5473,32 +5457,16 @@
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>MFU ceiling</source>
-        <translation>MFU 上限</translation>
-    </message>
-    <message>
         <source>Time and cost a plan at no more than the best published MFU of its GPU and framework family (source, date and layout in the plan&apos;s rules)</source>
         <translation>按不高于同类 GPU 和框架最佳公开 MFU 的值计算方案的时间和成本（来源、日期和布局见方案的规则）</translation>
-    </message>
-    <message>
-        <source>safe deadline</source>
-        <translation>稳妥满足截止时间</translation>
     </message>
     <message>
         <source>Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their range, after safe ones</source>
         <translation>仅按估计值（而非区间上限）满足截止时间或预算的方案，排在稳妥的方案之后</translation>
     </message>
     <message>
-        <source>memory headroom</source>
-        <translation>显存余量</translation>
-    </message>
-    <message>
         <source>Rank plans with less free memory than the memory model&apos;s p75 error after those with room</source>
         <translation>空闲显存少于显存模型 p75 误差的方案，排在有余量的方案之后</translation>
-    </message>
-    <message>
-        <source>no TP over PCIe</source>
-        <translation>不经 PCIe 做 TP</translation>
     </message>
     <message>
         <source>Rank tensor parallelism over PCIe (no NVLink) after plans without it</source>
@@ -5529,20 +5497,12 @@
         <translation>MFU {0}：{1}。</translation>
     </message>
     <message>
-        <source>networked multi-node price</source>
-        <translation>多机价格来自组网报价</translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
-    </message>
-    <message>
-        <source>prices of one kind</source>
-        <translation>同一类价格</translation>
     </message>
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
@@ -7341,10 +7301,6 @@
         <translation>自开始起的周数</translation>
     </message>
     <message>
-        <source>Rent the work</source>
-        <translation>租用完成这些工作</translation>
-    </message>
-    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -7355,10 +7311,6 @@
     <message>
         <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
         <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
-    </message>
-    <message>
-        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
-        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
     </message>
     <message>
         <source>Not counted (no figure entered): {0}</source>
@@ -7865,6 +7817,10 @@
         <translation>GPU 数</translation>
     </message>
     <message>
+        <source>Rent, total</source>
+        <translation>租用合计</translation>
+    </message>
+    <message>
         <source>CPU cores</source>
         <translation>CPU 核</translation>
     </message>
@@ -8040,16 +7996,20 @@
         <translation>MFU 评级</translation>
     </message>
     <message>
-        <source>card class</source>
-        <translation>显卡档位</translation>
-    </message>
-    <message>
         <source>consumer cards in one node</source>
         <translation>消费级显卡限单节点</translation>
     </message>
     <message>
         <source>even pipeline stages</source>
         <translation>流水线均匀分段</translation>
+    </message>
+    <message>
+        <source>safe deadline and budget</source>
+        <translation>稳妥满足截止时间和预算</translation>
+    </message>
+    <message>
+        <source>networked multi-node price</source>
+        <translation>多机价格来自组网报价</translation>
     </message>
     <message>
         <source>good</source>
@@ -8136,8 +8096,8 @@
         <translation>MFU 上限</translation>
     </message>
     <message>
-        <source>deadline at the band&apos;s far end</source>
-        <translation>按区间上限满足截止时间</translation>
+        <source>≥80 GB cards</source>
+        <translation>≥80 GB 显卡</translation>
     </message>
     <message>
         <source>memory headroom</source>
@@ -8218,10 +8178,6 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：没有 NVLink 卡在其区间上限处满足截止时间和预算，因此按它自己的时间和成本排名（按 PCIe 计时，通信无法隐藏）。</translation>
-    </message>
-    <message>
-        <source>multi-node price from a networked offer</source>
-        <translation>多机价格来自组网报价</translation>
     </message>
     <message>
         <source>{nodes} nodes priced from {provider}, a networked offer (its source says so). Still ask that the bandwidth is dedicated (独享) and the nodes are in one data centre.</source>
@@ -9825,6 +9781,10 @@
         <translation>权重分解的 LoRA（PEFT use_dora）</translation>
     </message>
     <message>
+        <source>every sample padded to the sequence length</source>
+        <translation>每个样本都填充到序列长度</translation>
+    </message>
+    <message>
         <source>completions</source>
         <translation>个回答</translation>
     </message>
@@ -9835,6 +9795,10 @@
     <message>
         <source>gradient accumulation</source>
         <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
+        <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>
     <message>
         <source>none</source>
@@ -10015,10 +9979,6 @@
     <message>
         <source>Each step first generates {0} prompt + {1} completion tokens per rollout.</source>
         <translation>每步先为每次采样生成 {0} 个提示 token + {1} 个回答 token。</translation>
-    </message>
-    <message>
-        <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
-        <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · 重计算 {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>
     <message>
         <source>Automatic layout: searching for the best plan…</source>
@@ -10303,10 +10263,6 @@
     <message>
         <source>Pad to sequence length</source>
         <translation>填充到序列长度</translation>
-    </message>
-    <message>
-        <source>every row padded to the sequence length</source>
-        <translation>每行都填充到序列长度</translation>
     </message>
     <message>
         <source>Mean tokens per training sample (prompt + answer). Unless packing or padding-free is on, shorter samples are padded to the longest sample of their micro-batch (peak memory: to the sequence length); empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>

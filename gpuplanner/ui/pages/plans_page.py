@@ -46,8 +46,8 @@ def framework_name(p: engine.PlanRow) -> str:
 #: (a word or two: with the framework column shown the table's ten columns must fit 1280×800 without scrolling)
 MODE_SHORT = {"card_hour": QT_TRANSLATE_NOOP("PlansPage", "hourly"), "spot": QT_TRANSLATE_NOOP("PlansPage", "spot"),
               "week": QT_TRANSLATE_NOOP("PlansPage", "weekly"), "month": QT_TRANSLATE_NOOP("PlansPage", "monthly"),
-              "hybrid_week": QT_TRANSLATE_NOOP("PlansPage", "wk cap"),
-              "hybrid_month": QT_TRANSLATE_NOOP("PlansPage", "mo cap")}
+              "hybrid_week": QT_TRANSLATE_NOOP("PlansPage", "week cap"),
+              "hybrid_month": QT_TRANSLATE_NOOP("PlansPage", "month cap")}
 
 
 def rental_mode_cells(p: engine.PlanRow) -> tuple[str, str]:
@@ -93,6 +93,16 @@ def mode_pinned(plans: list[engine.PlanRow]) -> bool:
 def grade_text(grade: str | None) -> str:
     """The MFU grade in the UI language (the core's names, context "Rules")."""
     return "" if not grade else QCoreApplication.translate("Rules", grade)
+
+
+def recompute_phrase(policy: str, name: str) -> str:
+    """A layout's recompute as a phrase: "recompute full", and the policy "none" by its own name, "no recompute"
+    (the core's label, as the PDF's render._recompute_phrase writes it), never "recompute none" (ux10)."""
+    from gpuplanner.core.recompute import LABEL_CTX, RECOMPUTE_LABELS
+
+    if policy == "none":
+        return QCoreApplication.translate(LABEL_CTX, RECOMPUTE_LABELS["none"])
+    return QCoreApplication.translate("PlansPage", "recompute {0}").format(name)
 
 
 def rule_name(rule_id: str) -> str:
@@ -429,36 +439,36 @@ class PlansPage(BasePage):
             "Let the search compare Hugging Face Trainer, DeepSpeed, PyTorch FSDP2 and Megatron-Core; off: only "
             "the framework on the Training page"))
         self.rules_label.setText(self.tr("Planning rules:"))
-        texts = {
-            "mfu_grade": (self.tr("MFU grade"), self.tr(
+        tips = {  # each switch reads its rule's name (rule_name: the check lines' and rank lines' name)
+            "mfu_grade": self.tr(
                 "Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets "
-                "the deadline. 40–55% is good, above 55% optimistic.")),
-            "card_class": (self.tr("≥80 GB cards"), self.tr(
-                "Leave out cards under 80 GB for full training of dense models of ~70B and more")),
-            "consumer_multinode": (self.tr("consumer cards in one node"), self.tr(
-                "Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node")),
-            "pipeline_layers": (self.tr("even pipeline stages"), self.tr(
-                "Pipeline stages must divide the model's layers evenly")),
-            "mfu_ceiling": (self.tr("MFU ceiling"), self.tr(
+                "the deadline. 40–55% is good, above 55% optimistic."),
+            "card_class": self.tr(
+                "Leave out cards under 80 GB for full training of dense models of ~70B and more"),
+            "consumer_multinode": self.tr(
+                "Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node"),
+            "pipeline_layers": self.tr(
+                "Pipeline stages must divide the model's layers evenly"),
+            "mfu_ceiling": self.tr(
                 "Time and cost a plan at no more than the best published MFU of its GPU and framework family "
-                "(source, date and layout in the plan's rules)")),
-            "deadline_risk": (self.tr("safe deadline"), self.tr(
+                "(source, date and layout in the plan's rules)"),
+            "deadline_risk": self.tr(
                 "Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their "
-                "range, after safe ones")),
-            "memory_headroom": (self.tr("memory headroom"), self.tr(
-                "Rank plans with less free memory than the memory model's p75 error after those with room")),
-            "tp_over_pcie": (self.tr("no TP over PCIe"), self.tr(
-                "Rank tensor parallelism over PCIe (no NVLink) after plans without it")),
-            "price_fabric": (self.tr("networked multi-node price"), self.tr(
+                "range, after safe ones"),
+            "memory_headroom": self.tr(
+                "Rank plans with less free memory than the memory model's p75 error after those with room"),
+            "tp_over_pcie": self.tr(
+                "Rank tensor parallelism over PCIe (no NVLink) after plans without it"),
+            "price_fabric": self.tr(
                 "A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand "
                 "or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what "
-                "to ask the vendor")),
-            "price_kind": (self.tr("prices of one kind"), self.tr(
+                "to ask the vendor"),
+            "price_kind": self.tr(
                 "Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on "
-                "spot because its card has no other price fails this check")),
+                "spot because its card has no other price fails this check"),
         }
-        for rid, (label, tip) in texts.items():
-            self.rule_checks[rid].setText(label)
+        for rid, tip in tips.items():
+            self.rule_checks[rid].setText(rule_name(rid))
             self.rule_checks[rid].box.set_help(tip + " " + self.tr("(untick to allow it)"))
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
@@ -679,12 +689,12 @@ class PlansPage(BasePage):
             rows.append(f"<p style='color:#c62828'><b>{esc(', '.join(flags))}</b></p>")
         L = p.layout
         rows.append(f"<p><b>{tr('Parallel layout')}</b>" + colon() + esc(plural_s(tr(
-            "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
+            "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}"), p.nodes).format(
-            L.tp, L.pp, L.cp, L.ep, L.dp, L.zero,
-            {"none": tr("none"), "selective": tr("selective"), "megatron_selective": tr("selective"),
-             "op_sac": tr("per-op selective"), "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(
-                L.recompute, L.recompute), L.micro_batch_size, L.grad_accum, p.nodes, p.gpus_per_node))
+            L.tp, L.pp, L.cp, L.ep, L.dp, L.zero, recompute_phrase(L.recompute, {
+                "selective": tr("selective"), "megatron_selective": tr("selective"), "op_sac": tr("per-op selective"),
+                "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(L.recompute, L.recompute)),
+            L.micro_batch_size, L.grad_accum, p.nodes, p.gpus_per_node))
             + esc("".join([tr(" · interleaved ×{0}").format(L.vpp) if L.vpp > 1 else "",
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
@@ -809,7 +819,7 @@ class PlansPage(BasePage):
 
         esc = html.escape
         cur = rb.currency
-        cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{format_money(rb.rent_total, cur, decimals=0)}</b>"
+        cells = [f"<tr><td><b>{esc(self.tr('Rent, total'))}</b></td><td align=right><b>{format_money(rb.rent_total, cur, decimals=0)}</b>"
                  f"</td></tr>"]
         unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown, not zero
 
@@ -826,7 +836,7 @@ class PlansPage(BasePage):
         be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
             format_percent(u, 0), format_sig(rb.inputs.depreciation_years, 6)) if u is not None else
               self.tr("Whether owning breaks even is unknown without a purchase price.") if rb.verdict == "unknown"
-              else self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
+              else "")  # never: the verdict sentence above the table says so ("owning never pays off"), once
         names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
                  "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),
                  "ops_staff_per_month": self.tr("Operations staff"), "spare_rate_per_year": self.tr("Spares")}
@@ -836,7 +846,7 @@ class PlansPage(BasePage):
                 "Not counted (enter them on the Hardware page): {0}").format(
                 format_list(names.get(k, k) for k in rb.missing))) + "</span>"
         return (f"<table cellspacing=0 cellpadding=3 border=1>{''.join(cells)}</table>"
-                f"<p>{esc(be)}{missing}</p>")
+                f"<p>{esc(be)}{missing if be else missing.removeprefix('<br/>')}</p>")
 
     def on_model_changed(self, section: str) -> None:
         # the frameworks searched: only while the search chooses the framework

@@ -511,7 +511,7 @@ class TrainingPage(BasePage):
         self.mean_sample_len.setPlaceholderText(self.tr("fills the sequence length"))
         self.sample_len_std.box.set_unit(self.tr("tokens"))
         self.sample_len_std.setPlaceholderText(self.tr("0.46 × mean"))
-        self.pad_to_seq_len.setText(self.tr("every row padded to the sequence length"))
+        self.pad_to_seq_len.setText(self.tr("every sample padded to the sequence length"))
         self.max_num_seqs.box.set_unit(self.tr("sequences"))
         self.max_num_seqs.setPlaceholderText(self.tr("vLLM default"))
         self.rollout_tp.box.set_unit(self.tr("GPUs"))
@@ -722,10 +722,12 @@ class TrainingPage(BasePage):
         plan = self.selected_plan()
         if plan is not None:
             L = plan.layout
-            rc = self.recompute_labels().get(L.recompute, str(L.recompute))
+            from .plans_page import recompute_phrase  # "no recompute", never "recompute none" (ux10)
+
+            rc = recompute_phrase(L.recompute, self.recompute_labels().get(L.recompute, str(L.recompute)))
             text = self.tr(
                 "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
-                "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "
+                "DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your "
                 "own choices; the live charts show this plan.").format(
                 plan.rank, plan.num_gpus, gpu_display_name(plan.gpu_name), L.tp, L.pp, L.cp,
                 L.ep, L.dp, L.zero, rc, L.micro_batch_size, L.grad_accum)
