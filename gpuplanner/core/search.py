@@ -1288,10 +1288,14 @@ def _poor_lift(keys: tuple, pen: np.ndarray, above_ok: np.ndarray) -> tuple:
     return (r.astype(np.float64), lift.astype(np.float64), lifted.astype(np.float64), hi.astype(np.float64))
 
 
-def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str) -> None:
+def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str,
+                contexts=None) -> None:
     """One line per plan shown, first in its explanation: why it ranks where it does (issue 35 round 6, advice5:
     "a line per plan says why it ranks where it does"), read from the ranking's own keys (:func:`_rank`,
-    :func:`_poor_lift`)."""
+    :func:`_poor_lift`); with ``contexts``, #1's :func:`_fabric_ahead_line` after its own."""
+    if feasible and contexts is not None:
+        _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
+        return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
@@ -2349,9 +2353,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
-    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency)
-    if feasible:
-        _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, table.currency)
+    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
