@@ -1288,10 +1288,14 @@ def _poor_lift(keys: tuple, pen: np.ndarray, above_ok: np.ndarray) -> tuple:
     return (r.astype(np.float64), lift.astype(np.float64), lifted.astype(np.float64), hi.astype(np.float64))
 
 
-def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str) -> None:
+def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str,
+                contexts=None) -> None:
     """One line per plan shown, first in its explanation: why it ranks where it does (issue 35 round 6, advice5:
     "a line per plan says why it ranks where it does"), read from the ranking's own keys (:func:`_rank`,
-    :func:`_poor_lift`)."""
+    :func:`_poor_lift`); with ``contexts``, #1's :func:`_fabric_ahead_line` after its own."""
+    if feasible and contexts is not None:
+        _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
+        return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
@@ -1345,6 +1349,36 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type "
                                           "and count).")
         plan.explanation.insert(0, Msg(CTX, text, args))
+
+
+def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, objective: str, cur: str) -> None:
+    """#1's second line when a plan better by the objective ranks after it only for want of a networked price
+    (issue 35 round 8, advice9). ``price_fabric`` (advisor :data:`FABRIC_BIT`) ranks a multi-node plan priced from
+    single machines after every plan with a price of the kind it rents, so #1 can be 8 × H200 by the month at
+    94,000 CNY for a 2-hour job while 16 × H20 over 2 nodes would cost 286 CNY, or 256 × A100 (the only networked
+    lease) at 1.1M CNY over 64 × H800 at 0.29M. The rank is kept (the 286 CNY buys no network); the line says which
+    plan that is, at what figures, and what to ask for, so the reader knows the cheaper road and its condition."""
+    if not plans or not len(order):
+        return
+    pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
+    i = int(chosen[0])
+    if pen[i] & advisormod.FABRIC_BIT:
+        return
+    key = cat["calendar_hours"] / 24.0 if objective == "fastest" else cat["cost"]
+    lim = float(key[i]) / (1.0 + FASTEST_TIE) if objective == "fastest" else float(key[i])
+    j = next((int(j) for j in order if pen[j] & advisormod.FABRIC_BIT and float(key[j]) < lim), None)
+    if j is None:
+        return
+    cj = contexts[int(cat["ctx"][j])]
+    n = int(cat["num_gpus"][j])
+    args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
+            "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
+            "rule": _rule_name("price_fabric")}
+    plans[0].explanation.insert(1, Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
+             "for {days:.2g} days, but its price is from no quote of networked servers and buys no network between "
+             "them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) "
+             "before you rent this plan: at a price near that one, that plan is the better rent."), args))
 
 
 def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None) -> dict[int, float]:
@@ -2319,7 +2353,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
-    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency)
+    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
