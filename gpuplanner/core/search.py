@@ -1376,7 +1376,7 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
             "rule": _rule_name("price_fabric")}
     plans[0].explanation.insert(1, Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-             "for {days:.2g} days, but its price is from no quote of networked servers and buys no network between "
+             "for {days:.2f} days, but its price is from no quote of networked servers and buys no network between "
              "them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) "
              "before you rent this plan: at a price near that one, that plan is the better rent."), args))
 

@@ -4773,8 +4773,8 @@
         <translation>这种规模的多节点训练要求每台服务器的节点间带宽 ≥{need:g} Gb/s；{net} 只有 {have:g} Gb/s。</translation>
     </message>
     <message>
-        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2g} days, but its price is from no quote of networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: at a price near that one, that plan is the better rent.</source>
-        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2g} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若价格与之相近，那个方案更值得租。</translation>
+        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is from no quote of networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: at a price near that one, that plan is the better rent.</source>
+        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若价格与之相近，那个方案更值得租。</translation>
     </message>
 </context>
 <context>
