@@ -1204,8 +1204,9 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
 
 #: "fastest": plans whose calendar time is within this fraction of the fastest plan's that meets the constraints are
 #: equally fast, and rank among themselves by cost (issue 35 round 8, advice8). A difference this small is below what
-#: the estimate resolves: every framework family's likely range (core/evaluate.py's bands, p10-p90 of the error on
-#: the published runs, resources/validation_bands.json) is 12-18% wide, a half-width of 6-9%. Ranking by smaller
+#: the estimate resolves: it is about the half-width of the narrowest framework family's likely range (core/evaluate.py's
+#: bands, p10-p90 of the error on the published runs, resources/validation_bands.json: 9.5-16% wide at round 8's
+#: regeneration, so a half-width of 4.8-7.8%). Ranking by smaller
 #: differences put 64 × H100 by the month at 560,000 CNY above 64 × H800 by the hour at 509 CNY (1.7 seconds slower
 #: over a 45-minute job), and 8 × H200 by the month at 94,000 CNY above 8 × H800 by the hour at 197 CNY (3% slower
 #: over 2.3 hours). The plan this puts first is on the time-vs-cost Pareto front (any faster plan is in its tie
