@@ -135,3 +135,20 @@ def test_vectorised_search_equals_evaluate_when_heads_replicate():
             assert vec["mfu"][i] == pytest.approx(ev.mfu_modelled, rel=1e-9)
             checked += 1
     assert checked >= 3
+
+
+def test_tp_not_dividing_the_kv_heads_floors_like_the_sizer():
+    """Issue 35 round 8 (tidy9): vLLM's ``get_num_kv_heads`` is ``max(1, kv_heads // tp)``, whole heads. A model of
+    10 KV heads (Phi-3-medium's count) at TP 4 holds 2 heads a rank, not 2.5; at TP 3 with 8 heads, 2 not 2.67; at
+    TP 16, 1. The rollouts and the serving sizer give the same bytes, and the search's array path the same too."""
+    import dataclasses
+    import numpy as np
+    r = _resolved(Q235)
+    head = 2 * 94 * 128 * 2
+    for kv, tp, heads in ((10, 4, 2), (8, 3, 2), (10, 16, 1), (10, 5, 2), (12, 8, 1)):
+        a = dataclasses.replace(r.arch, num_kv_heads=kv)
+        sm = dataclasses.replace(ServingModel.of(r.arch, r.params), num_kv_heads=kv)
+        assert M.vllm_kv_per_token_per_gpu(a, tp, ScalarOps) == pytest.approx(heads * head), (kv, tp)
+        assert kv_bytes_per_token_per_gpu(sm, 2.0, tp) == pytest.approx(heads * head), (kv, tp)
+        arr = M.vllm_kv_per_token_per_gpu(a, np.array([float(tp), 1.0]), ArrayOps)
+        assert arr[0] == pytest.approx(heads * head) and arr[1] == pytest.approx(kv * head), (kv, tp)

@@ -89,6 +89,7 @@ from typing import Any, Literal
 from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr
+from .serving_facts import kv_heads_per_rank
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
 from .methods import DECODE_GEMMS_PER_LAYER, MOE_DECODE_EXTRA_KERNELS, decode_kernels_fixed_s  # noqa: F401
 from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP, VLLM_EAGER_TP_OPS_PER_LAYER
@@ -169,7 +170,7 @@ def kv_bytes_per_token_per_gpu(m: ServingModel, kv_bytes: float, tp: int) -> flo
     replicates KV heads below one per rank); MLA's latent whole on every rank (module docstring)."""
     if m.kv_lora_rank > 0:
         return kv_bytes_per_token(m, kv_bytes)
-    heads = max(1, m.num_kv_heads // max(tp, 1))
+    heads = kv_heads_per_rank(m.num_kv_heads, tp)
     return 2.0 * m.num_layers * heads * m.head_dim * kv_bytes
 
 

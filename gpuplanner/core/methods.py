@@ -71,7 +71,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arrayops import ops_for
-from .serving_facts import DECODE_KERNEL_S
+from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward")
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
@@ -363,13 +363,14 @@ def vllm_kv_per_token_per_gpu(arch, tp, xp=None, dtype_bytes: float = 2.0):
     where the number of KV heads is smaller than the tensor parallel size so each GPU has at least one KV head",
     vLLM ``ModelConfig.get_num_kv_heads``; ``QKVParallelLinear`` ``num_kv_head_replicas``), and multi-head latent
     attention's latent whole on every rank (vLLM's MLA backends cache all of ``kv_lora_rank + qk_rope_head_dim``).
-    The serving sizer's rule (``inference.kv_bytes_per_token_per_gpu``). Qwen3-235B-A22B (4 KV heads) at TP 16:
-    one head a rank, 4× the even split."""
+    The serving sizer's rule (``inference.kv_bytes_per_token_per_gpu``), through the one function both call
+    (``serving_facts.kv_heads_per_rank``: whole heads, floored). Qwen3-235B-A22B (4 KV heads) at TP 16: one head a
+    rank, 4× the even split."""
     xp = xp or ops_for(tp)
     tp = xp.asarray(tp, dtype=float)
     if getattr(arch, "is_mla", False):
         return kv_bytes_per_token(arch, dtype_bytes) + 0.0 * tp
-    heads = xp.maximum(float(arch.num_kv_heads) / tp, 1.0)
+    heads = kv_heads_per_rank(arch.num_kv_heads, tp, xp)
     return 2.0 * arch.num_layers * heads * arch.head_dim * dtype_bytes
 
 

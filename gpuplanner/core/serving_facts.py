@@ -39,3 +39,16 @@ class ServingEfficiency:
     memory_bandwidth_gddr: float = DECODE_STREAM_SHARE
     # (issue 35: the GEMMs run at the time model's matmul efficiency, inference.gemm_efficiency, and the engine's
     # memory reservation is inference.kv_cache_bytes_per_gpu: no serving-only compute share or fixed reserve)
+
+
+def kv_heads_per_rank(num_kv_heads, tp, xp=None):
+    """KV heads each of ``tp`` vLLM ranks holds: ``max(1, kv_heads // tp)``, the heads split over the ranks and
+    replicated below one a rank ("we will replicate the KV heads in the case where the number of KV heads is smaller
+    than the tensor parallel size so each GPU has at least one KV head", vLLM ``ModelConfig.get_num_kv_heads``:
+    ``max(1, total_num_kv_heads // tensor_parallel_size)``). The one rule of the serving sizer
+    (``inference.kv_bytes_per_token_per_gpu``) and the rollouts (``methods.vllm_kv_per_token_per_gpu``). ``xp``
+    (:mod:`core.arrayops`) takes ``tp`` as an array for the search; the floor division is the same there."""
+    if xp is None:
+        return max(1, int(num_kv_heads) // max(int(tp), 1))
+    tp = xp.maximum(xp.asarray(tp, dtype=float), 1.0)
+    return xp.maximum(float(num_kv_heads) // tp, 1.0)
