@@ -331,6 +331,30 @@ def fused_cross_entropy_of(framework: str, choice: bool | None = None) -> bool:
     return FUSED_CE_DEFAULT[framework] if choice is None else bool(choice)
 
 
+#: the objectives whose loss each Megatron-Core tool computes through the model's own next-token cross-entropy
+#: (``GPTModel.compute_language_model_loss``, where ``cross_entropy_loss_fusion`` picks the fused or the unfused
+#: vocab-parallel kernel): the labels go into the model and the per-token loss comes back. Megatron-LM
+#: (``pretrain_gpt.py``) and Megatron-Bridge: the next-token loss (``sft``, pretraining included). Megatron-SWIFT
+#: also DPO and KTO: ``swift/megatron/trainers/dpo_trainer.py`` and ``kto_trainer.py`` call ``model(**data)`` with
+#: the labels and take ``per_token_logps = -output_tensor`` (``get_logps``). Not its GRPO, which pops the labels and
+#: takes log-probabilities from the logits itself (``grpo_trainer.py``: ``compute_logps_and_entropy_from_logits``),
+#: nor its reward model (a value head). The RL and preference trainers on plain Megatron-Core (NeMo RL, whose
+#: scenarios name ``megatron``) take every loss's log-probabilities with their own vocab-parallel code
+#: (NVIDIA-NeMo/RL ``nemo_rl/distributed/model_utils.py`` ``from_parallel_logits_to_logprobs``).
+MEGATRON_CE_OBJECTIVES = {"megatron": ("sft",), "megatron-bridge": ("sft",), "megatron-swift": ("sft", "dpo", "kto")}
+
+
+def megatron_ce_fused(framework: str, objective: str, choice: bool | None = None) -> bool | None:
+    """Whether ``framework`` computes ``objective``'s loss with Megatron-Core's fused cross-entropy (True), its unfused
+    ``tensor_parallel.vocab_parallel_cross_entropy`` (False), or not through Megatron-Core's loss at all (None:
+    :data:`MEGATRON_CE_OBJECTIVES`). Fused or not: the user's ``choice`` (``training.fused_cross_entropy``) or the
+    tool's default (:func:`fused_cross_entropy_of`). The one rule the memory model (:func:`tool_mechanics`) and the
+    time model (``timing.megatron_unfused_ce``) read."""
+    if objective not in MEGATRON_CE_OBJECTIVES.get(framework, ()):
+        return None
+    return fused_cross_entropy_of(framework, choice)
+
+
 def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut_cross_entropy: bool = True,
                    objective: str = "sft", fused_cross_entropy: bool | None = None) -> dict:
     """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
@@ -355,10 +379,9 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut
     f = FRAMEWORKS.get(framework)
     liger = bool(liger) and engine_of(framework) in ("hf", "deepspeed", "fsdp")
     # Megatron-SWIFT: ``cross_entropy_loss_fusion`` defaults to True (memory.megatron_fused_ce_bytes_per_logit) where
-    # the labels go into the model (SFT, DPO, KTO); its GRPO pops them and takes log-probabilities from the logits
-    # itself (``swift/megatron/trainers/grpo_trainer.py``: ``compute_logps_and_entropy_from_logits``)
-    fused_ce = (framework == "megatron-swift" and objective not in ("grpo", "ppo")
-                and fused_cross_entropy_of(framework, fused_cross_entropy))
+    # the labels go into the model (megatron_ce_fused). The memory model prices the fused kernel for Megatron-SWIFT
+    # only: Megatron-LM's and Megatron-Bridge's published rows keep memory.logits_bytes (not re-checked with it)
+    fused_ce = framework == "megatron-swift" and bool(megatron_ce_fused(framework, objective, fused_cross_entropy))
     return {"checkpoint_offload": False,
             "loss_kernel": "cce" if liger else ("megatron_fused" if fused_ce else "standard"),
             "fused": bool(f and f.fused_kernels) or liger, "layer_kernels": "liger" if liger else "hf"}

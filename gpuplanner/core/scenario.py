@@ -16,7 +16,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, not_negative_price, validation_reason
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
-from .frameworks import CHECKPOINT_REENTRANT_REFUSED, engine_of
+from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, engine_of
 from .units import parse_count
 
 CTX = "Scenario"
@@ -51,7 +51,7 @@ LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv"]
 #: the tools Liger Kernel does not patch (the Training page greys its switch for these: ui/pages/training_page.py)
 NO_LIGER = ("megatron", "megatron-swift", "unsloth")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
-_MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
+_MEGATRON_TOOLS = tuple(FUSED_CE_DEFAULT)
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).

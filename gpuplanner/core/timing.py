@@ -3755,11 +3755,11 @@ def megatron_unfused_ce(t: Any, engine: str, prof: MethodProfile) -> bool:
     """Whether the step's loss is Megatron-Core's unfused vocab-parallel cross-entropy
     (:data:`MEGATRON_UNFUSED_CE_BYTES`): a Megatron-Core tool whose ``cross_entropy_loss_fusion`` is off
     (``training.fused_cross_entropy``, else the tool's default: :func:`frameworks.fused_cross_entropy_of`), on the
-    next-token loss the model computes itself (``compute_language_model_loss``); the RL and preference trainers take
-    log-probabilities from the logits with their own code."""
-    if engine != "megatron" or prof.objective != "sft":
+    loss the model computes itself (``compute_language_model_loss``: :func:`frameworks.megatron_ce_fused`, the rule the
+    memory model reads too); the other trainers take log-probabilities from the logits with their own code."""
+    if engine != "megatron":
         return False
-    return not _frameworks.fused_cross_entropy_of(t.framework, getattr(t, "fused_cross_entropy", None))
+    return _frameworks.megatron_ce_fused(t.framework, prof.objective, getattr(t, "fused_cross_entropy", None)) is False
 
 
 def attention_kernel_in_force(s: Any, gpu_id) -> str:
