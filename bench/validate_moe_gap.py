@@ -8,7 +8,7 @@ by the micro-batches one pipeline rank runs (``GBS / (DP × MBS)``, ``DP = GPUs 
 stage (``L / PP``), and sets beside it the model's parts per layer and micro-batch: the GPU's work (``compute`` and
 ``other``, the host waits included), the expert all-to-all (``ep_comm``), the pipeline bubble and imbalance, the
 data-/tensor-parallel communication left exposed, and the host issue time the model counts for one MoE layer
-(``timing.moe_host_parts`` and the dispatcher's own kernels, ``timing.moe_dispatch_host_ops``). ``gap`` = published
+(``timing.moe_host_parts``, the dispatcher's own kernels ``timing.moe_dispatch_host_ops`` included). ``gap`` = published
 − predicted step, per layer and micro-batch (+ = the model is missing time). The pipeline bubble is in both, so the
 gap is the time the model does not have.
 
@@ -88,11 +88,8 @@ def gap_result(row, table: str) -> dict:
     t = timing.time_estimate(r)
     per = gbs / (n // (tp * pp) * mbs) * r.arch.num_layers / pp  # layer × micro-batch units in one step
     s = t.seconds
-    host = timing.moe_host_parts(model_facts(r.arch), "megatron", prec, ep, pp, sc["parallel"]["cuda_graph_scope"],
-                                 sc["training"].get("fp8_recipe"))
-    d_fwd, d_bwd = timing.moe_dispatch_host_ops(model_facts(r.arch), "megatron", sc["parallel"]["moe_dispatcher"], ep,
-                                                pp, sc["parallel"]["cuda_graph_scope"])
-    host = sum(host) + d_fwd * timing.EAGER_FWD_OP_S + d_bwd * timing.EAGER_OP_S
+    host = sum(timing.moe_host_parts(model_facts(r.arch), "megatron", prec, ep, pp, sc["parallel"]["cuda_graph_scope"],
+                                     sc["training"].get("fp8_recipe"), sc["parallel"]["moe_dispatcher"]))
     pub_step = gbs * seq / (pub * n)
     return {"table": table, "row": row, "disp": sc["parallel"]["moe_dispatcher"], "local": r.arch.num_experts // ep,
             "rec": recipe_recompute(model, system, rel), "pub": 1e3 * pub_step / per,

@@ -100,11 +100,18 @@ def test_moe_host_seconds_hand_derived():
     m = resolve(scn(ep=8)).facts
     # Qwen3-30B-A3B, EP 8: 16 local experts over 48 layers. FP8: 18 host-issued kernels per expert (8 in the forward,
     # from TE's C++ loops at 10 µs), one decoder layer's 41 forward kernels from Python at 24 µs and 82 backward at 10
-    exp_f, rest_f, bwd = T.moe_host_parts(m, "megatron", "fp8", 8, 1)
+    # (moe_host_seconds: without the dispatcher's own kernels; moe_host_parts counts them, below)
+    exp_f, rest_f, bwd = T.moe_host_parts(m, "megatron", "fp8", 8, 1, dispatch=False)
     assert exp_f == pytest.approx(8 * 16 * 10e-6 * 48)  # 61.44 ms
     assert rest_f == pytest.approx(41 * 24e-6 * 48)  # 47.23 ms
     assert bwd == pytest.approx((82 + 10 * 16) * 10e-6 * 48)  # 116.16 ms
     assert T.moe_host_seconds(m, "megatron", "fp8", 8, 1) == pytest.approx(0.224832)
+    # the all-to-all dispatcher's dispatch/combine kernels (MOE_DISPATCH_HOST_OPS, Megatron's default dispatcher):
+    # 21 forward at 24 µs and 10 backward at 10 µs per layer; the flex dispatcher 7 and 4
+    _, rest_a, bwd_a = T.moe_host_parts(m, "megatron", "fp8", 8, 1)
+    assert (rest_a - rest_f, bwd_a - bwd) == pytest.approx((21 * 24e-6 * 48, 10 * 10e-6 * 48))
+    _, rest_x, bwd_x = T.moe_host_parts(m, "megatron", "fp8", 8, 1, moe_dispatcher="flex")
+    assert (rest_x - rest_f, bwd_x - bwd) == pytest.approx((7 * 24e-6 * 48, 4 * 10e-6 * 48))
     # BF16, PP 2 (24 layers): 2 forward and 4 backward GEMMs per expert
     want = 2 * 16 * 10e-6 * 24 + 41 * 24e-6 * 24 + (82 + 4 * 16) * 10e-6 * 24  # 7.68 + 23.616 + 35.04 ms
     assert T.moe_host_seconds(m, "megatron", "bf16", 8, 2) == pytest.approx(want) == pytest.approx(0.066336)

@@ -1499,9 +1499,7 @@ def time_layout(
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
-                                 fp8_recipe)  # Megatron's dispatcher sync
-    d_fwd, d_bwd = moe_dispatch_host_ops(m, framework, moe_dispatcher, ep, pp, cuda_graph_scope)  # dispatch/combine
-    moe_host_mb = (moe_host_mb[0], moe_host_mb[1] + d_fwd * EAGER_FWD_OP_S, moe_host_mb[2] + d_bwd * EAGER_OP_S)
+                                 fp8_recipe, moe_dispatcher)  # Megatron's dispatcher sync, dispatch/combine included
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -2565,7 +2563,7 @@ def moe_dispatch_host_ops(m: ModelFacts, framework: str, moe_dispatcher: str | N
 
 
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
-                   fp8_recipe: str | None = "te_current"):
+                   fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -2575,7 +2573,10 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
     (:func:`cuda_graph_saved_ops`). ``fp8_recipe``: under FP8, TE's per-expert quantisation kernels follow the
     recipe (:data:`MOE_HOST_QUANT_PER_SLICE`: current scaling and MXFP8 3 per slice = :data:`MOE_HOST_OPS_PER_EXPERT`'s
-    18; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe."""
+    18; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe.
+    ``moe_dispatcher`` (``parallel.moe_dispatcher``; None: Megatron's default): the token dispatcher's own dispatch and
+    combine kernels (:func:`moe_dispatch_host_ops`) join the forward's other kernels and the backward's, at the same
+    per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -2593,6 +2594,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
         exp_fwd = 0.0
     rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
     bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    if dispatch:  # the dispatcher's dispatch/combine kernels (issue 35 round 8, moe11)
+        d_fwd, d_bwd = moe_dispatch_host_ops(m, framework, moe_dispatcher, ep, pp, cuda_graph_scope)
+        rest_fwd, bwd = rest_fwd + d_fwd * EAGER_FWD_OP_S, bwd + d_bwd * EAGER_OP_S
     return exp_fwd, rest_fwd, bwd
 
 
@@ -2623,8 +2627,9 @@ def moe_sync_exposure(parts, t_mb, ep_mb, t_exp_mb, fwd_share, moe_frac, ops=_Sc
 def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage (seconds) where the MoE dispatcher
     syncs the host every layer (Megatron-Core's dropless all-to-all: :data:`MOE_HOST_OPS_PER_EXPERT`); 0 for a
-    dense model or another framework. The sum of :func:`moe_host_parts`."""
-    return sum(moe_host_parts(m, framework, precision, ep, pp))
+    dense model or another framework. The sum of :func:`moe_host_parts` without the dispatcher's own dispatch and
+    combine kernels (``dispatch=False``: its value as before issue 35 round 8; no estimate reads it, tidy9's note)."""
+    return sum(moe_host_parts(m, framework, precision, ep, pp, dispatch=False))
 
 
 def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp, pp, n_dp, ep, exp_tp, gpn, ops):
