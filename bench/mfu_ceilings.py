@@ -20,6 +20,7 @@ The ``_fallback`` rules (documented in core/advisor.py) cover the classes withou
 from __future__ import annotations
 
 import argparse
+import re
 import json
 import sys
 from pathlib import Path
@@ -80,7 +81,11 @@ def ceilings(rows: list[dict]) -> dict:
             "source_locator": r.get("source_locator"),
             "layout": f"{r['num_gpus']} GPUs, TP {r.get('tp') or 1} × PP {r.get('pp') or 1}, "
                       f"{r['params_b']}B, seq {r.get('seq_len')}",
-            "gpu_type": r["gpu_type"], "source_date": _date(r),
+            # the card as a plan's MFU-ceiling line names it ("H100", "A100-SXM 80GB"); the source's bracketed
+            # remarks ("SXM, 80GB assumed; README says …", "DGX A100, Selene") stay in gpu_type_note, so a
+            # Chinese plan does not print English prose from the data
+            "gpu_type": re.sub(r"\s*\(.*\)\s*$", "", r["gpu_type"]).strip() or r["gpu_type"],
+            "gpu_type_note": r["gpu_type"], "source_date": _date(r),
         }
     return dict(sorted(out.items()))
 
