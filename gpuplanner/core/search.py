@@ -1224,8 +1224,13 @@ def _equally_fast(days: np.ndarray, ok: np.ndarray, pen=None) -> np.ndarray:
     for g in np.unique(pen[ok]):  # (no row of ``ok``: no group, every row keeps its time)
         sel = ok & (pen == g)
         best = float(np.min(days[sel]))
-        out = np.where(sel & (days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)), best, out)
+        out = np.where(sel & _within_tie(days, best), best, out)
     return out
+
+
+def _within_tie(days, best: float):
+    """Whether ``days`` are within :data:`FASTEST_TIE` of ``best`` (the edge itself included, up to rounding)."""
+    return days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)
 
 
 def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, above=None):
@@ -1304,7 +1309,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     # the rows graded above poor and not penalised for it, in ranked order: each plan's best_above is the first
     # with its higher penalty bits
     above_ok = order[(_above_poor(cat) & ((pen & advisormod.POOR_BIT) == 0))[order]]
-    tie = _tie_ahead(order, key, feasible and objective == "fastest", pen)
+    tie = _tie_ahead(order, key, feasible and objective == "fastest", pen, chosen)
     firsts: dict[int, int | None] = {}
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
@@ -1382,22 +1387,27 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
              "before you rent this plan: at a price near that one, that plan is the better rent."), args))
 
 
-def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None) -> dict[int, float]:
+def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, rows=None) -> dict[int, float]:
     """The rows whose rank the "fastest" objective's tie decided (:data:`FASTEST_TIE`, read as :func:`_equally_fast`
     does: within the tie of the fastest row of the same penalty): a row ranked ahead of a faster row of its tie
     group, with how much slower it is than that group's fastest (a fraction > 0), and a row ranked after a slower
-    one of its group (-1.0: faster than a plan above it, ranked by cost). Empty unless the objective is "fastest"."""
+    one of its group (-1.0: faster than a plan above it, ranked by cost). Empty unless the objective is "fastest".
+    ``rows``: only these rows are classified (the plans shown); every ranked row otherwise."""
     if not fastest or not len(order):
         return {}
     d = np.asarray(days, dtype=np.float64)[order]
     g = np.zeros(len(order)) if pen is None else np.asarray(pen, dtype=np.float64)[order]
+    best_of = {float(x): float(d[g == x].min()) for x in np.unique(g)}  # each penalty group's fastest, once
+    at = {int(i): k for k, i in enumerate(order)}
     out: dict[int, float] = {}
-    for k, i in enumerate(order):
-        same = g == g[k]
-        best = float(d[same].min())
-        if d[k] > best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12):
+    for i in (order if rows is None else rows):
+        k = at.get(int(i))
+        if k is None:
+            continue
+        best = best_of[float(g[k])]
+        if not _within_tie(d[k], best):
             continue  # not in its group's tie: ranked by its own time
-        group = same & (d <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12))
+        group = (g == g[k]) & _within_tie(d, best)
         if (group[k + 1:] & (d[k + 1:] < d[k])).any():
             out[int(i)] = float(d[k] / best - 1.0)
         elif (group[:k] & (d[:k] > d[k])).any():
