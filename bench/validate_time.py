@@ -1679,6 +1679,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_bench_module("validate_moe_gap").gap_rows(),
         "",
+        *_fragment("moe12.md"),
+        "",
+        *_bench_module("validate_moe_gemm").gemm_rows(),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "
