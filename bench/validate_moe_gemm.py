@@ -25,8 +25,8 @@ Published rates for such GEMMs (the only ones found with the shapes stated):
   N 768 × K 2,048: 627.9 TFLOP/s; 16 × 2,048 × 768 × 2,048: 553.9 TFLOP/s (63% and 56% of the 989.4 dense peak).
 - deepseek-ai/DeepGEMM ``README.md`` at 989c9e3 (2025-04-09; H800 SXM5, FP8 with 1×128/128×128 scaling, one kernel for
   all groups): contiguous layout, 4,096–8,192 rows per group: 1,214–1,346 TFLOP/s (61–68% of 1,979); masked layout,
-  256–1,024 rows: 815–1,233 TFLOP/s. The lowest published rate at ≥ 2,048 rows per expert is therefore 56% of the
-  dense peak (H100 BF16) and 61% (H800 FP8).
+  256–1,024 rows: 815–1,233 TFLOP/s (925–1,233 at 1,024 rows). The lowest published rate at ≥ 2,048 rows per expert is
+  therefore 56% of the dense peak (H100 BF16) and 61% (H800 FP8); at 1,024 rows 47%.
 - Blackwell (B200, GB200; MXFP8 or BF16): no published grouped-GEMM rate with the shape stated was found (TE issue
   #2281 posts B200 ``GroupedLinear`` timings for DeepSeek-V3 shapes in an image-free code block that the stored copy
   cuts off; the TE benchmark script ``benchmarks/linear/benchmark_grouped_linear.py`` prints no reference numbers).
@@ -48,9 +48,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 #: The lowest published grouped-GEMM rate (share of the dense peak of the precision) at 2,048 rows per expert or more
 #: (module docstring): TE PR #2045, H100 BF16, 553.9 / 989.4; DeepGEMM README 989c9e3, H800 FP8, 1,214 / 1,979.
 PUBLISHED_MIN_SHARE = {("hopper", "bf16"): 553.9 / 989.4, ("hopper", "fp8"): 1214.0 / 1979.0}
-#: Below 2,048 rows per expert: DeepGEMM's lowest grouped rate at 256–1,024 rows (masked layout, 256 × 7168 × 2048:
-#: 815 / 1,979), taken for either Hopper precision (TE PR #2045 has no BF16 figure below 2,048 rows).
-PUBLISHED_MIN_SHARE_FEW_ROWS = 815.0 / 1979.0
+#: Below 2,048 rows per expert (the rows here have 1,024): DeepGEMM's lower grouped rate at 1,024 rows (masked layout,
+#: 1,024 × 7168 × 2048: 925 / 1,979), taken for either Hopper precision (TE PR #2045 has no BF16 figure below 2,048 rows).
+PUBLISHED_MIN_SHARE_FEW_ROWS = 925.0 / 1979.0
 
 
 def expert_shapes(r) -> dict:
