@@ -298,6 +298,80 @@ def miss_form_rows(res: list) -> list[tuple[str, float, float, float, float, flo
     return out
 
 
+#: NeMo RL's nightly DPO tests (round 9, pref10): github.com/NVIDIA-NeMo/RL at 7ea279abfbeb698b092856d0dab61e7cf39bc909,
+#: ``tests/test_suites/llm/<name>.sh`` (the check ``mean(data["timing/train/total_step_time"], ...) < X``) and the
+#: recipe ``examples/configs/recipes/llm/<name>.yaml`` over ``examples/configs/dpo.yaml``. A check is a published
+#: UPPER BOUND on the mean step of the last steps, not a measurement (the thresholds came in with the tests,
+#: ac7469ffa #713 and later, with no observed value beside them), so a row scores only when the model is slower
+#: than the bound. What the timer holds (``nemo_rl/algorithms/dpo.py`` ``dpo_train``): the loop takes each batch
+#: from ``add_ref_logprobs_to_data``, which runs ``policy.get_reference_policy_logprobs`` BEFORE
+#: ``timer.time("total_step_time")`` opens; the timer holds ``policy.train`` (the chosen and rejected rows in one
+#: micro-batch, ``mbs × 2``), and on their steps the validation and the save. So the figure is the policy's step
+#: without the reference forward: priced as ``preference.reference = precomputed`` (the model's step without the
+#: reference passes, whose FLOPs and gathers it counts outside the step). The averaged steps hold no validation
+#: (val_period 25/50) and no save (save_period 50; the last step is left out by ``-1``; the quick runs disable it).
+#: Not published, ASSUMED: the GPU (H100 SXM, the card of NeMo RL's performance summary) and HelpSteer3's lengths
+#: (the default ``HelpSteer3`` set; no token statistics are published: mean 1,000 tokens a row, the model's default
+#: spread, cut at ``max_total_sequence_length``). Padding: ``preference_collate_fn`` pads a micro-batch to its
+#: longest row (``make_sequence_length_divisible_by``: TP), no packing, no dynamic batching (dpo.yaml).
+NEMO_RL_DPO = "github.com/NVIDIA-NeMo/RL 7ea279a tests/test_suites/llm/{}.sh + examples/configs/recipes/llm/{}.yaml"
+#: Llama-3.2-1B (huggingface.co/meta-llama/Llama-3.2-1B-Instruct config.json); no preset ships
+LLAMA32_1B = {"name": "Llama-3.2-1B", "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32,
+              "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 8192, "gated_mlp": True,
+              "vocab_size": 128256, "tie_word_embeddings": True}
+NEMO_RL_MEAN = 1000  # ASSUMED HelpSteer3 tokens per row (prompt + response), see above
+
+
+def _nemo_dpo(model, n_gpus, per_node, *, framework, tp=1, pp=1, sp=False, seq=8192, gbs=256, mbs=1,
+              sft_weight=0.01, mean=NEMO_RL_MEAN):
+    """One NeMo RL DPO recipe: full DPO, AdamW, bf16, no activation checkpointing (``dtensor_cfg`` and
+    ``megatron_cfg`` ``activation_checkpointing: false``); ``sft_loss_weight`` reads the chosen half's logits
+    (no extra pass, so it is not a field)."""
+    return {"model": model,
+            "training": {"framework": framework, "objective": "dpo", "method": "full", "seq_len": seq,
+                         "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": "none",
+                         "flash_attention": True, "preference": {"reference": "precomputed", "beta": 0.05}},
+            "parallel": {"tp": tp, "pp": pp, "sequence_parallel": sp, **({"zero": 3} if framework == "fsdp" else
+                                                                           {"zero": 1})},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": per_node},
+            "data": {"mean_sample_len": min(mean, seq)}}
+
+
+_L8 = {"preset": "llama-3.1-8b"}
+#: (test name, bound on the mean step s, scenario)
+NEMO_RL_BOUNDS = (
+    ("dpo-llama3.1-8b-instruct-4n8g-fsdp2tp4", 24.0, _nemo_dpo(_L8, 32, 8, framework="fsdp", tp=4)),
+    ("dpo-llama3.1-8b-instruct-4n8g-megatron.v2", 11.5, _nemo_dpo(_L8, 32, 8, framework="megatron", tp=4,
+                                                                    sp=True)),
+    ("dpo-llama3.1-8b-instruct-4n8g-megatrontp2pp2-quick", 6.7, _nemo_dpo(_L8, 32, 8, framework="megatron", tp=2,
+                                                                            pp=2, sp=True, seq=2048)),
+    ("dpo-llama3.1-8b-instruct-4n4g-megatrontp1pp2-quick", 6.7, _nemo_dpo(_L8, 16, 4, framework="megatron", tp=1,
+                                                                            pp=2, seq=2048)),
+    ("dpo-llama3.2-1b-instruct-1n8g-fsdp2tp1.v2", 1.3, _nemo_dpo(LLAMA32_1B, 8, 8, framework="fsdp", seq=1024,
+                                                                   gbs=128, mbs=2, sft_weight=0.0)),
+    ("dpo-llama3.2-1b-instruct-1n4g-fsdp2tp1.v2", 2.5, _nemo_dpo(LLAMA32_1B, 4, 4, framework="fsdp", seq=1024,
+                                                                   gbs=128, mbs=2, sft_weight=0.0)),
+)
+
+
+def nemo_rl_bound_rows(mean: int = NEMO_RL_MEAN) -> list[tuple[str, float, float, float, float]]:
+    """(test, bound s, model step s, model step with the reference in it s, error) for :data:`NEMO_RL_BOUNDS`;
+    error 0 when the model is within the bound, else bound / model − 1 (negative: the model is too slow)."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    out = []
+    for name, bound, d in NEMO_RL_BOUNDS:
+        d = dict(d, data=dict(d["data"], mean_sample_len=min(mean, d["training"]["seq_len"])))
+        step = time_estimate(resolve(scenario_from_dict(d))).step_time_s
+        with_ref = dict(d, training=dict(d["training"], preference=dict(d["training"]["preference"],
+                                                                         reference="separate")))
+        step_ref = time_estimate(resolve(scenario_from_dict(with_ref))).step_time_s
+        out.append((name, bound, step, step_ref, min(0.0, bound / step - 1.0)))
+    return out
+
+
 def _pct(v: list[float], q: float) -> float:
     v = sorted(v)
     return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
@@ -333,6 +407,11 @@ def main() -> int:
     for what, pa, ma, x, ax, ak in miss_form_rows(res):
         print(f"| {what} | {pa:.2f} | {ma:.2f} | {x:.2f} | {ax:.2f} ({pa / ax - 1.0:+.1%}) | {ak:.2f} "
               f"({pa / ak - 1.0:+.1%}) |")
+    print(f"\n| NeMo RL nightly DPO test (upper bound; HelpSteer3 mean ASSUMED {NEMO_RL_MEAN} tokens) | bound s | "
+          "model step s (reference outside the timer) | model with the reference s | error (0 within the bound) |\n"
+          "|---|---:|---:|---:|---:|")
+    for name, bound, step, step_ref, err in nemo_rl_bound_rows():
+        print(f"| {name} | {bound:.1f} | {step:.2f} | {step_ref:.2f} | {err:+.1%} |")
     print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 |\n|---|---:|---:|---:|---:|")
     for table in sorted({r[1] for r in res}) + ["all"]:
         sel = [r for r in res if table in ("all", r[1])]
