@@ -372,6 +372,78 @@ def nemo_rl_bound_rows(mean: int = NEMO_RL_MEAN) -> list[tuple[str, float, float
     return out
 
 
+#: AllenAI open-instruct's published DPO runs (round 9, pref10): github.com/allenai/open-instruct, the loss-against-
+#: time plots ``docs/algorithms/dpo/{tulu3_8b,olmo2_7b,olmo2_13b}_dpo-time.png`` (added in 686a521a3, 2025-03-26,
+#: "Benchmark (#628)", shown in ``docs/algorithms/dpo.md``) for the scripts ``scripts/train/tulu3/dpo_8b.sh`` and
+#: ``scripts/train/olmo2/dpo_{7b,13b}.sh`` at that commit: ``open_instruct/dpo_tune_cache.py`` through Accelerate with
+#: DeepSpeed ZeRO-3 (``configs/ds_configs/stage3_no_offloading_accelerate.conf``: ``overlap_comm`` true), 4 nodes × 8
+#: GPUs (ai2/jupiter-cirrascale-2: H100 80GB HBM3, docs/dpo_performance_investigation.md), one pair per GPU
+#: (``per_device_train_batch_size 1``), ``max_seq_length`` 2048, ``--gradient_checkpointing``, ``--use_flash_attn``,
+#: one epoch, ``dpo_norm``. The reference: ``get_cache_ref_logprobs`` runs the reference (the policy before any
+#: update) over the whole set BEFORE the first step and keeps the log-probabilities (docs: "cache the logprobs of the
+#: reference model on the dataset"): priced as ``preference.reference = precomputed``. The figure: the training
+#: window read off the plot's time axis (hours, wandb run time), the first to the last logged step (loss and LR are
+#: logged every step, ``logging_steps 1``); before it lie the start-up and the reference pass. No checkpoint inside the
+#: loop (``checkpointing_steps`` None) and no evaluation. Read by eye: ±0.05 h. Padding: ``DataCollatorForSeq2SeqDPO``
+#: ``padding="longest"`` over one pair (``concatenated_inputs``: chosen and rejected padded to the longer).
+#: Steps = pairs / (32 × gradient_accumulation_steps). Pairs: the Tulu 3 8B mixture's card, 271,409
+#: (``dataset_info.splits.train.num_examples``); the OLMo 2 13B mix: 378k rows (the dataset viewer); the 7B mix:
+#: ASSUMED the same (its 6 parquet shards total 1,456 MB against the 13B mix's 1,454 MB). Mean tokens per sequence:
+#: not published, ASSUMED from the cards' byte counts: Tulu 3 8B 1,680,549,462 B / 271,409 = 6,192 B a pair, holding
+#: the prompt three times (``prompt``, and in ``chosen`` and ``rejected``) and both responses; with prompt ≈ response
+#: that is 2.4k characters a sequence, about 650 tokens at 4 characters a token (incl. the chat template); the OLMo
+#: mixes 17% more bytes a row in parquet (3.85 kB against 3.29 kB): 760 tokens. The model's default spread (0.46 ×).
+OPEN_INSTRUCT = ("github.com/allenai/open-instruct 686a521a3 docs/algorithms/dpo/{}_dpo-time.png + "
+                 "scripts/train/{}.sh")
+#: OLMo 2 (huggingface.co/allenai/OLMo-2-1124-{7B,13B}-SFT config.json); no preset ships
+OLMO2_7B = {"name": "OLMo-2-1124-7B", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+            "num_key_value_heads": 32, "intermediate_size": 11008, "gated_mlp": True, "vocab_size": 100352,
+            "tie_word_embeddings": False, "qk_norm": True}
+OLMO2_13B = dict(OLMO2_7B, name="OLMo-2-1124-13B", hidden_size=5120, num_hidden_layers=40, num_attention_heads=40,
+                 num_key_value_heads=40, intermediate_size=13824)
+
+
+def _oi_dpo(model, pairs, ga, mean):
+    return {"model": model,
+            "training": {"framework": "deepspeed", "objective": "dpo", "method": "full", "seq_len": 2048,
+                         "micro_batch_size": 1, "global_batch_size": 32 * ga, "recompute": "full",
+                         "flash_attention": True, "attn_implementation": "flash_attention_2",
+                         "preference": {"reference": "precomputed"}},
+            "parallel": {"zero": 3},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 32, "gpus_per_node": 8},
+            "data": {"mean_sample_len": mean}}, pairs // (32 * ga)
+
+
+#: (run, hours of training read off the plot (first to last logged step), hours before the first step, scenario,
+#: steps)
+OPEN_INSTRUCT_RUNS = (
+    ("tulu3_8b_dpo (tulu3/dpo_8b)", 2.97 - 0.63, 0.63, *_oi_dpo({"preset": "llama-3.1-8b"}, 271_409, 16, 650)),
+    ("olmo2_7b_dpo (olmo2/dpo_7b)", 4.30 - 0.96, 0.96, *_oi_dpo(OLMO2_7B, 378_000, 4, 760)),
+    ("olmo2_13b_dpo (olmo2/dpo_13b)", 6.23 - 1.38, 1.38, *_oi_dpo(OLMO2_13B, 378_000, 4, 760)),
+)
+
+
+def open_instruct_rows(scale: float = 1.0) -> list[tuple[str, float, float, float, float, float]]:
+    """(run, published training hours, model hours, error, model step s, model reference pass h) for
+    :data:`OPEN_INSTRUCT_RUNS`; ``scale`` multiplies the ASSUMED mean lengths (sensitivity). The reference pass
+    (before training) is the model's ``precompute`` share and is compared only against the hours before the first
+    step, which also hold the start-up."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    out = []
+    for name, hours, _before, d, steps in OPEN_INSTRUCT_RUNS:
+        d = dict(d, data={"mean_sample_len": int(round(d["data"]["mean_sample_len"] * scale))})
+        t = time_estimate(resolve(scenario_from_dict(d)))
+        model_h = steps * t.step_time_s / 3600.0
+        ref = dict(d, training=dict(d["training"], preference={"reference": "separate"}))
+        t_ref = time_estimate(resolve(scenario_from_dict(ref)))
+        pre_h = steps * max(t_ref.step_time_s - t.step_time_s, 0.0) / 3600.0
+        out.append((name, hours, model_h, hours / model_h - 1.0, t.step_time_s, pre_h))
+    return out
+
+
 def _pct(v: list[float], q: float) -> float:
     v = sorted(v)
     return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
@@ -412,12 +484,23 @@ def main() -> int:
           "|---|---:|---:|---:|---:|")
     for name, bound, step, step_ref, err in nemo_rl_bound_rows():
         print(f"| {name} | {bound:.1f} | {step:.2f} | {step_ref:.2f} | {err:+.1%} |")
+    print("\n| open-instruct DPO run (32 H100, ZeRO-3, cached reference) | training h (plot) | model h | error | "
+          "model step s | model reference pass h (before training) | error, mean length ×0.7 / ×1.3 |\n"
+          "|---|---:|---:|---:|---:|---:|---|")
+    lo, hi = open_instruct_rows(0.7), open_instruct_rows(1.3)
+    for (name, pub, mod, err, step, pre), a, b in zip(open_instruct_rows(), lo, hi):
+        print(f"| {name} | {pub:.2f} | {mod:.2f} | {err:+.1%} | {step:.2f} | {pre:.2f} | {a[3]:+.1%} / {b[3]:+.1%} |")
     print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 |\n|---|---:|---:|---:|---:|")
     for table in sorted({r[1] for r in res}) + ["all"]:
         sel = [r for r in res if table in ("all", r[1])]
         errs, merrs = [abs(r[4]) for r in sel], [abs(r[7]) for r in sel]
         print(f"| {table} | {len(errs)} | {statistics.median(errs):.1%} | {_pct(errs, 0.9):.1%} | "
               f"{statistics.median(merrs):.1%} / {_pct(merrs, 0.9):.1%} |")
+    oi = [abs(r[3]) for r in open_instruct_rows()]
+    nb = [abs(r[4]) for r in nemo_rl_bound_rows()]
+    print(f"| open-instruct runs (round 9) | {len(oi)} | {statistics.median(oi):.1%} | {_pct(oi, 0.9):.1%} | — |\n"
+          f"| NeMo RL bounds (round 9; 0 within the bound) | {len(nb)} | {statistics.median(nb):.1%} | "
+          f"{_pct(nb, 0.9):.1%} | — |")
     return 0
 
 
