@@ -1,4 +1,4 @@
-"""NeMo RL's nightly DPO step bounds (bench/validate_post_time.py, round 9 pref10).
+"""Round 9 (pref10) preference rows: NeMo RL's nightly DPO step bounds and open-instruct's published DPO runs
 
 NeMo RL's ``dpo_train`` computes the reference log-probabilities in the data generator
 (``add_ref_logprobs_to_data``) before ``timer.time("total_step_time")`` opens, so the published figure holds the
@@ -66,3 +66,28 @@ def test_error_is_bound_over_model_when_the_model_is_slower(monkeypatch):
     step = vpt.nemo_rl_bound_rows()[1][2]
     monkeypatch.setattr(vpt, "NEMO_RL_BOUNDS", ((name, step / 2.0, d),))
     assert vpt.nemo_rl_bound_rows()[0][4] == pytest.approx(-0.5)
+
+
+# ---- open-instruct's published DPO runs (the same bench, round 9): the training window off the plots
+
+
+def test_open_instruct_steps_by_hand():
+    # pairs / (32 GPUs x one pair x gradient accumulation): Tulu 3 8B 271,409 / 512 = 530; OLMo 2 378,000 / 128
+    steps = {r[0]: r[4] for r in vpt.OPEN_INSTRUCT_RUNS}
+    assert steps["tulu3_8b_dpo (tulu3/dpo_8b)"] == 530
+    assert steps["olmo2_7b_dpo (olmo2/dpo_7b)"] == 2953
+    assert steps["olmo2_13b_dpo (olmo2/dpo_13b)"] == 2953
+    for _, hours, before, d, _ in vpt.OPEN_INSTRUCT_RUNS:
+        assert d["training"]["preference"]["reference"] == "precomputed"  # get_cache_ref_logprobs, before step 1
+        assert d["training"]["global_batch_size"] == 32 * (16 if d["model"] == {"preset": "llama-3.1-8b"} else 4)
+        assert 2.0 < hours < 5.0 and 0.5 < before < 1.5
+
+
+def test_open_instruct_window_excludes_the_reference_pass():
+    rows = vpt.open_instruct_rows()
+    for (name, pub, model_h, err, step, pre_h), (_, _, before, _, steps) in zip(rows, vpt.OPEN_INSTRUCT_RUNS):
+        assert model_h == pytest.approx(steps * step / 3600.0)
+        assert err == pytest.approx(pub / model_h - 1.0)
+        # the reference pass the model prices before training fits in the hours before the first logged step
+        # (which also hold the start-up): a test that fails if the pass were priced into the step instead
+        assert 0.0 < pre_h < before, name
