@@ -26,6 +26,9 @@ is written next to the row (``ASSUMED``) and printed. Nothing is tuned per row.
   evaluations and checkpoints every 200 steps too.
 * ``swift-megatron-sft`` — ``examples/megatron/lora/dense.sh`` (same commit): "full: 2 * 70GiB 0.61s/it",
   "lora: 2 * 14GiB 0.45s/it", SFT with the same tool: a control, so a DPO-only miss shows apart from the tool's.
+* round 9 (pref10), printed as their own tables: NeMo RL's nightly DPO step bounds (:data:`NEMO_RL_BOUNDS`, upper
+  bounds, the reference outside the timer) and open-instruct's published DPO runs (:data:`OPEN_INSTRUCT_RUNS`, the
+  training window off the loss-against-time plots, the reference cached before it).
 """
 
 from __future__ import annotations
