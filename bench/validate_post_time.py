@@ -26,6 +26,9 @@ is written next to the row (``ASSUMED``) and printed. Nothing is tuned per row.
   evaluations and checkpoints every 200 steps too.
 * ``swift-megatron-sft`` — ``examples/megatron/lora/dense.sh`` (same commit): "full: 2 * 70GiB 0.61s/it",
   "lora: 2 * 14GiB 0.45s/it", SFT with the same tool: a control, so a DPO-only miss shows apart from the tool's.
+* round 9 (pref10), printed as their own tables: NeMo RL's nightly DPO step bounds (:data:`NEMO_RL_BOUNDS`, upper
+  bounds, the reference outside the timer) and open-instruct's published DPO runs (:data:`OPEN_INSTRUCT_RUNS`, the
+  training window off the loss-against-time plots, the reference cached before it).
 """
 
 from __future__ import annotations
@@ -298,6 +301,152 @@ def miss_form_rows(res: list) -> list[tuple[str, float, float, float, float, flo
     return out
 
 
+#: NeMo RL's nightly DPO tests (round 9, pref10): github.com/NVIDIA-NeMo/RL at 7ea279abfbeb698b092856d0dab61e7cf39bc909,
+#: ``tests/test_suites/llm/<name>.sh`` (the check ``mean(data["timing/train/total_step_time"], ...) < X``) and the
+#: recipe ``examples/configs/recipes/llm/<name>.yaml`` over ``examples/configs/dpo.yaml``. A check is a published
+#: UPPER BOUND on the mean step of the last steps, not a measurement (the thresholds came in with the tests,
+#: ac7469ffa #713 and later, with no observed value beside them), so a row scores only when the model is slower
+#: than the bound. What the timer holds (``nemo_rl/algorithms/dpo.py`` ``dpo_train``): the loop takes each batch
+#: from ``add_ref_logprobs_to_data``, which runs ``policy.get_reference_policy_logprobs`` BEFORE
+#: ``timer.time("total_step_time")`` opens; the timer holds ``policy.train`` (the chosen and rejected rows in one
+#: micro-batch, ``mbs × 2``), and on their steps the validation and the save. So the figure is the policy's step
+#: without the reference forward: priced as ``preference.reference = precomputed`` (the model's step without the
+#: reference passes, whose FLOPs and gathers it counts outside the step). The averaged steps hold no validation
+#: (val_period 25/50) and no save (save_period 50; the last step is left out by ``-1``; the quick runs disable it).
+#: Not published, ASSUMED: the GPU (H100 SXM, the card of NeMo RL's performance summary) and HelpSteer3's lengths
+#: (the default ``HelpSteer3`` set; no token statistics are published: mean 1,000 tokens a row, the model's default
+#: spread, cut at ``max_total_sequence_length``). Padding: ``preference_collate_fn`` pads a micro-batch to its
+#: longest row (``make_sequence_length_divisible_by``: TP), no packing, no dynamic batching (dpo.yaml).
+NEMO_RL_DPO = "github.com/NVIDIA-NeMo/RL 7ea279a tests/test_suites/llm/{}.sh + examples/configs/recipes/llm/{}.yaml"
+#: Llama-3.2-1B (huggingface.co/meta-llama/Llama-3.2-1B-Instruct config.json); no preset ships
+LLAMA32_1B = {"name": "Llama-3.2-1B", "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32,
+              "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 8192, "gated_mlp": True,
+              "vocab_size": 128256, "tie_word_embeddings": True}
+NEMO_RL_MEAN = 1000  # ASSUMED HelpSteer3 tokens per row (prompt + response), see above
+
+
+def _nemo_dpo(model, n_gpus, per_node, *, framework, tp=1, pp=1, sp=False, seq=8192, gbs=256, mbs=1,
+              sft_weight=0.01, mean=NEMO_RL_MEAN):
+    """One NeMo RL DPO recipe: full DPO, AdamW, bf16, no activation checkpointing (``dtensor_cfg`` and
+    ``megatron_cfg`` ``activation_checkpointing: false``); ``sft_loss_weight`` reads the chosen half's logits
+    (no extra pass, so it is not a field)."""
+    return {"model": model,
+            "training": {"framework": framework, "objective": "dpo", "method": "full", "seq_len": seq,
+                         "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": "none",
+                         "flash_attention": True, "preference": {"reference": "precomputed", "beta": 0.05}},
+            "parallel": {"tp": tp, "pp": pp, "sequence_parallel": sp, **({"zero": 3} if framework == "fsdp" else
+                                                                           {"zero": 1})},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": per_node},
+            "data": {"mean_sample_len": min(mean, seq)}}
+
+
+_L8 = {"preset": "llama-3.1-8b"}
+#: (test name, bound on the mean step s, scenario)
+NEMO_RL_BOUNDS = (
+    ("dpo-llama3.1-8b-instruct-4n8g-fsdp2tp4", 24.0, _nemo_dpo(_L8, 32, 8, framework="fsdp", tp=4)),
+    ("dpo-llama3.1-8b-instruct-4n8g-megatron.v2", 11.5, _nemo_dpo(_L8, 32, 8, framework="megatron", tp=4,
+                                                                    sp=True)),
+    ("dpo-llama3.1-8b-instruct-4n8g-megatrontp2pp2-quick", 6.7, _nemo_dpo(_L8, 32, 8, framework="megatron", tp=2,
+                                                                            pp=2, sp=True, seq=2048)),
+    ("dpo-llama3.1-8b-instruct-4n4g-megatrontp1pp2-quick", 6.7, _nemo_dpo(_L8, 16, 4, framework="megatron", tp=1,
+                                                                            pp=2, seq=2048)),
+    ("dpo-llama3.2-1b-instruct-1n8g-fsdp2tp1.v2", 1.3, _nemo_dpo(LLAMA32_1B, 8, 8, framework="fsdp", seq=1024,
+                                                                   gbs=128, mbs=2, sft_weight=0.0)),
+    ("dpo-llama3.2-1b-instruct-1n4g-fsdp2tp1.v2", 2.5, _nemo_dpo(LLAMA32_1B, 4, 4, framework="fsdp", seq=1024,
+                                                                   gbs=128, mbs=2, sft_weight=0.0)),
+)
+
+
+def nemo_rl_bound_rows(mean: int = NEMO_RL_MEAN) -> list[tuple[str, float, float, float, float]]:
+    """(test, bound s, model step s, model step with the reference in it s, error) for :data:`NEMO_RL_BOUNDS`;
+    error 0 when the model is within the bound, else bound / model − 1 (negative: the model is too slow)."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    out = []
+    for name, bound, d in NEMO_RL_BOUNDS:
+        d = dict(d, data=dict(d["data"], mean_sample_len=min(mean, d["training"]["seq_len"])))
+        step = time_estimate(resolve(scenario_from_dict(d))).step_time_s
+        with_ref = dict(d, training=dict(d["training"], preference=dict(d["training"]["preference"],
+                                                                         reference="separate")))
+        step_ref = time_estimate(resolve(scenario_from_dict(with_ref))).step_time_s
+        out.append((name, bound, step, step_ref, min(0.0, bound / step - 1.0)))
+    return out
+
+
+#: AllenAI open-instruct's published DPO runs (round 9, pref10): github.com/allenai/open-instruct, the loss-against-
+#: time plots ``docs/algorithms/dpo/{tulu3_8b,olmo2_7b,olmo2_13b}_dpo-time.png`` (added in 686a521a3, 2025-03-26,
+#: "Benchmark (#628)", shown in ``docs/algorithms/dpo.md``) for the scripts ``scripts/train/tulu3/dpo_8b.sh`` and
+#: ``scripts/train/olmo2/dpo_{7b,13b}.sh`` at that commit: ``open_instruct/dpo_tune_cache.py`` through Accelerate with
+#: DeepSpeed ZeRO-3 (``configs/ds_configs/stage3_no_offloading_accelerate.conf``: ``overlap_comm`` true), 4 nodes × 8
+#: GPUs (ai2/jupiter-cirrascale-2: H100 80GB HBM3, docs/dpo_performance_investigation.md), one pair per GPU
+#: (``per_device_train_batch_size 1``), ``max_seq_length`` 2048, ``--gradient_checkpointing``, ``--use_flash_attn``,
+#: one epoch, ``dpo_norm``. The reference: ``get_cache_ref_logprobs`` runs the reference (the policy before any
+#: update) over the whole set BEFORE the first step and keeps the log-probabilities (docs: "cache the logprobs of the
+#: reference model on the dataset"): priced as ``preference.reference = precomputed``. The figure: the training
+#: window read off the plot's time axis (hours, wandb run time), the first to the last logged step (loss and LR are
+#: logged every step, ``logging_steps 1``); before it lie the start-up and the reference pass. No checkpoint inside the
+#: loop (``checkpointing_steps`` None) and no evaluation. Read by eye: ±0.05 h. Padding: ``DataCollatorForSeq2SeqDPO``
+#: ``padding="longest"`` over one pair (``concatenated_inputs``: chosen and rejected padded to the longer).
+#: Steps = pairs / (32 × gradient_accumulation_steps). Pairs: the Tulu 3 8B mixture's card, 271,409
+#: (``dataset_info.splits.train.num_examples``); the OLMo 2 13B mix: 378k rows (the dataset viewer); the 7B mix:
+#: ASSUMED the same (its 6 parquet shards total 1,456 MB against the 13B mix's 1,454 MB). Mean tokens per sequence:
+#: not published, ASSUMED from the cards' byte counts: Tulu 3 8B 1,680,549,462 B / 271,409 = 6,192 B a pair, holding
+#: the prompt three times (``prompt``, and in ``chosen`` and ``rejected``) and both responses; with prompt ≈ response
+#: that is 2.4k characters a sequence, about 650 tokens at 4 characters a token (incl. the chat template); the OLMo
+#: mixes 17% more bytes a row in parquet (3.85 kB against 3.29 kB): 760 tokens. The model's default spread (0.46 ×).
+OPEN_INSTRUCT = ("github.com/allenai/open-instruct 686a521a3 docs/algorithms/dpo/{}_dpo-time.png + "
+                 "scripts/train/{}.sh")
+#: OLMo 2 (huggingface.co/allenai/OLMo-2-1124-{7B,13B}-SFT config.json); no preset ships
+OLMO2_7B = {"name": "OLMo-2-1124-7B", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+            "num_key_value_heads": 32, "intermediate_size": 11008, "gated_mlp": True, "vocab_size": 100352,
+            "tie_word_embeddings": False, "qk_norm": True}
+OLMO2_13B = dict(OLMO2_7B, name="OLMo-2-1124-13B", hidden_size=5120, num_hidden_layers=40, num_attention_heads=40,
+                 num_key_value_heads=40, intermediate_size=13824)
+
+
+def _oi_dpo(model, pairs, ga, mean):
+    return {"model": model,
+            "training": {"framework": "deepspeed", "objective": "dpo", "method": "full", "seq_len": 2048,
+                         "micro_batch_size": 1, "global_batch_size": 32 * ga, "recompute": "full",
+                         "flash_attention": True, "attn_implementation": "flash_attention_2",
+                         "preference": {"reference": "precomputed"}},
+            "parallel": {"zero": 3},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 32, "gpus_per_node": 8},
+            "data": {"mean_sample_len": mean}}, pairs // (32 * ga)
+
+
+#: (run, hours of training read off the plot (first to last logged step), hours before the first step, scenario,
+#: steps)
+OPEN_INSTRUCT_RUNS = (
+    ("tulu3_8b_dpo (tulu3/dpo_8b)", 2.97 - 0.63, 0.63, *_oi_dpo({"preset": "llama-3.1-8b"}, 271_409, 16, 650)),
+    ("olmo2_7b_dpo (olmo2/dpo_7b)", 4.30 - 0.96, 0.96, *_oi_dpo(OLMO2_7B, 378_000, 4, 760)),
+    ("olmo2_13b_dpo (olmo2/dpo_13b)", 6.23 - 1.38, 1.38, *_oi_dpo(OLMO2_13B, 378_000, 4, 760)),
+)
+
+
+def open_instruct_rows(scale: float = 1.0) -> list[tuple[str, float, float, float, float, float]]:
+    """(run, published training hours, model hours, error, model step s, model reference pass h) for
+    :data:`OPEN_INSTRUCT_RUNS`; ``scale`` multiplies the ASSUMED mean lengths (sensitivity). The reference pass
+    (before training) is the model's ``precompute`` share and is compared only against the hours before the first
+    step, which also hold the start-up."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    out = []
+    for name, hours, _before, d, steps in OPEN_INSTRUCT_RUNS:
+        d = dict(d, data={"mean_sample_len": int(round(d["data"]["mean_sample_len"] * scale))})
+        t = time_estimate(resolve(scenario_from_dict(d)))
+        model_h = steps * t.step_time_s / 3600.0
+        ref = dict(d, training=dict(d["training"], preference={"reference": "separate"}))
+        t_ref = time_estimate(resolve(scenario_from_dict(ref)))
+        pre_h = steps * max(t_ref.step_time_s - t.step_time_s, 0.0) / 3600.0
+        out.append((name, hours, model_h, hours / model_h - 1.0, t.step_time_s, pre_h))
+    return out
+
+
 def _pct(v: list[float], q: float) -> float:
     v = sorted(v)
     return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
@@ -333,12 +482,28 @@ def main() -> int:
     for what, pa, ma, x, ax, ak in miss_form_rows(res):
         print(f"| {what} | {pa:.2f} | {ma:.2f} | {x:.2f} | {ax:.2f} ({pa / ax - 1.0:+.1%}) | {ak:.2f} "
               f"({pa / ak - 1.0:+.1%}) |")
+    print(f"\n| NeMo RL nightly DPO test (upper bound; HelpSteer3 mean ASSUMED {NEMO_RL_MEAN} tokens) | bound s | "
+          "model step s (reference outside the timer) | model with the reference s | error (0 within the bound) |\n"
+          "|---|---:|---:|---:|---:|")
+    for name, bound, step, step_ref, err in nemo_rl_bound_rows():
+        print(f"| {name} | {bound:.1f} | {step:.2f} | {step_ref:.2f} | {err:+.1%} |")
+    print("\n| open-instruct DPO run (32 H100, ZeRO-3, cached reference) | training h (plot) | model h | error | "
+          "model step s | model reference pass h (before training) | error, mean length ×0.7 / ×1.3 |\n"
+          "|---|---:|---:|---:|---:|---:|---|")
+    lo, hi = open_instruct_rows(0.7), open_instruct_rows(1.3)
+    for (name, pub, mod, err, step, pre), a, b in zip(open_instruct_rows(), lo, hi):
+        print(f"| {name} | {pub:.2f} | {mod:.2f} | {err:+.1%} | {step:.2f} | {pre:.2f} | {a[3]:+.1%} / {b[3]:+.1%} |")
     print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 |\n|---|---:|---:|---:|---:|")
     for table in sorted({r[1] for r in res}) + ["all"]:
         sel = [r for r in res if table in ("all", r[1])]
         errs, merrs = [abs(r[4]) for r in sel], [abs(r[7]) for r in sel]
         print(f"| {table} | {len(errs)} | {statistics.median(errs):.1%} | {_pct(errs, 0.9):.1%} | "
               f"{statistics.median(merrs):.1%} / {_pct(merrs, 0.9):.1%} |")
+    oi = [abs(r[3]) for r in open_instruct_rows()]
+    nb = [abs(r[4]) for r in nemo_rl_bound_rows()]
+    print(f"| open-instruct runs (round 9) | {len(oi)} | {statistics.median(oi):.1%} | {_pct(oi, 0.9):.1%} | — |\n"
+          f"| NeMo RL bounds (round 9; 0 within the bound) | {len(nb)} | {statistics.median(nb):.1%} | "
+          f"{_pct(nb, 0.9):.1%} | — |")
     return 0
 
 
