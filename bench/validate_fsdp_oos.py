@@ -77,6 +77,21 @@ SRC_B200 = ("pytorch/torchtitan torchtitan/components/quantization/mxfp8.md 'Den
 SRC_NVFP4 = ("pytorch/torchtitan torchtitan/components/quantization/nvfp4.md (73aed7f6c, Aug 2026): FSDP 4, seq 2048, "
              "compile (model), chunked CE; ASSUMED GB200 (the logged memory share puts the device at 184 GiB); "
              "MXFP8 mapped as fp8_rowwise")
+SRC_TT1207 = ("pytorch/torchtitan issue #1207 'float8 rowwise vanilla TP low throughput' (danielvegamyhre, 2025-05-20): "
+              "Llama3 8b on 4 H100 (card not named), per-op SAC, FSDP 2, TP 2: bf16 5,378 TPS, float8 rowwise 5,189 "
+              "TPS; torch 2.8.0a0+gite21ad6e, torchao 0.11.0, torchtitan HEAD; batch 1 × 8192 and compile from "
+              "pytorch/ao benchmarks/float8/training/torchtitan_benchmark.sh at 04fb450 (--training.compile, "
+              "BATCH_SIZE 1) and torchtitan's llama3_8b.toml (seq_len 8192, per-op SAC); root-unit layout (before "
+              "83e694105), fused AdamW (after PR #881)")
+SRC_PT149990 = ("pytorch/pytorch issue #149990 '[Async TP] all-gather-matmuls not fusing properly when rowwise scales "
+                "are used' (danielvegamyhre, 2025-03-25; the same figures in pytorch/torchtitan issue #1185): Llama3 70b "
+                "on 128 H100s, full AC, FSDP 16, TP 8: bf16 598 / async TP 673, float8 tensorwise 820 / 950, float8 "
+                "rowwise (vanilla) 540 TPS; compile (AsyncTP needs it); local batch 16 and the Grand Teton card "
+                "ASSUMED (the same author's June-2025 benchmark of this model and AC); root-unit layout, fused AdamW")
+SRC_TT808 = ("pytorch/torchtitan PR #808 'add configuration for float8 with rowwise scaling' (vkuzo, 2025-01-27): LLaMa 3 "
+             "8B on 8 H100 (card not named), compile, llama3_8b.toml (batch 1 × 8192, per-op SAC): float8 rowwise "
+             "6,468 tps (its bf16 5,760 and tensorwise 7,186 figures are already in, from docs/float8.md); torchtitan "
+             "before February 2025 (foreach AdamW, root unit)")
 SRC_CE2026 = ("pytorch/pytorch PR #179937 '[overlap] using copyengine collectives' (IvanKobzarev, 2026-04-10), 'TP "
               "Sweep' baseline row: Llama3 8B, 8 × H100 NVLink, 'inductor + transformer_block_bucketing' (torchtitan's "
               "compiled FSDP, graph trainer / SimpleFSDP: ASSUMED from the bucketing mode's name), seq 4096, bs 2, "
@@ -125,6 +140,13 @@ def rows() -> list[tuple[str, str, dict, float, str]]:
             grp = "H100 Grand Teton, 2D compile BF16" if prec is None else "H100 Grand Teton, 2D compile + float8"
             out.append((grp, f"8B 64 GPUs FSDP 8 TP 8, {label}{', AsyncTP' if overlap else ''} (Jun 2025)",
                         gt(_root(sc)), pub, SRC_ASYNCTP))
+    for prec, overlap, label, pub in ((None, False, "BF16", 598), (None, True, "BF16, AsyncTP", 673),
+                                      (f8, False, "float8 tensorwise", 820), (f8, True, "float8 tensorwise, AsyncTP", 950),
+                                      ("fp8_rowwise", False, "float8 rowwise", 540)):
+        sc = tt("llama-3.1-70b", 128, 8192, 16, mbs=16, rec="full", tp=8, precision=prec or "bf16", compile_loss=None,
+                tp_comm_overlap=overlap)
+        grp = "H100 Grand Teton, 2D compile BF16" if prec is None else "H100 Grand Teton, 2D compile + float8"
+        out.append((grp, f"70B 128 GPUs FSDP 16 TP 8, {label} (Mar 2025)", gt(_root(sc)), pub, SRC_PT149990))
     out += _rows_8gpu(tt, f8)
     return out
 
@@ -138,6 +160,8 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
         out.append(("H200, compile + float8", f"Trainy 8B {n} H200, float8 + FP8 all-gather", sc, pub, SRC_TRAINY))
     out.append(("H100 8 GPUs, compile + float8", "7a04053 8B float8 rowwise",
                 _early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6424, SRC_7A04))
+    out.append(("H100 8 GPUs, compile + float8", "PR #808 8B float8 rowwise (Jan 2025)",
+                _early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6468, SRC_TT808))
     out.append(("H100 8 GPUs, compile + float8", "7a04053 8B float8 tensorwise + FP8 all-gather",
                 _early(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7186, SRC_7A04))
     out.append(("H100 8 GPUs, compile BF16", "torchao H100 8B BF16", _root(tt("llama-3.1-8b", 8, 8192, 1)), 6150,
@@ -154,6 +178,10 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
                     _early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False)), eager, SRC_NOCOMP))
         out.append(("H100 8 GPUs, compile + float8", f"8B s4096 lbs 1, {label}, float8 + compile",
                     _early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8)), comp, SRC_NOCOMP))
+    for prec, label, pub in (("bf16", "BF16", 5378), ("fp8_rowwise", "float8 rowwise", 5189)):
+        sc = _root(tt("llama-3.1-8b", 4, 8192, 1, tp=2, precision=prec, compile_loss=None))
+        out.append(("H100 4 GPUs, FSDP 2 TP 2, compile", f"#1207 8B FSDP 2 TP 2, {label} (May 2025)", sc, pub,
+                    SRC_TT1207))
     for prec, extra, label, pub in (("bf16", {}, "BF16", 5376.5), (f8, {"fp8_all_gather": True},
                                                                     "float8 tensorwise + FP8 all-gather", 6166.0),
                                     ("fp8_rowwise", {}, "float8 rowwise", 5891.0)):
@@ -242,6 +270,48 @@ BEFORE_R8: dict[str, float] = {
 }
 
 
+#: tokens/s/GPU on main 837da9d (issue 35 round 9), before helper fsdp9's torchtitan float8 TP terms (timing.tp_fp8_gather_scale,
+#: tp_replicated_cast_bytes, tp_async_unfused_share); the round's eight new rows were scored there before any change
+BEFORE_R9: dict[str, float] = {
+    'Dec-2024 T3 8B 128 GPUs, lbs 2, compile + Float8': 7982.2, '405B 128 GPUs FSDP 16 TP 8, BF16 (Aug 2024)': 110.4,
+    '405B 128 GPUs FSDP 16 TP 8, BF16 (Oct 2024)': 110.4, '405B 128 GPUs FSDP 16 TP 8, Float8': 139.6,
+    '405B 128 GPUs FSDP 16 TP 8, Float8 + AsyncTP': 161.7, 'Llama 3 8B lbs 1, AC every 2nd layer': 2914.4,
+    'Llama 3 8B lbs 1, per-op SAC': 2987.5, 'Llama 3 70B lbs 1, full AC': 314.5, 'Llama 2 13B lbs 2, no AC': 2137.3,
+    'Llama 2 13B lbs 2, AC every 2nd layer': 1852.2, 'Llama 2 13B lbs 2, per-op SAC': 1883.4,
+    'Llama 2 70B lbs 1, per-op SAC': 357.0, 'Llama 2 70B lbs 2, full AC': 328.1,
+    '70B 256 GPUs FSDP 32 TP 8, BF16 (Jun 2025)': 590.8,
+    '70B 256 GPUs FSDP 32 TP 8, BF16, AsyncTP (Jun 2025)': 721.9,
+    '70B 256 GPUs FSDP 32 TP 8, float8 tensorwise (Jun 2025)': 702.4,
+    '70B 256 GPUs FSDP 32 TP 8, float8 tensorwise, AsyncTP (Jun 2025)': 895.7,
+    '70B 256 GPUs FSDP 32 TP 8, float8 rowwise (Jun 2025)': 697.3,
+    '70B 256 GPUs FSDP 32 TP 8, float8 rowwise, AsyncTP (Jun 2025)': 887.4,
+    '8B 64 GPUs FSDP 8 TP 8, BF16 (Jun 2025)': 4766.8, '8B 64 GPUs FSDP 8 TP 8, BF16, AsyncTP (Jun 2025)': 6322.1,
+    '8B 64 GPUs FSDP 8 TP 8, float8 tensorwise (Jun 2025)': 5280.2,
+    '8B 64 GPUs FSDP 8 TP 8, float8 tensorwise, AsyncTP (Jun 2025)': 7258.2,
+    '8B 64 GPUs FSDP 8 TP 8, float8 rowwise (Jun 2025)': 5221.0,
+    '8B 64 GPUs FSDP 8 TP 8, float8 rowwise, AsyncTP (Jun 2025)': 7146.7,
+    '70B 128 GPUs FSDP 16 TP 8, BF16 (Mar 2025)': 590.9,
+    '70B 128 GPUs FSDP 16 TP 8, BF16, AsyncTP (Mar 2025)': 722.0,
+    '70B 128 GPUs FSDP 16 TP 8, float8 tensorwise (Mar 2025)': 702.5,
+    '70B 128 GPUs FSDP 16 TP 8, float8 tensorwise, AsyncTP (Mar 2025)': 895.9,
+    '70B 128 GPUs FSDP 16 TP 8, float8 rowwise (Mar 2025)': 697.4,
+    'Trainy 8B 32 H200, float8 + FP8 all-gather': 9141.5, 'Trainy 8B 64 H200, float8 + FP8 all-gather': 9132.8,
+    '7a04053 8B float8 rowwise': 7682.5, 'PR #808 8B float8 rowwise (Jan 2025)': 7682.5,
+    '7a04053 8B float8 tensorwise + FP8 all-gather': 8086.1, 'torchao H100 8B BF16': 6936.3,
+    'PR #179937 baseline 8B s4096 bs 2 (Apr 2026)': 7675.3,
+    'torchao H100 8B float8 tensorwise + FP8 all-gather': 8238.4, 'torchao H100 8B float8 rowwise': 7819.9,
+    '8B s4096 lbs 1, no AC, BF16 eager': 6556.7, '8B s4096 lbs 1, no AC, float8 + compile': 7951.3,
+    '8B s4096 lbs 1, AC every 2nd layer, BF16 eager': 5846.2,
+    '8B s4096 lbs 1, AC every 2nd layer, float8 + compile': 7235.5, '8B s4096 lbs 1, full AC, BF16 eager': 5274.6,
+    '8B s4096 lbs 1, full AC, float8 + compile': 6637.9, '#1207 8B FSDP 2 TP 2, BF16 (May 2025)': 6250.9,
+    '#1207 8B FSDP 2 TP 2, float8 rowwise (May 2025)': 6978.6, 'torchao MI300X 8B BF16': 7462.6,
+    'torchao MI300X 8B float8 tensorwise + FP8 all-gather': 9320.3, 'torchao MI300X 8B float8 rowwise': 8933.1,
+    'B200 8B BF16': 16896.7, 'B200 8B float8 tensorwise': 20400.7, 'B200 8B MXFP8 (cublas)': 19232.3,
+    'nvfp4 docs Llama 3 8B BF16': 23012.9, 'nvfp4 docs Llama 3 8B MXFP8': 27443.0,
+    'nvfp4 docs Qwen3 8B BF16': 22141.3, 'nvfp4 docs Qwen3 8B MXFP8': 26062.4,
+}
+
+
 def predict(sc: dict) -> float:
     return evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
 
@@ -287,9 +357,25 @@ def markdown(res: list[dict] | None = None) -> list[str]:
         lines.append(f"| {g} | {len(rs)} | {statistics.median(map(abs, b)):.1%} → {statistics.median(map(abs, n)):.1%}"
                      f" | {_p90([abs(x) for x in b]):.1%} → {_p90([abs(x) for x in n]):.1%} | "
                      f"{statistics.median(b):+.1%} → {statistics.median(n):+.1%} |")
+    lines += _r9_table(res, groups, bounded)
     lines += ["", "Sources: " + "; ".join(sorted({r["source"] for r in res}))]
     return lines
 
+
+def _r9_table(res: list[dict], groups: dict[str, list[dict]], bounded: list[dict]) -> list[str]:
+    """Issue 35 round 9 (helper fsdp9): main 837da9d → now, per group."""
+    lines = ["", "Issue 35 round 9 (helper fsdp9, torchtitan's float8 tensor parallelism: FP8 all-gathers with "
+             "tensorwise scaling, casts of the gathered tensors and no AsyncTP gather fusion with rowwise scaling): "
+             "main 837da9d → now.", "",
+             "| group | rows | median 837da9d → now | p90 837da9d → now | signed median 837da9d → now |",
+             "|---|---:|---|---|---|"]
+    for g, rs in {**groups, "all": res, "all but the power-limited B200 (limit not stated)": bounded}.items():
+        b = [BEFORE_R9.get(r["label"], r["now"]) / r["published"] - 1 for r in rs]
+        n = [r["now"] / r["published"] - 1 for r in rs]
+        lines.append(f"| {g} | {len(rs)} | {statistics.median(map(abs, b)):.1%} → {statistics.median(map(abs, n)):.1%}"
+                     f" | {_p90([abs(x) for x in b]):.1%} → {_p90([abs(x) for x in n]):.1%} | "
+                     f"{statistics.median(b):+.1%} → {statistics.median(n):+.1%} |")
+    return lines
 
 if __name__ == "__main__":
     print("\n".join(markdown()))

@@ -1736,7 +1736,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
                     "ftoos8.md", "dora8.md", "bf16h8.md", "xent8.md", "rtx5090_7.md", "pref10_9.md"),
         *fsdp_oos_section(),
         "",
-        *_fragments("fsdp8.md", "qlmem7.md"),
+        *_fragments("fsdp8.md", "qlmem7.md",
+                    "fsdp9.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "

@@ -176,3 +176,42 @@ def megatron_fp8_param_gather(framework: str, precision: str, recipe: str | None
 
 #: bytes per FP8 weight of TE's transposed copy after each FP8 parameter all-gather (read 1 + write 1)
 FP8_PARAM_TRANSPOSE_BYTES = 2.0
+
+
+#: torchtitan's tensor parallelism with torchao float8 (``parallelize_llama.apply_tp``, torchtitan 9dec370 …
+#: 2c8b594): with tensorwise scaling the block linears take ``Float8ColwiseParallel`` / ``Float8RowwiseParallel`` /
+#: ``PrepareFloat8ModuleInput`` (torchao ``float8/float8_tensor_parallel.py``): the sequence-sharded input is cast
+#: to float8 on its shard *before* ``redistribute`` (so the activation all-gather moves 1 byte per element), and the
+#: output gradient is cast by ``NoopFwToFloat8BwDynamic`` on its shard before the backward's all-gather. The
+#: reduce-scatters carry the 16-bit matmul outputs. With rowwise scaling torchtitan keeps the plain
+#: ``ColwiseParallel`` / ``RowwiseParallel`` ("For rowwise recipes, we use regular TP and all-gather happens in high
+#: precision"): the gathers move 16 bits, and ``Float8Linear`` casts the *gathered* (replicated) tensors on every
+#: tensor-parallel rank: the attention and MLP inputs, and the output gradients of the output and down projections.
+TP_FP8_GATHER_BYTES = 1.0
+
+
+def torchtitan_tp_float8(framework: str, precision: str, recipe: str | None) -> str | None:
+    """How torchtitan's tensor parallelism meets the float8 recipe: ``"tensorwise"`` (float8 TP styles: FP8
+    all-gathers, casts on the shard), ``"rowwise"`` (plain TP styles: 16-bit gathers, casts on the gathered
+    tensors), or None (not torchtitan's FSDP2 + torchao float8)."""
+    if framework != "fsdp" or precision != "fp8":
+        return None
+    rid = recipe_for(framework, recipe).id
+    return {"torchao_tensorwise": "tensorwise", "torchao_rowwise": "rowwise"}.get(rid)
+
+
+def tp_gather_halves(rec_whole, rec_op):
+    """The all-gather share of a layer's tensor-parallel collectives with sequence parallelism, in all-reduce
+    units (timing's ``n_layer_coll`` counts ``4 + 2·rec_whole + rec_op`` per layer): forward and backward each run
+    two all-gathers and two reduce-scatters (2 all-reduce units of gathers), full recomputation re-runs the forward's
+    two of each (1 more unit of gathers), per-op SAC re-runs only the gathers (torchtitan saves the reduce-scatter
+    outputs: 1 unit)."""
+    return 2.0 + rec_whole + rec_op
+
+
+def tp_replicated_cast_elements(m) -> tuple[float, float]:
+    """(x, dy) elements per token and layer that torchao casts on the gathered tensor under plain TP (rowwise
+    scaling): the attention input and the MLP input (``k`` routed copies as :func:`cast_elements_per_token`), the
+    output gradients of the attention output and down projections."""
+    k = (1 - m.moe_frac) * 1.0 + m.moe_frac * (m.k_active + (1.0 if m.shared_f else 0.0))
+    return m.h + k * m.h, m.h + k * m.h

@@ -770,6 +770,43 @@ def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
     return ops.where(n > 1, NCCL_BASE_LAT + k * (intra * NCCL_INTRA_STEP_LAT + inter * NCCL_NET_STEP_LAT), 0.0)
 
 
+def tp_fp8_gather_scale(framework: str, precision: str, fp8_recipe, rec_whole, rec_op):
+    """The layers' tensor-parallel bytes as a share of the 16-bit bytes. torchtitan with torchao tensorwise float8
+    (:func:`fp8.torchtitan_tp_float8`): ``Float8ColwiseParallel`` / ``Float8RowwiseParallel`` cast on the shard
+    before the all-gathers, so every all-gather (forward, backward, recompute: :func:`fp8.tp_gather_halves`) moves
+    1 byte per element; the reduce-scatters stay 16-bit. Per layer the collectives are ``4 + 2·rec_whole + rec_op``
+    all-reduce units, ``2 + rec_whole + rec_op`` of them gathers: scale ``1 − ½·gathers/all``. 1 otherwise."""
+    if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "tensorwise":
+        return 1.0
+    gathers = fp8mod.tp_gather_halves(rec_whole, rec_op)
+    return 1.0 - (1.0 - fp8mod.TP_FP8_GATHER_BYTES / 2.0) * gathers / (4.0 + 2.0 * rec_whole + rec_op)
+
+
+def tp_async_unfused_share(framework: str, precision: str, fp8_recipe, rec_whole, rec_op):
+    """The share of the layers' tensor-parallel time that torch's AsyncTP (``_micro_pipeline_tp``) cannot pipeline.
+    The inductor pass (``torch/_inductor/fx_passes/micro_pipeline_tp.py``) fuses an all-gather only with the matmuls
+    that take the gathered tensor as their ``A`` operand (``_find_consumer_matmuls``: ``mm`` / ``_scaled_mm``, through
+    a reshape), and a reduce-scatter with the matmul that produces its input (``_find_producer_matmul``). Under
+    torchtitan's plain TP with rowwise float8 (:func:`fp8.torchtitan_tp_float8`) every gathered tensor (forward
+    inputs, backward output gradients) is first cast by ``Float8Linear``, so no gather is fused: their share
+    (:func:`fp8.tp_gather_halves` of ``4 + 2·rec_whole + rec_op``) stays exposed; the reduce-scatters after
+    ``_scaled_mm`` are fused (``fused_scaled_matmul_reduce_scatter``). 0 otherwise."""
+    if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "rowwise":
+        return 0.0
+    return fp8mod.tp_gather_halves(rec_whole, rec_op) / (4.0 + 2.0 * rec_whole + rec_op)
+
+
+def tp_replicated_cast_bytes(m: ModelFacts, framework: str, precision: str, fp8_recipe, x_b, dy_b, tp, pp, cp):
+    """Per replica token: the FP8 cast bytes torchao's rowwise recipe adds under torchtitan's plain tensor
+    parallelism (:func:`fp8.torchtitan_tp_float8`). ``Float8Linear`` casts the gathered attention/MLP inputs and the
+    gathered output gradients of the output/down projections on every TP rank (:func:`fp8.tp_replicated_cast_elements`),
+    so those casts are not split by ``tp``: the ``(1 − 1/tp)`` share that the split count leaves out. 0 otherwise."""
+    if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "rowwise":
+        return 0.0
+    x_rep, dy_rep = fp8mod.tp_replicated_cast_elements(m)
+    return (x_rep * x_b + dy_rep * dy_b) * (1.0 - 1.0 / tp) * m.L / (pp * cp)
+
+
 def _ring_factor(n, collective: str, ops=_ArrayOps):
     """Bytes moved per GPU per byte of buffer: all-reduce 2(n−1)/n, all-gather/reduce-scatter (n−1)/n."""
     n = ops.maximum(ops.f(n), 1.0)
@@ -1429,6 +1466,8 @@ def time_layout(
         x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0) - fp8mod.frozen_x_saving(rcp, lora)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
         fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
+        # torchtitan's plain TP under rowwise scaling: the gathered operands are cast on every TP rank
+        fp8_tok = fp8_tok + tp_replicated_cast_bytes(m, framework, precision, fp8_recipe, x_b, dy_b, tp, pp, cp)
     # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
     # and outputs, the scaling and the add, at memory speed; the recompute forward re-runs the forward's part
     lora_tok = 0.0
@@ -1533,6 +1572,8 @@ def time_layout(
     # (per-op SAC saves the reduce-scatter outputs, torchtitan's save list: only the all-gathers re-run)
     n_layer_coll = (4.0 + 2.0 * rec_whole + rec_op) * (m.L / pp)
     tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
+    # the layers' collectives: torchtitan's float8 TP styles gather in FP8 (tp_fp8_gather_scale)
+    tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
     crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > dom)  # stages land on different NVLink domains
@@ -1775,7 +1816,8 @@ def time_layout(
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
-        "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
+        "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
+        "tp_unfused_share": tp_async_unfused_share(framework, precision, fp8_recipe, rec_whole, rec_op),
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp * packed_rows(pack_len, s, m_acc, ops),
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > dom, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
@@ -3145,14 +3187,18 @@ def time_gpu(
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     tp_bw = where(lay["tp_in_node"], intra_bus, nic)
     tp_ar = lay["tp_ar_bytes"] / tp_bw + lay["tp_ar_lat"]
-    tp_layers_mb = where(tp > 1, lay["n_layer_coll"] * tp_ar, 0.0)  # the layers' collectives, one micro-batch
+    tp_layer_ar = lay["tp_layer_ar_bytes"] / tp_bw + lay["tp_ar_lat"]  # (FP8 gathers: tp_fp8_gather_scale)
+    tp_layers_mb = where(tp > 1, lay["n_layer_coll"] * tp_layer_ar, 0.0)  # the layers' collectives, one micro-batch
     tp_edge_mb = where(tp > 1, 2.0 * tp_ar, 0.0)  # embedding and loss: not overlapped
     # TE userbuffers (--tp-comm-overlap): each collective is split into tp chunks pipelined with the GEMM it
     # feeds (ring-exchange all-gather before QKV/FC1, chunked reduce-scatter after proj/FC2, bulk overlaps of
     # the backward's all-gather/reduce-scatter with the dgrad/wgrad GEMMs): the first chunk and whatever the
     # layers' GEMMs cannot cover stay exposed (module docstring)
     t_lin_mb = t_lin_tok / mp * mbs * s  # the layers' linear GEMMs, one micro-batch
-    tp_layers_ov = tp_layers_mb / tp + maximum(tp_layers_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0)
+    # (torch's AsyncTP cannot fuse a gather whose result is cast before its matmul: tp_async_unfused_share)
+    tp_fusable_mb = tp_layers_mb * (1.0 - lay["tp_unfused_share"])
+    tp_layers_ov = (tp_layers_mb - tp_fusable_mb + tp_fusable_mb / tp
+                    + maximum(tp_fusable_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0))
     tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb
     tp_comm = tp_exposed_mb * m_acc
     tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm if full else None
