@@ -171,8 +171,8 @@ ROWS = [
      "= 233 TFLOP/s per GPU)", True),
 ]
 
-#: verl v0.1 (December 2024) PPO logs, commit 50ac725 / d60f843: no MFU logged and no GPU named, so they are shown
-#: at the A100 80GB and not counted. old_log_prob is computed inside ``generate_sequences`` then (its time sits in
+#: Logs that name no GPU and log no MFU, so they are shown at the A100 80GB and not counted: verl v0.1 (December
+#: 2024) PPO logs, commit 50ac725 / d60f843, and a February 2025 Megatron PPO log. In v0.1 old_log_prob is computed inside ``generate_sequences`` then (its time sits in
 #: ``timing/gen``); no use_remove_padding (actor and critic padded); KL in the reward (a reference, param-offloaded);
 #: no gradient checkpointing; vLLM 0.6.3 (sleep level 1), enforce_eager.
 ROWS_V01 = [
@@ -194,6 +194,15 @@ ROWS_V01 = [
         prompt_pad=1024),
      {"gen": 44.98, "ref": 11.25, "values": 9.69, "update_critic": 32.53, "update_actor": 38.27, "step": 136.86},
      "median of 103 steps", False),
+    ("verl megatron deepseek-llm-7b ppo 4 gpus", VERL_DATA + "deepseek-llm-7b-chat-megatron-bsz256_4-prompt512-resp512-"
+     "0.695.log (commit 3fe77fa, February 2025)",
+     _v(DEEPSEEK_LLM_7B, "a100-sxm-80gb", 4, prompts=1024, n=1, prompt_mean=83, resp_max=512, resp_mean=136,
+        util=0.2, tp=4, mini=256, mbs=4, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
+        framework="megatron", parallel={"tp": 4, "pp": 1, "sequence_parallel": True, "zero": 1}),
+     {"gen": 36.95, "old_log_prob": 11.07, "ref": 10.91, "values": 15.39, "update_critic": 38.29,
+      "update_actor": 31.07, "step": 143.45},
+     "steps 36-43 without validation; Megatron TP 4 + SP for actor, critic and reference (not offloaded), "
+     "micro-batch 4, padded rows; vLLM TP 4 at 0.2, eager; ASSUMED Megatron's distributed optimizer", False),
 ]
 
 
