@@ -130,8 +130,10 @@ ENGINE_SEQ_S = (20e-3 - ENGINE_STEP_S) / 200.0
 #: parallelism each ``RowParallelLinear`` (output and down projections) adds its all-reduce.
 VLLM_EAGER_OPS_PER_LAYER = 11.0
 VLLM_EAGER_TP_OPS_PER_LAYER = 2.0
-#: issue 35 round 9 (rl12): a vLLM engine built with ``enable_lora`` runs every wrapped linear layer (QKV, output,
-#: gate/up, down) through its LoRA layer (``vllm/lora/layers.py``): the base GEMM, then the punica wrapper's
+#: issue 35 round 9 (rl12): a vLLM engine built with ``enable_lora`` wraps every linear layer the model supports for
+#: LoRA (``LoRAModelManager._create_lora_modules``: ``_match_target_modules`` over the model's supported modules,
+#: whatever the adapter targets; QKV, output, gate/up, down) and runs each through its LoRA layer
+#: (``vllm/lora/layers.py``): the base GEMM, then the punica wrapper's
 #: ``add_lora_linear`` — a float32 buffer, the Triton shrink and expand kernels (per slice on vLLM V0's decode path,
 #: ``bgmv_shrink`` / ``bgmv_expand_slice``), each launched from Python. With ``enforce_eager`` nothing hides those
 #: launches. Measured in vllm-project/vllm issue #13204 (vLLM 0.7.0, V0, ``--enforce-eager``, Qwen2.5-72B-Instruct-AWQ,
