@@ -130,6 +130,23 @@ ENGINE_SEQ_S = (20e-3 - ENGINE_STEP_S) / 200.0
 #: parallelism each ``RowParallelLinear`` (output and down projections) adds its all-reduce.
 VLLM_EAGER_OPS_PER_LAYER = 11.0
 VLLM_EAGER_TP_OPS_PER_LAYER = 2.0
+#: issue 35 round 9 (rl12): a vLLM engine built with ``enable_lora`` wraps every linear layer the model supports for
+#: LoRA (``LoRAModelManager._create_lora_modules``: ``_match_target_modules`` over the model's supported modules,
+#: whatever the adapter targets; QKV, output, gate/up, down) and runs each through its LoRA layer
+#: (``vllm/lora/layers.py``): the base GEMM, then the punica wrapper's
+#: ``add_lora_linear`` — a float32 buffer, the Triton shrink and expand kernels (per slice on vLLM V0's decode path,
+#: ``bgmv_shrink`` / ``bgmv_expand_slice``), each launched from Python. With ``enforce_eager`` nothing hides those
+#: launches. Measured in vllm-project/vllm issue #13204 (vLLM 0.7.0, V0, ``--enforce-eager``, Qwen2.5-72B-Instruct-AWQ,
+#: TP 1, an all-linear LLaMA-Factory adapter): 17.6 tokens/s without the adapter, 6.5 with it, so
+#: 1/6.5 − 1/17.6 = 97 ms more per decode step over 80 decoder layers: 1.21 ms per layer, added to every eager decode
+#: step. Which tools build the engine that way: verl (``rollout_worker.py`` / ``vllm_rollout_spmd.py``: ``enable_lora``,
+#: ``max_loras`` 1, a ``LoRARequest`` on every generate, whenever the actor has ``lora_rank`` > 0); TRL merges the
+#: adapter into the base weights before it loads them into vLLM (``vllm_generation.py`` ``merge_adapter``), so its
+#: engine has no LoRA layers (:data:`VLLM_LORA_ENGINE_FRAMEWORKS`).
+VLLM_LORA_EAGER_S_PER_LAYER = (1.0 / 6.5 - 1.0 / 17.6) / 80.0
+#: the frameworks whose RL actor with a LoRA adapter generates through vLLM's LoRA layers: ``fsdp`` (RL on FSDP is
+#: verl's workers, as ``timing.offload_bytes``); Megatron RL (NeMo RL, verl's Megatron workers) is left out: not read
+VLLM_LORA_ENGINE_FRAMEWORKS = ("fsdp",)
 #: Kernels once per decode step outside the layers: the embedding, the final norm, the LM head, the logits
 #: gather, and the sampler at RL settings (top_p = 1, top_k = −1: no sort) — temperature, softmax and
 #: log-softmax, the exponential noise, the division, the argmax, the sampled tokens' copy to the host and the
@@ -210,6 +227,7 @@ class MethodProfile:
     sleep_level: int = 2               # engine_sleep: 1 offloads vLLM's weights to the CPU and back, 2 drops them
     prompt_pad_len: int = 0            # padded rows: prompts padded to this length (verl max_prompt_length)
     per_tensor_sync: bool = False      # the refit makes one call per parameter tensor (TRL server mode, timing)
+    lora_engine: bool = False          # vLLM serves the actor's LoRA adapter through its LoRA layers (verl)
 
     @property
     def train_seq_len(self) -> int:
@@ -318,7 +336,9 @@ def method_profile(training) -> MethodProfile:
         # vLLM's ``load_weights`` in-process per tensor (no HTTP, broadcast or barrier; no published per-call time),
         # and verl, OpenRLHF and NeMo RL are other tools
         per_tensor_sync=(obj in RL and getattr(t, "framework", "") in TRL_SERVER_TOOLS
-                         and rl.generation_engine == "vllm_separate"))
+                         and rl.generation_engine == "vllm_separate"),
+        lora_engine=(obj in RL and t.method in ("lora", "qlora") and rl.generation_engine != "training"
+                     and getattr(t, "framework", "") in VLLM_LORA_ENGINE_FRAMEWORKS))
 
 
 def param_tensors(arch) -> int:
@@ -493,7 +513,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       ``n_rollouts`` (every rollout of the generation batch, all engines: the trainer waits for the last one)
       sets the longest through :func:`expected_longest`; None: ``rollout_len``.
     * ``enforce_eager`` (vLLM without CUDA graphs): a decode step takes at least the host's kernel launches,
-      :func:`vllm_eager_launch_s`.
+      :func:`vllm_eager_launch_s`, plus a LoRA actor's LoRA layers (:func:`vllm_lora_eager_s`).
     * ``tp_net`` (:func:`vllm_net_allreduce`: latency, bytes/s): engines spanning nodes add two NCCL all-reduces per
       layer to every decode step (``detail`` also gives their seconds).
     Returns (seconds, waves) (``detail``: a :class:`GenerationDetail`); ``waves`` = decode steps / rollout_len.
@@ -536,7 +556,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
         step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
     else:
         if prof.enforce_eager:
-            step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp))
+            step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp)) + vllm_lora_eager_s(prof, L)
         step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
         if tp_net is not None:  # NCCL all-reduces across nodes: 2 a layer, the live batch's 16-bit hidden states
             net_ar = 2.0 * L * (tp_net[0] + live * h * 2.0 / tp_net[1])
@@ -549,6 +569,12 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     # and the all-reduces of the steps before the tail (wait_longest has the tail's)
     net = xp.maximum(steps - tail, 0.0) * net_ar if vllm and tp_net is not None else 0.0 * (prefill + decode)
     return GenerationDetail(prefill + decode, waves, step * xp.maximum(tail, 0.0), net)
+
+
+def vllm_lora_eager_s(prof: MethodProfile, num_layers: int) -> float:
+    """Seconds an eager vLLM decode step spends in its LoRA layers (:data:`VLLM_LORA_EAGER_S_PER_LAYER` per decoder
+    layer) when the engine serves the actor's adapter (``prof.lora_engine``); 0 otherwise."""
+    return num_layers * VLLM_LORA_EAGER_S_PER_LAYER if prof.lora_engine else 0.0
 
 
 def vllm_eager_launch_s(num_layers: int, tp, xp):
