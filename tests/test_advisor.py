@@ -203,8 +203,11 @@ def test_tp_over_pcie_is_ranked_down_only_when_an_nvlink_card_fits_the_deadline(
     alone = search(_full_7b(pcie), top=5)
     off = search(_full_7b(pcie, rule=False), top=5)
     assert [(q.gpu, q.num_gpus, q.tp, q.pp) for q in alone.plans] == [(q.gpu, q.num_gpus, q.tp, q.pp) for q in off.plans]
-    top = alone.plans[0]
-    assert top.tp > 1 and top.evaluation.tp_over_pcie  # the cheapest plan here splits layers over PCIe
+    # the cheapest TP plan here splits layers over PCIe and is not ranked down (issue 35 round 9: with the memory
+    # margin measured on every published-peak table, 14%, the 8 × 4090 TP 2 × PP 4 plan at 91% of the card is tight
+    # and 5 × L20 with ZeRO-3 is #1; the 8 × 4090 TP 4 × PP 2 plan at 82% is #2)
+    top = next(q for q in alone.plans if q.tp > 1)
+    assert top.evaluation.tp_over_pcie and alone.plans.index(top) <= 1
     verdict = {r.id: r for r in top.rules}["tp_over_pcie"]
     assert verdict.status == "passed" and "no card with NVLink" in verdict.message.render()
     assert any("NVLink" in m.render() for m in alone.notes)

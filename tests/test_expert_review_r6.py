@@ -115,8 +115,13 @@ def test_when_nothing_fits_the_search_says_what_fits_on_the_same_cards():
     res = search(s, top=3)
     assert not res.plans
     notes = [m.render() for m in res.notes]
-    q = next((t for t in notes if t.startswith("QLoRA (4-bit frozen weights: training.method qlora) fits: its best "
-                                               "plan is 1 × NVIDIA A100 SXM4 80GB")), None)
+    # its best plan on the user's cards: one A100 before issue 35 round 9; with the memory margin measured on every
+    # published-peak table (14%) the one-card layout that was cheapest (86% of the card) is tight, and the user's
+    # two A100s (15% of each card free) rank first
+    q = next((t for t in notes if t.startswith(("QLoRA (4-bit frozen weights: training.method qlora) fits: its best "
+                                                "plan is 1 × NVIDIA A100 SXM4 80GB",
+                                                "QLoRA (4-bit frozen weights: training.method qlora) fits: its best "
+                                                "plan is 2 × NVIDIA A100 SXM4 80GB"))), None)
     assert q is not None, notes
     assert any(t.startswith("ZeRO-3 with the weights in CPU memory (parallel.offload_params) fits") for t in notes)
     assert s.training.method == "lora"

@@ -16,7 +16,8 @@ Each check is written once, element-wise (numpy arrays or plain numbers), so the
   ``constraints.rules.mfu_ceiling = false`` turns the ceiling off. FP8 plans are a class of their own
   (:data:`FP8_CEILINGS`: NVIDIA's published FP8 runs), since the MFU is counted on the BF16 peak.
 * **Memory headroom** (``memory_margin``): the memory model's 75th-percentile under-prediction on published peaks
-  (docs/validation_memory.md). A plan using more than ``(1 − margin)`` of the card is *tight*.
+  (every published-peak table, each row once: ``bench/memory_margin.py``). A plan using more than ``(1 − margin)``
+  of the card is *tight*.
 * **Deadline and budget at the band's far end**: the upper end of the calendar and cost band
   (:func:`evaluate.validation_band`, p90) must meet the deadline and budget; a plan meeting them only at the point
   estimate is *at risk*.
