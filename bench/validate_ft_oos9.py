@@ -14,7 +14,10 @@ Three sources, each entered as the scenario a user would type; what the source d
   "Time (s)" is the CUDA-event time of the training loop; tokens/s per GPU = 1024 x context / (2 x time) (the page's
   own 2,200 tokens/s for its 483 s Mistral row checks this). "Peak Memory (GiB)" is peak reserved (the page: "the
   reported peak reserved memory"). ``DDP True`` is ``sharding_strategy ddp`` (FSDP NO_SHARD: zero 0); otherwise
-  FULL_SHARD (zero 3); ``CPU Offload`` is FSDP ``CPUOffload(offload_params=True)``.
+  FULL_SHARD (zero 3); ``CPU Offload`` is FSDP ``CPUOffload(offload_params=True)``. ``answerai-3090``: the same
+  page's dual-3090 rows that the 4090 tables do not repeat, memory only (the page prints the code's own
+  ``max_memory_reserved``/``max_memory_allocated``, train.py @50efa1e, the commit that added ``reserved_after_model_wrap``
+  which the page quotes).
 * ``peft-mmqa-mem`` -- huggingface/peft ``method_comparison/MetaMathQA/results/*.json`` @5d602fdbff: the same runs
   whose tokens/s ``bench/validate_ft_oos8.py`` holds (one L40S, Llama-3.2-3B bf16, batch 4, no checkpointing, SDPA),
   here their memory: ``accelerator_memory_max`` = ``max_memory_reserved()`` at the end minus at the start
@@ -72,6 +75,16 @@ AAI_ROWS = [
 ]
 AAI_SAMPLES = 1024
 AAI_GPUS = 2
+#: the same page's "Case Study: A Dual 3090 Basement Rig" (two RTX 3090s, no NVLink, 280 W), memory only: the rows
+#: the 4090 tables do not repeat (Llama-2 7B, FULL_SHARD). The RTX 3090 is not in the catalogue; memory does not depend
+#: on the card beyond its 24 GB, so the RTX 4090 stands in (its time is not compared). (id, method, batch, context,
+#: GiB, metric): peak reserved, and the two peak allocated figures the page gives ("8.28 GiB vs 9.16 GiB")
+AAI_3090_MEM = [
+    ("qlora-b1-512", "qlora", 1, 512, 4.98, "reserved"), ("qlora-b1-2048", "qlora", 1, 2048, 5.21, "reserved"),
+    ("lora-b1-512", "lora", 1, 512, 10.24, "reserved"), ("lora-b1-2048", "lora", 1, 2048, 10.22, "reserved"),
+    ("lora-b1-512-alloc", "lora", 1, 512, 8.28, "allocated"), ("lora-b1-2048-alloc", "lora", 1, 2048, 9.16, "allocated"),
+    ("qlora-b4-2048", "qlora", 4, 2048, 11.22, "reserved"), ("lora-b4-2048", "lora", 4, 2048, 16.14, "reserved"),
+]
 
 
 def _aai_rows() -> list[vft.Row]:
@@ -86,6 +99,12 @@ def _aai_rows() -> list[vft.Row]:
             out.append(vft.Row(f"aai-{rid}-{'mem' if kind == 'memory' else 'tps'}", "answerai-4090", kind, val,
                                {"preset": preset}, t, gpu="rtx-4090-24gb", num_gpus=AAI_GPUS, parallel=par,
                                metric=metric, assumed=assumed))
+    for rid, method, b, ctx, gib, metric in AAI_3090_MEM:
+        t = dict(AAI_TRAIN, method=method, micro_batch_size=b, global_batch_size=b * AAI_GPUS, seq_len=ctx)
+        out.append(vft.Row(f"aai3090-l2-7b-{rid}-mem", "answerai-3090", "memory", gib, {"preset": "llama-2-7b"}, t,
+                           gpu="rtx-4090-24gb", num_gpus=AAI_GPUS, parallel={"zero": 3}, metric=metric,
+                           assumed=AAI_ASSUMED + ("RTX 3090 24GB (not in the catalogue) entered as the RTX 4090: "
+                                                  "memory only",)))
     return out
 
 
@@ -153,7 +172,7 @@ def all_rows() -> list[vft.Row]:
 
 def _tool_of(row: vft.Row) -> str:
     fw = row.training.get("framework", "hf")
-    if row.table == "answerai-4090":
+    if row.table.startswith("answerai"):
         return "Answer.AI FSDP loop (hf)"
     return "DeepSpeed" if fw == "deepspeed" else "HF/PEFT"
 
