@@ -112,6 +112,8 @@ def _aai_rows() -> list[vft.Row]:
 #: (a99942694, f650b08ab) agree within 1.5% (full FT 35.9 / 34.7) and are not entered twice
 PEFT_MEM = {"lora-r32-qv": 20.762, "lora-r64-qv": 21.004, "lora-r64-qv-rslora": 21.012, "lora-r10-mlp": 23.002,
             "full-ft": 36.199}
+#: run.py ``ACCELERATOR_EMPTY_CACHE_SCHEDULE = 10``: ``empty_cache()`` every 10 steps (training.empty_cache_steps)
+PEFT_EMPTY_CACHE_STEPS = 10
 PEFT_MEM_ASSUMED = ("the run's peak batch is 4 samples near the 768-token cut (BucketIterator sorts by length)",
                     "samples vary in length (209.9 tokens mean): data.mean_sample_len 210",
                     "plain PyTorch loop priced as framework hf")
@@ -123,7 +125,8 @@ def _peft_mem_rows() -> list[vft.Row]:
         if r.commit != "5d602fdbff" or r.id not in PEFT_MEM:
             continue
         t = {"framework": "hf", "seq_len": 768, "micro_batch_size": 4, "global_batch_size": 4, "recompute": "none",
-             "flash_attention": True, "optimizer": "adamw", "lora_dropout": 0.0, **r.training}
+             "flash_attention": True, "optimizer": "adamw", "lora_dropout": 0.0, **r.training,
+             "empty_cache_steps": PEFT_EMPTY_CACHE_STEPS}
         out.append(vft.Row(f"peft-mmqa-{r.id}-mem", "peft-mmqa-mem", "memory", PEFT_MEM[r.id], oos8.LLAMA32_3B, t,
                            gpu="l40s-48gb", metric="reserved", assumed=PEFT_MEM_ASSUMED,
                            data={"mean_sample_len": 210}))

@@ -295,6 +295,11 @@ class TrainingSection(_Section):
                           "(core/frameworks.checkpoint_nonreentrant): false for transformers >= 5 and TRL, true for "
                           "LLaMA-Factory and Axolotl SFT; Megatron and Unsloth run their own checkpoint function")
 
+    empty_cache_steps: int | None = Field(
+        None, ge=1, le=1_000_000,
+        description="the loop calls torch.cuda.empty_cache() every N optimizer steps (Hugging Face TrainingArguments "
+                    "torch_empty_cache_steps; default null: never); with samples of varying length the loss segments "
+                    "cached beside the longest batch are then an ordinary batch's (core/memory.varlen_record_fraction)")
     legacy_bnb_4bit: bool = Field(
         False, description="method qlora: bitsandbytes older than 0.43.2 (before 2024-07-23), whose 4-bit linears keep "
                            "their input on the autograd context (MatMul4Bit ctx.tensors), which non-reentrant "
@@ -717,6 +722,14 @@ def _check_fused_ce(t) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+def _check_empty_cache(t) -> None:
+    """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
+    if t.empty_cache_steps is not None and engine_of(t.framework) not in ("hf", "deepspeed"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.empty_cache_steps is the Hugging Face Trainer's torch_empty_cache_steps; framework "
+                 "{framework} has no such choice"), framework=t.framework))
+
+
 def _check_bnb_flags(t) -> None:
     """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
     if t.legacy_bnb_4bit and t.method != "qlora":
@@ -782,6 +795,7 @@ class Scenario(_Section):
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
         _check_bnb_flags(t)
+        _check_empty_cache(t)
         _check_dora(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

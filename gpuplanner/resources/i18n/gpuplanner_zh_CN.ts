@@ -8557,6 +8557,10 @@
         <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
     </message>
     <message>
+        <source>training.empty_cache_steps is the Hugging Face Trainer&apos;s torch_empty_cache_steps; framework {framework} has no such choice</source>
+        <translation>training.empty_cache_steps 是 Hugging Face Trainer 的 torch_empty_cache_steps；框架 {framework} 没有此选项</translation>
+    </message>
+    <message>
         <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
         <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
     </message>
