@@ -320,6 +320,12 @@ class TrainingSection(_Section):
                           "presets turn it on); null: off, the frameworks' default")
 
     @model_validator(mode="after")
+    def _empty_cache_needs_the_trainer(self) -> "TrainingSection":
+        """``empty_cache_steps`` is the HF Trainer's option (:func:`_check_empty_cache`)."""
+        _check_empty_cache(self)
+        return self
+
+    @model_validator(mode="after")
     def _attn_implementation_needs_flash(self) -> "TrainingSection":
         """``flash_attention_2`` is the flash-attn package: it cannot run with flash attention off."""
         if self.attn_implementation == "flash_attention_2" and not self.flash_attention:
@@ -795,7 +801,6 @@ class Scenario(_Section):
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
         _check_bnb_flags(t)
-        _check_empty_cache(t)
         _check_dora(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
