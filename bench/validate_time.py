@@ -1733,6 +1733,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *fsdp_oos_section(),
         "",
         *_fragments("fsdp8.md", "qlmem7.md"),
+        *_fragment("ftoos9.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "
