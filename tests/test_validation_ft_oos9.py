@@ -28,7 +28,7 @@ def _res():
 
 def test_row_count_and_kinds():
     res = _res()
-    assert len(res) == 40
+    assert len(res) == 37
     assert sum(1 for r, _ in res.values() if r.kind == "tps") == 11
     assert {r.table for r, _ in res.values()} == {"answerai-4090", "answerai-3090", "peft-mmqa-mem", "peft-docs"}
 
