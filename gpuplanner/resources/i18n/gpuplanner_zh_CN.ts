@@ -9114,6 +9114,22 @@
         <translation>LoRA 丢弃率</translation>
     </message>
     <message>
+        <source>Empty the cache every</source>
+        <translation>每隔若干步清空缓存</translation>
+    </message>
+    <message>
+        <source>Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() every N steps. With samples of varying length, the cached memory beside the longest batch is then an ordinary batch&apos;s, not an earlier long one&apos;s (less reserved memory). Hugging Face-based tools only</source>
+        <translation>Hugging Face TrainingArguments 的 torch_empty_cache_steps（默认：从不）：每 N 步调用一次 torch.cuda.empty_cache()。样本长度不一时，最长批次旁缓存的显存就只是一个普通批次留下的，而不是更早某个长批次的（预留显存更少）。仅限基于 Hugging Face 的工具</translation>
+    </message>
+    <message>
+        <source>never (default)</source>
+        <translation>从不（默认）</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
         <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps); from 0 to below 1</source>
         <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢）；取值从 0 到小于 1</translation>
     </message>
