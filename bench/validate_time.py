@@ -1724,6 +1724,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *deepspeed_sanity(),
         "",
         *_fragments("zero3_hooks.md", "ftstep5.md", "ftstep6.md"),
+        *_fragment("ftoos9.md"),
         *_fragment("nf4src.md"),
         *_fragments("eagerattn.md", "sdpa6.md", "z3multi.md", "h100_measured.md", "round6_no_time_change.md",
                     "tidy7.md", "breakdown6.md", "dpostep6.md", "mlperf8.md", "hostfloor8.md", "rl10_8.md",
@@ -1733,7 +1734,6 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *fsdp_oos_section(),
         "",
         *_fragments("fsdp8.md", "qlmem7.md"),
-        *_fragment("ftoos9.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "
