@@ -28,6 +28,7 @@ from .memory import (
     expert_tp_of,
     memory_arrays,
     model_facts,
+    varlen_record_fraction,
 )
 from .params import ParamCount, adapter_params, count_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import Scenario
@@ -253,6 +254,8 @@ def memory_kwargs(r: Resolved) -> dict:
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),
+        varlen_record_frac=varlen_record_fraction(t.empty_cache_steps, s.data.mean_sample_len,
+                                                  sample_shape_of(s, prof).row_len),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
         **vision_inputs(r),

@@ -689,6 +689,24 @@ def varlen_cache_bytes_per_logit() -> float:
     return 12.0
 
 
+def varlen_record_fraction(empty_cache_steps: int | None, mean_sample_len: float | None, seq_len: float) -> float:
+    """Length of the earlier batch whose loss segments stay cached (:func:`varlen_cache_bytes_per_logit`), as a
+    fraction of ``seq_len``, when the run empties the allocator's cache every ``empty_cache_steps`` steps.
+
+    ``torch.cuda.empty_cache()`` returns every cached free segment to the driver (PyTorch
+    ``CUDACachingAllocator.cpp`` ``release_cached_blocks``). The Hugging Face Trainer calls it every
+    ``TrainingArguments.torch_empty_cache_steps`` optimizer steps (transformers ``Trainer.training_step``: after
+    ``compute_loss``, ``if self.args.torch_empty_cache_steps is not None and self.state.global_step %
+    self.args.torch_empty_cache_steps == 0``; default ``None``, never); PEFT's ``method_comparison/MetaMathQA/run.py``
+    every 10 steps (``ACCELERATOR_EMPTY_CACHE_SCHEDULE``). The segments cut at the run's earlier longest batch are then
+    gone by the time its longest batch comes: what is cached beside that batch was cut by the few batches since the
+    last release, ordinary ones, whose length is taken at the data's mean sample length. Unset: 1 (the earlier
+    record near the cut-off, as without the release)."""
+    if empty_cache_steps is None or mean_sample_len is None or seq_len <= 0:
+        return 1.0
+    return min(1.0, max(0.0, float(mean_sample_len) / float(seq_len)))
+
+
 def varlen_cache_16bit_bytes_per_logit() -> float:
     """Bytes per logit cached from an earlier, shorter batch when TRL's per-token log-probabilities run in 16 bits
     (the logits stay bf16: DeepSpeed, or a model trained in pure bf16 without the HF Trainer's AMP).
@@ -1195,6 +1213,7 @@ def memory_arrays(
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
     varlen_batches: bool = False,
+    varlen_record_frac: float = 1.0,
     legacy_bnb_4bit: bool = False,
     ckpt_tool: str | None = None,
     checkpoint_reentrant: bool | None = None,
@@ -1223,7 +1242,8 @@ def memory_arrays(
     (:func:`trl_amp_saved_bytes_per_logit`). ``varlen_batches``: the batches change length from step to step
     (unpacked samples shorter than ``seq_len``, padded to each batch's longest): the fp32 loss tensors' segments
     cut at an earlier batch stay cached (:func:`varlen_cache_bytes_per_logit`), in ``reserved`` and
-    ``allocator_cache``, not in ``total``. ``legacy_bnb_4bit``: QLoRA on bitsandbytes < 0.43.2, whose 4-bit linears
+    ``allocator_cache``, not in ``total``; ``varlen_record_frac`` scales them when the cache is emptied every few steps
+    (:func:`varlen_record_fraction`). ``legacy_bnb_4bit``: QLoRA on bitsandbytes < 0.43.2, whose 4-bit linears
     keep their inputs through non-reentrant checkpointing (:func:`bnb_kept_input_bytes`; ``ckpt_tool`` and
     ``checkpoint_reentrant`` give the checkpoint kind, ``frameworks.checkpoint_nonreentrant``). ``bnb_fp16_storage``:
     a QLoRA base whose unquantised layers are stored fp16 under bf16 autocast (:func:`bnb_fp16_storage_kept_bytes`).
@@ -1589,6 +1609,8 @@ def memory_arrays(
         cache16 = xp.where(bool(varlen_batches) & (tp > 0),
                            varlen_cache_16bit_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
         varlen_cache = varlen_cache + xp.where(trl_amp, 0.0, cache16)
+    # ... cut by an ordinary batch when the run empties the cache every few steps (varlen_record_fraction)
+    varlen_cache = varlen_cache * varlen_record_frac
     tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts

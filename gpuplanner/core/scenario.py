@@ -295,6 +295,11 @@ class TrainingSection(_Section):
                           "(core/frameworks.checkpoint_nonreentrant): false for transformers >= 5 and TRL, true for "
                           "LLaMA-Factory and Axolotl SFT; Megatron and Unsloth run their own checkpoint function")
 
+    empty_cache_steps: int | None = Field(
+        None, ge=1, le=1_000_000,
+        description="the loop calls torch.cuda.empty_cache() every N optimizer steps (Hugging Face TrainingArguments "
+                    "torch_empty_cache_steps; default null: never); with samples of varying length the loss segments "
+                    "cached beside the longest batch are then an ordinary batch's (core/memory.varlen_record_fraction)")
     legacy_bnb_4bit: bool = Field(
         False, description="method qlora: bitsandbytes older than 0.43.2 (before 2024-07-23), whose 4-bit linears keep "
                            "their input on the autograd context (MatMul4Bit ctx.tensors), which non-reentrant "
@@ -313,6 +318,12 @@ class TrainingSection(_Section):
                           "(enable_fsdp_float8_all_gather); Megatron with a Transformer Engine recipe: "
                           "--fp8-param-gather (weights kept in FP8, gathered in FP8; Megatron-Bridge's FP8 "
                           "presets turn it on); null: off, the frameworks' default")
+
+    @model_validator(mode="after")
+    def _empty_cache_needs_the_trainer(self) -> "TrainingSection":
+        """``empty_cache_steps`` is the HF Trainer's option (:func:`_check_empty_cache`)."""
+        _check_empty_cache(self)
+        return self
 
     @model_validator(mode="after")
     def _attn_implementation_needs_flash(self) -> "TrainingSection":
@@ -714,6 +725,14 @@ def _check_fused_ce(t) -> None:
     if t.fused_cross_entropy is not None and "framework" in t.model_fields_set and t.framework not in _MEGATRON_TOOLS:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fused_cross_entropy is Megatron-Core's --cross-entropy-loss-fusion; framework "
+                 "{framework} has no such choice"), framework=t.framework))
+
+
+def _check_empty_cache(t) -> None:
+    """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
+    if t.empty_cache_steps is not None and engine_of(t.framework) not in ("hf", "deepspeed"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.empty_cache_steps is the Hugging Face Trainer's torch_empty_cache_steps; framework "
                  "{framework} has no such choice"), framework=t.framework))
 
 

@@ -8557,6 +8557,10 @@
         <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
     </message>
     <message>
+        <source>training.empty_cache_steps is the Hugging Face Trainer&apos;s torch_empty_cache_steps; framework {framework} has no such choice</source>
+        <translation>training.empty_cache_steps 是 Hugging Face Trainer 的 torch_empty_cache_steps；框架 {framework} 没有此选项</translation>
+    </message>
+    <message>
         <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
         <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
     </message>
@@ -9108,6 +9112,22 @@
     <message>
         <source>LoRA dropout</source>
         <translation>LoRA 丢弃率</translation>
+    </message>
+    <message>
+        <source>Empty the cache every</source>
+        <translation>每隔若干步清空缓存</translation>
+    </message>
+    <message>
+        <source>Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() every N steps. With samples of varying length, the cached memory beside the longest batch is then an ordinary batch&apos;s, not an earlier long one&apos;s (less reserved memory). Hugging Face-based tools only</source>
+        <translation>Hugging Face TrainingArguments 的 torch_empty_cache_steps（默认：从不）：每 N 步调用一次 torch.cuda.empty_cache()。样本长度不一时，最长批次旁缓存的显存就只是一个普通批次留下的，而不是更早某个长批次的（预留显存更少）。仅限基于 Hugging Face 的工具</translation>
+    </message>
+    <message>
+        <source>never (default)</source>
+        <translation>从不（默认）</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps); from 0 to below 1</source>

@@ -58,6 +58,8 @@ class TrainingAdvanced(QObject):
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["checkpoint_reentrant"] = tri_state(m, "training.checkpoint_reentrant")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
+        self.fields["empty_cache_steps"] = BoundEdit(m, "training.empty_cache_steps", parse=parse_int, fmt=fmt_int,
+                                                     allow_empty=True)
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
         self.fields["optimizer_implementation"] = BoundCombo(m, "training.optimizer_implementation",
@@ -112,6 +114,9 @@ class TrainingAdvanced(QObject):
         # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
+        # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
+        self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
+                                        or engine_of(t.framework) in ("hf", "deepspeed"))
         # torch.optim.AdamW's fused/foreach kernels (core/timing._opt_bytes reads it for AdamW): not for the
         # Megatron-Core tools, which run their own fused Adam; a set value stays in sight
         adamw = t.optimizer == "adamw" and engine_of(t.framework) != "megatron"
@@ -165,6 +170,8 @@ class TrainingAdvanced(QObject):
                                                    "fused": self.tr("fused (one kernel)"),
                                                    "foreach": self.tr("foreach (multi-tensor passes)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
+        f["empty_cache_steps"].box.set_unit(self.tr("steps"))
+        f["empty_cache_steps"].setPlaceholderText(self.tr("never (default)"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
         f["moe_dispatcher"].set_labels({None: self.tr("framework default"), "alltoall": self.tr("all-to-all"),
                                         "allgather": self.tr("all-gather"),
@@ -229,6 +236,11 @@ class TrainingAdvanced(QObject):
                 "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
                 "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
                 "on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice")),
+            "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
+                "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
+                "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
+                "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
+                "only")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps); from 0 to below 1")),
