@@ -1537,9 +1537,10 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
+    lora_exp = moe_lora_on_experts(m, tool, lora, lora_targets)  # Megatron-SWIFT's grouped adapters (megft9)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
-                                 fp8_recipe, moe_dispatcher)  # Megatron's dispatcher sync, dispatch/combine included
-    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
+                                 fp8_recipe, moe_dispatcher, lora_experts=lora_exp)  # dispatcher sync, dispatch incl.
+    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
                                                       rec_whole) * MOE_GEMM_LAUNCH_S
@@ -2447,15 +2448,41 @@ MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
 MOE_GEMM_LAUNCH_S = 2.7e-6
 
 
-def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
+def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora_experts: bool = False):
     """Per-expert GEMM launches of one micro-batch's MoE layers on one pipeline stage (:data:`MOE_GEMM_LAUNCH_S`):
     ``E / ep`` local experts × (6 + 2 × the recomputed share) per MoE layer, for Megatron-Core (Transformer Engine's
     multi-stream grouped GEMM); 0 for a dense model or another framework (torchtitan's ``torch._grouped_mm`` is one
-    launch)."""
+    launch). ``lora_experts`` (:func:`moe_lora_on_experts`): the adapters' own grouped GEMMs
+    (:data:`MOE_LORA_EXPERT_GEMMS`) replace the count."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0
-    return m.moe_frac * m.L / pp * n_exp / ep * (6.0 + 2.0 * rec_whole)
+    per_all, per_fwd = MOE_LORA_EXPERT_GEMMS if lora_experts else (6.0, 2.0)
+    return m.moe_frac * m.L / pp * n_exp / ep * (per_all + per_fwd * rec_whole)
+
+
+#: Megatron-SWIFT's LoRA on a MoE model's routed experts (issue 35 round 9, megft9). ms-swift
+#: ``swift/megatron/utils/utils.py`` ``find_all_linears`` (commit ea766ff5b, the LoRA support of 2025-07-10, and
+#: later): ``all-linear`` takes every ``TELinear``, ``TELayerNormColumnParallelLinear`` and ``TEGroupedLinear``, so
+#: the experts' fc1 and fc2 get adapters. ``swift/megatron/tuners/lora.py`` ``LoraParallelLinear.update_layer``
+#: (same commit; unchanged in 94dd3c87c^): for a grouped base layer ``lora_A`` and ``lora_B`` are themselves
+#: Transformer Engine grouped linears with ``num_gemms`` = the base's local experts (``TEGroupedLinear`` /
+#: ``TERowParallelGroupedLinear`` / ``TEColumnParallelGroupedLinear``), and ``forward`` calls both with the base's
+#: ``m_splits``: one GEMM per local expert each, as the base. Per expert and MoE layer, as counted for
+#: :data:`MOE_GEMM_LAUNCH_S`: the frozen base fc1 and fc2 run the forward and the data gradient (no weight gradient:
+#: 2 + 2), each adapter (A and B of fc1 and fc2) the forward, the data and the weight gradient (4 × 3): 16 in all,
+#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2.
+#: (all GEMMs, forward GEMMs) per local expert and MoE layer.
+MOE_LORA_EXPERT_GEMMS = (16.0, 6.0)
+#: the tools whose LoRA wraps the grouped experts as above (Megatron-Bridge's ``peft/lora.py`` not read: not included)
+MOE_LORA_EXPERT_TOOLS = ("megatron-swift",)
+
+
+def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str) -> bool:
+    """Whether a LoRA run puts adapters on the routed experts' grouped linears (:data:`MOE_LORA_EXPERT_GEMMS`):
+    a MoE model, a tool of :data:`MOE_LORA_EXPERT_TOOLS`, targets that take the MLP (``all_linear``, ``mlp``)."""
+    return bool(lora and tool in MOE_LORA_EXPERT_TOOLS and lora_targets in ("all_linear", "mlp")
+                and float(getattr(m, "n_experts", 0) or 0) > 0 and m.moe_frac)
 
 
 #: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
@@ -2605,7 +2632,8 @@ def moe_dispatch_host_ops(m: ModelFacts, framework: str, moe_dispatcher: str | N
 
 
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
-                   fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True):
+                   fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
+                   lora_experts: bool = False):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -2628,6 +2656,8 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
         per_slice = MOE_HOST_QUANT_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 3.0)
         per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
         per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
+    if lora_experts:  # the adapters' grouped GEMMs, less the frozen base's weight gradients (MOE_LORA_EXPERT_GEMMS)
+        per_fwd, per_all = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - 2.0, per_all + MOE_LORA_EXPERT_GEMMS[0] - 6.0
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
