@@ -1575,6 +1575,10 @@ def time_layout(
     tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
     # the layers' collectives: torchtitan's float8 TP styles gather in FP8 (tp_fp8_gather_scale)
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
+    # Megatron-SWIFT's adapters on TP-sharded linears: their own small collectives (lora_tp_collectives, megft9)
+    lora_tp_n, lora_tp_kind = lora_tp_collectives(m, tool, lora, lora_targets, sp, rec_whole, ops)
+    lora_tp_mb = where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
+                                                                  _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
     crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > dom)  # stages land on different NVLink domains
@@ -1805,6 +1809,7 @@ def time_layout(
      off["nemo_export_hbm"]) = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
     if disp == "flex":
         off.update(hybridep_ib_layout(m, ep, ep_stride, dom, ops))
+    off["lora_tp_mb"] = lora_tp_mb
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
@@ -2476,6 +2481,39 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora
 MOE_LORA_EXPERT_GEMMS = (16.0, 6.0)
 #: the tools whose LoRA wraps the grouped experts as above (Megatron-Bridge's ``peft/lora.py`` not read: not included)
 MOE_LORA_EXPERT_TOOLS = ("megatron-swift",)
+
+
+#: Megatron-SWIFT's LoRA on a tensor-parallel linear (issue 35 round 9, megft9). ms-swift
+#: ``swift/megatron/tuners/lora.py`` ``LoraParallelLinear.update_layer`` (commit ea766ff5b and later): on a
+#: column-parallel base (``linear_qkv``, ``linear_fc1``) ``lora_A`` is a local ``TELinear`` and ``lora_B`` a
+#: ``TEColumnParallelLinear``, which under sequence parallelism all-gathers its rank-wide input along the sequence in
+#: the forward and reduce-scatters its input gradient in the backward (without it: an all-reduce in the backward); on
+#: a row-parallel base (``linear_proj``, ``linear_fc2``) ``lora_A`` is a ``TERowParallelLinear`` (reduce-scatter of
+#: its output under sequence parallelism, all-gather of the gradient; without it one all-reduce in the forward) and
+#: ``lora_B`` a local ``TELinear``. Each adapted linear so adds, per micro-batch, one collective in the forward (re-run
+#: by a full recompute) and one in the backward with sequence parallelism; without it one (column: backward; row:
+#: forward, re-run by the recompute). They move ``tokens × rank`` 16-bit elements (a few kB): latency-bound, priced at
+#: NCCL's ring latency (:func:`_ring_latency`), on the compute stream (no TE userbuffers overlap for the adapters).
+#: The tools whose LoRA is built this way; Megatron-Bridge's ``peft`` adapters were not read.
+LORA_TP_TOOLS = ("megatron-swift",)
+#: adapted (column-parallel, row-parallel) linears per layer by ``lora_targets`` (Megatron's fused ``linear_qkv``)
+LORA_TP_LINEARS = {"all_linear": (2.0, 2.0), "attention": (1.0, 1.0), "qkv": (1.0, 0.0), "qv": (1.0, 0.0),
+                   "mlp": (1.0, 1.0)}
+
+
+def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, rec_whole, ops=_ScalarOps):
+    """(collectives per layer and micro-batch, True where they are all-gathers / reduce-scatters: sequence parallel)
+    of the LoRA adapters on TP-sharded linears (:data:`LORA_TP_LINEARS`); (0, False) for other tools and full
+    fine-tuning. The MLP's linears of MoE layers are experts (expert TP, not counted here)."""
+    if not (lora and tool in LORA_TP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
+        return 0.0, False
+    col, row = LORA_TP_LINEARS[lora_targets]
+    if lora_targets in ("all_linear", "mlp"):  # fc1 and fc2 count in the dense layers only
+        moe = float(m.moe_frac or 0.0)
+        col, row = col - moe, row - moe
+    with_sp = (col + row) * (2.0 + rec_whole)
+    without_sp = col + row * (1.0 + rec_whole)
+    return ops.where(sp, with_sp, without_sp), sp
 
 
 def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str) -> bool:
@@ -3229,7 +3267,7 @@ def time_gpu(
     tp_fusable_mb = tp_layers_mb * (1.0 - lay["tp_unfused_share"])
     tp_layers_ov = (tp_layers_mb - tp_fusable_mb + tp_fusable_mb / tp
                     + maximum(tp_fusable_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0))
-    tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb
+    tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb + lay["lora_tp_mb"]  # (megft9)
     tp_comm = tp_exposed_mb * m_acc
     tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm if full else None
 
