@@ -141,7 +141,7 @@ ROWS = [
       "parallel": {"tp": 4, "ep": 8, "expert_tp": 1, "sequence_parallel": True, "zero": 1},
       "hardware": {"gpu": A800, "num_gpus": 8}, "data": {"mean_sample_len": 1000}}, False),
     ("swift-qwen3-30b-a3b-lora-special-tokens", "moe",
-     SWIFT + "examples/megatron/lora/new_special_tokens.sh (first 2025-08, examples/train/megatron/lora/): '2 * 60GiB, "
+     SWIFT + "examples/megatron/lora/new_special_tokens.sh (first 7f9360b33, 2025-07-15): '2 * 60GiB, "
      "2.7s/it'; LoRA r 8 all-linear (+ embeddings and output layer trained, not entered), EP 2, MBS 32, GBS 64, "
      "max_length 2048, padding-free; swift/new_special_tokens (lengths not published: mean ASSUMED 300)", 2.7,
      {"model": {"preset": "qwen3-30b-a3b"}, "training": _t(**_LORA, seq_len=2048, micro_batch_size=32,
@@ -273,9 +273,33 @@ def table() -> list[str]:
     return lines
 
 
+#: cards the unnamed-card rows could have run on (ms-swift's tables name A800 SXM and H20; the TP 2 script's
+#: "2 * 70GiB" fits any 80 GB card)
+CARDS = ("a800-sxm-80gb", "a800-pcie-80gb", "h20-96gb", "h800-sxm-80gb")
+
+
+def card_sensitivity() -> list[str]:
+    """The rows whose card is not named, predicted on each of :data:`CARDS` (error = published / predicted − 1)."""
+    import copy
+
+    lines = ["| row | published s/it | " + " | ".join(CARDS) + " |", "|---|---:|" + "---:|" * len(CARDS)]
+    for rid, _g, _src, pub, sc, named in ROWS:
+        if named:
+            continue
+        cells = []
+        for gpu in CARDS:
+            d = copy.deepcopy(sc)
+            d["hardware"]["gpu"] = gpu
+            cells.append(f"{pub / predict(d).step_time_s - 1:+.0%}")
+        lines.append(f"| {rid} | {pub:.2f} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main() -> int:
     try:
         print("\n".join(table()))
+        print("\nRows whose card is not named, on other cards:\n")
+        print("\n".join(card_sensitivity()))
         print("\nSources:")
         for rid, _g, src, *_ in ROWS:
             print(f"- {rid}: {src}")
