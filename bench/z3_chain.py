@@ -108,7 +108,7 @@ def _waits(flags: list, look: int | None, shift: int) -> list:
 
 def micro_batch_seconds(host: tuple, gpu: tuple, layers: int, dims: tuple, tokens: float, seq: float,
                         profile: str = "counts", drain_after_forward: bool = True, overlap_comm: bool = True,
-                        bwd_bound: bool = True) -> float:
+                        bwd_bound: bool = True, unpad_sync: bool = False) -> float:
     """One micro-batch through DeepSpeed's waits. ``host`` / ``gpu``: (forward, recompute forward, backward) seconds
     of the whole model; the layers are alike. The backward phase runs each layer's recompute forward, then its
     backward in reverse module order. The micro-batch ends drained (``independent_gradient_partition_epilogue``);
@@ -120,7 +120,10 @@ def micro_batch_seconds(host: tuple, gpu: tuple, layers: int, dims: tuple, token
       so is the reduce stream): the fetch events are compute-stream events recorded before each linear's compute,
       so at each linear's fetch the host waits for the GPU to reach the linear 3 back (more than 2 open events);
       in the backward the reduce events land on the compute stream too, 3 linears back.
-    * ``bwd_bound`` false: no wait at all (the model's max form, for comparison)."""
+    * ``bwd_bound`` false: no wait at all (the model's max form, for comparison).
+    * ``unpad_sync``: FlashAttention-2 through Transformers with a padded mask unpads in every attention call
+      (``_get_unpad_data``: ``torch.nonzero`` and ``.max().item()``), a full host sync per layer in each forward
+      pass: the host at ``o_proj`` waits for the GPU to finish ``v_proj``."""
     per = [(x / layers, y / layers) for x, y in zip(host, gpu)]
     fh, fg = layer_profile(*per[0], dims, tokens, seq, profile)
     rh, rg = layer_profile(*per[1], dims, tokens, seq, profile)
@@ -138,6 +141,11 @@ def micro_batch_seconds(host: tuple, gpu: tuple, layers: int, dims: tuple, token
     else:
         wait_f = _waits(lin * layers, 3, -1)
         wait_b = _waits([a or b for a, b in zip(rec_lin, bwd_lin)], 3, 0)
+    if unpad_sync:
+        at_o = [n == "o_proj" for n, _ in LAYER_MODULES]
+        wait_f = [i - 1 if at_o[i % len(at_o)] else w for i, w in enumerate(wait_f)]
+        per_l = 2 * len(at_o)
+        wait_b = [i - 1 if (i % per_l) < len(at_o) and at_o[i % per_l] else w for i, w in enumerate(wait_b)]
     if drain_after_forward:
         return chain_seconds(fwd_h, fwd_g, wait_f) + chain_seconds(bwd_h, bwd_g, wait_b)
     off = len(fwd_h)
@@ -180,7 +188,7 @@ def _capture(d: dict) -> dict:
 
 def rows() -> list[tuple]:
     """(row, published s per micro-batch, model's max(G, H, H_f + G_b), chain with DeepSpeed's waits (hook-count
-    profile), chain (worst-case profile), chain with no wait, host + GPU, model host, model GPU)."""
+    profile), chain (worst-case profile), chain with no wait, chain with FA2's unpad syncs, host + GPU, model host, model GPU)."""
     import validate_post_time as vpt
 
     cases = [(name, hours * 3600.0 / steps, d) for name, hours, _b, d, steps in vpt.OPEN_INSTRUCT_RUNS]
@@ -200,17 +208,18 @@ def rows() -> list[tuple]:
         out.append((name, step_pub / c["m_acc"], now, micro_batch_seconds(*args, overlap_comm=ov),
                     micro_batch_seconds(*args, profile="split", overlap_comm=ov),
                     micro_batch_seconds(*args, bwd_bound=False),
+                    micro_batch_seconds(*args, overlap_comm=ov, unpad_sync=True),
                     c["G"] + c["H"], c["H"], c["G"]))
     return out
 
 
 def main() -> int:
     print("| row | published s per micro-batch | max(G, H, H_f + G_b) | chain, DeepSpeed's waits (hook counts) "
-          "| chain, worst-case profile | chain, no wait | H + G | model H | model G |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name, pub, now, ch, worst, free, tot, h, g in rows():
-        print(f"| {name} | {pub:.3f} | {now:.3f} | {ch:.3f} | {worst:.3f} | {free:.3f} | {tot:.3f} | {h:.3f} "
-              f"| {g:.3f} |")
+          "| chain, worst-case profile | chain, no wait | chain + FA2 unpad syncs | H + G | model H | model G |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, pub, now, ch, worst, free, unpad, tot, h, g in rows():
+        print(f"| {name} | {pub:.3f} | {now:.3f} | {ch:.3f} | {worst:.3f} | {free:.3f} | {unpad:.3f} | {tot:.3f} "
+              f"| {h:.3f} | {g:.3f} |")
     return 0
 
 
