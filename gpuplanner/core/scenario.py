@@ -162,6 +162,11 @@ class PreferenceSection(_Section):
                                                               "method's default")
     reference_offload: bool = Field(False, description="frozen reference/reward models live in CPU memory and "
                                                        "stream through the GPU (OpenRLHF --ref_reward_offload)")
+    reference_grad_buffer: bool = Field(
+        False, description="Megatron-SWIFT before ms-swift 3.9 (commit 1b184f296, 2025-09-30): the full-parameter "
+                           "reference was built with Megatron's get_model() wrapped in its DDP, which keeps an fp32 "
+                           "gradient buffer (main_grad) for every reference parameter; false: ms-swift >= 3.9 "
+                           "(wrap_with_ddp=False, requires_grad_(False))")
 
 
 class RlSection(_Section):
@@ -709,6 +714,17 @@ def _check_dora(t) -> None:
             CTX, "training.dora is priced for PEFT's DoRA only (Hugging Face-based tools), not this framework")))
 
 
+def _check_reference_grad_buffer(t) -> None:
+    """``training.preference.reference_grad_buffer`` describes one tool's full-parameter reference (Megatron-SWIFT
+    before 1b184f296): refused for other tools and for LoRA/QLoRA (whose reference is the base with the adapters
+    off, no model of its own)."""
+    if t.preference.reference_grad_buffer and (t.framework != "megatron-swift" or t.method != "full"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.reference_grad_buffer describes Megatron-SWIFT's full-parameter reference "
+                 "before ms-swift 3.9; framework {framework} with method {method} has none"),
+            framework=t.framework, method=t.method))
+
+
 def _check_fused_ce(t) -> None:
     """Refuse ``training.fused_cross_entropy`` for a tool that does not run Megatron-Core's loss."""
     if t.fused_cross_entropy is not None and "framework" in t.model_fields_set and t.framework not in _MEGATRON_TOOLS:
@@ -793,6 +809,7 @@ class Scenario(_Section):
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
         _check_fused_ce(t)
+        _check_reference_grad_buffer(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "

@@ -8493,6 +8493,10 @@
         <translation>training.rl：prompt + rollout（{prompt} + {rollout}）必须不超过 seq_len={seq_len}</translation>
     </message>
     <message>
+        <source>training.preference.reference_grad_buffer describes Megatron-SWIFT&apos;s full-parameter reference before ms-swift 3.9; framework {framework} with method {method} has none</source>
+        <translation>training.preference.reference_grad_buffer 描述的是 ms-swift 3.9 之前 Megatron-SWIFT 全参数训练的参考模型；框架 {framework}、方法 {method} 没有这种情况</translation>
+    </message>
+    <message>
         <source>training.preference.reference=lora_base needs method lora or qlora</source>
         <translation>training.preference.reference=lora_base 需要 method 为 lora 或 qlora</translation>
     </message>
