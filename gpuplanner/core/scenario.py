@@ -327,6 +327,12 @@ class TrainingSection(_Section):
                 CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
         return self
 
+    @model_validator(mode="after")
+    def _reference_grad_buffer_tool(self) -> "TrainingSection":
+        """``preference.reference_grad_buffer``: Megatron-SWIFT's full-parameter reference only."""
+        _check_reference_grad_buffer(self)
+        return self
+
     @model_validator(mode="before")
     @classmethod
     def _fp8_precision_names(cls, data: Any) -> Any:
@@ -809,7 +815,6 @@ class Scenario(_Section):
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
         _check_fused_ce(t)
-        _check_reference_grad_buffer(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "
