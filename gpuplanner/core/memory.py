@@ -1887,6 +1887,23 @@ def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
     return xp.where(freed, xp.maximum(xp.minimum(head_grad, gradients), gradients + working - acts), gradients)
 
 
+def reference_grad_buffer_bytes_per_param() -> float:
+    """Bytes per reference parameter of the DDP gradient buffer Megatron-SWIFT's full-parameter reference carried
+    before ms-swift 3.9 (``training.preference.reference_grad_buffer``).
+
+    modelscope/ms-swift at 5df8180fd (July 2025), ``swift/megatron/train/trainers/dpo_trainer.py``
+    ``setup_model_and_optimizer``: ``ref_model = get_model(model_provider_func, model_type)``. Megatron-LM's
+    ``megatron/training/training.py`` ``get_model`` wraps the model in Megatron-Core's ``DistributedDataParallel``
+    unless ``wrap_with_ddp=False``; DDP's ``_ParamAndGradBuffer`` allocates a contiguous gradient buffer
+    (``main_grad``) for every parameter with ``requires_grad`` (the reference's were never frozen), in fp32
+    because Megatron-LM sets ``accumulate_allreduce_grads_in_fp32`` for bf16 runs (``arguments.py``). 4 bytes per
+    parameter, the full buffer on every rank (the distributed optimizer shards its states, not this buffer). Commit
+    1b184f296 ("[megatron] optimize dpo main_grad (GPU memory)", #6027, 2025-09-30) passed ``wrap_with_ddp=False``
+    and ``requires_grad_(False)``, and lowered the examples' published figures with it: ``rlhf/dpo/dense.sh``
+    4 × 55 → 4 × 45 GiB, ``multimodal/moe/full_dpo_offload.sh`` 8 × 80 → 8 × 65 GiB."""
+    return 4.0
+
+
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
                     layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp):
     """Bytes per GPU of the models and buffers a training objective adds (:mod:`core.methods`).
@@ -1925,6 +1942,11 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
 
     if prof.reference == "separate":
         out["reference"] = frozen(1.0)
+        if prof.reference_grad_buffer:
+            # Megatron-SWIFT before 1b184f296 built the reference with Megatron's ``get_model`` (default
+            # ``wrap_with_ddp=True``): its DDP allocates a gradient buffer for every parameter that requires grad,
+            # fp32 under bf16 (reference_grad_buffer_bytes_per_param), split like the policy
+            out["reference"] = out["reference"] + reference_grad_buffer_bytes_per_param() * model_gpu
     if prof.reward_model:
         out["reward"] = frozen(value_ratio)
     if prof.critic:

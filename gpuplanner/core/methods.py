@@ -204,6 +204,7 @@ class MethodProfile:
     seqs_per_example: int = 1          # sequences the policy runs forward + backward per micro-batch example
     reference: str = "none"            # separate | lora_base | precomputed | none
     reference_offload: bool = False    # frozen models in CPU memory (OpenRLHF --ref_reward_offload)
+    reference_grad_buffer: bool = False  # the reference keeps an fp32 main_grad buffer (Megatron-SWIFT < 3.9)
     reward_model: bool = False         # a frozen reward model on the GPU
     critic: bool = False               # a trained value model (PPO)
     value_head: bool = False           # the trained model ends in a scalar head (reward-model training)
@@ -320,6 +321,7 @@ def method_profile(training) -> MethodProfile:
     return MethodProfile(
         objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
         reference_offload=bool(pref.reference_offload), reward_model=reward_model, critic=critic,
+        reference_grad_buffer=bool(getattr(pref, "reference_grad_buffer", False)) and ref == "separate",
         value_head=obj == "reward", ref_forwards=ref_fwd, policy_nograd_forwards=nograd, rl=obj in RL,
         prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,

@@ -162,6 +162,11 @@ class PreferenceSection(_Section):
                                                               "method's default")
     reference_offload: bool = Field(False, description="frozen reference/reward models live in CPU memory and "
                                                        "stream through the GPU (OpenRLHF --ref_reward_offload)")
+    reference_grad_buffer: bool = Field(
+        False, description="Megatron-SWIFT before ms-swift 3.9 (commit 1b184f296, 2025-09-30): the full-parameter "
+                           "reference was built with Megatron's get_model() wrapped in its DDP, which keeps an fp32 "
+                           "gradient buffer (main_grad) for every reference parameter; false: ms-swift >= 3.9 "
+                           "(wrap_with_ddp=False, requires_grad_(False))")
 
 
 class RlSection(_Section):
@@ -331,6 +336,12 @@ class TrainingSection(_Section):
         if self.attn_implementation == "flash_attention_2" and not self.flash_attention:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
+        return self
+
+    @model_validator(mode="after")
+    def _reference_grad_buffer_tool(self) -> "TrainingSection":
+        """``preference.reference_grad_buffer``: Megatron-SWIFT's full-parameter reference only."""
+        _check_reference_grad_buffer(self)
         return self
 
     @model_validator(mode="before")
@@ -718,6 +729,17 @@ def _check_dora(t) -> None:
     if t.dora and engine_of(t.framework) not in DORA_ENGINES:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.dora is priced for PEFT's DoRA only (Hugging Face-based tools), not this framework")))
+
+
+def _check_reference_grad_buffer(t) -> None:
+    """``training.preference.reference_grad_buffer`` describes one tool's full-parameter reference (Megatron-SWIFT
+    before 1b184f296): refused for other tools and for LoRA/QLoRA (whose reference is the base with the adapters
+    off, no model of its own)."""
+    if t.preference.reference_grad_buffer and (t.framework != "megatron-swift" or t.method != "full"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.reference_grad_buffer describes Megatron-SWIFT's full-parameter reference "
+                 "before ms-swift 3.9; framework {framework} with method {method} has none"),
+            framework=t.framework, method=t.method))
 
 
 def _check_fused_ce(t) -> None:

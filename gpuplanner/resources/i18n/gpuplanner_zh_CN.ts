@@ -8576,6 +8576,10 @@
         <source>training.fused_cross_entropy is Megatron-Core&apos;s --cross-entropy-loss-fusion; framework {framework} has no such choice</source>
         <translation>training.fused_cross_entropy 是 Megatron-Core 的 --cross-entropy-loss-fusion 开关；框架 {framework} 没有这个选项</translation>
     </message>
+    <message>
+        <source>training.preference.reference_grad_buffer describes Megatron-SWIFT&apos;s full-parameter reference before ms-swift 3.9; framework {framework} with method {method} has none</source>
+        <translation>training.preference.reference_grad_buffer 描述的是 ms-swift 3.9 之前 Megatron-SWIFT 全参数训练的参考模型；框架 {framework}、方法 {method} 没有这种情况</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
