@@ -1,0 +1,204 @@
+"""Issue 35, round 9 (serveoos9): NEW out-of-sample serving rows, entered as a user would enter them (model preset, card,
+precision, TP, engine and version, lengths, concurrency) and scored with the current model. None of these sources is
+used by scripts/validate_inference.py or bench/ (grepped for each before entering it).
+
+Sources
+-------
+(1) FreedomIntelligence/AccelMark, commit 5797fc42745be2494e6213938d9e5afa0c6c5bef (2026-05-19), results/verified/
+    <chip>_suite_{A,B,G}_nvidia_vllm_*/{offline,interactive}/result.json ("verified" submissions of the runner
+    runners/nvidia_vllm_47f5d58e/runner.py; vLLM 0.7.3 unless stated: 0.19.1rc1 on the RTX 5090, 0.20.1 in the
+    nvidia_vllm020 runner). Every run: BF16, gpu_memory_utilization 0.90, max_num_seqs 512 (offline), max_model_len
+    4096, max_tokens 512, temperature 0 (greedy, so every card generates the same tokens), CUDA graphs on.
+    * suite A: Meta-Llama-3-8B-Instruct, TP1; suite B: Meta-Llama-3-70B-Instruct, TP8; suite G: Mixtral-8x7B-Instruct,
+      TP8 (suites/suite_*/suite.json).
+    * dataset datasets/sharegpt_standard_v1/requests.jsonl (its own "input_tokens" per prompt, Llama 3 tokenizer).
+    * "offline" (loadgen/loadgen.py _run_offline): the first request_count = 100 prompts sent at once through
+      LLM.generate (the runner's inference_fn_offline); output tokens / wall time. The figure is the same at every
+      client concurrency (all 100 go at once): the c128 figure is used. -> MAXIMUM LOAD (a run of 100 requests).
+    * "interactive": the first 150 prompts one at a time through AsyncLLMEngine; p50 of TTFT and of TPOT.
+      -> FIRST TOKEN (idle replica, median prompt) and BATCH-1 DECODE (TPOT p50).
+    Lengths derived from the published figures, not assumed: the suite-A 4090 offline row prints total (input+output)
+    2,516.17 and output 1,452.30 tok/s over 24.1 s: 256 input and 350 output tokens a request; the dataset's first 100
+    prompts average 245.4 tokens, so the chat template adds 11. Suite B's rows give the same (256 / 344); suite G's
+    (Mixtral's tokenizer and [INST] template) 306 input / 351 output: its prompts are 306/256 = 1.19x longer.
+    ASSUMED: the 100 outputs' spread (not published): an exponential clipped at max_tokens 512 whose mean is the 350
+    measured (scale 610: 43% of the requests stop at 512). vLLM 0.7.3 runs its V0 engine by default (V1 became the
+    default in 0.8.0): host work between GPU steps (inf loop "serial"); 0.19/0.20 are V1 with async scheduling
+    ("overlapped"). Cards not in the catalog (RTX 3090, L4, RTX 6000 Ada, V100S, H20-3e, T4) are left out.
+(2) KV capacity from vLLM start-up logs quoted in GitHub threads:
+    * vllm-project/vllm PR #2031 (2023-12-12, "Fix peak memory profiling"), the author's own figures with the fix:
+      Llama2-7B TP1 1xA100-80GB "# GPU blocks: 7351"; Llama2-70B TP4 4xA100-80GB "# GPU blocks: 20865" (block 16
+      tokens, gpu_memory_utilization 0.90 default; vLLM 0.2.x).
+    * vllm-project/vllm issue #13061 (2025-02-11, vLLM 0.7.x V0): DeepSeek-R1-Distill-Qwen-14B (Qwen2.5-14B's shape)
+      on two RTX 4090, TP2, --gpu_memory_utilization 0.98: "maximum number of tokens that can be stored in KV cache
+      (81536)" (the pool is the smallest rank's).
+Looked at, not entered: gigagpu.com RTX 4090 "vLLM 0.6.4" article (195 tok/s FP8 batch 1 is above the card's own
+bandwidth ceiling for 8 GB of weights: not a measurement); InferenceBench H100 sweep (prompt and output lengths not
+published); Database Mart A40 (no catalog card); vLLM issue #10517 (RTX 3090, not in the catalog).
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+
+from gpuplanner.core import inference as inf
+from gpuplanner.core.catalog_hw import get_gpu
+from gpuplanner.core.estimate import resolve
+from gpuplanner.core.scenario import Scenario
+
+ACCELMARK = "AccelMark 5797fc4"
+# The first 100 prompts of datasets/sharegpt_standard_v1/requests.jsonl ("input_tokens", Llama 3 tokenizer)
+SHAREGPT_STD_100 = [395, 342, 401, 85, 332, 543, 78, 66, 249, 87, 289, 108, 452, 147, 117, 355, 163, 213, 305, 523, 74,
+                    95, 90, 81, 156, 135, 428, 312, 113, 364, 199, 246, 79, 70, 69, 446, 84, 90, 164, 479, 415, 99, 238,
+                    185, 216, 198, 405, 306, 264, 112, 188, 92, 260, 70, 403, 592, 74, 274, 188, 167, 311, 146, 262, 405,
+                    169, 253, 575, 287, 66, 478, 116, 200, 565, 519, 413, 77, 266, 380, 180, 245, 403, 158, 95, 97, 220,
+                    226, 161, 107, 74, 361, 115, 171, 189, 368, 535, 478, 180, 382, 470, 71]
+MEDIAN_150 = 193.5  # median "input_tokens" of the first 150 prompts (the interactive scenario's)
+TEMPLATE = 11.0  # Llama 3 chat template tokens (derived above)
+OUT_MEAN, OUT_CAP = 350.0, 512
+# (suite, preset, tp, prompt scale of the model's tokenizer + template)
+SUITES = {"A": ("llama-3-8b", 1, 1.0), "B": ("llama-3-70b", 8, 1.0), "G": ("mixtral-8x7b", 8, 306.0 / 256.4)}
+# (card, suite, vLLM version, TTFT p50 ms, TPOT p50 ms, offline output tok/s at c128, result dir suffix)
+ACCEL_ROWS = [
+    ("a100-sxm-40gb", "A", "0.7.3", 39.80, 14.27, 2415.99, "nvidia_a100_sxm4_40gbx1_suite_A_nvidia_vllm_47f5d58e_b4a92b30"),
+    ("a100-sxm-80gb", "A", "0.7.3", 46.45, 13.19, 2696.82, "nvidia_a100_sxm4_80gbx1_suite_A_nvidia_vllm_47f5d58e_ed4b0557"),
+    ("a100-sxm-80gb", "A", "0.20.1", 27.78, 10.77, 3908.22,
+     "nvidia_a100_sxm4_80gbx1_suite_A_nvidia_vllm020_0f6c56e4_8f83bfab"),
+    ("a800-sxm-80gb", "A", "0.7.3", 37.83, 12.43, 2715.90, "nvidia_a800_sxm4_80gbx1_suite_A_nvidia_vllm_47f5d58e_298e6500"),
+    ("rtx-4090d-24gb", "A", "0.7.3", 49.28, 17.62, 1461.83,
+     "nvidia_geforce_rtx_4090_dx1_suite_A_nvidia_vllm_47f5d58e_d6543f77"),
+    ("rtx-4090-24gb", "A", "0.7.3", 67.76, 20.13, 1452.30, "nvidia_geforce_rtx_4090x1_suite_A_nvidia_vllm_47f5d58e_675e325e"),
+    ("rtx-5090-32gb", "A", "0.19.1", 30.30, 10.22, 3478.44, "nvidia_geforce_rtx_5090x1_suite_A_nvidia_vllm_47f5d58e_b8f8ed0f"),
+    ("h100-sxm-80gb", "A", "0.7.3", 20.08, 7.74, 5113.45, "nvidia_h100_80gb_hbm3x1_suite_A_nvidia_vllm_47f5d58e_831c95a7"),
+    ("h200-sxm-141gb", "A", "0.7.3", 27.89, 7.62, 5730.96, "nvidia_h200x1_suite_A_nvidia_vllm_47f5d58e_29b2ec38"),
+    ("rtx-a6000-48gb", "A", "0.7.3", 76.75, 25.94, 1562.46, "nvidia_rtx_a6000x1_suite_A_nvidia_vllm_47f5d58e_7cd0b745"),
+    ("a100-sxm-40gb", "B", "0.7.3", 81.65, 20.93, 1704.46, "nvidia_a100_sxm4_40gbx8_suite_B_nvidia_vllm_47f5d58e_14410aea"),
+    ("a800-sxm-80gb", "B", "0.7.3", 81.80, 18.08, 1801.38, "nvidia_a800_sxm4_80gbx8_suite_B_nvidia_vllm_47f5d58e_de0853fa"),
+    ("rtx-4090-24gb", "B", "0.7.3", 277.19, 29.79, 441.40, "nvidia_geforce_rtx_4090x8_suite_B_nvidia_vllm_47f5d58e_cfd0bdc8"),
+    ("h200-sxm-141gb", "B", "0.7.3", 77.23, 12.29, 3553.46, "nvidia_h200x8_suite_B_nvidia_vllm_47f5d58e_b727568e"),
+    ("rtx-a6000-48gb", "B", "0.7.3", 157.98, 34.41, 798.25, "nvidia_rtx_a6000x8_suite_B_nvidia_vllm_47f5d58e_0981ecf7"),
+    ("a100-sxm-40gb", "G", "0.7.3", 50.45, 7.12, 3215.89, "nvidia_a100_sxm4_40gbx8_suite_G_nvidia_vllm_47f5d58e_08de2dc2"),
+    ("a800-sxm-80gb", "G", "0.7.3", 52.14, 6.85, 3426.69, "nvidia_a800_sxm4_80gbx8_suite_G_nvidia_vllm_47f5d58e_d31ba78b"),
+    ("rtx-4090-24gb", "G", "0.7.3", 108.91, 10.74, 1360.73, "nvidia_geforce_rtx_4090x8_suite_G_nvidia_vllm_47f5d58e_a4179ecc"),
+    ("h200-sxm-141gb", "G", "0.7.3", 53.26, 6.63, 5332.70, "nvidia_h200x8_suite_G_nvidia_vllm_47f5d58e_7f7a270e"),
+    ("rtx-a6000-48gb", "G", "0.7.3", 88.17, 9.45, 1681.33, "nvidia_rtx_a6000x8_suite_G_nvidia_vllm_47f5d58e_a8cf2a0f"),
+]
+# (preset, card, precision, tp, engine, gpu_memory_utilization, KV tokens in the log, source)
+KV_LOGS = [
+    ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, "vllm", 0.90, 7351 * 16, "vLLM PR #2031: Llama2-7B TP1, 7351 blocks"),
+    ("llama-2-70b", "a100-sxm-80gb", "bf16", 4, "vllm", 0.90, 20865 * 16, "vLLM PR #2031: Llama2-70B TP4, 20865 blocks"),
+    ("qwen2.5-14b", "rtx-4090-24gb", "bf16", 2, "vllm", 0.98, 81536,
+     "vLLM issue #13061: R1-Distill-Qwen-14B TP2 on 2x4090, 81,536 tokens"),
+]
+
+
+class Errs(list):
+    """|error| per row, with each row's signed error and label."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = []
+
+    def add(self, err, label):
+        self.append(abs(err))
+        self.rows.append((err, label))
+
+
+def p90(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))] if xs else float("nan")
+
+
+def model(preset):
+    r = resolve(Scenario.model_validate({"model": {"preset": preset}}))
+    return inf.ServingModel.of(r.arch, r.params)
+
+
+def clipped_outputs(mean=OUT_MEAN, cap=OUT_CAP, n=100):
+    """n even quantiles of an exponential clipped at ``cap`` whose clipped mean is ``mean`` (the ASSUMED spread)."""
+    lo, hi = 1.0, 10.0 * cap
+    for _ in range(60):
+        s = (lo + hi) / 2
+        lo, hi = (s, hi) if s * (1 - math.exp(-cap / s)) < mean else (lo, s)
+    return [min(cap, max(1.0, -s * math.log(1 - (i + 0.5) / n))) for i in range(n)]
+
+
+def loop_of(version):
+    return "serial" if version.startswith("0.7") else inf.ENGINE_LOOP["vllm"]
+
+
+def accel_row(card, suite, ver, ttft_ms, tpot_ms, tok_s):
+    """(TTFT, TPOT, offline tok/s) modelled for one AccelMark run."""
+    preset, tp, scale = SUITES[suite]
+    m, g, loop = model(preset), get_gpu(card), loop_of(ver)
+    p_med = (MEDIAN_150 + TEMPLATE) * scale
+    f = inf.time_to_first_token_s(m, g, prompt_tokens=int(round(p_med)), precision="bf16", tp=tp, loop=loop) * 1e3
+    t, _ = inf.decode_step_s(m, g, precision="bf16", kv_bytes=inf.KV_BYTES["bf16"], batch=1,
+                             context=p_med + OUT_MEAN / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop)
+    prompts = [(p + TEMPLATE) * scale for p in SHAREGPT_STD_100]
+    run = inf.max_load_run(m, g, prompts=prompts, outputs=clipped_outputs(), requests=100, precision="bf16", tp=tp,
+                           engine="vllm", utilization=0.90, max_batch=512, loop=loop)
+    return f, t * 1e3, (run.output_tokens_per_s if run else 0.0), run
+
+
+def engine_class(card):
+    if card.startswith("rtx-") and "a6000" not in card:
+        return "GeForce"
+    return "GDDR pro" if card.startswith(("rtx-a6000", "l40", "l20")) else "HBM"
+
+
+def score():
+    """{metric: Errs} over every new row, printed row by row."""
+    out = {"first token": Errs(), "batch-1 decode": Errs(), "max load": Errs(), "KV capacity": Errs()}
+    print("| card | model | TP | vLLM | TTFT p50 ms (pub / model) | TPOT p50 ms | offline out tok/s | mean batch |")
+    print("|---|---|---|---|---|---|---|---|")
+    for card, suite, ver, ttft, tpot, tok_s, _src in ACCEL_ROWS:
+        preset, tp, _ = SUITES[suite]
+        f, t, v, run = accel_row(card, suite, ver, ttft, tpot, tok_s)
+        tag = f"vLLM {ver} {preset} {card} TP{tp} [{engine_class(card)}]"
+        out["first token"].add(f / ttft - 1, f"{ACCELMARK} TTFT {tag}")
+        out["batch-1 decode"].add(tpot / t - 1, f"{ACCELMARK} TPOT {tag}")  # as tokens/s: (1/t) / (1/tpot) - 1
+        out["max load"].add(v / tok_s - 1, f"{ACCELMARK} offline x100 {tag}")
+        mb = f"{run.mean_batch:.0f}, preempt {run.preemptions:.0f}" if run else "-"
+        print(f"| {card} | {preset} | {tp} | {ver} | {ttft:.1f} / {f:.1f} ({f / ttft - 1:+.0%}) | {tpot:.2f} / {t:.2f} "
+              f"({tpot / t - 1:+.0%} tok/s) | {tok_s:,.0f} / {v:,.0f} ({v / tok_s - 1:+.0%}) | {mb} |")
+    for p, card, prec, tp, eng, frac, tokens, src in KV_LOGS:
+        m = model(p)
+        pool = inf.kv_cache_bytes_per_gpu(m, get_gpu(card), precision=prec, tp=tp, engine=eng, utilization=frac)
+        got = pool / inf.kv_bytes_per_token_per_gpu(m, inf.KV_BYTES["bf16"], tp)
+        out["KV capacity"].add(got / tokens - 1, f"KV {src} {card} [{engine_class(card)}]")
+        print(f"  KV pool {p} {card} TP{tp} util {frac}: {tokens:,} tokens published, {got:,.0f} modelled "
+              f"({got / tokens - 1:+.1%}) — {src}")
+    return out
+
+
+def report(out):
+    print("\nRound 9 (serveoos9) new rows, by metric (median / p90 of |error|, signed median):")
+    allr = []
+    for name, e in out.items():
+        allr += list(e)
+        print(f"  {name}: {len(e)} rows, median {statistics.median(e) * 100:.1f}%, p90 {p90(e) * 100:.1f}%, "
+              f"signed median {statistics.median([x for x, _ in e.rows]) * 100:+.1f}%")
+        for axis, key in (("card class", lambda lab: lab.split("[")[-1].rstrip("]")),
+                          ("model", lambda lab: next(w for w in lab.split() if w in ("llama-3-8b", "llama-3-70b",
+                                                                                       "mixtral-8x7b", "llama-2-7b",
+                                                                                       "llama-2-70b", "qwen2.5-14b")
+                                                     ) if any(w in lab for w in ("llama", "mixtral", "qwen")) else "?")):
+            groups = {}
+            for x, lab in e.rows:
+                groups.setdefault(key(lab) if "KV" not in name or axis == "card class" else "-", []).append(x)
+            for k, xs in sorted(groups.items()):
+                a = [abs(x) for x in xs]
+                print(f"      {axis} {k:<13} {len(xs):>3} rows  median {statistics.median(a) * 100:5.1f}%  "
+                      f"p90 {p90(a) * 100:5.1f}%  signed {statistics.median(xs) * 100:+5.1f}%")
+    print(f"  all new rows: {len(allr)}, median {statistics.median(allr) * 100:.1f}%, p90 {p90(allr) * 100:.1f}%")
+    print("  by engine: vLLM (every row)")
+    worst = sorted((r for e in out.values() for r in e.rows), key=lambda r: -abs(r[0]))[:10]
+    print("  worst: " + "; ".join(f"{lab} {x:+.0%}" for x, lab in worst))
+    return allr
+
+
+if __name__ == "__main__":
+    report(score())
+    sys.exit(0)
