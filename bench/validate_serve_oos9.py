@@ -128,6 +128,23 @@ def loop_of(version):
     return "serial" if version.startswith("0.7") else inf.ENGINE_LOOP["vllm"]
 
 
+def run_budget(card, ver, stated=True):
+    """The run's scheduler budget (tokens a step, sequences): the runner's LLM class with max_num_seqs 512 and
+    max_model_len 4096. V0 (0.7.x) without chunked prefill: max(max_model_len, 2048) = 4,096 (inf.vllm_v0_budget);
+    V1 (0.19/0.20): the LLM class default, 16,384 on cards of 70 GiB or more other than the A100, else 8,192
+    (inf.VLLM_LLM_CLASS_BUDGET). ``stated=False``: None, the planner's server defaults (the score before round 9)."""
+    if not stated:
+        return None
+    if ver.startswith("0.7"):
+        return inf.vllm_v0_budget(4096, 512)
+    g = get_gpu(card)
+    big = g.memory_gib >= inf.LARGE_GPU_GIB and not card.startswith("a100")
+    return inf.VLLM_LLM_CLASS_BUDGET[big][0], 512
+
+
+STATED = "--server-defaults" not in sys.argv
+
+
 def accel_row(card, suite, ver, ttft_ms, tpot_ms, tok_s):
     """(TTFT, TPOT, offline tok/s) modelled for one AccelMark run."""
     preset, tp, scale = SUITES[suite]
@@ -138,7 +155,8 @@ def accel_row(card, suite, ver, ttft_ms, tpot_ms, tok_s):
                              context=p_med + OUT_MEAN / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop)
     prompts = [(p + TEMPLATE) * scale for p in SHAREGPT_STD_100]
     run = inf.max_load_run(m, g, prompts=prompts, outputs=clipped_outputs(), requests=100, precision="bf16", tp=tp,
-                           engine="vllm", utilization=0.90, max_batch=512, loop=loop)
+                           engine="vllm", utilization=0.90, max_batch=512, loop=loop,
+                           budget=run_budget(card, ver, STATED))
     return f, t * 1e3, (run.output_tokens_per_s if run else 0.0), run
 
 

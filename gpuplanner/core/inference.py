@@ -696,6 +696,31 @@ DEFAULT_ENGINE = "vllm"
 #: shares its GEMMs with that many tokens under continuous batching.
 LARGE_BUDGET, SMALL_BUDGET = (8192, 1024), (2048, 256)
 LARGE_GPU_GIB = 70.0
+#: Issue 35 round 9 (serveoos9): vLLM's scheduler budget is not one figure. Its defaults depend on how the engine is
+#: started (vllm ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults``: the offline ``LLM`` class 16,384 tokens /
+#: 1,024 sequences on cards of at least 70 GiB other than the A100, 8,192 / 256 elsewhere; the OpenAI server
+#: 8,192 / 1,024 and 2,048 / 256, :data:`LARGE_BUDGET` and :data:`SMALL_BUDGET`) and on the version: V0 without
+#: chunked prefill (its ``LLM`` class below 32K context) ran ``max(max_model_len, 2048)`` tokens a step (vllm v0.7
+#: ``config.py`` ``SchedulerConfig.__post_init__``, ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``), with ``max_num_seqs`` as
+#: given. The budget sets both the prefill step's rows and the profiling forward that is kept out of the KV pool
+#: (``profile_run`` at ``max_num_batched_tokens`` over ``max_num_seqs`` dummy requests), so a run that states its own
+#: passes it (:func:`run_budget`); the planner's serving plans keep the server defaults.
+VLLM_LLM_CLASS_BUDGET = {True: (16384, 1024), False: (8192, 256)}
+VLLM_V0_MIN_BATCHED_TOKENS = 2048
+
+
+def run_budget(engine: str, gpu: Any, budget: tuple[int, int] | None = None) -> tuple[int, int]:
+    """(tokens per step, sequences) a run used: its own ``budget`` when it states one (:data:`VLLM_LLM_CLASS_BUDGET`,
+    :func:`vllm_v0_budget`), else the engine's server defaults (:func:`token_budget`)."""
+    if budget is None:
+        return token_budget(engine, gpu)
+    return int(budget[0]), int(budget[1])
+
+
+def vllm_v0_budget(max_model_len: int, max_num_seqs: int = 256) -> tuple[int, int]:
+    """vLLM V0 without chunked prefill: ``max(max_model_len, 2048)`` tokens a step (:data:`VLLM_V0_MIN_BATCHED_TOKENS`),
+    ``max_num_seqs`` sequences (V0's default 256)."""
+    return max(int(max_model_len), VLLM_V0_MIN_BATCHED_TOKENS), int(max_num_seqs)
 
 
 def token_budget(engine: str, gpu: Any) -> tuple[int, int]:
@@ -761,11 +786,13 @@ def vllm_profile_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = 
     return max(_profile_parts(m, tp, budget))
 
 
-def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> float:
+def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str,
+                          budget: tuple[int, int] | None = None) -> float:
     """Per GPU, what the engine's profiling keeps out of the KV pool besides the weights: vLLM V1's torch peak and
     non-torch increase (:func:`vllm_profile_peak_bytes`, :data:`VLLM_NON_TORCH_GIB`); TensorRT-LLM and SGLang as
-    before (:func:`activation_peak_bytes` + :func:`non_torch_bytes`)."""
-    budget = token_budget(engine, gpu)
+    before (:func:`activation_peak_bytes` + :func:`non_torch_bytes`). ``budget``: the scheduler's (tokens, sequences)
+    as the run set them (:func:`run_budget`); None: the engine's server defaults (:func:`token_budget`)."""
+    budget = run_budget(engine, gpu, budget)
     if engine == "vllm":
         return vllm_profile_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp, VLLM_NON_TORCH_GIB)
     return activation_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp)
@@ -811,7 +838,8 @@ def memory_fraction(engine: str, gpu: Any, tp: int, utilization: float | None) -
 
 
 def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
-                           utilization: float | None = GPU_MEMORY_UTILIZATION) -> float:
+                           utilization: float | None = GPU_MEMORY_UTILIZATION,
+                           budget: tuple[int, int] | None = None) -> float:
     """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
     memory knob):
 
@@ -833,7 +861,7 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
         return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
-    other = engine_reserved_bytes(m, gpu, tp, engine)  # issue 35 r7: vLLM V1's own split
+    other = engine_reserved_bytes(m, gpu, tp, engine, budget)  # issue 35 r7: vLLM V1's own split
     if engine == "tensorrt-llm":
         return max(utilization * (total - w - other), 0.0)
     return max(total * utilization - w - other, 0.0)
@@ -1237,7 +1265,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
                  precision: str, kv_precision: str | None = None, tp: int = 1, engine: str = DEFAULT_ENGINE,
                  utilization: float | None = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(), host_step: float = 1.0, loop: str = "none",
-                 steps_per_schedule: int = 1) -> MaxLoadRun | None:
+                 steps_per_schedule: int = 1, budget: tuple[int, int] | None = None) -> MaxLoadRun | None:
     """``requests`` requests sent at once (the benchmark scripts' request rate ``inf``), their lengths the sample
     ``prompts``/``outputs`` (:func:`request_mix`; each sample stands for ``requests / len(prompts)`` requests), run
     through the engine's scheduler: first come first served; a request is admitted while the running count is below
@@ -1254,15 +1282,15 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         return None
     w = float(requests) / len(prompts)
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization) \
-        / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
-    cap = max_running_requests(engine, gpu)
+    pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
+                                  budget=budget) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
+    cap = max_running_requests(engine, gpu) if budget is None or engine != "vllm" else run_budget(engine, gpu, budget)[1]
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
     p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)
     if prompts[0] + 1 > pool or cap < 1:
         return None
-    rows = token_budget(engine, gpu)[0]
+    rows = run_budget(engine, gpu, budget)[0]  # issue 35 r9: the run's own budget when it states one
     waiting = [(i, 0) for i in range(len(prompts))]  # (request, tokens generated before a preemption)
     run: dict[int, int] = {}
     t = steps = batch_sum = peak = preempt = out = 0.0
