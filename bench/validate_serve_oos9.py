@@ -10,9 +10,9 @@ Sources
     nvidia_vllm020 runner). Every run: BF16, gpu_memory_utilization 0.90, max_num_seqs 512 (offline), max_model_len
     4096, max_tokens 512, temperature 0 (greedy, so every card generates the same tokens), CUDA graphs on.
     * suite A: Meta-Llama-3-8B-Instruct, TP1; suite B: Meta-Llama-3-70B-Instruct, TP8; suite G: Mixtral-8x7B-Instruct,
-      TP8 (suites/suite_*/suite.json).
+      TP8; suite F: Qwen2.5-0.5B-Instruct, TP1, its own short-prompt dataset (suites/suite_*/suite.json).
     * dataset datasets/sharegpt_standard_v1/requests.jsonl (its own "input_tokens" per prompt, Llama 3 tokenizer).
-    * "offline" (loadgen/loadgen.py _run_offline): the first request_count = 100 prompts sent at once through
+    * "offline" (loadgen/loadgen.py _run_offline): the first request_count (100; suite F 200) prompts sent at once through
       LLM.generate (the runner's inference_fn_offline); output tokens / wall time. The figure is the same at every
       client concurrency (all 100 go at once): the c128 figure is used. -> MAXIMUM LOAD (a run of 100 requests).
     * "interactive": the first 150 prompts one at a time through AsyncLLMEngine; p50 of TTFT and of TPOT.
@@ -57,8 +57,24 @@ SHAREGPT_STD_100 = [395, 342, 401, 85, 332, 543, 78, 66, 249, 87, 289, 108, 452,
 MEDIAN_150 = 193.5  # median "input_tokens" of the first 150 prompts (the interactive scenario's)
 TEMPLATE = 11.0  # Llama 3 chat template tokens (derived above)
 OUT_MEAN, OUT_CAP = 350.0, 512
-# (suite, preset, tp, prompt scale of the model's tokenizer + template)
-SUITES = {"A": ("llama-3-8b", 1, 1.0), "B": ("llama-3-70b", 8, 1.0), "G": ("mixtral-8x7b", 8, 306.0 / 256.4)}
+# Suite F (Qwen2.5-0.5B-Instruct, "consumer/edge"): datasets/sharegpt_edge_v1/requests.jsonl, the first 200 prompts
+# (request_count 200, max_model_len 2048, max_tokens 256). Derived as above from the 4090 row (16,886.59 total and
+# 11,326.50 output tok/s over 3.7 s): 210 output tokens a request and 103 input, of which 74.2 are the prompts' own:
+# Qwen2.5's template (its default system prompt) adds 29. Median of the first 150 prompts: 57.
+SHAREGPT_EDGE_200 = [61, 67, 33, 113, 50, 96, 28, 47, 48, 26, 28, 40, 153, 85, 140, 42, 48, 101, 40, 171, 84, 37, 31, 23,
+                     43, 70, 58, 20, 195, 42, 30, 70, 85, 45, 86, 45, 29, 194, 30, 111, 105, 157, 100, 29, 57, 125, 25,
+                     116, 46, 61, 94, 38, 42, 60, 144, 37, 107, 55, 26, 28, 21, 198, 89, 26, 34, 51, 116, 65, 67, 52, 77,
+                     30, 54, 147, 139, 180, 64, 91, 40, 38, 161, 115, 31, 20, 35, 27, 58, 38, 80, 35, 63, 96, 23, 29, 53,
+                     60, 80, 81, 93, 24, 25, 27, 126, 153, 23, 45, 29, 106, 148, 136, 43, 20, 136, 42, 34, 158, 107, 159,
+                     60, 193, 41, 49, 74, 20, 125, 157, 35, 22, 120, 105, 163, 57, 25, 77, 104, 20, 150, 28, 21, 27, 72,
+                     34, 39, 62, 25, 45, 94, 34, 194, 118, 72, 122, 74, 30, 30, 43, 155, 46, 186, 133, 113, 164, 66, 74,
+                     191, 172, 34, 180, 31, 59, 35, 107, 23, 25, 177, 21, 20, 73, 158, 65, 37, 26, 91, 23, 182, 65, 31,
+                     59, 153, 72, 73, 24, 73, 23, 31, 82, 31, 54, 43, 106]
+# (preset, tp, prompt scale, prompts, interactive median, template, output mean, max_tokens, max_model_len)
+SUITES = {"A": ("llama-3-8b", 1, 1.0, SHAREGPT_STD_100, MEDIAN_150, TEMPLATE, OUT_MEAN, OUT_CAP, 4096),
+          "B": ("llama-3-70b", 8, 1.0, SHAREGPT_STD_100, MEDIAN_150, TEMPLATE, OUT_MEAN, OUT_CAP, 4096),
+          "G": ("mixtral-8x7b", 8, 306.0 / 256.4, SHAREGPT_STD_100, MEDIAN_150, TEMPLATE, OUT_MEAN, OUT_CAP, 4096),
+          "F": ("qwen2.5-0.5b", 1, 1.0, SHAREGPT_EDGE_200, 57.0, 29.0, 210.0, 256, 2048)}
 # (card, suite, vLLM version, TTFT p50 ms, TPOT p50 ms, offline output tok/s at c128, result dir suffix)
 ACCEL_ROWS = [
     ("a100-sxm-40gb", "A", "0.7.3", 39.80, 14.27, 2415.99, "nvidia_a100_sxm4_40gbx1_suite_A_nvidia_vllm_47f5d58e_b4a92b30"),
@@ -83,7 +99,22 @@ ACCEL_ROWS = [
     ("rtx-4090-24gb", "G", "0.7.3", 108.91, 10.74, 1360.73, "nvidia_geforce_rtx_4090x8_suite_G_nvidia_vllm_47f5d58e_a4179ecc"),
     ("h200-sxm-141gb", "G", "0.7.3", 53.26, 6.63, 5332.70, "nvidia_h200x8_suite_G_nvidia_vllm_47f5d58e_7f7a270e"),
     ("rtx-a6000-48gb", "G", "0.7.3", 88.17, 9.45, 1681.33, "nvidia_rtx_a6000x8_suite_G_nvidia_vllm_47f5d58e_a8cf2a0f"),
+    # suite F, the offline figure at client concurrency 64 (all 200 at once)
+    ("a100-sxm-40gb", "F", "0.7.3", 15.97, 3.15, 10525.21, "nvidia_a100_sxm4_40gbx1_suite_F_nvidia_vllm_47f5d58e_fe3156b5"),
+    ("a100-sxm-80gb", "F", "0.7.3", 28.88, 3.83, 10940.86, "nvidia_a100_sxm4_80gbx1_suite_F_nvidia_vllm_47f5d58e_52ad2fe3"),
+    ("a100-sxm-80gb", "F", "0.20.1", 11.24, 1.83, 22884.92,
+     "nvidia_a100_sxm4_80gbx1_suite_F_nvidia_vllm020_0f6c56e4_a4e6a6e4 (max_num_seqs 128)"),
+    ("a800-sxm-80gb", "F", "0.7.3", 27.45, 3.71, 11972.12, "nvidia_a800_sxm4_80gbx1_suite_F_nvidia_vllm_47f5d58e_54d0e7aa"),
+    ("rtx-4090d-24gb", "F", "0.7.3", 10.63, 2.32, 14215.49,
+     "nvidia_geforce_rtx_4090_dx1_suite_F_nvidia_vllm_47f5d58e_06662a14"),
+    ("rtx-4090-24gb", "F", "0.7.3", 35.13, 4.47, 11196.95, "nvidia_geforce_rtx_4090x1_suite_F_nvidia_vllm_47f5d58e_b228454f"),
+    ("rtx-5090-32gb", "F", "0.19.1", 22.50, 5.11, 15234.14, "nvidia_geforce_rtx_5090x1_suite_F_nvidia_vllm_47f5d58e_776d2702"),
+    ("h100-sxm-80gb", "F", "0.7.3", 11.52, 2.21, 18129.50, "nvidia_h100_80gb_hbm3x1_suite_F_nvidia_vllm_47f5d58e_2c0b7beb"),
+    ("h200-sxm-141gb", "F", "0.7.3", 36.01, 5.17, 12855.15, "nvidia_h200x1_suite_F_nvidia_vllm_47f5d58e_53471efa"),
+    ("rtx-a6000-48gb", "F", "0.7.3", 35.75, 5.12, 10431.40, "nvidia_rtx_a6000x1_suite_F_nvidia_vllm_47f5d58e_a33d6eb3"),
 ]
+# The 0.20.1 suite-F run states max_num_seqs 128 (its extra_config); every other run 512.
+SEQS = {("a100-sxm-80gb", "F", "0.20.1"): 128}
 # (preset, card, precision, tp, engine, gpu_memory_utilization, KV tokens in the log, source)
 KV_LOGS = [
     ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, "vllm", 0.90, 7351 * 16, "vLLM PR #2031: Llama2-7B TP1, 7351 blocks"),
@@ -115,7 +146,7 @@ def model(preset):
     return inf.ServingModel.of(r.arch, r.params)
 
 
-def clipped_outputs(mean=OUT_MEAN, cap=OUT_CAP, n=100):
+def clipped_outputs(mean=OUT_MEAN, cap=OUT_CAP, n=100):  # noqa: D401
     """n even quantiles of an exponential clipped at ``cap`` whose clipped mean is ``mean`` (the ASSUMED spread)."""
     lo, hi = 1.0, 10.0 * cap
     for _ in range(60):
@@ -128,7 +159,7 @@ def loop_of(version):
     return "serial" if version.startswith("0.7") else inf.ENGINE_LOOP["vllm"]
 
 
-def run_budget(card, ver, stated=True):
+def run_budget(card, ver, stated=True, max_model_len=4096, seqs=512):
     """The run's scheduler budget (tokens a step, sequences): the runner's LLM class with max_num_seqs 512 and
     max_model_len 4096. V0 (0.7.x) without chunked prefill: max(max_model_len, 2048) = 4,096 (inf.vllm_v0_budget);
     V1 (0.19/0.20): the LLM class default, 16,384 on cards of 70 GiB or more other than the A100, else 8,192
@@ -136,10 +167,10 @@ def run_budget(card, ver, stated=True):
     if not stated:
         return None
     if ver.startswith("0.7"):
-        return inf.vllm_v0_budget(4096, 512)
+        return inf.vllm_v0_budget(max_model_len, seqs)
     g = get_gpu(card)
     big = g.memory_gib >= inf.LARGE_GPU_GIB and not card.startswith("a100")
-    return inf.VLLM_LLM_CLASS_BUDGET[big][0], 512
+    return inf.VLLM_LLM_CLASS_BUDGET[big][0], seqs
 
 
 STATED = "--server-defaults" not in sys.argv
@@ -147,16 +178,17 @@ STATED = "--server-defaults" not in sys.argv
 
 def accel_row(card, suite, ver, ttft_ms, tpot_ms, tok_s):
     """(TTFT, TPOT, offline tok/s) modelled for one AccelMark run."""
-    preset, tp, scale = SUITES[suite]
+    preset, tp, scale, data, med, tmpl, out_mean, cap, mml = SUITES[suite]
     m, g, loop = model(preset), get_gpu(card), loop_of(ver)
-    p_med = (MEDIAN_150 + TEMPLATE) * scale
+    seqs = SEQS.get((card, suite, ver), 512)
+    p_med = (med + tmpl) * scale
     f = inf.time_to_first_token_s(m, g, prompt_tokens=int(round(p_med)), precision="bf16", tp=tp, loop=loop) * 1e3
     t, _ = inf.decode_step_s(m, g, precision="bf16", kv_bytes=inf.KV_BYTES["bf16"], batch=1,
-                             context=p_med + OUT_MEAN / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop)
-    prompts = [(p + TEMPLATE) * scale for p in SHAREGPT_STD_100]
-    run = inf.max_load_run(m, g, prompts=prompts, outputs=clipped_outputs(), requests=100, precision="bf16", tp=tp,
-                           engine="vllm", utilization=0.90, max_batch=512, loop=loop,
-                           budget=run_budget(card, ver, STATED))
+                             context=p_med + out_mean / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop)
+    prompts = [(p + tmpl) * scale for p in data]
+    run = inf.max_load_run(m, g, prompts=prompts, outputs=clipped_outputs(out_mean, cap, len(data)),
+                           requests=len(data), precision="bf16", tp=tp, engine="vllm", utilization=0.90,
+                           max_batch=seqs, loop=loop, budget=run_budget(card, ver, STATED, mml, seqs))
     return f, t * 1e3, (run.output_tokens_per_s if run else 0.0), run
 
 
@@ -172,12 +204,12 @@ def score():
     print("| card | model | TP | vLLM | TTFT p50 ms (pub / model) | TPOT p50 ms | offline out tok/s | mean batch |")
     print("|---|---|---|---|---|---|---|---|")
     for card, suite, ver, ttft, tpot, tok_s, _src in ACCEL_ROWS:
-        preset, tp, _ = SUITES[suite]
+        preset, tp = SUITES[suite][:2]
         f, t, v, run = accel_row(card, suite, ver, ttft, tpot, tok_s)
         tag = f"vLLM {ver} {preset} {card} TP{tp} [{engine_class(card)}]"
         out["first token"].add(f / ttft - 1, f"{ACCELMARK} TTFT {tag}")
         out["batch-1 decode"].add(tpot / t - 1, f"{ACCELMARK} TPOT {tag}")  # as tokens/s: (1/t) / (1/tpot) - 1
-        out["max load"].add(v / tok_s - 1, f"{ACCELMARK} offline x100 {tag}")
+        out["max load"].add(v / tok_s - 1, f"{ACCELMARK} offline, all at once, {tag}")
         mb = f"{run.mean_batch:.0f}, preempt {run.preemptions:.0f}" if run else "-"
         print(f"| {card} | {preset} | {tp} | {ver} | {ttft:.1f} / {f:.1f} ({f / ttft - 1:+.0%}) | {tpot:.2f} / {t:.2f} "
               f"({tpot / t - 1:+.0%} tok/s) | {tok_s:,.0f} / {v:,.0f} ({v / tok_s - 1:+.0%}) | {mb} |")
@@ -191,27 +223,35 @@ def score():
     return out
 
 
+MODELS = ("llama-3-8b", "llama-3-70b", "mixtral-8x7b", "qwen2.5-0.5b", "llama-2-7b", "llama-2-70b", "qwen2.5-14b")
+AXES = (("card class", lambda lab: lab.split("[")[-1].rstrip("]")),
+        ("model", lambda lab: next((w for w in lab.split() if w in MODELS), "?")),
+        ("engine", lambda lab: "vLLM V0 (0.7.3)" if "vLLM 0.7" in lab else "vLLM V1 (0.19/0.20)" if "vLLM 0." in lab
+         else "vLLM (KV logs)"))
+
+
+def _line(label, xs):
+    a = [abs(x) for x in xs]
+    return (f"{label}: {len(xs)} rows, median {statistics.median(a) * 100:.1f}%, p90 {p90(a) * 100:.1f}%, "
+            f"signed median {statistics.median(xs) * 100:+.1f}%")
+
+
 def report(out):
+    """Median / p90 of |error| per metric, then per card class, model and engine generation."""
     print("\nRound 9 (serveoos9) new rows, by metric (median / p90 of |error|, signed median):")
     allr = []
     for name, e in out.items():
-        allr += list(e)
-        print(f"  {name}: {len(e)} rows, median {statistics.median(e) * 100:.1f}%, p90 {p90(e) * 100:.1f}%, "
-              f"signed median {statistics.median([x for x, _ in e.rows]) * 100:+.1f}%")
-        for axis, key in (("card class", lambda lab: lab.split("[")[-1].rstrip("]")),
-                          ("model", lambda lab: next(w for w in lab.split() if w in ("llama-3-8b", "llama-3-70b",
-                                                                                       "mixtral-8x7b", "llama-2-7b",
-                                                                                       "llama-2-70b", "qwen2.5-14b")
-                                                     ) if any(w in lab for w in ("llama", "mixtral", "qwen")) else "?")):
+        allr += [x for x, _ in e.rows]
+        print("  " + _line(name, [x for x, _ in e.rows]))
+        for axis, key in AXES:
             groups = {}
             for x, lab in e.rows:
-                groups.setdefault(key(lab) if "KV" not in name or axis == "card class" else "-", []).append(x)
+                groups.setdefault(key(lab), []).append(x)
             for k, xs in sorted(groups.items()):
-                a = [abs(x) for x in xs]
-                print(f"      {axis} {k:<13} {len(xs):>3} rows  median {statistics.median(a) * 100:5.1f}%  "
-                      f"p90 {p90(a) * 100:5.1f}%  signed {statistics.median(xs) * 100:+5.1f}%")
-    print(f"  all new rows: {len(allr)}, median {statistics.median(allr) * 100:.1f}%, p90 {p90(allr) * 100:.1f}%")
-    print("  by engine: vLLM (every row)")
+                print("      " + _line(f"{axis} {k}", xs))
+    print("  " + _line("all new rows", allr))
+    no_f = [x for e in out.values() for x, lab in e.rows if "qwen2.5-0.5b" not in lab]
+    print("  " + _line("all new rows without suite F (Qwen2.5-0.5B)", no_f))
     worst = sorted((r for e in out.values() for r in e.rows), key=lambda r: -abs(r[0]))[:10]
     print("  worst: " + "; ".join(f"{lab} {x:+.0%}" for x, lab in worst))
     return allr
