@@ -473,8 +473,9 @@ def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
 #   = host, or host / n with n decode steps per scheduling pass (vLLM 0.6's ``--num-scheduler-steps``: "performs
 #   scheduling and input preparation once and runs the model for n consecutive steps", vLLM blog "vLLM v0.6.0",
 #   2024-09-05). vLLM V0 (its async output processing of v0.6 hides only the output processing: "performing the
-#   processing of the n-th step output while executing the n+1-th step") and vLLM V1 before async scheduling
-#   (EngineCore's busy loop: schedule, execute_model, update_from_output, one after the other).
+#   processing of the n-th step output while executing the n+1-th step"; hidden while shorter than the GPU's step,
+#   :func:`v0_output_processing_s`, issue 35 round 9) and vLLM V1 before async scheduling (EngineCore's busy loop:
+#   schedule, execute_model, update_from_output, one after the other). The rows scored with it are all V0 builds.
 # * ``none``: no separate host term: loops in C++ (TensorRT-LLM's TensorRT-engine runtime and gptManager/Executor,
 #   LMDeploy's TurboMind) whose per-step host time has no published figure, and SGLang 0.3, whose serial share is
 #   :data:`SGLANG_PRE_OVERLAP_STEP`. The low-level functions default to it; the planner uses :data:`ENGINE_LOOP`.
@@ -504,6 +505,24 @@ def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool 
                                                                                     if tp > 1 else 0.0))
                                         + VLLM_EAGER_OPS_STEP) * EAGER_FWD_OP_S
     return ENGINE_HOST_STEP_S + launches
+
+
+#: Issue 35 round 9 (serveoos9): vLLM V0's output processing of one decode step (``LLMEngine._process_model_outputs``:
+#: each running request's new token appended, detokenized, checked for a stop, turned into a ``RequestOutput``), as
+#: measured in vllm-project/vllm RFC #6913 ("Asynchronous Output Processor", 2024-07-29; Llama-3-70B FP8, 4 x H100,
+#: 128-token prompts): 0.2 ms at batch 1, 3.4 ms at batch 32, so (3.4 - 0.2) / 31 = 0.103 ms a request. From v0.6 it
+#: runs while the GPU computes the next step (PR #7049, vLLM blog "vLLM v0.6.0", 2024-09-05: "performing the processing
+#: of the n-th step output while executing the n+1-th step"), so it sets the pace only where it is longer than the
+#: GPU's step: a small model at a large batch (AccelMark's vLLM 0.7.3 Qwen2.5-0.5B runs, bench/validate_serve_oos9.py).
+#: (batch-1 seconds, seconds at the second batch, that batch.) V0 only: V1 detokenizes in the front-end process.
+VLLM_V0_OUTPUT_PROC = (0.2e-3, 3.4e-3, 32)
+
+
+def v0_output_processing_s(batch: float) -> float:
+    """Seconds of vLLM V0's output processing for one decode step of ``batch`` requests (:data:`VLLM_V0_OUTPUT_PROC`,
+    linear between its two measured points)."""
+    one, at, n = VLLM_V0_OUTPUT_PROC
+    return one + (at - one) / (n - 1) * max(float(batch) - 1.0, 0.0)
 
 
 def exposed_host_s(m: ServingModel, gpu_step_s: float, loop: str, *, tp: int = 1, cuda_graphs: bool = True,
@@ -559,6 +578,8 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     t_gemm = min(t_gemm, t_sum)
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     host = exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
+    if loop == "serial":  # issue 35 round 9: V0's output processing overlaps the GPU's step, and shows when longer
+        host += max(0.0, v0_output_processing_s(batch) - t)
     # the engine's host work sets the pace where the GPU waits for it longer than it computes (overlapped: any
     # exposed host time; serial: more than the GPU's step): "host" bound, shown as such (breakdown6)
     on_host = host > 0.0 and (loop == "overlapped" or host > t)
