@@ -74,7 +74,32 @@ SHAREGPT_EDGE_200 = [61, 67, 33, 113, 50, 96, 28, 47, 48, 26, 28, 40, 153, 85, 1
 SUITES = {"A": ("llama-3-8b", 1, 1.0, SHAREGPT_STD_100, MEDIAN_150, TEMPLATE, OUT_MEAN, OUT_CAP, 4096),
           "B": ("llama-3-70b", 8, 1.0, SHAREGPT_STD_100, MEDIAN_150, TEMPLATE, OUT_MEAN, OUT_CAP, 4096),
           "G": ("mixtral-8x7b", 8, 306.0 / 256.4, SHAREGPT_STD_100, MEDIAN_150, TEMPLATE, OUT_MEAN, OUT_CAP, 4096),
-          "F": ("qwen2.5-0.5b", 1, 1.0, SHAREGPT_EDGE_200, 57.0, 29.0, 210.0, 256, 2048)}
+          "F": ("qwen2.5-0.5b", 1, 1.0, SHAREGPT_EDGE_200, 57.0, 29.0, 210.0, 256, 2048),
+          # suite C: Llama-3.1-8B-Instruct; the 4090 BF16 row (2,296.43 total, 1,290.19 output tok/s, 28.0 s) gives 360
+          # output and 281 input tokens a request: Llama 3.1's template (its dated system header) adds 36
+          "C": ("llama-3.1-8b", 1, 1.0, SHAREGPT_STD_100, MEDIAN_150, 36.0, 355.0, OUT_CAP, 4096)}
+# Suite C ("quantization efficiency"), offline only: the same 100 prompts at once, one checkpoint per precision
+# (RedHatAI Meta-Llama-3.1-8B-Instruct-FP8 / -quantized.w8a16 / -quantized.w4a16, GPTQ-Marlin for w4a16; BF16 the
+# original). Best output tok/s over the client concurrencies (all 100 go at once each time). W8A8 (int8 activations)
+# left out. Scored apart, not pooled: W4A16, which the suite loads with quantization="gptq" explicitly
+# (suites/suite_C/suite.json), so vLLM keeps its legacy GPTQ kernel instead of Marlin (vllm quantization/gptq_marlin.py
+# override_quantization_method: "you specified quantization=gptq explicitly, so forcing gptq. Use
+# quantization=gptq_marlin for faster inference"; config.py: "gptq quantization is not fully optimized yet. The speed
+# can be slower than non-quantized models"), a kernel the planner does not offer; and W8A16 on cards with 8-bit tensor
+# cores (Ada, Hopper), where the planner's int8 is W8A8 while the checkpoint runs weight-only.
+# (card, vLLM version, {precision: tok/s})
+ACCEL_C = [
+    ("a100-sxm-40gb", "0.7.3", {"bf16": 2387.70, "fp8": 2574.53, "int8": 2465.33, "int4": 1563.39}),
+    ("a100-sxm-80gb", "0.20.1", {"bf16": 3888.91, "fp8": 4141.71, "int8": 3547.44, "int4": 1889.19}),
+    ("a100-sxm-80gb", "0.7.3", {"bf16": 2666.87, "fp8": 2823.04, "int8": 2661.86, "int4": 1761.96}),
+    ("a800-sxm-80gb", "0.7.3", {"bf16": 2710.52, "fp8": 2859.89, "int8": 2695.72, "int4": 1770.93}),
+    ("rtx-4090d-24gb", "0.7.3", {"bf16": 1292.71, "fp8": 2933.85, "int8": 2226.02, "int4": 1343.61}),
+    ("rtx-4090-24gb", "0.7.3", {"bf16": 1299.02, "fp8": 2888.23, "int8": 2171.95, "int4": 1345.66}),
+    ("rtx-5090-32gb", "0.19.1", {"bf16": 3519.52, "int8": 5303.83, "int4": 2934.27}),
+    ("h100-sxm-80gb", "0.7.3", {"bf16": 5052.11, "fp8": 6314.92, "int8": 5369.94, "int4": 3156.46}),
+    ("h200-sxm-141gb", "0.7.3", {"bf16": 5333.35, "fp8": 6195.58, "int8": 5093.12, "int4": 3278.96}),
+    ("rtx-a6000-48gb", "0.7.3", {"bf16": 1542.59, "fp8": 1469.08, "int8": 1469.70, "int4": 940.08}),
+]
 # (card, suite, vLLM version, TTFT p50 ms, TPOT p50 ms, offline output tok/s at c128, result dir suffix)
 ACCEL_ROWS = [
     ("a100-sxm-40gb", "A", "0.7.3", 39.80, 14.27, 2415.99, "nvidia_a100_sxm4_40gbx1_suite_A_nvidia_vllm_47f5d58e_b4a92b30"),
@@ -173,7 +198,20 @@ def run_budget(card, ver, stated=True, max_model_len=4096, seqs=512):
     return inf.VLLM_LLM_CLASS_BUDGET[big][0], seqs
 
 
-STATED = "--server-defaults" not in sys.argv
+STATED = "--server-defaults" not in sys.argv and "--before" not in sys.argv
+if "--before" in sys.argv:  # the model as it was before round 9: no V0 output processing, one Marlin pass
+    inf.VLLM_V0_OUTPUT_PROC = (0.0, 0.0, 32)
+    inf.MARLIN_PROBLEM_ROWS = 1e12
+
+
+def offline_run(card, suite, ver, precision="bf16"):
+    """The modelled offline run (inf.MaxLoadRun) of one AccelMark suite on one card."""
+    preset, tp, scale, data, _med, tmpl, out_mean, cap, mml = SUITES[suite]
+    seqs = SEQS.get((card, suite, ver), 512)
+    return inf.max_load_run(model(preset), get_gpu(card), prompts=[(p + tmpl) * scale for p in data],
+                            outputs=clipped_outputs(out_mean, cap, len(data)), requests=len(data), precision=precision,
+                            tp=tp, engine="vllm", utilization=0.90, max_batch=seqs, loop=loop_of(ver),
+                            budget=run_budget(card, ver, STATED, mml, seqs))
 
 
 def accel_row(card, suite, ver, ttft_ms, tpot_ms, tok_s):
@@ -185,10 +223,7 @@ def accel_row(card, suite, ver, ttft_ms, tpot_ms, tok_s):
     f = inf.time_to_first_token_s(m, g, prompt_tokens=int(round(p_med)), precision="bf16", tp=tp, loop=loop) * 1e3
     t, _ = inf.decode_step_s(m, g, precision="bf16", kv_bytes=inf.KV_BYTES["bf16"], batch=1,
                              context=p_med + out_mean / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop)
-    prompts = [(p + tmpl) * scale for p in data]
-    run = inf.max_load_run(m, g, prompts=prompts, outputs=clipped_outputs(out_mean, cap, len(data)),
-                           requests=len(data), precision="bf16", tp=tp, engine="vllm", utilization=0.90,
-                           max_batch=seqs, loop=loop, budget=run_budget(card, ver, STATED, mml, seqs))
+    run = offline_run(card, suite, ver)
     return f, t * 1e3, (run.output_tokens_per_s if run else 0.0), run
 
 
@@ -196,6 +231,9 @@ def engine_class(card):
     if card.startswith("rtx-") and "a6000" not in card:
         return "GeForce"
     return "GDDR pro" if card.startswith(("rtx-a6000", "l40", "l20")) else "HBM"
+
+
+APART = Errs()  # suite C rows whose kernel the planner does not model (above)
 
 
 def score():
@@ -213,6 +251,15 @@ def score():
         mb = f"{run.mean_batch:.0f}, preempt {run.preemptions:.0f}" if run else "-"
         print(f"| {card} | {preset} | {tp} | {ver} | {ttft:.1f} / {f:.1f} ({f / ttft - 1:+.0%}) | {tpot:.2f} / {t:.2f} "
               f"({tpot / t - 1:+.0%} tok/s) | {tok_s:,.0f} / {v:,.0f} ({v / tok_s - 1:+.0%}) | {mb} |")
+    for card, ver, by_prec in ACCEL_C:
+        for prec, tok_s in by_prec.items():
+            run = offline_run(card, "C", ver, prec)
+            v = run.output_tokens_per_s if run else 0.0
+            apart = prec == "int4" or (prec == "int8" and getattr(get_gpu(card), "fp8_tflops", None))
+            (APART if apart else out["max load"]).add(
+                v / tok_s - 1, f"{ACCELMARK} suite C offline {prec} vLLM {ver} llama-3.1-8b {card} TP1 [{engine_class(card)}]")
+            print(f"  suite C {card} vLLM {ver} {prec}: {tok_s:,.0f} published, {v:,.0f} modelled ({v / tok_s - 1:+.0%})"
+                  + (f", mean batch {run.mean_batch:.0f}, preemptions {run.preemptions:.0f}" if run else ""))
     for p, card, prec, tp, eng, frac, tokens, src in KV_LOGS:
         m = model(p)
         pool = inf.kv_cache_bytes_per_gpu(m, get_gpu(card), precision=prec, tp=tp, engine=eng, utilization=frac)
@@ -223,7 +270,7 @@ def score():
     return out
 
 
-MODELS = ("llama-3-8b", "llama-3-70b", "mixtral-8x7b", "qwen2.5-0.5b", "llama-2-7b", "llama-2-70b", "qwen2.5-14b")
+MODELS = ("llama-3.1-8b", "llama-3-8b", "llama-3-70b", "mixtral-8x7b", "qwen2.5-0.5b", "llama-2-7b", "llama-2-70b", "qwen2.5-14b")
 AXES = (("card class", lambda lab: lab.split("[")[-1].rstrip("]")),
         ("model", lambda lab: next((w for w in lab.split() if w in MODELS), "?")),
         ("engine", lambda lab: "vLLM V0 (0.7.3)" if "vLLM 0.7" in lab else "vLLM V1 (0.19/0.20)" if "vLLM 0." in lab
@@ -250,6 +297,9 @@ def report(out):
             for k, xs in sorted(groups.items()):
                 print("      " + _line(f"{axis} {k}", xs))
     print("  " + _line("all new rows", allr))
+    if APART:
+        print("  " + _line("apart, not pooled: suite C W4A16 (legacy GPTQ kernel) and W8A16 on Ada/Hopper",
+                           [x for x, _ in APART.rows]))
     no_f = [x for e in out.values() for x, lab in e.rows if "qwen2.5-0.5b" not in lab]
     print("  " + _line("all new rows without suite F (Qwen2.5-0.5B)", no_f))
     worst = sorted((r for e in out.values() for r in e.rows), key=lambda r: -abs(r[0]))[:10]

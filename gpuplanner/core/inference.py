@@ -389,6 +389,30 @@ def weight_only(gpu: Any, precision: str) -> bool:
             or (precision == "fp8" and fp8_weight_only(gpu)))
 
 
+#: Issue 35 round 9 (serveoos9): rows of one Marlin problem. The weight-only kernel handles at most 4 m-blocks of 16 rows
+#: against a stripe of the weights; a larger batch is split into 64-row "parallel" problems that each sweep the whole
+#: weight matrix again (IST-DASLab/marlin ``marlin_cuda_kernel.cu``: ``par = (16 * thread_m_blocks - pad) / 64``,
+#: ``prob_m = 64 * par``, and in the kernel "we can easily implement parallel problem execution by just remapping
+#: indices and advancing global pointers"; the same loop in vLLM's ``gptq_marlin.cu`` and FP8 Marlin). So a decode
+#: step of ``B`` requests streams the quantised weights ``ceil(B / 64)`` times. Checks (AccelMark @5797fc4, vLLM 0.7.3,
+#: Llama-3.1-8B, 100 requests at once, ~69 running): FP8 Marlin (W8A16) on A100 40GB / 80GB, A800 and RTX A6000 runs
+#: 2,575 / 2,823 / 2,860 / 1,469 output tok/s against BF16's 2,388 / 2,667 / 2,711 / 1,543 — one byte a weight read
+#: twice is BF16's two bytes read once (bench/validate_serve_oos9.py).
+MARLIN_PROBLEM_ROWS = 64.0
+
+
+def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: float) -> float:
+    """Bytes a decode step of ``batch`` requests streams for its weights (:func:`decode_weight_bytes`), the quantised
+    ones ``ceil(batch / 64)`` times under a weight-only kernel (:data:`MARLIN_PROBLEM_ROWS`). Dense models only: a MoE's
+    experts see a few rows each (its fused kernel splits per expert), so it keeps one pass."""
+    total = decode_weight_bytes(m, precision, batch)
+    if not weight_only(gpu, precision) or _routed_share(m):
+        return total
+    passes = max(1, math.ceil(max(float(batch), 1.0) / MARLIN_PROBLEM_ROWS - 1e-9))
+    head = min(_head16(m), streamed_params(m)) * ACT_BYTES  # the 16-bit LM head: a cuBLAS GEMM, read once
+    return head + (total - head) * passes
+
+
 def ridge_rows(gpu: Any, precision: str) -> float:
     """GEMM rows at which a linear layer's FLOPs take as long as reading its weights, at the card's datasheet
     rates: ``peak × bytes per weight / (2 × bandwidth)`` (the roofline's ridge point, Williams et al. 2009,
@@ -566,7 +590,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
-    t_read = decode_weight_bytes(m, precision, batch) / tp / bw
+    t_read = weight_only_read_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
     t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
