@@ -1,0 +1,240 @@
+"""Published pre-training step times the project had not used: an out-of-sample check (issue 35 round 9, ptoos9).
+
+Usage: python bench/validate_pretrain_oos9.py [--md]
+
+Every row was entered and scored BEFORE any model change of this round (``BEFORE`` below holds those predictions).
+No constant was chosen from these rows. Each row names its source (repository + path + commit) and how the
+source's figure maps to our step time / tokens per second per GPU.
+
+Sources
+-------
+1. **Nanotron / the Ultra-Scale Playbook benchmark** (Hugging Face): github.com/huggingface/nanotron,
+   ``docs/benchmark_summary.svg`` at commit c252843039cc167ff8d6894b87172af4637eb14b (March 2025; the README's
+   "Benchmarks" section: "the best configurations we discovered for each model size and node count in nanotron
+   v0.5"). The figure is a Matplotlib SVG: each heat-map cell carries its MFU (%) and, in the right panel, its
+   layout ("DP: 32 TP: 4 PP: 1 / GAS: 1 MBS: 8 / ZeRO-0"), as text. 25 cells (4 sizes × 7 node counts; the 80B
+   model has no 1- or 2-node cell). The runs: ``scripts/scaling_benchmarks.py`` (e24d2483a4, Feb 2025):
+   sequence 4096, global batch 1M tokens (``GBS = [512 * 2048]``; every cell's DP × GAS × MBS is 256), vocabulary
+   131,072, multi-head attention (``NUM_KEY_VALUE_HEADS = None``), embeddings tied below 4B (``tie_word_embeddings =
+   True if intermediate_size < 10_000``), ``tp_mode: REDUCE_SCATTER`` (sequence parallel) with
+   ``tp_linear_async_communication: True``; the model table ``"1B": (16, 2048, 32, 8192)``, ``"3B": (28, 3072, 32,
+   8192)``, ``"8B": (32, 4096, 32, 14336)``, ``"70B": (80, 8192, 64, 28672)`` gives 1.34B / 3.57B / 8.86B / 80.0B
+   with ``estimate_num_params`` (the figure's column labels). The base config
+   (``examples/config_tiny_llama_bench.yaml`` at 6ac7d73369): bf16, ``pp_engine: 1f1b``, ``ddp_bucket_cap_mb: 25``,
+   ``accumulate_grad_in_fp32: true``, fused torch AdamW, no recompute. H100 80GB nodes of 8 (``hopper-prod``).
+   *Mapping*: nanotron's MFU = ``get_flops`` (``src/nanotron/models/llama.py`` at c252843: 6 × (QKV, QKᵀ and AV
+   over the FULL s × s, output, gate/up/down, LM head) per token) / (step × GPUs) / peak. Peak ASSUMED 989.5 TFLOP/s
+   (H100 SXM dense BF16). So published tokens/s/GPU = MFU × 989.5e12 / nanotron_flops_per_token, and the step =
+   1M tokens / (that × GPUs). The mapping uses nanotron's own FLOP count, not ours.
+   *Framework*: entered as ``megatron`` (Megatron-LM mechanics) because nanotron's code does the same things:
+   SP all-gather / reduce-scatter around column/row linears (``parallel/tensor_parallel/functional.py``), the
+   non-interleaved 1F1B schedule (``OneForwardOneBackwardPipelineEngine``, ``pipeline_parallel/engine.py``), ZeRO-1
+   optimizer sharding with a non-overlapped coalesced all-gather of the parameters after the step
+   (``optim/zero.py`` ``_all_gather_params``), torch DDP bucketed all-reduce during the backward
+   (``trainer.py`` ``DistributedDataParallel(bucket_cap_mb=...)``, ``no_sync`` for all but the last micro-batch),
+   an unfused vocab-parallel cross-entropy in FP32 (``sharded_cross_entropy``), flash-attention 2, no TE,
+   no userbuffers TP overlap. Set: ``fused_cross_entropy False``, ``overlap_grad_reduce True``,
+   ``overlap_param_gather False``, ``tp_comm_overlap False``, ``zero`` 0/1 per cell.
+2. **BLOOM 176B** (BigScience, Megatron-DeepSpeed): github.com/bigscience-workshop/bigscience
+   ``train/tr11-176B-ml/README.md`` ("Important checkpoints": iteration 85376, "elapsed time per iteration (s):
+   104.70 | global batch size: 2048 | ... TFLOPs: 149.77") and ``tr11-176B-ml.slurm`` (TP 4, PP 12, MBS 2, GBS 2048,
+   seq 2048, 70 layers, hidden 14336, 112 heads, ``--bf16``, ``--checkpoint-activations``, ZeRO stage 0 with the
+   bf16 optimizer that "implements its own zero stage 1 equivalent"), 48 nodes × 8 A100 80GB (README: "48 nodes with
+   8 GPUs each"), commit 9e64edec2ad1fb9263bf39ba616a84ff64b4d947. Published step = 104.70 s.
+3. **OLMo-core README throughput table** (Ai2): github.com/allenai/OLMo-core ``README.md`` at
+   41f8ddc9f57f2edd7172dfd1dfca149b3dd2f0d0^ (March 2025): "Throughput reported in tokens per second per device",
+   "measured on a cluster with NVIDIA H100 GPUs"; the scripts ``src/scripts/train/{OLMo2-1B,OLMo2-7B,Llama3-8B,
+   OLMo2-13B}.py`` at the same commit: ``rank_microbatch_size`` 8/2/2/1 × 4096, sequence 4096, global batch 1024
+   (13B: 2048) × 4096 tokens, ``compile_model=True``, HSDP (``DataParallelType.hsdp``, bf16 params, fp32
+   reduce), no activation checkpointing, fused AdamW; FP8 rows: ``float8_config.enabled=true`` (torchao float8,
+   dynamic tensorwise). Archs (``nn/transformer/config.py``): OLMo2-1B = llama2_1B (d 2048, 18 layers, 16 heads,
+   FFN 5632), 7B = llama2_7B (4096, 32, 32, 11008), 13B = llama2_13B (5120, 40, 40, 13824), Llama3-8B (4096, 32,
+   32 heads / 8 KV, 14336); the Dolma 2 tokenizer padded to 100,352 (``padded_vocab_size``), untied, QK-norm.
+   GPU count is not stated: ASSUMED one node (8 H100 SXM; ``internal/experiment.py`` ``num_nodes: int = 1``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import validate_bridge_dense as vbd  # noqa: E402
+
+NANOTRON_SRC = ("https://github.com/huggingface/nanotron/blob/c252843039cc167ff8d6894b87172af4637eb14b/"
+                "docs/benchmark_summary.svg")
+BLOOM_SRC = ("https://github.com/bigscience-workshop/bigscience/blob/9e64edec2ad1fb9263bf39ba616a84ff64b4d947/"
+             "train/tr11-176B-ml/README.md")
+OLMO_SRC = ("https://github.com/allenai/OLMo-core/blob/41f8ddc9f57f2edd7172dfd1dfca149b3dd2f0d0%5E/README.md "
+            "(table) + src/scripts/train/*.py")
+
+#: ASSUMED peak behind nanotron's MFU: H100 SXM dense BF16, 989.5 TFLOP/s
+H100_PEAK = 989.5e12
+SEQ = 4096
+GBS_SEQS = 256
+#: nanotron ``scripts/scaling_benchmarks.py`` model table: (layers, hidden, heads, FFN)
+NANO_MODELS = {"1.34B": (16, 2048, 32, 8192), "3.57B": (28, 3072, 32, 8192), "8.86B": (32, 4096, 32, 14336),
+               "80.0B": (80, 8192, 64, 28672)}
+NANO_VOCAB = 131072
+
+#: (model, nodes, DP, TP, PP, GAS, MBS, ZeRO, published MFU %) — read from the SVG's cell texts (module doc)
+NANOTRON = [
+    ("1.34B", 64, 128, 2, 2, 1, 2, 1, 5.25), ("3.57B", 64, 128, 4, 1, 1, 2, 1, 10.49),
+    ("8.86B", 64, 128, 4, 1, 1, 2, 0, 18.69), ("80.0B", 64, 32, 16, 1, 4, 2, 1, 17.79),
+    ("1.34B", 32, 64, 4, 1, 1, 4, 0, 23.20), ("3.57B", 32, 64, 4, 1, 1, 4, 0, 26.77),
+    ("8.86B", 32, 32, 8, 1, 1, 8, 0, 32.71), ("80.0B", 32, 4, 4, 16, 64, 1, 1, 30.75),
+    ("1.34B", 16, 64, 2, 1, 1, 4, 0, 29.46), ("3.57B", 16, 32, 4, 1, 1, 8, 0, 34.59),
+    ("8.86B", 16, 16, 8, 1, 2, 8, 0, 36.33), ("80.0B", 16, 1, 4, 32, 256, 1, 0, 34.29),
+    ("1.34B", 8, 32, 1, 2, 8, 1, 1, 32.47), ("3.57B", 8, 32, 1, 2, 8, 1, 1, 35.53),
+    ("8.86B", 8, 32, 1, 2, 8, 1, 1, 39.50), ("80.0B", 8, 1, 4, 16, 256, 1, 0, 30.65),
+    ("1.34B", 4, 16, 1, 2, 16, 1, 1, 38.38), ("3.57B", 4, 16, 1, 2, 8, 2, 1, 40.39),
+    ("8.86B", 4, 16, 1, 2, 16, 1, 1, 43.31), ("80.0B", 4, 1, 8, 4, 256, 1, 0, 14.76),
+    ("1.34B", 2, 8, 1, 2, 32, 1, 1, 41.59), ("3.57B", 2, 8, 1, 2, 16, 2, 1, 43.77),
+    ("8.86B", 2, 4, 4, 1, 16, 4, 1, 43.94),
+    ("1.34B", 1, 4, 1, 2, 16, 4, 1, 44.32), ("3.57B", 1, 4, 1, 2, 32, 2, 1, 46.68),
+    ("8.86B", 1, 2, 1, 4, 128, 1, 1, 45.22),
+]
+
+
+def nanotron_flops_per_token(model: str, seq: int = SEQ) -> float:
+    """nanotron ``get_flops`` (models/llama.py at c252843) per token: 3 × forward, attention over the full s × s,
+    multi-head (KV heads = heads), LM head counted once."""
+    L, h, nh, ffn = NANO_MODELS[model]
+    hd = h // nh
+    fwd = (2 * L * seq * h * nh * hd + 2 * L * seq * h * 2 * nh * hd  # QKV
+           + 2 * L * nh * seq * hd * seq + 2 * L * nh * seq * seq * hd  # QK^T, AV
+           + 2 * L * nh * seq * hd * h  # output projection
+           + 4 * L * seq * h * ffn + 2 * L * seq * ffn * h  # gate/up, down
+           + 2 * seq * h * NANO_VOCAB)  # LM head
+    return 3 * fwd / seq
+
+
+def nanotron_pub_tps(row) -> float:
+    """Published tokens/s per GPU from the cell's MFU (module doc, mapping)."""
+    return row[-1] / 100 * H100_PEAK / nanotron_flops_per_token(row[0])
+
+
+def nanotron_scenario(row) -> dict:
+    model, nodes, dp, tp, pp, gas, mbs, zero, _mfu = row
+    L, h, nh, ffn = NANO_MODELS[model]
+    return {"model": {"name": f"nanotron bench {model}", "hidden_size": h, "num_hidden_layers": L,
+                      "num_attention_heads": nh, "num_key_value_heads": nh, "intermediate_size": ffn,
+                      "vocab_size": NANO_VOCAB, "tie_word_embeddings": ffn < 10_000, "max_position_embeddings": SEQ},
+            "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": SEQ,
+                         "micro_batch_size": mbs, "global_batch_size": dp * gas * mbs, "recompute": "none",
+                         "flash_attention": True, "fused_cross_entropy": False, "overlap_grad_reduce": True,
+                         "overlap_param_gather": False, "tp_comm_overlap": False},
+            "parallel": {"tp": tp, "pp": pp, "vpp": 1, "zero": zero, "sequence_parallel": tp > 1},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": nodes * 8, "gpus_per_node": 8}}
+
+
+#: BLOOM 176B (module doc, source 2): published step 104.70 s, GBS 2048 × 2048 tokens on 384 GPUs
+BLOOM_STEP_S = 104.70
+BLOOM = {"name": "BLOOM 176B", "hidden_size": 14336, "num_hidden_layers": 70, "num_attention_heads": 112,
+         "num_key_value_heads": 112, "intermediate_size": 4 * 14336, "vocab_size": 250880, "gated_mlp": False,
+         "hidden_act": "gelu", "tie_word_embeddings": True, "norm_type": "layernorm", "position_embedding": "alibi",
+         "attention_bias": True, "attention_out_bias": True, "mlp_bias": True, "max_position_embeddings": 2048}
+
+
+def bloom_scenario() -> dict:
+    """Megatron-DeepSpeed as Megatron-LM mechanics (TP 4, PP 12 1F1B — DeepSpeed's ``TrainSchedule`` is 1F1B —,
+    ZeRO-1-equivalent bf16 optimizer, full recompute, no sequence parallelism: Megatron-DeepSpeed 2022 had none)."""
+    return {"model": BLOOM,
+            "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": 2048,
+                         "micro_batch_size": 2, "global_batch_size": 2048, "recompute": "full",
+                         "fused_cross_entropy": False},
+            "parallel": {"tp": 4, "pp": 12, "vpp": 1, "zero": 1, "sequence_parallel": False},
+            "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 384, "gpus_per_node": 8}}
+
+
+_OLMO2 = {"vocab_size": 100352, "tie_word_embeddings": False, "qk_norm": True, "max_position_embeddings": 4096}
+OLMO_MODELS = {
+    "OLMo2-1B": {"name": "OLMo 2 1B (OLMo-core)", "hidden_size": 2048, "num_hidden_layers": 18,
+                 "num_attention_heads": 16, "num_key_value_heads": 16, "intermediate_size": 5632, **_OLMO2},
+    "OLMo2-7B": {"name": "OLMo 2 7B (OLMo-core)", "hidden_size": 4096, "num_hidden_layers": 32,
+                 "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 11008, **_OLMO2},
+    "Llama3-8B": {"name": "Llama 3 8B, Dolma 2 vocab (OLMo-core)", "hidden_size": 4096, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+                  **{**_OLMO2, "qk_norm": False}},
+    "OLMo2-13B": {"name": "OLMo 2 13B (OLMo-core)", "hidden_size": 5120, "num_hidden_layers": 40,
+                  "num_attention_heads": 40, "num_key_value_heads": 40, "intermediate_size": 13824, **_OLMO2},
+}
+#: (script, precision, rank micro-batch sequences, global batch sequences, published TPS per device)
+OLMO = [("OLMo2-1B", "bf16", 8, 1024, 55000), ("OLMo2-1B", "fp8", 8, 1024, 65000),
+        ("OLMo2-7B", "bf16", 2, 1024, 10000), ("OLMo2-7B", "fp8", 2, 1024, 13000),
+        ("Llama3-8B", "bf16", 2, 1024, 9500), ("Llama3-8B", "fp8", 2, 1024, 12500),
+        ("OLMo2-13B", "bf16", 1, 2048, 4600), ("OLMo2-13B", "fp8", 1, 2048, 5500)]
+
+
+def olmo_scenario(row) -> dict:
+    """OLMo-core's FSDP2 (``fully_shard``) + torch.compile, entered as the ``fsdp`` framework (torchtitan-style
+    FSDP2, the same PyTorch calls); HSDP on one node = FSDP over 8 GPUs."""
+    script, prec, mbs, gbs, _tps = row
+    t = {"method": "pretrain", "framework": "fsdp", "precision": prec, "seq_len": 4096, "micro_batch_size": mbs,
+         "global_batch_size": gbs, "recompute": "none", "torch_compile": True}
+    if prec == "fp8":
+        t["fp8_recipe"] = "torchao_tensorwise"
+    return {"model": OLMO_MODELS[script], "training": t, "parallel": {"zero": 3},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
+
+
+def all_rows() -> list[tuple[str, str, dict, float]]:
+    """(group, label, scenario, published tokens/s per GPU) for every row."""
+    out = []
+    for r in NANOTRON:
+        out.append(("nanotron", f"{r[0]} {r[1]}n DP{r[2]} TP{r[3]} PP{r[4]} GAS{r[5]} MBS{r[6]} Z{r[7]}",
+                    nanotron_scenario(r), nanotron_pub_tps(r)))
+    out.append(("bloom", "BLOOM 176B 384×A100 TP4 PP12 DP8", bloom_scenario(), 2048 * 2048 / BLOOM_STEP_S / 384))
+    for r in OLMO:
+        out.append(("olmo-core", f"{r[0]} {r[1]} 8×H100 mbs{r[2]}", olmo_scenario(r), float(r[4])))
+    return out
+
+
+def results() -> list[dict]:
+    res = []
+    for group, label, sc, pub in all_rows():
+        r = vbd.results([(label,)], lambda _row, sc=sc: sc)[0]
+        r.update(group=group, label=label, pub=pub)
+        res.append(r)
+    return res
+
+
+def _line(name: str, sub: list[dict]) -> str:
+    n, med, p90, sgn = vbd.stats(sub)
+    return f"| {name} | {n} | {med:.1%} | {p90:.1%} | {sgn:+.1%} |"
+
+
+def summary_lines(res: list[dict]) -> list[str]:
+    out = ["| group | rows | median |err| | p90 |err| | signed median |", "|---|---:|---:|---:|---:|"]
+    for g in ("nanotron", "bloom", "olmo-core"):
+        out.append(_line(g, [r for r in res if r["group"] == g]))
+    nano = [r for r in res if r["group"] == "nanotron"]
+    out.append(_line("nanotron ≤ 8 nodes", [r for r in nano if int(r["label"].split()[1][:-1]) <= 8]))
+    out.append(_line("nanotron ≥ 16 nodes", [r for r in nano if int(r["label"].split()[1][:-1]) >= 16]))
+    out.append(_line("all", res))
+    return out
+
+
+def row_lines(res: list[dict]) -> list[str]:
+    out = ["| group | row | published tok/s/GPU | predicted | error | largest overhead |", "|---|---|---:|---:|---:|---|"]
+    for r in res:
+        pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        err = r["why"][:60] if r["pred"] is None else f"{r['pred'] / r['pub'] - 1:+.1%}"
+        out.append(f"| {r['group']} | {r['label']} | {r['pub']:,.0f} | {pred} | {err} | {r['top']} |")
+    return out
+
+
+def main() -> int:
+    res = results()
+    print("\n".join(summary_lines(res)))
+    print()
+    print("\n".join(row_lines(res)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
