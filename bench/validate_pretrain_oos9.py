@@ -182,6 +182,45 @@ def olmo_scenario(row) -> dict:
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
 
 
+#: torch DDP's default ``bucket_cap_mb`` (nanotron ``ddp_bucket_cap_mb: 25``): bytes of 16-bit gradients per bucket
+DDP_BUCKET_BYTES = 25 * 2**20
+#: parameter tensors per nanotron Llama decoder layer (``LlamaDecoderLayer``: input_layernorm, qkv_proj, o_proj,
+#: post_attention_layernorm, gate_up_proj, down_proj)
+NANO_TENSORS_PER_LAYER = 6
+
+
+def nanotron_stage_tensors(row) -> int:
+    """Parameter tensors on the busiest GPU: its stage's layers (even share, rounded up) plus the embedding, the
+    final norm and, untied, the LM head (counted on every stage: an upper bound of 3)."""
+    model, _n, _dp, _tp, pp, *_ = row
+    L = NANO_MODELS[model][0]
+    return -(-L // pp) * NANO_TENSORS_PER_LAYER + 3
+
+
+def nanotron_zero1_host_ops(row) -> tuple[float, float]:
+    """Host-issued copies per step of nanotron's ZeRO-1 collectives on lists of per-rank views (what-if, NOT in the
+    model; counted from nanotron c252843):
+
+    * gradients, per DDP bucket (``gradient_accumulator.get_fp32_accum_hook`` with ``reduce_scatter=True``): one
+      ``_flatten_dense_tensors`` (a ``cat``) per DP rank plus the output's (``distributed.reduce_scatter_coalesced``),
+      then ``ProcessGroupNCCL::reduce_scatter`` copies each of the DP ranks' inputs into its flat buffer (one
+      ``copy_`` per rank), then one ``copy_`` back per parameter (``update_output``): 2·d + 1 per bucket + the
+      bucket's tensors;
+    * parameters after the step (``optim/zero.py`` ``_all_gather_params`` → ``distributed.all_gather_coalesced``): one
+      ``cat`` per rank and the input's, ``ProcessGroupNCCL::allgather``'s copy out per rank, then ``update_output``
+      copies every parameter's slice of every rank back: 2·d + 1 + d × tensors.
+
+    Returns (gradient-side ops, parameter-side ops); ZeRO-0 rows (torch ``all_reduce_coalesced``) return (0, 0)."""
+    model, _n, dp, tp, pp, _gas, _mbs, zero, _mfu = row
+    if zero < 1 or dp < 2:
+        return 0.0, 0.0
+    L, h, nh, ffn = NANO_MODELS[model]
+    tensors = nanotron_stage_tensors(row)
+    params = (L * (4 * h * h + 3 * h * ffn) / pp + NANO_VOCAB * h) / tp
+    buckets = -(-int(params * 2) // DDP_BUCKET_BYTES)
+    return buckets * (2 * dp + 1) + tensors, 2 * dp + 1 + dp * tensors
+
+
 def all_rows() -> list[tuple[str, str, dict, float]]:
     """(group, label, scenario, published tokens/s per GPU) for every row."""
     out = []
@@ -201,6 +240,38 @@ def results() -> list[dict]:
         r.update(group=group, label=label, pub=pub)
         res.append(r)
     return res
+
+
+def zero1_whatif() -> list[tuple[str, float, float, float]]:
+    """(label, published step s, model step s, model step + the ZeRO-1 list copies) for the nanotron ZeRO-1 rows
+    with several DP ranks. What-if only: the copies are issued by the host at ``methods.EAGER_OP_S`` each; the
+    parameter side runs after the optimizer step (exposed), the gradient side in the DDP hooks of the last
+    micro-batch's backward (exposed beyond that backward, ASSUMED two thirds of one micro-batch's compute)."""
+    from gpuplanner.core.estimate import resolve, time_estimate
+    from gpuplanner.core.methods import EAGER_OP_S
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    out = []
+    for r in NANOTRON:
+        g_ops, p_ops = nanotron_zero1_host_ops(r)
+        if not p_ops:
+            continue
+        t = time_estimate(resolve(scenario_from_dict(nanotron_scenario(r))))
+        pub_step = GBS_SEQS * SEQ / nanotron_pub_tps(r) / (r[1] * 8)
+        bwd_last = 2.0 / 3.0 * t.seconds["compute"] / (r[5] * r[4] if r[4] > 1 else r[5])
+        extra = p_ops * EAGER_OP_S + max(g_ops * EAGER_OP_S - bwd_last, 0.0)
+        out.append((f"{r[0]} {r[1]}n DP{r[2]} TP{r[3]} PP{r[4]} GAS{r[5]}", pub_step, t.step_time_s,
+                    t.step_time_s + extra))
+    return out
+
+
+def whatif_lines() -> list[str]:
+    out = ["| nanotron ZeRO-1 row | published step | model | error | + list copies (what-if) | error |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for label, pub, pred, alt in zero1_whatif():
+        out.append(f"| {label} | {pub:.3f} s | {pred:.3f} s | {pub / pred - 1:+.1%} | {alt:.3f} s | "
+                   f"{pub / alt - 1:+.1%} |")
+    return out
 
 
 def _line(name: str, sub: list[dict]) -> str:
@@ -233,6 +304,8 @@ def main() -> int:
     print("\n".join(summary_lines(res)))
     print()
     print("\n".join(row_lines(res)))
+    print()
+    print("\n".join(whatif_lines()))
     return 0
 
 
