@@ -233,6 +233,46 @@ def all_rows() -> list[tuple[str, str, dict, float]]:
     return out
 
 
+#: predictions (tokens/s per GPU) at main 837da9d, before any change of round 9: label → predicted
+BEFORE = {
+    "1.34B 64n DP128 TP2 PP2 GAS1 MBS2 Z1": 15600.8,
+    "3.57B 64n DP128 TP4 PP1 GAS1 MBS2 Z1": 11815.3,
+    "8.86B 64n DP128 TP4 PP1 GAS1 MBS2 Z0": 5296.1,
+    "80.0B 64n DP32 TP16 PP1 GAS4 MBS2 Z1": 216.6,
+    "1.34B 32n DP64 TP4 PP1 GAS1 MBS4 Z0": 31594.5,
+    "3.57B 32n DP64 TP4 PP1 GAS1 MBS4 Z0": 13413.2,
+    "8.86B 32n DP32 TP8 PP1 GAS1 MBS8 Z0": 5670.6,
+    "80.0B 32n DP4 TP4 PP16 GAS64 MBS1 Z1": 603.8,
+    "1.34B 16n DP64 TP2 PP1 GAS1 MBS4 Z0": 38668.1,
+    "3.57B 16n DP32 TP4 PP1 GAS1 MBS8 Z0": 14387.0,
+    "8.86B 16n DP16 TP8 PP1 GAS2 MBS8 Z0": 5917.5,
+    "80.0B 16n DP1 TP4 PP32 GAS256 MBS1 Z0": 558.0,
+    "1.34B 8n DP32 TP1 PP2 GAS8 MBS1 Z1": 31486.7,
+    "3.57B 8n DP32 TP1 PP2 GAS8 MBS1 Z1": 14515.6,
+    "8.86B 8n DP32 TP1 PP2 GAS8 MBS1 Z1": 7148.6,
+    "80.0B 8n DP1 TP4 PP16 GAS256 MBS1 Z0": 706.2,
+    "1.34B 4n DP16 TP1 PP2 GAS16 MBS1 Z1": 33627.2,
+    "3.57B 4n DP16 TP1 PP2 GAS8 MBS2 Z1": 14869.6,
+    "8.86B 4n DP16 TP1 PP2 GAS16 MBS1 Z1": 7667.4,
+    "80.0B 4n DP1 TP8 PP4 GAS256 MBS1 Z0": 752.0,
+    "1.34B 2n DP8 TP1 PP2 GAS32 MBS1 Z1": 34766.4,
+    "3.57B 2n DP8 TP1 PP2 GAS16 MBS2 Z1": 15803.6,
+    "8.86B 2n DP4 TP4 PP1 GAS16 MBS4 Z1": 7493.9,
+    "1.34B 1n DP4 TP1 PP2 GAS16 MBS4 Z1": 34746.7,
+    "3.57B 1n DP4 TP1 PP2 GAS32 MBS2 Z1": 16429.5,
+    "8.86B 1n DP2 TP1 PP4 GAS128 MBS1 Z1": 7046.1,
+    "BLOOM 176B 384×A100 TP4 PP12 DP8": 105.3,
+    "OLMo2-1B bf16 8×H100 mbs8": 51899.6,
+    "OLMo2-1B fp8 8×H100 mbs8": 56542.6,
+    "OLMo2-7B bf16 8×H100 mbs2": 9257.0,
+    "OLMo2-7B fp8 8×H100 mbs2": 10630.5,
+    "Llama3-8B bf16 8×H100 mbs2": 8721.7,
+    "Llama3-8B fp8 8×H100 mbs2": 10040.8,
+    "OLMo2-13B bf16 8×H100 mbs1": 4571.7,
+    "OLMo2-13B fp8 8×H100 mbs1": 5164.2,
+}
+
+
 def results() -> list[dict]:
     res = []
     for group, label, sc, pub in all_rows():
@@ -274,13 +314,19 @@ def whatif_lines() -> list[str]:
     return out
 
 
+def _before(sub: list[dict]) -> list[dict]:
+    """The rows with their first-entry predictions (:data:`BEFORE`) in place of today's."""
+    return [{**r, "pred": BEFORE.get(r["label"])} for r in sub]
+
+
 def _line(name: str, sub: list[dict]) -> str:
     n, med, p90, sgn = vbd.stats(sub)
-    return f"| {name} | {n} | {med:.1%} | {p90:.1%} | {sgn:+.1%} |"
+    _n, bmed, bp90, bsgn = vbd.stats(_before(sub))
+    return (f"| {name} | {n} | {bmed:.1%} / {bp90:.1%} ({bsgn:+.1%}) | {med:.1%} / {p90:.1%} ({sgn:+.1%}) |")
 
 
 def summary_lines(res: list[dict]) -> list[str]:
-    out = ["| group | rows | median |err| | p90 |err| | signed median |", "|---|---:|---:|---:|---:|"]
+    out = ["| group | rows | first entry (main 837da9d): median / p90 |err| (signed) | now |", "|---|---:|---|---|"]
     for g in ("nanotron", "bloom", "olmo-core"):
         out.append(_line(g, [r for r in res if r["group"] == g]))
     nano = [r for r in res if r["group"] == "nanotron"]
