@@ -305,12 +305,63 @@ def zero1_whatif() -> list[tuple[str, float, float, float]]:
     return out
 
 
+def nanotron_pp_split(model: str, pp: int) -> list[tuple[int, bool]]:
+    """(decoder layers, holds the LM head) per pipeline stage as nanotron builds them (``models/base.py``
+    ``build_model`` at c252843: blocks in order — embedding, the decoder layers, final norm, LM head, loss — each
+    costed by ``LlamaForTraining.get_block_compute_costs``: a layer 4·h² + 3·h·ffn (MHA), the LM head V·h, the rest
+    0; a block goes to the current stage, which closes once the running total passes total × (rank + 1) / pp)."""
+    L, h, _nh, ffn = NANO_MODELS[model]
+    costs = [0] + [4 * h * h + 3 * h * ffn] * L + [0, NANO_VOCAB * h, 0]
+    total, cum, rank = sum(costs), 0, 0
+    layers, head = [0] * pp, [False] * pp
+    for i, c in enumerate(costs):
+        cum += c
+        if 1 <= i <= L:
+            layers[rank] += 1
+        if i == L + 2:
+            head[rank] = True
+        if cum > total * (rank + 1) / pp and rank < pp - 1:
+            rank += 1
+    return list(zip(layers, head))
+
+
+def pp_balance_whatif() -> list[tuple[str, float, float, float]]:
+    """(label, published tok/s/GPU, model, model with nanotron's cost-balanced split) for the nanotron PP rows.
+    What-if only: ``timing.pp_stage_shares`` (Megatron's even split, the head on the last stage) is replaced for
+    the call by the split of :func:`nanotron_pp_split`."""
+    from unittest import mock
+
+    from gpuplanner.core import timing as T
+
+    out = []
+    for r in NANOTRON:
+        model, pp = r[0], r[4]
+        if pp < 2:
+            continue
+        split = nanotron_pp_split(model, pp)
+        per = NANO_MODELS[model][0] / pp
+        head_rank = next(i for i, (_n, hd) in enumerate(split) if hd)
+        mid = max(n for i, (n, _hd) in enumerate(split) if i != head_rank) / per
+        shares = {"pp_head_stage": float(pp), "pp_mid_layers": mid, "pp_last_layers": split[head_rank][0] / per}
+        sc = nanotron_scenario(r)
+        base = vbd.results([(0,)], lambda _r, sc=sc: sc)[0]["pred"]
+        with mock.patch.object(T, "pp_stage_shares", lambda *a, **k: shares):
+            alt = vbd.results([(0,)], lambda _r, sc=sc: sc)[0]["pred"]
+        out.append((f"{model} {r[1]}n DP{r[2]} TP{r[3]} PP{pp} ({'/'.join(str(n) for n, _ in split)} layers)",
+                    nanotron_pub_tps(r), base, alt))
+    return out
+
+
 def whatif_lines() -> list[str]:
     out = ["| nanotron ZeRO-1 row | published step | model | error | + list copies (what-if) | error |",
            "|---|---:|---:|---:|---:|---:|"]
     for label, pub, pred, alt in zero1_whatif():
         out.append(f"| {label} | {pub:.3f} s | {pred:.3f} s | {pub / pred - 1:+.1%} | {alt:.3f} s | "
                    f"{pub / alt - 1:+.1%} |")
+    out += ["", "| nanotron PP row (nanotron's split) | published tok/s/GPU | model (even split) | error | "
+            "cost-balanced split (what-if) | error |", "|---|---:|---:|---:|---:|---:|"]
+    for label, pub, base, alt in pp_balance_whatif():
+        out.append(f"| {label} | {pub:,.0f} | {base:,.0f} | {base / pub - 1:+.1%} | {alt:,.0f} | {alt / pub - 1:+.1%} |")
     return out
 
 
