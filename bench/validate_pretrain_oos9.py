@@ -118,16 +118,25 @@ def nanotron_pub_tps(row) -> float:
     return row[-1] / 100 * H100_PEAK / nanotron_flops_per_token(row[0])
 
 
-def nanotron_scenario(row) -> dict:
+#: ``--first-entry``: the nanotron cells as first scored (framework ``megatron`` with nanotron's switches), the
+#: figures of :data:`BEFORE`; without it they run as the ``nanotron`` tool (issue 35 round 9)
+FIRST_ENTRY = "--first-entry" in sys.argv
+
+
+def nanotron_scenario(row, first_entry: bool | None = None) -> dict:
+    """A cell as a user fills the scenario: the ``nanotron`` tool (its defaults: DDP gradient overlap, no TP/PP
+    overlap, unfused loss; ``core/frameworks.py``), or, as first entered, ``megatron`` with those switches set."""
     model, nodes, dp, tp, pp, gas, mbs, zero, _mfu = row
     L, h, nh, ffn = NANO_MODELS[model]
+    t = {"method": "pretrain", "framework": "nanotron", "precision": "bf16", "seq_len": SEQ, "micro_batch_size": mbs,
+         "global_batch_size": dp * gas * mbs, "recompute": "none", "flash_attention": True}
+    if FIRST_ENTRY if first_entry is None else first_entry:
+        t.update({"framework": "megatron", "fused_cross_entropy": False, "overlap_grad_reduce": True,
+                  "overlap_param_gather": False, "tp_comm_overlap": False})
     return {"model": {"name": f"nanotron bench {model}", "hidden_size": h, "num_hidden_layers": L,
                       "num_attention_heads": nh, "num_key_value_heads": nh, "intermediate_size": ffn,
                       "vocab_size": NANO_VOCAB, "tie_word_embeddings": ffn < 10_000, "max_position_embeddings": SEQ},
-            "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": SEQ,
-                         "micro_batch_size": mbs, "global_batch_size": dp * gas * mbs, "recompute": "none",
-                         "flash_attention": True, "fused_cross_entropy": False, "overlap_grad_reduce": True,
-                         "overlap_param_gather": False, "tp_comm_overlap": False},
+            "training": t,
             "parallel": {"tp": tp, "pp": pp, "vpp": 1, "zero": zero, "sequence_parallel": tp > 1},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": nodes * 8, "gpus_per_node": 8}}
 
@@ -296,7 +305,7 @@ def zero1_whatif() -> list[tuple[str, float, float, float]]:
         g_ops, p_ops = nanotron_zero1_host_ops(r)
         if not p_ops:
             continue
-        t = time_estimate(resolve(scenario_from_dict(nanotron_scenario(r))))
+        t = time_estimate(resolve(scenario_from_dict(nanotron_scenario(r, first_entry=True))))
         pub_step = GBS_SEQS * SEQ / nanotron_pub_tps(r) / (r[1] * 8)
         bwd_last = 2.0 / 3.0 * t.seconds["compute"] / (r[5] * r[4] if r[4] > 1 else r[5])
         extra = p_ops * EAGER_OP_S + max(g_ops * EAGER_OP_S - bwd_last, 0.0)
@@ -343,7 +352,7 @@ def pp_balance_whatif() -> list[tuple[str, float, float, float]]:
         head_rank = next(i for i, (_n, hd) in enumerate(split) if hd)
         mid = max(n for i, (n, _hd) in enumerate(split) if i != head_rank) / per
         shares = {"pp_head_stage": float(pp), "pp_mid_layers": mid, "pp_last_layers": split[head_rank][0] / per}
-        sc = nanotron_scenario(r)
+        sc = nanotron_scenario(r, first_entry=True)
         base = vbd.results([(0,)], lambda _r, sc=sc: sc)[0]["pred"]
         with mock.patch.object(T, "pp_stage_shares", lambda *a, **k: shares):
             alt = vbd.results([(0,)], lambda _r, sc=sc: sc)[0]["pred"]

@@ -28,7 +28,8 @@ Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
-                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl",
+                    "nanotron"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
@@ -56,7 +57,7 @@ _MEGATRON_TOOLS = tuple(FUSED_CE_DEFAULT)
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
-                   "megatron-bridge": "none", "trl": "full", "axolotl": "none"}
+                   "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none"}
 
 
 class _Section(BaseModel):
