@@ -2289,6 +2289,14 @@
         <translation>axolotl-ai-cloud/axolotl 配置参考（gradient_checkpointing 为 false）、deepspeed_configs/</translation>
     </message>
     <message>
+        <source>pip install nanotron; a YAML config (parallelism dp/tp/pp, tokens, optimizer zero_stage); Llama-style models only</source>
+        <translation>pip install nanotron；一个 YAML 配置（parallelism 的 dp/tp/pp、tokens、optimizer 的 zero_stage）；仅支持 Llama 类模型</translation>
+    </message>
+    <message>
+        <source>huggingface/nanotron src/nanotron/optim/zero.py, optim/gradient_accumulator.py, models/base.py build_model, parallel/pipeline_parallel/engine.py; scripts/scaling_benchmarks.py</source>
+        <translation>huggingface/nanotron 的 src/nanotron/optim/zero.py、optim/gradient_accumulator.py、models/base.py 的 build_model、parallel/pipeline_parallel/engine.py；scripts/scaling_benchmarks.py</translation>
+    </message>
+    <message>
         <source>pretraining</source>
         <translation>预训练</translation>
     </message>
