@@ -124,6 +124,7 @@ from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
 from . import hf_moe as _hfmoe
+from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
@@ -2719,43 +2720,11 @@ NANOTRON_DDP_BUCKET_BYTES = 25.0 * 2**20
 
 
 def nanotron_stage_shares(m: ModelFacts, pp, ops=_ScalarOps) -> dict:
-    """Nanotron's pipeline stages in :func:`pp_stage_shares`' terms. Nanotron does not split the decoder layers
-    evenly: ``models/base.py`` ``build_model`` (huggingface/nanotron c252843, v0.5) walks the pipeline blocks in order
-    (embedding, the decoder layers, final norm, LM head, loss) with the costs of ``get_block_compute_costs``
-    (``models/llama.py``: a decoder layer ``4·heads·head_dim·h + 3·ffn·h``, the LM head ``V·h``, the rest 0) and puts
-    each block on the current stage, which closes once the running cost exceeds ``total × (rank + 1) / pp``. So the
-    stages before the head carry more layers and the head's stage fewer. Returned as multiples of the even
-    ``L / pp``: the most layers on a stage without the head (``pp_mid_layers``), the layers beside the head
-    (``pp_last_layers``), the head whole on its stage (``pp_head_stage = pp``)."""
-    a = m.arch
-    layer = 4.0 * a.num_heads * a.head_dim * m.h + 3.0 * m.f * m.h
-    head = float(m.V) * m.h
-    L = int(m.L)
-
-    def split(p: float) -> tuple[float, float]:
-        p = int(round(p))
-        if p <= 1:
-            return 1.0, 1.0
-        total, cum, rank = L * layer + head, 0.0, 0
-        layers, head_rank = [0] * p, p - 1
-        for i in range(L + 2):  # the layers, then (after the final norm) the LM head
-            cum += layer if i < L else (head if i == L + 1 else 0.0)
-            if i < L:
-                layers[rank] += 1
-            elif i == L + 1:
-                head_rank = rank
-            if cum > total * (rank + 1) / p and rank < p - 1:
-                rank += 1
-        per = L / p
-        rest = [n for r, n in enumerate(layers) if r != head_rank]
-        return max(rest) / per, layers[head_rank] / per
-
-    if isinstance(pp, np.ndarray):
-        pairs = {v: split(v) for v in np.unique(pp).tolist()}
-        mid = np.vectorize(lambda v: pairs[v][0], otypes=[float])(pp)
-        last = np.vectorize(lambda v: pairs[v][1], otypes=[float])(pp)
-    else:
-        mid, last = split(float(pp))
+    """Nanotron's pipeline stages in :func:`pp_stage_shares`' terms (core/nanotron.py: ``build_model`` balances the
+    stages by its blocks' costs, so the stages before the LM head carry more layers and the head's stage fewer): the
+    most layers on a stage without the head (``pp_mid_layers``) and beside it (``pp_last_layers``), as multiples of
+    the even ``L / pp``, the head whole on its stage (``pp_head_stage = pp``)."""
+    mid, last = _nanotron.stage_shares(m, pp)
     return {"pp_head_stage": ops.where(ops.f(pp) > 1.0, ops.f(pp), 1.0), "pp_mid_layers": mid,
             "pp_last_layers": last}
 
