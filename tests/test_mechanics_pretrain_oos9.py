@@ -182,3 +182,17 @@ def test_nanotron_search_equals_evaluate():
                 pp_seen.add(sc.parallel.pp)
                 z1_seen += sc.parallel.zero == 1
     assert checked >= 20 and len(pp_seen) >= 2 and z1_seen >= 1, (checked, pp_seen, z1_seen)
+
+
+def test_nanotron_busiest_stage_memory(oos):
+    """Nanotron's first stage holds 11 of the 1.34B model's 16 layers at PP 2 (not 8): more memory than the even
+    split, the same at PP 1."""
+    from gpuplanner.core import nanotron as N
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    row = next(r for r in oos.NANOTRON if r[0] == "1.34B" and r[1] == 1)
+    assert N.max_stage_layers(_facts(oos, row), 2) == 11.0
+    nano = evaluate(scenario_from_dict(oos.nanotron_scenario(row)), rent_vs_build=False).memory.total
+    even = evaluate(scenario_from_dict(oos.nanotron_scenario(row, first_entry=True)), rent_vs_build=False).memory.total
+    assert nano > even * 1.05
