@@ -100,6 +100,13 @@ NANOTRON = [
 ]
 
 
+#: the same cells' memory labels ("8.40GB"...: the figure's left panel, "MFU and Memory Usage"), in the order of
+#: :data:`NANOTRON`; which PyTorch counter the benchmark logged is not stated (ASSUMED the peak; compared with the
+#: model's peak total)
+NANOTRON_MEM_GB = [8.40, 16.42, 57.76, 53.46, 19.57, 38.98, 63.39, 64.21, 38.84, 66.20, 66.88, 61.18,
+                   16.27, 36.73, 59.09, 63.07, 16.39, 53.33, 61.10, 65.97, 19.45, 54.31, 58.34, 41.76, 56.87, 63.07]
+
+
 def nanotron_flops_per_token(model: str, seq: int = SEQ) -> float:
     """nanotron ``get_flops`` (models/llama.py at c252843) per token: 3 × forward, attention over the full s × s,
     multi-head (KV heads = heads), LM head counted once."""
@@ -361,6 +368,30 @@ def pp_balance_whatif() -> list[tuple[str, float, float, float]]:
     return out
 
 
+def memory_lines() -> list[str]:
+    """The nanotron cells' published memory against the model's peak, as first entered (even split) and as the tool
+    (its cost-balanced split holds more layers on the first stage): a side check, not the step-time score."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    out = ["| nanotron cell | published GB | model, even split (GiB) | model, nanotron split (GiB) |",
+           "|---|---:|---:|---:|"]
+    e_even, e_nano = [], []
+    for r, gb in zip(NANOTRON, NANOTRON_MEM_GB):
+        even = evaluate(scenario_from_dict(nanotron_scenario(r, first_entry=True)), rent_vs_build=False).memory.total
+        nano = evaluate(scenario_from_dict(nanotron_scenario(r)), rent_vs_build=False).memory.total
+        pub = gb * 1e9 / 2**30
+        if r[4] > 1:
+            e_even.append(even / pub - 1)
+            e_nano.append(nano / pub - 1)
+        out.append(f"| {r[0]} {r[1]}n DP{r[2]} TP{r[3]} PP{r[4]} | {gb:.2f} | {even:.1f} | {nano:.1f} |")
+    med = statistics.median
+    out += ["", f"PP rows ({len(e_nano)}): median |error| {med(abs(x) for x in e_even):.1%} (signed "
+            f"{med(e_even):+.1%}) with the even split, {med(abs(x) for x in e_nano):.1%} (signed {med(e_nano):+.1%}) "
+            f"with nanotron's."]
+    return out
+
+
 def whatif_lines() -> list[str]:
     out = ["| nanotron ZeRO-1 row | published step | model | error | + list copies (what-if) | error |",
            "|---|---:|---:|---:|---:|---:|"]
@@ -412,6 +443,8 @@ def main() -> int:
     print("\n".join(row_lines(res)))
     print()
     print("\n".join(whatif_lines()))
+    print()
+    print("\n".join(memory_lines()))
     return 0
 
 
