@@ -196,3 +196,15 @@ def test_nanotron_busiest_stage_memory(oos):
     nano = evaluate(scenario_from_dict(oos.nanotron_scenario(row)), rent_vs_build=False).memory.total
     even = evaluate(scenario_from_dict(oos.nanotron_scenario(row, first_entry=True)), rent_vs_build=False).memory.total
     assert nano > even * 1.05
+
+
+def test_nanotron_refuses_what_it_does_not_run():
+    from gpuplanner.core.errors import PlannerError
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    base = {"model": {"preset": "llama-3-8b"}, "training": {"method": "pretrain", "framework": "nanotron"}}
+    scenario_from_dict(base)
+    for patch in ({"training": {**base["training"], "precision": "fp8"}},
+                  {"training": {**base["training"], "fused_cross_entropy": True}}):
+        with pytest.raises(PlannerError):
+            scenario_from_dict({**base, **patch})

@@ -718,6 +718,13 @@ def _check_fused_ce(t) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+def _check_nanotron_precision(t) -> None:
+    """Nanotron (v0.5) trains in BF16 without Transformer Engine: no FP8 recipe (core/frameworks.py)."""
+    if t.framework == "nanotron" and t.precision == "fp8":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16")))
+
+
 def _check_bnb_flags(t) -> None:
     """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
     if t.legacy_bnb_4bit and t.method != "qlora":
@@ -794,6 +801,7 @@ class Scenario(_Section):
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
         _check_fused_ce(t)
+        _check_nanotron_precision(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "

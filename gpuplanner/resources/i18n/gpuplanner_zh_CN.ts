@@ -8580,6 +8580,10 @@
         <source>training.fused_cross_entropy is Megatron-Core&apos;s --cross-entropy-loss-fusion; framework {framework} has no such choice</source>
         <translation>training.fused_cross_entropy 是 Megatron-Core 的 --cross-entropy-loss-fusion 开关；框架 {framework} 没有这个选项</translation>
     </message>
+    <message>
+        <source>Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16</source>
+        <translation>Nanotron 没有 FP8 方案（不使用 Transformer Engine 或 torchao float8）；请使用 bf16 精度</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
