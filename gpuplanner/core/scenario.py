@@ -718,6 +718,12 @@ def _check_fused_ce(t) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+def _check_tool_choices(t) -> None:
+    """The tool-specific choices a tool does not offer (:func:`_check_fused_ce`, :func:`_check_nanotron_precision`)."""
+    _check_fused_ce(t)
+    _check_nanotron_precision(t)
+
+
 def _check_nanotron_precision(t) -> None:
     """Nanotron (v0.5) trains in BF16 without Transformer Engine: no FP8 recipe (core/frameworks.py)."""
     if t.framework == "nanotron" and t.precision == "fp8":
@@ -800,8 +806,7 @@ class Scenario(_Section):
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
-        _check_fused_ce(t)
-        _check_nanotron_precision(t)
+        _check_tool_choices(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "
