@@ -208,3 +208,20 @@ def test_nanotron_refuses_what_it_does_not_run():
                   {"training": {**base["training"], "fused_cross_entropy": True}}):
         with pytest.raises(PlannerError):
             scenario_from_dict({**base, **patch})
+
+
+def test_memory_chart_offers_only_the_tools_zero_stages():
+    """The memory chart's ZeRO bars are the stages the framework runs: Nanotron 0 and 1, Megatron-LM 0–3."""
+    from gpuplanner.core.evaluate import evaluate, memory_alternatives
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    def zeros(fw):
+        ev = evaluate(scenario_from_dict({
+            "model": {"preset": "llama-3-8b"}, "training": {"method": "pretrain", "framework": fw, "seq_len": 4096,
+                                                             "global_batch_size": 256},
+            "parallel": {"pp": 2, "zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 16}}),
+            rent_vs_build=False)
+        return [a.value for a in memory_alternatives(ev) if a.kind == "zero"]
+
+    assert zeros("nanotron") == [0]
+    assert zeros("megatron") == [0, 2, 3]
