@@ -50,7 +50,7 @@ LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv"]
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 #: the tools Liger Kernel does not patch (the Training page greys its switch for these: ui/pages/training_page.py)
-NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+NO_LIGER = ("megatron", "megatron-swift", "unsloth", "nanotron")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = tuple(FUSED_CE_DEFAULT)
 
