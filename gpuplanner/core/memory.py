@@ -82,6 +82,7 @@ from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
+from . import nanotron as _nanotron
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params
@@ -1308,6 +1309,9 @@ def memory_arrays(
 
     L = m.L
     layers_stage = _ceil_div(L, pp_i) * 1.0
+    if ckpt_tool == "nanotron":
+        # Nanotron balances its stages by cost (core/nanotron.py): the busiest stage holds more than L / pp layers
+        layers_stage = xp.where(pp_i > 1, _nanotron.max_stage_layers(m, pp_i), layers_stage)
     # a vision-language model's encoder and projector sit on the first pipeline stage (Megatron-LM LLaVAModel
     # builds the vision model where ``pre_process``): trained ones carry training states like the embedding,
     # frozen ones only their weights (vision_frozen below)

@@ -28,7 +28,8 @@ Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
-                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl",
+                    "nanotron"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
@@ -49,14 +50,14 @@ LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv"]
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 #: the tools Liger Kernel does not patch (the Training page greys its switch for these: ui/pages/training_page.py)
-NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+NO_LIGER = ("megatron", "megatron-swift", "unsloth", "nanotron")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = tuple(FUSED_CE_DEFAULT)
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
-                   "megatron-bridge": "none", "trl": "full", "axolotl": "none"}
+                   "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none"}
 
 
 class _Section(BaseModel):
@@ -758,6 +759,19 @@ def _check_empty_cache(t) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+def _check_tool_choices(t) -> None:
+    """The tool-specific choices a tool does not offer (:func:`_check_fused_ce`, :func:`_check_nanotron_precision`)."""
+    _check_fused_ce(t)
+    _check_nanotron_precision(t)
+
+
+def _check_nanotron_precision(t) -> None:
+    """Nanotron (v0.5) trains in BF16 without Transformer Engine: no FP8 recipe (core/frameworks.py)."""
+    if t.framework == "nanotron" and t.precision == "fp8":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16")))
+
+
 def _check_bnb_flags(t) -> None:
     """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
     if t.legacy_bnb_4bit and t.method != "qlora":
@@ -833,7 +847,7 @@ class Scenario(_Section):
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
-        _check_fused_ce(t)
+        _check_tool_choices(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "

@@ -2356,6 +2356,14 @@
         <source>The interleaved pipeline (virtual pipeline stages, VPP) is not tried: {fw}&apos;s {objective} trainer does not run it (ms-swift swift/megatron/trainers/grpo_trainer.py asserts that GRPO does not support VPP).</source>
         <translation>未尝试交错流水线（虚拟流水线阶段，VPP）：{fw} 的 {objective} 训练器不运行它（ms-swift swift/megatron/trainers/grpo_trainer.py 断言 GRPO 不支持 VPP）。</translation>
     </message>
+    <message>
+        <source>pip install nanotron; a YAML config (parallelism dp/tp/pp, tokens, optimizer zero_stage); Llama-style models only</source>
+        <translation>pip install nanotron；一个 YAML 配置（parallelism 的 dp/tp/pp、tokens、optimizer 的 zero_stage）；仅支持 Llama 类模型</translation>
+    </message>
+    <message>
+        <source>huggingface/nanotron src/nanotron/optim/zero.py, optim/gradient_accumulator.py, models/base.py build_model, parallel/pipeline_parallel/engine.py; scripts/scaling_benchmarks.py</source>
+        <translation>huggingface/nanotron 的 src/nanotron/optim/zero.py、optim/gradient_accumulator.py、models/base.py 的 build_model、parallel/pipeline_parallel/engine.py；scripts/scaling_benchmarks.py</translation>
+    </message>
 </context>
 <context>
     <name>FrameworkChecks</name>
@@ -8579,6 +8587,10 @@
     <message>
         <source>training.preference.reference_grad_buffer describes Megatron-SWIFT&apos;s full-parameter reference before ms-swift 3.9; framework {framework} with method {method} has none</source>
         <translation>training.preference.reference_grad_buffer 描述的是 ms-swift 3.9 之前 Megatron-SWIFT 全参数训练的参考模型；框架 {framework}、方法 {method} 没有这种情况</translation>
+    </message>
+    <message>
+        <source>Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16</source>
+        <translation>Nanotron 没有 FP8 方案（不使用 Transformer Engine 或 torchao float8）；请使用 bf16 精度</translation>
     </message>
 </context>
 <context>

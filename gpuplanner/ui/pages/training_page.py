@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
-from gpuplanner.core.frameworks import engine_of
+from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
 
@@ -23,7 +23,7 @@ from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
-              "megatron-bridge", "trl", "axolotl"]
+              "megatron-bridge", "trl", "axolotl", "nanotron"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
@@ -485,7 +485,7 @@ class TrainingPage(BasePage):
                                    "deepspeed": "DeepSpeed", "megatron": "Megatron-LM",
                                    "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth", "ms-swift": "ms-swift",
                                    "megatron-swift": "Megatron-SWIFT", "megatron-bridge": "NeMo / Megatron-Bridge",
-                                   "trl": "TRL", "axolotl": "Axolotl"})
+                                   "trl": "TRL", "axolotl": "Axolotl", "nanotron": "Nanotron"})
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
@@ -609,8 +609,9 @@ class TrainingPage(BasePage):
         # cleared box, refused for other tools, stays in sight)
         self.form.setRowVisible(self.cut_cross_entropy.box,
                                 s.training.framework == "unsloth" or not s.training.cut_cross_entropy)
-        # Megatron-Core's loss fusion: shown for the Megatron tools, or while set (a refused choice stays in sight)
-        self.form.setRowVisible(self.fused_ce.box, engine_of(s.training.framework) == "megatron"
+        # Megatron-Core's loss fusion: shown for the Megatron tools that offer it (not Nanotron), or while set (a
+        # refused choice stays in sight)
+        self.form.setRowVisible(self.fused_ce.box, s.training.framework in FUSED_CE_DEFAULT
                                 or s.training.fused_cross_entropy is not None)
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.flash.box, not transformers_attention(s))
