@@ -531,7 +531,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       finished one's place (continuous batching; the scheduler preempts what no longer fits).
     * The longest completion sets the end: a batch's generation ends when its last sequence hits EOS or
       ``max_tokens`` (vLLM ``LLM.generate`` returns once every request is finished; HF ``generate`` stops when
-      all sequences are done), so with hundreds of samples per step the cap ``rollout_len`` is reached.
+      all sequences are done): with a short mean the longest of hundreds of samples still nears the cap.
       Sequences that end earlier leave the batch, which scales the per-sequence terms (KV reads, FLOPs, the
       experts reached) by the live batch; the weights are read every step regardless. ``detail``: also return
       the seconds spent waiting for the longest completions (the last ``longest − mean`` steps).
@@ -620,10 +620,11 @@ def expected_longest(prof: MethodProfile, n_rollouts, *, xp):
     rollout_len`` and spread ``prof.response_len_cv`` (:data:`ROLLOUT_LEN_CV`), plus a share
     :data:`ROLLOUT_CAP_SHARE` of completions that never end and run to the cap
     (:func:`flops.expected_longest_runaway`). At the default ``mean_response_fraction`` = 1 it is ``rollout_len``.
-    Checks (hand values in tests/test_mechanics_rollout_longest.py): verl-data's Qwen2.5-7B GRPO-LoRA run (64 × 5
-    = 320 rollouts, mean 268.5 of 1,024) logs a longest of 749 at its last step: 788 here; yushengsu-thu's
-    deepseek-llm-7b GRPO (5,120 rollouts, mean 133) logs a mean longest of 639 and reaches the cap on 28% of its
-    steps. The geometric rule used before (m × H_N) gave the cap, 1,024, on both."""
+    Checks (tests/test_mechanics_rollout_longest.py): verl-data's Qwen2.5-7B GRPO-LoRA run (64 × 5 = 320
+    rollouts, mean 268.5 of 1,024) logs a longest of 749 at its last step: 788 here, where round 4's geometric rule
+    (m × H_N) gave the cap; play-verl's "recommended" PPO (5,120 rollouts, mean ~188) logs 1,011 on average: 995.
+    Over bench/rl_lengths.py's 18 logs the median error is 2%; the worst are deepseek-llm-7b GRPO (+54%: fewer
+    runaways than the median) and play-verl "min" (−28%: more)."""
     from .flops import expected_longest_runaway  # flops imports memory, which imports this module
 
     L = float(prof.rollout_len)
