@@ -9585,6 +9585,14 @@
         <translation>冻结的奖励模型（策略模型架构加价值头）或奖励函数</translation>
     </message>
     <message>
+        <source>Completion length spread</source>
+        <translation>回答长度离散度</translation>
+    </message>
+    <message>
+        <source>Standard deviation of the completions&apos; lengths in tokens (verl logs response_length/mean, /max and /min each step). With the mean it sets how long the longest completion runs, which ends the generation. Empty (default): 0.39 × the mean completion, the median of verl&apos;s published logs</source>
+        <translation>回答长度的标准差，单位为 token（verl 每步记录 response_length/mean、/max 和 /min）。它与均值一起决定最长的回答有多长，而生成在最长的回答结束时才结束。留空（默认）：平均回答长度的 0.39 倍，即 verl 已公布日志的中位数</translation>
+    </message>
+    <message>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
@@ -9787,6 +9795,10 @@
     <message>
         <source>every sample padded to the sequence length</source>
         <translation>每个样本都填充到序列长度</translation>
+    </message>
+    <message>
+        <source>0.39 × mean</source>
+        <translation>0.39 × 均值</translation>
     </message>
     <message>
         <source>completions</source>
