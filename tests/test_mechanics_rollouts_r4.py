@@ -67,7 +67,7 @@ def test_vllm_blog_sleep_level_1_times():
 
 def _longest_by_sum(mean, cv, n, cap, p=M.ROLLOUT_CAP_SHARE, steps=200_000):
     """E[min(max of n, cap)] = ∫₀^cap (1 − ((1 − p) G(x))ⁿ) dx by a plain midpoint sum over tokens, G the log-normal
-    of the given mean and spread: an independent check of flops.expected_longest_runaway's log-grid quadrature."""
+    of the given mean and spread: an independent check of rollout_lengths.expected_longest_runaway's log-grid quadrature."""
     s2 = math.log1p(cv * cv)
     loc, sig = math.log(mean) - s2 / 2, math.sqrt(s2)
     h = cap / steps

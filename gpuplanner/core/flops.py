@@ -192,46 +192,6 @@ def _longest_integral(mu: float, cv: float, n, cap: float):
     return np.where(vals <= 1.0, mu, np.minimum(np.maximum(area, mu), cap))[back].reshape(nn.shape)
 
 
-def expected_longest_runaway(mean: float, cv: float, n, cap: float, cap_share: float):
-    """Expected longest of ``n`` samples cut at ``cap`` when a share ``cap_share`` of them never end on their own and
-    run to the cut: the lengths of sampled completions (RL rollouts, :func:`methods.expected_longest`). The others
-    are log-normal with the mean ``mean`` and spread ``cv`` (as :func:`expected_longest`). With F(x) = (1 − p) G(x)
-    below the cut, E[min(max, cap)] = ∫₀^cap (1 − ((1 − p) G(x))ⁿ) dx: the body's integral with each term's
-    Φⁿ scaled by (1 − p)ⁿ, plus the stretch above the grid's top (8 standard deviations, below the cut), which only
-    a runaway reaches. ``cap_share`` 0 is :func:`expected_longest`. ``n`` may be an array (the search's layouts)."""
-    mu, cap, p = float(mean), float(cap), float(cap_share)
-    if p <= 0.0:
-        return expected_longest(mu, cv, n, cap)
-    if math.isinf(cv) or mu >= cap:
-        return np.full(np.shape(n), cap) if isinstance(n, np.ndarray) else cap
-    if cv <= 0.0:  # every body sample at the mean: the longest is the cut as soon as one runs away
-        keep = (1.0 - p) ** np.maximum(np.asarray(n, dtype=float), 1.0)
-        out = np.where(np.asarray(n, dtype=float) <= 1.0, mu, cap - (cap - mu) * keep)
-        return out if isinstance(n, np.ndarray) else float(out)
-    if not isinstance(n, np.ndarray):
-        return _runaway_one(mu, float(cv), float(n), cap, p)
-    return _runaway_integral(mu, float(cv), n, cap, p)
-
-
-@lru_cache(maxsize=256)
-def _runaway_one(mu: float, cv: float, n: float, cap: float, p: float) -> float:
-    """:func:`expected_longest_runaway` of one batch size (a plain number), cached."""
-    return float(_runaway_integral(mu, cv, n, cap, p))
-
-
-def _runaway_integral(mu: float, cv: float, n, cap: float, p: float):
-    """The quadrature of :func:`expected_longest_runaway` for ``n`` (number or array), shaped as ``n``."""
-    loc, sig, z, cdf, x = _longest_grid(mu, cv, cap)
-    nn = np.asarray(n, dtype=float)
-    vals, back = np.unique(nn.reshape(-1), return_inverse=True)
-    k = np.maximum(vals, 1.0).reshape(-1, 1)
-    keep = (1.0 - p) ** k  # P(no runaway among n)
-    g = (1.0 - keep * cdf[None, :] ** k) * (sig * x)[None, :]
-    area = math.exp(loc + sig * z[0]) + (z[1] - z[0]) * (g.sum(axis=1) - 0.5 * (g[:, 0] + g[:, -1]))
-    area = area + max(cap - float(x[-1]), 0.0) * (1.0 - keep[:, 0])  # above the grid: a runaway's stretch
-    return np.where(vals <= 1.0, mu, np.minimum(np.maximum(area, mu), cap))[back].reshape(nn.shape)
-
-
 def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, method: str = "full",
                             lora_rank: int = 16, lora_targets: str = "all_linear") -> ForwardFlops:
     """Forward FLOPs per token (Kaplan et al. 2020 Table 1; see the module docstring)."""

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arrayops import ops_for
+from .rollout_lengths import expected_longest_runaway
 from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward")
@@ -619,14 +620,13 @@ def expected_longest(prof: MethodProfile, n_rollouts, *, xp):
     ``/clip_ratio`` (bench/rl_lengths.py), are a log-normal body of mean ``m = mean_response_fraction ×
     rollout_len`` and spread ``prof.response_len_cv`` (:data:`ROLLOUT_LEN_CV`), plus a share
     :data:`ROLLOUT_CAP_SHARE` of completions that never end and run to the cap
-    (:func:`flops.expected_longest_runaway`). At the default ``mean_response_fraction`` = 1 it is ``rollout_len``.
+    (:func:`rollout_lengths.expected_longest_runaway`). At the default ``mean_response_fraction`` = 1 it is
+    ``rollout_len``.
     Checks (tests/test_mechanics_rollout_longest.py): verl-data's Qwen2.5-7B GRPO-LoRA run (64 × 5 = 320
     rollouts, mean 268.5 of 1,024) logs a longest of 749 at its last step: 788 here, where round 4's geometric rule
     (m × H_N) gave the cap; play-verl's "recommended" PPO (5,120 rollouts, mean ~188) logs 1,011 on average: 995.
     Over bench/rl_lengths.py's 18 logs the median error is 2%; the worst are deepseek-llm-7b GRPO (+54%: fewer
     runaways than the median) and play-verl "min" (−28%: more)."""
-    from .flops import expected_longest_runaway  # flops imports memory, which imports this module
-
     L = float(prof.rollout_len)
     m = prof.mean_response_fraction * L
     n = xp.maximum(xp.asarray(n_rollouts, dtype=float), 1.0)
