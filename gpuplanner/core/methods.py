@@ -193,7 +193,8 @@ TRL_SERVER_SYNC_S_PER_TENSOR = 0.6 / 290.0
 #: subclasses ``trl.GRPOTrainer`` and keeps its ``_move_model_to_vllm`` and ``vllm_client``:
 #: ``src/axolotl/core/trainers/grpo/trainer.py``; ``axolotl vllm-serve`` starts TRL's server)
 TRL_SERVER_TOOLS = ("trl", "axolotl")
-#: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ.
+#: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ
+#: (round 4's longest-completion rule; since round 9 expected_longest uses rollout_lengths, bench/rl_lengths.py).
 EULER_GAMMA = 0.5772156649
 
 #: Spread (standard deviation / mean) of sampled completions' lengths when the user gives none
