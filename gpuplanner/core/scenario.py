@@ -195,6 +195,12 @@ class RlSection(_Section):
         1.0, gt=0, le=1, description="mean completion length as a share of rollout_len (the maximum): the "
                                      "longest completion still sets the generation time, the shorter ones leave "
                                      "the batch early; 1.0: every completion reaches the maximum (time model)")
+    response_len_std: float | None = Field(
+        None, gt=0, le=10_000_000, description="standard deviation of the completions' lengths in tokens (verl logs "
+                                               "response_length/mean, /max, /min): with the mean it sets the "
+                                               "expected longest completion, which ends the generation; null: 0.39 "
+                                               "× the mean completion (the median of verl's published GSM8K/MATH "
+                                               "logs, core/methods.ROLLOUT_LEN_CV)")
     updates_per_generation: int = Field(
         1, ge=1, le=100_000, description="optimizer steps trained on one generation batch (each on global_batch_size "
                                          "sequences): TRL steps_per_generation / gradient accumulation × "

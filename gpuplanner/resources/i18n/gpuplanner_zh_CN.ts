@@ -10320,6 +10320,18 @@
         <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest. Needs a mean sample length: without one every sample already fills the sequence length</source>
         <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers 的 max_length 填充方式）。默认关闭：各工具的数据整理器填充到批次中最长的样本。需要先填写平均样本长度：不填时每个样本本来就占满序列长度</translation>
     </message>
+    <message>
+        <source>Completion length spread</source>
+        <translation>回答长度离散度</translation>
+    </message>
+    <message>
+        <source>Standard deviation of the completions&apos; lengths in tokens (verl logs response_length/mean, /max and /min each step). With the mean it sets how long the longest completion runs, which ends the generation. Empty (default): 0.39 × the mean completion, the median of verl&apos;s published logs</source>
+        <translation>回答长度的标准差，单位为 token（verl 每步记录 response_length/mean、/max 和 /min）。它与均值一起决定最长的回答有多长，而生成在最长的回答结束时才结束。留空（默认）：平均回答长度的 0.39 倍，即 verl 已公布日志的中位数</translation>
+    </message>
+    <message>
+        <source>0.39 × mean</source>
+        <translation>0.39 × 均值</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>

@@ -180,6 +180,8 @@ class TrainingPage(BasePage):
         self.updates_per_generation = BoundEdit(m, "training.rl.updates_per_generation")
         self.mean_response_fraction = BoundEdit(m, "training.rl.mean_response_fraction", parse=parse_float,
                                                 fmt=fmt_float)
+        self.response_len_std = BoundEdit(m, "training.rl.response_len_std", parse=parse_float, fmt=fmt_float,
+                                          allow_empty=True)
         self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off"])
         self.enforce_eager = BoundCheck(m, "training.rl.enforce_eager")
         self.sleep_level = BoundCombo(m, "training.rl.sleep_level", [1, 2])
@@ -194,7 +196,8 @@ class TrainingPage(BasePage):
                        ("gen_fraction", self.gen_fraction), ("engine_sleep", self.engine_sleep),
                        ("reward", self.reward), ("max_num_seqs", self.max_num_seqs),
                        ("rollout_tp", self.rollout_tp), ("updates_per_generation", self.updates_per_generation),
-                       ("mean_response_fraction", self.mean_response_fraction), ("schedule", self.schedule),
+                       ("mean_response_fraction", self.mean_response_fraction),
+                       ("response_len_std", self.response_len_std), ("schedule", self.schedule),
                        ("enforce_eager", self.enforce_eager), ("sleep_level", self.sleep_level),
                        ("prompt_pad_len", self.prompt_pad_len), ("critic_padding_free", self.critic_padding_free)]:
             self.labels[key] = self.add_field(of, f)
@@ -426,6 +429,10 @@ class TrainingPage(BasePage):
                 "Mean completion length as a share of the rollout length (the maximum): the longest completion "
                 "still sets the generation time, shorter ones leave the batch early. Default 1: every completion "
                 "reaches the maximum")),
+            "response_len_std": (self.tr("Completion length spread"), self.tr(
+                "Standard deviation of the completions' lengths in tokens (verl logs response_length/mean, /max "
+                "and /min each step). With the mean it sets how long the longest completion runs, which ends the "
+                "generation. Empty (default): 0.39 × the mean completion, the median of verl's published logs")),
             "schedule": (self.tr("RL schedule"), self.tr(
                 "On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step "
                 "off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl "
@@ -518,6 +525,8 @@ class TrainingPage(BasePage):
         self.rollout_tp.setPlaceholderText(self.tr("training TP"))
         self.updates_per_generation.box.set_unit(self.tr("steps"))
         self.mean_response_fraction.box.set_unit(self.tr("of the maximum"))
+        self.response_len_std.box.set_unit(self.tr("tokens"))
+        self.response_len_std.setPlaceholderText(self.tr("0.39 × mean"))
         self.schedule.set_labels({"on_policy": self.tr("on-policy (generate, then train)"),
                                   "one_step_off": self.tr("one step off-policy (overlapped)")})
         self.enforce_eager.setText(self.tr("no CUDA graphs (enforce_eager)"))
@@ -638,7 +647,8 @@ class TrainingPage(BasePage):
                    "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
                    "max_num_seqs": rl and s.training.rl.generation_engine != "training",
                    "rollout_tp": rl and s.training.rl.generation_engine != "training",
-                   "updates_per_generation": rl, "mean_response_fraction": rl, "schedule": rl,
+                   "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
+                   "schedule": rl,
                    "enforce_eager": rl and s.training.rl.generation_engine != "training",
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
