@@ -912,14 +912,15 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     return max(total * utilization - w - other, 0.0)
 
 
-def max_running_requests(engine: str, gpu: Any) -> int | None:
+def max_running_requests(engine: str, gpu: Any, budget: tuple[int, int] | None = None) -> int | None:
     """Requests the engine's scheduler runs at once at most, whatever memory allows (None: memory alone). vLLM stops
     admitting at ``max_num_seqs`` (``EngineArgs.get_batch_defaults``: 1024 on cards of at least 70 GiB other than the
     A100, else 256; vLLM ≤ 0.6: 256 on every card), the second figure of :func:`token_budget`. TensorRT-LLM's
     ``trtllm-bench`` sets ``max_batch_size`` from the dataset and the memory (its perf-overview tables run batches in
     the thousands), and SGLang's ``max_running_requests`` is ``max_total_num_tokens // 2`` (``scheduler.py``), both
-    above what memory holds at these contexts, so memory alone decides there."""
-    return token_budget(engine, gpu)[1] if engine == "vllm" else None
+    above what memory holds at these contexts, so memory alone decides there. ``budget``: the run's own (tokens,
+    sequences), as :func:`run_budget`."""
+    return run_budget(engine, gpu, budget)[1] if engine == "vllm" else None
 
 
 def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
@@ -1329,7 +1330,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
                                   budget=budget) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
-    cap = max_running_requests(engine, gpu) if budget is None or engine != "vllm" else run_budget(engine, gpu, budget)[1]
+    cap = max_running_requests(engine, gpu, budget)
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
     p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)
