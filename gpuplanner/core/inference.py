@@ -401,6 +401,11 @@ def weight_only(gpu: Any, precision: str) -> bool:
 MARLIN_PROBLEM_ROWS = 64.0
 
 
+def row_blocks(batch: float, rows: float) -> int:
+    """Blocks of ``rows`` rows a kernel splits ``batch`` token rows into (at least one)."""
+    return math.ceil(max(float(batch), 1.0) / rows - 1e-9)
+
+
 def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: float) -> float:
     """Bytes a decode step of ``batch`` requests streams for its weights (:func:`decode_weight_bytes`), the quantised
     ones ``ceil(batch / 64)`` times under a weight-only kernel (:data:`MARLIN_PROBLEM_ROWS`). Dense models only: a MoE's
@@ -408,7 +413,7 @@ def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: flo
     total = decode_weight_bytes(m, precision, batch)
     if not weight_only(gpu, precision) or _routed_share(m):
         return total
-    passes = max(1, math.ceil(max(float(batch), 1.0) / MARLIN_PROBLEM_ROWS - 1e-9))
+    passes = row_blocks(batch, MARLIN_PROBLEM_ROWS)
     head = min(_head16(m), streamed_params(m)) * ACT_BYTES  # the 16-bit LM head: a cuBLAS GEMM, read once
     return head + (total - head) * passes
 
@@ -634,7 +639,7 @@ SMALL_M_TILE_ROWS = 16.0
 def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
     """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
     the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
-    rows = math.ceil(max(float(batch), 1.0) / SMALL_M_TILE_ROWS - 1e-9) * SMALL_M_TILE_ROWS
+    rows = row_blocks(batch, SMALL_M_TILE_ROWS) * SMALL_M_TILE_ROWS
     return t_read + lm_head_split_gemm_s(m, gpu, precision, rows, tp, 0.0, head_t0=0.0)
 
 
