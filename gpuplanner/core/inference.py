@@ -401,6 +401,11 @@ def weight_only(gpu: Any, precision: str) -> bool:
 MARLIN_PROBLEM_ROWS = 64.0
 
 
+def row_blocks(batch: float, rows: float) -> int:
+    """Blocks of ``rows`` rows a kernel splits ``batch`` token rows into (at least one)."""
+    return math.ceil(max(float(batch), 1.0) / rows - 1e-9)
+
+
 def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: float) -> float:
     """Bytes a decode step of ``batch`` requests streams for its weights (:func:`decode_weight_bytes`), the quantised
     ones ``ceil(batch / 64)`` times under a weight-only kernel (:data:`MARLIN_PROBLEM_ROWS`). Dense models only: a MoE's
@@ -408,7 +413,7 @@ def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: flo
     total = decode_weight_bytes(m, precision, batch)
     if not weight_only(gpu, precision) or _routed_share(m):
         return total
-    passes = max(1, math.ceil(max(float(batch), 1.0) / MARLIN_PROBLEM_ROWS - 1e-9))
+    passes = row_blocks(batch, MARLIN_PROBLEM_ROWS)
     head = min(_head16(m), streamed_params(m)) * ACT_BYTES  # the 16-bit LM head: a cuBLAS GEMM, read once
     return head + (total - head) * passes
 
@@ -634,7 +639,7 @@ SMALL_M_TILE_ROWS = 16.0
 def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
     """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
     the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
-    rows = math.ceil(max(float(batch), 1.0) / SMALL_M_TILE_ROWS - 1e-9) * SMALL_M_TILE_ROWS
+    rows = row_blocks(batch, SMALL_M_TILE_ROWS) * SMALL_M_TILE_ROWS
     return t_read + lm_head_split_gemm_s(m, gpu, precision, rows, tp, 0.0, head_t0=0.0)
 
 
@@ -912,14 +917,15 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     return max(total * utilization - w - other, 0.0)
 
 
-def max_running_requests(engine: str, gpu: Any) -> int | None:
+def max_running_requests(engine: str, gpu: Any, budget: tuple[int, int] | None = None) -> int | None:
     """Requests the engine's scheduler runs at once at most, whatever memory allows (None: memory alone). vLLM stops
     admitting at ``max_num_seqs`` (``EngineArgs.get_batch_defaults``: 1024 on cards of at least 70 GiB other than the
     A100, else 256; vLLM ≤ 0.6: 256 on every card), the second figure of :func:`token_budget`. TensorRT-LLM's
     ``trtllm-bench`` sets ``max_batch_size`` from the dataset and the memory (its perf-overview tables run batches in
     the thousands), and SGLang's ``max_running_requests`` is ``max_total_num_tokens // 2`` (``scheduler.py``), both
-    above what memory holds at these contexts, so memory alone decides there."""
-    return token_budget(engine, gpu)[1] if engine == "vllm" else None
+    above what memory holds at these contexts, so memory alone decides there. ``budget``: the run's own (tokens,
+    sequences), as :func:`run_budget`."""
+    return run_budget(engine, gpu, budget)[1] if engine == "vllm" else None
 
 
 def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
@@ -1329,7 +1335,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
                                   budget=budget) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
-    cap = max_running_requests(engine, gpu) if budget is None or engine != "vllm" else run_budget(engine, gpu, budget)[1]
+    cap = max_running_requests(engine, gpu, budget)
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
     p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)

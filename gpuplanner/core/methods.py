@@ -339,7 +339,7 @@ def method_profile(training) -> MethodProfile:
     return MethodProfile(
         objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
         reference_offload=bool(pref.reference_offload), reward_model=reward_model, critic=critic,
-        reference_grad_buffer=bool(getattr(pref, "reference_grad_buffer", False)) and ref == "separate",
+        reference_grad_buffer=pref.reference_grad_buffer and ref == "separate",
         value_head=obj == "reward", ref_forwards=ref_fwd, policy_nograd_forwards=nograd, rl=obj in RL,
         prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,

@@ -757,9 +757,14 @@ def _check_fused_ce(t) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+#: the engines whose tools train through the Hugging Face Trainer, which owns ``torch_empty_cache_steps``
+#: (transformers ``TrainingArguments``; ``training.empty_cache_steps``)
+EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
+
+
 def _check_empty_cache(t) -> None:
     """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
-    if t.empty_cache_steps is not None and engine_of(t.framework) not in ("hf", "deepspeed"):
+    if t.empty_cache_steps is not None and engine_of(t.framework) not in EMPTY_CACHE_ENGINES:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.empty_cache_steps is the Hugging Face Trainer's torch_empty_cache_steps; framework "
                  "{framework} has no such choice"), framework=t.framework))

@@ -771,6 +771,19 @@ def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
     return ops.where(n > 1, NCCL_BASE_LAT + k * (intra * NCCL_INTRA_STEP_LAT + inter * NCCL_NET_STEP_LAT), 0.0)
 
 
+def tp_layer_collectives(rec_whole, rec_op):
+    """A layer's tensor-parallel collectives with sequence parallelism, in all-reduce units (an all-gather and a
+    reduce-scatter make one): forward and backward each run two of each (4), full recomputation re-runs the
+    forward's (2·rec_whole), per-op SAC only its all-gathers (rec_op; torchtitan saves the reduce-scatter outputs)."""
+    return 4.0 + 2.0 * rec_whole + rec_op
+
+
+def _tp_gather_share(rec_whole, rec_op):
+    """The all-gathers' share of a layer's tensor-parallel collectives (:func:`fp8.tp_gather_halves` of
+    :func:`tp_layer_collectives`)."""
+    return fp8mod.tp_gather_halves(rec_whole, rec_op) / tp_layer_collectives(rec_whole, rec_op)
+
+
 def tp_fp8_gather_scale(framework: str, precision: str, fp8_recipe, rec_whole, rec_op):
     """The layers' tensor-parallel bytes as a share of the 16-bit bytes. torchtitan with torchao tensorwise float8
     (:func:`fp8.torchtitan_tp_float8`): ``Float8ColwiseParallel`` / ``Float8RowwiseParallel`` cast on the shard
@@ -779,8 +792,7 @@ def tp_fp8_gather_scale(framework: str, precision: str, fp8_recipe, rec_whole, r
     all-reduce units, ``2 + rec_whole + rec_op`` of them gathers: scale ``1 − ½·gathers/all``. 1 otherwise."""
     if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "tensorwise":
         return 1.0
-    gathers = fp8mod.tp_gather_halves(rec_whole, rec_op)
-    return 1.0 - (1.0 - fp8mod.TP_FP8_GATHER_BYTES / 2.0) * gathers / (4.0 + 2.0 * rec_whole + rec_op)
+    return 1.0 - (1.0 - fp8mod.TP_FP8_GATHER_BYTES / 2.0) * _tp_gather_share(rec_whole, rec_op)
 
 
 def tp_async_unfused_share(framework: str, precision: str, fp8_recipe, rec_whole, rec_op):
@@ -794,7 +806,7 @@ def tp_async_unfused_share(framework: str, precision: str, fp8_recipe, rec_whole
     ``_scaled_mm`` are fused (``fused_scaled_matmul_reduce_scatter``). 0 otherwise."""
     if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "rowwise":
         return 0.0
-    return fp8mod.tp_gather_halves(rec_whole, rec_op) / (4.0 + 2.0 * rec_whole + rec_op)
+    return _tp_gather_share(rec_whole, rec_op)
 
 
 def tp_replicated_cast_bytes(m: ModelFacts, framework: str, precision: str, fp8_recipe, x_b, dy_b, tp, pp, cp):
@@ -1571,7 +1583,7 @@ def time_layout(
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
     # (per-op SAC saves the reduce-scatter outputs, torchtitan's save list: only the all-gathers re-run)
-    n_layer_coll = (4.0 + 2.0 * rec_whole + rec_op) * (m.L / pp)
+    n_layer_coll = tp_layer_collectives(rec_whole, rec_op) * (m.L / pp)
     tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
     # the layers' collectives: torchtitan's float8 TP styles gather in FP8 (tp_fp8_gather_scale)
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
