@@ -747,6 +747,12 @@ def _check_reference_grad_buffer(t) -> None:
             CTX, "training.preference.reference_grad_buffer describes Megatron-SWIFT's full-parameter reference "
                  "before ms-swift 3.9; framework {framework} with method {method} has none"),
             framework=t.framework, method=t.method))
+    from .methods import method_profile  # noqa: PLC0415 (methods reads this section; it imports nothing of ours)
+
+    if t.preference.reference_grad_buffer and method_profile(t).reference != "separate":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.reference_grad_buffer needs a separate reference model; objective {objective} "
+                 "runs none here"), objective=t.objective))
 
 
 def _check_fused_ce(t) -> None:

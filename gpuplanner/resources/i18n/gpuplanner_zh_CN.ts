@@ -8481,6 +8481,10 @@
         <translation>training.dora 只按 PEFT 的 DoRA 估算（基于 Hugging Face 的工具），不适用于此框架</translation>
     </message>
     <message>
+        <source>training.preference.reference_grad_buffer needs a separate reference model; objective {objective} runs none here</source>
+        <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
