@@ -387,7 +387,8 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
     r = act_b if lora else xp.where(autocast, 4.0, act_b)
     r = xp.where(kbit := xp.asarray(kbit, dtype=bool) & lora, 4.0, r)  # kbit: fp32 norms, fp32 residual stream
-    mlp_trains, o_lora = (not lora) or lora_targets in ("all_linear", "mlp"), lora and lora_targets not in ("mlp", "qv")
+    mlp_trains, o_lora = (not lora) or lora_targets in ("all_linear", "mlp", "qkv_mlp"), lora and lora_targets not in (
+        "mlp", "qv", "qkv_mlp")
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
     n_mlp_in = 2 if m.gated else 1

@@ -9845,6 +9845,10 @@
         <translation>所有线性层</translation>
     </message>
     <message>
+        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora "all")</source>
+        <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
+    </message>
+    <message>
         <source>automatic (best found)</source>
         <translation>自动（取最优）</translation>
     </message>
