@@ -9845,7 +9845,7 @@
         <translation>所有线性层</translation>
     </message>
     <message>
-        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora "all")</source>
+        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora &quot;all&quot;)</source>
         <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
     </message>
     <message>
