@@ -43,7 +43,7 @@ GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: ``all_linear``); PEFT alone, with no ``target_modules``, uses its model-type map (q_proj, v_proj for Llama).
 #: ``qv``: q_proj and v_proj, PEFT's ``target_modules`` when none is given for Llama/Mistral/Qwen2 (its model-type map,
 #: ``utils/constants.py``).
-LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv"]
+LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv", "qkv_mlp"]
 
 
 #: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels

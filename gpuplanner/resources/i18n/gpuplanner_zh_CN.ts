@@ -10336,6 +10336,10 @@
         <source>0.39 × mean</source>
         <translation>0.39 × 均值</translation>
     </message>
+    <message>
+        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora &quot;all&quot;)</source>
+        <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>

@@ -119,7 +119,7 @@ class TrainingPage(BasePage):
             getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
             setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
-        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv", "qv", "mlp"])
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv", "qv", "mlp", "qkv_mlp"])
         self.dora = BoundCheck(m, "training.dora")
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
@@ -548,7 +548,8 @@ class TrainingPage(BasePage):
                                       "all_linear": self.tr("all linear layers"),
                                       "qv": self.tr("q_proj and v_proj (PEFT's Llama default)"),
                                       "mlp": self.tr("MLP only (gate, up, down)"),
-                                      "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)")})
+                                      "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)"),
+                                      "qkv_mlp": self.tr("q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora \"all\")")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
                               3: self.tr("3 (+ weights)")})
