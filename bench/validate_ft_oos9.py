@@ -56,12 +56,12 @@ AAI_SRC = "AnswerDotAI/fsdp_qlora benchmarks_03_2024.md @4cd69234, train.py @27c
 PEFT_MEM_SRC = "huggingface/peft method_comparison/MetaMathQA/results @5d602fdbff, accelerator_memory_max"
 PEFT_DOCS_SRC = "huggingface/peft docs/source/accelerate/{fsdp,deepspeed}.md @781cac467, 'Memory usage'"
 
-#: Answer.AI train.py defaults as the page ran them (see the docstring)
-AAI_TRAIN = {"framework": "hf", "fsdp_version": 1, "lora_rank": 64, "lora_targets": "all_linear", "lora_dropout": 0.1,
+#: Answer.AI train.py defaults as the page ran them (see the docstring); ``lora_targets`` "qkv_mlp" (round 9, geft9):
+#: train.py's ``lora_target_modules="all"`` is k/q/v/gate/up/down, not o_proj (entered as all_linear before)
+AAI_TRAIN = {"framework": "hf", "fsdp_version": 1, "lora_rank": 64, "lora_targets": "qkv_mlp", "lora_dropout": 0.1,
              "seq_len": 2048, "recompute": "full", "checkpoint_reentrant": True, "master_weights": False,
              "flash_attention": True, "optimizer": "adamw"}
 AAI_ASSUMED = ("train.py's own loop priced as framework hf (PEFT, FSDP1 through torch, no Trainer)",
-               "lora_target_modules 'all' (k/q/v/gate/up/down, not o_proj) entered as all_linear",
                "SDPA attention (transformers' default then) entered as flash_attention")
 #: (id, model preset, method, zero, offload_params, batch, context, peak reserved GiB, time s)
 AAI_ROWS = [

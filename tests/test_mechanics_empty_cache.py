@@ -73,3 +73,21 @@ def test_peft_mmqa_peak_reserved():
     errs = [vft.error(r, vft.predict(r)) for r in rows]
     assert statistics.median(abs(e) for e in errs) < 0.08  # +21% before the release was modelled
     assert max(abs(e) for e in errs) < 0.10
+
+
+def test_search_keeps_only_the_trainer_stacks_when_the_cache_is_emptied():
+    """A request that names no framework but sets empty_cache_steps: the option is the Hugging Face Trainer's, so the
+    search tries only the tools on it (torchtune, torchtitan or Megatron would be given a cache release they never
+    make). Without the field the same request tries other engines too."""
+    from gpuplanner.core.frameworks import engine_of
+    from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES
+    from gpuplanner.core.search import searched_frameworks
+
+    d = {"model": {"preset": "llama-3-8b"}, "training": {"method": "lora", "seq_len": 2048},
+         "data": {"mean_sample_len": 600}}
+    plain, chooses = searched_frameworks(scenario_from_dict(d))
+    assert chooses and any(engine_of(f) not in EMPTY_CACHE_ENGINES for f in plain), plain
+    d["training"]["empty_cache_steps"] = 10
+    kept, _ = searched_frameworks(scenario_from_dict(d))
+    assert kept and all(engine_of(f) in EMPTY_CACHE_ENGINES for f in kept), kept
+    assert set(kept) < set(plain)

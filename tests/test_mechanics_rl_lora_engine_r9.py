@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.core import methods as M
+from gpuplanner.core.arrayops import ScalarOps
 from gpuplanner.core.scenario import scenario_from_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -68,9 +69,13 @@ def test_the_step_pays_it_only_eager(monkeypatch):
     with monkeypatch.context() as mp:
         mp.setattr(M, "VLLM_LORA_EAGER_S_PER_LAYER", 0.0)
         old = RL.predict(copy.deepcopy(d))["gen"]
-    # by hand: 4 engines (TP 2 on 8 GPUs) share 320 rollouts; the longest completion (m·H_320 > 1,024) reaches
-    # the cap, so each engine decodes 1,024 steps (its 80 sequences all fit in its pool and under max_num_seqs)
-    added = 1024 * 28 * M.VLLM_LORA_EAGER_S_PER_LAYER
+    # by hand: 4 engines (TP 2 on 8 GPUs) share 320 rollouts; each engine decodes until the longest of the 320
+    # completions ends (its 80 sequences all fit in its pool and under max_num_seqs). Round 9 (rllen9): that longest
+    # is methods.expected_longest's, about 785 tokens at the row's mean of 267 (the log's last step: 749), where
+    # round 4's m·H_320 reached the cap of 1,024
+    longest = M.expected_longest(_prof(d), 320, xp=ScalarOps)
+    assert 700 < longest < 850
+    added = longest * 28 * M.VLLM_LORA_EAGER_S_PER_LAYER
     assert now - old == pytest.approx(added, rel=0.02)
     graphs = copy.deepcopy(d)
     graphs["training"]["rl"]["enforce_eager"] = False

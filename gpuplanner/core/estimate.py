@@ -233,9 +233,10 @@ def memory_kwargs(r: Resolved) -> dict:
     prof = method_profile(t)
     tool = tool_mechanics(t.framework, t.recompute, t.liger_kernel, t.cut_cross_entropy, t.objective,
                           t.fused_cross_entropy)
+    row_len = sample_shape_of(s, prof).row_len
     return dict(
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
-        master_weights=t.master_weights, seq_len=sample_shape_of(s, prof).row_len,
+        master_weights=t.master_weights, seq_len=row_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, dora=bool(getattr(t, "dora", False)),
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
         activation_offload=t.activation_offload, checkpoint_offload=tool["checkpoint_offload"],
@@ -254,8 +255,7 @@ def memory_kwargs(r: Resolved) -> dict:
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),
-        varlen_record_frac=varlen_record_fraction(t.empty_cache_steps, s.data.mean_sample_len,
-                                                  sample_shape_of(s, prof).row_len),
+        varlen_record_frac=varlen_record_fraction(t.empty_cache_steps, s.data.mean_sample_len, row_len),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
         **vision_inputs(r),

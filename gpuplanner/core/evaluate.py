@@ -887,8 +887,10 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
     r = ev._extra["resolved"]
     s = ev.scenario
     p, t = s.parallel, s.training
-    # ZeRO partitions over the data-parallel ranks: with one there is nothing to shard (memory_alternatives_note)
-    variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero and s.dp > 1]
+    # ZeRO partitions over the data-parallel ranks: with one there is nothing to shard (memory_alternatives_note);
+    # only the stages the plan's framework runs (Megatron-SWIFT and Nanotron: 0 and 1; core/frameworks.py)
+    variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in framework_support(t.framework).zero_stages
+                if z != p.zero and s.dp > 1]
     # the other policies the plan's framework runs (core/frameworks.py)
     variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in framework_support(t.framework).recompute
                  if RECOMPUTE_CODES[rc] != RECOMPUTE_CODES[t.recompute]]

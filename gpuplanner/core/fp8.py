@@ -144,12 +144,18 @@ def frozen_x_saving(recipe: Fp8Recipe, lora: bool) -> float:
     return TE_FROZEN_X_SAVING if lora and recipe.library == "te" else 0.0
 
 
+def routed_copies(m) -> float:
+    """How many times a token's MLP input is counted per layer: once in a dense layer, ``k`` routed copies (plus the
+    shared expert's) in an MoE layer, averaged over the layers (``m`` is :class:`memory.ModelFacts`)."""
+    return (1 - m.moe_frac) * 1.0 + m.moe_frac * (m.k_active + (1.0 if m.shared_f else 0.0))
+
+
 def cast_elements_per_token(m) -> tuple[float, float]:
     """(x, dy) elements per token and decoder layer that FP8 casts (before tensor parallelism): the distinct
     linear inputs (q/k/v share the norm output, gate/up share theirs) and every linear's output gradient.
     ``m`` is :class:`memory.ModelFacts`; MoE layers count the routed experts' tokens ``k`` times."""
     f = m.mlp_width
-    k = (1 - m.moe_frac) * 1.0 + m.moe_frac * (m.k_active + (1.0 if m.shared_f else 0.0))
+    k = routed_copies(m)
     x = m.h + m.v_dim + k * m.h + f  # qkv input, o input, MLP input(s), down input
     dy = m.q_dim + 2 * m.kv_dim + m.h + f * (2 if m.gated else 1) + k * m.h
     return x, dy
@@ -211,7 +217,7 @@ def tp_gather_halves(rec_whole, rec_op):
 
 def tp_replicated_cast_elements(m) -> tuple[float, float]:
     """(x, dy) elements per token and layer that torchao casts on the gathered tensor under plain TP (rowwise
-    scaling): the attention input and the MLP input (``k`` routed copies as :func:`cast_elements_per_token`), the
+    scaling): the attention input and the MLP input (``k`` routed copies, :func:`routed_copies`), the
     output gradients of the attention output and down projections."""
-    k = (1 - m.moe_frac) * 1.0 + m.moe_frac * (m.k_active + (1.0 if m.shared_f else 0.0))
+    k = routed_copies(m)
     return m.h + k * m.h, m.h + k * m.h

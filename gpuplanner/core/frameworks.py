@@ -275,6 +275,24 @@ _TOOLS = {
                                      "weights itself (AutoBridge)"),
         source=QT_TRANSLATE_NOOP(CTX, "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/llama/llama3.py, peft/lora.py, "
                "scripts/performance/configs/llama/")),
+    "nanotron": FrameworkSupport(
+        # Hugging Face's pretraining library (github.com/huggingface/nanotron, v0.5; the Ultra-Scale Playbook's
+        # benchmark runs): Megatron-style mechanics on its own code, so the Megatron engine's conventions apply
+        # (issue 35 round 9, ptoos9): sequence-parallel TP (``tp_mode: REDUCE_SCATTER``,
+        # ``parallel/tensor_parallel/functional.py``), the non-interleaved 1F1B schedule
+        # (``OneForwardOneBackwardPipelineEngine``; no virtual stages), ZeRO-0/1 (``optim/zero.py``
+        # ``ZeroDistributedOptimizer``), fp32 gradient accumulation and reduction (``accumulate_grad_in_fp32``), an
+        # unfused vocab-parallel cross-entropy (``sharded_cross_entropy``), whole-layer recomputation only
+        # (``recompute_layer``). What it does differently is in core/timing.py: ``nanotron_list_copies`` and
+        # ``nanotron_stage_shares``.
+        id="nanotron", name="Nanotron", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
+        expert_parallel=False, sequence_parallel=True, interleaved_pipeline=False, zero_stages=(0, 1),
+        pipeline_max_zero=1, recompute=("none", "full"), methods=("pretrain",), fused_kernels=True,
+        engine="megatron", default_recompute="none", objectives=("sft",), param_offload=False,
+        setup=QT_TRANSLATE_NOOP(CTX, "pip install nanotron; a YAML config (parallelism dp/tp/pp, tokens, optimizer "
+                                     "zero_stage); Llama-style models only"),
+        source=QT_TRANSLATE_NOOP(CTX, "huggingface/nanotron src/nanotron/optim/zero.py, optim/gradient_accumulator.py, "
+               "models/base.py build_model, parallel/pipeline_parallel/engine.py; scripts/scaling_benchmarks.py")),
     "trl": FrameworkSupport(
         id="trl", name="TRL", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
@@ -298,7 +316,8 @@ for _k in ("hf", "deepspeed", "fsdp", "megatron"):
 # DeepSpeed with Transformer Engine; Megatron-SWIFT through Megatron-Core) unless its entry says otherwise
 for _k in _TOOLS:
     _f = FRAMEWORKS[_k]
-    if not _f.fp8_recipes and _f.engine in FRAMEWORKS:
+    # (Nanotron trains in BF16 without Transformer Engine: no FP8 recipe)
+    if not _f.fp8_recipes and _f.engine in FRAMEWORKS and _k != "nanotron":
         FRAMEWORKS[_k] = replace(_f, fp8_recipes=FRAMEWORKS[_f.engine].fp8_recipes)
 
 #: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one). The
@@ -341,7 +360,11 @@ def fused_cross_entropy_of(framework: str, choice: bool | None = None) -> bool:
 #: nor its reward model (a value head). The RL and preference trainers on plain Megatron-Core (NeMo RL, whose
 #: scenarios name ``megatron``) take every loss's log-probabilities with their own vocab-parallel code
 #: (NVIDIA-NeMo/RL ``nemo_rl/distributed/model_utils.py`` ``from_parallel_logits_to_logprobs``).
-MEGATRON_CE_OBJECTIVES = {"megatron": ("sft",), "megatron-bridge": ("sft",), "megatron-swift": ("sft", "dpo", "kto")}
+#: Nanotron's next-token loss is the same unfused vocab-parallel cross-entropy in fp32 (``parallel/tensor_parallel/
+#: functional.py`` ``sharded_cross_entropy``: max all-reduce, shift, exp, sum all-reduce, log, target gather; no fused
+#: kernel, not in :data:`FUSED_CE_DEFAULT`, so always unfused).
+MEGATRON_CE_OBJECTIVES = {"megatron": ("sft",), "megatron-bridge": ("sft",), "megatron-swift": ("sft", "dpo", "kto"),
+                          "nanotron": ("sft",)}
 
 
 def megatron_ce_fused(framework: str, objective: str, choice: bool | None = None) -> bool | None:

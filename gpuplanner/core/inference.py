@@ -389,6 +389,35 @@ def weight_only(gpu: Any, precision: str) -> bool:
             or (precision == "fp8" and fp8_weight_only(gpu)))
 
 
+#: Issue 35 round 9 (serveoos9): rows of one Marlin problem. The weight-only kernel handles at most 4 m-blocks of 16 rows
+#: against a stripe of the weights; a larger batch is split into 64-row "parallel" problems that each sweep the whole
+#: weight matrix again (IST-DASLab/marlin ``marlin_cuda_kernel.cu``: ``par = (16 * thread_m_blocks - pad) / 64``,
+#: ``prob_m = 64 * par``, and in the kernel "we can easily implement parallel problem execution by just remapping
+#: indices and advancing global pointers"; the same loop in vLLM's ``gptq_marlin.cu`` and FP8 Marlin). So a decode
+#: step of ``B`` requests streams the quantised weights ``ceil(B / 64)`` times. Checks (AccelMark @5797fc4, vLLM 0.7.3,
+#: Llama-3.1-8B, 100 requests at once, ~69 running): FP8 Marlin (W8A16) on A100 40GB / 80GB, A800 and RTX A6000 runs
+#: 2,575 / 2,823 / 2,860 / 1,469 output tok/s against BF16's 2,388 / 2,667 / 2,711 / 1,543 — one byte a weight read
+#: twice is BF16's two bytes read once (bench/validate_serve_oos9.py).
+MARLIN_PROBLEM_ROWS = 64.0
+
+
+def row_blocks(batch: float, rows: float) -> int:
+    """Blocks of ``rows`` rows a kernel splits ``batch`` token rows into (at least one)."""
+    return math.ceil(max(float(batch), 1.0) / rows - 1e-9)
+
+
+def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: float) -> float:
+    """Bytes a decode step of ``batch`` requests streams for its weights (:func:`decode_weight_bytes`), the quantised
+    ones ``ceil(batch / 64)`` times under a weight-only kernel (:data:`MARLIN_PROBLEM_ROWS`). Dense models only: a MoE's
+    experts see a few rows each (its fused kernel splits per expert), so it keeps one pass."""
+    total = decode_weight_bytes(m, precision, batch)
+    if not weight_only(gpu, precision) or _routed_share(m):
+        return total
+    passes = row_blocks(batch, MARLIN_PROBLEM_ROWS)
+    head = min(_head16(m), streamed_params(m)) * ACT_BYTES  # the 16-bit LM head: a cuBLAS GEMM, read once
+    return head + (total - head) * passes
+
+
 def ridge_rows(gpu: Any, precision: str) -> float:
     """GEMM rows at which a linear layer's FLOPs take as long as reading its weights, at the card's datasheet
     rates: ``peak × bytes per weight / (2 × bandwidth)`` (the roofline's ridge point, Williams et al. 2009,
@@ -473,8 +502,9 @@ def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
 #   = host, or host / n with n decode steps per scheduling pass (vLLM 0.6's ``--num-scheduler-steps``: "performs
 #   scheduling and input preparation once and runs the model for n consecutive steps", vLLM blog "vLLM v0.6.0",
 #   2024-09-05). vLLM V0 (its async output processing of v0.6 hides only the output processing: "performing the
-#   processing of the n-th step output while executing the n+1-th step") and vLLM V1 before async scheduling
-#   (EngineCore's busy loop: schedule, execute_model, update_from_output, one after the other).
+#   processing of the n-th step output while executing the n+1-th step"; hidden while shorter than the GPU's step,
+#   :func:`v0_output_processing_s`, issue 35 round 9) and vLLM V1 before async scheduling (EngineCore's busy loop:
+#   schedule, execute_model, update_from_output, one after the other). The rows scored with it are all V0 builds.
 # * ``none``: no separate host term: loops in C++ (TensorRT-LLM's TensorRT-engine runtime and gptManager/Executor,
 #   LMDeploy's TurboMind) whose per-step host time has no published figure, and SGLang 0.3, whose serial share is
 #   :data:`SGLANG_PRE_OVERLAP_STEP`. The low-level functions default to it; the planner uses :data:`ENGINE_LOOP`.
@@ -504,6 +534,24 @@ def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool 
                                                                                     if tp > 1 else 0.0))
                                         + VLLM_EAGER_OPS_STEP) * EAGER_FWD_OP_S
     return ENGINE_HOST_STEP_S + launches
+
+
+#: Issue 35 round 9 (serveoos9): vLLM V0's output processing of one decode step (``LLMEngine._process_model_outputs``:
+#: each running request's new token appended, detokenized, checked for a stop, turned into a ``RequestOutput``), as
+#: measured in vllm-project/vllm RFC #6913 ("Asynchronous Output Processor", 2024-07-29; Llama-3-70B FP8, 4 x H100,
+#: 128-token prompts): 0.2 ms at batch 1, 3.4 ms at batch 32, so (3.4 - 0.2) / 31 = 0.103 ms a request. From v0.6 it
+#: runs while the GPU computes the next step (PR #7049, vLLM blog "vLLM v0.6.0", 2024-09-05: "performing the processing
+#: of the n-th step output while executing the n+1-th step"), so it sets the pace only where it is longer than the
+#: GPU's step: a small model at a large batch (AccelMark's vLLM 0.7.3 Qwen2.5-0.5B runs, bench/validate_serve_oos9.py).
+#: (batch-1 seconds, seconds at the second batch, that batch.) V0 only: V1 detokenizes in the front-end process.
+VLLM_V0_OUTPUT_PROC = (0.2e-3, 3.4e-3, 32)
+
+
+def v0_output_processing_s(batch: float) -> float:
+    """Seconds of vLLM V0's output processing for one decode step of ``batch`` requests (:data:`VLLM_V0_OUTPUT_PROC`,
+    linear between its two measured points)."""
+    one, at, n = VLLM_V0_OUTPUT_PROC
+    return one + (at - one) / (n - 1) * max(float(batch) - 1.0, 0.0)
 
 
 def exposed_host_s(m: ServingModel, gpu_step_s: float, loop: str, *, tp: int = 1, cuda_graphs: bool = True,
@@ -547,7 +595,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
-    t_read = decode_weight_bytes(m, precision, batch) / tp / bw
+    t_read = weight_only_read_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
     t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
@@ -559,6 +607,8 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     t_gemm = min(t_gemm, t_sum)
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     host = exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
+    if loop == "serial":  # issue 35 round 9: V0's output processing overlaps the GPU's step, and shows when longer
+        host += max(0.0, v0_output_processing_s(batch) - t)
     # the engine's host work sets the pace where the GPU waits for it longer than it computes (overlapped: any
     # exposed host time; serial: more than the GPU's step): "host" bound, shown as such (breakdown6)
     on_host = host > 0.0 and (loop == "overlapped" or host > t)
@@ -589,7 +639,7 @@ SMALL_M_TILE_ROWS = 16.0
 def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
     """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
     the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
-    rows = math.ceil(max(float(batch), 1.0) / SMALL_M_TILE_ROWS - 1e-9) * SMALL_M_TILE_ROWS
+    rows = row_blocks(batch, SMALL_M_TILE_ROWS) * SMALL_M_TILE_ROWS
     return t_read + lm_head_split_gemm_s(m, gpu, precision, rows, tp, 0.0, head_t0=0.0)
 
 
@@ -696,6 +746,31 @@ DEFAULT_ENGINE = "vllm"
 #: shares its GEMMs with that many tokens under continuous batching.
 LARGE_BUDGET, SMALL_BUDGET = (8192, 1024), (2048, 256)
 LARGE_GPU_GIB = 70.0
+#: Issue 35 round 9 (serveoos9): vLLM's scheduler budget is not one figure. Its defaults depend on how the engine is
+#: started (vllm ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults``: the offline ``LLM`` class 16,384 tokens /
+#: 1,024 sequences on cards of at least 70 GiB other than the A100, 8,192 / 256 elsewhere; the OpenAI server
+#: 8,192 / 1,024 and 2,048 / 256, :data:`LARGE_BUDGET` and :data:`SMALL_BUDGET`) and on the version: V0 without
+#: chunked prefill (its ``LLM`` class below 32K context) ran ``max(max_model_len, 2048)`` tokens a step (vllm v0.7
+#: ``config.py`` ``SchedulerConfig.__post_init__``, ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``), with ``max_num_seqs`` as
+#: given. The budget sets both the prefill step's rows and the profiling forward that is kept out of the KV pool
+#: (``profile_run`` at ``max_num_batched_tokens`` over ``max_num_seqs`` dummy requests), so a run that states its own
+#: passes it (:func:`run_budget`); the planner's serving plans keep the server defaults.
+VLLM_LLM_CLASS_BUDGET = {True: (16384, 1024), False: (8192, 256)}
+VLLM_V0_MIN_BATCHED_TOKENS = 2048
+
+
+def run_budget(engine: str, gpu: Any, budget: tuple[int, int] | None = None) -> tuple[int, int]:
+    """(tokens per step, sequences) a run used: its own ``budget`` when it states one (:data:`VLLM_LLM_CLASS_BUDGET`,
+    :func:`vllm_v0_budget`), else the engine's server defaults (:func:`token_budget`)."""
+    if budget is None:
+        return token_budget(engine, gpu)
+    return int(budget[0]), int(budget[1])
+
+
+def vllm_v0_budget(max_model_len: int, max_num_seqs: int = 256) -> tuple[int, int]:
+    """vLLM V0 without chunked prefill: ``max(max_model_len, 2048)`` tokens a step (:data:`VLLM_V0_MIN_BATCHED_TOKENS`),
+    ``max_num_seqs`` sequences (V0's default 256)."""
+    return max(int(max_model_len), VLLM_V0_MIN_BATCHED_TOKENS), int(max_num_seqs)
 
 
 def token_budget(engine: str, gpu: Any) -> tuple[int, int]:
@@ -761,11 +836,13 @@ def vllm_profile_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = 
     return max(_profile_parts(m, tp, budget))
 
 
-def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str) -> float:
+def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str,
+                          budget: tuple[int, int] | None = None) -> float:
     """Per GPU, what the engine's profiling keeps out of the KV pool besides the weights: vLLM V1's torch peak and
     non-torch increase (:func:`vllm_profile_peak_bytes`, :data:`VLLM_NON_TORCH_GIB`); TensorRT-LLM and SGLang as
-    before (:func:`activation_peak_bytes` + :func:`non_torch_bytes`)."""
-    budget = token_budget(engine, gpu)
+    before (:func:`activation_peak_bytes` + :func:`non_torch_bytes`). ``budget``: the scheduler's (tokens, sequences)
+    as the run set them (:func:`run_budget`); None: the engine's server defaults (:func:`token_budget`)."""
+    budget = run_budget(engine, gpu, budget)
     if engine == "vllm":
         return vllm_profile_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp, VLLM_NON_TORCH_GIB)
     return activation_peak_bytes(m, tp, budget) + non_torch_bytes(gpu, tp)
@@ -811,7 +888,8 @@ def memory_fraction(engine: str, gpu: Any, tp: int, utilization: float | None) -
 
 
 def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
-                           utilization: float | None = GPU_MEMORY_UTILIZATION) -> float:
+                           utilization: float | None = GPU_MEMORY_UTILIZATION,
+                           budget: tuple[int, int] | None = None) -> float:
     """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
     memory knob):
 
@@ -833,20 +911,21 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
         return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
-    other = engine_reserved_bytes(m, gpu, tp, engine)  # issue 35 r7: vLLM V1's own split
+    other = engine_reserved_bytes(m, gpu, tp, engine, budget)  # issue 35 r7: vLLM V1's own split
     if engine == "tensorrt-llm":
         return max(utilization * (total - w - other), 0.0)
     return max(total * utilization - w - other, 0.0)
 
 
-def max_running_requests(engine: str, gpu: Any) -> int | None:
+def max_running_requests(engine: str, gpu: Any, budget: tuple[int, int] | None = None) -> int | None:
     """Requests the engine's scheduler runs at once at most, whatever memory allows (None: memory alone). vLLM stops
     admitting at ``max_num_seqs`` (``EngineArgs.get_batch_defaults``: 1024 on cards of at least 70 GiB other than the
     A100, else 256; vLLM ≤ 0.6: 256 on every card), the second figure of :func:`token_budget`. TensorRT-LLM's
     ``trtllm-bench`` sets ``max_batch_size`` from the dataset and the memory (its perf-overview tables run batches in
     the thousands), and SGLang's ``max_running_requests`` is ``max_total_num_tokens // 2`` (``scheduler.py``), both
-    above what memory holds at these contexts, so memory alone decides there."""
-    return token_budget(engine, gpu)[1] if engine == "vllm" else None
+    above what memory holds at these contexts, so memory alone decides there. ``budget``: the run's own (tokens,
+    sequences), as :func:`run_budget`."""
+    return run_budget(engine, gpu, budget)[1] if engine == "vllm" else None
 
 
 def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
@@ -1237,7 +1316,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
                  precision: str, kv_precision: str | None = None, tp: int = 1, engine: str = DEFAULT_ENGINE,
                  utilization: float | None = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(), host_step: float = 1.0, loop: str = "none",
-                 steps_per_schedule: int = 1) -> MaxLoadRun | None:
+                 steps_per_schedule: int = 1, budget: tuple[int, int] | None = None) -> MaxLoadRun | None:
     """``requests`` requests sent at once (the benchmark scripts' request rate ``inf``), their lengths the sample
     ``prompts``/``outputs`` (:func:`request_mix`; each sample stands for ``requests / len(prompts)`` requests), run
     through the engine's scheduler: first come first served; a request is admitted while the running count is below
@@ -1254,15 +1333,15 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         return None
     w = float(requests) / len(prompts)
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization) \
-        / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
-    cap = max_running_requests(engine, gpu)
+    pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
+                                  budget=budget) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
+    cap = max_running_requests(engine, gpu, budget)
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
     p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)
     if prompts[0] + 1 > pool or cap < 1:
         return None
-    rows = token_budget(engine, gpu)[0]
+    rows = run_budget(engine, gpu, budget)[0]  # issue 35 r9: the run's own budget when it states one
     waiting = [(i, 0) for i in range(len(prompts))]  # (request, tokens generated before a preemption)
     run: dict[int, int] = {}
     t = steps = batch_sum = peak = preempt = out = 0.0

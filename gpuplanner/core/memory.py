@@ -82,6 +82,7 @@ from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
+from . import nanotron as _nanotron
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params
@@ -350,6 +351,11 @@ def _hf_attention_saved(m: ModelFacts, s, flash, act_b: float, autocast, lora: b
     return qkv, attn_out, o_copy, core
 
 
+#: LoRA targets that adapt the MLP / that leave o_proj without an adapter (params.lora_linears; "qkv_mlp": Answer.AI
+#: fsdp_qlora train.py's "all")
+_MLP_TARGETS, _NO_O_TARGETS = ("all_linear", "mlp", "qkv_mlp"), ("mlp", "qv", "qkv_mlp")
+
+
 def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None, kbit=False):
     """(replicated, split) bytes one decoder layer of Hugging Face modelling code saves for backward.
 
@@ -387,7 +393,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
     r = act_b if lora else xp.where(autocast, 4.0, act_b)
     r = xp.where(kbit := xp.asarray(kbit, dtype=bool) & lora, 4.0, r)  # kbit: fp32 norms, fp32 residual stream
-    mlp_trains, o_lora = (not lora) or lora_targets in ("all_linear", "mlp"), lora and lora_targets not in ("mlp", "qv")
+    mlp_trains, o_lora = (not lora) or lora_targets in _MLP_TARGETS, lora and lora_targets not in _NO_O_TARGETS
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
     n_mlp_in = 2 if m.gated else 1
@@ -1308,6 +1314,9 @@ def memory_arrays(
 
     L = m.L
     layers_stage = _ceil_div(L, pp_i) * 1.0
+    if ckpt_tool == "nanotron":
+        # Nanotron balances its stages by cost (core/nanotron.py): the busiest stage holds more than L / pp layers
+        layers_stage = xp.where(pp_i > 1, _nanotron.max_stage_layers(m, pp_i), layers_stage)
     # a vision-language model's encoder and projector sit on the first pipeline stage (Megatron-LM LLaVAModel
     # builds the vision model where ``pre_process``): trained ones carry training states like the embedding,
     # frozen ones only their weights (vision_frozen below)
@@ -1887,6 +1896,23 @@ def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
     return xp.where(freed, xp.maximum(xp.minimum(head_grad, gradients), gradients + working - acts), gradients)
 
 
+def reference_grad_buffer_bytes_per_param() -> float:
+    """Bytes per reference parameter of the DDP gradient buffer Megatron-SWIFT's full-parameter reference carried
+    before ms-swift 3.9 (``training.preference.reference_grad_buffer``).
+
+    modelscope/ms-swift at 5df8180fd (July 2025), ``swift/megatron/train/trainers/dpo_trainer.py``
+    ``setup_model_and_optimizer``: ``ref_model = get_model(model_provider_func, model_type)``. Megatron-LM's
+    ``megatron/training/training.py`` ``get_model`` wraps the model in Megatron-Core's ``DistributedDataParallel``
+    unless ``wrap_with_ddp=False``; DDP's ``_ParamAndGradBuffer`` allocates a contiguous gradient buffer
+    (``main_grad``) for every parameter with ``requires_grad`` (the reference's were never frozen), in fp32
+    because Megatron-LM sets ``accumulate_allreduce_grads_in_fp32`` for bf16 runs (``arguments.py``). 4 bytes per
+    parameter, the full buffer on every rank (the distributed optimizer shards its states, not this buffer). Commit
+    1b184f296 ("[megatron] optimize dpo main_grad (GPU memory)", #6027, 2025-09-30) passed ``wrap_with_ddp=False``
+    and ``requires_grad_(False)``, and lowered the examples' published figures with it: ``rlhf/dpo/dense.sh``
+    4 × 55 → 4 × 45 GiB, ``multimodal/moe/full_dpo_offload.sh`` 8 × 80 → 8 × 65 GiB."""
+    return 4.0
+
+
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
                     layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp):
     """Bytes per GPU of the models and buffers a training objective adds (:mod:`core.methods`).
@@ -1925,6 +1951,11 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
 
     if prof.reference == "separate":
         out["reference"] = frozen(1.0)
+        if prof.reference_grad_buffer:
+            # Megatron-SWIFT before 1b184f296 built the reference with Megatron's ``get_model`` (default
+            # ``wrap_with_ddp=True``): its DDP allocates a gradient buffer for every parameter that requires grad,
+            # fp32 under bf16 (reference_grad_buffer_bytes_per_param), split like the policy
+            out["reference"] = out["reference"] + reference_grad_buffer_bytes_per_param() * model_gpu
     if prof.reward_model:
         out["reward"] = frozen(value_ratio)
     if prof.critic:

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arrayops import ops_for
+from .rollout_lengths import expected_longest_runaway
 from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward")
@@ -192,9 +193,25 @@ TRL_SERVER_SYNC_S_PER_TENSOR = 0.6 / 290.0
 #: subclasses ``trl.GRPOTrainer`` and keeps its ``_move_model_to_vllm`` and ``vllm_client``:
 #: ``src/axolotl/core/trainers/grpo/trainer.py``; ``axolotl vllm-serve`` starts TRL's server)
 TRL_SERVER_TOOLS = ("trl", "axolotl")
-#: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ.
+#: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ
+#: (round 4's longest-completion rule; since round 9 expected_longest uses rollout_lengths, bench/rl_lengths.py).
 EULER_GAMMA = 0.5772156649
 
+#: Spread (standard deviation / mean) of sampled completions' lengths when the user gives none
+#: (``rl.response_len_std``): the median of 13 values, each the log-normal spread whose expected longest of N
+#: reproduces a verl log's ``response_length/max`` from its ``response_length/mean`` (medians over the steps whose
+#: longest stays below the cap): play-verl (github.com/dingxianzhong/play-verl logs/) Qwen2-7B PPO "min" 0.58 and
+#: "recommended" 0.50; diqiuzhuanzhuan/verldata run_logs/ GPG FSDP 0.45 and Megatron 0.52; yushengsu-thu/
+#: verl_training_log gsm8k/ deepseek-llm-7b GRPO 0.37 and PPO 0.38; eric-haibin-lin/verl-data (experiments) gemma-2-2b
+#: PPO 0.44 and the six GRPO-LoRA runs' last steps (Qwen2.5 1.5B–72B) 0.42, 0.37, 0.39, 0.36, 0.35, 0.33
+#: (bench/rl_lengths.py). ms-swift's SFT datasets give 0.46 (flops.DEFAULT_SAMPLE_LEN_CV), within that range.
+ROLLOUT_LEN_CV = 0.39
+#: Share of sampled completions that never emit EOS and run to ``max_tokens`` (a loop, a rambling answer): the
+#: median over the seven full logs above whose mean stays well below the cap of −ln(1 − s) / N, s the share of
+#: their steps whose ``response_length/max`` reaches the cap (6.5e-5, 4.6e-4, 4.6e-4, 4.7e-4, 4.8e-4, 1.1e-3,
+#: 5.0e-3). Check: the logged ``response_length/clip_ratio`` averages 0.0006–0.0007 on the three logs with a mean
+#: below a fifth of the cap (GPG Megatron, "recommended", deepseek PPO), where a log-normal body alone clips < 1e-4.
+ROLLOUT_CAP_SHARE = 4.7e-4
 
 @dataclass(slots=True, frozen=True)
 class MethodProfile:
@@ -204,6 +221,7 @@ class MethodProfile:
     seqs_per_example: int = 1          # sequences the policy runs forward + backward per micro-batch example
     reference: str = "none"            # separate | lora_base | precomputed | none
     reference_offload: bool = False    # frozen models in CPU memory (OpenRLHF --ref_reward_offload)
+    reference_grad_buffer: bool = False  # the reference keeps an fp32 main_grad buffer (Megatron-SWIFT < 3.9)
     reward_model: bool = False         # a frozen reward model on the GPU
     critic: bool = False               # a trained value model (PPO)
     value_head: bool = False           # the trained model ends in a scalar head (reward-model training)
@@ -228,6 +246,7 @@ class MethodProfile:
     prompt_pad_len: int = 0            # padded rows: prompts padded to this length (verl max_prompt_length)
     per_tensor_sync: bool = False      # the refit makes one call per parameter tensor (TRL server mode, timing)
     lora_engine: bool = False          # vLLM serves the actor's LoRA adapter through its LoRA layers (verl)
+    response_len_cv: float = ROLLOUT_LEN_CV  # completions' length spread, std / mean (expected_longest)
 
     @property
     def train_seq_len(self) -> int:
@@ -320,6 +339,7 @@ def method_profile(training) -> MethodProfile:
     return MethodProfile(
         objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
         reference_offload=bool(pref.reference_offload), reward_model=reward_model, critic=critic,
+        reference_grad_buffer=pref.reference_grad_buffer and ref == "separate",
         value_head=obj == "reward", ref_forwards=ref_fwd, policy_nograd_forwards=nograd, rl=obj in RL,
         prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,
@@ -338,7 +358,16 @@ def method_profile(training) -> MethodProfile:
         per_tensor_sync=(obj in RL and getattr(t, "framework", "") in TRL_SERVER_TOOLS
                          and rl.generation_engine == "vllm_separate"),
         lora_engine=(obj in RL and t.method in ("lora", "qlora") and rl.generation_engine != "training"
-                     and getattr(t, "framework", "") in VLLM_LORA_ENGINE_FRAMEWORKS))
+                     and getattr(t, "framework", "") in VLLM_LORA_ENGINE_FRAMEWORKS),
+        response_len_cv=response_len_cv(rl, rollout) if obj in RL else ROLLOUT_LEN_CV)
+
+
+def response_len_cv(rl, rollout_len: int) -> float:
+    """The completions' length spread (std / mean) for :func:`expected_longest`: ``rl.response_len_std`` over the
+    mean completion (``mean_response_fraction × rollout_len``), else :data:`ROLLOUT_LEN_CV`."""
+    std = getattr(rl, "response_len_std", None)
+    mean = float(getattr(rl, "mean_response_fraction", 1.0)) * float(rollout_len)
+    return ROLLOUT_LEN_CV if std is None or mean <= 0.0 else float(std) / mean
 
 
 def param_tensors(arch) -> int:
@@ -506,7 +535,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       finished one's place (continuous batching; the scheduler preempts what no longer fits).
     * The longest completion sets the end: a batch's generation ends when its last sequence hits EOS or
       ``max_tokens`` (vLLM ``LLM.generate`` returns once every request is finished; HF ``generate`` stops when
-      all sequences are done), so with hundreds of samples per step the cap ``rollout_len`` is reached.
+      all sequences are done): with a short mean the longest of hundreds of samples still nears the cap.
       Sequences that end earlier leave the batch, which scales the per-sequence terms (KV reads, FLOPs, the
       experts reached) by the live batch; the weights are read every step regardless. ``detail``: also return
       the seconds spent waiting for the longest completions (the last ``longest − mean`` steps).
@@ -588,18 +617,23 @@ def vllm_eager_launch_s(num_layers: int, tp, xp):
 def expected_longest(prof: MethodProfile, n_rollouts, *, xp):
     """Expected length of the longest of ``n_rollouts`` completions, at most ``rollout_len``.
 
-    Sampling ends a completion at each token with about the same probability (EOS), so lengths are about
-    geometric with the mean ``m = mean_response_fraction × rollout_len``; the largest of N such lengths averages
-    ``m × H_N`` (H_N ≈ ln N + γ + 1/(2N), the N-th harmonic number), cut at ``max_tokens`` = ``rollout_len``
-    (vLLM ``SamplingParams.max_tokens``; verl ``response_length``, TRL ``max_completion_length``). At the default
-    ``mean_response_fraction`` = 1 it is ``rollout_len``. Check (``bench/rl_step_times.py``): play-verl's Qwen2-7B
-    PPO "min" run logs a mean of 164 tokens over 512 rollouts: m × H_512 = 1,118 → the cap 1,024; the logged
-    ``response_length/max`` has a median of 1,002 over its 140 steps."""
+    A batch's generation ends with its longest completion (vLLM ``LLM.generate`` returns once every request has
+    hit EOS or ``SamplingParams.max_tokens`` = ``rollout_len``: verl ``response_length``, TRL
+    ``max_completion_length``). The lengths, read from verl's per-step ``response_length/mean``, ``/max`` and
+    ``/clip_ratio`` (bench/rl_lengths.py), are a log-normal body of mean ``m = mean_response_fraction ×
+    rollout_len`` and spread ``prof.response_len_cv`` (:data:`ROLLOUT_LEN_CV`), plus a share
+    :data:`ROLLOUT_CAP_SHARE` of completions that never end and run to the cap
+    (:func:`rollout_lengths.expected_longest_runaway`). At the default ``mean_response_fraction`` = 1 it is
+    ``rollout_len``.
+    Checks (tests/test_mechanics_rollout_longest.py): verl-data's Qwen2.5-7B GRPO-LoRA run (64 × 5 = 320
+    rollouts, mean 268.5 of 1,024) logs a longest of 749 at its last step: 788 here, where round 4's geometric rule
+    (m × H_N) gave the cap; play-verl's "recommended" PPO (5,120 rollouts, mean ~188) logs 1,011 on average: 995.
+    Over bench/rl_lengths.py's 18 logs the median error is 2%; the worst are deepseek-llm-7b GRPO (+54%: fewer
+    runaways than the median) and play-verl "min" (−28%: more)."""
     L = float(prof.rollout_len)
     m = prof.mean_response_fraction * L
     n = xp.maximum(xp.asarray(n_rollouts, dtype=float), 1.0)
-    h_n = xp.maximum(xp.log(n) + EULER_GAMMA + 0.5 / n, 1.0)  # H_N (≥ 1: one rollout is its own longest)
-    return xp.minimum(L, m * h_n)
+    return expected_longest_runaway(m, prof.response_len_cv, n, L, ROLLOUT_CAP_SHARE)
 
 
 def decode_steps(prof: MethodProfile, seqs, *, kv_seq_bytes, kv_pool_bytes=None, max_seqs=None, xp=None,

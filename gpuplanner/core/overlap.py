@@ -81,7 +81,13 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
     true`` for ZeRO-2 and ZeRO-3 (``docs/source/en/deepspeed.md``).
     """
     zero, vpp, pp, sp = ops.b(zero), ops.f(vpp), ops.f(pp), ops.b(sp)
-    if framework == "megatron":
+    if tool == "nanotron":
+        # Nanotron (issue 35 round 9): torch DDP reduces its fp32 gradient buffers bucket by bucket in a comm hook
+        # during the backward (``trainer.py`` ``DistributedDataParallel``; ``gradient_accumulator.py``
+        # ``get_fp32_accum_hook``, ``async_op=True``); ZeRO-1 all-gathers the updated weights after the step,
+        # blocking (``optim/zero.py`` ``_all_gather_params``); no userbuffers TP overlap, no interleaved schedule
+        d_grad, d_param, d_tp, d_p2p = True, False, False, False
+    elif framework == "megatron":
         d_grad, d_param, d_tp, d_p2p = True, zero >= 1, sp, (vpp > 1) & (pp > 1)
     elif framework == "fsdp":
         d_grad, d_param, d_tp, d_p2p = True, zero >= 2, False, False

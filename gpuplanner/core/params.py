@@ -293,6 +293,7 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     fused query/key/value projection alone (Megatron ``linear_qkv``);
     ``qv`` = q_proj and v_proj (PEFT's default for Llama-family models; fused q/k/v: the fused projection);
     ``mlp`` = the MLP's linears alone (gate/up/down, the experts' too);
+    ``qkv_mlp`` = ``all_linear`` less ``o_proj`` (Answer.AI fsdp_qlora's "all");
     ``all_linear`` = every linear layer in the blocks except the router (PEFT ``target_modules="all-linear"``
     excludes the output head; Mixtral's experts are linear layers and are included). Where the modelling
     code stores q/k/v (or gate/up) as one matrix — GPT-2 ``c_attn``, NeoX/BLOOM/Falcon/ChatGLM
@@ -316,6 +317,10 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
         m = [l for l in mlp_linears(a, moe) if l.name not in ("router", "shared_expert_gate")]
         return _fuse(m, ("gate_proj", "up_proj"), "gate_up_proj") if a.fused_gate_up else m
 
+    if targets == "qkv_mlp":
+        # AnswerDotAI/fsdp_qlora train.py @27ce87d ``lora_target_modules="all"`` (its default): ["k_proj", "q_proj",
+        # "v_proj", "up_proj", "down_proj", "gate_proj"]: every linear of the blocks but the attention output o_proj
+        return [x for x in lora_linears(a, "all_linear") if x[0].name != "o_proj"]
     if targets in ("all_linear", "mlp"):
         n_moe = a.num_moe_layers
         dense = mlp(False) if a.num_layers - n_moe else []

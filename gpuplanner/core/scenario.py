@@ -28,7 +28,8 @@ Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
-                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl",
+                    "nanotron"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
@@ -42,21 +43,21 @@ GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: ``all_linear``); PEFT alone, with no ``target_modules``, uses its model-type map (q_proj, v_proj for Llama).
 #: ``qv``: q_proj and v_proj, PEFT's ``target_modules`` when none is given for Llama/Mistral/Qwen2 (its model-type map,
 #: ``utils/constants.py``).
-LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv"]
+LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv", "qkv_mlp"]
 
 
 #: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 #: the tools Liger Kernel does not patch (the Training page greys its switch for these: ui/pages/training_page.py)
-NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+NO_LIGER = ("megatron", "megatron-swift", "unsloth", "nanotron")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = tuple(FUSED_CE_DEFAULT)
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
-                   "megatron-bridge": "none", "trl": "full", "axolotl": "none"}
+                   "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none"}
 
 
 class _Section(BaseModel):
@@ -162,6 +163,11 @@ class PreferenceSection(_Section):
                                                               "method's default")
     reference_offload: bool = Field(False, description="frozen reference/reward models live in CPU memory and "
                                                        "stream through the GPU (OpenRLHF --ref_reward_offload)")
+    reference_grad_buffer: bool = Field(
+        False, description="Megatron-SWIFT before ms-swift 3.9 (commit 1b184f296, 2025-09-30): the full-parameter "
+                           "reference was built with Megatron's get_model() wrapped in its DDP, which keeps an fp32 "
+                           "gradient buffer (main_grad) for every reference parameter; false: ms-swift >= 3.9 "
+                           "(wrap_with_ddp=False, requires_grad_(False))")
 
 
 class RlSection(_Section):
@@ -189,6 +195,12 @@ class RlSection(_Section):
         1.0, gt=0, le=1, description="mean completion length as a share of rollout_len (the maximum): the "
                                      "longest completion still sets the generation time, the shorter ones leave "
                                      "the batch early; 1.0: every completion reaches the maximum (time model)")
+    response_len_std: float | None = Field(
+        None, gt=0, le=10_000_000, description="standard deviation of the completions' lengths in tokens (verl logs "
+                                               "response_length/mean, /max, /min): with the mean it sets the "
+                                               "expected longest completion, which ends the generation; null: 0.39 "
+                                               "× the mean completion (the median of verl's published GSM8K/MATH "
+                                               "logs, core/methods.ROLLOUT_LEN_CV)")
     updates_per_generation: int = Field(
         1, ge=1, le=100_000, description="optimizer steps trained on one generation batch (each on global_batch_size "
                                          "sequences): TRL steps_per_generation / gradient accumulation × "
@@ -331,6 +343,12 @@ class TrainingSection(_Section):
         if self.attn_implementation == "flash_attention_2" and not self.flash_attention:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
+        return self
+
+    @model_validator(mode="after")
+    def _reference_grad_buffer_tool(self) -> "TrainingSection":
+        """``preference.reference_grad_buffer``: Megatron-SWIFT's full-parameter reference only."""
+        _check_reference_grad_buffer(self)
         return self
 
     @model_validator(mode="before")
@@ -720,6 +738,23 @@ def _check_dora(t) -> None:
             CTX, "training.dora is priced for PEFT's DoRA only (Hugging Face-based tools), not this framework")))
 
 
+def _check_reference_grad_buffer(t) -> None:
+    """``training.preference.reference_grad_buffer`` describes one tool's full-parameter reference (Megatron-SWIFT
+    before 1b184f296): refused for other tools and for LoRA/QLoRA (whose reference is the base with the adapters
+    off, no model of its own)."""
+    if t.preference.reference_grad_buffer and (t.framework != "megatron-swift" or t.method != "full"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.reference_grad_buffer describes Megatron-SWIFT's full-parameter reference "
+                 "before ms-swift 3.9; framework {framework} with method {method} has none"),
+            framework=t.framework, method=t.method))
+    from .methods import method_profile  # noqa: PLC0415 (methods reads this section; it imports nothing of ours)
+
+    if t.preference.reference_grad_buffer and method_profile(t).reference != "separate":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.reference_grad_buffer needs a separate reference model; objective {objective} "
+                 "runs none here"), objective=t.objective))
+
+
 def _check_fused_ce(t) -> None:
     """Refuse ``training.fused_cross_entropy`` for a tool that does not run Megatron-Core's loss."""
     if t.fused_cross_entropy is not None and "framework" in t.model_fields_set and t.framework not in _MEGATRON_TOOLS:
@@ -728,12 +763,30 @@ def _check_fused_ce(t) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+#: the engines whose tools train through the Hugging Face Trainer, which owns ``torch_empty_cache_steps``
+#: (transformers ``TrainingArguments``; ``training.empty_cache_steps``)
+EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
+
+
 def _check_empty_cache(t) -> None:
     """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
-    if t.empty_cache_steps is not None and engine_of(t.framework) not in ("hf", "deepspeed"):
+    if t.empty_cache_steps is not None and engine_of(t.framework) not in EMPTY_CACHE_ENGINES:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.empty_cache_steps is the Hugging Face Trainer's torch_empty_cache_steps; framework "
                  "{framework} has no such choice"), framework=t.framework))
+
+
+def _check_tool_choices(t) -> None:
+    """The tool-specific choices a tool does not offer (:func:`_check_fused_ce`, :func:`_check_nanotron_precision`)."""
+    _check_fused_ce(t)
+    _check_nanotron_precision(t)
+
+
+def _check_nanotron_precision(t) -> None:
+    """Nanotron (v0.5) trains in BF16 without Transformer Engine: no FP8 recipe (core/frameworks.py)."""
+    if t.framework == "nanotron" and t.precision == "fp8":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16")))
 
 
 def _check_bnb_flags(t) -> None:
@@ -811,7 +864,7 @@ class Scenario(_Section):
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
         self._check_megatron_parallel()
-        _check_fused_ce(t)
+        _check_tool_choices(t)
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "

@@ -59,7 +59,7 @@ from .frameworks import interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
-from .scenario import Scenario
+from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
 from . import megatron_fsdp as mfsdpmod
@@ -1489,6 +1489,9 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "liger_kernel", False):
         # Liger Kernel patches Hugging Face models only (scenario.NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
+    if s.training.empty_cache_steps is not None:
+        # the Hugging Face Trainer's torch_empty_cache_steps (scenario.EMPTY_CACHE_ENGINES): the stacks on it only
+        fws = tuple(f for f in fws if engine_of(f) in EMPTY_CACHE_ENGINES) or fws
     if not getattr(s.training, "cut_cross_entropy", True):
         # an Unsloth version before Cut Cross-Entropy (scenario.cut_cross_entropy): only Unsloth is that tool
         fws = tuple(f for f in fws if f == "unsloth") or fws

@@ -124,6 +124,7 @@ from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
 from . import hf_moe as _hfmoe
+from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
@@ -770,6 +771,19 @@ def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
     return ops.where(n > 1, NCCL_BASE_LAT + k * (intra * NCCL_INTRA_STEP_LAT + inter * NCCL_NET_STEP_LAT), 0.0)
 
 
+def tp_layer_collectives(rec_whole, rec_op):
+    """A layer's tensor-parallel collectives with sequence parallelism, in all-reduce units (an all-gather and a
+    reduce-scatter make one): forward and backward each run two of each (4), full recomputation re-runs the
+    forward's (2·rec_whole), per-op SAC only its all-gathers (rec_op; torchtitan saves the reduce-scatter outputs)."""
+    return 4.0 + 2.0 * rec_whole + rec_op
+
+
+def _tp_gather_share(rec_whole, rec_op):
+    """The all-gathers' share of a layer's tensor-parallel collectives (:func:`fp8.tp_gather_halves` of
+    :func:`tp_layer_collectives`)."""
+    return fp8mod.tp_gather_halves(rec_whole, rec_op) / tp_layer_collectives(rec_whole, rec_op)
+
+
 def tp_fp8_gather_scale(framework: str, precision: str, fp8_recipe, rec_whole, rec_op):
     """The layers' tensor-parallel bytes as a share of the 16-bit bytes. torchtitan with torchao tensorwise float8
     (:func:`fp8.torchtitan_tp_float8`): ``Float8ColwiseParallel`` / ``Float8RowwiseParallel`` cast on the shard
@@ -778,8 +792,7 @@ def tp_fp8_gather_scale(framework: str, precision: str, fp8_recipe, rec_whole, r
     all-reduce units, ``2 + rec_whole + rec_op`` of them gathers: scale ``1 − ½·gathers/all``. 1 otherwise."""
     if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "tensorwise":
         return 1.0
-    gathers = fp8mod.tp_gather_halves(rec_whole, rec_op)
-    return 1.0 - (1.0 - fp8mod.TP_FP8_GATHER_BYTES / 2.0) * gathers / (4.0 + 2.0 * rec_whole + rec_op)
+    return 1.0 - (1.0 - fp8mod.TP_FP8_GATHER_BYTES / 2.0) * _tp_gather_share(rec_whole, rec_op)
 
 
 def tp_async_unfused_share(framework: str, precision: str, fp8_recipe, rec_whole, rec_op):
@@ -793,7 +806,7 @@ def tp_async_unfused_share(framework: str, precision: str, fp8_recipe, rec_whole
     ``_scaled_mm`` are fused (``fused_scaled_matmul_reduce_scatter``). 0 otherwise."""
     if fp8mod.torchtitan_tp_float8(framework, precision, fp8_recipe) != "rowwise":
         return 0.0
-    return fp8mod.tp_gather_halves(rec_whole, rec_op) / (4.0 + 2.0 * rec_whole + rec_op)
+    return _tp_gather_share(rec_whole, rec_op)
 
 
 def tp_replicated_cast_bytes(m: ModelFacts, framework: str, precision: str, fp8_recipe, x_b, dy_b, tp, pp, cp):
@@ -1123,8 +1136,8 @@ def cp_joins_dp(framework: str) -> bool:
     """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
     distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
     ``fully_shard`` over the ``dp_shard_cp`` mesh). DeepSpeed and the HF Trainer have no context parallel.
-    A fine-tuning tool follows its engine (``frameworks.engine_of``)."""
-    return _frameworks.engine_of(framework) in ("megatron", "fsdp")
+    A fine-tuning tool follows its engine (``frameworks.engine_of``); Nanotron (v0.5) has no context parallelism."""
+    return _frameworks.engine_of(framework) in ("megatron", "fsdp") and framework != "nanotron"
 
 
 def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
@@ -1571,7 +1584,7 @@ def time_layout(
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
     # (per-op SAC saves the reduce-scatter outputs, torchtitan's save list: only the all-gathers re-run)
-    n_layer_coll = (4.0 + 2.0 * rec_whole + rec_op) * (m.L / pp)
+    n_layer_coll = tp_layer_collectives(rec_whole, rec_op) * (m.L / pp)
     tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
     # the layers' collectives: torchtitan's float8 TP styles gather in FP8 (tp_fp8_gather_scale)
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
@@ -1818,7 +1831,8 @@ def time_layout(
         "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
-        **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
+        **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
+           else pp_stage_shares(framework, pp, m.L, pp_account_edges, ops)),
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
@@ -1833,6 +1847,7 @@ def time_layout(
                                                                  _ring_factor(n_edp, "all_reduce", ops)),
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
+        **dict(zip(("nano_list_g", "nano_list_p"), nanotron_list_copies(tool, zero, n_dp, grad_gpu, L_stage, ops))),
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "xf_gathers": xf_gathers, "xf_gathers_pre": xf_gathers_pre, "z3_open": z3_open,
         "z3_windowed": z3_windowed, "z3_win_bytes": z3_win_bytes,
@@ -2816,6 +2831,53 @@ def pp_stage_shares(framework: str, pp, n_layers: float, account_edges: bool = F
     return {"pp_head_stage": ops.where(mega, pp, 1.0), "pp_mid_layers": mid, "pp_last_layers": last}
 
 
+#: Nanotron's parameter tensors per Llama decoder layer (``models/llama.py`` ``LlamaDecoderLayer``: input_layernorm,
+#: qkv_proj, o_proj, post_attention_layernorm, gate_up_proj, down_proj) and beyond the layers (token embedding, final
+#: norm, LM head: counted on the busiest stage)
+NANOTRON_TENSORS_PER_LAYER = 6
+NANOTRON_TENSORS_EDGE = 3
+#: torch DDP's gradient bucket (nanotron ``ModelArgs.ddp_bucket_cap_mb = 25``, ``config/config.py``), in bytes of the
+#: 16-bit gradients DDP buckets
+NANOTRON_DDP_BUCKET_BYTES = 25.0 * 2**20
+
+
+def nanotron_stage_shares(m: ModelFacts, pp, ops=_ScalarOps) -> dict:
+    """Nanotron's pipeline stages in :func:`pp_stage_shares`' terms (core/nanotron.py: ``build_model`` balances the
+    stages by its blocks' costs, so the stages before the LM head carry more layers and the head's stage fewer): the
+    most layers on a stage without the head (``pp_mid_layers``) and beside it (``pp_last_layers``), as multiples of
+    the even ``L / pp``, the head whole on its stage (``pp_head_stage = pp``)."""
+    mid, last = _nanotron.stage_shares(m, pp)
+    return {"pp_head_stage": ops.where(ops.f(pp) > 1.0, ops.f(pp), 1.0), "pp_mid_layers": mid,
+            "pp_last_layers": last}
+
+
+def nanotron_list_copies(tool: str | None, zero, n_dp, grad_gpu, L_stage, ops=_ScalarOps):
+    """Host seconds per step of Nanotron's ZeRO-1 collectives, which move lists of per-rank views
+    (``(gradient side, parameter side)``; 0 elsewhere and without ZeRO or data parallelism). Counted from
+    huggingface/nanotron c252843 (v0.5), each op dispatched by the host (:data:`methods.EAGER_OP_S`):
+
+    * gradients, per DDP bucket (:data:`NANOTRON_DDP_BUCKET_BYTES`), in the comm hook ``get_fp32_accum_hook``
+      (``reduce_scatter=True`` under ZeRO-1) → ``distributed.reduce_scatter_coalesced``: one
+      ``_flatten_dense_tensors`` (a ``cat``) per data-parallel rank and one for the output; PyTorch's
+      ``ProcessGroupNCCL::reduce_scatter`` copies each rank's input into its flat buffer (one ``copy_`` per rank,
+      as for DeepSpeed's list collectives, :func:`ds_list_collectives`); ``update_output`` copies each parameter's
+      slice back: ``2·d + 1`` per bucket plus the stage's parameter tensors;
+    * weights, after the optimizer step (``optim/zero.py`` ``_all_gather_params`` →
+      ``distributed.all_gather_coalesced``): a ``cat`` per rank and the input's, ``ProcessGroupNCCL::allgather``'s
+      copy out per rank, then ``update_output`` copies every parameter's slice of every rank into place:
+      ``2·d + 1 + d × tensors``.
+
+    The gradient side runs in the last micro-batch's backward (the DDP hooks), the parameter side after the step,
+    with nothing left for the GPU to do (``time_gpu``)."""
+    on = (tool == "nanotron") & (ops.f(zero) >= 1.0) & (ops.f(n_dp) > 1.0)
+    d = ops.f(n_dp)
+    tensors = ops.ceil(ops.f(L_stage)) * NANOTRON_TENSORS_PER_LAYER + NANOTRON_TENSORS_EDGE
+    buckets = ops.ceil(ops.f(grad_gpu) * 2.0 / NANOTRON_DDP_BUCKET_BYTES)
+    grad_s = ops.where(on, (buckets * (2.0 * d + 1.0) + tensors) * EAGER_OP_S, 0.0)
+    param_s = ops.where(on, (2.0 * d + 1.0 + d * tensors) * EAGER_OP_S, 0.0)
+    return grad_s, param_s
+
+
 def moe_dispatcher_of(framework: str, moe_dispatcher: str | None) -> str | None:
     """The MoE token dispatcher a run uses: the scenario's ``parallel.moe_dispatcher``, else ``"alltoall"`` for
     Megatron-Core (Megatron-Bridge's model providers set ``moe_token_dispatcher_type = "alltoall"``, e.g.
@@ -3300,8 +3362,11 @@ def time_gpu(
     grad_exp = where(ov_grad, maximum(grad_sync - win_b * lay["grad_reductions"], grad_sync * last_bucket),
                      grad_sync)
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
-    dp12 = grad_exp + param_exp
-    dp12_all = grad_sync + param_sync  # (also the search's: overlap_contention_seconds reads the hidden part)
+    # Nanotron's ZeRO-1 list copies (nanotron_list_copies): host time, the weights' after the step, the gradients'
+    # beyond the last micro-batch's backward; no GPU work hides under them (nor contends with them)
+    nano_host = lay["nano_list_p"] * hcf + maximum(lay["nano_list_g"] * hcf - win_b, 0.0)
+    dp12 = grad_exp + param_exp + nano_host
+    dp12_all = grad_sync + param_sync + nano_host  # (also the search's: overlap_contention_seconds reads the hidden part)
     fsdp_pp, per_mb = lay["fsdp_pp"], lay["per_mb"]
     # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
     # FSDP) the terms below are never picked by the where() calls that read them: they are not computed

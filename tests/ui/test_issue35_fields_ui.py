@@ -423,3 +423,19 @@ def test_fused_cross_entropy_is_megatrons_and_refused_for_other_tools(page):
     choose(page.fused_ce, "off")
     assert "fused_cross_entropy" in (page.fused_ce.box.error or "")
     assert user(page).training.fused_cross_entropy is None
+
+
+def test_completion_length_spread_field(page):
+    """training.rl.response_len_std (issue 35 round 9, rllen9): an RL field; empty is the default spread (0.39 × the
+    mean completion), a negative value is refused at the field in one line."""
+    choose(page.objective, "sft")
+    assert not page.response_len_std.isEnabled()
+    choose(page.objective, "grpo")
+    assert page.response_len_std.isEnabled()
+    type_text(page.response_len_std, "96")
+    assert user(page).training.rl.response_len_std == 96.0
+    type_text(page.response_len_std, "-1")
+    refused(page.response_len_std)
+    assert user(page).training.rl.response_len_std == 96.0
+    type_text(page.response_len_std, "")
+    assert user(page).training.rl.response_len_std is None

@@ -2356,6 +2356,14 @@
         <source>The interleaved pipeline (virtual pipeline stages, VPP) is not tried: {fw}&apos;s {objective} trainer does not run it (ms-swift swift/megatron/trainers/grpo_trainer.py asserts that GRPO does not support VPP).</source>
         <translation>未尝试交错流水线（虚拟流水线阶段，VPP）：{fw} 的 {objective} 训练器不运行它（ms-swift swift/megatron/trainers/grpo_trainer.py 断言 GRPO 不支持 VPP）。</translation>
     </message>
+    <message>
+        <source>pip install nanotron; a YAML config (parallelism dp/tp/pp, tokens, optimizer zero_stage); Llama-style models only</source>
+        <translation>pip install nanotron；一个 YAML 配置（parallelism 的 dp/tp/pp、tokens、optimizer 的 zero_stage）；仅支持 Llama 类模型</translation>
+    </message>
+    <message>
+        <source>huggingface/nanotron src/nanotron/optim/zero.py, optim/gradient_accumulator.py, models/base.py build_model, parallel/pipeline_parallel/engine.py; scripts/scaling_benchmarks.py</source>
+        <translation>huggingface/nanotron 的 src/nanotron/optim/zero.py、optim/gradient_accumulator.py、models/base.py 的 build_model、parallel/pipeline_parallel/engine.py；scripts/scaling_benchmarks.py</translation>
+    </message>
 </context>
 <context>
     <name>FrameworkChecks</name>
@@ -8473,6 +8481,10 @@
         <translation>training.dora 只按 PEFT 的 DoRA 估算（基于 Hugging Face 的工具），不适用于此框架</translation>
     </message>
     <message>
+        <source>training.preference.reference_grad_buffer needs a separate reference model; objective {objective} runs none here</source>
+        <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
@@ -8575,6 +8587,14 @@
     <message>
         <source>training.fused_cross_entropy is Megatron-Core&apos;s --cross-entropy-loss-fusion; framework {framework} has no such choice</source>
         <translation>training.fused_cross_entropy 是 Megatron-Core 的 --cross-entropy-loss-fusion 开关；框架 {framework} 没有这个选项</translation>
+    </message>
+    <message>
+        <source>training.preference.reference_grad_buffer describes Megatron-SWIFT&apos;s full-parameter reference before ms-swift 3.9; framework {framework} with method {method} has none</source>
+        <translation>training.preference.reference_grad_buffer 描述的是 ms-swift 3.9 之前 Megatron-SWIFT 全参数训练的参考模型；框架 {framework}、方法 {method} 没有这种情况</translation>
+    </message>
+    <message>
+        <source>Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16</source>
+        <translation>Nanotron 没有 FP8 方案（不使用 Transformer Engine 或 torchao float8）；请使用 bf16 精度</translation>
     </message>
 </context>
 <context>
@@ -10303,6 +10323,22 @@
     <message>
         <source>Pad every sample to the sequence length instead of the longest sample of its micro-batch (Axolotl pad_to_sequence_len: true; transformers padding=&quot;max_length&quot;). Default off: the tools&apos; collators pad to the batch&apos;s longest. Needs a mean sample length: without one every sample already fills the sequence length</source>
         <translation>把每个样本都填充到序列长度，而不是填充到所在微批次中最长的样本（Axolotl pad_to_sequence_len: true；transformers 的 max_length 填充方式）。默认关闭：各工具的数据整理器填充到批次中最长的样本。需要先填写平均样本长度：不填时每个样本本来就占满序列长度</translation>
+    </message>
+    <message>
+        <source>Completion length spread</source>
+        <translation>回答长度离散度</translation>
+    </message>
+    <message>
+        <source>Standard deviation of the completions&apos; lengths in tokens (verl logs response_length/mean, /max and /min each step). With the mean it sets how long the longest completion runs, which ends the generation. Empty (default): 0.39 × the mean completion, the median of verl&apos;s published logs</source>
+        <translation>回答长度的标准差，单位为 token（verl 每步记录 response_length/mean、/max 和 /min）。它与均值一起决定最长的回答有多长，而生成在最长的回答结束时才结束。留空（默认）：平均回答长度的 0.39 倍，即 verl 已公布日志的中位数</translation>
+    </message>
+    <message>
+        <source>0.39 × mean</source>
+        <translation>0.39 × 均值</translation>
+    </message>
+    <message>
+        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora &quot;all&quot;)</source>
+        <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
     </message>
 </context>
 <context>

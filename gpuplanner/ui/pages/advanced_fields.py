@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, reentrant_switch, support
+from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES
 from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
@@ -116,7 +117,7 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
-                                        or engine_of(t.framework) in ("hf", "deepspeed"))
+                                        or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
         # torch.optim.AdamW's fused/foreach kernels (core/timing._opt_bytes reads it for AdamW): not for the
         # Megatron-Core tools, which run their own fused Adam; a set value stays in sight
         adamw = t.optimizer == "adamw" and engine_of(t.framework) != "megatron"

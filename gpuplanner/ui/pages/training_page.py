@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
-from gpuplanner.core.frameworks import engine_of
+from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
 
@@ -23,7 +23,7 @@ from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
-              "megatron-bridge", "trl", "axolotl"]
+              "megatron-bridge", "trl", "axolotl", "nanotron"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
@@ -119,7 +119,7 @@ class TrainingPage(BasePage):
             getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
             setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
-        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv", "qv", "mlp"])
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv", "qv", "mlp", "qkv_mlp"])
         self.dora = BoundCheck(m, "training.dora")
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
@@ -180,6 +180,8 @@ class TrainingPage(BasePage):
         self.updates_per_generation = BoundEdit(m, "training.rl.updates_per_generation")
         self.mean_response_fraction = BoundEdit(m, "training.rl.mean_response_fraction", parse=parse_float,
                                                 fmt=fmt_float)
+        self.response_len_std = BoundEdit(m, "training.rl.response_len_std", parse=parse_float, fmt=fmt_float,
+                                          allow_empty=True)
         self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off"])
         self.enforce_eager = BoundCheck(m, "training.rl.enforce_eager")
         self.sleep_level = BoundCombo(m, "training.rl.sleep_level", [1, 2])
@@ -194,7 +196,8 @@ class TrainingPage(BasePage):
                        ("gen_fraction", self.gen_fraction), ("engine_sleep", self.engine_sleep),
                        ("reward", self.reward), ("max_num_seqs", self.max_num_seqs),
                        ("rollout_tp", self.rollout_tp), ("updates_per_generation", self.updates_per_generation),
-                       ("mean_response_fraction", self.mean_response_fraction), ("schedule", self.schedule),
+                       ("mean_response_fraction", self.mean_response_fraction),
+                       ("response_len_std", self.response_len_std), ("schedule", self.schedule),
                        ("enforce_eager", self.enforce_eager), ("sleep_level", self.sleep_level),
                        ("prompt_pad_len", self.prompt_pad_len), ("critic_padding_free", self.critic_padding_free)]:
             self.labels[key] = self.add_field(of, f)
@@ -426,6 +429,10 @@ class TrainingPage(BasePage):
                 "Mean completion length as a share of the rollout length (the maximum): the longest completion "
                 "still sets the generation time, shorter ones leave the batch early. Default 1: every completion "
                 "reaches the maximum")),
+            "response_len_std": (self.tr("Completion length spread"), self.tr(
+                "Standard deviation of the completions' lengths in tokens (verl logs response_length/mean, /max "
+                "and /min each step). With the mean it sets how long the longest completion runs, which ends the "
+                "generation. Empty (default): 0.39 × the mean completion, the median of verl's published logs")),
             "schedule": (self.tr("RL schedule"), self.tr(
                 "On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step "
                 "off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl "
@@ -485,7 +492,7 @@ class TrainingPage(BasePage):
                                    "deepspeed": "DeepSpeed", "megatron": "Megatron-LM",
                                    "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth", "ms-swift": "ms-swift",
                                    "megatron-swift": "Megatron-SWIFT", "megatron-bridge": "NeMo / Megatron-Bridge",
-                                   "trl": "TRL", "axolotl": "Axolotl"})
+                                   "trl": "TRL", "axolotl": "Axolotl", "nanotron": "Nanotron"})
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
@@ -518,6 +525,8 @@ class TrainingPage(BasePage):
         self.rollout_tp.setPlaceholderText(self.tr("training TP"))
         self.updates_per_generation.box.set_unit(self.tr("steps"))
         self.mean_response_fraction.box.set_unit(self.tr("of the maximum"))
+        self.response_len_std.box.set_unit(self.tr("tokens"))
+        self.response_len_std.setPlaceholderText(self.tr("0.39 × mean"))
         self.schedule.set_labels({"on_policy": self.tr("on-policy (generate, then train)"),
                                   "one_step_off": self.tr("one step off-policy (overlapped)")})
         self.enforce_eager.setText(self.tr("no CUDA graphs (enforce_eager)"))
@@ -539,7 +548,8 @@ class TrainingPage(BasePage):
                                       "all_linear": self.tr("all linear layers"),
                                       "qv": self.tr("q_proj and v_proj (PEFT's Llama default)"),
                                       "mlp": self.tr("MLP only (gate, up, down)"),
-                                      "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)")})
+                                      "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)"),
+                                      "qkv_mlp": self.tr("q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora \"all\")")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
                               3: self.tr("3 (+ weights)")})
@@ -609,8 +619,9 @@ class TrainingPage(BasePage):
         # cleared box, refused for other tools, stays in sight)
         self.form.setRowVisible(self.cut_cross_entropy.box,
                                 s.training.framework == "unsloth" or not s.training.cut_cross_entropy)
-        # Megatron-Core's loss fusion: shown for the Megatron tools, or while set (a refused choice stays in sight)
-        self.form.setRowVisible(self.fused_ce.box, engine_of(s.training.framework) == "megatron"
+        # Megatron-Core's loss fusion: shown for the Megatron tools that offer it (not Nanotron), or while set (a
+        # refused choice stays in sight)
+        self.form.setRowVisible(self.fused_ce.box, s.training.framework in FUSED_CE_DEFAULT
                                 or s.training.fused_cross_entropy is not None)
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.flash.box, not transformers_attention(s))
@@ -637,7 +648,8 @@ class TrainingPage(BasePage):
                    "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
                    "max_num_seqs": rl and s.training.rl.generation_engine != "training",
                    "rollout_tp": rl and s.training.rl.generation_engine != "training",
-                   "updates_per_generation": rl, "mean_response_fraction": rl, "schedule": rl,
+                   "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
+                   "schedule": rl,
                    "enforce_eager": rl and s.training.rl.generation_engine != "training",
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
