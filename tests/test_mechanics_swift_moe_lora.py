@@ -137,3 +137,10 @@ def test_lora_tp_collectives_priced_at_ring_latency():
     # full fine-tuning and TP 1 are unchanged
     assert T.lora_tp_collectives(resolve(_dense(method="full")).facts, "megatron-swift", False, "all_linear",
                                  True, 1.0) == (0.0, False)
+
+
+def test_qkv_mlp_targets():
+    # q/k/v + gate/up + down (no o_proj): two column-parallel linears and one row-parallel; the MLP's are experts
+    m = resolve(_dense()).facts
+    assert T.lora_tp_collectives(m, "megatron-swift", True, "qkv_mlp", True, 0.0) == (6.0, True)
+    assert T.moe_lora_on_experts(resolve(scn()).facts, "megatron-swift", True, "qkv_mlp")

@@ -2513,7 +2513,9 @@ MOE_LORA_EXPERT_TOOLS = ("megatron-swift",)
 LORA_TP_TOOLS = ("megatron-swift",)
 #: adapted (column-parallel, row-parallel) linears per layer by ``lora_targets`` (Megatron's fused ``linear_qkv``)
 LORA_TP_LINEARS = {"all_linear": (2.0, 2.0), "attention": (1.0, 1.0), "qkv": (1.0, 0.0), "qv": (1.0, 0.0),
-                   "mlp": (1.0, 1.0)}
+                   "mlp": (1.0, 1.0), "qkv_mlp": (2.0, 1.0)}
+#: the targets that take the MLP's fc1 and fc2 (a MoE layer's experts)
+LORA_MLP_TARGETS = ("all_linear", "mlp", "qkv_mlp")
 
 
 def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, rec_whole, ops=_ScalarOps):
@@ -2523,7 +2525,7 @@ def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_target
     if not (lora and tool in LORA_TP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
         return 0.0, False
     col, row = LORA_TP_LINEARS[lora_targets]
-    if lora_targets in ("all_linear", "mlp"):  # fc1 and fc2 count in the dense layers only
+    if lora_targets in LORA_MLP_TARGETS:  # fc1 and fc2 count in the dense layers only
         moe = float(m.moe_frac or 0.0)
         col, row = col - moe, row - moe
     with_sp = (col + row) * (2.0 + rec_whole)
@@ -2533,8 +2535,8 @@ def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_target
 
 def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str) -> bool:
     """Whether a LoRA run puts adapters on the routed experts' grouped linears (:data:`MOE_LORA_EXPERT_GEMMS`):
-    a MoE model, a tool of :data:`MOE_LORA_EXPERT_TOOLS`, targets that take the MLP (``all_linear``, ``mlp``)."""
-    return bool(lora and tool in MOE_LORA_EXPERT_TOOLS and lora_targets in ("all_linear", "mlp")
+    a MoE model, a tool of :data:`MOE_LORA_EXPERT_TOOLS`, targets that take the MLP (:data:`LORA_MLP_TARGETS`)."""
+    return bool(lora and tool in MOE_LORA_EXPERT_TOOLS and lora_targets in LORA_MLP_TARGETS
                 and float(getattr(m, "n_experts", 0) or 0) > 0 and m.moe_frac)
 
 
