@@ -314,6 +314,21 @@ LORA_DROPOUT_IN = 2.5
 LORA_AUTOCAST_IN = 6.0
 LORA_DROPOUT_IN_FP32 = 4.5
 QLORA_CLONE_OUT = 2.0
+#: The rank-wide adapter GEMMs' own operands, 16-bit elements per token and adapted linear (a part of
+#: :data:`LORA_FWD_IN` … above): each forward reads x into ``lora_A`` (fan_in) and writes ``lora_B``'s output
+#: (fan_out); the backward reads the scaled output gradient twice (``lora_B``'s dgrad and wgrad) and, in ``lora_A``'s,
+#: writes the input gradient and reads x again (2 fan_in, 2 fan_out). Their FLOPs (2·r per element moved, each pass)
+#: are counted with the other linears' (:func:`forward_flops_per_token` ``lora``): r FLOPs per byte, below every
+#: GPU's ridge point at the usual ranks, so a roofline kernel takes the longer of the two times, not their sum
+#: (Williams, Waterman, Patterson, "Roofline", CACM 52(4), 2009; the GEMMs are PEFT ``tuners/lora/layer.py``
+#: ``Linear.forward`` ``lora_B(lora_A(dropout(x)))``, ``nn.Linear`` each, one cuBLAS GEMM per pass and operand).
+LORA_GEMM_FWD, LORA_GEMM_BWD = 1.0, 2.0
+
+
+def lora_gemm_elements(d_in, d_out, fwd_passes):
+    """16-bit elements per token that the adapter GEMMs themselves move (:data:`LORA_GEMM_FWD`), over
+    ``fwd_passes`` forwards (1 + the recompute share) and one backward."""
+    return (d_in + d_out) * (LORA_GEMM_FWD * fwd_passes + LORA_GEMM_BWD)
 
 
 #: DoRA (Liu et al. 2024, arXiv:2402.09353 eq. 5; PEFT ``tuners/lora/dora.py`` ``DoraLinearLayer.forward``): every

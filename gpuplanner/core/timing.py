@@ -1483,7 +1483,7 @@ def time_layout(
         fp8_tok = fp8_tok + tp_replicated_cast_bytes(m, framework, precision, fp8_recipe, x_b, dy_b, tp, pp, cp)
     # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
     # and outputs, the scaling and the add, at memory speed; the recompute forward re-runs the forward's part
-    lora_tok = 0.0
+    lora_tok = lora_gemm_tok = lora_flops_tok = 0.0
     # PEFT's fp32 adapters under the HF Trainer's autocast (flops.LORA_AUTOCAST_IN): fp32 master weights, no ZeRO
     # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
     peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
@@ -1494,6 +1494,9 @@ def time_layout(
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
                                                peft_autocast, method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+        # the adapter GEMMs' own bytes and FLOPs (flops.LORA_GEMM_FWD): a kernel takes the longer of the two
+        lora_gemm_tok = 2.0 * F.lora_gemm_elements(d_in, d_out, 1.0 + rec_whole + rec_op) / (tp * pp * cp)
+        lora_flops_tok = f_lora * (3.0 + rec_whole + rec_op * op_lin)
     dora_mb = 0.0
     if lora and dora:
         dora_mb, dora_tok = dora_terms(m, framework, lora_targets, peft_autocast, d_out, rec_whole + rec_op, where)
@@ -1825,7 +1828,7 @@ def time_layout(
     off["lora_tp_mb"] = lora_tp_mb
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "lora_tok": lora_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
+        "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
         "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
@@ -3280,6 +3283,10 @@ def time_gpu(
     t_stage_tok = maximum(t_layers_tok * lay["pp_mid_layers"],
                           t_layers_tok * lay["pp_last_layers"] + t_head_tok * lay["pp_head_stage"])
     t_compute_tok = t_stage_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    # the LoRA adapters' rank-wide GEMMs are in both t_lin_tok (FLOPs) and t_mem_tok (bytes): each runs at the longer
+    # of the two (roofline, flops.LORA_GEMM_FWD), so the shorter is taken back (the compute line, not the LoRA line)
+    t_compute_tok = t_compute_tok - minimum(lay.get("lora_gemm_tok", 0.0) / mem_bw, lay.get("lora_flops_tok", 0.0) / (
+        eff * peak * lay["fp8_gemm_scale"]) / mp)
     # the other stages wait for the slowest one: named apart, in the pipeline's part of the step
     pp_imb_mb = maximum(t_stage_tok - t_flops_tok, 0.0) / mp * mbs * s
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
