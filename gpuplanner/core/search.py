@@ -1351,6 +1351,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             args.update(gap=max(tie[i], 0.001), tie=FASTEST_TIE)  # under 0.1% reads "0.1%", never "0.0% slower"
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
                                           "of it are equally fast to the estimate, so it ranks by cost among them.")
+        elif n == 1 and pen[i]:  # every plan left fails a rule: #1 must not say it passes them (advice10)
+            args["rule"] = _rule_name(next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit))
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints passes every ranking rule, "
+                                          "so the best by the objective among those that fail the least comes "
+                                          "first; this one fails the planning rule “{rule}” (its check below).")
         elif n == 1:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
                                           "constraints and pass the ranking rules.")

@@ -4441,6 +4441,10 @@
         <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
     </message>
     <message>
+        <source>Ranks #{n}: no plan that meets the constraints passes every ranking rule, so the best by the objective among those that fail the least comes first; this one fails the planning rule “{rule}” (its check below).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个通过全部排序规则，因此在违反规则最轻的方案中按目标最优者排在前面；此方案未通过规划规则“{rule}”（见下方的检查）。</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
