@@ -82,3 +82,32 @@ def test_the_line_reads_as_chinese():
         _lang.install("en")
     assert zh.startswith("排第 1：满足约束的方案中没有一个通过全部排序规则") and "“显存余量”" in zh
     assert not any(w in zh for w in ("Ranks", "rule", "plan", "memory"))
+
+
+REQ = Path(__file__).resolve().parent / "data" / "expert_review" / "lora-8b-4090-any-count.json"
+
+
+def test_pareto_front_leaves_out_plans_without_the_memory_headroom():
+    """LoRA Llama-3.1-8B on up to 8 × 4090: the front printed under the plans read "2 × RTX 4090: 0.62 days,
+    ¥58.54" (DeepSpeed above 85.6% of the card) while plan #2, 2 × 4090, read 0.77 days, ¥73.39. Every point of
+    the front now has the headroom, and a GPU type and count the list shows has the list's figures on the front
+    when it is there."""
+    d = json.loads(REQ.read_text(encoding="utf-8"))
+    res = search.search(Scenario.model_validate(d), top=5)
+    shown = {(p.gpu, p.num_gpus): p for p in res.plans}
+    assert res.pareto
+    for q in res.pareto:
+        p = shown.get((q["gpu"], q["num_gpus"]))
+        if p is not None:
+            assert q["cost"] == pytest.approx(p.cost, abs=0.01)
+            assert q["calendar_days"] == pytest.approx(p.evaluation.calendar_days, abs=0.001)
+    # every point on the front is a layout with the headroom: no cheaper one for the same count is left out of the list
+    for q in res.pareto:
+        p = shown.get((q["gpu"], q["num_gpus"]))
+        assert p is None or "memory_headroom" not in _failed(p)
+    # with the rule off the front is over every row again (the tight DeepSpeed layouts come back)
+    d["constraints"]["rules"] = {"memory_headroom": False}
+    off = search.search(Scenario.model_validate(d), top=5)
+    two_on = next(q for q in res.pareto if q["num_gpus"] == 2)
+    two_off = next(q for q in off.pareto if q["num_gpus"] == 2)
+    assert two_off["cost"] < two_on["cost"] and two_off["calendar_days"] < two_on["calendar_days"]
