@@ -43,8 +43,11 @@ def test_poor_plans_rank_after_acceptable_ones_and_the_rule_switches_off():
     failing = [p for p in on.plans if any(r.id == "mfu_grade" and r.status == "failed" for r in p.rules)]
     assert all(p is not on.plans[0] for p in failing)
     off = S.search(_7b(rules={"mfu_grade": False}), top=S.RANKED_LIST_LENGTH)
-    costs = [p.cost for p in off.plans if p.meets_deadline]
-    assert costs == sorted(costs)  # cost order again
+    # cost order again among the plans no other rule ranks after (round 9: with the 14.4% memory headroom some of
+    # the list's rows are tight, and ``memory_headroom`` ranks those after the others)
+    costs = [p.cost for p in off.plans if p.meets_deadline
+             and not any(r.status == "failed" for r in p.rules if r.id != "mfu_grade")]
+    assert len(costs) >= 3 and costs == sorted(costs)
     # (since round 6, advice5 the DeepSpeed pipeline layouts, poor ones among them, are not searched for a fine-tune)
     assert all(r.status == "allowed" for p in off.plans for r in p.rules if r.id == "mfu_grade" and p.mfu_grade == "poor")
 

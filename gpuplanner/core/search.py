@@ -1351,6 +1351,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             args.update(gap=max(tie[i], 0.001), tie=FASTEST_TIE)  # under 0.1% reads "0.1%", never "0.0% slower"
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
                                           "of it are equally fast to the estimate, so it ranks by cost among them.")
+        elif n == 1 and pen[i]:  # every plan left fails a rule: #1 must not say it passes them (advice10)
+            args["rule"] = _rule_name(next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit))
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints passes every ranking rule, "
+                                          "so the best by the objective among those that fail the least comes "
+                                          "first; this one fails the planning rule “{rule}” (its check below).")
         elif n == 1:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
                                           "constraints and pass the ranking rules.")
@@ -1946,6 +1951,8 @@ class _Reducer:
             beaten[again] |= (ja > 0) & (pm[np.maximum(ja - 1, 0)] < cost[again])
         left = np.flatnonzero(~beaten)
         keep.append(left[pareto_front(days[left], cost[left])])
+        if "penalty" in d:  # the front printed is over the rows with the memory headroom (_roomy_front)
+            keep.append(_roomy_front(days, cost, d["penalty"]))
         rows = np.unique(np.concatenate(keep))
         kept = {k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in d.items() if k[0] != "_"}
         if complete is not None:
@@ -2001,6 +2008,8 @@ class _Reducer:
         need.append(order[first])
         front = pareto_front(days, cost)
         need.append(front)
+        if "penalty" in P:
+            need.append(_roomy_front(days, cost, P["penalty"]))
         self.front_days, self.front_cost = days[front], cost[front]
         rows = np.unique(np.concatenate(need))
         self.pool = [{k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in P.items()}]
@@ -2181,6 +2190,21 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
         n_fit += len(idx)
         red.add(sub, lambda d, rows, c=c, part=part, start=start: _kept_rows(c, d, rows, ci, gi, part, start))
     return n_eval, n_fit
+
+
+def _roomy_front(days: np.ndarray, cost: np.ndarray, pen: np.ndarray) -> np.ndarray:
+    """The time-vs-cost Pareto front over the plans with the memory headroom (issue 35 round 9, advice10): a row
+    failing ``memory_headroom`` (advisor ``TIGHT_BIT``, set only while that rule is on) is left out, unless no row
+    has the headroom. Before, the front printed under the plans (and starred on the Plans page) was built over every
+    row that fits at all, so for LoRA on Llama-3.1-8B on 4090s it read "2 × RTX 4090: 0.62 days, ¥58.54" (DeepSpeed,
+    above 85.6% of the card) under plan #2, "2 × RTX 4090 …: 0.77 calendar days, ¥73.39": two prices for one GPU
+    type and count, the cheaper one for a layout the ranking puts after because it likely runs out of memory.
+    The other bits (price, MFU, risk) are what the front trades time against, so they stay on it."""
+    tight = (np.asarray(pen, dtype=np.int64) & advisormod.TIGHT_BIT) != 0
+    roomy = ~tight & np.isfinite(days) & np.isfinite(cost)
+    if not tight.any() or not roomy.any():
+        return pareto_front(days, cost)
+    return pareto_front(np.where(roomy, days, np.inf), cost)
 
 
 def _distinct_front(front: Any, gpu_of: Any, cat: dict, contexts: list[SearchContext], days: Any) -> list[dict]:
@@ -2367,7 +2391,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
-    front = pareto_front(days, cat["cost"])
+    front = _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False))
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)

@@ -4784,6 +4784,10 @@
         <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is from no quote of networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: at a price near that one, that plan is the better rent.</source>
         <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若价格与之相近，那个方案更值得租。</translation>
     </message>
+    <message>
+        <source>Ranks #{n}: no plan that meets the constraints passes every ranking rule, so the best by the objective among those that fail the least comes first; this one fails the planning rule “{rule}” (its check below).</source>
+        <translation>排第 {n}：满足约束的方案中没有一个通过全部排序规则，因此在违反规则最轻的方案中按目标最优者排在前面；此方案未通过规划规则“{rule}”（见下方的检查）。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
