@@ -8784,6 +8784,14 @@
         <translation>DeepSpeed ZeRO-3 逐子模块钩子（主机端）</translation>
     </message>
     <message>
+        <source>FSDP1 hooks on every LoRA weight (verl, host)</source>
+        <translation>FSDP1 逐 LoRA 权重钩子（verl，主机端）</translation>
+    </message>
+    <message>
+        <source>FSDP1 hooks on every LoRA weight, log-prob pass (verl, host)</source>
+        <translation>FSDP1 逐 LoRA 权重钩子，对数概率前向（verl，主机端）</translation>
+    </message>
+    <message>
         <source>MoE expert loop in Python (a host sync per expert)</source>
         <translation>MoE 专家的 Python 循环（每个专家一次主机同步）</translation>
     </message>
