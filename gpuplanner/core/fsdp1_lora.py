@@ -1,6 +1,8 @@
 """verl's LoRA actor under FSDP1: every adapter weight is its own FSDP unit (time model, host side).
 
-verl's FSDP workers (``actor.strategy: fsdp``, FSDP1 ``FullyShardedDataParallel`` with ``use_orig_params``) wrap
+verl's FSDP workers (``actor.strategy: fsdp``: FSDP1 ``FullyShardedDataParallel``, built with
+``use_orig_params=False`` in ``fsdp_workers.py`` ``_build_model_optimizer`` of mid-2025, later a config key that
+defaults to False; ``limit_all_gathers`` left at FSDP1's default, True) wrap
 a LoRA actor with ``verl/utils/fsdp_utils.py`` ``get_fsdp_wrap_policy(module, config, is_lora=True)``: besides the
 decoder-layer units, a lambda policy wraps every leaf module whose ``weight`` requires grad, i.e. each PEFT
 ``lora_A`` and ``lora_B`` ``nn.Linear`` (PEFT ``tuners/lora/layer.py``). So an adapted linear brings two FSDP
@@ -11,10 +13,11 @@ FSDP1 runs Python around every unit, every pass (``torch/distributed/fsdp/_runti
 ``_flat_param.py``, ``FlatParamHandle``). Counted there, one unit, in Python-issued operations priced at
 :data:`methods.EAGER_FWD_OP_S` (hooks run in Python, as :mod:`core.zero3` prices DeepSpeed's):
 
-* :data:`FSDP1_OPS_UNSHARD` (18): ``_unshard`` → ``pre_unshard`` (the ``use_orig_params`` write-back check; the
-  mixed-precision shard: ``_alloc_storage``, the cast ``copy_``, the ``.data`` swap), the two stream contexts in
+* :data:`FSDP1_OPS_UNSHARD` (17): ``_unshard`` → ``pre_unshard`` (the mixed-precision shard: ``_alloc_storage``,
+  the cast ``copy_``, the ``.data`` swap; no write-back check without ``use_orig_params``), the two stream contexts in
   and out and ``wait_stream``, the padded buffer's ``_alloc_storage``, ``all_gather_into_tensor``,
-  ``_use_unsharded_flat_param`` (slice and ``.data`` swap) with the original parameter's view and swap,
+  ``_use_unsharded_flat_param`` (slice and ``.data`` swap) with ``_use_unsharded_views`` (the weight's view and
+  ``setattr``),
   ``post_unshard`` (``record_stream`` and free of the low-precision shard), the compute stream's ``wait_stream``;
 * :data:`FSDP1_OPS_RESHARD` (8): ``reshard`` → ``_use_sharded_flat_param`` (``.data`` swap, the original
   parameter's sharded view and swap), ``_free_unsharded_flat_param`` (``record_stream``, free), the rate
@@ -27,16 +30,16 @@ FSDP1 runs Python around every unit, every pass (``torch/distributed/fsdp/_runti
   ``_post_reduce_grad_callback`` (the cast back, the sharded gradient's view) and the unsharded gradient's
   ``record_stream`` and free.
 
-Per unit: a no-grad forward unshards and reshards (26); a forward with grad adds the hooks (29); gradient
+Per unit: a no-grad forward unshards and reshards (25); a forward with grad adds the hooks (28); gradient
 checkpointing (verl: non-reentrant) re-runs the forward hooks in the recompute (``_pre_forward`` returns early
-only in ``BACKWARD_PRE``); the backward unshards again (``_pre_backward_hook``), reduces and reshards (40).
+only in ``BACKWARD_PRE``); the backward unshards again (``_pre_backward_hook``), reduces and reshards (39).
 """
 
 from __future__ import annotations
 
 from .methods import EAGER_FWD_OP_S
 
-FSDP1_OPS_UNSHARD = 18.0
+FSDP1_OPS_UNSHARD = 17.0
 FSDP1_OPS_RESHARD = 8.0
 FSDP1_OPS_GRAD_FWD = 3.0
 FSDP1_OPS_REDUCE = 14.0
