@@ -346,7 +346,9 @@ def key_split(scn: dict) -> dict:
     base = predict(scn)
     no_ref = predict(_variant(scn, reference="none"))
     sep = predict(_variant(scn, reference="separate", reference_offload=False))
-    out = {"gen": base["gen"], "old_log_prob": sep["step"] - no_ref["step"]}
+    # (a LoRA actor on verl's FSDP1: the log-prob forward also runs the adapter units' hooks, which the reference
+    # with its adapter disabled does not: timing.fsdp1_lora_objective_mb)
+    out = {"gen": base["gen"], "old_log_prob": sep["step"] - no_ref["step"] + base["fsdp1_lora_logprob"]}
     has_ref = scn["training"]["preference"].get("reference") != "none"
     out["ref"] = base["step"] - no_ref["step"] if has_ref else 0.0
     critic = 0.0
@@ -464,7 +466,8 @@ def predict(scn: dict) -> dict:
     t = e.time
     k = scn["training"]["rl"]["updates_per_generation"]
     gen = t.seconds.get("generation", 0.0) * k
-    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k, "mem": e.memory.allocated}
+    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k, "mem": e.memory.allocated,
+            "fsdp1_lora_logprob": t.parts.get("fsdp1_lora_units_logprob", 0.0) * k}
 
 
 def table() -> list[dict]:

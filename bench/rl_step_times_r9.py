@@ -62,7 +62,7 @@ def _model(m):
 def _v(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, tp, mini, mbs,
        recompute="full", objective="grpo", ref="offload", actor_offload=False, eager=True, sleep_level=2,
        padding_free=True, critic_padding_free=None, method="full", lora_rank=32, max_num_seqs=None,
-       prompt_pad=512, kl=0.001, framework="fsdp", parallel=None):
+       prompt_pad=512, kl=0.001, framework="fsdp", parallel=None, fsdp_version=None):
     """One verl run as a planner scenario (one planner step = one ``ppo_mini_batch_size × n`` update)."""
     pref = {"beta": kl}
     if ref == "none":
@@ -85,6 +85,8 @@ def _v(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util
                 "recompute": recompute, "preference": pref, "rl": rl}
     if method == "lora":
         training["lora_rank"] = lora_rank
+    if fsdp_version:  # verl's actor.strategy: fsdp is FSDP1 (FullyShardedDataParallel), fsdp2 FSDP2
+        training["fsdp_version"] = fsdp_version
     par = parallel or {"zero": 3, "offload_optimizer": actor_offload, "offload_params": actor_offload}
     return {"model": _model(model), "training": training, "parallel": par,
             "hardware": {"gpu": gpu, "num_gpus": n_gpus}}
@@ -95,11 +97,11 @@ def _lora(model, gpus, *, tp, util, resp_mean, pub):
     linear layers, 64 prompts × 5 (train_batch_size = ppo_mini_batch_size = ppo_micro_batch_size = 64:
     the mini-batch of 320 sequences runs per GPU in micro-batches of 64 / GPUs sequences, verl's normalisation of the global ppo_micro_batch_size), max response 1,024, actor params and optimizer
     offloaded, gradient checkpointing, vLLM eager (enforce_eager True logged; XFormers backend) with
-    max_num_seqs 512. ASSUMED sleep level 1 (verl keeps a LoRA engine's base weights and syncs the adapter)."""
+    max_num_seqs 512; actor.strategy fsdp (logged): FSDP1. ASSUMED sleep level 1 (verl keeps a LoRA engine's base weights and syncs the adapter)."""
     per_gpu = 64 // gpus  # ppo_micro_batch_size (global, in sequences) / GPUs
     return _v(model, "h100-sxm-80gb", gpus, prompts=64, n=5, prompt_mean=103, resp_max=1024, resp_mean=resp_mean,
               util=util, tp=tp, mini=64, mbs=per_gpu, ref="lora_base", actor_offload=True, sleep_level=1,
-              method="lora", max_num_seqs=512), pub
+              method="lora", max_num_seqs=512, fsdp_version=1), pub
 
 
 def _pub(gen, old, ref, upd, reward=0.0, adv=0.0, values=0.0, critic=0.0, step=None):

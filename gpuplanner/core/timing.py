@@ -123,6 +123,7 @@ from . import megatron_fsdp as mfsdpmod
 from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
+from . import fsdp1_lora as _fl
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
@@ -1537,6 +1538,10 @@ def time_layout(
         m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
+    # verl's FSDP1 LoRA actor: each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
+    fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
+                                                  pp, fused)
+    fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
@@ -1831,7 +1836,7 @@ def time_layout(
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_fwd_base_mb": where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp)), "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2125,6 +2130,40 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, offload_param
                                 where(once & offload_params, n_gather * shard_params * 2.0 * crit, 0.0)),
         "off_verl": verl_bytes, "off_gpu_step": where(offload, 1.0 if (paged or verl) else 0.0, 1.0),
     }
+
+
+def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, lora_targets, rec_whole, pp, fused):
+    """(training micro-batch, one no-grad forward micro-batch) host seconds of verl's FSDP1 LoRA adapter units on one
+    GPU's layers (core/fsdp1_lora.py); 0 elsewhere."""
+    if fused is True or not _fl.applies(profile.rl, framework, fsdp_version, method):
+        return 0.0 * rec_whole, 0.0 * rec_whole
+    n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
+    train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
+    return train + 0.0 * rec_whole, nograd + 0.0 * rec_whole
+
+
+def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
+    """Per micro-batch: (the training passes' wait, the no-grad log-prob forwards' wait) for verl's FSDP1 LoRA unit
+    hooks (:func:`fsdp1_lora_host_mb`). FSDP1's rate limiter (``limit_all_gathers``, on by default and not set by
+    verl: ``_unshard`` synchronises the host on the free event of the unit two back) keeps the host within two units
+    of the GPU, so the hooks hide only under the decoder layers' own GPU work, not under the output layer and loss
+    that follow them: each pass waits max(host - layers' GPU time, 0) less the wait without the hooks. The reference
+    of a LoRA actor runs with the adapter disabled (verl ``compute_ref_log_prob`` → PEFT ``disable_adapter``: the
+    units never run) and waits for none."""
+    maximum = lay["ops"].maximum
+    gpu = t_mb_gpu * lay["fl_layers_share"]
+    base = lay["host_mb"] * hcf
+    train = maximum(base + lay["fl_host_mb"] * hcf - gpu, 0.0) - maximum(base - gpu, 0.0)
+    gpu_f = gpu * lay["fl_fwd_h"] / hflops_tok
+    base_f = lay["fl_fwd_base_mb"] * hcf
+    own = maximum(base_f + lay["fl_nograd_mb"] * hcf - gpu_f, 0.0) - maximum(base_f - gpu_f, 0.0)
+    return train, float(lay["profile"].policy_nograd_forwards) * own
+
+
+def fsdp1_lora_parts(fl_wait, fl_logprob, m_acc, step) -> dict:
+    """The breakdown's names for verl's FSDP1 LoRA unit hooks (:func:`fsdp1_lora_host_mb`), seconds per step:
+    the training passes' wait and the no-grad log-prob forwards' own."""
+    return {"fsdp1_lora_units": fl_wait * m_acc + 0.0 * step, "fsdp1_lora_units_logprob": fl_logprob * m_acc + 0.0 * step}
 
 
 def offload_seconds(lay: dict, host_bw, t_bwd, compute):
@@ -3304,6 +3343,7 @@ def time_gpu(
     t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
     # the waits for the host: eager launches, Megatron's MoE syncs, Transformers' expert loop (host_waits)
+    t_mb_gpu_pre = t_mb  # the micro-batch's GPU time before the host waits (fsdp1_lora_waits)
     launch_mb, moe_host, hf_moe = host_waits(lay, hcf, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb)
     # the same waits behind an x86 host, so that a Grace host's extra is its own line
     host_x86 = ((launch_mb, moe_host, hf_moe) if not np.any(np.asarray(hcf) != 1.0)
@@ -3318,6 +3358,10 @@ def time_gpu(
     # Transformers' eager attention and SDPA on a padded batch (attention_kernel_parts; named in the breakdown)
     attn_eager_s, attn_padded_s = attn_eager_tok * mbs * s * m_acc, attn_padded_tok * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
+    # verl's FSDP1 LoRA units' hooks (core/fsdp1_lora.py): the training passes' wait, and the log-prob forward's own
+    fl_wait, fl_logprob = fsdp1_lora_waits(lay, t_mb_gpu_pre, hflops_tok, hcf)
+    t_mb_objective = t_mb_objective + fl_logprob
+    t_mb = t_mb + fl_wait
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
     t_fwd = t_mb * lay["fwd_share"]
@@ -3544,6 +3588,7 @@ def time_gpu(
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
                   "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step,
                   "overlap_contention": dp_contention + 0.0 * step})
+    parts.update(fsdp1_lora_parts(fl_wait, fl_logprob, m_acc, step))
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -3702,7 +3747,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: host-wait parts then read what an x86 host would leave (:func:`host_waits`). ``overlap_contention``: the compute
 #: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
-               "zero3_hooks": "compute",
+               "zero3_hooks": "compute", "fsdp1_lora_units": "compute", "fsdp1_lora_units_logprob": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
@@ -3718,6 +3763,8 @@ PART_LABELS = {
     "dora_weight_norm": QT_TRANSLATE_NOOP("Timing", "DoRA: the adapted weights' norm, every forward"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
+    "fsdp1_lora_units": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight (verl, host)"),
+    "fsdp1_lora_units_logprob": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight, log-prob pass (verl, host)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)"),

@@ -8811,6 +8811,14 @@
         <source>compute slowed by the data-parallel collectives beside it</source>
         <translation>与数据并行集合通信重叠而变慢的计算</translation>
     </message>
+    <message>
+        <source>FSDP1 hooks on every LoRA weight (verl, host)</source>
+        <translation>FSDP1 逐 LoRA 权重钩子（verl，主机端）</translation>
+    </message>
+    <message>
+        <source>FSDP1 hooks on every LoRA weight, log-prob pass (verl, host)</source>
+        <translation>FSDP1 逐 LoRA 权重钩子，对数概率前向（verl，主机端）</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>

@@ -1,0 +1,66 @@
+"""verl's LoRA actor under FSDP1: every adapter weight is its own FSDP unit (time model, host side).
+
+verl's FSDP workers (``actor.strategy: fsdp``: FSDP1 ``FullyShardedDataParallel``, built with
+``use_orig_params=False`` in ``fsdp_workers.py`` ``_build_model_optimizer`` of mid-2025, later a config key that
+defaults to False; ``limit_all_gathers`` left at FSDP1's default, True) wrap
+a LoRA actor with ``verl/utils/fsdp_utils.py`` ``get_fsdp_wrap_policy(module, config, is_lora=True)``: besides the
+decoder-layer units, a lambda policy wraps every leaf module whose ``weight`` requires grad, i.e. each PEFT
+``lora_A`` and ``lora_B`` ``nn.Linear`` (PEFT ``tuners/lora/layer.py``). So an adapted linear brings two FSDP
+units of one small flat parameter each. (verl's FSDP2 path, ``apply_fsdp2``, shards only the decoder layers and
+the root: not affected.)
+
+FSDP1 runs Python around every unit, every pass (``torch/distributed/fsdp/_runtime_utils.py`` and
+``_flat_param.py``, ``FlatParamHandle``). Counted there, one unit, in Python-issued operations priced at
+:data:`methods.EAGER_FWD_OP_S` (hooks run in Python, as :mod:`core.zero3` prices DeepSpeed's):
+
+* :data:`FSDP1_OPS_UNSHARD` (17): ``_unshard`` → ``pre_unshard`` (the mixed-precision shard: ``_alloc_storage``,
+  the cast ``copy_``, the ``.data`` swap; no write-back check without ``use_orig_params``), the two stream contexts in
+  and out and ``wait_stream``, the padded buffer's ``_alloc_storage``, ``all_gather_into_tensor``,
+  ``_use_unsharded_flat_param`` (slice and ``.data`` swap) with ``_use_unsharded_views`` (the weight's view and
+  ``setattr``),
+  ``post_unshard`` (``record_stream`` and free of the low-precision shard), the compute stream's ``wait_stream``;
+* :data:`FSDP1_OPS_RESHARD` (8): ``reshard`` → ``_use_sharded_flat_param`` (``.data`` swap, the original
+  parameter's sharded view and swap), ``_free_unsharded_flat_param`` (``record_stream``, free), the rate
+  limiter's ``Event`` and ``record`` (``limit_all_gathers``), ``post_reshard``;
+* :data:`FSDP1_OPS_GRAD_FWD` (3) in a forward with grad: ``_register_post_backward_hook`` (``expand_as`` and
+  the hook on its ``grad_fn``) and ``_register_pre_backward_hooks`` on the output;
+* :data:`FSDP1_OPS_REDUCE` (14) in the backward: ``_post_backward_hook`` → ``_reduce_grad`` (the stream switch in
+  and out and its wait, the gradient's cast to the reduce dtype, the padded chunk's ``new_zeros`` and copy,
+  ``reduce_scatter_tensor``, the pre- and post-divide, the sharded gradient's accumulation),
+  ``_post_reduce_grad_callback`` (the cast back, the sharded gradient's view) and the unsharded gradient's
+  ``record_stream`` and free.
+
+Per unit: a no-grad forward unshards and reshards (25); a forward with grad adds the hooks (28); gradient
+checkpointing (verl: non-reentrant) re-runs the forward hooks in the recompute (``_pre_forward`` returns early
+only in ``BACKWARD_PRE``); the backward unshards again (``_pre_backward_hook``), reduces and reshards (39).
+"""
+
+from __future__ import annotations
+
+from .methods import EAGER_FWD_OP_S
+
+FSDP1_OPS_UNSHARD = 17.0
+FSDP1_OPS_RESHARD = 8.0
+FSDP1_OPS_GRAD_FWD = 3.0
+FSDP1_OPS_REDUCE = 14.0
+#: FSDP units per adapted linear: ``lora_A`` and ``lora_B`` (get_fsdp_wrap_policy's lambda policy)
+FSDP1_UNITS_PER_ADAPTER = 2.0
+
+
+def applies(rl: bool, framework: str, fsdp_version: int, method: str) -> bool:
+    """verl's FSDP1 worker with a LoRA actor (RL on ``framework`` fsdp is verl's workers: timing.offload_layout)."""
+    return bool(rl) and framework == "fsdp" and int(fsdp_version) == 1 and method in ("lora", "qlora")
+
+
+def unit_ops() -> tuple[float, float, float]:
+    """(no-grad forward, forward with grad, backward) Python-issued operations of one FSDP1 unit (module docstring)."""
+    nograd = FSDP1_OPS_UNSHARD + FSDP1_OPS_RESHARD
+    return nograd, nograd + FSDP1_OPS_GRAD_FWD, FSDP1_OPS_UNSHARD + FSDP1_OPS_RESHARD + FSDP1_OPS_REDUCE
+
+
+def adapter_unit_host_s(adapters_per_layer, layers, rec_whole) -> tuple:
+    """(one training micro-batch: forward, the recompute forward of the ``rec_whole`` share, backward; one no-grad
+    forward micro-batch) host seconds of the adapter units over ``layers`` decoder layers."""
+    nograd, fwd, bwd = unit_ops()
+    units = adapters_per_layer * FSDP1_UNITS_PER_ADAPTER * layers
+    return units * (fwd * (1.0 + rec_whole) + bwd) * EAGER_FWD_OP_S, units * nograd * EAGER_FWD_OP_S
