@@ -4445,6 +4445,10 @@
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
     <message>
+        <source>{me} beats {other}: {other} leaves {other_free:.1%} of the memory free, less than the memory model&apos;s p75 error of {margin:.1%} (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.1%} 的显存，少于显存模型 {margin:.1%} 的 p75 误差（偏紧）。</translation>
+    </message>
+    <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
         <translation>{n} × {gpu}：每卡时 {price:,.2f} {cur}，每卡有效算力 {eff:,.0f} TFLOPS（峰值 {peak:,.0f} × 利用率 {mfu:.0%}；微批次 {mbs}，{zero}）→ 每百万 token {cpt:,.3f} {cur}。</translation>
     </message>
@@ -4599,10 +4603,6 @@
     <message>
         <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
         <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
-        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
     </message>
     <message>
         <source>Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens each); attention exchanges keys and values between them.</source>
@@ -8140,14 +8140,6 @@
         <translation>显存大小未知。</translation>
     </message>
     <message>
-        <source>Tight: {free:.0%} of the card free, less than the memory model&apos;s p75 error of {margin:.1%} on published runs.</source>
-        <translation>偏紧：空闲显存占 {free:.0%}，少于显存模型在公开运行上的 p75 误差 {margin:.1%}。</translation>
-    </message>
-    <message>
-        <source>{free:.0%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
-        <translation>空闲显存占 {free:.0%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
-    </message>
-    <message>
         <source>No tensor parallelism.</source>
         <translation>没有张量并行。</translation>
     </message>
@@ -8158,6 +8150,14 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>Tight: {free:.1%} of the card free, less than the memory model&apos;s p75 error of {margin:.1%} on published runs.</source>
+        <translation>偏紧：空闲显存占 {free:.1%}，少于显存模型在公开运行上的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>{free:.1%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
+        <translation>空闲显存占 {free:.1%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
     </message>
     <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
