@@ -463,7 +463,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
                          "README, torchtitan arXiv:2410.06511, llm-foundry benchmarks, Llama 3 arXiv:2407.21783) "
                          "minus exposed communication"))
         out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "MFU (model FLOPs utilisation)")), fmt_pct(mfu), kind))
-    out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
+    out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Kept free per GPU")),
                       f"{fmt_gib(a.memory_headroom_gib)} GiB", QT_TRANSLATE_NOOP(CTX, "your plan")))
     if table is not None:
         price = plan.evaluation.price  # the price the costs use (core.cost.GpuPrice)

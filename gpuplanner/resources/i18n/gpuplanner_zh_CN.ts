@@ -7213,10 +7213,6 @@
         <translation>MFU（模型 FLOPs 利用率）</translation>
     </message>
     <message>
-        <source>Memory headroom per GPU</source>
-        <translation>单卡显存余量</translation>
-    </message>
-    <message>
         <source>Rental price per card-hour, {gpu}</source>
         <translation>{gpu} 每卡时租用价格</translation>
     </message>
@@ -7303,6 +7299,10 @@
     <message>
         <source>weeks from the start</source>
         <translation>自开始起的周数</translation>
+    </message>
+    <message>
+        <source>Kept free per GPU</source>
+        <translation>每卡预留显存</translation>
     </message>
     <message>
         <source>Build: {part}</source>
@@ -9070,6 +9070,14 @@
         <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
     </message>
     <message>
+        <source>Kept free per GPU</source>
+        <translation>每卡预留显存</translation>
+    </message>
+    <message>
+        <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2). The planning rule “memory headroom” is another check: it ranks plans with less free memory than the memory model&apos;s p75 error after the others</source>
+        <translation>在估算之外每张 GPU 还要空出的 GiB，布局才算放得下（默认 2）。规划规则“显存余量”是另一项检查：空闲显存少于显存模型 p75 误差的方案排在其他方案之后</translation>
+    </message>
+    <message>
         <source>Optimizer in backward</source>
         <translation>反向中更新优化器</translation>
     </message>
@@ -9115,7 +9123,7 @@
     </message>
     <message>
         <source>Empty the cache every</source>
-        <translation>每隔若干步清空缓存</translation>
+        <translation>清空缓存间隔</translation>
     </message>
     <message>
         <source>Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() every N steps. With samples of varying length, the cached memory beside the longest batch is then an ordinary batch&apos;s, not an earlier long one&apos;s (less reserved memory). Hugging Face-based tools only</source>
@@ -9204,14 +9212,6 @@
     <message>
         <source>Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the modelled step time. Empty (default): the time model&apos;s own estimate</source>
         <translation>你自己的模型算力利用率（MFU），取值 0 到 1（例如实测运行得到的 0.4）：它取代模型估算的单步时间。留空（默认）：使用时间模型自身的估算</translation>
-    </message>
-    <message>
-        <source>Memory headroom</source>
-        <translation>显存余量</translation>
-    </message>
-    <message>
-        <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2)</source>
-        <translation>每张卡在估算之外要留出的空闲 GiB，留足才算放得下（默认 2）</translation>
     </message>
     <message>
         <source>CUDA context</source>
