@@ -7569,10 +7569,6 @@
         <translation>GPU 与节点</translation>
     </message>
     <message>
-        <source>{n} GPUs, {nodes} node(s) × {per}</source>
-        <translation>{n} 张 GPU，{nodes} 个节点 × {per}</translation>
-    </message>
-    <message>
         <source>Interconnect</source>
         <translation>互联</translation>
     </message>
@@ -7729,10 +7725,6 @@
         <translation>对供应商的要求</translation>
     </message>
     <message>
-        <source>GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs {m} GiB including headroom); {n} GPUs.</source>
-        <translation>GPU：{gpu}，单卡显存至少 {m} GiB（此方案含余量需要 {m} GiB）；共 {n} 张 GPU。</translation>
-    </message>
-    <message>
         <source>Vendor checklist</source>
         <translation>供应商核对清单</translation>
     </message>
@@ -7823,6 +7815,14 @@
     <message>
         <source>Rent, total</source>
         <translation>租用合计</translation>
+    </message>
+    <message>
+        <source>{n} GPU(s), {nodes} node(s) × {per}</source>
+        <translation>{n} 张 GPU，{nodes} 个节点 × {per}</translation>
+    </message>
+    <message>
+        <source>GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs {m} GiB including headroom); {n} GPU(s).</source>
+        <translation>GPU：{gpu}，单卡显存至少 {m} GiB（此方案含余量需要 {m} GiB）；共 {n} 张 GPU。</translation>
     </message>
     <message>
         <source>CPU cores</source>
