@@ -270,6 +270,9 @@ def project_info(result) -> ProjectInfo:
     for w in result.what_if:
         d = w.to_json()
         d["note"] = None if w.note is None else Text.of(w.note)
+        # same servers, longer / what keeps the deadline: the sentences the Project page and the CLI print (ux11)
+        d["replans"] = [Text.of(m) for m in (w.overrun_note, None if w.keep_deadline is None
+                                             else w.keep_deadline.sentence) if m is not None]
         wis.append(d)
     msgs = [Text.of(m) for p in result.phases for m in p.messages] + [Text.of(m) for m in result.messages]
     return ProjectInfo(phases=rows, currency=result.currency, total_cost=result.total_cost,
@@ -580,7 +583,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     if result is not None:
         warnings += [Text.of(m) for m in result.notes]
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
-    project = project_info(answer.project) if answer.has_project else None
+    project = project_info(answer.project_replanned) if answer.has_project else None
     scenario = ev.scenario
     quotes = _quotes(doc, ev)
     return ReportData(

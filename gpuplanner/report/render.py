@@ -47,7 +47,8 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import colon, format_clauses, format_list, format_phrases, join_clause, paren, plural_s
+from gpuplanner.formatting import (colon, format_clauses, format_list, format_phrases, format_sentences,
+                                   join_clause, paren, plural_s)
 
 CTX = "Report"
 CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
@@ -1156,7 +1157,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
             from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
 
             change = format_list(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
-            note = tr_text(w["note"]) if w["note"] is not None else ""
+            note = format_sentences([tr_text(m) for m in [w["note"], *w.get("replans", ())] if m is not None])
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
                           _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),
                           _e(str(w["gpus_needed"] or w["num_gpus"])), _e(yes if w["in_place_upgrade"] else no),
