@@ -29,3 +29,13 @@ def test_the_cli_front_never_repeats_a_day_figure(monkeypatch, tmp_path, capsys)
     days = [re.search(r": ([\d.]+) days", line).group(1) for line in front]
     assert len(days) >= 3, front
     assert days[0] != days[1], front  # before: "0.05 days" for 8 × H200 at ¥94,000 and 8 × H100 at ¥70,000
+
+
+def test_the_likely_range_source_has_no_space_after_a_full_width_bracket(monkeypatch, tmp_path, capsys):
+    """ux11: "（模型在 18 个已发表 MosaicML llm-foundry（PyTorch FSDP） 训练上误差的 p10–p90）"."""
+    from gpuplanner.cli import run_cli
+
+    monkeypatch.setenv("GPUPLANNER_CACHE_DIR", str(tmp_path))
+    assert run_cli(["plan", "--lang", "zh_CN", "--top", "1", str(ROOT / "examples" / "7b-lora-1x4090.json")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "训练上误差" in x)
+    assert "（PyTorch FSDP）训练" in line and not re.search(r"） +[\u4e00-\u9fff]", line), line
