@@ -43,3 +43,19 @@ def test_the_details_still_read_in_english(make_window, language, qtbot):
     text = page.details.toPlainText()
     assert re.search(r"MFU \d+% \((good|fair|poor)\)", text), text
     assert re.search(r"longer\. NVIDIA|sooner\. NVIDIA|\. [A-Z#]", text)
+
+
+def test_the_framework_is_named_once(make_window, language, qtbot):
+    """The details said "Framework: PyTorch FSDP2 (torchtune)" and, on the next line, "Framework: PyTorch FSDP2
+    (torchtune), chosen by the search …"."""
+    language.install("en")
+    w = make_window()
+    assert w.open_path(EXAMPLE, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=60000)
+    page = w.page("plans")
+    w.go_to(5)
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 1, timeout=10000)
+    page.view.selectRow(0)
+    QApplication.processEvents()
+    lines = [x for x in page.details.toPlainText().splitlines() if x.startswith("Framework:")]
+    assert len(lines) == 1 and "chosen by the search" in lines[0], lines

@@ -700,8 +700,11 @@ class PlansPage(BasePage):
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
-            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(p.plan.framework_name)}</p><ul>" + "".join(
-                f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
+            # the first reason names the framework ("Framework: X, chosen by the search …", core.search
+            # framework_reason): it is the heading, not a repeat of a "Framework: X" line above it (ux11)
+            first, *more = p.plan.framework_reason
+            rows.append(f"<p>{esc(tr_msg(first))}</p>" + ("<ul>" + "".join(
+                f"<li>{esc(tr_msg(x))}</li>" for x in more) + "</ul>" if more else ""))
         if ev.rules:
             marks = {"passed": "✓", "failed": "✗", "allowed": "✗", "not_applicable": "–"}
             status = {"passed": tr("passed"), "failed": tr("failed"), "allowed": tr("allowed by you"),
