@@ -9127,7 +9127,7 @@
     </message>
     <message>
         <source>Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() every N steps. With samples of varying length, the cached memory beside the longest batch is then an ordinary batch&apos;s, not an earlier long one&apos;s (less reserved memory). Hugging Face-based tools only</source>
-        <translation>Hugging Face TrainingArguments 的 torch_empty_cache_steps（默认：从不）：每 N 步调用一次 torch.cuda.empty_cache()。样本长度不一时，最长批次旁缓存的显存就只是一个普通批次留下的，而不是更早某个长批次的（预留显存更少）。仅限基于 Hugging Face 的工具</translation>
+        <translation>Hugging Face 训练参数 torch_empty_cache_steps（默认：从不）：每 N 步调用一次 torch.cuda.empty_cache()。样本长度不一时，最长批次旁缓存的显存就只是一个普通批次留下的，而不是更早某个长批次的（预留显存更少）。仅限基于 Hugging Face 的工具</translation>
     </message>
     <message>
         <source>never (default)</source>
