@@ -152,11 +152,11 @@ def text_lines(result, con, method: str = "") -> list[str]:
         out.append("")
         out.append(translate(CTX, "Time vs cost (Pareto front):"))
         names = {p.gpu: p.gpu_name for p in result.plans}
-        for q in result.pareto:
+        shown = _front_days([q["calendar_days"] for q in result.pareto])
+        for q, days in zip(result.pareto, shown):
             out.append("   " + translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
                 n=q["num_gpus"], gpu=gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True),
-                days=_days(q["calendar_days"]),
-                cost=format_money(q["cost"], con.currency)))
+                days=days, cost=format_money(q["cost"], con.currency)))
     return out
 
 
@@ -167,12 +167,25 @@ def layout_columns(plans) -> tuple[str, ...]:
     return tuple(k for k in ("cp", "ep") if any(getattr(p, k) > 1 for p in plans))
 
 
-def _days(days: float) -> str:
-    """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days")."""
+def _days(days: float, extra: int = 0) -> str:
+    """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days");
+    ``extra`` more decimals where neighbours would otherwise read the same (:func:`_front_days`)."""
     d = float(days)
     if d >= 1:
-        return format_number(d, 1)
-    return format_number(d, 2) if d >= 0.01 else format_sig(d, 2)
+        return format_number(d, 1 + extra)
+    return format_number(d, 2 + extra) if d >= 0.01 else format_sig(d, 2 + extra)
+
+
+def _front_days(days: list[float]) -> list[str]:
+    """The Pareto front's days, each row with as many extra decimals (0 to 2) as tell it apart from its neighbours:
+    a front of three plans all read "0.05 days" at ¥94,000, ¥70,000 and ¥102 looked as if the dearer ones were
+    no faster (ux11); "0.046", "0.047", "0.049" says they are faster, by little."""
+    extras = []
+    for i, d in enumerate(days):
+        near = [days[j] for j in (i - 1, i + 1) if 0 <= j < len(days) and days[j] != d]  # equal: said equal
+        extras.append(next((k for k in (0, 1, 2) if all(_days(d, k) != _days(n, k) for n in near)), 2))
+    # equal figures side by side read alike
+    return [_days(d, max(e for x, e in zip(days, extras) if x == d)) for d in days]
 
 
 def _catalog_name(gpu_id: str, plans) -> str:

@@ -197,6 +197,20 @@ def memory_margin() -> float:
     return float((_doc().get("memory_margin") or {}).get("p75", 0.0))
 
 
+def shown_free_share(free: float, margin: float, is_tight: bool) -> float:
+    """The free share as a sentence shows it beside the margin (both at 0.1%, ``{free:.1%}`` / ``{margin:.1%}``):
+    rounded, then kept on the verdict's side of the shown margin, so a tight plan never reads "14.4% free, less
+    than 14.4%" nor a roomy one "14.4% free: more than 14.4%" (ux11; before, the free share was shown to 1%
+    beside a margin of 14.4%, "14% of the card free: more than ... 14.4%")."""
+    step = 0.001
+    shown, edge = round(float(free), 3), round(float(margin), 3)
+    if is_tight and shown >= edge:
+        return edge - step
+    if not is_tight and shown <= edge:
+        return edge + step
+    return shown
+
+
 def tight(mem_gib, cap_gib: float, margin: float | None = None):
     margin = memory_margin() if margin is None else margin
     return np.asarray(mem_gib, dtype=float) > cap_gib * (1.0 - margin) + 1e-9

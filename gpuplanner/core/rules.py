@@ -70,6 +70,7 @@ from typing import Any
 import numpy as np
 
 from dataclasses import dataclass
+from . import advisor
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 
@@ -396,10 +397,12 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         out.append(RuleResult("memory_headroom", "not_applicable",
                               Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Card memory unknown."), {})))
     else:
-        args = {"free": head.get("free_share") or 0.0, "margin": head.get("margin") or 0.0}
-        text = (QT_TRANSLATE_NOOP(CTX, "Tight: {free:.0%} of the card free, less than the memory model's p75 error "
+        margin = head.get("margin") or 0.0
+        args = {"free": advisor.shown_free_share(head.get("free_share") or 0.0, margin, bool(head["tight"])),
+                "margin": margin}
+        text = (QT_TRANSLATE_NOOP(CTX, "Tight: {free:.1%} of the card free, less than the memory model's p75 error "
                                        "of {margin:.1%} on published runs.") if head["tight"] else
-                QT_TRANSLATE_NOOP(CTX, "{free:.0%} of the card free: more than the memory model's p75 error of "
+                QT_TRANSLATE_NOOP(CTX, "{free:.1%} of the card free: more than the memory model's p75 error of "
                                        "{margin:.1%}."))
         out.append(RuleResult("memory_headroom", _status(True, bool(head["tight"]), on["memory_headroom"]),
                               Msg(CTX, text, args)))

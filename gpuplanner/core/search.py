@@ -2515,8 +2515,9 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     rule = next((rid for bit, rid in advisormod.BIT_RULES if extra & bit), None)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
-        base.update(other_free=max(1.0 - float(cat["mem_gib"][j]) / float(cj.gpu.memory_gib), 0.0),
-                    margin=advisormod.memory_margin())
+        margin = advisormod.memory_margin()
+        base.update(other_free=advisormod.shown_free_share(
+            max(1.0 - float(cat["mem_gib"][j]) / float(cj.gpu.memory_gib), 0.0), margin, True), margin=margin)
     ceil = advisormod.mfu_ceiling(cj.gpu.id, engine_of(cj.framework), float(cj.facts.params.total),
                                   str(cj.resolved.scenario.training.precision)) or {}
     base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
@@ -2530,8 +2531,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                                "(no NVLink), ranked after plans without it while a card with NVLink "
                                                "meets the deadline."),
         "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.1%} is graded poor."),
-        "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves {other_free:.0%} of the "
-                                                  "memory free, less than the memory model's p75 error of {margin:.0%} "
+        "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves {other_free:.1%} of the "
+                                                  "memory free, less than the memory model's p75 error of {margin:.1%} "
                                                   "(tight)."),
         "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.1%} MFU is above the "
                                               "best published {other_mfu_used:.1%} for {cls} ({src}), so it is costed "

@@ -270,6 +270,9 @@ def project_info(result) -> ProjectInfo:
     for w in result.what_if:
         d = w.to_json()
         d["note"] = None if w.note is None else Text.of(w.note)
+        # same servers, longer / what keeps the deadline: the sentences the Project page and the CLI print (ux11)
+        d["replans"] = [Text.of(m) for m in (w.overrun_note, None if w.keep_deadline is None
+                                             else w.keep_deadline.sentence) if m is not None]
         wis.append(d)
     msgs = [Text.of(m) for p in result.phases for m in p.messages] + [Text.of(m) for m in result.messages]
     return ProjectInfo(phases=rows, currency=result.currency, total_cost=result.total_cost,
@@ -463,7 +466,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
                          "README, torchtitan arXiv:2410.06511, llm-foundry benchmarks, Llama 3 arXiv:2407.21783) "
                          "minus exposed communication"))
         out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "MFU (model FLOPs utilisation)")), fmt_pct(mfu), kind))
-    out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
+    out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Kept free per GPU")),
                       f"{fmt_gib(a.memory_headroom_gib)} GiB", QT_TRANSLATE_NOOP(CTX, "your plan")))
     if table is not None:
         price = plan.evaluation.price  # the price the costs use (core.cost.GpuPrice)
@@ -580,7 +583,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     if result is not None:
         warnings += [Text.of(m) for m in result.notes]
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
-    project = project_info(answer.project) if answer.has_project else None
+    project = project_info(answer.project_replanned) if answer.has_project else None
     scenario = ev.scenario
     quotes = _quotes(doc, ev)
     return ReportData(

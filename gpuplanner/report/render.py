@@ -41,12 +41,14 @@ from PySide6.QtGui import (
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
 from ..i18n import _close_paren_space  # a name ending "（中国特供版）" before Chinese: no space (ux9)
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import english_plurals
 from . import charts
 from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import colon, format_clauses, format_list, format_phrases, join_clause, paren, plural_s
+from gpuplanner.formatting import (colon, format_clauses, format_list, format_phrases, format_sentences,
+                                   join_clause, paren, plural_s)
 
 CTX = "Report"
 CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
@@ -877,7 +879,8 @@ def _html_plan(data: ReportData) -> str:
     pairs = [
         (translate("Report", "Plan"), gpu_display_name(p.label)),
         (translate("Report", "GPU"), format_phrases([_gpu(p.gpu_name), f"{fmt_gib(p.gpu_memory_gib)} GiB"])),
-        (translate("Report", "GPUs and nodes"), plural_s(translate("Report", "{n} GPUs, {nodes} node(s) × {per}"), p.nodes).format(
+        (translate("Report", "GPUs and nodes"), english_plurals(translate("Report", "{n} GPU(s), {nodes} node(s) × {per}"),
+                                                               {"n": p.num_gpus, "nodes": p.nodes}).format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
         (translate("Report", "Parallel layout"), _layout_text(p.layout)),
@@ -1023,8 +1026,9 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
 def _html_requirements(data: ReportData) -> str:
     r = data.requirements
     out = [f"{_SPACER}<h2>4. {_e(translate('Report', 'Requirements for the vendor'))}</h2><ul>"]
-    out.append("<li>" + _e(translate("Report", "GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs "
-                                              "{m} GiB including headroom); {n} GPUs.").format(
+    out.append("<li>" + _e(plural_s(translate("Report", "GPU: {gpu}, at least {m} GiB of memory per GPU (this plan "
+                                                       "needs {m} GiB including headroom); {n} GPU(s)."),
+                                    data.plan.num_gpus).format(
         gpu=_gpu(data.plan.gpu_name), m=fmt_gib(r.min_memory_gib), n=data.plan.num_gpus)) + "</li>")
     for t in (r.intra_node, r.inter_node):
         if t is not None:
@@ -1153,7 +1157,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
             from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
 
             change = format_list(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
-            note = tr_text(w["note"]) if w["note"] is not None else ""
+            note = format_sentences([tr_text(m) for m in [w["note"], *w.get("replans", ())] if m is not None])
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
                           _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),
                           _e(str(w["gpus_needed"] or w["num_gpus"])), _e(yes if w["in_place_upgrade"] else no),

@@ -36,7 +36,8 @@ def test_details_name_the_framework_as_its_sentences_do(win, qtbot):
     plan = page.table_model.plans[0].plan
     assert plan.framework_reason
     text = page.details.toPlainText()
-    assert f"Framework: {plan.framework_name}\n" in text, text[:2000]
+    # ux11: the sentence "Framework: <product>, as set in the scenario …" is the heading (no repeated line above it)
+    assert f"\nFramework: {plan.framework_name}, " in text, text[:2000]
 
 
 def test_plans_details_advisor_sentences_write_money_with_its_symbol(win, qtbot):

@@ -4609,10 +4609,6 @@
         <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
-        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
         <source>Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens each); attention exchanges keys and values between them.</source>
         <translation>上下文并行 {cp}：每条 {seq:,} token 的序列切分到 {cp} 张 GPU 上（每张 {per:,} token）；注意力计算在它们之间交换键和值。</translation>
     </message>
@@ -4787,6 +4783,10 @@
     <message>
         <source>Ranks #{n}: no plan that meets the constraints passes every ranking rule, so the best by the objective among those that fail the least comes first; this one fails the planning rule “{rule}” (its check below).</source>
         <translation>排第 {n}：满足约束的方案中没有一个通过全部排序规则，因此在违反规则最轻的方案中按目标最优者排在前面；此方案未通过规划规则“{rule}”（见下方的检查）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} leaves {other_free:.1%} of the memory free, less than the memory model&apos;s p75 error of {margin:.1%} (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.1%} 的显存，少于显存模型 {margin:.1%} 的 p75 误差（偏紧）。</translation>
     </message>
 </context>
 <context>
@@ -7225,10 +7225,6 @@
         <translation>MFU（模型 FLOPs 利用率）</translation>
     </message>
     <message>
-        <source>Memory headroom per GPU</source>
-        <translation>单卡显存余量</translation>
-    </message>
-    <message>
         <source>Rental price per card-hour, {gpu}</source>
         <translation>{gpu} 每卡时租用价格</translation>
     </message>
@@ -7581,10 +7577,6 @@
         <translation>GPU 与节点</translation>
     </message>
     <message>
-        <source>{n} GPUs, {nodes} node(s) × {per}</source>
-        <translation>{n} 张 GPU，{nodes} 个节点 × {per}</translation>
-    </message>
-    <message>
         <source>Interconnect</source>
         <translation>互联</translation>
     </message>
@@ -7739,10 +7731,6 @@
     <message>
         <source>Requirements for the vendor</source>
         <translation>对供应商的要求</translation>
-    </message>
-    <message>
-        <source>GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs {m} GiB including headroom); {n} GPUs.</source>
-        <translation>GPU：{gpu}，单卡显存至少 {m} GiB（此方案含余量需要 {m} GiB）；共 {n} 张 GPU。</translation>
     </message>
     <message>
         <source>Vendor checklist</source>
@@ -8004,6 +7992,18 @@
         <source>sequence {s}, global batch {g} sequences, {rc}</source>
         <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
     </message>
+    <message>
+        <source>Kept free per GPU</source>
+        <translation>每卡预留显存</translation>
+    </message>
+    <message>
+        <source>{n} GPU(s), {nodes} node(s) × {per}</source>
+        <translation>{n} 张 GPU，{nodes} 个节点 × {per}</translation>
+    </message>
+    <message>
+        <source>GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs {m} GiB including headroom); {n} GPU(s).</source>
+        <translation>GPU：{gpu}，单卡显存至少 {m} GiB（此方案含余量需要 {m} GiB）；共 {n} 张 GPU。</translation>
+    </message>
 </context>
 <context>
     <name>Rules</name>
@@ -8152,14 +8152,6 @@
         <translation>显存大小未知。</translation>
     </message>
     <message>
-        <source>Tight: {free:.0%} of the card free, less than the memory model&apos;s p75 error of {margin:.1%} on published runs.</source>
-        <translation>偏紧：空闲显存占 {free:.0%}，少于显存模型在公开运行上的 p75 误差 {margin:.1%}。</translation>
-    </message>
-    <message>
-        <source>{free:.0%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
-        <translation>空闲显存占 {free:.0%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
-    </message>
-    <message>
         <source>No tensor parallelism.</source>
         <translation>没有张量并行。</translation>
     </message>
@@ -8254,6 +8246,14 @@
     <message>
         <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
         <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或在“时间与预算”页把租用方式设为竞价卡时，让所有方案都按竞价比较。</translation>
+    </message>
+    <message>
+        <source>Tight: {free:.1%} of the card free, less than the memory model&apos;s p75 error of {margin:.1%} on published runs.</source>
+        <translation>偏紧：空闲显存占 {free:.1%}，少于显存模型在公开运行上的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>{free:.1%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
+        <translation>空闲显存占 {free:.1%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
     </message>
 </context>
 <context>
@@ -9147,11 +9147,11 @@
     </message>
     <message>
         <source>Empty the cache every</source>
-        <translation>每隔若干步清空缓存</translation>
+        <translation>清空缓存间隔</translation>
     </message>
     <message>
         <source>Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() every N steps. With samples of varying length, the cached memory beside the longest batch is then an ordinary batch&apos;s, not an earlier long one&apos;s (less reserved memory). Hugging Face-based tools only</source>
-        <translation>Hugging Face TrainingArguments 的 torch_empty_cache_steps（默认：从不）：每 N 步调用一次 torch.cuda.empty_cache()。样本长度不一时，最长批次旁缓存的显存就只是一个普通批次留下的，而不是更早某个长批次的（预留显存更少）。仅限基于 Hugging Face 的工具</translation>
+        <translation>Hugging Face 训练参数 torch_empty_cache_steps（默认：从不）：每 N 步调用一次 torch.cuda.empty_cache()。样本长度不一时，最长批次旁缓存的显存就只是一个普通批次留下的，而不是更早某个长批次的（预留显存更少）。仅限基于 Hugging Face 的工具</translation>
     </message>
     <message>
         <source>never (default)</source>
@@ -9236,14 +9236,6 @@
     <message>
         <source>Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the modelled step time. Empty (default): the time model&apos;s own estimate</source>
         <translation>你自己的模型算力利用率（MFU），取值 0 到 1（例如实测运行得到的 0.4）：它取代模型估算的单步时间。留空（默认）：使用时间模型自身的估算</translation>
-    </message>
-    <message>
-        <source>Memory headroom</source>
-        <translation>显存余量</translation>
-    </message>
-    <message>
-        <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2)</source>
-        <translation>每张卡在估算之外要留出的空闲 GiB，留足才算放得下（默认 2）</translation>
     </message>
     <message>
         <source>CUDA context</source>
@@ -9396,6 +9388,14 @@
     <message>
         <source>MoE padding</source>
         <translation>MoE 容量填充</translation>
+    </message>
+    <message>
+        <source>Kept free per GPU</source>
+        <translation>每卡预留显存</translation>
+    </message>
+    <message>
+        <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2). The planning rule “memory headroom” is another check: it ranks plans with less free memory than the memory model&apos;s p75 error after the others</source>
+        <translation>在估算之外每张 GPU 还要空出的 GiB，布局才算放得下（默认 2）。规划规则“显存余量”是另一项检查：空闲显存少于显存模型 p75 误差的方案排在其他方案之后</translation>
     </message>
 </context>
 <context>

@@ -73,8 +73,10 @@ class MemoryCountChart(ChartBase):
         parts = [legend_html(items)]
         for i, (cap, names, _plan) in enumerate(self.groups[: self.MAX_LINES]):
             # a long list of cards may wrap between names, never inside one
-            head = legend_html([(CARD_COLORS[i], "╌╌", self.tr("{0} GiB:").format(format_number(cap, 0)))])
-            parts.append(head + " " + format_list(
+            lab = self.tr("{0} GiB:").format(format_number(cap, 0))
+            head = legend_html([(CARD_COLORS[i], "╌╌", lab)])
+            # a full-width colon carries its own space: "96 GiB：H20", not "96 GiB： H20" (ux11)
+            parts.append(head + ("" if lab.endswith("：") else " ") + format_list(
                 "<span style='white-space:nowrap'>" + html.escape(n).replace(" ", "&nbsp;") + "</span>"
                 for n in names))
         self.legend_label.setText(" &nbsp; ".join(parts))

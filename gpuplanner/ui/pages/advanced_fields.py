@@ -318,8 +318,10 @@ class TrainingAdvanced(QObject):
             "mfu": (self.tr("MFU"), self.tr(
                 "Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the "
                 "modelled step time. Empty (default): the time model's own estimate")),
-            "memory_headroom_gib": (self.tr("Memory headroom"), self.tr(
-                "GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2)")),
+            "memory_headroom_gib": (self.tr("Kept free per GPU"), self.tr(
+                "GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2). The "
+                "planning rule “memory headroom” is another check: it ranks plans with less free memory than the "
+                "memory model's p75 error after the others")),
             "cuda_context_gib": (self.tr("CUDA context"), self.tr(
                 "Memory the CUDA context, NCCL and library workspaces take on each GPU, outside PyTorch's "
                 "allocator. Empty: 0.75 GiB")),

@@ -23,7 +23,8 @@ from ..fields import BoundCheck, BoundCombo
 from .advanced_fields import FrameworkChecks
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
-from gpuplanner.formatting import format_clauses, format_list
+from gpuplanner.formatting import format_clauses, format_list, format_sentences, join_clause, paren
+from gpuplanner.i18n import _close_paren_space  # "llm-foundry（PyTorch FSDP）训练": no space after the bracket
 
 # new columns go at the end: views and tests address the first ones by position
 COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework", "rental_mode")
@@ -616,7 +617,7 @@ class PlansPage(BasePage):
         if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor" and any(
                 r.id == "mfu_grade" and r.status == "failed" for r in b.plan.rules):
             second = self.tr("#{0} is graded poor (MFU below 30%), so it ranks lower.").format(b.rank)
-        return (first + " " + second).strip()
+        return format_sentences([first, second]).strip()  # "。" carries its own space in Chinese (ux11)
 
     def why_head(self, a: engine.PlanRow, b: engine.PlanRow) -> str:
         bits = []
@@ -670,7 +671,7 @@ class PlansPage(BasePage):
         if summary:
             rows.append(f"<p><b>{esc(summary)}</b></p>")
         if p.plan.decision:  # #1: why it beat the next GPU type and framework (the search's sentences)
-            rows.append(f"<p><b>{tr('Why this plan')}</b>" + colon() + esc(" ".join(tr_msg(d["message"]) for d in p.plan.decision))
+            rows.append(f"<p><b>{tr('Why this plan')}</b>" + colon() + esc(format_sentences(tr_msg(d["message"]) for d in p.plan.decision))
                         + "</p>")
         ev = p.plan.evaluation
         if ev.deadline_risk:
@@ -699,8 +700,11 @@ class PlansPage(BasePage):
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
-            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(p.plan.framework_name)}</p><ul>" + "".join(
-                f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
+            # the first reason names the framework ("Framework: X, chosen by the search …", core.search
+            # framework_reason): it is the heading, not a repeat of a "Framework: X" line above it (ux11)
+            first, *more = p.plan.framework_reason
+            rows.append(f"<p>{esc(tr_msg(first))}</p>" + ("<ul>" + "".join(
+                f"<li>{esc(tr_msg(x))}</li>" for x in more) + "</ul>" if more else ""))
         if ev.rules:
             marks = {"passed": "✓", "failed": "✗", "allowed": "✗", "not_applicable": "–"}
             status = {"passed": tr("passed"), "failed": tr("failed"), "allowed": tr("allowed by you"),
@@ -727,7 +731,7 @@ class PlansPage(BasePage):
         rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
-            "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
+            "—" if p.mfu is None else join_clause(format_percent(p.mfu, 0), paren(grade_text(ev.mfu_grade))))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
                 format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
@@ -739,8 +743,8 @@ class PlansPage(BasePage):
             if ev.cost_band is not None:
                 rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
-                        + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
-                            ev.band["rows"], band_name(ev.band, QCoreApplication.translate), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                        + esc(_close_paren_space(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
+                            ev.band["rows"], band_name(ev.band, QCoreApplication.translate), QCoreApplication.translate("Evaluation", ev.band["meaning"]))))
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")

@@ -30,7 +30,7 @@ from gpuplanner.formatting import format_money, format_number, format_sig, gpu_d
 
 from .base import BasePage
 from ..text import tr_msg
-from gpuplanner.formatting import format_list, plural_s
+from gpuplanner.formatting import colon, format_list, format_sentences, plural_s
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -855,7 +855,7 @@ class ProjectPage(BasePage):
             said = [_tr_msg(m) for m in (w.overrun_note, None if w.keep_deadline is None else w.keep_deadline.sentence)
                     if m is not None]
             if said:
-                lines.append(f"• {names.get(w.change, w.change)}: " + " ".join(said))
+                lines.append(f"• {names.get(w.change, w.change)}{colon()}" + format_sentences(said))
         self.replans.setText("\n".join(lines))
         self.replans.setVisible(bool(lines))
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit
 from gpuplanner.core.catalog_hw import lookup_gpu
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.formatting import format_number
+from gpuplanner.i18n import _close_paren_space  # a name ending "（中国特供版）" before Chinese: no space (ux9)
 
 
 def _price_text(v: float) -> str:
@@ -59,7 +60,8 @@ class SpotPrice(QObject):
 
         s = self.page.model.scenario
         gid = self.gpu_id()
-        self.label.setText(self.tr("Spot price, {0}:").format(self.page.gpu_label(gid)))
+        # "H800 SXM5 80GB（中国特供版）的竞价价格", no space after the full-width bracket (i18n._close_paren_space)
+        self.label.setText(_close_paren_space(self.tr("Spot price, {0}:").format(self.page.gpu_label(gid))))
         self.unit.setText(self.tr("{0} per card-hour").format(s.constraints.currency))
         mine = _quotes(s.constraints).get(gid, {}).get("spot_card_hour")
         price = self._price(gid)
