@@ -737,6 +737,24 @@ def trl_amp_saved_bytes_per_logit() -> float:
     return 4.0
 
 
+def chosen_nll_bytes_per_logit(fp32_logits: bool) -> float:
+    """Bytes per logit (of the chosen + rejected logits) that TRL's NLL on the chosen rows adds at the output layer.
+
+    TRL computes it with its own cross-entropy on the chosen half of the concatenated logits, beside the
+    log-probabilities (``selective_log_softmax``): ``CPOTrainer.concatenated_forward`` (CPO and SimPO, when
+    ``cpo_alpha`` != 0; ``CPOConfig.cpo_alpha`` defaults to 1.0, as ms-swift's ``RLHFArguments.cpo_alpha``),
+    ``ORPOTrainer.concatenated_forward`` (always: the ORPO loss's NLL term) — both
+    ``nn.CrossEntropyLoss()(all_logits[:len_chosen][..., :-1, :].contiguous().view(-1, V), ...)`` — and
+    ``DPOTrainer.concatenated_forward`` with ``rpo_alpha`` set (``F.cross_entropy(torch.flatten(logits[:n, :-1],
+    end_dim=1), ...)``, a copy too) (huggingface/trl v0.19.0 ``trl/trainer/{cpo,orpo,dpo}_trainer.py``). The copy
+    and its log-softmax are the logits' dtype; in backward the NLL's dense gradient, the log-softmax's and the
+    slices' zero-filled gradients exist beside the log-probabilities' own. Measured on the CPU (PyTorch 2.13,
+    ``tests_validate/test_chosen_nll_memory.py``): the peak goes from 4.0 to 8.0 bytes per logit with 16-bit
+    logits and from 16.0 to 18.0 with fp32 logits (HF Trainer AMP: the fp32 branch's backward already holds
+    two fp32 gradients, which the NLL's half-size tensors fit beside)."""
+    return 2.0 if fp32_logits else 4.0
+
+
 def trl_amp_backward_extra_bytes_per_logit() -> float:
     """Bytes per logit beside the saved fp32 logits at the start of backward, TRL's fp32 branch under AMP.
 
@@ -1532,6 +1550,12 @@ def memory_arrays(
                 s_local * mbs * mh.V / tp)
             out_saved = xp.where(trl_amp, amp_saved, out_saved)
             out_layer = xp.where(trl_amp, amp_layer, out_layer)
+            if profile.chosen_nll and not fp32_logps:
+                # TRL's NLL on the chosen half (CPO/SimPO cpo_alpha, ORPO, DPO rpo_alpha): its copy of the chosen
+                # logits, their log-softmax and their gradients (chosen_nll_bytes_per_logit); not LLaMA-Factory,
+                # whose trainers take the NLL from the same log-probabilities (fp32_logps)
+                nll_b = xp.where(trl_amp, chosen_nll_bytes_per_logit(True), chosen_nll_bytes_per_logit(False))
+                out_layer = out_layer + nll_b * (s_local * mbs * mh.V / tp)
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
             # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;

@@ -8485,6 +8485,10 @@
         <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
     </message>
     <message>
+        <source>training.preference.rpo_alpha is DPO&apos;s NLL weight; objective {objective} has none</source>
+        <translation>training.preference.rpo_alpha 是 DPO 的 NLL 权重；目标 {objective} 没有此项</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
