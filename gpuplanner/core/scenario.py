@@ -767,6 +767,15 @@ def _check_rpo_alpha(t) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.preference.rpo_alpha is DPO's NLL weight; objective {objective} has none"),
             objective=t.objective))
+    if t.preference.rpo_alpha is not None and t.framework not in _TRL_DPO_TOOLS:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.rpo_alpha is priced for TRL's DPOTrainer only; framework {framework} runs "
+                 "its own DPO loss"), framework=t.framework))
+
+
+#: tools whose DPO runs TRL's ``DPOTrainer`` (the Hugging Face engines with a TRL script, TRL, and the tools built on
+#: it); LLaMA-Factory's ``CustomDPOTrainer`` and the Megatron tools compute their own loss
+_TRL_DPO_TOOLS = ("hf", "fsdp", "deepspeed", "trl", "ms-swift", "unsloth", "axolotl")
 
 
 def _check_fused_ce(t) -> None:

@@ -8489,6 +8489,10 @@
         <translation>training.preference.rpo_alpha 是 DPO 的 NLL 权重；目标 {objective} 没有此项</translation>
     </message>
     <message>
+        <source>training.preference.rpo_alpha is priced for TRL&apos;s DPOTrainer only; framework {framework} runs its own DPO loss</source>
+        <translation>training.preference.rpo_alpha 仅按 TRL 的 DPOTrainer 估算；框架 {framework} 使用自己的 DPO 损失</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
