@@ -67,18 +67,21 @@ def _swift_v3_rows() -> list[PostRow]:
     # ms-swift before 1b184f296 (2025-09-30): the full-parameter reference carried Megatron DDP's fp32 main_grad
     # buffer (memory.reference_grad_buffer_bytes_per_param); every Megatron full DPO script below predates it
     pre_fix = {"preference": {"reference_grad_buffer": True}}
+    # ms-swift 3.0 to 3.7 (b40f31df7 .. 8ae0ade71, 2025-08-15): RLHFArguments.rpo_alpha = 1. (TRL's NLL on the
+    # chosen rows, memory.chosen_nll_bytes_per_logit); the DPO scripts below ran before it became None
+    rpo_then = {"preference": {"rpo_alpha": 1.0}}
     old_pf = ("padding-free: Megatron-SWIFT ran every batch padding-free until padding_free false came "
               "(8382fb061, 2025-12-25)")
     return [
         PostRow("swift-dpo-full-7b-jul25", "swift-v3-history", "memory", 50.0, {"preset": "qwen2.5-7b"},
                 _t(framework="ms-swift", objective="dpo", method="full", seq_len=1801, micro_batch_size=1,
-                   global_batch_size=16), num_gpus=4, parallel={"zero": 3}, metric="reserved", data=EMOJI,
+                   global_batch_size=16, **rpo_then), num_gpus=4, parallel={"zero": 3}, metric="reserved", data=EMOJI,
                 assumed=(GPU_A100, EMOJI_MAX, f"{SWIFT_GIT}@5df8180fd examples/train/rlhf/dpo/full.sh "
                          "'4 * 50GiB' (per_device_train_batch_size 1, GA 4, zero3, no expandable segments); "
                          "ms-swift issue #4146 reproduced it: '50GB * 4'")),
         PostRow("swift-dpo-full-7b-issue4146", "swift-v3-history", "memory", 44.28, {"preset": "qwen2.5-7b"},
                 _t(framework="ms-swift", objective="dpo", method="full", seq_len=1801, micro_batch_size=1,
-                   global_batch_size=16), num_gpus=4, parallel={"zero": 3}, metric="reserved", data=EMOJI,
+                   global_batch_size=16, **rpo_then), num_gpus=4, parallel={"zero": 3}, metric="reserved", data=EMOJI,
                 assumed=(GPU_A100, EMOJI_MAX, "ms-swift issue #4146 (2025-05-13): the then examples/train/rlhf/"
                          "dpo/full.sh (the command of the row above) rerun on one node, logged memory(GiB) 44.28 "
                          "at step 5 of 302 (a later, longer batch may raise it)")),
@@ -164,11 +167,14 @@ def _swift_v2_rows() -> list[PostRow]:
     doc = f"{SWIFT_GIT}@d2b45ec8c docs/source_en/LLM/"
     return [
         PostRow("swift2-dpo-lora-llama3-8b", "swift-v2-docs", "memory", 40.0, {"preset": "llama-3-8b"},
-                _t(**dict(lora, objective="dpo", seq_len=1801)), metric="reserved", data=EMOJI,
+                _t(**dict(lora, objective="dpo", seq_len=1801), preference={"rpo_alpha": 0.1}), metric="reserved",
+                data=EMOJI,
                 assumed=("A100 (the doc's 'Experimental environment'); 80GB ASSUMED",
                          doc + "Human-Preference-Alignment-Training-Documentation.md 'Memory usage: 40G', read as "
                          "the logged GiB", "lora_rank 8 (swift 2.x default); max_length 2048 (default) cuts no "
-                         "emoji sample; lengths are the Qwen tokenizer's (ASSUMED the same under Llama 3's)")),
+                         "emoji sample; lengths are the Qwen tokenizer's (ASSUMED the same under Llama 3's)",
+                         "--rpo_alpha 0.1 (the command at d2b45ec8c; --sft_beta 0.1 when the figure was written, "
+                         "c0e91a1b3)")),
         PostRow("swift2-orpo-lora-llama3-8b", "swift-v2-docs", "memory", 40.0, {"preset": "llama-3-8b"},
                 _t(**dict(lora, objective="orpo", seq_len=1801)), metric="reserved", data=EMOJI,
                 assumed=("A100; 80GB ASSUMED", doc + "ORPO.md 'Memory usage: 40G' (the DPO figure again: "
@@ -220,11 +226,19 @@ def _verl_scenarios() -> list[tuple[str, str, dict, float, str, tuple]]:
 
 #: rows shown but not counted: the planner cannot enter the run's layout
 NOT_COUNTED = {"verl-deepseek-v3-96xh20": "verl's Megatron parameter and gradient offload between phases and its "
-                                           "uneven last pipeline stage are not planner choices"}
+                                           "uneven last pipeline stage are not planner choices",
+               # round 10 (postmem10): the script's history (git log -G"Memory usage" on the file)
+               "swift2-dpo-lora-yi-6b": (
+                   "the '20G' is not a one-GPU measurement: the script said '2*A100 / 2 * 20G' (ad65946a6 "
+                   "mistral-7b, f21d313be yi-6b-chat: python llm_dpo.py, the model and a separate --ref_model_type "
+                   "reference split over two GPUs by device map); 9dc41ab06 moved it to CUDA_VISIBLE_DEVICES=0 and "
+                   "wrote '20G' with the reference still loaded (two 16-bit Yi-6B copies are 22.6 GiB of weights "
+                   "alone); 7a41e044c dropped the reference and kept the figure")}
 
 
 def _strip_flag(row: PostRow) -> PostRow:
-    """The row as the model before this round read it: no ``reference_grad_buffer`` (the field did not exist)."""
+    """The row as the model before round 9 read it: no ``reference_grad_buffer`` and (round 10) no ``rpo_alpha``
+    (the fields did not exist)."""
     t = dict(row.training)
     t.pop("preference", None)
     return dataclasses.replace(row, training=t)

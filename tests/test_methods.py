@@ -91,8 +91,9 @@ def test_orpo_simpo_no_reference_kto_unpaired_reward_value_head():
     for obj in ("orpo", "simpo"):
         e = _ev({"objective": obj})
         assert "reference" not in e.memory.extra
-        # paired sequences; TRL's 16-bit selective log-softmax: 8 bytes per logit less than SFT's loss (12 → 4)
-        assert e.memory.activations == pytest.approx(sft2.memory.activations - 8.0 * 2 * 1024 * 32000 / GIB)
+        # paired sequences; TRL's 16-bit selective log-softmax: 8 bytes per logit less than SFT's loss (12 → 4),
+        # plus TRL's NLL on the chosen rows (memory.chosen_nll_bytes_per_logit, 16-bit: 2): 12 → 6
+        assert e.memory.activations == pytest.approx(sft2.memory.activations - 6.0 * 2 * 1024 * 32000 / GIB)
     kto = _ev({"objective": "kto"})
     sft1 = _ev({})
     # one sequence per example

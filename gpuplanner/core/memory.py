@@ -742,6 +742,26 @@ def trl_amp_saved_bytes_per_logit() -> float:
     return 4.0
 
 
+def chosen_nll_bytes_per_logit(fp32_logits: bool, after_logps: bool = False) -> float:
+    """Bytes per logit (of the chosen + rejected logits) that TRL's NLL on the chosen rows adds at the output layer.
+
+    TRL computes it with its own cross-entropy on a copy of the chosen half of the concatenated logits, beside the
+    log-probabilities (``selective_log_softmax``) (huggingface/trl v0.19.0 ``trl/trainer/{cpo,orpo,dpo}_trainer.py``):
+    ``CPOTrainer.concatenated_forward`` (CPO and SimPO while ``cpo_alpha`` != 0; ``CPOConfig.cpo_alpha`` and ms-swift's
+    ``RLHFArguments.cpo_alpha`` default to 1.0) and ``ORPOTrainer.concatenated_forward`` (always: ORPO's NLL term)
+    call ``cross_entropy_loss(all_logits[:len_chosen], ...)`` (``[..., :-1, :].contiguous()``, then
+    ``nn.CrossEntropyLoss``) before the log-probabilities; ``DPOTrainer.concatenated_forward`` with ``rpo_alpha``
+    calls ``F.cross_entropy(torch.flatten(logits[:n, :-1], end_dim=1), ...)`` after them (``after_logps``).
+    The half-size copy and its saved log-softmax are in the logits' dtype. Measured on the CPU (PyTorch 2.13,
+    ``tests_validate/test_chosen_nll_memory.py``, TRL's ops in TRL's order): with 16-bit logits the peak goes from
+    4.0 to 6.0 bytes per logit (both orders); with fp32 logits (the HF Trainer's AMP) from 16.0 to 18.0 when the
+    NLL comes first (CPO, SimPO, ORPO) and stays 16.0 when it comes after (DPO: its tensors fit beside the fp32
+    branch's two backward gradients)."""
+    if not fp32_logits:
+        return 2.0
+    return 0.0 if after_logps else 2.0
+
+
 def trl_amp_backward_extra_bytes_per_logit() -> float:
     """Bytes per logit beside the saved fp32 logits at the start of backward, TRL's fp32 branch under AMP.
 
@@ -1537,6 +1557,13 @@ def memory_arrays(
                 s_local * mbs * mh.V / tp)
             out_saved = xp.where(trl_amp, amp_saved, out_saved)
             out_layer = xp.where(trl_amp, amp_layer, out_layer)
+            if profile.chosen_nll and not fp32_logps:
+                # TRL's NLL on the chosen half (CPO/SimPO cpo_alpha, ORPO, DPO rpo_alpha): its copy of the chosen
+                # logits, their log-softmax and their gradients (chosen_nll_bytes_per_logit); not LLaMA-Factory,
+                # whose trainers take the NLL from the same log-probabilities (fp32_logps)
+                after = profile.objective in ("dpo", "ipo")  # DPOTrainer: rpo's cross-entropy after the logps
+                nll_b = xp.where(trl_amp, chosen_nll_bytes_per_logit(True, after), chosen_nll_bytes_per_logit(False))
+                out_layer = out_layer + nll_b * (s_local * mbs * mh.V / tp)
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
             # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;

@@ -77,6 +77,10 @@ from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward")
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
+#: objectives whose TRL trainer adds an NLL on the chosen rows by default, from its own cross-entropy
+#: (memory.chosen_nll_bytes_per_logit): ORPO always; CPO and SimPO while ``cpo_alpha`` != 0 (TRL CPOConfig and
+#: ms-swift RLHFArguments default 1.0). DPO adds it only with ``rpo_alpha`` (preference.rpo_alpha)
+CHOSEN_NLL_OBJECTIVES = ("orpo", "cpo", "simpo")
 PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo", "cpo")
 
 #: Eager PyTorch decoding (``model.generate`` without CUDA graphs) is CPU-bound at small batch: every op is a
@@ -222,6 +226,7 @@ class MethodProfile:
     reference: str = "none"            # separate | lora_base | precomputed | none
     reference_offload: bool = False    # frozen models in CPU memory (OpenRLHF --ref_reward_offload)
     reference_grad_buffer: bool = False  # the reference keeps an fp32 main_grad buffer (Megatron-SWIFT < 3.9)
+    chosen_nll: bool = False           # TRL's separate NLL on the chosen rows (CHOSEN_NLL_OBJECTIVES, DPO rpo_alpha)
     reward_model: bool = False         # a frozen reward model on the GPU
     critic: bool = False               # a trained value model (PPO)
     value_head: bool = False           # the trained model ends in a scalar head (reward-model training)
@@ -340,6 +345,7 @@ def method_profile(training) -> MethodProfile:
         objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
         reference_offload=bool(pref.reference_offload), reward_model=reward_model, critic=critic,
         reference_grad_buffer=pref.reference_grad_buffer and ref == "separate",
+        chosen_nll=obj in CHOSEN_NLL_OBJECTIVES or (obj in ("dpo", "ipo") and pref.rpo_alpha is not None),
         value_head=obj == "reward", ref_forwards=ref_fwd, policy_nograd_forwards=nograd, rl=obj in RL,
         prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,

@@ -168,6 +168,11 @@ class PreferenceSection(_Section):
                            "reference was built with Megatron's get_model() wrapped in its DDP, which keeps an fp32 "
                            "gradient buffer (main_grad) for every reference parameter; false: ms-swift >= 3.9 "
                            "(wrap_with_ddp=False, requires_grad_(False))")
+    rpo_alpha: float | None = Field(
+        None, ge=0, le=1000, description="DPO only: the weight of the NLL on the chosen rows (RPO; TRL DPOConfig "
+                                         "rpo_alpha, default None = off; ms-swift 3.0-3.7 defaulted to 1.0, ms-swift "
+                                         "2.x docs pass 0.1); TRL computes it with its own cross-entropy on the "
+                                         "chosen logits (memory.chosen_nll_bytes_per_logit)")
 
 
 class RlSection(_Section):
@@ -349,6 +354,7 @@ class TrainingSection(_Section):
     def _reference_grad_buffer_tool(self) -> "TrainingSection":
         """``preference.reference_grad_buffer``: Megatron-SWIFT's full-parameter reference only."""
         _check_reference_grad_buffer(self)
+        _check_rpo_alpha(self)
         return self
 
     @model_validator(mode="before")
@@ -753,6 +759,23 @@ def _check_reference_grad_buffer(t) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.preference.reference_grad_buffer needs a separate reference model; objective {objective} "
                  "runs none here"), objective=t.objective))
+
+
+def _check_rpo_alpha(t) -> None:
+    """``training.preference.rpo_alpha`` is TRL DPOTrainer's (DPO, IPO): refused for other objectives."""
+    if t.preference.rpo_alpha is not None and t.objective not in ("dpo", "ipo"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.rpo_alpha is DPO's NLL weight; objective {objective} has none"),
+            objective=t.objective))
+    if t.preference.rpo_alpha is not None and t.framework not in _TRL_DPO_TOOLS:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.preference.rpo_alpha is priced for TRL's DPOTrainer only; framework {framework} runs "
+                 "its own DPO loss"), framework=t.framework))
+
+
+#: tools whose DPO runs TRL's ``DPOTrainer`` (the Hugging Face engines with a TRL script, TRL, and the tools built on
+#: it); LLaMA-Factory's ``CustomDPOTrainer`` and the Megatron tools compute their own loss
+_TRL_DPO_TOOLS = ("hf", "fsdp", "deepspeed", "trl", "ms-swift", "unsloth", "axolotl")
 
 
 def _check_fused_ce(t) -> None:

@@ -8600,6 +8600,14 @@
         <source>Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16</source>
         <translation>Nanotron 没有 FP8 方案（不使用 Transformer Engine 或 torchao float8）；请使用 bf16 精度</translation>
     </message>
+    <message>
+        <source>training.preference.rpo_alpha is DPO&apos;s NLL weight; objective {objective} has none</source>
+        <translation>training.preference.rpo_alpha 是 DPO 的 NLL 权重；目标 {objective} 没有此项</translation>
+    </message>
+    <message>
+        <source>training.preference.rpo_alpha is priced for TRL&apos;s DPOTrainer only; framework {framework} runs its own DPO loss</source>
+        <translation>training.preference.rpo_alpha 仅按 TRL 的 DPOTrainer 估算；框架 {framework} 使用自己的 DPO 损失</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
