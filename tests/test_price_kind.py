@@ -87,8 +87,9 @@ def test_qwen3_example_no_longer_ranks_a_spot_price_against_on_demand(capsys):
     kinds = [{r["id"]: r for r in p["rules"]}["price_kind"]["status"] for p in plans]
     assert kinds == ["passed"] * len(plans)
     h200 = next(p for p in plans if p["gpu"] == "h200-sxm-141gb" and p["num_gpus"] == 8)
-    # (the figures move with the time model: $194 in round 7, $195 after round 8's overlap contention)
-    assert any(re.match(r"Spot card-hours would cost \$19\d instead of \$4\d\d", a) for a in h200["rental_advice"])
+    # (the figures move with the time model: $194 in round 7, $195 after round 8's overlap contention, $200 after
+    # round 9)
+    assert any(re.match(r"Spot card-hours would cost \$(19|20)\d instead of \$4\d\d", a) for a in h200["rental_advice"])
 
 
 def test_a_pinned_spot_mode_is_kept_and_said(tmp_path, capsys):
