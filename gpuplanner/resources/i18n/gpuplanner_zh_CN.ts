@@ -5123,14 +5123,6 @@
         <translation>按需</translation>
     </message>
     <message>
-        <source>weekly</source>
-        <translation>周租</translation>
-    </message>
-    <message>
-        <source>monthly</source>
-        <translation>月租</translation>
-    </message>
-    <message>
         <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. 40–55% is good, above 55% optimistic.</source>
         <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。40–55% 为良好，高于 55% 为偏乐观。</translation>
     </message>
@@ -5149,10 +5141,6 @@
     <message>
         <source>(untick to allow it)</source>
         <translation>（取消勾选即允许）</translation>
-    </message>
-    <message>
-        <source>Framework</source>
-        <translation>框架</translation>
     </message>
     <message numerus="yes">
         <source>%n plan(s) shown; {0} of {1} configurations fit ({2} ms).</source>
@@ -5249,6 +5237,14 @@
         <translation>竞价</translation>
     </message>
     <message>
+        <source>week</source>
+        <translation>周租</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>月租</translation>
+    </message>
+    <message>
         <source>week cap</source>
         <translation>周封顶</translation>
     </message>
@@ -5275,6 +5271,10 @@
     <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，排在按同类报价计价的方案之后，并列出要向供应商确认的问题</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>框架</translation>
     </message>
     <message>
         <source>Rental</source>

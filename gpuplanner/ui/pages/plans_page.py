@@ -46,7 +46,7 @@ def framework_name(p: engine.PlanRow) -> str:
 #: the rental mode that bills a plan, short for the table (core/cost.MODE_LABELS has the full names, in the tooltip)
 #: (a word or two: with the framework column shown the table's ten columns must fit 1280×800 without scrolling)
 MODE_SHORT = {"card_hour": QT_TRANSLATE_NOOP("PlansPage", "hourly"), "spot": QT_TRANSLATE_NOOP("PlansPage", "spot"),
-              "week": QT_TRANSLATE_NOOP("PlansPage", "weekly"), "month": QT_TRANSLATE_NOOP("PlansPage", "monthly"),
+              "week": QT_TRANSLATE_NOOP("PlansPage", "week"), "month": QT_TRANSLATE_NOOP("PlansPage", "month"),
               "hybrid_week": QT_TRANSLATE_NOOP("PlansPage", "week cap"),
               "hybrid_month": QT_TRANSLATE_NOOP("PlansPage", "month cap")}
 
@@ -474,7 +474,7 @@ class PlansPage(BasePage):
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
                                     self.tr("GiB/GPU"), self.tr("Days"), two_line_header(self.tr("Cost ({0})").format(cur)),
-                                    self.tr("MFU"), self.tr("Framework"), self.tr("Rental")]
+                                    self.tr("MFU"), self.tr("Stack"), self.tr("Rental")]
         self._set_mode_header()
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
