@@ -188,7 +188,8 @@ DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
 #: H20 96GB 142.25 (xiaoxi68; 141.86 Charming). The H20 is the full-power Hopper board with its tensor rate cut to 148
 #: BF16 TFLOPS, so no power limit holds its clock: (142.25 / 148) / (797.51 / 989) = 1.192. A kernel check on one
 #: H20 (vllm-project/vllm PR #44152, bf16 fused-MoE ``N=14336, K=4096``, tuned): 133 TFLOPS at 2,048 tokens (512 rows
-#: an expert), 0.90 of its 148, where the H100's 0.55 × 1.0 would give 81.
+#: an expert), 0.90 of its 148, where the H100's 0.55 × 1.0 would give 81. Round 9 (h20_9) replaces the ratio for
+#: Hopper cards: :func:`fixed_loss_share`, 0.898 on the H20 (factor 1.634).
 DATACENTER_SWEEP_GEN_REFERENCE = {"hopper": ("h100-sxm-80gb", 797.51)}
 
 
