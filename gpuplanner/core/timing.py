@@ -188,14 +188,45 @@ DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
 #: H20 96GB 142.25 (xiaoxi68; 141.86 Charming). The H20 is the full-power Hopper board with its tensor rate cut to 148
 #: BF16 TFLOPS, so no power limit holds its clock: (142.25 / 148) / (797.51 / 989) = 1.192. A kernel check on one
 #: H20 (vllm-project/vllm PR #44152, bf16 fused-MoE ``N=14336, K=4096``, tuned): 133 TFLOPS at 2,048 tokens (512 rows
-#: an expert), 0.90 of its 148, where the H100's 0.55 × 1.0 would give 81.
+#: an expert), 0.90 of its 148, where the H100's 0.55 × 1.0 would give 81. Round 9 (h20_9) replaces the ratio for
+#: Hopper cards: :func:`fixed_loss_share`, 0.898 on the H20 (factor 1.634).
 DATACENTER_SWEEP_GEN_REFERENCE = {"hopper": ("h100-sxm-80gb", 797.51)}
 
 
+#: Issue 35 round 9 (h20_9): generations whose reference card's loss below its own sweep (its measured training share
+#: ``GEN_EFFICIENCY`` against its sweep share) is time that does not shrink with the tensor rate, so a compute-capped
+#: die of the same generation keeps that time, not that ratio (:func:`fixed_loss_share`).
+SWEEP_FIXED_LOSS_GENS = ("hopper",)
+
+
+def fixed_loss_share(gid: str) -> float:
+    """A compute-capped card's share of its own BF16 figure on training GEMMs (issue 35 round 9, h20_9).
+
+    The reference card (H100 SXM, :data:`DATACENTER_SWEEP_GEN_REFERENCE`) reaches ``s_ref`` = 797.51 / 989 = 0.806 of
+    its figure on the best square matmul and ``g`` = 0.55 (``GEN_EFFICIENCY``) in training: per FLOP it loses
+    ``(1/g - 1/s_ref) / P_ref`` seconds beyond its matmul maximum. That loss is memory time (operand and epilogue
+    traffic of training-shaped GEMMs, L2 misses), not tensor time, so it is carried over per FLOP and scaled by the
+    memory bandwidth ratio: ``share = 1 / (1/s + (1/g - 1/s_ref) · (P/P_ref) · (BW_ref/BW))``. H20 (148 BF16,
+    4.0 TB/s; sweep 142.25, ``s`` = 0.961): 1 / (1.0406 + 0.5781 × 0.1496 × 0.8375) = 0.898, where the ratio rule
+    gave 0.656. The H100 itself gives ``g`` exactly. Published checks, not used to set it: a tuned fused-MoE GEMM on one
+    H20 runs at 133 TFLOP/s, 0.90 of 148 (vllm-project/vllm PR #44152, ``N=14336, K=4096``, 2,048 tokens); verl's
+    logged actor MFU on 8 H20 is 0.77 (eric-haibin-lin/verl-data ``gsm8k/qwen2-7b-fsdp2.log``); ms-swift's Qwen3-14B
+    Megatron benchmark on 8 H20 is 13 s/it, 76% of the figure (``examples/megatron/fp8/benchmark.sh``, 891a9ab3d)."""
+    g = C.get_gpu(gid)
+    ref_id, ref_tflops = DATACENTER_SWEEP_GEN_REFERENCE[gpu_generation(g)]
+    ref = C.get_gpu(ref_id)
+    peak, ref_peak = float(C.peak_tflops(g, "bf16")), float(C.peak_tflops(ref, "bf16"))
+    loss = 1.0 / GEN_EFFICIENCY[gpu_generation(g)] - ref_peak / ref_tflops
+    return 1.0 / (peak / DATACENTER_SWEEP_TFLOPS[gid] + loss * (peak / ref_peak) * (ref.mem_bw_tbs / g.mem_bw_tbs))
+
+
 def datacenter_sweep_factor(gid: str) -> float:
-    """:data:`DATACENTER_SWEEP_TFLOPS`' card over the A100's share in the same table; 1.0 for any other id."""
+    """:data:`DATACENTER_SWEEP_TFLOPS`' card over the A100's share in the same table; 1.0 for any other id. A Hopper
+    card: :func:`fixed_loss_share` over the generation's share."""
     if gid not in DATACENTER_SWEEP_TFLOPS:
         return 1.0
+    if gpu_generation(C.get_gpu(gid)) in SWEEP_FIXED_LOSS_GENS:
+        return fixed_loss_share(gid) / GEN_EFFICIENCY[gpu_generation(C.get_gpu(gid))]
     ref_id, ref_tflops = DATACENTER_SWEEP_GEN_REFERENCE.get(gpu_generation(C.get_gpu(gid)), DATACENTER_SWEEP_REFERENCE)
     share = DATACENTER_SWEEP_TFLOPS[gid] / float(C.peak_tflops(C.get_gpu(gid), "bf16"))
     return share / (ref_tflops / float(C.peak_tflops(C.get_gpu(ref_id), "bf16")))
@@ -212,7 +243,12 @@ def sustained_clock_factor(g, precision: str | None = None) -> float:
     if getattr(g, "gpu_class", None) != "consumer":  # a user-entered GPU is datacenter or workstation class
         # (a user-entered GPU's id starts with "custom-": 1.0); the sweep measured 16-bit matmuls only: 8-bit tensor
         # math (FP8, INT8) keeps 1.0
-        return 1.0 if precision in ("fp8", "int8") else datacenter_sweep_factor(gid)
+        # (a Hopper card's fixed loss, fixed_loss_share, is memory time whatever the operands' width: its 8-bit GEMMs
+        # take the same factor, on top of FP8_EFFICIENCY_RATIO / TE_GEMM_RATIO as on every card)
+        if precision in ("fp8", "int8") and gid in DATACENTER_SWEEP_TFLOPS and gpu_generation(g) not in \
+                SWEEP_FIXED_LOSS_GENS:
+            return 1.0
+        return datacenter_sweep_factor(gid)
     measured = MAMF_SAME_DIE.get(gid, gid)
     ref = MAMF_REFERENCE.get(gpu_generation(g))
     if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
