@@ -87,6 +87,13 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
         # ``get_fp32_accum_hook``, ``async_op=True``); ZeRO-1 all-gathers the updated weights after the step,
         # blocking (``optim/zero.py`` ``_all_gather_params``); no userbuffers TP overlap, no interleaved schedule
         d_grad, d_param, d_tp, d_p2p = True, False, False, False
+    elif tool == "megatron-swift":
+        # Megatron-SWIFT keeps Megatron-LM's own defaults, off: ``tp_comm_overlap``, ``overlap_grad_reduce`` and
+        # ``overlap_param_gather`` are ``False`` in modelscope/ms-swift ``swift/megatron/arguments/megatron_args.py``
+        # at 3602360 (and in ``swift/megatron/argument/megatron_args.py`` at ad907793e, ea766ff5b, 98c652525), and
+        # no example script under ``examples/megatron`` turns them on; ``overlap_p2p_comm`` True, which Megatron
+        # keeps for the interleaved schedule only (issue 35 round 9, swiftmoe9)
+        d_grad, d_param, d_tp, d_p2p = False, False, False, (vpp > 1) & (pp > 1)
     elif framework == "megatron":
         d_grad, d_param, d_tp, d_p2p = True, zero >= 1, sp, (vpp > 1) & (pp > 1)
     elif framework == "fsdp":
