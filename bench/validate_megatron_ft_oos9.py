@@ -97,10 +97,14 @@ ROWS = [
       "hardware": {"gpu": A800, "num_gpus": 8}}, False),
     ("swift-qwen3-30b-a3b-megatron-a800", "moe",
      SWIFT + "docs/source_en/Megatron-SWIFT/Quick-start.md 'Benchmark' MoE (first ad907793e, 2025-04-29): Qwen3-30B-"
-     "A3B, 16 × A800, Megatron-LM 9.6s/it; examples/megatron/moe/qwen3_moe.sh: PP 2, EP 8, full recompute, "
-     "packing 8192, GBS 16", 9.6,
+     "A3B, 16 × A800, Megatron-LM 9.6s/it; the run is examples/train/megatron/qwen3_moe.sh as written with the "
+     "figure at ad907793e: TP 2, SP, EP 8, expert TP = TP 2 (ms-swift had no expert_tensor_parallel_size field "
+     "until 9f5fcf5c3, 2025-09-24, so Megatron-LM's default 'same as TP' held), full recompute, packing 8192, "
+     "GBS 16. The script became PP 2 / EP 8 at 37c5319fa (2025-07-19) with the same comment (not re-measured; "
+     "swiftmoe9)", 9.6,
      {"model": {"preset": "qwen3-30b-a3b"}, "training": _t(),
-      "parallel": {"pp": 2, "ep": 8, "zero": 1}, "hardware": {"gpu": A800, "num_gpus": 16, "gpus_per_node": 8}},
+      "parallel": {"tp": 2, "ep": 8, "expert_tp": 2, "sequence_parallel": True, "zero": 1},
+      "hardware": {"gpu": A800, "num_gpus": 16, "gpus_per_node": 8}},
      True),
     ("swift-qwen1.5-moe-pp2ep4", "moe",
      SWIFT + "examples/megatron/moe/moe.sh: '8 * 57GiB, 2.95s/it'; Qwen1.5-MoE-A2.7B PP 2, EP 4, full recompute, "

@@ -114,7 +114,9 @@ def _swift_v3_rows() -> list[PostRow]:
                 {"preset": "qwen1.5-moe-a2.7b"},
                 _t(**dict(mg, objective="dpo", seq_len=1801, micro_batch_size=4, global_batch_size=16,
                           padding_free=True), **pre_fix), num_gpus=8,
-                parallel={"tp": 2, "ep": 4, "sequence_parallel": True}, metric="reserved",
+                # expert TP = TP 2: ms-swift had no expert_tensor_parallel_size field before 9f5fcf5c3
+                # (2025-09-24), so Megatron-LM's "same as TP" held (swiftmoe9)
+                parallel={"tp": 2, "ep": 4, "expert_tp": 2, "sequence_parallel": True}, metric="reserved",
                 assumptions=EXPANDABLE, data=EMOJI,
                 assumed=(GPU_A100, f"{SWIFT_GIT}@5df8180fd examples/train/megatron/rlhf/dpo/moe.sh "
                          "'8 * 64GiB'", old_pf, EMOJI_MAX, "expandable_segments:True")),

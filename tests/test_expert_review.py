@@ -175,7 +175,12 @@ def test_an_rl_plan_above_the_ceiling_is_graded_at_the_ceiling(results):
     """GRPO 32B: the training passes modelled at 57% were capped to the published 52% yet graded "55% good" (the
     step stretched as a whole). Only the training passes slow to the ceiling (advisor.capped): graded at 52%."""
     hit = False
-    for p in search(load_scenario(DATA / "grpo-32b.json")[0], top=5).plans:
+    s = load_scenario(DATA / "grpo-32b.json")[0]
+    # the overlap switches on (Megatron-SWIFT's defaults are off, overlap.NO_OVERLAP_TOOLS): the 8 × A800 plan's
+    # training passes then run above the 52% ceiling, the case this test is about
+    s = s.model_copy(update={"training": s.training.model_copy(update={
+        "overlap_grad_reduce": True, "overlap_param_gather": True, "tp_comm_overlap": True})})
+    for p in search(s, top=5).plans:
         ev = p.evaluation
         if ev.mfu_ceiling is not None and ev.time_modelled.mfu_training > ev.mfu_ceiling["mfu"]:
             hit = True

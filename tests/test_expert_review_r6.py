@@ -172,7 +172,11 @@ def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
     assert all(p.mfu_grade == "poor" for p in res.plans), [p.mfu_grade for p in res.plans]
     p = res.plans[0]
     assert p.gpu == "h800-sxm-80gb" and p.evaluation.rental_mode == "card_hour", (p.gpu, p.evaluation.rental_mode)
-    assert p.cost == min(q.cost for q in res.plans) and p.cost < 1_000, [q.cost for q in res.plans]
+    # by cost among the plans not tight on memory: since Megatron-SWIFT keeps whole experts per GPU (expert TP 1,
+    # memory.TOOL_EXPERT_TP, swiftmoe9) the cheaper 24-GPU plan is tight (7% free) and ranks after by that bit
+    roomy = [q.cost for q in res.plans if not any(r.id == "memory_headroom" and "Tight" in r.message.render()
+                                                  for r in q.rules)]
+    assert p.cost == min(roomy) and p.cost < 1_000, [q.cost for q in res.plans]
     full = search(s, top=5)  # every card: a plan graded above poor, if any, still comes first (unit test below)
     assert full.plans[0].mfu_grade != "poor" or all(q.mfu_grade == "poor" for q in full.plans)
 

@@ -41,8 +41,11 @@ def test_monthly_plan_one_names_the_cheaper_multi_node_plan_and_what_to_ask():
     other = next(p for p in res.plans[1:] if _fabric_failed(p))
     assert other.cost < one.cost
     line = one.explanation[1].render()
-    assert line.startswith(f"{LEAD}16 × NVIDIA H20 96GB (China) over 2 nodes, ")
-    assert f"¥{other.cost:,.0f}" in line and "Ask a vendor to quote 2 networked servers" in line
+    # the plan named is the first one ranked after with the failed check (16 × H20 over 2 nodes before Megatron-SWIFT's
+    # own defaults, overlap off and expert TP 1, swiftmoe9; 32 × A800 over 4 nodes since)
+    n_nodes, n_gpus = other.evaluation.nodes, other.evaluation.scenario.hardware.num_gpus
+    assert line.startswith(f"{LEAD}{n_gpus} × ") and f" over {n_nodes} nodes, " in line, line
+    assert f"¥{other.cost:,.0f}" in line and f"Ask a vendor to quote {n_nodes} networked servers" in line
     assert "networked multi-node price" in line
     # the rank line itself is unchanged: #1 stays #1 (price8's principle)
     # (round 9, advice10: #1's poor MFU fails "MFU grade", so its rank line says no plan passes every rule)
@@ -57,7 +60,7 @@ def test_monthly_plan_one_names_the_cheaper_multi_node_plan_and_what_to_ask():
         zh = translate_message(m.context, m.text, m.params)
     finally:
         _lang.install("en")
-    assert zh.startswith("按目标更优的一个方案排在此方案之后") and "2 台该卡组网服务器" in zh
+    assert zh.startswith("按目标更优的一个方案排在此方案之后") and f"{n_nodes} 台该卡组网服务器" in zh
 
 
 def test_mixtral_line_names_the_first_plan_ranked_after():

@@ -113,7 +113,7 @@ def _check_ep_fold(scenario: Scenario) -> None:
     frameworks carve the expert-parallel ranks out of the data-parallel ones (``ep`` divides ``dp``)."""
     p = scenario.parallel
     if engine_of(scenario.training.framework) == "megatron":
-        etp = int(expert_tp_of("megatron", p.tp, p.expert_tp))
+        etp = int(expert_tp_of("megatron", p.tp, p.expert_tp, tool=scenario.training.framework))
         grid = p.tp * p.cp * scenario.dp
         if grid % (p.ep * etp):
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

@@ -1171,7 +1171,13 @@ def fsdp_rs_buffer_bytes(layer_params, precision: str, master_weights: bool):
     return (grad_b + reduce_b) * layer_params
 
 
-def expert_tp_of(framework: str, tp, expert_tp=None):
+#: tools that set their own ``expert_tensor_parallel_size`` default: Megatron-SWIFT declares
+#: ``expert_tensor_parallel_size: int = 1`` (modelscope/ms-swift ``swift/megatron/arguments/megatron_args.py`` at
+#: 3602360; added in 9f5fcf5c3, 2025-09-24; before it the field was absent and Megatron-LM's "same as TP" held)
+TOOL_EXPERT_TP = {"megatron-swift": 1.0}
+
+
+def expert_tp_of(framework: str, tp, expert_tp=None, tool: str | None = None):
     """Tensor parallelism inside each routed expert: the scenario's ``parallel.expert_tp``, else the framework's
     default — Megatron-Core sets ``expert_tensor_parallel_size`` to the tensor-parallel size when it is not given
     (``megatron/training/arguments.py``: "Default is None, which will be set to the value of
@@ -1179,6 +1185,8 @@ def expert_tp_of(framework: str, tp, expert_tp=None):
     stack keep whole experts on each GPU (1)."""
     if expert_tp is not None:
         return float(expert_tp)
+    if tool in TOOL_EXPERT_TP:  # the tool's own default (TOOL_EXPERT_TP)
+        return TOOL_EXPERT_TP[tool]
     return tp if framework == "megatron" else 1.0
 
 
@@ -1350,7 +1358,7 @@ def memory_arrays(
         xp.maximum(first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
         first_extra + m.last_extra,
     )
-    expert_tp = expert_tp_of(framework, tp, expert_tp)
+    expert_tp = expert_tp_of(framework, tp, expert_tp, tool=ckpt_tool)
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
     # a dense model: the expert terms are zeros, and adding them changes no value; they are left out
     dense = not m.layer_expert

@@ -35,6 +35,13 @@ DS_TOOL_OVERLAP = {
     "trl": (False, True, True),
 }
 
+#: Megatron tools that keep Megatron-LM's own overlap defaults, off: Megatron-SWIFT declares ``tp_comm_overlap``,
+#: ``overlap_grad_reduce`` and ``overlap_param_gather`` ``False`` (modelscope/ms-swift
+#: ``swift/megatron/arguments/megatron_args.py`` at 3602360; ``swift/megatron/argument/megatron_args.py`` at
+#: ad907793e, ea766ff5b, 98c652525), and no example script under ``examples/megatron`` turns them on;
+#: ``overlap_p2p_comm`` True, which Megatron keeps for the interleaved schedule only (issue 35 round 9, swiftmoe9)
+NO_OVERLAP_TOOLS = ("megatron-swift",)
+
 
 def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_grad_reduce=None,
                   overlap_param_gather=None, tp_comm_overlap=None, overlap_p2p_comm=None, tool: str | None = None):
@@ -87,6 +94,8 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
         # ``get_fp32_accum_hook``, ``async_op=True``); ZeRO-1 all-gathers the updated weights after the step,
         # blocking (``optim/zero.py`` ``_all_gather_params``); no userbuffers TP overlap, no interleaved schedule
         d_grad, d_param, d_tp, d_p2p = True, False, False, False
+    elif tool in NO_OVERLAP_TOOLS:  # Megatron-SWIFT: Megatron-LM's own defaults, off (NO_OVERLAP_TOOLS)
+        d_grad, d_param, d_tp, d_p2p = False, False, False, (vpp > 1) & (pp > 1)
     elif framework == "megatron":
         d_grad, d_param, d_tp, d_p2p = True, zero >= 1, sp, (vpp > 1) & (pp > 1)
     elif framework == "fsdp":

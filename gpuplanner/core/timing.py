@@ -1589,7 +1589,7 @@ def time_layout(
     host_mb = host_mb + where(fused, 0.0, hfmoe_bwd_mb)
     hfmoe_loop_mb = hfmoe_loop_mb + 0.0 * host_mb
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
-    exp_tp = expert_tp_of(framework, tp, expert_tp)
+    exp_tp = expert_tp_of(framework, tp, expert_tp, tool=tool)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
@@ -1645,7 +1645,7 @@ def time_layout(
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
-    exp_tp_dp = expert_tp_of(framework, tp, expert_tp)
+    exp_tp_dp = expert_tp_of(framework, tp, expert_tp, tool=tool)
     shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * exp_tp_dp)
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
