@@ -2207,6 +2207,28 @@ def _roomy_front(days: np.ndarray, cost: np.ndarray, pen: np.ndarray) -> np.ndar
     return pareto_front(np.where(roomy, days, np.inf), cost)
 
 
+def tie_front(days: np.ndarray, cost: np.ndarray, front: np.ndarray | None = None) -> np.ndarray:
+    """The time-vs-cost front with the "fastest" objective's tie (issue 35 round 9, pareto9): a plan is on it only
+    when no other plan is both cheaper and at most :data:`FASTEST_TIE` slower (dominance within the tie in time,
+    exact in cost). Before, the front kept any plan faster by any amount: the LoRA example's front read
+    "8 × H200: 0.048 days, ¥94,000 / 8 × H100: 0.051 days, ¥70,000 / 8 × H800: 0.051 days, ¥102", with the H100
+    plan starred for being about 0.0001 days (seconds) faster than the ¥102 one, a difference the estimate cannot
+    resolve (see :data:`FASTEST_TIE`). ``front`` is the exact front (:func:`pareto_front`, fastest first, so each
+    point is dearer than the next): the fastest plan cheaper than a point is the next point (a plan off the exact
+    front is beaten by a point on it that is no slower and no dearer), so a point is dropped exactly when the next
+    point is within the tie. The front keeps the cheapest plan (the last point) and the plan the "fastest" objective
+    puts first (the cheapest within the tie of the fastest: the last point within the tie of the first), so it is
+    never empty and its first point is the "fastest" objective's answer."""
+    f = pareto_front(days, cost) if front is None else np.asarray(front)
+    if len(f) < 2:
+        return f
+    d = np.asarray(days, dtype=float)[f]
+    keep = np.ones(len(f), bool)
+    keep[:-1] = ~_within_tie(d[1:], d[:-1])  # the cheaper next point is within the tie of this one
+    keep[np.flatnonzero(_within_tie(d, float(d[0])))[-1]] = True  # the "fastest" objective's plan
+    return f[keep]
+
+
 def _distinct_front(front: Any, gpu_of: Any, cat: dict, contexts: list[SearchContext], days: Any) -> list[dict]:
     """The Pareto front (calendar days against cost), one point per GPU type and count."""
     seen, pareto = set(), []
@@ -2392,6 +2414,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False))
+    front = tie_front(days, cat["cost"], front)  # one front for the ★ mark, the CLI's table and the report
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
