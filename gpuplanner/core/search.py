@@ -2413,8 +2413,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
-    front = _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False))
-    front = tie_front(days, cat["cost"], front)  # one front for the ★ mark, the CLI's table and the report
+    front = tie_front(days, cat["cost"], _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False)))
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
