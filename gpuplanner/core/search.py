@@ -1213,7 +1213,8 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
 #: over a 45-minute job), and, with round 9's 14% memory headroom, 8 x H100 by the month at 70,000 CNY above
 #: 8 x H800 by the hour at about 200 CNY (6.3% slower than 8 x H200 over 2.4 hours, 1.6% slower than the H100 plan).
 #: The plan this puts first is on the time-vs-cost Pareto front (any faster plan is in its tie group, so costs no
-#: less), which the search's reducer keeps (``_Reducer._compress``).
+#: less), which the search's reducer keeps (``_Reducer._compress``). The front shown (★, the CLI's table, the report)
+#: uses the same tie (:func:`tie_front`, round 9, pareto9), and this plan is its first point.
 FASTEST_TIE = 0.07
 
 
