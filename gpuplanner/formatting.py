@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import re
 import sys
 
 EN = "en"
@@ -500,3 +501,14 @@ def gpu_display_name(name: str, short: bool = False, lang: str | None = None) ->
             if out.endswith(en):
                 out = out[: -len(en)] + zh
     return out
+
+
+#: a full-width closing bracket, then spaces, then a CJK ideograph (:func:`close_paren_space`)
+_PAREN_SPACE = re.compile(r"）[ \t]+(?=[\u3400-\u9fff])")
+
+
+def close_paren_space(text: str) -> str:
+    """No space between a full-width closing bracket and the Chinese word after it: a translation puts a space
+    after a parameter ("{gpu} 的默认价格") for names that end in a Latin letter, and a name that ends in its Chinese
+    suffix ("NVIDIA H800 SXM5 80GB（中国特供版）") would otherwise read "（中国特供版） 的默认价格" (ux9)."""
+    return _PAREN_SPACE.sub("）", text) if "）" in text else text

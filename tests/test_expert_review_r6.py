@@ -91,7 +91,9 @@ def test_a_colocated_vllm_whose_share_cannot_hold_the_weights_is_not_a_plan():
         room = vllm_start_room(prof, arch=r.arch, params_total=float(r.params.total),
                                gpu_memory_gib=float(r.gpu.memory_gib), tp=prof.rollout_tp or sc.parallel.tp)
         assert room >= 0, (p.gpu, p.num_gpus, sc.parallel.tp, room)
-        assert p.evaluation.time.seconds.get("generation", 0.0) < 0.9 * p.evaluation.time.step_time_s
+        # the plan this caught spent 96% of its step generating (1% MFU); a share that holds the weights with little
+        # KV room can still spend ~90% (16 x H20 at rollout TP 2 after round 9: 90.2%)
+        assert p.evaluation.time.seconds.get("generation", 0.0) < 0.95 * p.evaluation.time.step_time_s
     a800 = s.model_dump()  # plan #4 before: 32 × A800 at TP 2
     a800["training"]["framework"] = "megatron-swift"
     a800["hardware"] = {"gpu": "a800-sxm-80gb", "num_gpus": 32}

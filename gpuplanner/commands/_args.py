@@ -85,9 +85,9 @@ def likely_range(ev, digits: int, currency: str) -> tuple[str, str] | None:
     if ev.cost_band:
         rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, currency))
     # the published runs behind the band (core.evaluate.band_name: its runs; a band stored before: its family)
-    from ..i18n import _close_paren_space  # "llm-foundry（PyTorch FSDP）训练", no space after the bracket (ux11)
+    from ..formatting import close_paren_space  # "llm-foundry（PyTorch FSDP）训练", no space after the bracket (ux11)
 
-    return rng, _close_paren_space(translate(CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
+    return rng, close_paren_space(translate(CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
         n=ev.band["rows"], family=band_name(ev.band, translate)))
 
 
