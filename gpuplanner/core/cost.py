@@ -972,34 +972,52 @@ def electricity_per_month(power_kw, utilisation, pue, tariff_per_kwh):
     return _f(power_kw) * _f(utilisation) * _f(pue) * HOURS_PER_MONTH * _f(tariff_per_kwh)
 
 
+def _servers_phrase(b: BuildInputs, plan_gpus: int | None) -> Msg:
+    """The servers bought, as the rent-or-build sentence names them: "2 servers with 8 GPUs each", "one 8-GPU
+    server", and, when the plan uses fewer GPUs than the whole boards bought (default_build_inputs buys an SXM
+    board whole), how many it uses: "one 8-GPU server (the plan uses 4 of its GPUs)". Review ux11 found "1 server
+    with 8 GPUs each" for a 4-GPU plan."""
+    n, g = b.machines, b.gpus_per_machine
+    used = None if plan_gpus is None or not 0 < int(plan_gpus) < n * g else int(plan_gpus)
+    if n == 1:
+        if used is None:
+            return Msg(CTX, QT_TRANSLATE_NOOP("Cost", "one {g}-GPU server"), {"g": g})
+        return Msg(CTX, QT_TRANSLATE_NOOP("Cost", "one {g}-GPU server (the plan uses {used} of its GPUs)"),
+                   {"g": g, "used": used})
+    if used is None:
+        return Msg(CTX, QT_TRANSLATE_NOOP("Cost", "{n} server(s) with {g} GPU(s) each"), {"n": n, "g": g})
+    return Msg(CTX, QT_TRANSLATE_NOOP("Cost", "{n} servers with {g} GPUs each (the plan uses {used} of their GPUs)"),
+               {"n": n, "g": g, "used": used})
+
+
 def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, build_total: float, jobs: int,
-                    single_job: bool, u: float | None, payback: float | None) -> Msg:
+                    single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
     the break-even utilisation), or the purchase price that is missing."""
     from gpuplanner.formatting import format_money, format_number, format_sig  # pure Python, no Qt: core stays pure
 
     cur = b.currency
     days = H * HOURS_PER_MONTH / 24.0
-    servers = {"n": b.machines, "g": b.gpus_per_machine}
+    servers = {"servers": _servers_phrase(b, plan_gpus)}
     # the amounts as every other cost line writes them ("$369", "¥70,000"; were "369 USD"), and a job under a day
     # to two decimals as the plan's own days (0.24, was "0.2")
     money = {"rent": format_money(rent_total, cur, decimals=0), "build": format_money(build_total, cur, decimals=0)}
     days_text = format_sig(days, 2) if days < 1 else format_number(days, 1)
     if verdict == "unknown":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page "
+            "Cost", "No purchase price is known for {servers}: enter one on the Hardware page "
                     "to compare building with renting (renting costs {rent})."),
             {**servers, **money, "cur": cur})
     else:
         if single_job:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "For this job alone ({days} days) renting costs {rent}; buying and running "
-                        "{n} server(s) with {g} GPU(s) each for it costs {build}."),
+                        "{servers} for it costs {build}."),
                 {**servers, **money, "days": days_text, "cur": cur})
         else:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and "
-                        "running {n} server(s) with {g} GPU(s) each costs {build}."),
+                        "running {servers} costs {build}."),
                 {**servers, **money, "months": H, "jobs": jobs, "cur": cur})
         if verdict == "build":
             tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
@@ -1017,7 +1035,8 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
 
 
 def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horizon_months: float, jobs: int = 1,
-                  single_job: bool = True, rent_card_hour: float | None = None) -> BuildResult:
+                  single_job: bool = True, rent_card_hour: float | None = None,
+                  plan_gpus: int | None = None) -> BuildResult:
     """Buy and run ``b.machines`` servers for the work of the horizon, against renting that work for
     ``rent_total`` (the plan's own rental cost, times the jobs).
 
@@ -1074,7 +1093,7 @@ def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horiz
         if saving_m > 0 and price / saving_m <= H:
             payback = price / saving_m
     cur = b.currency
-    sentence = _build_sentence(b, verdict, H, rent_total, build_total, jobs, single_job, u, payback)
+    sentence = _build_sentence(b, verdict, H, rent_total, build_total, jobs, single_job, u, payback, plan_gpus)
     return BuildResult(horizon_months=H, currency=cur, breakdown=breakdown, build_total=build_total,
                        rent_total=float(rent_total), busy_hours=float(busy_hours), jobs=int(jobs),
                        single_job=bool(single_job), break_even_utilisation=u, payback_months=payback,

@@ -488,7 +488,7 @@ def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: Pr
         rent_total = min(rent_total, leases * price.machine_month * horizon)
     return costmod.rent_vs_build(b, rent_total=rent_total, busy_hours=jobs * compute_hours,
                                  horizon_months=horizon, jobs=jobs, single_job=single,
-                                 rent_card_hour=costmod.cheapest_card_hour(price))
+                                 rent_card_hour=costmod.cheapest_card_hour(price), plan_gpus=num_gpus)
 
 
 def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:

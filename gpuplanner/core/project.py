@@ -858,7 +858,7 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
         return None
     jobs = len(ps)
     return costmod.rent_vs_build(b, rent_total=sum(p.cost for p in ps), busy_hours=busy_hours,
-                                 horizon_months=months, jobs=jobs, single_job=False)
+                                 horizon_months=months, jobs=jobs, single_job=False, plan_gpus=count)
 
 
 def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,

@@ -82,6 +82,7 @@ class LivePanel(QWidget):
         self.split.setSizes([300, 240, 240])
         lay.addWidget(self.split, 1)
         estimator.updated.connect(self.on_estimate)
+        estimator.updated.connect(lambda _r: self.refresh_cost())  # a manual layout's star is the estimate's plan
         estimator.scalingUpdated.connect(self.on_scaling)
         search.finished.connect(lambda _o: self.refresh_cost())
         search.started.connect(self.refresh_cost)
@@ -161,15 +162,29 @@ class LivePanel(QWidget):
         # while a new search runs, the previous search's plans of this document stay drawn, marked "updating…"
         # (a new document clears the outcome: SearchController.reset)
         plans = s.outcome.plans if (s.outcome is not None and s.state in ("done", "running")) else []
-        chosen_rank = self.model.ui.get("selected_plan")
-        chosen = next((i for i, p in enumerate(plans) if p.rank == chosen_rank), None)
+        chosen, chosen_at = self._chosen_on_chart(plans)
         status = None
         if s.state == "running":
             status = self.tr("Searching for plans…") if not plans else None
         elif s.state == "failed":
             status = self.tr("The plan search failed: {0}").format(s.error or "")
         self.cost_chart.update_plans(plans, chosen, c.currency, c.deadline_days, c.budget, status,
-                                     updating=s.state == "running" and bool(plans))
+                                     updating=s.state == "running" and bool(plans), chosen_at=chosen_at)
+
+    def _chosen_on_chart(self, plans) -> tuple[int | None, tuple[float, float] | None]:
+        """The star's place, by the rule the summary follows (app.answer.decide, as the window applies it): with
+        automatic layout the selected plan, which the scenario adopts (its index in ``plans``); with a manual
+        layout the scenario itself is the plan, so the star goes on the summary's own Evaluation (its calendar
+        days and cost), not on the table's row, which there only browses (review ux11: the star sat on #1 while
+        the summary showed the document's 64 × H800 layout)."""
+        if self.model.scenario.parallel.auto:
+            rank = self.model.ui.get("selected_plan")
+            return next((i for i, p in enumerate(plans) if p.rank == rank), None), None
+        res = self.estimator.result
+        ev = None if res is None else res.evaluation
+        if ev is None or ev.cost is None:
+            return None, None
+        return None, (ev.calendar_days, ev.cost)
 
     def changeEvent(self, ev):  # noqa: N802 (Qt)
         if ev.type() == QEvent.Type.LanguageChange:

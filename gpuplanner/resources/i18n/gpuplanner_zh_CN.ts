@@ -1476,16 +1476,32 @@
         <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
     </message>
     <message>
-        <source>No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page to compare building with renting (renting costs {rent}).</source>
-        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent}）。</translation>
+        <source>No purchase price is known for {servers}: enter one on the Hardware page to compare building with renting (renting costs {rent}).</source>
+        <translation>{servers}没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent}）。</translation>
     </message>
     <message>
-        <source>For this job alone ({days} days) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each for it costs {build}.</source>
-        <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
+        <source>For this job alone ({days} days) renting costs {rent}; buying and running {servers} for it costs {build}.</source>
+        <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
     </message>
     <message>
-        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each costs {build}.</source>
-        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
+        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
+        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
+    </message>
+    <message>
+        <source>one {g}-GPU server</source>
+        <translation>1 台 {g} 卡服务器</translation>
+    </message>
+    <message>
+        <source>one {g}-GPU server (the plan uses {used} of its GPUs)</source>
+        <translation>1 台 {g} 卡服务器（方案只用其中 {used} 张卡）</translation>
+    </message>
+    <message>
+        <source>{n} server(s) with {g} GPU(s) each</source>
+        <translation>{n} 台 {g} 卡服务器</translation>
+    </message>
+    <message>
+        <source>{n} servers with {g} GPUs each (the plan uses {used} of their GPUs)</source>
+        <translation>{n} 台 {g} 卡服务器（方案只用其中 {used} 张卡）</translation>
     </message>
 </context>
 <context>

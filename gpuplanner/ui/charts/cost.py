@@ -19,6 +19,15 @@ from .items import LogLineItem, PointsItem
 from .legend import legend_html
 
 
+def _star_point(pts, chosen: int | None, chosen_at: tuple[float, float] | None) -> list[tuple[float, float]]:
+    """Where the "chosen" star goes, as [(calendar days, cost)] or []: at ``chosen_at`` when given (the document's
+    own Evaluation), else on the plan at index ``chosen``; nothing without a positive duration and cost."""
+    if chosen_at is not None:
+        d, c = chosen_at
+        return [(float(d), float(c))] if d and c and d > 0 and c > 0 else []
+    return [(p.calendar_days, p.cost) for i, p in pts if i == chosen]
+
+
 class CostChart(ChartBase):
     """Cost against days for the candidate plans; the Pareto front is a line; the chosen plan is starred."""
 
@@ -75,7 +84,7 @@ class CostChart(ChartBase):
         set_axis_label(self.plot.getPlotItem(), "bottom", self.unit_names()[getattr(self, "time_unit", "days")])
         if self._state is not None:
             state, self._state = self._state, None
-            self.update_plans(*state, updating=self._updating)
+            self.update_plans(*state[:-1], updating=self._updating, chosen_at=state[-1])
 
     def set_updating(self, on: bool) -> None:
         """Mark the plans shown as the previous search's while a new one runs.
@@ -127,10 +136,13 @@ class CostChart(ChartBase):
 
     def update_plans(self, plans: list[engine.PlanRow], chosen: int | None, currency: str,
                      deadline_days: float | None = None, budget: float | None = None,
-                     status: str | None = None, updating: bool = False) -> None:
+                     status: str | None = None, updating: bool = False,
+                     chosen_at: tuple[float, float] | None = None) -> None:
         """Draw ``plans``; ``updating``: they are the previous search's while a new one runs (kept, not cleared, so
-        the chart neither flickers nor repaints twice per keystroke; marked "updating…")."""
-        state = (plans, chosen, currency, deadline_days, budget, status)
+        the chart neither flickers nor repaints twice per keystroke; marked "updating…"). ``chosen_at``: the
+        (calendar days, cost) of the plan the document stands for when it is not one of ``plans`` by index (a
+        manual layout: the summary's Evaluation); the star goes there instead of on ``plans[chosen]``."""
+        state = (plans, chosen, currency, deadline_days, budget, status, chosen_at)
         self.set_updating(updating)
         if self._state is not None and state[0] is self._state[0] and state[1:] == self._state[1:]:
             return  # the same plans and lines: nothing to redraw
@@ -164,7 +176,8 @@ class CostChart(ChartBase):
             self.front.setData(np.array([f[0] for f in front]), np.array([f[1] for f in front]))
         else:
             self.front.setData([], [])
-        ch = [(p.calendar_days / per, p.cost) for i, p in pts if i == chosen]
+        star = _star_point(pts, chosen, chosen_at)
+        ch = [(d / per, c) for d, c in star]
         if ch:
             self.chosen.setData(x=[math.log10(ch[0][0])], y=[math.log10(ch[0][1])])
         else:
@@ -178,7 +191,7 @@ class CostChart(ChartBase):
             _set_line_label(self.budget, self.tr("budget"))
         self.data = {"days": days, "cost": ys, "unit": self.time_unit, "x": xs,  # days as the plans give them
                      "front": sorted((p.calendar_days, p.cost) for _, p in pts if p.pareto),
-                     "chosen": [(p.calendar_days, p.cost) for i, p in pts if i == chosen]}
+                     "chosen": star}
         hov = []
         for i, p in pts:
             hov.append(_HoverPoint(math.log10(p.calendar_days / per), math.log10(p.cost),

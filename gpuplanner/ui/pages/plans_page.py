@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_compact, format_number, format_percent, format_sig, format_span, gpu_display_name
-from gpuplanner.formatting import format_money, format_money_range, plural_s
+from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import format_money, format_money_range, format_tokens, plural_s
 
 import html
 import math
@@ -249,7 +249,7 @@ class PlanTableModel(QAbstractTableModel):
             if col == "days":
                 return format_number(p.calendar_days, 2)
             if col == "tokens_per_s":
-                return "—" if p.tokens_per_s is None else format_compact(p.tokens_per_s, 3)
+                return "—" if p.tokens_per_s is None else format_tokens(p.tokens_per_s, digits=3)
             if col == "mfu":
                 if p.mfu is None:
                     return "—"
@@ -730,7 +730,7 @@ class PlansPage(BasePage):
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
-            format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
+            format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_tokens(p.tokens_per_s or 0, digits=3),
             "—" if p.mfu is None else join_clause(format_percent(p.mfu, 0), paren(grade_text(ev.mfu_grade))))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
