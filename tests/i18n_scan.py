@@ -18,7 +18,7 @@ BASE_WORDS = {
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet", "EFLOP", "PFLOP", "ZFLOP", "TFLOP",
     "FLOP", "kFLOP", "MFLOP", "GFLOP", "YFLOP",
     # fine-tuning tools (product names) and training objectives (algorithm names)
-    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "ORPO", "SimPO", "CPO", "DoRA",
+    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "ORPO", "SimPO", "CPO", "DoRA", "Answer",
     "SIMPO", "GRPO", "PPO", "vLLM", "SFT", "RLHF", "OpenRLHF", "verl", "KL", "Beta", "beta", "ID", "generate",
     "Apex", "Engine", "yml", "YAML", "DDP", "cli", "sft", "rlhf", "train", "unsloth", "pip", "install", "trl",
     "axolotl", "llamafactory", "megatron", "Qwen", "VL", "CLIP", "SigLIP", "RoPE",
