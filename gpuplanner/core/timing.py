@@ -114,7 +114,7 @@ from . import catalog_hw as C
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
-from .params import base_linear_params, lora_params
+from .params import LORA_MLP_TARGETS, base_linear_params, lora_params
 from . import params as params_mod
 from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
@@ -2556,8 +2556,6 @@ LORA_TP_TOOLS = ("megatron-swift",)
 #: adapted (column-parallel, row-parallel) linears per layer by ``lora_targets`` (Megatron's fused ``linear_qkv``)
 LORA_TP_LINEARS = {"all_linear": (2.0, 2.0), "attention": (1.0, 1.0), "qkv": (1.0, 0.0), "qv": (1.0, 0.0),
                    "mlp": (1.0, 1.0), "qkv_mlp": (2.0, 1.0)}
-#: the targets that take the MLP's fc1 and fc2 (a MoE layer's experts)
-LORA_MLP_TARGETS = ("all_linear", "mlp", "qkv_mlp")
 
 
 def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, rec_whole, ops=_ScalarOps):
