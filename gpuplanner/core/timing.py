@@ -1528,8 +1528,8 @@ def time_layout(
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
     # the first forward's share of it, where the loop syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS)
-    host_fwd_mb = (where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
-                   if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb)
+    fwd_host_mb = where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
+    host_fwd_mb = fwd_host_mb if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
@@ -1540,7 +1540,7 @@ def time_layout(
     host_mb = host_mb + z3_host_mb
     # verl's FSDP1 LoRA actor: each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
     fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
-                                                  pp, fused)
+                                                  pp)
     fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
@@ -1836,7 +1836,7 @@ def time_layout(
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_fwd_base_mb": where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp)), "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2132,10 +2132,10 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, offload_param
     }
 
 
-def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, lora_targets, rec_whole, pp, fused):
+def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, lora_targets, rec_whole, pp):
     """(training micro-batch, one no-grad forward micro-batch) host seconds of verl's FSDP1 LoRA adapter units on one
-    GPU's layers (core/fsdp1_lora.py); 0 elsewhere."""
-    if fused is True or not _fl.applies(profile.rl, framework, fsdp_version, method):
+    GPU's layers (core/fsdp1_lora.py); 0 elsewhere (a fused, compiled step: the caller's ``where(fused, 0, …)``)."""
+    if not _fl.applies(profile.rl, framework, fsdp_version, method):
         return 0.0 * rec_whole, 0.0 * rec_whole
     n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
     train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
