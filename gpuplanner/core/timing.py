@@ -2508,6 +2508,8 @@ MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
 #: one forward GEMM and two backward GEMMs (data and weight gradients; ``GroupedLinear``'s backward), and a full
 #: recompute re-runs the forward two.
 MOE_GEMM_LAUNCH_S = 2.7e-6
+#: (all GEMMs, forward GEMMs) per local expert and MoE layer of a training micro-batch, as counted above
+MOE_EXPERT_GEMMS = (6.0, 2.0)
 
 
 def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora_experts: bool = False):
@@ -2519,7 +2521,7 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0
-    per_all, per_fwd = MOE_LORA_EXPERT_GEMMS if lora_experts else (6.0, 2.0)
+    per_all, per_fwd = MOE_LORA_EXPERT_GEMMS if lora_experts else MOE_EXPERT_GEMMS
     return m.moe_frac * m.L / pp * n_exp / ep * (per_all + per_fwd * rec_whole)
 
 
@@ -2533,7 +2535,7 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora
 #: ``m_splits``: one GEMM per local expert each, as the base. Per expert and MoE layer, as counted for
 #: :data:`MOE_GEMM_LAUNCH_S`: the frozen base fc1 and fc2 run the forward and the data gradient (no weight gradient:
 #: 2 + 2), each adapter (A and B of fc1 and fc2) the forward, the data and the weight gradient (4 × 3): 16 in all,
-#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2.
+#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2 (:data:`MOE_EXPERT_GEMMS`).
 #: (all GEMMs, forward GEMMs) per local expert and MoE layer.
 MOE_LORA_EXPERT_GEMMS = (16.0, 6.0)
 #: the tools whose LoRA wraps the grouped experts as above (Megatron-Bridge's ``peft/lora.py`` not read: not included)
@@ -2752,7 +2754,8 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
         per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
         per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
     if lora_experts:  # the adapters' grouped GEMMs, less the frozen base's weight gradients (MOE_LORA_EXPERT_GEMMS)
-        per_fwd, per_all = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - 2.0, per_all + MOE_LORA_EXPERT_GEMMS[0] - 6.0
+        per_fwd = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - MOE_EXPERT_GEMMS[1]
+        per_all = per_all + MOE_LORA_EXPERT_GEMMS[0] - MOE_EXPERT_GEMMS[0]
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
