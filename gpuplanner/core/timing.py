@@ -2535,8 +2535,8 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora
 #: ``m_splits``: one GEMM per local expert each, as the base. Per expert and MoE layer, as counted for
 #: :data:`MOE_GEMM_LAUNCH_S`: the frozen base fc1 and fc2 run the forward and the data gradient (no weight gradient:
 #: 2 + 2), each adapter (A and B of fc1 and fc2) the forward, the data and the weight gradient (4 × 3): 16 in all,
-#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2 (:data:`MOE_EXPERT_GEMMS`).
-#: (all GEMMs, forward GEMMs) per local expert and MoE layer.
+#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2
+#: (:data:`MOE_EXPERT_GEMMS`). (all GEMMs, forward GEMMs) per local expert and MoE layer.
 MOE_LORA_EXPERT_GEMMS = (16.0, 6.0)
 #: the tools whose LoRA wraps the grouped experts as above (Megatron-Bridge's ``peft/lora.py`` not read: not included)
 MOE_LORA_EXPERT_TOOLS = ("megatron-swift",)
