@@ -1598,8 +1598,9 @@ def time_layout(
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
     # Megatron-SWIFT's adapters on TP-sharded linears: their own small collectives (lora_tp_collectives, megft9)
     lora_tp_n, lora_tp_kind = lora_tp_collectives(m, tool, lora, lora_targets, sp, rec_whole, ops)
-    lora_tp_mb = where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
-                                                                  _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
+    lora_tp_mb = (where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
+                                                                   _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
+                  if lora and tool in LORA_TP_TOOLS else 0.0 * tp)  # the other tools: none, no latencies to price
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
     crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > dom)  # stages land on different NVLink domains
