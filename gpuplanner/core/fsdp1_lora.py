@@ -55,7 +55,7 @@ def applies(rl: bool, framework: str, fsdp_version: int, method: str) -> bool:
 def unit_ops() -> tuple[float, float, float]:
     """(no-grad forward, forward with grad, backward) Python-issued operations of one FSDP1 unit (module docstring)."""
     nograd = FSDP1_OPS_UNSHARD + FSDP1_OPS_RESHARD
-    return nograd, nograd + FSDP1_OPS_GRAD_FWD, FSDP1_OPS_UNSHARD + FSDP1_OPS_RESHARD + FSDP1_OPS_REDUCE
+    return nograd, nograd + FSDP1_OPS_GRAD_FWD, nograd + FSDP1_OPS_REDUCE
 
 
 def adapter_unit_host_s(adapters_per_layer, layers, rec_whole) -> tuple:

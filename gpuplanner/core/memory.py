@@ -86,7 +86,7 @@ from . import nanotron as _nanotron
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params
-from .params import adapter_params, dora_largest_weight, lora_io_elements
+from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -351,9 +351,9 @@ def _hf_attention_saved(m: ModelFacts, s, flash, act_b: float, autocast, lora: b
     return qkv, attn_out, o_copy, core
 
 
-#: LoRA targets that adapt the MLP / that leave o_proj without an adapter (params.lora_linears; "qkv_mlp": Answer.AI
-#: fsdp_qlora train.py's "all")
-_MLP_TARGETS, _NO_O_TARGETS = ("all_linear", "mlp", "qkv_mlp"), ("mlp", "qv", "qkv_mlp")
+#: LoRA targets that leave o_proj without an adapter (params.lora_linears; "qkv_mlp": Answer.AI fsdp_qlora train.py's
+#: "all")
+_NO_O_TARGETS = ("mlp", "qv", "qkv_mlp")
 
 
 def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None, kbit=False):
@@ -393,7 +393,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
     r = act_b if lora else xp.where(autocast, 4.0, act_b)
     r = xp.where(kbit := xp.asarray(kbit, dtype=bool) & lora, 4.0, r)  # kbit: fp32 norms, fp32 residual stream
-    mlp_trains, o_lora = (not lora) or lora_targets in _MLP_TARGETS, lora and lora_targets not in _NO_O_TARGETS
+    mlp_trains, o_lora = (not lora) or lora_targets in LORA_MLP_TARGETS, lora and lora_targets not in _NO_O_TARGETS
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
     n_mlp_in = 2 if m.gated else 1

@@ -288,6 +288,10 @@ def _fuse(lins: list[Linear], names: tuple[str, ...], fused_name: str) -> list[L
     return out
 
 
+#: the ``lora_targets`` that adapt the MLP's linears (a MoE layer's experts too): see :func:`lora_linears`
+LORA_MLP_TARGETS = ("all_linear", "mlp", "qkv_mlp")
+
+
 def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections); ``qkv`` = the
     fused query/key/value projection alone (Megatron ``linear_qkv``);

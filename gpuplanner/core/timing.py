@@ -114,7 +114,7 @@ from . import catalog_hw as C
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
-from .params import base_linear_params, lora_params
+from .params import LORA_MLP_TARGETS, base_linear_params, lora_params
 from . import params as params_mod
 from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
@@ -1564,8 +1564,8 @@ def time_layout(
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
     # the first forward's share of it, where the loop syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS)
-    host_fwd_mb = (where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
-                   if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb)
+    fwd_host_mb = where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
+    host_fwd_mb = fwd_host_mb if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
@@ -1576,7 +1576,7 @@ def time_layout(
     host_mb = host_mb + z3_host_mb
     # verl's FSDP1 LoRA actor: each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
     fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
-                                                  pp, fused)
+                                                  pp)
     fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
@@ -1634,8 +1634,9 @@ def time_layout(
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
     # Megatron-SWIFT's adapters on TP-sharded linears: their own small collectives (lora_tp_collectives, megft9)
     lora_tp_n, lora_tp_kind = lora_tp_collectives(m, tool, lora, lora_targets, sp, rec_whole, ops)
-    lora_tp_mb = where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
-                                                                  _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
+    lora_tp_mb = (where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
+                                                                   _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
+                  if lora and tool in LORA_TP_TOOLS else 0.0 * tp)  # the other tools: none, no latencies to price
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
     crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > dom)  # stages land on different NVLink domains
@@ -1872,7 +1873,7 @@ def time_layout(
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_fwd_base_mb": where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp)), "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2168,10 +2169,10 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, offload_param
     }
 
 
-def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, lora_targets, rec_whole, pp, fused):
+def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, lora_targets, rec_whole, pp):
     """(training micro-batch, one no-grad forward micro-batch) host seconds of verl's FSDP1 LoRA adapter units on one
-    GPU's layers (core/fsdp1_lora.py); 0 elsewhere."""
-    if fused is True or not _fl.applies(profile.rl, framework, fsdp_version, method):
+    GPU's layers (core/fsdp1_lora.py); 0 elsewhere (a fused, compiled step: the caller's ``where(fused, 0, …)``)."""
+    if not _fl.applies(profile.rl, framework, fsdp_version, method):
         return 0.0 * rec_whole, 0.0 * rec_whole
     n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
     train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
@@ -2544,6 +2545,8 @@ MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
 #: one forward GEMM and two backward GEMMs (data and weight gradients; ``GroupedLinear``'s backward), and a full
 #: recompute re-runs the forward two.
 MOE_GEMM_LAUNCH_S = 2.7e-6
+#: (all GEMMs, forward GEMMs) per local expert and MoE layer of a training micro-batch, as counted above
+MOE_EXPERT_GEMMS = (6.0, 2.0)
 
 
 def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora_experts: bool = False):
@@ -2555,7 +2558,7 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0
-    per_all, per_fwd = MOE_LORA_EXPERT_GEMMS if lora_experts else (6.0, 2.0)
+    per_all, per_fwd = MOE_LORA_EXPERT_GEMMS if lora_experts else MOE_EXPERT_GEMMS
     return m.moe_frac * m.L / pp * n_exp / ep * (per_all + per_fwd * rec_whole)
 
 
@@ -2569,8 +2572,8 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0, lora
 #: ``m_splits``: one GEMM per local expert each, as the base. Per expert and MoE layer, as counted for
 #: :data:`MOE_GEMM_LAUNCH_S`: the frozen base fc1 and fc2 run the forward and the data gradient (no weight gradient:
 #: 2 + 2), each adapter (A and B of fc1 and fc2) the forward, the data and the weight gradient (4 × 3): 16 in all,
-#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2.
-#: (all GEMMs, forward GEMMs) per local expert and MoE layer.
+#: 6 of them in the forward (re-run by a full recompute); without LoRA on the experts 6 and 2
+#: (:data:`MOE_EXPERT_GEMMS`). (all GEMMs, forward GEMMs) per local expert and MoE layer.
 MOE_LORA_EXPERT_GEMMS = (16.0, 6.0)
 #: the tools whose LoRA wraps the grouped experts as above (Megatron-Bridge's ``peft/lora.py`` not read: not included)
 MOE_LORA_EXPERT_TOOLS = ("megatron-swift",)
@@ -2592,8 +2595,6 @@ LORA_TP_TOOLS = ("megatron-swift",)
 #: adapted (column-parallel, row-parallel) linears per layer by ``lora_targets`` (Megatron's fused ``linear_qkv``)
 LORA_TP_LINEARS = {"all_linear": (2.0, 2.0), "attention": (1.0, 1.0), "qkv": (1.0, 0.0), "qv": (1.0, 0.0),
                    "mlp": (1.0, 1.0), "qkv_mlp": (2.0, 1.0)}
-#: the targets that take the MLP's fc1 and fc2 (a MoE layer's experts)
-LORA_MLP_TARGETS = ("all_linear", "mlp", "qkv_mlp")
 
 
 def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, rec_whole, ops=_ScalarOps):
@@ -2790,7 +2791,8 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
         per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
         per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
     if lora_experts:  # the adapters' grouped GEMMs, less the frozen base's weight gradients (MOE_LORA_EXPERT_GEMMS)
-        per_fwd, per_all = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - 2.0, per_all + MOE_LORA_EXPERT_GEMMS[0] - 6.0
+        per_fwd = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - MOE_EXPERT_GEMMS[1]
+        per_all = per_all + MOE_LORA_EXPERT_GEMMS[0] - MOE_EXPERT_GEMMS[0]
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
