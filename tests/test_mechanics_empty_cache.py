@@ -91,3 +91,18 @@ def test_search_keeps_only_the_trainer_stacks_when_the_cache_is_emptied():
     kept, _ = searched_frameworks(scenario_from_dict(d))
     assert kept and all(engine_of(f) in EMPTY_CACHE_ENGINES for f in kept), kept
     assert set(kept) < set(plain)
+
+
+def test_a_candidate_off_the_trainer_keeps_its_cache():
+    """The user lists only non-Trainer candidates (Megatron, torchtune) and sets empty_cache_steps: the search keeps
+    their candidates (the user's list), and their plans' memory is priced without a cache release they never make."""
+    from gpuplanner.core.estimate import memory_breakdown, resolve
+
+    d = {"model": {"preset": "llama-3-8b"},
+         "training": {"framework": "fsdp", "method": "lora", "seq_len": 2048, "micro_batch_size": 2,
+                      "recompute": "full", "flash_attention": True},
+         "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 1}, "data": {"mean_sample_len": 500}}
+    plain = memory_breakdown(resolve(scenario_from_dict(d)))
+    s = scenario_from_dict(d)  # as a search candidate gets it (validation ran on the request, not the candidate)
+    s = s.model_copy(update={"training": s.training.model_copy(update={"empty_cache_steps": 10})})
+    assert memory_breakdown(resolve(s)).metric("reserved") == pytest.approx(plain.metric("reserved"), rel=1e-12)

@@ -31,7 +31,7 @@ from .memory import (
     varlen_record_fraction,
 )
 from .params import ParamCount, adapter_params, count_params, tier, vision_tokens_per_image, weights_scale
-from .scenario import Scenario
+from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
 from .timing import KBIT_PREP_TOOLS, sample_shape_of, time_estimate
@@ -255,7 +255,10 @@ def memory_kwargs(r: Resolved) -> dict:
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),
-        varlen_record_frac=varlen_record_fraction(t.empty_cache_steps, s.data.mean_sample_len, row_len),
+        # the HF Trainer's torch_empty_cache_steps: a plan on another engine (the search's candidates) never empties it
+        varlen_record_frac=varlen_record_fraction(
+            t.empty_cache_steps if engine_of(t.framework) in EMPTY_CACHE_ENGINES else None, s.data.mean_sample_len,
+            row_len),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
         **vision_inputs(r),
