@@ -335,6 +335,28 @@ def _variant(scn: dict, **rl_pref) -> dict:
     return out
 
 
+def verl_phase_moves(scn: dict, base: dict) -> tuple:
+    """Seconds per verl step of the offload copies that verl's timers put in ``old_log_prob`` and ``values``, and the
+    critic's copies in all: (log-prob phase, values phase, critic total). With ``fsdp_config.param_offload`` verl's
+    FSDP worker loads the fp32 parameter shard to the GPU and offloads it back inside the timed call:
+    ``compute_log_prob`` (``load_fsdp_model_to_gpu`` … ``offload_fsdp_model_to_cpu``) and ``compute_values`` (the
+    same for the critic), volcengine/verl v0.3.0.post1 (070ed6ac) ``verl/workers/fsdp_workers.py``. The model
+    prices all of verl's per-phase copies in one part (``optimizer_offload``: ``timing.offload_layout``'s
+    ``off_verl``, bytes per shard element actor = ``VERL_PARAM_BYTES + VERL_OPT_BYTES`` + ``VERL_PARAM_BYTES`` per
+    log-prob forward and per colocated refit, critic = ``VERL_PARAM_BYTES + VERL_OPT_BYTES + VERL_PARAM_BYTES``):
+    each phase's share of that part, by its bytes. Zero without offload."""
+    from gpuplanner.core import timing as T
+    if not scn["parallel"].get("offload_params"):
+        return 0.0, 0.0, 0.0
+    moves = base["offload"]
+    per_model = T.VERL_PARAM_BYTES + T.VERL_OPT_BYTES
+    rl = scn["training"]["rl"]
+    actor = per_model + T.VERL_PARAM_BYTES * (1.0 + (1.0 if rl["generation_engine"] == "vllm_colocated" else 0.0))
+    critic = per_model + T.VERL_PARAM_BYTES if scn["training"]["objective"] == "ppo" else 0.0
+    share = moves / (actor + critic)
+    return T.VERL_PARAM_BYTES * share, (T.VERL_PARAM_BYTES * share if critic else 0.0), critic * share
+
+
 def key_split(scn: dict) -> dict:
     """The model's step split into verl's timing keys, by running the row's scenario without one part:
     ``ref`` = the step less the step without a reference; one no-grad policy forward (``old_log_prob``) = the step
@@ -349,13 +371,17 @@ def key_split(scn: dict) -> dict:
     # (a LoRA actor on verl's FSDP1: the log-prob forward also runs the adapter units' hooks, which the reference
     # with its adapter disabled does not: timing.fsdp1_lora_objective_mb)
     out = {"gen": base["gen"], "old_log_prob": sep["step"] - no_ref["step"] + base["fsdp1_lora_logprob"]}
+    lp_move, val_move, critic_move = verl_phase_moves(scn, base)
+    out["old_log_prob"] += lp_move
     has_ref = scn["training"]["preference"].get("reference") != "none"
     out["ref"] = base["step"] - no_ref["step"] if has_ref else 0.0
     critic = 0.0
     if scn["training"]["objective"] == "ppo":
         critic = base["step"] - predict(_variant(scn, objective="grpo"))["step"]
         fwd_units = 4.0 if scn["training"].get("recompute", "none") == "full" else 3.0
-        out["values"], out["update_critic"] = critic / (1.0 + fwd_units), critic * fwd_units / (1.0 + fwd_units)
+        compute = critic - critic_move
+        out["values"] = compute / (1.0 + fwd_units) + val_move
+        out["update_critic"] = compute * fwd_units / (1.0 + fwd_units) + critic_move - val_move
     out["update_actor"] = base["train"] - out["old_log_prob"] - out["ref"] - critic
     return out
 
@@ -467,7 +493,8 @@ def predict(scn: dict) -> dict:
     k = scn["training"]["rl"]["updates_per_generation"]
     gen = t.seconds.get("generation", 0.0) * k
     return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k, "mem": e.memory.allocated,
-            "fsdp1_lora_logprob": t.parts.get("fsdp1_lora_units_logprob", 0.0) * k}
+            "fsdp1_lora_logprob": t.parts.get("fsdp1_lora_units_logprob", 0.0) * k,
+            "offload": t.parts.get("optimizer_offload", 0.0) * k}
 
 
 def table() -> list[dict]:
