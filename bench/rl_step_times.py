@@ -50,7 +50,9 @@ def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, u
         "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": padding_free,
                      "seq_len": prompt_mean + resp_max, "micro_batch_size": mbs, "global_batch_size": seqs,
                      "recompute": recompute,
-                     "preference": {"beta": kl, "reference_offload": offload,
+                     # verl's FSDP workers build the reference with CPUOffload(offload_params=True) whatever
+                     # ref.fsdp_config.param_offload says (fsdp_workers.py _build_model_optimizer, v0.2 to HEAD)
+                     "preference": {"beta": kl, "reference_offload": True,
                                     **({} if ref else {"reference": "none"})},
                      "rl": {"group_size": n, "rollout_len": resp_max, "prompt_len": prompt_mean,
                             "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
