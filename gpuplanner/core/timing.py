@@ -1594,6 +1594,8 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
+    # verl's no-grad log-prob forwards post-process the full-vocabulary logits (verl_logprob_bytes; time_gpu)
+    verl_lp_tok = verl_logprob_bytes(m, profile, framework) / (tp * cp)
     lora_exp = moe_lora_on_experts(m, tool, lora, lora_targets)  # Megatron-SWIFT's grouped adapters (megft9)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp)  # dispatcher sync, dispatch incl.
@@ -1878,7 +1880,7 @@ def time_layout(
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
            else pp_stage_shares(framework, pp, m.L, pp_account_edges, ops)),
-        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
+        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
         "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
@@ -2002,6 +2004,26 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 #: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
 #: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+
+
+#: Bytes per vocabulary entry and token that verl's log-prob forward moves after the LM head (the actor's
+#: ``old_log_prob`` and the reference's pass are both ``DataParallelPPOActor._forward_micro_batch``, which computes the
+#: entropy whether or not it is used; volcengine/verl v0.3.0.post1, 070ed6ac, ``verl/workers/actor/dp_actor.py``,
+#: ``verl/utils/torch_functional.py``): ``logits_rmpad.div_(temperature)`` in place on the 16-bit logits (read 2 +
+#: write 2), ``entropy_from_logits`` under ``torch.compile`` (softmax, logsumexp and sum(p·x) of one row: two reads of
+#: the row, the reductions' max/sum then the weighted sum: 4), ``logprobs_from_logits`` through flash-attn's Triton
+#: ``cross_entropy_loss`` (one read: 2). A count of the operands, not a measurement.
+VERL_LOGPROB_VOCAB_BYTES = 10.0
+
+
+def verl_logprob_bytes(m: ModelFacts, profile: MethodProfile, framework: str) -> float:
+    """Memory-bound bytes per trained token (one replica) of verl's no-grad log-prob forwards beyond their FLOPs
+    (:data:`VERL_LOGPROB_VOCAB_BYTES` per vocabulary entry, one per reference forward and per no-grad policy forward:
+    :attr:`MethodProfile.ref_forwards`, :attr:`MethodProfile.policy_nograd_forwards`). RL on FSDP is verl's workers
+    (as :func:`offload_layout`); 0 elsewhere (the critic's and a reward model's scalar heads have no logits)."""
+    if not (profile.rl and framework == "fsdp"):
+        return 0.0
+    return float(profile.ref_forwards + profile.policy_nograd_forwards) * VERL_LOGPROB_VOCAB_BYTES * m.V
 
 
 def nograd_gathers(profile: MethodProfile, framework: str, zero, where, precomputed: bool = False):
@@ -3396,6 +3418,8 @@ def time_gpu(
     # Transformers' eager attention and SDPA on a padded batch (attention_kernel_parts; named in the breakdown)
     attn_eager_s, attn_padded_s = attn_eager_tok * mbs * s * m_acc, attn_padded_tok * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
+    # ... verl's log-prob forwards' logits post-processing, memory-bound (verl_logprob_bytes), in those passes only
+    t_mb_objective = t_mb_objective + lay.get("verl_lp_tok", 0.0) / mem_bw * mbs * s
     # verl's FSDP1 LoRA units' hooks (core/fsdp1_lora.py): the training passes' wait, and the log-prob forward's own
     fl_wait, fl_logprob = fsdp1_lora_waits(lay, t_mb_gpu_pre, hflops_tok, hcf)
     t_mb_objective = t_mb_objective + fl_logprob
