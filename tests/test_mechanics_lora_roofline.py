@@ -53,3 +53,47 @@ def test_compute_bound_rank_pays_its_flops():
     # r 1024 → 2048: above the ridge, the GEMMs take their FLOP time; the step grows by at least that difference
     t1, t2 = (time_estimate(resolve(scn(r))) for r in (1024, 2048))
     assert t2.step_time_s - t1.step_time_s > 0.95 * flop_seconds(1024, 2048)
+
+
+# ---- the recompute passes the adapter GEMMs' bytes and FLOPs count (round 9 review, helper roof9)
+D_IN = 32.0 * (5 * 4096 + 11008)  # q, k, v, gate, up read 4096; down reads 11008
+D_OUT = 32.0 * (3 * 4096 + 2 * 11008 + 4096)  # q, k, v, down write 4096; gate, up write 11008
+#: torchtitan per-op SAC on a Llama layer (q, k, v, o, gate, up, down, all bias-free aten.mm): mm 1, 3, 5, 7 saved
+#: (q, v, gate, down), k, o and up re-run: (2·4096² + 4096·11008) / (4·4096² + 3·4096·11008) of the linear FLOPs
+OP_LIN = (2 * 4096 + 11008) / (4 * 4096 + 3 * 11008)
+
+
+def _layout(recompute, rank=16):
+    from gpuplanner.core import timing as T
+    t = {"method": "lora", "lora_rank": rank, "lora_targets": "qkv_mlp", "lora_dropout": 0.0, "seq_len": 2048,
+         "micro_batch_size": 1, "global_batch_size": 1, "framework": "fsdp", "recompute": "full"}
+    r = resolve(scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": t,
+                                    "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 1}}))
+    kw, _ = T.time_kwargs(r)
+    kw = {k: v for k, v in kw.items() if k not in T.GPU_TIME_ARGS}
+    return T.time_layout(r.facts, **kw, tp=1, pp=1, cp=1, ep=1, dp=1, zero=0, recompute=recompute, mbs=1,
+                         sp=False, grad_accum=1, vpp=1, num_gpus=1, gpus_per_node=8)
+
+
+def test_per_op_recompute_counts_the_same_gemm_passes_in_bytes_and_flops():
+    """Hand-derived, per token: the adapter GEMMs move (d_in + d_out) 16-bit elements per forward and 2 × that in
+    the backward, and do 2·r FLOPs per element moved in every pass. No recompute: 3 passes' worth; full: 4;
+    per-op SAC: 3 + OP_LIN (it re-runs the unsaved matmuls only, adapters' included, as rec_tok's FLOPs). The
+    element-wise adapter traffic (read x into lora_A, lora_B's write, scaling 2, add 3: d_in + 6 d_out) re-runs
+    whole under per-op SAC, except the GEMM operands it does not re-run. Before the fix the per-op bytes counted
+    a whole re-run (4 passes) and the FLOPs 3 + OP_LIN."""
+    from gpuplanner.core import recompute as rc
+    from gpuplanner.core.memory import RECOMPUTE_CODES
+    assert abs(rc.op_sac_plan(resolve(scn(16)).arch)["recompute_linear"] - OP_LIN) < 1e-12
+    rank, io = 16, D_IN + D_OUT
+    lays = {name: _layout(RECOMPUTE_CODES[name], rank) for name in ("none", "full", "op_sac")}
+    for name, rerun in (("none", 0.0), ("full", 1.0), ("op_sac", OP_LIN)):
+        lay = lays[name]
+        assert abs(lay["lora_gemm_tok"] - 2.0 * io * (3.0 + rerun)) < 1e-6 * io
+        assert abs(lay["lora_flops_tok"] - 2.0 * rank * io * (3.0 + rerun)) < 1e-6 * rank * io
+        # one basis: r FLOPs per byte in every policy (the GEMMs' intensity does not depend on recompute)
+        assert abs(lay["lora_flops_tok"] / lay["lora_gemm_tok"] - rank) < 1e-9
+    l_fwd = D_IN + 6.0 * D_OUT
+    base = lays["none"]["lora_tok"]
+    assert abs(lays["full"]["lora_tok"] - base - 2.0 * l_fwd) < 1e-6 * io
+    assert abs(lays["op_sac"]["lora_tok"] - base - 2.0 * (l_fwd - io * (1.0 - OP_LIN))) < 1e-6 * io

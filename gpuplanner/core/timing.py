@@ -808,6 +808,18 @@ def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
     return ops.where(n > 1, NCCL_BASE_LAT + k * (intra * NCCL_INTRA_STEP_LAT + inter * NCCL_NET_STEP_LAT), 0.0)
 
 
+def lora_gemm_rerun(rec_whole, rec_op, op_lin):
+    """The LoRA adapter GEMMs' recompute forwards per layer, and the forwards of them per-op SAC skips.
+
+    Whole-layer recompute re-runs both GEMMs (``rec_whole``). torchtitan's per-op SAC re-runs every element-wise
+    op but saves every other ``aten.mm`` output (recompute.op_sac_plan), so only ``op_lin`` of the matmuls re-run;
+    the model counts the adapters' FLOPs in that share (``rec_tok``, flops.recompute_flops_per_token). Their operand
+    bytes (flops.LORA_GEMM_FWD: x read by ``lora_A``, ``lora_B``'s output written) are 1/(2·r) of their FLOPs in
+    every pass, so both re-run ``rec_whole + rec_op·op_lin`` times; ``rec_op·(1 − op_lin)`` is the part the adapter
+    traffic (flops.lora_traffic_elements, all re-run) must not count. Returns ``(rerun, skipped)``."""
+    return rec_whole + rec_op * op_lin, rec_op * (1.0 - op_lin)
+
+
 def tp_layer_collectives(rec_whole, rec_op):
     """A layer's tensor-parallel collectives with sequence parallelism, in all-reduce units (an all-gather and a
     reduce-scatter make one): forward and backward each run two of each (4), full recomputation re-runs the
@@ -1530,10 +1542,14 @@ def time_layout(
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
                                                peft_autocast, method == "qlora", kbit_fp32)
-        lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+        # per-op SAC re-runs every element-wise op but only ``op_lin`` of the matmuls (rec_tok): the adapter GEMMs'
+        # operands (flops.LORA_GEMM_FWD) re-run in that share, as their FLOPs (lora_gemm_rerun)
+        rec_gemm, gemm_skip = lora_gemm_rerun(rec_whole, rec_op, op_lin)
+        lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd
+                          - F.LORA_GEMM_FWD * (d_in + d_out) * gemm_skip) / (tp * pp * cp)
         # the adapter GEMMs' own bytes and FLOPs (flops.LORA_GEMM_FWD): a kernel takes the longer of the two
-        lora_gemm_tok = 2.0 * F.lora_gemm_elements(d_in, d_out, 1.0 + rec_whole + rec_op) / (tp * pp * cp)
-        lora_flops_tok = f_lora * (3.0 + rec_whole + rec_op * op_lin)
+        lora_gemm_tok = 2.0 * F.lora_gemm_elements(d_in, d_out, 1.0 + rec_gemm) / (tp * pp * cp)
+        lora_flops_tok = f_lora * (3.0 + rec_gemm)
     dora_mb = 0.0
     if lora and dora:
         dora_mb, dora_tok = dora_terms(m, framework, lora_targets, peft_autocast, d_out, rec_whole + rec_op, where)
