@@ -1733,6 +1733,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("megft9.md"),
         "",
         *_fragment("lorapass9.md"),
+        *_fragment("roof9.md"),
         "",
         *_fragment("resv9.md"),
         "",
