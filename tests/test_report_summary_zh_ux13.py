@@ -27,3 +27,13 @@ def test_the_recommendation_sentence_reads_chinese(app):
     assert "。 " not in zh and " ，" not in zh, zh
     en = _summary("en")
     assert re.search(r"\)\. Training takes about [\d.]+ calendar days and costs about ¥", en), en
+
+
+def test_a_catalogue_qualifier_inside_a_gpu_name_reads_chinese():
+    from gpuplanner.formatting import gpu_display_name
+
+    assert gpu_display_name("NVIDIA GB200 (per Blackwell GPU) 186GB", lang="zh_CN") == \
+        "NVIDIA GB200（每颗 Blackwell GPU）186GB"
+    assert gpu_display_name("NVIDIA B200 (HGX B200) 180GB", short=True, lang="zh_CN") == "B200（HGX B200）180GB"
+    assert gpu_display_name("NVIDIA GB200 (per Blackwell GPU) 186GB", lang="en") == \
+        "NVIDIA GB200 (per Blackwell GPU) 186GB"
