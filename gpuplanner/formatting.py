@@ -483,6 +483,9 @@ def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bo
 
 #: Regional suffixes of catalog GPU names, translated at display time (the product name stays as sold).
 _REGION_SUFFIXES = {" (China)": "（中国特供版）"}  # full-width brackets, no space, in Chinese
+#: a catalogue qualifier inside a name, in Chinese (ux13: the Plans page's "no price" list read
+#: "…、B200 (HGX B200) 180GB、GB200 (per Blackwell GPU) 186GB" in the zh edition)
+_INNER_NOTES_ZH = {" (HGX B200) ": "（HGX B200）", " (per Blackwell GPU) ": "（每颗 Blackwell GPU）"}
 _VENDOR_PREFIXES = ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Huawei ")
 
 
@@ -500,6 +503,8 @@ def gpu_display_name(name: str, short: bool = False, lang: str | None = None) ->
         for en, zh in _REGION_SUFFIXES.items():
             if out.endswith(en):
                 out = out[: -len(en)] + zh
+        for en, zh in _INNER_NOTES_ZH.items():
+            out = out.replace(en, zh)
     return out
 
 

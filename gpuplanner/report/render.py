@@ -844,11 +844,11 @@ def _html_plan(data: ReportData) -> str:
     summary = plural_s(translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per})."), p.nodes).format(
         n=p.num_gpus, gpu=_gpu(p.gpu_name), nodes=p.nodes, per=p.gpus_per_node)
     if p.calendar_days is not None:
-        summary += " " + translate("Report", "Training takes about {d} calendar days").format(
-            d=fmt_days(p.calendar_days))
-        if p.cost is not None:
-            summary += " " + translate("Report", "and costs about {c} ({mode}).").format(
-                c=fmt_money(p.cost, cur), mode=_mode_name(p.rental_mode))
+        summary = format_sentences([summary, translate("Report", "Training takes about {d} calendar days").format(
+            d=fmt_days(p.calendar_days))])
+        if p.cost is not None:  # zh: "…）。训练约需日历 1.5 天，费用约 …", no space before "，" or after "。" (ux13)
+            summary = join_clause(summary, translate("Report", "and costs about {c} ({mode}).").format(
+                c=fmt_money(p.cost, cur), mode=_mode_name(p.rental_mode)))
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")

@@ -110,7 +110,7 @@ def test_rental_mode_column_in_chinese(win, qtbot, lang):
             p.plan.evaluation.scenario.constraints.rental_mode == "card_hour" for p in page.table_model.plans),
             timeout=30000)
         c, cells, _tips = _mode_column(page)
-        assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "租用方式\n（按设定）"
+        assert page.table_model.headerData(c, Qt.Orientation.Horizontal) == "计费\n（按设定）"
         assert set(cells) == {"按需"}
         assert not page.view.isColumnHidden(c)
     finally:

@@ -5294,7 +5294,11 @@
     </message>
     <message>
         <source>Rental</source>
-        <translation>租用方式</translation>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <source>Framework or tool that runs the plan</source>
+        <translation>运行该方案的框架或工具</translation>
     </message>
     <message>
         <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
@@ -5450,7 +5454,7 @@
     </message>
     <message>
         <source>Rental (as set)</source>
-        <translation>租用方式（按设定）</translation>
+        <translation>计费（按设定）</translation>
     </message>
     <message>
         <source>Cost ({0})</source>

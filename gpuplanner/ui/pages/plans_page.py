@@ -146,6 +146,13 @@ def table_gpu_name(name: str) -> str:
     return re.sub(r"\s+\d+\s*GB$", "", short) or short
 
 
+def share_percent_number(share: float) -> str:
+    """A saving's share as the number before "%": whole percents from 1%, else enough decimals that a real
+    saving never reads "0%" (¥218 of ¥290,785 is "0.07% cheaper", not "0% cheaper"; ux13)."""
+    pct = share * 100
+    return format_number(pct, 0 if pct >= 1 else 1 if pct >= 0.1 else 2)
+
+
 def two_line_header(text: str) -> str:
     """A column title with its unit on a second line ("Cost (CNY)" → "Cost" / "(CNY)"), so that the unit does not
     widen a column of short figures."""
@@ -205,6 +212,7 @@ class PlanTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.plans: list[engine.PlanRow] = []
         self.headers = list(COLUMNS)
+        self.header_tips: dict[int, str] = {}  # column -> header tooltip (translated in retranslate)
 
     def set_plans(self, plans: list[engine.PlanRow]) -> None:
         self.beginResetModel()
@@ -220,6 +228,8 @@ class PlanTableModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.headers[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return self.header_tips.get(section)
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -475,6 +485,8 @@ class PlansPage(BasePage):
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
                                     self.tr("GiB/GPU"), self.tr("Days"), two_line_header(self.tr("Cost ({0})").format(cur)),
                                     self.tr("MFU"), self.tr("Stack"), self.tr("Rental")]
+        # "Stack" is short for the column to fit at 1280×800; its tooltip says what it is (ux13)
+        self.table_model.header_tips = {COLUMNS.index("framework"): self.tr("Framework or tool that runs the plan")}
         self._set_mode_header()
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
@@ -624,7 +636,7 @@ class PlansPage(BasePage):
         cmp = engine.compare(a, b)  # the one "why A and not B" (app.answer.compare): this only formats it
         if cmp.cheaper_share is not None:
             bits.append(self.tr("it costs {0} less ({1}% cheaper)").format(
-                format_money(cmp.cost_saved, a.currency, decimals=0), format_number(cmp.cheaper_share * 100, 0)))
+                format_money(cmp.cost_saved, a.currency, decimals=0), share_percent_number(cmp.cheaper_share)))
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:
             bits.append(self.tr("it costs {0} more").format(format_money(-cmp.cost_saved, a.currency, decimals=0)))
         if cmp.days_sooner > 0:
