@@ -305,3 +305,137 @@ def test_dora_and_lora_targets_search_equals_evaluate(training, tmp_path, capsys
     assert checked >= 4
     for p in _plan_json(tmp_path, d, capsys)["plans"]:
         _check_plan_reproduces(tmp_path, p, capsys)
+
+
+# ------------------------------------------------------------------- round 9's new paths (issue 35 r9 parity9)
+
+def _h100(n: int) -> dict:
+    return {"max_gpus": n, "gpu_candidates": ["h100-sxm-80gb"]}
+
+
+def _grpo_rl(**kw) -> dict:
+    """verl's colocated GRPO rollout as bench/rl_step_times_r9.py's ``_v`` enters it (5 responses of ≤ 1,024)."""
+    rl = {"group_size": 5, "rollout_len": 1024, "prompt_len": 103, "generation_engine": "vllm_colocated",
+          "generation_gpu_fraction": 0.2, "engine_sleep": True, "mean_response_fraction": 0.26,
+          "reward": "function", "updates_per_generation": 1, "rollout_tp": 2, "enforce_eager": True,
+          "sleep_level": 1, "prompt_pad_len": 512, "max_num_seqs": 512}
+    rl.update(kw)
+    return rl
+
+
+#: (case id, scenario dict) — one per round-9 mechanism; each is searched over its GPU count and compared
+ROUND9_CASES = [
+    ("qlora-qkv_mlp-hf",
+     {"model": {"preset": "llama-3-8b"},
+      "training": {"method": "qlora", "framework": "hf", "seq_len": 2048, "lora_targets": "qkv_mlp"},
+      "data": {"tokens": 2e8}, "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb", "l40s-48gb"]}}),
+    ("verl-grpo-lora-fsdp1",  # bench/rl_step_times_r9.py _lora (qwen2.5-7b, 8 GPUs)
+     {"model": {"preset": "qwen2.5-7b"},
+      "training": {"objective": "grpo", "method": "lora", "lora_rank": 32, "framework": "fsdp", "fsdp_version": 1,
+                   "padding_free": True, "seq_len": 103 + 1024, "micro_batch_size": 8, "global_batch_size": 320,
+                   "recompute": "full", "preference": {"beta": 0.001, "reference": "lora_base"}, "rl": _grpo_rl()},
+      "parallel": {"zero": 3, "offload_optimizer": True, "offload_params": True},
+      "data": {"tokens": 5e7}, "constraints": _h100(8)}),
+    ("megatron-swift-lora-qwen3-moe-ep",  # bench/validate_megatron_ft_oos9.py swift-qwen3-30b-a3b-lora-ep2
+     {"model": {"preset": "qwen3-30b-a3b"},
+      "training": {"framework": "megatron-swift", "method": "lora", "lora_rank": 8, "lora_targets": "all_linear",
+                   "precision": "bf16", "flash_attention": True, "recompute": "full", "seq_len": 2048,
+                   "micro_batch_size": 8, "global_batch_size": 16, "packing": False, "padding_free": True},
+      "parallel": {"ep": 2, "zero": 1}, "data": {"tokens": 2e8, "mean_sample_len": 1000},
+      "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb"]}}),
+    ("torchtitan-float8-tensorwise-tp",  # tests/test_mechanics_titan_float8_tp.py _tt, TP searched up to 8
+     {"model": {"preset": "llama-3.1-8b"},
+      "training": {"framework": "fsdp", "method": "pretrain", "seq_len": 8192, "micro_batch_size": 2,
+                   "recompute": "op_sac", "precision": "fp8", "fp8_recipe": "torchao_tensorwise",
+                   "torch_compile": True, "global_batch_size": 64},
+      "parallel": {"zero": 3, "tp": 2, "sequence_parallel": True},
+      "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 16}, "data": {"tokens": 2e9}, "constraints": _h100(16)}),
+    ("torchtitan-float8-rowwise-asynctp",
+     {"model": {"preset": "llama-3.1-8b"},
+      "training": {"framework": "fsdp", "method": "pretrain", "seq_len": 8192, "micro_batch_size": 2,
+                   "recompute": "op_sac", "precision": "fp8", "fp8_recipe": "torchao_rowwise",
+                   "torch_compile": True, "global_batch_size": 64, "tp_comm_overlap": True},
+      "parallel": {"zero": 3, "tp": 2, "sequence_parallel": True},
+      "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 16}, "data": {"tokens": 2e9}, "constraints": _h100(16)}),
+    ("nanotron-pp2",  # bench/validate_pretrain_oos9.py nanotron_scenario (1.34B cell's shape), PP 2
+     {"model": {"name": "nanotron bench 1.34B", "hidden_size": 2048, "num_hidden_layers": 16,
+                "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 8192,
+                "vocab_size": 131072, "tie_word_embeddings": True, "max_position_embeddings": 4096},
+      "training": {"method": "pretrain", "framework": "nanotron", "precision": "bf16", "seq_len": 4096,
+                   "micro_batch_size": 4, "global_batch_size": 256, "recompute": "none", "flash_attention": True},
+      "parallel": {"tp": 1, "pp": 2, "vpp": 1, "zero": 1},
+      "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 16}, "data": {"tokens": 2e9}, "constraints": _h100(16)}),
+    ("dpo-megatron-swift-ref-grad-buffer",
+     {"model": {"preset": "qwen2.5-7b"},
+      "training": {"objective": "dpo", "method": "full", "framework": "megatron-swift", "seq_len": 2048,
+                   "recompute": "full", "global_batch_size": 16,
+                   "preference": {"reference_grad_buffer": True}},
+      "data": {"tokens": 1e8}, "constraints": _h100(8)}),
+    ("hf-lora-empty-cache-mean-len",
+     {"model": {"preset": "llama-3-8b"},
+      "training": {"method": "lora", "framework": "hf", "seq_len": 2048, "micro_batch_size": 2, "recompute": "full",
+                   "flash_attention": True, "empty_cache_steps": 10},  # tests/test_mechanics_empty_cache.py _mb
+      "data": {"tokens": 2e8, "mean_sample_len": 512}, "constraints": _h100(8)}),
+    ("grpo-response-len-std",
+     {"model": {"preset": "qwen2.5-7b"},
+      "training": {"objective": "grpo", "method": "full", "framework": "fsdp", "padding_free": True,
+                   "seq_len": 103 + 1024, "micro_batch_size": 4, "global_batch_size": 320, "recompute": "full",
+                   "preference": {"beta": 0.001, "reference_offload": True},
+                   "rl": _grpo_rl(sleep_level=2, response_len_std=150.0)},
+      "parallel": {"zero": 3}, "data": {"tokens": 5e7}, "constraints": _h100(8)}),
+]
+
+
+def _round9_picks(c: dict) -> list:
+    """Every 12th candidate and up to 3 of each (tp, pp, ep) layout, so TP 2, PP 2 and EP > 1 are all compared."""
+    n = len(c["tp"])
+    groups: dict = {}
+    for i in range(n):
+        groups.setdefault((int(c["tp"][i]), int(c["pp"][i]), int(c["ep"][i])), []).append(i)
+    picks = set(range(0, n, max(1, n // 12)))
+    for idx in groups.values():
+        picks.update(idx[::max(1, len(idx) // 3)][:3])
+    return sorted(picks)
+
+
+@pytest.mark.parametrize("d", [d for _, d in ROUND9_CASES], ids=[k for k, _ in ROUND9_CASES])
+def test_round9_paths_search_equals_evaluate(d, tmp_path, capsys):
+    """Round 9's new paths (qkv_mlp targets, FSDP1 LoRA actor, Megatron-SWIFT MoE LoRA, torchao float8 TP and
+    AsyncTP, nanotron PP, the reference's gradient buffer, empty_cache_steps with mean_sample_len, the response
+    length spread): the ranking's arrays equal ``evaluate`` of each candidate, and the top plans reproduce with
+    ``estimate``."""
+    s = scenario_from_dict(d)
+    checked = fitting = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        if not len(c["tp"]):
+            continue
+        vec = S.evaluate_candidates(ctx, c)
+        for i in _round9_picks(c):
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            assert _same(vec["mem_gib"][i], ev.memory.total), (ctx.gpu.id, sc.parallel)
+            assert bool(vec["fits"][i]) == ev.fits, (ctx.gpu.id, sc.parallel)
+            if ev.fits:
+                fitting += 1
+                assert _same(vec["train_hours"][i] / 24.0, ev.compute_days), (ctx.gpu.id, sc.parallel)
+                assert _same(vec["mfu"][i], ev.mfu_modelled), (ctx.gpu.id, sc.parallel)
+            checked += 1
+    assert checked >= 4 and fitting >= 1, (checked, fitting)
+    for p in _plan_json(tmp_path, d, capsys, top=3)["plans"]:
+        _check_plan_reproduces(tmp_path, p, capsys)
+        # the allocator's reserved figure too (empty_cache_steps scales its cached segments only)
+        e = _estimate_json(tmp_path, p["scenario"], capsys)
+        for key in ("allocated", "reserved"):
+            assert f"{e['memory_per_gpu_gib'][key]:.1f}" == f"{p['memory_per_gpu_gib'][key]:.1f}", key
+
+
+@pytest.mark.xfail(strict=True, reason="parallel.auto stays True in every plan's scenario, and estimate of an auto "
+                   "scenario is the search's #1 (app.answer.decide): plans #2.. of an automatic-layout scenario do "
+                   "not reproduce with estimate (found by issue 35 r9 parity9; CLI/app contract, not core's figures)")
+def test_auto_layout_plan_scenarios_reproduce_with_estimate(tmp_path, capsys):
+    d = json.loads(json.dumps(dict(ROUND9_CASES)["torchtitan-float8-tensorwise-tp"]))
+    d["parallel"]["auto"] = True
+    for p in _plan_json(tmp_path, d, capsys, top=3)["plans"]:
+        _check_plan_reproduces(tmp_path, p, capsys)
