@@ -431,9 +431,8 @@ def test_round9_paths_search_equals_evaluate(d, tmp_path, capsys):
             assert f"{e['memory_per_gpu_gib'][key]:.1f}" == f"{p['memory_per_gpu_gib'][key]:.1f}", key
 
 
-@pytest.mark.xfail(strict=True, reason="parallel.auto stays True in every plan's scenario, and estimate of an auto "
-                   "scenario is the search's #1 (app.answer.decide): plans #2.. of an automatic-layout scenario do "
-                   "not reproduce with estimate (found by issue 35 r9 parity9; CLI/app contract, not core's figures)")
+# (found by issue 35 r9 parity9: every plan's scenario kept parallel.auto True, and estimate of an automatic layout
+# answers the search's #1; Plan.to_json now fixes the plan's layout)
 def test_auto_layout_plan_scenarios_reproduce_with_estimate(tmp_path, capsys):
     d = json.loads(json.dumps(dict(ROUND9_CASES)["torchtitan-float8-tensorwise-tp"]))
     d["parallel"]["auto"] = True

@@ -262,6 +262,9 @@ class Plan(PlanFigures):
         """The Evaluation's JSON (``gpuplanner estimate --json`` keys, with the complete ``scenario``) plus
         the plan's layout in flat keys, its explanation, warnings and bottleneck shares."""
         out = self.evaluation.to_json()
+        # the plan as a scenario that reproduces it: its layout fixed (``gpuplanner estimate`` on an automatic layout
+        # would answer the search's #1, app.answer.decide, not this plan; issue 35 r9 parity9)
+        out["scenario"].setdefault("parallel", {})["auto"] = False
         out.update({
             "framework": self.framework, "framework_name": self.framework_name,
             "framework_searched": self.framework_searched,
