@@ -70,12 +70,12 @@ def test_marlin_passes_by_hand():
     head = m.lm_head * I.ACT_BYTES
     for b, passes in ((1, 1), (64, 1), (65, 2), (69, 2), (128, 2), (129, 3)):
         total = I.decode_weight_bytes(m, "fp8", b)
-        assert I.weight_only_read_bytes(m, a100, "fp8", b) == pytest.approx(head + (total - head) * passes)
+        assert I.weight_only_stream_bytes(m, a100, "fp8", b) == pytest.approx(head + (total - head) * passes)
     h100 = get_gpu("h100-sxm-80gb")  # FP8 tensor cores: W8A8, not weight-only
-    assert I.weight_only_read_bytes(m, h100, "fp8", 69) == pytest.approx(I.decode_weight_bytes(m, "fp8", 69))
-    assert I.weight_only_read_bytes(m, a100, "bf16", 69) == pytest.approx(I.decode_weight_bytes(m, "bf16", 69))
+    assert I.weight_only_stream_bytes(m, h100, "fp8", 69) == pytest.approx(I.decode_weight_bytes(m, "fp8", 69))
+    assert I.weight_only_stream_bytes(m, a100, "bf16", 69) == pytest.approx(I.decode_weight_bytes(m, "bf16", 69))
     mx = _model("mixtral-8x7b")
-    assert I.weight_only_read_bytes(mx, a100, "int4", 69) == pytest.approx(I.decode_weight_bytes(mx, "int4", 69))
+    assert I.weight_only_stream_bytes(mx, a100, "int4", 69) == pytest.approx(I.decode_weight_bytes(mx, "int4", 69))
 
 
 def test_fp8_marlin_on_a100_no_faster_than_bf16_at_69_requests():

@@ -255,6 +255,12 @@ def no_fabric(nodes, multi_node: bool | None, num_gpus=None, domain: int = 0):
     return out
 
 
+def first_rule(pen: int, skip: int = 0) -> str | None:
+    """The first rule (in :data:`BIT_RULES` order, the heaviest first) whose bit the penalty ``pen`` sets, leaving
+    out the bits in ``skip``; None when it sets none."""
+    return next((rid for bit, rid in BIT_RULES if int(pen) & bit and not bit & skip), None)
+
+
 def penalty(*, risk=False, tp_pcie=False, poor=False, tight_mem=False, fabric=False, switches: Any = None):
     """The ranking penalty (0 = none; compared as a number: a plan without a networked price ranks after one at
     risk, which ranks after one on PCIe TP, ...)."""

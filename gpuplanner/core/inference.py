@@ -406,7 +406,7 @@ def row_blocks(batch: float, rows: float) -> int:
     return math.ceil(max(float(batch), 1.0) / rows - 1e-9)
 
 
-def weight_only_read_bytes(m: ServingModel, gpu: Any, precision: str, batch: float) -> float:
+def weight_only_stream_bytes(m: ServingModel, gpu: Any, precision: str, batch: float) -> float:
     """Bytes a decode step of ``batch`` requests streams for its weights (:func:`decode_weight_bytes`), the quantised
     ones ``ceil(batch / 64)`` times under a weight-only kernel (:data:`MARLIN_PROBLEM_ROWS`). Dense models only: a MoE's
     experts see a few rows each (its fused kernel splits per expert), so it keeps one pass."""
@@ -595,7 +595,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
-    t_read = weight_only_read_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
+    t_read = weight_only_stream_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
     t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)

@@ -748,14 +748,16 @@ def _check_reference_grad_buffer(t) -> None:
     """``training.preference.reference_grad_buffer`` describes one tool's full-parameter reference (Megatron-SWIFT
     before 1b184f296): refused for other tools and for LoRA/QLoRA (whose reference is the base with the adapters
     off, no model of its own)."""
-    if t.preference.reference_grad_buffer and (t.framework != "megatron-swift" or t.method != "full"):
+    if not t.preference.reference_grad_buffer:
+        return
+    if t.framework != "megatron-swift" or t.method != "full":
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.preference.reference_grad_buffer describes Megatron-SWIFT's full-parameter reference "
                  "before ms-swift 3.9; framework {framework} with method {method} has none"),
             framework=t.framework, method=t.method))
-    from .methods import method_profile  # noqa: PLC0415 (methods reads this section; it imports nothing of ours)
+    from .methods import method_profile  # noqa: PLC0415 (methods reads scenario sections; imported when needed)
 
-    if t.preference.reference_grad_buffer and method_profile(t).reference != "separate":
+    if method_profile(t).reference != "separate":
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.preference.reference_grad_buffer needs a separate reference model; objective {objective} "
                  "runs none here"), objective=t.objective))

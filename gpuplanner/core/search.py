@@ -1329,7 +1329,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         if not feasible:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
-            rule = next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
+            rule = advisormod.first_rule(pen[i], skip=advisormod.POOR_BIT)
             args["rule"] = _rule_name(rule)  # the rule's name, as its check line says it
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by "
                                           "the objective.")
@@ -1356,7 +1356,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
                                           "of it are equally fast to the estimate, so it ranks by cost among them.")
         elif n == 1 and pen[i]:  # every plan left fails a rule: #1 must not say it passes them (advice10)
-            args["rule"] = _rule_name(next(rid for bit, rid in advisormod.BIT_RULES if pen[i] & bit))
+            args["rule"] = _rule_name(advisormod.first_rule(pen[i]))
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints passes every ranking rule, "
                                           "so the best by the objective among those that fail the least comes "
                                           "first; this one fails the planning rule “{rule}” (its check below).")
@@ -2538,7 +2538,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
     d = next((k for k in (1, 2, 3) if round(fig["days"], k) != round(fig["other_days"], k)), 1)
     base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
-    rule = next((rid for bit, rid in advisormod.BIT_RULES if extra & bit), None)
+    rule = advisormod.first_rule(extra)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
         margin = advisormod.memory_margin()
