@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_span, gpu_display_name
-from gpuplanner.formatting import format_money, format_money_range, format_tokens, plural_s
+from gpuplanner.formatting import format_money, format_money_range, format_tokens, plural_s, share_percent_number
 
 import html
 import math
@@ -144,13 +144,6 @@ def table_gpu_name(name: str) -> str:
             break
     short = re.sub(r"\s*\([^()]*\)", "", short)  # "(China)", "(HGX B200)", "(per Blackwell GPU)": in the tooltip
     return re.sub(r"\s+\d+\s*GB$", "", short) or short
-
-
-def share_percent_number(share: float) -> str:
-    """A saving's share as the number before "%": whole percents from 1%, else enough decimals that a real
-    saving never reads "0%" (¥218 of ¥290,785 is "0.07% cheaper", not "0% cheaper"; ux13)."""
-    pct = share * 100
-    return format_number(pct, 0 if pct >= 1 else 1 if pct >= 0.1 else 2)
 
 
 def two_line_header(text: str) -> str:
