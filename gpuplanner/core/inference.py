@@ -67,6 +67,8 @@ What the engines do beyond the roofline (issue 35):
 * **The engine loop's host work per decode step**: scheduling, state update and input preparation, 0.43 ms
   (:data:`ENGINE_HOST_STEP_S`); the planner's engines prepare the next step while the GPU runs this one, so only what
   the GPU step does not cover shows; older loops ran it between steps (:func:`exposed_host_s`; issue 35 round 6).
+  vLLM's V0 engine is its own loop (``v0``): 4 ms + 80 µs a running request a step, and a prefill without CUDA graphs
+  in the first token (:func:`v0_host_step_s`; issue 35 round 10).
 
 Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.8 of peak bandwidth for the weights on every card,
 the share a large copy reaches, plus a fixed GPU time per kernel of the step (:func:`decode_kernels_s`; issue 35
