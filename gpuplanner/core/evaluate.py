@@ -806,7 +806,8 @@ def _rental_lines(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: 
     instead = _card_hours_instead(s, r, price, table, mode, nodes, ci, train_hours)
     why = costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week, phase=c.phase,
                                 num_gpus=s.hardware.num_gpus, currency=table.currency, gpu_name=r.gpu.name,
-                                ask_hourly_quote=not instead)
+                                ask_hourly_quote=not instead,
+                                run_days=float(arr.calendar_hours[MODES.index(mode)][0]) / 24.0)
     return tuple(why) + _kind_advice(c, arr, mode, mode_costs, table.currency) + instead
 
 
