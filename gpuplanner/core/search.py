@@ -1387,7 +1387,11 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
         return
     key = cat["calendar_hours"] / 24.0 if objective == "fastest" else cat["cost"]
     lim = float(key[i]) / (1.0 + FASTEST_TIE) if objective == "fastest" else float(key[i])
-    j = next((int(j) for j in order if pen[j] & advisormod.FABRIC_BIT and float(key[j]) < lim), None)
+    # held back only for want of a networked price: its other failed rules are #1's too (a plan that is also at
+    # risk for the deadline, or tight on memory where #1 is not, is no better rent at any price)
+    others = np.int64(~advisormod.FABRIC_BIT)
+    j = next((int(j) for j in order if pen[j] & advisormod.FABRIC_BIT and (pen[j] & others & ~pen[i]) == 0
+              and float(key[j]) < lim), None)
     if j is None:
         return
     cj = contexts[int(cat["ctx"][j])]
@@ -1397,9 +1401,10 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
             "rule": _rule_name("price_fabric")}
     plans[0].explanation.insert(1, Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-             "for {days:.2f} days, but its price is from no quote of networked servers and buys no network between "
-             "them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) "
-             "before you rent this plan: at a price near that one, that plan is the better rent."), args))
+             "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
+             "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
+             "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
+             "the network, rent it instead."), args))
 
 
 def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, rows=None) -> dict[int, float]:

@@ -1384,6 +1384,22 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
+        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days:.1f} days, and a weekly rent bills whole machines for whole weeks.</source>
+        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days:.1f} 天，而包周按整台机器、整周计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it runs {days:.1f} days, and a weekly rent bills whole machines for whole weeks.</source>
+        <translation>对本方案并不划算：它只运行 {days:.1f} 天，而包周按整台机器、整周计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days:.1f} days, and a monthly rent bills whole machines for whole months.</source>
+        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days:.1f} 天，而包月按整台机器、整月计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it runs {days:.1f} days, and a monthly rent bills whole machines for whole months.</source>
+        <translation>对本方案并不划算：它只运行 {days:.1f} 天，而包月按整台机器、整月计费。</translation>
+    </message>
+    <message>
         <source>hardware (purchase and depreciation)</source>
         <translation>硬件（购置与折旧）</translation>
     </message>
@@ -4525,6 +4541,14 @@
         <translation>最大损耗：{what}占每步的 {frac:.0%}。</translation>
     </message>
     <message>
+        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
+        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
+    </message>
+    <message>
+        <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
+        <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为峰值的 {mfu:.0%} → 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
@@ -4791,10 +4815,6 @@
     <message>
         <source>Multi-node training of this size wants ≥{need:g} Gb/s per server between nodes; {net} gives {have:g} Gb/s.</source>
         <translation>这种规模的多节点训练要求每台服务器的节点间带宽 ≥{need:g} Gb/s；{net} 只有 {have:g} Gb/s。</translation>
-    </message>
-    <message>
-        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is from no quote of networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: at a price near that one, that plan is the better rent.</source>
-        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若价格与之相近，那个方案更值得租。</translation>
     </message>
     <message>
         <source>Ranks #{n}: no plan that meets the constraints passes every ranking rule, so the best by the objective among those that fail the least comes first; this one fails the planning rule “{rule}” (its check below).</source>
