@@ -410,8 +410,9 @@ class Evaluation:
 # --------------------------------------------------------------------------------------------- evaluate
 
 BAND_MEANING = QT_TRANSLATE_NOOP(
-    CTX, "80% of the published runs of this framework family took between the low and "
-         "the high end of this range of what the model predicts for them; an untuned run can be slower.")
+    CTX, "At least 80% of the published runs of this framework family took between the low and the high end of "
+         "this range of what the model predicts for them (the range always holds the estimate itself); an untuned "
+         "run can be slower.")
 
 
 #: The published runs behind each band, named as they are (bench/validation_bands.py ``FAMILIES``: the ``fsdp`` band is

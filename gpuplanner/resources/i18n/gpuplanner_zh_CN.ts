@@ -2119,10 +2119,6 @@
 <context>
     <name>Evaluation</name>
     <message>
-        <source>80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
-        <translation>该框架系列的已发表训练记录中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
-    </message>
-    <message>
         <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
@@ -2181,6 +2177,10 @@
     <message>
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
+    </message>
+    <message>
+        <source>At least 80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them (the range always holds the estimate itself); an untuned run can be slower.</source>
+        <translation>该框架系列的已发表训练记录中，至少 80% 的实际用时落在模型预测值的这一区间内（区间始终包含估计值本身）；未经调优的训练可能更慢。</translation>
     </message>
     <message>
         <source>Megatron-LM and Megatron-Core</source>
@@ -7589,10 +7589,6 @@
         <translation>可能范围：{lo}–{hi} 个日历天</translation>
     </message>
     <message>
-        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
-        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
-    </message>
-    <message>
         <source>in node: {link}</source>
         <translation>节点内：{link}</translation>
     </message>
@@ -7863,6 +7859,10 @@
     <message>
         <source>Rent, total</source>
         <translation>租用合计</translation>
+    </message>
+    <message>
+        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}), widened where needed to hold the estimate itself: at least 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
+        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位，必要时扩展到包含估计值本身：这些记录中至少 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
     <message>
         <source>CPU cores</source>
