@@ -117,6 +117,23 @@ def decide(scenario, selected, ranked: Callable[[], Sequence[Any]]) -> tuple[str
     return SCENARIO, scenario
 
 
+def chart_star(scenario, plans: Sequence[Any], selected_rank: int | None,
+               evaluation) -> tuple[int | None, tuple[float, float] | None]:
+    """**The** rule for the cost chart's "chosen" star, :func:`decide`'s as the window applies it: ``(index, at)``.
+
+    With automatic layout the scenario adopts the selected plan, so the star marks that row: ``(its index in
+    plans, None)`` (``selected_rank``: the row's ``rank``, 1-based; a core.search.Plan's is its place). With a
+    manual layout the scenario itself is the plan and the table only browses, so the star marks the plan's own
+    Evaluation: ``(None, (calendar days, cost))``; ``(None, None)`` when it has no cost (review ux11: the star sat
+    on #1 while the summary showed the document's own 64 x H800 layout). The live panel only draws it."""
+    if scenario.parallel.auto:
+        ranks = (getattr(p, "rank", i + 1) for i, p in enumerate(plans))
+        return next((i for i, r in enumerate(ranks) if r == selected_rank), None), None
+    if evaluation is None or evaluation.cost is None:
+        return None, None
+    return None, (float(evaluation.calendar_days), float(evaluation.cost))
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Why plan ``a`` and not plan ``b``, from their Evaluations: the one comparison the Plans page ("Against
@@ -250,6 +267,17 @@ class Answer:
     @property
     def label(self) -> str:
         return self.document.selected_label if self.chosen_by == SELECTED else ""
+
+    @property
+    def star(self) -> tuple[int | None, tuple[float, float] | None]:
+        """Where the cost chart's star goes for this answer (:func:`chart_star`: the chosen plan's place among
+        :attr:`plans`, or the chosen plan's own days and cost with a manual layout)."""
+        if not self.scenario.parallel.auto:  # the plan's own point: no search needed
+            return chart_star(self.scenario, (), None, self.evaluation)
+        chosen = self.chosen_plan
+        plans = self.plans
+        rank = next((i + 1 for i, p in enumerate(plans) if p is chosen), None)
+        return chart_star(self.scenario, plans, rank, self.evaluation)
 
     def alternatives(self, n: int = 2) -> list:
         """The search's best plans other than the chosen one (at most ``n``)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ScenarioError
 from gpuplanner.core.messages import error_text
-from gpuplanner.app.answer import evaluate_shown
+from gpuplanner.app.answer import chart_star, evaluate_shown  # noqa: F401  (chart_star: the cost chart's star)
 from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, PlanFigures, Scaling, memory_alternatives, \
     memory_alternatives_note
 from gpuplanner.core.evaluate import scaling as core_scaling

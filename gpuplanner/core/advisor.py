@@ -222,6 +222,15 @@ def tp_over_pcie(gpu: Any, tp) -> np.ndarray:
     return np.asarray(link not in ("nvlink", "nvlink-bridge")) & (np.asarray(tp) > 1)
 
 
+def band_ends(point, lo, hi):
+    """The likely range shown and checked for an estimate: the band's ends (the plan's rental arithmetic at the
+    family's p10 and p90 training hours) widened to hold the point estimate itself. A family whose published runs
+    all ran faster than the model says (Megatron's p90 is below 1: resources/validation_bands.json) would
+    otherwise print "12.3 days, likely range 10.8-12.0", an estimate outside its own range (issue 35 round 10,
+    advice11). Vectorised: ``point``, ``lo`` and ``hi`` broadcast."""
+    return np.minimum(lo, point), np.maximum(hi, point)
+
+
 def at_risk(days_hi, cost_hi, deadline, budget):
     """Meets the deadline/budget only at the point estimate: the band's upper end misses one (the point estimate
     is checked by the ranking's own constraint mask)."""

@@ -739,12 +739,13 @@ def break_even_hours_per_week(price: GpuPrice | None) -> dict | None:
 
 def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hours_per_week: float, phase: str,
                   num_gpus: int, currency: str, gpu_name: str | None = None,
-                  ask_hourly_quote: bool = True) -> list[Msg]:
+                  ask_hourly_quote: bool = True, run_days: float | None = None) -> list[Msg]:
     """Why this rental mode, from the numbers: the chosen mode's cost against the others and the hours per
     week at which whole machines would pay off. ``gpu_name``: the card's product name for the sentences
     (people read names, not catalog ids; default the id). ``ask_hourly_quote``: False where the plan already
     says what card-hours would cost and asks for an hourly quote (:func:`card_hours_instead`): the line for a
-    price without a card-hour quote is then left out, not said twice."""
+    price without a card-hour quote is then left out, not said twice. ``run_days``: the plan's calendar days, for
+    why a whole machine that "pays off" at the work pattern still costs more here (:func:`_not_for_this_plan`)."""
     shown = gpu_name or price.gpu
     out: list[Msg] = []
     chosen = costs.get(mode, math.inf)
@@ -777,6 +778,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
             "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
                     "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),
             {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK, "h": hours_per_week}))
+    out += _not_for_this_plan(price, mode, costs, hours_per_week, num_gpus, run_days, xw, xm)
     if price.card_hour is None and ask_hourly_quote:
         quoted = dict(price.basis)
         what = quoted.get("machine_month") or quoted.get("machine_week") or quoted.get("spot_card_hour") or ""
@@ -800,6 +802,40 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
             {"gpu": shown, "source": price.source, "date": price.source_date}))
+    return out
+
+
+def _not_for_this_plan(price: GpuPrice, mode: str, costs: Mapping[str, float], hours_per_week: float, num_gpus: int,
+                       run_days: float | None, xw: float | None, xm: float | None) -> list[Msg]:
+    """Why a whole machine per week or month that pays off at the user's work pattern (its crossover below their
+    hours per week) still costs more for this plan, which is billed on another mode: the crossover assumes every
+    card of a machine is used for the whole period, and this plan uses fewer cards, or runs a shorter time. Read
+    alone, "pays off above 142 hours of use per week; your work pattern is 168 hours a week" next to a plan billed
+    by the card-hour looked like a rule the plan broke (issue 35 round 10, advice11: the 7B LoRA example on one
+    RTX 5090 for 0.8 days, whose whole 8-card machine for a month costs ¥14,500 against ¥58)."""
+    if run_days is None:
+        return []
+    out: list[Msg] = []
+    g = int(price.machine_gpus or 0)
+    for period, x in (("week", xw), ("month", xm)):
+        own = costs.get(period, math.inf)
+        if (x is None or x >= min(hours_per_week, HOURS_PER_WEEK) or mode in (period, "hybrid_" + period)
+                or not math.isfinite(own) or own <= costs.get(mode, math.inf) * (1 + 1e-6)):
+            continue
+        few = 0 < num_gpus < g
+        text = {("week", True): QT_TRANSLATE_NOOP(
+                    "Cost", "Not for this plan: it uses {n} of a machine's {g} cards for {days:.1f} days, and a weekly "
+                            "rent bills whole machines for whole weeks."),
+                ("week", False): QT_TRANSLATE_NOOP(
+                    "Cost", "Not for this plan: it runs {days:.1f} days, and a weekly rent bills whole machines for "
+                            "whole weeks."),
+                ("month", True): QT_TRANSLATE_NOOP(
+                    "Cost", "Not for this plan: it uses {n} of a machine's {g} cards for {days:.1f} days, and a monthly "
+                            "rent bills whole machines for whole months."),
+                ("month", False): QT_TRANSLATE_NOOP(
+                    "Cost", "Not for this plan: it runs {days:.1f} days, and a monthly rent bills whole machines for "
+                            "whole months.")}[(period, few)]
+        out.append(Msg(CTX, text, {"n": int(num_gpus), "g": g, "days": float(run_days)}))
     return out
 
 

@@ -410,8 +410,9 @@ class Evaluation:
 # --------------------------------------------------------------------------------------------- evaluate
 
 BAND_MEANING = QT_TRANSLATE_NOOP(
-    CTX, "80% of the published runs of this framework family took between the low and "
-         "the high end of this range of what the model predicts for them; an untuned run can be slower.")
+    CTX, "At least 80% of the published runs of this framework family took between the low and the high end of "
+         "this range of what the model predicts for them (the range always holds the estimate itself); an untuned "
+         "run can be slower.")
 
 
 #: The published runs behind each band, named as they are (bench/validation_bands.py ``FAMILIES``: the ``fsdp`` band is
@@ -618,7 +619,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
     mode = MODES[best] if total is not None else None
-    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None)
+    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None, (cal_h / 24.0, total))
     host = host_ram(r, est.trainable)
     warnings = intake_warnings(r, host) + _model_support(s, r)
     messages = _plan_messages(r, est, price, warnings)
@@ -663,9 +664,12 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     )
 
 
-def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, best: int, priced: bool):
+def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, best: int, priced: bool,
+           point: tuple[float, float | None]):
     """The framework family's validation band and the plan's calendar and cost at its ends: the same rental
-    arithmetic at the band's training hours, in the rental mode the plan uses."""
+    arithmetic at the band's training hours, in the rental mode the plan uses, each range widened to hold the
+    plan's own calendar days and cost ``point`` (advisor.band_ends: every view and the deadline/budget check read
+    these two ranges, so none shows an estimate outside its range)."""
     band = validation_band(s.training.framework)
     if band is None:
         return None, None, None
@@ -674,8 +678,13 @@ def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, bes
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
         train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
         setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
-    days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
-    cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1])) if priced else None
+    d_lo, d_hi = advisormod.band_ends(point[0], float(arr_b.calendar_hours[best][0]) / 24.0,
+                                      float(arr_b.calendar_hours[best][1]) / 24.0)
+    days_band = (float(d_lo), float(d_hi))
+    cost_band = None
+    if priced:
+        c_lo, c_hi = advisormod.band_ends(point[1], float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
+        cost_band = (float(c_lo), float(c_hi))
     return band, days_band, cost_band
 
 
@@ -798,7 +807,8 @@ def _rental_lines(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: 
     instead = _card_hours_instead(s, r, price, table, mode, nodes, ci, train_hours)
     why = costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week, phase=c.phase,
                                 num_gpus=s.hardware.num_gpus, currency=table.currency, gpu_name=r.gpu.name,
-                                ask_hourly_quote=not instead)
+                                ask_hourly_quote=not instead,
+                                run_days=float(arr.calendar_hours[MODES.index(mode)][0]) / 24.0)
     return tuple(why) + _kind_advice(c, arr, mode, mode_costs, table.currency) + instead
 
 

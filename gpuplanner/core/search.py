@@ -996,6 +996,9 @@ def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
     pick = (sub["mode"], np.arange(n))
     cal = np.asarray(hi.calendar_hours, dtype=float).reshape(len(MODES), n)[pick] / 24.0
     cost = np.asarray(hi.costs, dtype=float).reshape(len(MODES), n)[pick]
+    # the far end evaluate() checks: the band's upper end widened to hold the row's own estimate (advisor.band_ends)
+    _, cal = advisormod.band_ends(np.asarray(sub["calendar_hours"], dtype=float) / 24.0, cal, cal)
+    _, cost = advisormod.band_ends(np.asarray(sub["cost"], dtype=float), cost, cost)
     return advisormod.at_risk(cal, cost, con.deadline_days, con.budget)
 
 
@@ -1384,7 +1387,11 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
         return
     key = cat["calendar_hours"] / 24.0 if objective == "fastest" else cat["cost"]
     lim = float(key[i]) / (1.0 + FASTEST_TIE) if objective == "fastest" else float(key[i])
-    j = next((int(j) for j in order if pen[j] & advisormod.FABRIC_BIT and float(key[j]) < lim), None)
+    # held back only for want of a networked price: its other failed rules are #1's too (a plan that is also at
+    # risk for the deadline, or tight on memory where #1 is not, is no better rent at any price)
+    others = np.int64(~advisormod.FABRIC_BIT)
+    j = next((int(j) for j in order if pen[j] & advisormod.FABRIC_BIT and (pen[j] & others & ~pen[i]) == 0
+              and float(key[j]) < lim), None)
     if j is None:
         return
     cj = contexts[int(cat["ctx"][j])]
@@ -1394,9 +1401,10 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
             "rule": _rule_name("price_fabric")}
     plans[0].explanation.insert(1, Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-             "for {days:.2f} days, but its price is from no quote of networked servers and buys no network between "
-             "them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) "
-             "before you rent this plan: at a price near that one, that plan is the better rent."), args))
+             "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
+             "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
+             "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
+             "the network, rent it instead."), args))
 
 
 def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, rows=None) -> dict[int, float]:
@@ -2874,6 +2882,29 @@ def _largest_loss_part(p: Plan, worst: str, frac: float) -> tuple[Any, float]:
     return PART_LABELS.get(worst, worst), frac
 
 
+def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
+    """The "Largest loss" line (5% of the step or more): the part :func:`_largest_loss_part` names, or, where the
+    part holds a named mechanism that does not outweigh the rest of it but is visible (1% of the step or more),
+    both with their shares. The pipeline's share is its bubble and the wait for the last stage's output layer
+    (timing ``pp_imbalance`` inside ``pp_bubble``); naming it "the pipeline bubble" put "takes 8% of each step" under
+    the line "keep the pipeline bubble at 4.7%" (the interleaved schedule's (p−1)/(v·m)) on the 70B pretraining
+    example's #1 (issue 35 round 10, advice11)."""
+    what, frac = _largest_loss_part(p, worst, frac)
+    if frac < 0.05:
+        return None
+    bd = p.evaluation.time.breakdown
+    inner = {k: v for k, v in bd.items() if timing.PART_PARENT.get(k) == worst}
+    key, share = max(inner.items(), key=lambda kv: kv[1]) if inner else (None, 0.0)
+    own = float(bd.get(worst, 0.0))
+    if key is None or share < 0.01 or share > own:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} takes {frac:.0%} of each step."),
+                   {"what": what, "frac": frac})
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together "
+                                           "{frac:.0%} of each step."),
+               {"what": what, "own": own, "inner": Msg("Timing", timing.BREAKDOWN_LABELS[key]), "share": share,
+                "frac": frac})
+
+
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     s = ctx.scenario
@@ -2937,10 +2968,9 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         parts = {k: v for k, v in p.limits.items() if k != "compute"}
         if parts:
             worst, frac = max(parts.items(), key=lambda kv: kv[1])
-            what, frac = _largest_loss_part(p, worst, frac)
-            if frac >= 0.05:
-                out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} takes {frac:.0%} of each step."),
-                               {"what": what, "frac": frac}))
+            line = _largest_loss_line(p, worst, frac)
+            if line is not None:
+                out.append(line)
     out.extend(_rollout_line(s, p))
     if p.mfu is not None:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -2978,11 +3008,15 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if p.tp > p.gpus_per_node:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism across nodes ({tp} > {g} GPUs per node)."),
                      {"tp": p.tp, "g": p.gpus_per_node}))
-    if p.zero >= 2 and p.dp > 1 and (gpu.intra_node_link == "pcie" or p.nodes > 1):
+    # over the network only where the plan leaves its NVLink domain: GB200 NVL72's trays reach each other over the
+    # rack's NVLink switches (advisor.nvlink_domain; timing.nvlink_span times their data-parallel traffic there)
+    nv_dom = advisormod.nvlink_domain(gpu)
+    cross = p.nodes > 1 and not (nv_dom and p.num_gpus <= nv_dom)
+    if p.zero >= 2 and p.dp > 1 and (gpu.intra_node_link == "pcie" or cross):
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} moves gradients{w} every step over {link}; this traffic "
                                                  "lowers utilisation."),
                      {"z": p.zero, "w": QT_TRANSLATE_NOOP(CTX, " and weights") if p.zero == 3 else "",
-                      "link": QT_TRANSLATE_NOOP(CTX, "the network between nodes") if p.nodes > 1 else "PCIe"}))
+                      "link": QT_TRANSLATE_NOOP(CTX, "the network between nodes") if cross else "PCIe"}))
     if p.mfu is not None:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The time assumes {mfu:.0%} model FLOPs utilisation; measure a short "
                                                  "run and correct it."), {"mfu": p.mfu}))

@@ -859,10 +859,12 @@ def _html_plan(data: ReportData) -> str:
         if p.cost_band is not None:
             rng += translate("Report", ", {cost}").format(cost=format_range(fmt_money(p.cost_band[0], cur),
                                                                           fmt_money(p.cost_band[1], cur)))
+        # the Evaluation's range: p10-p90 widened to hold the estimate (core/advisor.band_ends), so "at least 80%"
         what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
-                                   "{family} training runs ({date}): 80% of those runs took "
-                                   "between its low and high end of what the model predicted. An untuned run, slow "
-                                   "data loading or a different server can be slower still.").format(
+                                   "{family} training runs ({date}), widened where needed to hold the estimate "
+                                   "itself: at least 80% of those runs took between its low and high end of what the "
+                                   "model predicted. An untuned run, slow data loading or a different server can be "
+                                   "slower still.").format(
             n=p.band.get("rows"), family=band_name(p.band, translate), date=p.band.get("source_date") or "")
         sentence = translate("Report", "{range}.").format(range=rng)  # (a Chinese sentence ends with 。)
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")

@@ -172,19 +172,11 @@ class LivePanel(QWidget):
                                      updating=s.state == "running" and bool(plans), chosen_at=chosen_at)
 
     def _chosen_on_chart(self, plans) -> tuple[int | None, tuple[float, float] | None]:
-        """The star's place, by the rule the summary follows (app.answer.decide, as the window applies it): with
-        automatic layout the selected plan, which the scenario adopts (its index in ``plans``); with a manual
-        layout the scenario itself is the plan, so the star goes on the summary's own Evaluation (its calendar
-        days and cost), not on the table's row, which there only browses (review ux11: the star sat on #1 while
-        the summary showed the document's 64 × H800 layout)."""
-        if self.model.scenario.parallel.auto:
-            rank = self.model.ui.get("selected_plan")
-            return next((i for i, p in enumerate(plans) if p.rank == rank), None), None
+        """The star's place, decided by app.answer.chart_star (the rule the summary, the CLI and the report follow):
+        this view only hands it the window's state and draws what it returns."""
         res = self.estimator.result
-        ev = None if res is None else res.evaluation
-        if ev is None or ev.cost is None:
-            return None, None
-        return None, (ev.calendar_days, ev.cost)
+        return engine.chart_star(self.model.scenario, plans, self.model.ui.get("selected_plan"),
+                                 None if res is None else res.evaluation)
 
     def changeEvent(self, ev):  # noqa: N802 (Qt)
         if ev.type() == QEvent.Type.LanguageChange:

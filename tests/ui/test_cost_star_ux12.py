@@ -32,6 +32,10 @@ def test_a_manual_layouts_star_is_the_documents_plan(make_window, qtbot):
     star = w.live.cost_chart.data["chosen"]
     assert len(star) == 1
     assert math.isclose(star[0][0], ev.calendar_days) and math.isclose(star[0][1], ev.cost), (star, ev.cost)
+    # the app layer decides it (app.answer.chart_star), as for the CLI and the report: the same point
+    from gpuplanner.app.answer import answer
+
+    assert answer(EXAMPLE).star == (None, star[0])
     top = plans[0]
     if (top.calendar_days, top.cost) != (ev.calendar_days, ev.cost):
         assert star[0] != (top.calendar_days, top.cost)   # not the search's #1

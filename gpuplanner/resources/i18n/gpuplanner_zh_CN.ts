@@ -1384,6 +1384,22 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
+        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days:.1f} days, and a weekly rent bills whole machines for whole weeks.</source>
+        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days:.1f} 天，而包周按整台机器、整周计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it runs {days:.1f} days, and a weekly rent bills whole machines for whole weeks.</source>
+        <translation>对本方案并不划算：它只运行 {days:.1f} 天，而包周按整台机器、整周计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days:.1f} days, and a monthly rent bills whole machines for whole months.</source>
+        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days:.1f} 天，而包月按整台机器、整月计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it runs {days:.1f} days, and a monthly rent bills whole machines for whole months.</source>
+        <translation>对本方案并不划算：它只运行 {days:.1f} 天，而包月按整台机器、整月计费。</translation>
+    </message>
+    <message>
         <source>hardware (purchase and depreciation)</source>
         <translation>硬件（购置与折旧）</translation>
     </message>
@@ -2103,10 +2119,6 @@
 <context>
     <name>Evaluation</name>
     <message>
-        <source>80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
-        <translation>该框架系列的已发表训练记录中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
-    </message>
-    <message>
         <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
@@ -2165,6 +2177,10 @@
     <message>
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
+    </message>
+    <message>
+        <source>At least 80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them (the range always holds the estimate itself); an untuned run can be slower.</source>
+        <translation>该框架系列的已发表训练记录中，至少 80% 的实际用时落在模型预测值的这一区间内（区间始终包含估计值本身）；未经调优的训练可能更慢。</translation>
     </message>
     <message>
         <source>Megatron-LM and Megatron-Core</source>
@@ -4525,6 +4541,14 @@
         <translation>最大损耗：{what}占每步的 {frac:.0%}。</translation>
     </message>
     <message>
+        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
+        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
+    </message>
+    <message>
+        <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
+        <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为峰值的 {mfu:.0%} → 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
@@ -4791,10 +4815,6 @@
     <message>
         <source>Multi-node training of this size wants ≥{need:g} Gb/s per server between nodes; {net} gives {have:g} Gb/s.</source>
         <translation>这种规模的多节点训练要求每台服务器的节点间带宽 ≥{need:g} Gb/s；{net} 只有 {have:g} Gb/s。</translation>
-    </message>
-    <message>
-        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is from no quote of networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: at a price near that one, that plan is the better rent.</source>
-        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若价格与之相近，那个方案更值得租。</translation>
     </message>
     <message>
         <source>Ranks #{n}: no plan that meets the constraints passes every ranking rule, so the best by the objective among those that fail the least comes first; this one fails the planning rule “{rule}” (its check below).</source>
@@ -7569,10 +7589,6 @@
         <translation>可能范围：{lo}–{hi} 个日历天</translation>
     </message>
     <message>
-        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
-        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
-    </message>
-    <message>
         <source>in node: {link}</source>
         <translation>节点内：{link}</translation>
     </message>
@@ -7843,6 +7859,10 @@
     <message>
         <source>Rent, total</source>
         <translation>租用合计</translation>
+    </message>
+    <message>
+        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}), widened where needed to hold the estimate itself: at least 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
+        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位，必要时扩展到包含估计值本身：这些记录中至少 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
     <message>
         <source>CPU cores</source>
