@@ -1614,7 +1614,8 @@ def time_layout(
     verl_lp_tok = verl_logprob_bytes(m, profile, framework) / (tp * cp)
     lora_exp = moe_lora_on_experts(m, tool, lora, lora_targets)  # Megatron-SWIFT's grouped adapters (megft9)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
-                                 fp8_recipe, moe_dispatcher, lora_experts=lora_exp)  # dispatcher sync, dispatch incl.
+                                 fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
+                                 rec_whole=rec_whole, trainable_weights=moe_trainable_expert_weights(method, lora_exp))
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -2659,6 +2660,32 @@ def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_target
                 and float(getattr(m, "n_experts", 0) or 0) > 0 and m.moe_frac)
 
 
+#: Host work per trainable routed-expert weight in each backward of Megatron-Core's grouped experts (issue 35 round 10,
+#: swiftmoe10), beyond the GEMM launches of :data:`MOE_HOST_OPS_PER_EXPERT`. Transformer Engine's ``GroupedLinear``
+#: holds one Parameter per local expert (``weight0`` … ``weight{E-1}``); each trainable one costs every backward:
+#: (1) ``_GroupedLinear.backward``'s ``handle_custom_ddp_from_mcore`` hands autograd a placeholder gradient for it
+#: (TE release_v2.3 ``module/grouped_linear.py``, the TE that Megatron-SWIFT's LoRA docs install at ms-swift
+#: ea766ff5b: one ``torch.empty`` of the weight's shape per expert; TE d0067d0: ``base.get_dummy_wgrad(...).detach()``,
+#: still one tensor op per expert); (2) autograd's ``AccumulateGrad`` node of that Parameter; (3) Megatron-Core DDP's
+#: per-parameter hook (``distributed/distributed_data_parallel.py`` ``_make_backward_post_hook``, registered on every
+#: parameter's grad accumulator, core_r0.12.0), a Python call that drops ``param.grad``. Three host ops each at
+#: :data:`methods.EAGER_OP_S`. TE's maintainers name these per-expert PyTorch calls as ``GroupedLinear``'s CPU
+#: overhead (NVIDIA/TransformerEngine#1499: ``torch.split`` and ``torch.empty`` per GEMM) and measured 350 µs of
+#: wgrad allocations for 64 experts in one grouped-MLP backward (#2897, GB200): 5.5 µs per expert, EAGER_OP_S's order.
+MOE_HOST_OPS_PER_TRAINABLE_WEIGHT = 1.0
+#: trainable Parameters per local expert and MoE layer: fc1 and fc2 under full training; the four adapters (``lora_A``
+#: and ``lora_B`` of fc1 and fc2, the base frozen) under Megatron-SWIFT's LoRA on the experts
+#: (:data:`MOE_LORA_EXPERT_GEMMS`); none for LoRA that leaves the experts frozen
+MOE_TRAINABLE_EXPERT_WEIGHTS = {"full": 2.0, "lora_experts": 4.0}
+
+
+def moe_trainable_expert_weights(method: str, lora_experts: bool) -> float:
+    """Trainable Parameters per local expert and MoE layer (:data:`MOE_TRAINABLE_EXPERT_WEIGHTS`)."""
+    if lora_experts:
+        return MOE_TRAINABLE_EXPERT_WEIGHTS["lora_experts"]
+    return MOE_TRAINABLE_EXPERT_WEIGHTS["full"] if method in ("full", "pretrain") else 0.0
+
+
 #: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
 #: the output gradient (backward) for fc1 and fc2 (``tex.split_quantize``). How many GPU kernels each slice costs
 #: depends on the recipe (TransformerEngine ``transformer_engine/pytorch/csrc/extensions/cast.cpp``,
@@ -2807,7 +2834,7 @@ def moe_dispatch_host_ops(m: ModelFacts, framework: str, moe_dispatcher: str | N
 
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
-                   lora_experts: bool = False):
+                   lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -2820,7 +2847,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     18; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe.
     ``moe_dispatcher`` (``parallel.moe_dispatcher``; None: Megatron's default): the token dispatcher's own dispatch and
     combine kernels (:func:`moe_dispatch_host_ops`) join the forward's other kernels and the backward's, at the same
-    per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`)."""
+    per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`). ``rec_whole``: the share of
+    layers fully recomputed, whose forward the host issues again in the backward; ``trainable_weights``: trainable
+    Parameters per local expert (:func:`moe_trainable_expert_weights`, :data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -2844,6 +2873,10 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     if dispatch:  # the dispatcher's dispatch/combine kernels (issue 35 round 8, moe11)
         d_fwd, d_bwd = moe_dispatch_host_ops(m, framework, moe_dispatcher, ep, pp, cuda_graph_scope)
         rest_fwd, bwd = rest_fwd + d_fwd * EAGER_FWD_OP_S, bwd + d_bwd * EAGER_OP_S
+    # swiftmoe10: each trainable expert weight's backward bookkeeping (MOE_HOST_OPS_PER_TRAINABLE_WEIGHT), and a full
+    # recompute's second forward, issued by the host again inside the backward (Megatron's CheckpointFunction.backward)
+    bwd = bwd + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT * n_exp / ep * EAGER_OP_S * n_layers
+    bwd = bwd + rec_whole * (exp_fwd + rest_fwd)
     return exp_fwd, rest_fwd, bwd
 
 
