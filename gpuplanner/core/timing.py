@@ -1847,6 +1847,9 @@ def time_layout(
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
     opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
+    # Megatron's distributed optimizer: its Python loops over the experts' parameter tensors (swiftmoe10)
+    distopt_host_s = distopt_expert_tensor_seconds(m, framework, zero, offload, tp, n_dp, ep, exp_tp_dp, pp,
+                                                   moe_trainable_expert_weights(method, lora_exp), ops)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
     # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
     clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
@@ -1933,6 +1936,7 @@ def time_layout(
         "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
+        "distopt_host_s": distopt_host_s,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -2684,6 +2688,34 @@ def moe_trainable_expert_weights(method: str, lora_experts: bool) -> float:
     if lora_experts:
         return MOE_TRAINABLE_EXPERT_WEIGHTS["lora_experts"]
     return MOE_TRAINABLE_EXPERT_WEIGHTS["full"] if method in ("full", "pretrain") else 0.0
+
+
+#: Megatron-Core's distributed optimizer walks its shard's parameters one by one in Python every step (issue 35 round
+#: 10, swiftmoe10; core_r0.12.0 ``optimizer/distrib_optimizer.py``): ``_copy_model_grads_to_main_grads`` hands each
+#: parameter's gradient slice to its main copy (``view``, slice, ``.float()`` — no kernel where gradients accumulate
+#: in fp32, Megatron-LM's bf16 default ``accumulate_allreduce_grads_in_fp32``, ``training/arguments.py``), and
+#: ``_copy_main_params_to_model_params`` copies each updated main shard back into the parameter buffer
+#: (``shard_model_param.data.copy_(shard_main_param)``: one kernel per parameter, issued from Python with its views).
+#: Per parameter tensor of the rank's shard and step: one Python-issued kernel (:data:`methods.EAGER_FWD_OP_S`) and one
+#: C++ op (:data:`methods.EAGER_OP_S`). The GPU idles meanwhile (the step's kernels are tiny for adapters). Counted for
+#: the routed experts' trainable tensors (:func:`moe_trainable_expert_weights`: one Parameter per local expert in TE's
+#: ``GroupedLinear``), the many; the dense layers' few hundred tensors are left out. The precision-aware optimizer
+#: (needed by ``optimizer_cpu_offload``) skips the copy-back: 0 with optimizer offload.
+DISTOPT_HOST_S_PER_TENSOR = EAGER_FWD_OP_S + EAGER_OP_S
+
+
+def distopt_expert_tensor_seconds(m: ModelFacts, framework: str, zero, offload, tp, n_dp, ep, exp_tp, pp,
+                                  trainable_weights: float, ops=_ScalarOps):
+    """Host seconds per step of Megatron's distributed optimizer over one rank's routed-expert parameter tensors
+    (:data:`DISTOPT_HOST_S_PER_TENSOR`): ``moe_frac·L / pp`` layers × ``E / ep`` local experts × trainable weights per
+    expert, sharded over the expert-data-parallel ranks ``tp·dp / (ep·etp)`` (:func:`expert_dp_layout`); 0 for another
+    framework, a dense model, no distributed optimizer (``zero`` 0) or optimizer offload."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not trainable_weights or offload:
+        return 0.0
+    n_edp = ops.maximum(tp * n_dp / ops.maximum(ep * exp_tp, 1.0), 1.0)
+    tensors = m.moe_frac * m.L / pp * n_exp / ep * trainable_weights / n_edp
+    return ops.where(zero >= 1, tensors * DISTOPT_HOST_S_PER_TENSOR, 0.0)
 
 
 #: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
@@ -3630,6 +3662,7 @@ def time_gpu(
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
     other = lay["off_gpu_step"] * lay["opt_bytes"] / mem_bw + fsdp_copy
+    other = other + lay.get("distopt_host_s", 0.0) * hcf  # the distributed optimizer's per-tensor loops (swiftmoe10)
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
     dequant = 0.0
