@@ -2672,10 +2672,11 @@ def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_target
 #: ea766ff5b: one ``torch.empty`` of the weight's shape per expert; TE d0067d0: ``base.get_dummy_wgrad(...).detach()``,
 #: still one tensor op per expert); (2) autograd's ``AccumulateGrad`` node of that Parameter; (3) Megatron-Core DDP's
 #: per-parameter hook (``distributed/distributed_data_parallel.py`` ``_make_backward_post_hook``, registered on every
-#: parameter's grad accumulator, core_r0.12.0), a Python call that drops ``param.grad``. Three host ops each at
-#: :data:`methods.EAGER_OP_S`. TE's maintainers name these per-expert PyTorch calls as ``GroupedLinear``'s CPU
-#: overhead (NVIDIA/TransformerEngine#1499: ``torch.split`` and ``torch.empty`` per GEMM) and measured 350 µs of
-#: wgrad allocations for 64 experts in one grouped-MLP backward (#2897, GB200): 5.5 µs per expert, EAGER_OP_S's order.
+#: parameter's grad accumulator, core_r0.12.0), a Python call that drops ``param.grad``. None of the three launches a
+#: kernel, so together they count as one host op at :data:`methods.EAGER_OP_S` (the host time of one launch), not
+#: three: TE's maintainers name such per-expert PyTorch calls as ``GroupedLinear``'s CPU overhead
+#: (NVIDIA/TransformerEngine#1499: ``torch.split`` and ``torch.empty`` per GEMM) and measured 350 µs of wgrad
+#: allocations for 64 experts in one grouped-MLP backward (#2897, GB200): 5.5 µs for the first of the three alone.
 MOE_HOST_OPS_PER_TRAINABLE_WEIGHT = 1.0
 #: trainable Parameters per local expert and MoE layer: fc1 and fc2 under full training; the four adapters (``lora_A``
 #: and ``lora_B`` of fc1 and fc2, the base frozen) under Megatron-SWIFT's LoRA on the experts
