@@ -2712,11 +2712,11 @@ def distopt_expert_tensor_seconds(m: ModelFacts, framework: str, zero, offload, 
     expert, sharded over the expert-data-parallel ranks ``tp·dp / (ep·etp)`` (:func:`expert_dp_layout`); 0 for another
     framework, a dense model, no distributed optimizer (``zero`` 0) or optimizer offload."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not trainable_weights or offload:
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not trainable_weights:
         return 0.0
     n_edp = ops.maximum(tp * n_dp / ops.maximum(ep * exp_tp, 1.0), 1.0)
     tensors = m.moe_frac * m.L / pp * n_exp / ep * trainable_weights / n_edp
-    return ops.where(zero >= 1, tensors * DISTOPT_HOST_S_PER_TENSOR, 0.0)
+    return ops.where(offload, 0.0, ops.where(zero >= 1, tensors * DISTOPT_HOST_S_PER_TENSOR, 0.0))
 
 
 #: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
