@@ -181,7 +181,10 @@ def clipped_outputs(mean=OUT_MEAN, cap=OUT_CAP, n=100):  # noqa: D401
 
 
 def loop_of(version):
-    return "serial" if version.startswith("0.7") else inf.ENGINE_LOOP["vllm"]
+    """vLLM 0.7.x runs its V0 engine (inf loop "v0", issue 35 round 10; "serial" with ``--before-r10``), 0.19/0.20 V1."""
+    if version.startswith("0.7"):
+        return "serial" if BEFORE_R10 else "v0"
+    return inf.ENGINE_LOOP["vllm"]
 
 
 def run_budget(card, ver, stated=True, max_model_len=4096, seqs=512):
@@ -199,6 +202,7 @@ def run_budget(card, ver, stated=True, max_model_len=4096, seqs=512):
 
 
 STATED = "--server-defaults" not in sys.argv and "--before" not in sys.argv
+BEFORE_R10 = "--before" in sys.argv or "--before-r10" in sys.argv  # round 9's model: V0 as the generic serial loop
 if "--before" in sys.argv:  # the model as it was before round 9: no V0 output processing, one Marlin pass
     inf.VLLM_V0_OUTPUT_PROC = (0.0, 0.0, 32)
     inf.MARLIN_PROBLEM_ROWS = 1e12

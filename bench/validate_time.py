@@ -1683,6 +1683,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_bench_module("validate_moe_gemm").gemm_rows(),
         "",
+        *_fragment("moeimb10.md"),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "

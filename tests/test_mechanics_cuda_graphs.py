@@ -194,7 +194,9 @@ def test_25_09_pairs_entered_with_their_settings():
     assert b200["pair"][14] == ("25.09", 18066) and h100["pair"][14] == ("25.09", 10494)
     # +54% (moe8) → +30% since moe9 charges the per-expert FP8 casts' GPU time and the token-count all-gather
     assert 0.25 < b200["fast_pred"] / 18066 - 1 < 0.40
-    assert h100["fast_pred"] == pytest.approx(h100["pred"], rel=1e-6)
+    # moeimb10: padded to capacity factor 1.0 every rank runs exactly its share, so the padded run no longer waits for
+    # the busiest EP rank as the dropless one does (8 ranks, 2 × 4,096 tokens × 8 copies: 0.16%)
+    assert h100["fast_pred"] / h100["pred"] - 1 == pytest.approx(0.0017, abs=5e-4)
 
 
 def test_search_never_pairs_graphs_with_full_recompute():

@@ -49,6 +49,14 @@ def test_published_rates_and_what_the_nic_carries():
     assert d * (nodes - 1) / nodes / 1e9 == pytest.approx(27.2, abs=0.2)
 
 
+def _busiest_rank(ep: int, copies: float, n_exp: int = 128, k: int = 8) -> float:
+    """moeimb10, hand-derived: the busiest of ``ep`` ranks under random routing over the mean one, ``copies`` routed
+    copies per rank, Blom's expected maximum of ``ep`` standard normals (Qwen3-30B-A3B: 128 experts, top 8)."""
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf((ep - 0.375) / (ep + 0.25))
+    return 1.0 + z * ((1.0 - 1.0 / ep) * (n_exp - k) / (n_exp - 1) / copies) ** 0.5
+
+
 def test_h100_ep16_dispatch_hand_derived():
     """Qwen3-30B-A3B, 16 H100 (two nodes), EP 16, flex: per MoE layer and micro-batch the dispatch and combine run
     twice each (forward, backward) over 4,096 × nodes rows of 2,048 BF16 elements; the IB term binds (the NVLink
@@ -64,7 +72,8 @@ def test_h100_ep16_dispatch_hand_derived():
     a_in, _ = T.flex_peer_shares(m, 16, 1, 8)
     nvl = 4.0 * 4096 * 8 * 2048 * 2.0 * a_in / (kw["intra_p2p_gbs"] * 1e9)
     assert nvl < per_layer
-    assert float(out["ep_comm"]) == pytest.approx(per_layer * 48 * 64, rel=1e-9)
+    # (moeimb10: the combine waits for the busiest of the 16 ranks, 32,768 copies each: × 1.0092)
+    assert float(out["ep_comm"]) == pytest.approx(per_layer * _busiest_rank(16, 4096 * 8) * 48 * 64, rel=1e-9)
     # inside one node (EP 8 on 8 GPUs) the NVLink path (HybridEP's NVL rates) is kept
     r8 = resolve(scenario_from_dict(_qwen3_h100(ep=8, n=8)))
     kw8, _ = T.time_kwargs(r8)
@@ -73,7 +82,7 @@ def test_h100_ep16_dispatch_hand_derived():
     d8, c8 = T.hybridep_nvl_rates(8)
     scale = kw8["intra_p2p_gbs"] * 1e9 / (T.NVLINK_P2P_FRACTION * T.HYBRIDEP_NVLINK_UNI_GBS * 1e9)
     nvl8 = 2.0 * 4096 * T.flex_dest_ranks(r8.facts, 8) * 2048 * 2.0 * (1 / d8 + 1 / c8) / scale
-    assert float(out8["ep_comm"]) == pytest.approx(nvl8 * 48 * 128, rel=1e-9)
+    assert float(out8["ep_comm"]) == pytest.approx(nvl8 * _busiest_rank(8, 4096 * 8) * 48 * 128, rel=1e-9)
     assert nvl8 < per_layer
 
 
@@ -85,8 +94,9 @@ def test_published_h100_rows_and_out_of_sample_table():
     r = res[("26.04.01", "H100", "qwen3-30b-a3b")]
     assert 0.20 < r["pred"] / r["pub"] - 1 < 0.35
     g = res[("26.04.01", "GB200", "qwen3-235b-a22b")]
-    # (5,631 → 5,500 since helper bwattn7: Blackwell's attention backward at cuDNN 9.10.2's measured B200 rate)
-    assert g["pred"] == pytest.approx(5500, rel=2e-3)
+    # (5,631 → 5,500 since helper bwattn7: Blackwell's attention backward at cuDNN 9.10.2's measured B200 rate;
+    # → 5,472 since moeimb10: the expert GEMMs and the all-to-all wait for the busiest of the 32 EP ranks)
+    assert g["pred"] == pytest.approx(5472, rel=2e-3)
     oos = O.oos_results()
     h100 = [x["err"] for x in oos if x["row"][1] == "H100" and x["row"][2] == "qwen3-30b-a3b"]
     assert len(h100) == 2 and all(0.20 < e < 0.35 for e in h100)

@@ -67,6 +67,8 @@ What the engines do beyond the roofline (issue 35):
 * **The engine loop's host work per decode step**: scheduling, state update and input preparation, 0.43 ms
   (:data:`ENGINE_HOST_STEP_S`); the planner's engines prepare the next step while the GPU runs this one, so only what
   the GPU step does not cover shows; older loops ran it between steps (:func:`exposed_host_s`; issue 35 round 6).
+  vLLM's V0 engine is its own loop (``v0``): 4 ms + 80 µs a running request a step, and a prefill without CUDA graphs
+  in the first token (:func:`v0_host_step_s`; issue 35 round 10).
 
 Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.8 of peak bandwidth for the weights on every card,
 the share a large copy reaches, plus a fixed GPU time per kernel of the step (:func:`decode_kernels_s`; issue 35
@@ -93,6 +95,7 @@ from .serving_facts import kv_heads_per_rank
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
 from .methods import DECODE_GEMMS_PER_LAYER, MOE_DECODE_EXTRA_KERNELS, decode_kernels_fixed_s  # noqa: F401
 from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP, VLLM_EAGER_TP_OPS_PER_LAYER
+from .methods import ENGINE_SEQ_S as V0_ENGINE_SEQ_S, ENGINE_STEP_S as V0_ENGINE_STEP_S  # vLLM V0's host work (round 10)
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
@@ -508,7 +511,23 @@ def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
 # * ``none``: no separate host term: loops in C++ (TensorRT-LLM's TensorRT-engine runtime and gptManager/Executor,
 #   LMDeploy's TurboMind) whose per-step host time has no published figure, and SGLang 0.3, whose serial share is
 #   :data:`SGLANG_PRE_OVERLAP_STEP`. The low-level functions default to it; the planner uses :data:`ENGINE_LOOP`.
-ENGINE_LOOPS = ("overlapped", "serial", "none")
+# * ``v0`` (issue 35 round 10, v0serve10): vLLM's V0 engine (the default before vLLM 0.8.0) as its own loop: ``serial``,
+#   with V0's own host work per decode step instead of V1's :data:`ENGINE_HOST_STEP_S`. V0's ``LLMEngine.step`` runs
+#   ``Scheduler.schedule``, then the driver worker's ``prepare_model_input`` (V0 rebuilds every input tensor from
+#   Python lists each step) and, under TP, ``broadcast_tensor_dict`` of those inputs to the other ranks
+#   (``LocalOrDistributedWorkerBase._get_driver_input_and_broadcast``), then the CUDA-graph forward, the LM head and the
+#   sampler (outside the graph), the GPU-to-CPU copy of the sampled tokens and the output processing, one after the
+#   other (vllm v0.7 ``engine/llm_engine.py``, ``worker/worker_base.py``, ``worker/model_runner.py``). Its measured
+#   size is the project's V0 figure (:data:`methods.ENGINE_STEP_S` + :data:`methods.ENGINE_SEQ_S` a running request:
+#   vLLM RFC #6854 "about 4ms of GPU bubble" per decode step, Llama 3 8B on an H100; RFC #6801 "can be 20ms" at a
+#   batch of 200), the figure the RL rollouts' V0 engine already uses (one set of constants). RFC #6801's per-request
+#   part lists the output processing, so the ``serial`` loop's separate overlapped term
+#   (:func:`v0_output_processing_s`) is not added again. V0 also runs every prefill without CUDA graphs (vllm v0.7
+#   ``ModelRunner.execute_model``: "Currently cuda graph is only supported by the decode phase"), so its first token
+#   pays every kernel's launch from Python (:func:`time_to_first_token_s`). No plan uses it (:data:`ENGINE_LOOP`).
+ENGINE_LOOPS = ("overlapped", "serial", "none", "v0")
+#: The loops whose host work the GPU waits for whole (above): vLLM V0 and V1 before async scheduling.
+SERIAL_LOOPS = ("serial", "v0")
 #: The loop of each engine the planner sizes for, at its current release (above).
 ENGINE_LOOP = {"vllm": "overlapped", "sglang": "overlapped", "tensorrt-llm": "overlapped"}
 #: Host seconds of one steady decode step of a Python engine loop: the scheduler's pass, the update of the persistent
@@ -521,10 +540,11 @@ ENGINE_LOOP = {"vllm": "overlapped", "sglang": "overlapped", "tensorrt-llm": "ov
 ENGINE_HOST_STEP_S = 0.2e-3 + 0.18e-3 + 0.05e-3
 
 
-def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool = True) -> float:
-    """Host seconds of one decode step of an engine ``loop`` (:data:`ENGINE_LOOPS`): :data:`ENGINE_HOST_STEP_S`, and
-    without CUDA graphs (vLLM ``enforce_eager``) every kernel's launch from Python too
-    (:func:`methods.vllm_eager_launch_s`: 11 kernels a layer, 2 more under TP, 12 a step, 24 µs each). ``none``: 0."""
+def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool = True, batch: float = 1.0) -> float:
+    """Host seconds of one decode step of an engine ``loop`` (:data:`ENGINE_LOOPS`): :data:`ENGINE_HOST_STEP_S`
+    (``v0``: :func:`v0_host_step_s` of the ``batch`` running requests), and without CUDA graphs (vLLM
+    ``enforce_eager``) every kernel's launch from Python too (:func:`methods.vllm_eager_launch_s`: 11 kernels a layer,
+    2 more under TP, 12 a step, 24 µs each). ``none``: 0."""
     if loop not in ENGINE_LOOPS:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "engine loop must be one of {choices}, not {loop}"),
                                      choices=", ".join(ENGINE_LOOPS), loop=repr(loop)))
@@ -533,7 +553,13 @@ def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool 
     launches = 0.0 if cuda_graphs else (m.num_layers * (VLLM_EAGER_OPS_PER_LAYER + (VLLM_EAGER_TP_OPS_PER_LAYER
                                                                                     if tp > 1 else 0.0))
                                         + VLLM_EAGER_OPS_STEP) * EAGER_FWD_OP_S
-    return ENGINE_HOST_STEP_S + launches
+    return (v0_host_step_s(batch) if loop == "v0" else ENGINE_HOST_STEP_S) + launches
+
+
+def v0_host_step_s(batch: float) -> float:
+    """Host seconds of one vLLM V0 decode step of ``batch`` running requests (``v0`` loop, above):
+    :data:`methods.ENGINE_STEP_S` + :data:`methods.ENGINE_SEQ_S` × batch (4 ms + 80 µs a request)."""
+    return V0_ENGINE_STEP_S + V0_ENGINE_SEQ_S * max(float(batch), 1.0)
 
 
 #: Issue 35 round 9 (serveoos9): vLLM V0's output processing of one decode step (``LLMEngine._process_model_outputs``:
@@ -555,10 +581,10 @@ def v0_output_processing_s(batch: float) -> float:
 
 
 def exposed_host_s(m: ServingModel, gpu_step_s: float, loop: str, *, tp: int = 1, cuda_graphs: bool = True,
-                   steps_per_schedule: int = 1) -> float:
+                   steps_per_schedule: int = 1, batch: float = 1.0) -> float:
     """Seconds a decode step's host work adds to the GPU's ``gpu_step_s`` (above): ``overlapped`` max(0, host − GPU
-    step); ``serial`` host / ``steps_per_schedule``; ``none`` 0."""
-    host = engine_host_s(m, loop, tp=tp, cuda_graphs=cuda_graphs)
+    step); ``serial`` and ``v0`` host / ``steps_per_schedule`` (``v0``'s host grows with the ``batch``); ``none`` 0."""
+    host = engine_host_s(m, loop, tp=tp, cuda_graphs=cuda_graphs, batch=batch)
     if loop == "overlapped":
         return max(0.0, host - gpu_step_s)
     return host / max(1, int(steps_per_schedule))
@@ -606,7 +632,8 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     read_bound = t_read >= t_gemm or (t_sum < t_gemm and 2.0 * t_read >= t_sum)
     t_gemm = min(t_gemm, t_sum)
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
-    host = exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
+    host = exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule,  # issue 35 round 6 (serve7)
+                          batch=batch)  # round 10: V0's host work grows with the running requests
     if loop == "serial":  # issue 35 round 9: V0's output processing overlaps the GPU's step, and shows when longer
         host += max(0.0, v0_output_processing_s(batch) - t)
     # the engine's host work sets the pace where the GPU waits for it longer than it computes (overlapped: any
@@ -1190,14 +1217,16 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
     (:func:`decode_kernels_s`, the same sum as :func:`decode_step_s`: the GEMMs' part joins the weight read, the
     others' adds; issue 35 round 6). An idle replica's first step cannot hide the engine loop's host work behind an
-    earlier step, so ``loop``'s host time adds whole (:func:`engine_host_s`; issue 35 round 6, serve7)."""
+    earlier step, so ``loop``'s host time adds whole (:func:`engine_host_s`; issue 35 round 6, serve7); vLLM V0
+    (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10)."""
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
                     own_weights=True)
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
         float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
-    return max(pre, read + gemm_k) + other_k + engine_host_s(m, loop, tp=tp)
+    # issue 35 round 10 (v0serve10): vLLM V0 runs the prefill without CUDA graphs, so every kernel's Python launch adds
+    return max(pre, read + gemm_k) + other_k + engine_host_s(m, loop, tp=tp, cuda_graphs=loop != "v0")
 
 
 # ---------------------------------------------------------------------------------------------------------------

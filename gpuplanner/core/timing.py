@@ -123,6 +123,7 @@ from . import megatron_fsdp as mfsdpmod
 from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
+from . import moe_balance as _moe_bal
 from . import fsdp1_lora as _fl
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
@@ -1894,7 +1895,8 @@ def time_layout(
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
-        "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
+        "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
+            getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
         "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
@@ -2778,17 +2780,18 @@ CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe
 #: "moe cuda graph is only supported with drop-padding MoE"), so the per-expert kernels replay too.
 
 
-def moe_capacity_scale(capacity_factor: float | None, pad: bool) -> float:
-    """Routed copies each MoE layer's experts process and its all-to-all carries, against dropless routing, under
-    Megatron-Core's token dropping (``--moe-expert-capacity-factor``, ``--moe-pad-expert-input-to-capacity``;
-    default None: dropless). Each expert takes at most ``capacity = ceil(tokens · k / E · factor)`` copies
-    (``moe_utils.get_capacity``); with padding every expert's input is filled to its capacity
-    (``MoEAlltoAllTokenDispatcher.preprocess``: ``num_out_tokens = capacity · num_experts``, every local expert
-    receives ``capacity · tp · ep``): ``factor``. Without padding an expert keeps up to its capacity; with the balanced
-    routing the model assumes (the Bridge benchmarks force it) that is ``min(factor, 1)``. 1 when dropless."""
+def moe_capacity_scale(capacity_factor: float | None, pad: bool, imbalance=1.0, ops=_ScalarOps):
+    """Routed copies the busiest GPU's experts process and its all-to-all carries in each MoE layer, against the mean
+    GPU's share, under Megatron-Core's token dropping (``--moe-expert-capacity-factor``,
+    ``--moe-pad-expert-input-to-capacity``; default None: dropless). Each expert takes at most
+    ``capacity = ceil(tokens · k / E · factor)`` copies (``moe_utils.get_capacity``); with padding every expert's input
+    is filled to its capacity (``MoEAlltoAllTokenDispatcher.preprocess``: ``num_out_tokens = capacity · num_experts``,
+    every local expert receives ``capacity · tp · ep``): ``factor``. Without padding an expert keeps up to its
+    capacity: ``min(factor, imbalance)``. Dropless: ``imbalance``, the busiest expert-parallel rank's load over the
+    mean (:func:`moe_balance.moe_rank_imbalance`; 1 = even loads), since the layer's combine waits for that rank."""
     if capacity_factor is None:
-        return 1.0
-    return float(capacity_factor) if pad else min(float(capacity_factor), 1.0)
+        return imbalance
+    return float(capacity_factor) if pad else ops.minimum(float(capacity_factor), imbalance)
 
 
 def moe_dispatch_syncs(capacity_factor: float | None, pad: bool, dispatcher: str | None) -> bool:
