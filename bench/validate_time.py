@@ -1740,6 +1740,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragment("resv9.md"),
         "",
         *_fragment("swiftmoe9.md"),
+        *_fragment("swiftmoe10.md"),
         *_fragment("nf4src.md"),
         *_fragments("ptoos9.md"),
         *_fragments("eagerattn.md", "sdpa6.md", "z3multi.md", "h100_measured.md", "round6_no_time_change.md",

@@ -44,8 +44,11 @@ def test_the_two_worst_moe_rows_are_the_slower_side_of_a_pair():
         assert abs(res[table_key]["pred"] - pairs[label]["pred"]) < 1e-6 * pairs[label]["pred"]
         # (> 0.9 before helper moe11: the all-to-all dispatcher's own host kernels, timing.MOE_DISPATCH_HOST_OPS, slow
         # the host-bound B200 MBS 1 row, +107% → +87%)
-        assert pairs[label]["err_slow"] > 0.8
-        assert -0.05 < pairs[label]["err_fast"] < 0.35
+        # (> 0.8 before issue 35 round 10, swiftmoe10: the trainable expert weights' backward op and the distributed
+        # optimizer's per-tensor loops add host time to the host-bound B200 MBS 1 row, +87% → +77%)
+        assert pairs[label]["err_slow"] > 0.7
+        # (B200: −4% → −9% with swiftmoe10; that faster release ran token dropping, a lighter configuration)
+        assert -0.12 < pairs[label]["err_fast"] < 0.35
 
 
 def test_interleaved_pp2_layout_predicted_like_pp1():
@@ -66,4 +69,6 @@ def test_gb200_pair_brackets_the_model():
     r = _pairs()["GB200 Qwen3-30B MBS 4"]
     # (since helper bwattn7 the model sits 1% under the unfused release: Blackwell's attention backward at cuDNN
     # 9.10.2's measured B200 rate, timing.ATTN_BWD_TIME_FACTOR)
-    assert 0.97 * 26112 < r["pred"] < 40960
+    # (3% under since issue 35 round 10, swiftmoe10: one host op per trainable expert weight in the backward,
+    # 2 × 16 per layer, on the Grace host, and the distributed optimizer's per-tensor loops)
+    assert 0.95 * 26112 < r["pred"] < 40960

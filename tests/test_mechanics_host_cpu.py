@@ -46,7 +46,9 @@ def test_factor_scales_the_moe_host_parts_hand_derived():
     experts' forward 8 × 16 × 10 µs × 48 = 61.44 ms, the rest of the forward 41 × 24 µs × 48 = 47.232 ms, backward
     (82 + 10 × 16) × 10 µs × 48 = 116.16 ms (helper moe5's example), plus the all-to-all dispatcher's own kernels
     (helper moe11, timing.MOE_DISPATCH_HOST_OPS: 21 forward at 24 µs, 10 backward at 10 µs per layer): the rest of the
-    forward 47.232 + 21 × 24 µs × 48 = 71.424 ms, backward 116.16 + 10 × 10 µs × 48 = 120.96 ms. On GB200 time_gpu
+    forward 47.232 + 21 × 24 µs × 48 = 71.424 ms, backward 116.16 + 10 × 10 µs × 48 = 120.96 ms, plus the 2 trainable
+    weights of each expert (swiftmoe10, timing.MOE_HOST_OPS_PER_TRAINABLE_WEIGHT: 1 op each): 2 × 16 × 10 µs × 48 =
+    15.36 ms, backward 136.32 ms (no recompute: nothing re-issued). On GB200 time_gpu
     takes each × 2.7507: the sync exposure equals the x86 formula run on the scaled parts."""
     r = resolve(scenario_from_dict(_qwen3_30b("gb200-186gb")))
     kw, gf = T.time_kwargs(r)
@@ -57,10 +59,11 @@ def test_factor_scales_the_moe_host_parts_hand_derived():
                         grad_accum=s.grad_accum, vpp=p.vpp, num_gpus=8, gpus_per_node=s.hardware.gpus_per_node,
                         offload=False, offload_params=False)
     parts = (lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"])
-    assert np.allclose(parts, (0.06144, 0.071424, 0.12096), rtol=1e-9)
+    assert np.allclose(parts, (0.06144, 0.071424, 0.13632), rtol=1e-9)
     f = gf.host_cpu_factor
     out = T.time_gpu(lay, **gpu)
-    scaled = dict(lay, moe_host_exp_f=parts[0] * f, moe_host_rest_f=parts[1] * f, moe_host_b=parts[2] * f)
+    scaled = dict(lay, moe_host_exp_f=parts[0] * f, moe_host_rest_f=parts[1] * f, moe_host_b=parts[2] * f,
+                  distopt_host_s=lay["distopt_host_s"] * f)  # (the optimizer's per-tensor loops, swiftmoe10)
     same = T.time_gpu(scaled, **{**gpu, "host_cpu_factor": 1.0})
     # (the breakdown names Grace's extra apart, breakdown6: the MoE part reads what an x86 host leaves, the
     # "grace_host" part the rest)

@@ -311,7 +311,9 @@ def test_bridge_moe_table_after_round_5():
     assert -0.40 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15
     # +123% before the per-layer sync; +116% since helper moe8 entered the recipe's CUDA graphs (Bridge v0.2.2
     # QWEN3_30B_A3B_B200_FP8_MX_BASE_CONFIG: moe_router, moe_preprocess), which take host time off the layer
-    assert 0.85 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.25
+    # (+77% since issue 35 round 10, swiftmoe10: the trainable expert weights' backward bookkeeping and the
+    # distributed optimizer's per-tensor loops)
+    assert 0.70 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.25
 
 
 def test_flex_dispatcher_sends_a_token_once_per_remote_domain():

@@ -78,15 +78,17 @@ def test_host_bound_run_slower_gpu_bound_run_unchanged(monkeypatch):
 def test_published_rows():
     """Megatron-Bridge B200 Qwen3-30B at one micro-batch (all-to-all, 16 local experts): 25.11 +107% → +87%, 26.02
     (out-of-sample) +99% → +79%; GB200 GPT-OSS 25.11 (one micro-batch, Grace host) +49% → +37%. The GB200 Qwen3-30B
-    flex rows, host-bound through their experts' issue time, stay (−1%, +9%). The tables' median and p90 stay."""
+    flex rows, host-bound through their experts' issue time, stay (−1%, +9%). The tables' median and p90 stay.
+    Issue 35 round 10 (swiftmoe10: each trainable expert weight's backward bookkeeping, the distributed optimizer's
+    per-tensor loops): B200 25.11 +87% → +77%, 26.02 +79% → +70%; GB200 Qwen3-30B −1% → −3%, +9% → +6%."""
     res = {(r["row"][0], r["row"][1], r["row"][2]): r["pred"] / r["pub"] - 1 for r in vt.bridge_moe_results()}
-    assert 0.80 < res[("25.11", "B200", "qwen3-30b-a3b")] < 0.92
+    assert 0.72 < res[("25.11", "B200", "qwen3-30b-a3b")] < 0.82
     assert 0.32 < res[("25.11", "GB200", "gpt-oss-120b")] < 0.42
-    assert -0.03 < res[("26.04.01", "GB200", "qwen3-30b-a3b")] < 0.01
-    assert 0.07 < res[("25.11", "GB200", "qwen3-30b-a3b")] < 0.10
+    assert -0.05 < res[("26.04.01", "GB200", "qwen3-30b-a3b")] < -0.01
+    assert 0.04 < res[("25.11", "GB200", "qwen3-30b-a3b")] < 0.08
     n, med, p90 = vt.bridge_moe_stats(vt.bridge_moe_results())
     assert n == 24 and med < 0.249 and p90 < 0.59
     o = {(r["row"][0], r["row"][1], r["row"][2]): r["err"] for r in oos.oos_results()}
-    assert 0.72 < o[("26.02", "B200", "qwen3-30b-a3b")] < 0.85
+    assert 0.64 < o[("26.02", "B200", "qwen3-30b-a3b")] < 0.76
     _n, omed, op90 = oos.oos_stats(oos.oos_results())
     assert omed < 0.118 and op90 < 0.591

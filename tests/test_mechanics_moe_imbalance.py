@@ -126,7 +126,8 @@ def test_bridge_rows_move_by_the_random_floor_only(monkeypatch):
     monkeypatch.setattr(T._moe_bal, "moe_rank_imbalance", lambda *a, **k: 1.0)
     even = [r["pred"] for r in V.bridge_moe_results()]
     ratios = [a / b for a, b in zip(now, even) if a is not None]
-    assert len(ratios) == 24 and all(0.989 < x < 1.0 for x in ratios)
+    # (<= 1: since swiftmoe10's host ops the B200 Qwen3-30B MBS 1 row is host-bound, the wait hides under the host)
+    assert len(ratios) == 24 and all(0.989 < x <= 1.0 for x in ratios)
 
 
 def test_search_equals_evaluate_on_moe_layouts():

@@ -1615,7 +1615,8 @@ def time_layout(
     verl_lp_tok = verl_logprob_bytes(m, profile, framework) / (tp * cp)
     lora_exp = moe_lora_on_experts(m, tool, lora, lora_targets)  # Megatron-SWIFT's grouped adapters (megft9)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
-                                 fp8_recipe, moe_dispatcher, lora_experts=lora_exp)  # dispatcher sync, dispatch incl.
+                                 fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
+                                 rec_whole=rec_whole, trainable_weights=moe_trainable_expert_weights(method, lora_exp))
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -1847,6 +1848,9 @@ def time_layout(
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
     opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
+    # Megatron's distributed optimizer: its Python loops over the experts' parameter tensors (swiftmoe10)
+    distopt_host_s = distopt_expert_tensor_seconds(m, framework, zero, offload, tp, n_dp, ep, exp_tp_dp, pp,
+                                                   moe_trainable_expert_weights(method, lora_exp), ops)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
     # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
     clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
@@ -1934,6 +1938,7 @@ def time_layout(
         "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
+        "distopt_host_s": distopt_host_s,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -2661,6 +2666,61 @@ def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_target
                 and float(getattr(m, "n_experts", 0) or 0) > 0 and m.moe_frac)
 
 
+#: Host work per trainable routed-expert weight in each backward of Megatron-Core's grouped experts (issue 35 round 10,
+#: swiftmoe10), beyond the GEMM launches of :data:`MOE_HOST_OPS_PER_EXPERT`. Transformer Engine's ``GroupedLinear``
+#: holds one Parameter per local expert (``weight0`` … ``weight{E-1}``); each trainable one costs every backward:
+#: (1) ``_GroupedLinear.backward``'s ``handle_custom_ddp_from_mcore`` hands autograd a placeholder gradient for it
+#: (TE release_v2.3 ``module/grouped_linear.py``, the TE that Megatron-SWIFT's LoRA docs install at ms-swift
+#: ea766ff5b: one ``torch.empty`` of the weight's shape per expert; TE d0067d0: ``base.get_dummy_wgrad(...).detach()``,
+#: still one tensor op per expert); (2) autograd's ``AccumulateGrad`` node of that Parameter; (3) Megatron-Core DDP's
+#: per-parameter hook (``distributed/distributed_data_parallel.py`` ``_make_backward_post_hook``, registered on every
+#: parameter's grad accumulator, core_r0.12.0), a Python call that drops ``param.grad``. None of the three launches a
+#: kernel, so together they count as one host op at :data:`methods.EAGER_OP_S` (the host time of one launch), not
+#: three: TE's maintainers name such per-expert PyTorch calls as ``GroupedLinear``'s CPU overhead
+#: (NVIDIA/TransformerEngine#1499: ``torch.split`` and ``torch.empty`` per GEMM) and measured 350 µs of wgrad
+#: allocations for 64 experts in one grouped-MLP backward (#2897, GB200): 5.5 µs for the first of the three alone.
+MOE_HOST_OPS_PER_TRAINABLE_WEIGHT = 1.0
+#: trainable Parameters per local expert and MoE layer: fc1 and fc2 under full training; the four adapters (``lora_A``
+#: and ``lora_B`` of fc1 and fc2, the base frozen) under Megatron-SWIFT's LoRA on the experts
+#: (:data:`MOE_LORA_EXPERT_GEMMS`); none for LoRA that leaves the experts frozen
+MOE_TRAINABLE_EXPERT_WEIGHTS = {"full": 2.0, "lora_experts": 4.0}
+
+
+def moe_trainable_expert_weights(method: str, lora_experts: bool) -> float:
+    """Trainable Parameters per local expert and MoE layer (:data:`MOE_TRAINABLE_EXPERT_WEIGHTS`)."""
+    if lora_experts:
+        return MOE_TRAINABLE_EXPERT_WEIGHTS["lora_experts"]
+    return MOE_TRAINABLE_EXPERT_WEIGHTS["full"] if method in ("full", "pretrain") else 0.0
+
+
+#: Megatron-Core's distributed optimizer walks its shard's parameters one by one in Python every step (issue 35 round
+#: 10, swiftmoe10; core_r0.12.0 ``optimizer/distrib_optimizer.py``): ``_copy_model_grads_to_main_grads`` hands each
+#: parameter's gradient slice to its main copy (``view``, slice, ``.float()`` — no kernel where gradients accumulate
+#: in fp32, Megatron-LM's bf16 default ``accumulate_allreduce_grads_in_fp32``, ``training/arguments.py``), and
+#: ``_copy_main_params_to_model_params`` copies each updated main shard back into the parameter buffer
+#: (``shard_model_param.data.copy_(shard_main_param)``: one kernel per parameter, issued from Python with its views).
+#: Per parameter tensor of the rank's shard and step: one Python-issued kernel (:data:`methods.EAGER_FWD_OP_S`) and one
+#: C++ op (:data:`methods.EAGER_OP_S`). The GPU idles meanwhile (the step's kernels are tiny for adapters). Counted for
+#: the routed experts' trainable tensors (:func:`moe_trainable_expert_weights`: one Parameter per local expert in TE's
+#: ``GroupedLinear``), the many; the dense layers' few hundred tensors are left out. The precision-aware optimizer
+#: (needed by ``optimizer_cpu_offload``) skips the copy-back: 0 with optimizer offload.
+DISTOPT_HOST_S_PER_TENSOR = EAGER_FWD_OP_S + EAGER_OP_S
+
+
+def distopt_expert_tensor_seconds(m: ModelFacts, framework: str, zero, offload, tp, n_dp, ep, exp_tp, pp,
+                                  trainable_weights: float, ops=_ScalarOps):
+    """Host seconds per step of Megatron's distributed optimizer over one rank's routed-expert parameter tensors
+    (:data:`DISTOPT_HOST_S_PER_TENSOR`): ``moe_frac·L / pp`` layers × ``E / ep`` local experts × trainable weights per
+    expert, sharded over the expert-data-parallel ranks ``tp·dp / (ep·etp)`` (:func:`expert_dp_layout`); 0 for another
+    framework, a dense model, no distributed optimizer (``zero`` 0) or optimizer offload."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not trainable_weights:
+        return 0.0
+    n_edp = ops.maximum(tp * n_dp / ops.maximum(ep * exp_tp, 1.0), 1.0)
+    tensors = m.moe_frac * m.L / pp * n_exp / ep * trainable_weights / n_edp
+    return ops.where(offload, 0.0, ops.where(zero >= 1, tensors * DISTOPT_HOST_S_PER_TENSOR, 0.0))
+
+
 #: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
 #: the output gradient (backward) for fc1 and fc2 (``tex.split_quantize``). How many GPU kernels each slice costs
 #: depends on the recipe (TransformerEngine ``transformer_engine/pytorch/csrc/extensions/cast.cpp``,
@@ -2810,7 +2870,7 @@ def moe_dispatch_host_ops(m: ModelFacts, framework: str, moe_dispatcher: str | N
 
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
-                   lora_experts: bool = False):
+                   lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -2823,7 +2883,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     18; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe.
     ``moe_dispatcher`` (``parallel.moe_dispatcher``; None: Megatron's default): the token dispatcher's own dispatch and
     combine kernels (:func:`moe_dispatch_host_ops`) join the forward's other kernels and the backward's, at the same
-    per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`)."""
+    per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`). ``rec_whole``: the share of
+    layers fully recomputed, whose forward the host issues again in the backward; ``trainable_weights``: trainable
+    Parameters per local expert (:func:`moe_trainable_expert_weights`, :data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -2847,6 +2909,10 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     if dispatch:  # the dispatcher's dispatch/combine kernels (issue 35 round 8, moe11)
         d_fwd, d_bwd = moe_dispatch_host_ops(m, framework, moe_dispatcher, ep, pp, cuda_graph_scope)
         rest_fwd, bwd = rest_fwd + d_fwd * EAGER_FWD_OP_S, bwd + d_bwd * EAGER_OP_S
+    # swiftmoe10: each trainable expert weight's backward bookkeeping (MOE_HOST_OPS_PER_TRAINABLE_WEIGHT), and a full
+    # recompute's second forward, issued by the host again inside the backward (Megatron's CheckpointFunction.backward)
+    bwd = bwd + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT * n_exp / ep * EAGER_OP_S * n_layers
+    bwd = bwd + rec_whole * (exp_fwd + rest_fwd)
     return exp_fwd, rest_fwd, bwd
 
 
@@ -3600,6 +3666,7 @@ def time_gpu(
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
     other = lay["off_gpu_step"] * lay["opt_bytes"] / mem_bw + fsdp_copy
+    other = other + lay.get("distopt_host_s", 0.0) * hcf  # the distributed optimizer's per-tensor loops (swiftmoe10)
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
     dequant = 0.0
