@@ -27,6 +27,12 @@ by ``1 << 30``)
 (S4) Grok-2 on 8 × H100 80GB HBM3, TP 8, SGLang 0.5 (2025-09-11, a public deployment log): "Init torch distributed
      ends. mem usage=1.25 GB", "Load weight begin. avail mem=77.43 GB". No preset: used only for the size of
      SGLang's start-up memory (the mechanism below), not scored.
+(S5) sgl-project/sglang PR #11716 (2025-10-16, "try to support sgl-kernel in piecewise-cuda-graph", the author's log):
+     30 safetensors shards and 40,960 bytes of KV a token a rank (80 layers × 1 KV head × 128 × K,V × bf16): Llama-3.1-70B
+     (Instruct) in BF16 on eight H200, TP 8; "Init torch distributed ends. mem usage=2.01 GB", "Load weight begin. avail
+     mem=137.29 GB", "KV Cache is allocated. #tokens: 2795207, K size: 53.31 GB, V size: 53.31 GB", CUDA graphs up to
+     batch 512. mem_fraction_static not printed in the excerpt: ASSUMED SGLang's own default (0.896 for a 141 GB card
+     at TP 8, which the log's figures reproduce: (106.62 + 16.4) / 137.29 = 0.896).
 (V1) vllm-project/vllm PR #12569 (2025-01-30, V1's "Maximum concurrency" log): ``VLLM_USE_V1=1 vllm serve
      neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w8a8 --max-model-len 2048 --gpu-memory-utilization 0.98``:
      "Loading model weights took 67.7229 GB", "# GPU blocks: 1381" (block 16: 22,096 tokens × 320 KiB = 6.74 GiB).
@@ -57,6 +63,8 @@ KV_ROWS = [
      "sglang FA3 test PR (2025-03-25): 442,750 tokens"),
     ("S3", "llama-3-8b", "mi300x-192gb", "bf16", 1, "sglang", 0.88, 1256440 * KV_TOKEN_LLAMA3_8B / GIB,
      "hotaisle MI300X notes, SGLang 0.3 bench_latency: 1,256,440 tokens"),
+    ("S5", "llama-3.1-70b", "h200-sxm-141gb", "bf16", 8, "sglang", None, 2 * 53.31,
+     "sglang PR #11716 (2025-10-16): 2,795,207 tokens a rank"),
     ("V1", "llama-3.1-70b", "h100-sxm-80gb", "int8", 1, "vllm", 0.98, 1381 * 16 * 80 * 8 * 128 * 2 * 2 / GIB,
      "vLLM PR #12569 (V1, Jan 2025): 1,381 blocks of 16"),
 ]
@@ -76,8 +84,9 @@ def kv_table():
         got = inf.kv_cache_bytes_per_gpu(model(p), get_gpu(g), precision=prec, tp=tp, engine=eng,
                                          utilization=frac) / GIB
         e = got / meas - 1
-        errs.append((abs(e), e, f"{label} {p} {g} {prec} TP{tp} {eng} {frac:.2f}"))
-        lines.append(f"| {label} | {p} | {g} | {prec.upper()} TP{tp} | {eng} {frac:.2f} | {meas:.2f} | {got:.2f} | "
+        knob = "default" if frac is None else f"{frac:.2f}"
+        errs.append((abs(e), e, f"{label} {p} {g} {prec} TP{tp} {eng} {knob}"))
+        lines.append(f"| {label} | {p} | {g} | {prec.upper()} TP{tp} | {eng} {knob} | {meas:.2f} | {got:.2f} | "
                      f"{e:+.1%} | {src} |")
     return errs, lines
 
