@@ -38,6 +38,15 @@ by ``1 << 30``)
      "Loading model weights took 67.7229 GB", "# GPU blocks: 1381" (block 16: 22,096 tokens × 320 KiB = 6.74 GiB).
      Card ASSUMED one H100 SXM 80GB (the author's; W8A8 INT8 runs there); scheduler budget ASSUMED the server's
      defaults.
+(V2) vllm-project/vllm PR #18566 (2025-05-22, "Support datasets in `vllm bench serve`", the author's run): ``vllm serve
+     meta-llama/Llama-3.1-8B-Instruct --disable-log-requests`` (V1, every default: util 0.90, 8,192 tokens / 1,024
+     sequences a step on an 80 GB card), ``vllm bench serve ... --dataset-name hf --dataset-path
+     Aeala/ShareGPT_Vicuna_unfiltered`` (1,000 prompts at once, request rate inf): 229,711 input and 203,068 generated
+     tokens in 30.85 s, output 6,582.87 tok/s. -> MAXIMUM LOAD. Card ASSUMED one H100 SXM 80GB (not named). Lengths:
+     the means 229.7 / 203.1 with ShareGPT's spread (inf.request_mix "sharegpt", as the public ShareGPT rows);
+     ASSUMED the chat template's ~30 tokens are not in the client's count (left out). V1 of May 2025 ran its scheduler
+     and the model one after the other (async scheduling came later, opt-in): loop "serial", as the vLLM perf-benchmark
+     rows.
 Looked at, not entered: SGLang QwQ-32B on 4 × L4 (the L4 is not in the catalog; its log sizes SGLang's start-up memory
 on PCIe: 21.63 GiB free of 22.49 before loading); SGLang Llama-3.1-8B on a 24 GB card under Docker Desktop (card not
 named); LMCache #1739 (Qwen3-14B: no preset, card not named); vLLM #10517 (RTX 3090); club-3090 logs (RTX 3090,
@@ -70,6 +79,10 @@ KV_ROWS = [
 ]
 # (label, preset, card, batch, prompt, output, published decode step ms, published prefill s of the batch)
 FIXED_ROWS = [("S3", "llama-3-8b", "mi300x-192gb", 32, 256, 32, 9.73, 0.25074)]
+
+
+# (label, preset, card, tp, requests, prompt mean, output mean, loop, published output tok/s)
+LOAD_ROWS = [("V2", "llama-3.1-8b", "h100-sxm-80gb", 1, 1000, 229.711, 203.068, "serial", 6582.87)]
 
 
 def model(preset):
@@ -108,6 +121,21 @@ def fixed_table():
     return errs, lines
 
 
+def load_table():
+    """Maximum-load rows: the benchmark's requests sent at once through the modelled scheduler."""
+    errs, lines = [], []
+    for label, p, g, tp, n, pm, om, loop, meas in LOAD_ROWS:
+        ps, os_ = inf.request_mix(pm, om, "sharegpt", samples=n)
+        run = inf.max_load_run(model(p), get_gpu(g), prompts=ps, outputs=os_, requests=n, precision="bf16", tp=tp,
+                               loop=loop)
+        got = run.output_tokens_per_s if run else 0.0
+        e = got / meas - 1
+        errs.append((abs(e), e, f"{label} {p} {g} TP{tp} max load"))
+        lines.append(f"| {label} | {p} | {g} | {n} ShareGPT requests ({pm:.0f}/{om:.0f} mean), TP{tp}, vLLM V1 | "
+                     f"output tok/s | {meas:,.0f} | {got:,.0f} | {e:+.1%} |")
+    return errs, lines
+
+
 def summary(name, errs):
     if not errs:
         return f"{name}: no rows"
@@ -127,6 +155,7 @@ def main():
         inf.sglang_kv_pool_bytes = before_r10_pool
     kv, kv_lines = kv_table()
     fx, fx_lines = fixed_table()
+    ld, ld_lines = load_table()
     print("| row | model | card | precision TP | engine knob | published KV GiB | modelled | error | source |")
     print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(kv_lines))
@@ -134,11 +163,13 @@ def main():
     print("| row | model | card | run | metric | published | modelled | error |")
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(fx_lines))
+    print("\n".join(ld_lines))
     print()
     print(summary("KV capacity, new rows (r10)", kv))
     print(summary("KV capacity, SGLang rows (r10)", [x for x in kv if " sglang " in x[2]]))
     print(summary("fixed batch, MI300X SGLang 0.3 (r10)", fx))
-    print(summary("all new rows (r10)", kv + fx))
+    print(summary("max load, vLLM V1 ShareGPT (r10)", ld))
+    print(summary("all new rows (r10)", kv + fx + ld))
 
 
 if __name__ == "__main__":
