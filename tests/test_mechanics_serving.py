@@ -275,7 +275,8 @@ def test_engines_reserve_memory_their_own_way():
     seen = 141 * GIB * I.CUDA_VISIBLE_SHARE
     assert trt == pytest.approx(0.9 * (seen - w - other))  # a share of what is left free
     sgl = I.kv_cache_bytes_per_gpu(m, g, precision="fp8", tp=1, engine="sglang", utilization=0.93)
-    assert sgl == pytest.approx(0.93 * seen - w - 1.79 * GIB)
+    # SGLang: a share of the memory free after its start-up, 0.5 GiB on one NVLink card (issue 35 round 10)
+    assert sgl == pytest.approx(0.93 * (seen - 0.5 * GIB) - w)
     # TensorRT-LLM's GUARANTEED_NO_EVICT holds the whole request; vLLM pages as it grows
     assert I.reserved_context("tensorrt-llm", 128, 2048, 1152) == 2176
     assert I.reserved_context("vllm", 128, 2048, 1152) == 1152

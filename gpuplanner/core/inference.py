@@ -888,6 +888,30 @@ SGLANG_DEFAULT_BUDGETS = ((20, 2048, 8, 8), (35, 2048, 24, 80), (60, 4096, 32, 1
 SGLANG_RESERVE_MIB = (512.0, 1.5, 2.0, 1024.0 / 8.0, 60 * 1024.0, 10 * 1024.0)
 
 
+#: Issue 35 round 10 (serve10): what SGLang has used of each GPU before it loads the weights — the CUDA context and
+#: its distributed start (NCCL communicators, the custom all-reduce's buffers) — in GiB, by link and one or several
+#: ranks. SGLang's ``mem_fraction_static`` is a share of the memory FREE at that point, not of the card's total:
+#: ``ModelRunner.init_torch_distributed`` returns ``min_per_gpu_memory`` (the smallest rank's free memory after
+#: ``init_distributed_environment``), ``init_memory_pool(total_gpu_memory=min_per_gpu_memory)`` and
+#: ``profile_max_num_token`` keeps ``rest = free_after_weights − total_gpu_memory × (1 − mem_fraction_static)``
+#: (sgl-project/sglang ``python/sglang/srt/model_executor/model_runner.py``, v0.3 to v0.5). Measured from the logs'
+#: "Load weight begin. avail mem" against CUDA's total: one H100 0.38 GiB (SGLang docs build 2025-01-23, 78.81 of
+#: 79.19) and 0.60 (sglang FA3 test PR, 2025-03-25); eight NVLink H100s 1.76 (Grok-2 TP8 log, 2025-09-11: "Init torch
+#: distributed ends. mem usage=1.25 GB", 77.43 free) and two 2.02 (DeepSeek-V2 TP2 log, 2024-11-25, 77.17 free); one
+#: MI300X 0.65 (191.33 of 191.98, SGLang 0.3); four PCIe L4s 0.86 (QwQ-32B TP4 log, 2025-03-08, 21.63 of 22.49; custom
+#: all-reduce off past two PCIe cards). Measured, not derived.
+SGLANG_STARTUP_GIB = {("nvlink", 1): 0.5, ("nvlink", 2): 1.9, ("pcie", 1): 0.65, ("pcie", 2): 0.86}
+
+
+def sglang_kv_pool_bytes(gpu: Any, tp: int, fraction: float, weights: float) -> float:
+    """SGLang's KV pool per GPU: ``fraction × (total − start-up) − weights`` (:data:`SGLANG_STARTUP_GIB`), what
+    ``profile_max_num_token`` keeps. H100, Llama-3.1-8B, 0.88: 0.88 × (79.22 − 0.5) − 14.96 = 54.31 GiB (logs: 54.26
+    and 54.04). Before issue 35 round 10: ``fraction × total − weights − vLLM 0.6's non-torch memory``, 1.3 GiB less
+    at TP 1 and ~1.9 GiB less with NVLink TP."""
+    total = visible_memory_bytes(gpu)
+    return max(fraction * (total - non_torch_bytes(gpu, tp, SGLANG_STARTUP_GIB)) - weights, 0.0)
+
+
 def engine_default_fraction(engine: str, gpu: Any, tp: int) -> float:
     """The engine's own memory fraction when the user sets none: vLLM ``gpu_memory_utilization`` 0.9 (vllm
     ``config/cache.py`` ``CacheConfig``); TensorRT-LLM ``KvCacheConfig.free_gpu_memory_fraction`` 0.9 of the memory
@@ -929,15 +953,16 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     * ``tensorrt-llm``: ``kv_cache_free_gpu_mem_fraction × (total − weights − activation peak − non-torch)``: a
       share of the memory still FREE after the profiling forward (``KvCacheConfig.free_gpu_memory_fraction``,
       default 0.9; ``_torch/pyexecutor/_util.py``);
-    * ``sglang``: ``total × mem_fraction_static − weights − non-torch``: the static pool holds weights and KV
-      cache, activations and CUDA graphs use the rest; the pool is what the memory free after loading exceeds
-      ``total × (1 − mem_fraction_static)`` by (sglang ``model_runner`` ``profile_max_num_token``).
+    * ``sglang``: ``mem_fraction_static × (total − start-up) − weights`` (:func:`sglang_kv_pool_bytes`): the
+      static pool holds weights and KV cache, activations and CUDA graphs use the rest; the pool is what the memory
+      free after loading exceeds ``free-at-start × (1 − mem_fraction_static)`` by (sglang ``model_runner``
+      ``profile_max_num_token``; issue 35 round 10).
     """
     total = visible_memory_bytes(gpu)
     utilization = memory_fraction(engine, gpu, tp, utilization)  # None: the engine's own default (issue 35 r7)
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
-        return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
+        return sglang_kv_pool_bytes(gpu, tp, utilization, w)  # issue 35 r10: a share of the free memory
     other = engine_reserved_bytes(m, gpu, tp, engine, budget)  # issue 35 r7: vLLM V1's own split
     if engine == "tensorrt-llm":
         return max(utilization * (total - w - other), 0.0)
