@@ -1,0 +1,168 @@
+"""Published pre-training step times the project had not used, round 10: an out-of-sample check (issue 35, ptoos10).
+
+Usage: python bench/validate_pretrain_oos10.py
+
+Every row was entered and scored BEFORE any model change of this round (``BEFORE`` holds those predictions, main
+1980087d). No constant was chosen from these rows. Errors are predicted / published − 1 in tokens/s per GPU
+(+ = model too fast).
+
+Sources
+-------
+1. **Megatron-Turing NLG 530B** (Smith et al. 2022, arXiv 2201.11990): §2.4 "iteration times of 60.1, 50.2 and
+   44.4 seconds" with global batch 1,920 on 280, 350 and 420 DGX A100 servers (8 × A100 80GB each), sequence 2,048
+   (§3.2), 105 layers, hidden 20,480, 128 heads (Table/§3.2), GPT-2 BPE vocabulary (50,257). Layout stated in
+   §2.3: 8-way tensor slicing inside a node, 35-way pipeline across nodes, data parallelism over the rest
+   (DP 8 / 10 / 12). Megatron-DeepSpeed (Megatron tensor slicing + DeepSpeed's 1F1B pipeline).
+   ASSUMED: micro-batch 1, full activation recomputation (Megatron-DeepSpeed's ``checkpoint-activations`` of 2021),
+   DeepSpeed's ZeRO-1-equivalent bf16 optimizer as the BLOOM row of round 9, no sequence parallelism (2021).
+   Mapping: tokens/s/GPU = 1,920 × 2,048 / step / GPUs.
+2. **Pythia** (Biderman et al. 2023, arXiv 2304.01373), Appendix D Table 5: GPU count and total GPU-hours per model,
+   "computed from logged iteration time" (A100 40GB); every model saw 299,892,736,000 tokens (EleutherAI/pythia
+   README). The run configs: github.com/EleutherAI/pythia ``models/<size>/pythia-<size>.yml`` (410M ddad623a,
+   1B b14d5af9, 1.4B 4d0c9018, 2.8B 2d898509, 6.9B 31654e58, 12B 55e1182b): GPT-NeoX (Megatron + DeepSpeed),
+   ``model-parallel-size`` 1/1/1/1/2/4, ``pipe-parallel-size`` 1, micro-batch 32/16/16/16/8/8 with
+   ``gradient_accumulation_steps`` 1/1/1/1/2/2 (global 1,024 × 2,048 tokens), ZeRO stage 1 with ``overlap_comm``,
+   ``checkpoint-activations`` every layer, fp16, FlashAttention (``attention-config [["flash"], L]``) except the 1B
+   config (no attention-config: GPT-NeoX's default attention with the fused upper-triangular masked softmax),
+   parallel residual (``gpt-j-residual``), untied output layer, LayerNorm, GELU 4h MLP with biases, vocabulary
+   50,304. Mapping: tokens/s/GPU = 299,892,736,000 / (GPU-hours × 3,600).
+   ASSUMED: the hours cover training steps only (the caption says they come from the logged iteration time).
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import validate_bridge_dense as vbd  # noqa: E402
+
+MTNLG_SRC = "arXiv 2201.11990 §2.3–2.4, §3.2 (Smith et al. 2022)"
+PYTHIA_SRC = ("arXiv 2304.01373 App. D Table 5 + github.com/EleutherAI/pythia models/*/pythia-*.yml")
+
+MTNLG = {"name": "MT-NLG 530B", "hidden_size": 20480, "num_hidden_layers": 105, "num_attention_heads": 128,
+         "num_key_value_heads": 128, "intermediate_size": 4 * 20480, "vocab_size": 50257, "gated_mlp": False,
+         "hidden_act": "gelu", "tie_word_embeddings": True, "norm_type": "layernorm", "position_embedding": "learned",
+         "attention_bias": True, "attention_out_bias": True, "mlp_bias": True, "max_position_embeddings": 2048}
+#: (DGX A100 servers, published seconds per iteration) — §2.4
+MTNLG_ROWS = [(280, 60.1), (350, 50.2), (420, 44.4)]
+MTNLG_GBS = 1920
+MTNLG_PP = 35
+
+
+def mtnlg_scenario(nodes: int) -> dict:
+    return {"model": MTNLG,
+            "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": 2048,
+                         "micro_batch_size": 1, "global_batch_size": MTNLG_GBS, "recompute": "full",
+                         "fused_cross_entropy": False},
+            "parallel": {"tp": 8, "pp": MTNLG_PP, "vpp": 1, "zero": 1, "sequence_parallel": False},
+            "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": nodes * 8, "gpus_per_node": 8}}
+
+
+PYTHIA_TOKENS = 299_892_736_000
+#: (size, layers, hidden, heads, GPUs, GPU-hours (Table 5), TP, micro-batch, grad. accumulation, flash attention)
+PYTHIA = [("410M", 24, 1024, 16, 32, 2540, 1, 32, 1, True),
+          ("1B", 16, 2048, 8, 64, 4830, 1, 16, 1, False),
+          ("1.4B", 24, 2048, 16, 64, 7120, 1, 16, 1, True),
+          ("2.8B", 32, 2560, 32, 64, 14240, 1, 16, 1, True),
+          ("6.9B", 32, 4096, 32, 128, 33500, 2, 8, 2, True),
+          ("12B", 36, 5120, 40, 256, 72300, 4, 8, 2, True)]
+
+
+def pythia_model(row) -> dict:
+    size, L, h, nh, *_ = row
+    return {"name": f"Pythia {size}", "hidden_size": h, "num_hidden_layers": L, "num_attention_heads": nh,
+            "num_key_value_heads": nh, "intermediate_size": 4 * h, "vocab_size": 50304, "gated_mlp": False,
+            "hidden_act": "gelu", "tie_word_embeddings": False, "norm_type": "layernorm",
+            "position_embedding": "rope", "attention_bias": True, "attention_out_bias": True, "mlp_bias": True,
+            "max_position_embeddings": 2048}
+
+
+def pythia_scenario(row) -> dict:
+    """GPT-NeoX as Megatron-LM mechanics: TP per config, no PP, ZeRO-1, full recompute, fp16."""
+    _s, _L, _h, _nh, gpus, _gh, tp, mbs, gas, _flash = row
+    return {"model": pythia_model(row),
+            "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
+                         "micro_batch_size": mbs, "global_batch_size": 1024, "recompute": "full",
+                         "fused_cross_entropy": False},
+            "parallel": {"tp": tp, "pp": 1, "vpp": 1, "zero": 1, "sequence_parallel": False},
+            "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus, "gpus_per_node": 8}}
+
+
+def all_rows() -> list[tuple[str, str, dict, float]]:
+    """(group, label, scenario, published tokens/s per GPU) for every row."""
+    out = []
+    for nodes, step in MTNLG_ROWS:
+        out.append(("mt-nlg", f"MT-NLG 530B {nodes * 8}×A100 TP8 PP35 DP{nodes * 8 // (8 * MTNLG_PP)}",
+                    mtnlg_scenario(nodes), MTNLG_GBS * 2048 / step / (nodes * 8)))
+    for r in PYTHIA:
+        out.append(("pythia", f"Pythia {r[0]} {r[4]}×A100-40GB TP{r[6]} mbs{r[7]}×{r[8]}", pythia_scenario(r),
+                    PYTHIA_TOKENS / (r[5] * 3600.0)))
+    return out
+
+
+#: predictions (tokens/s per GPU) at main 1980087d, before any change of round 10: label → predicted
+BEFORE: dict[str, float] = {
+    "MT-NLG 530B 2240×A100 TP8 PP35 DP8": 33.99,
+    "MT-NLG 530B 2800×A100 TP8 PP35 DP10": 32.92,
+    "MT-NLG 530B 3360×A100 TP8 PP35 DP12": 31.92,
+    "Pythia 410M 32×A100-40GB TP1 mbs32×1": 47894.09,
+    "Pythia 1B 64×A100-40GB TP1 mbs16×1": 23260.04,
+    "Pythia 1.4B 64×A100-40GB TP1 mbs16×1": 16146.92,
+    "Pythia 2.8B 64×A100-40GB TP1 mbs16×1": 8397.21,
+    "Pythia 6.9B 128×A100-40GB TP2 mbs8×2": 3236.66,
+    "Pythia 12B 256×A100-40GB TP4 mbs8×2": 1665.69,
+}
+
+
+def results() -> list[dict]:
+    res = []
+    for group, label, sc, pub in all_rows():
+        r = vbd.results([(label,)], lambda _row, sc=sc: sc)[0]
+        r.update(group=group, label=label, pub=pub)
+        res.append(r)
+    return res
+
+
+def _line(name: str, sub: list[dict]) -> str:
+    n, med, p90, sgn = vbd.stats(sub)
+    _n, bmed, bp90, bsgn = vbd.stats([{**r, "pred": BEFORE.get(r["label"])} for r in sub])
+    return f"| {name} | {n} | {bmed:.1%} / {bp90:.1%} ({bsgn:+.1%}) | {med:.1%} / {p90:.1%} ({sgn:+.1%}) |"
+
+
+def summary_lines(res: list[dict]) -> list[str]:
+    out = ["| group | rows | first entry (main 1980087d): median / p90 |err| (signed) | now |", "|---|---:|---|---|"]
+    for g in ("mt-nlg", "pythia"):
+        out.append(_line(g, [r for r in res if r["group"] == g]))
+    out.append(_line("all", res))
+    return out
+
+
+def row_lines(res: list[dict]) -> list[str]:
+    out = ["| group | row | published tok/s/GPU | first entry | predicted | error | largest overhead |",
+           "|---|---|---:|---:|---:|---:|---|"]
+    for r in res:
+        b = BEFORE.get(r["label"])
+        pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        err = r["why"][:60] if r["pred"] is None else f"{r['pred'] / r['pub'] - 1:+.1%}"
+        bs = "—" if b is None else f"{b:,.0f} ({b / r['pub'] - 1:+.1%})"
+        out.append(f"| {r['group']} | {r['label']} | {r['pub']:,.0f} | {bs} | {pred} | {err} | {r['top']} |")
+    return out
+
+
+def main() -> int:
+    res = results()
+    print("\n".join(summary_lines(res)))
+    print()
+    print("\n".join(row_lines(res)))
+    if "--dump" in sys.argv:
+        for r in res:
+            print(f'    "{r["label"]}": {r["pred"]:.2f},')
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
