@@ -153,11 +153,55 @@ def row_lines(res: list[dict]) -> list[str]:
     return out
 
 
+#: DeepSpeed ``reduce_bucket_size`` / ``allgather_bucket_size`` of each Pythia config (elements): 5e8 up to
+#: 2.8B, 1.26e9 for 6.9B and 12B (the configs' ``zero_optimization`` blocks)
+PYTHIA_BUCKET = {"410M": 5e8, "1B": 5e8, "1.4B": 5e8, "2.8B": 5e8, "6.9B": 1.26e9, "12B": 1.26e9}
+
+
+def pythia_params(row) -> float:
+    """Parameters per tensor-parallel rank: 12 h² + 13 h per layer (GPT-NeoX layer with biases), untied
+    embedding and output layer of 50,304 rows, over TP."""
+    _s, L, h, _nh, _g, _gh, tp, *_ = row
+    return (L * (12 * h * h + 13 * h) + 2 * 50304 * h) / tp
+
+
+def zero1_whatif(row, gbs_per_gpu: float) -> float:
+    """WHAT-IF, not in the model: seconds of DeepSpeed ZeRO-1 traffic left after the backward when the reduce
+    bucket is as large as the gradients (DeepSpeed ``stage_1_and_2.py`` reduces a bucket only once it holds
+    ``reduce_bucket_size`` elements, or at the end of the backward; ZeRO-1 reduces on the accumulation boundary
+    only): the reduce-scatter of the 16-bit gradients and the all-gather of the updated 16-bit weights, as rings
+    over the DP ranks, at ``gbs_per_gpu`` GB/s per GPU. Only the part past the last full bucket is exposed."""
+    _s, _L, _h, _nh, gpus, _gh, tp, *_ = row
+    d = gpus // tp
+    n = pythia_params(row)
+    tail = n - PYTHIA_BUCKET[row[0]] * int(n // PYTHIA_BUCKET[row[0]])
+    ring = (d - 1) / d * 2.0 / (gbs_per_gpu * 1e9)
+    return tail * ring + n * ring
+
+
+def whatif_lines(res: list[dict]) -> list[str]:
+    """The Pythia gap against an exposed ZeRO-1 tail at the catalogue's A100 network (8 × HDR 200, 24 GB/s per GPU
+    after NCCL's 0.96) and at an ASSUMED 4 × 100 Gb/s per node (6 GB/s per GPU)."""
+    out = ["| Pythia row | published step (s) | model step (s) | gap (s) | exposed ZeRO-1 at 24 GB/s | at 6 GB/s |",
+           "|---|---:|---:|---:|---:|---:|"]
+    by = {r["label"]: r for r in res}
+    for row in PYTHIA:
+        lab = f"Pythia {row[0]} {row[4]}×A100-40GB TP{row[6]} mbs{row[7]}×{row[8]}"
+        r = by[lab]
+        pub = 1024 * 2048 / (r["pub"] * row[4])
+        mod = 1024 * 2048 / (r["pred"] * row[4])
+        out.append(f"| {row[0]} | {pub:.2f} | {mod:.2f} | {pub - mod:+.2f} | {zero1_whatif(row, 24.0):.2f} | "
+                   f"{zero1_whatif(row, 6.0):.2f} |")
+    return out
+
+
 def main() -> int:
     res = results()
     print("\n".join(summary_lines(res)))
     print()
     print("\n".join(row_lines(res)))
+    print()
+    print("\n".join(whatif_lines(res)))
     if "--dump" in sys.argv:
         for r in res:
             print(f'    "{r["label"]}": {r["pred"]:.2f},')
