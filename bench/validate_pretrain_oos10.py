@@ -27,6 +27,15 @@ Sources
    parallel residual (``gpt-j-residual``), untied output layer, LayerNorm, GELU 4h MLP with biases, vocabulary
    50,304. Mapping: tokens/s/GPU = 299,892,736,000 / (GPU-hours × 3,600).
    ASSUMED: the hours cover training steps only (the caption says they come from the logged iteration time).
+3. **GLM-130B** (Zeng et al. 2022, arXiv 2210.02414): 96 DGX-A100 (8 × 40GB) servers; "HFU of 43.3% and MFU of
+   32.5% due to re-materialization" (§3 / training efficiency), so full recomputation (43.3 / 32.5 = 8 / 6); FP16
+   mixed precision; 4-way tensor and 8-way pipeline parallelism (THUDM/GLM-130B ``docs/low-resource-inference.md``:
+   "trained with 4-way tensor parallel and 8-way pipeline parallel"), DP 24; 70 layers, hidden 12,288, 96 heads,
+   GeGLU FFN 32,768, vocabulary 150,528, sequence 2,048, global batch 4,224 after warm-up. Megatron-DeepSpeed-style
+   code (the paper's training framework), entered as ``megatron``. ASSUMED: micro-batch 1, ZeRO-1 as BLOOM, no
+   sequence parallelism. Mapping: MFU in PaLM's definition (Chowdhery et al. 2022 App. B: 6N + 12·L·h·s FLOPs per
+   token) with N = 130e9 (the paper's round figure, ASSUMED) and A100 peak 312 TFLOP/s: tokens/s/GPU =
+   0.325 × 312e12 / (6 × 130e9 + 12 × 70 × 12,288 × 2,048).
 """
 from __future__ import annotations
 
@@ -92,6 +101,28 @@ def pythia_scenario(row) -> dict:
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus, "gpus_per_node": 8}}
 
 
+GLM = {"name": "GLM-130B", "hidden_size": 12288, "num_hidden_layers": 70, "num_attention_heads": 96,
+       "num_key_value_heads": 96, "intermediate_size": 32768, "vocab_size": 150528, "gated_mlp": True,
+       "hidden_act": "gelu", "tie_word_embeddings": True, "norm_type": "layernorm", "position_embedding": "rope",
+       "attention_bias": True, "attention_out_bias": True, "mlp_bias": True, "max_position_embeddings": 2048}
+GLM_MFU = 0.325
+A100_PEAK = 312e12
+
+
+def glm_pub_tps() -> float:
+    """GLM-130B's MFU as tokens/s per GPU (PaLM's FLOPs per token, module doc source 3)."""
+    return GLM_MFU * A100_PEAK / (6 * 130e9 + 12 * 70 * 12288 * 2048)
+
+
+def glm_scenario() -> dict:
+    return {"model": GLM,
+            "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
+                         "micro_batch_size": 1, "global_batch_size": 4224, "recompute": "full",
+                         "fused_cross_entropy": False},
+            "parallel": {"tp": 4, "pp": 8, "vpp": 1, "zero": 1, "sequence_parallel": False},
+            "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": 768, "gpus_per_node": 8}}
+
+
 def all_rows() -> list[tuple[str, str, dict, float]]:
     """(group, label, scenario, published tokens/s per GPU) for every row."""
     out = []
@@ -101,6 +132,7 @@ def all_rows() -> list[tuple[str, str, dict, float]]:
     for r in PYTHIA:
         out.append(("pythia", f"Pythia {r[0]} {r[4]}×A100-40GB TP{r[6]} mbs{r[7]}×{r[8]}", pythia_scenario(r),
                     PYTHIA_TOKENS / (r[5] * 3600.0)))
+    out.append(("glm", "GLM-130B 768×A100-40GB TP4 PP8 DP24", glm_scenario(), glm_pub_tps()))
     return out
 
 
@@ -115,6 +147,7 @@ BEFORE: dict[str, float] = {
     "Pythia 2.8B 64×A100-40GB TP1 mbs16×1": 8397.21,
     "Pythia 6.9B 128×A100-40GB TP2 mbs8×2": 3236.66,
     "Pythia 12B 256×A100-40GB TP4 mbs8×2": 1665.69,
+    "GLM-130B 768×A100-40GB TP4 PP8 DP24": 153.60,
 }
 
 
@@ -135,7 +168,7 @@ def _line(name: str, sub: list[dict]) -> str:
 
 def summary_lines(res: list[dict]) -> list[str]:
     out = ["| group | rows | first entry (main 1980087d): median / p90 |err| (signed) | now |", "|---|---:|---|---|"]
-    for g in ("mt-nlg", "pythia"):
+    for g in ("mt-nlg", "pythia", "glm"):
         out.append(_line(g, [r for r in res if r["group"] == g]))
     out.append(_line("all", res))
     return out

@@ -38,6 +38,14 @@ def test_pythia_mapping_and_batch():
         assert gpus // tp * mbs * gas == 1024  # every config's global batch: 1,024 sequences of 2,048
 
 
+def test_glm_mapping_by_hand():
+    # 0.325 × 312e12 / (780e9 + 12 × 70 × 12,288 × 2,048 = 21,139,292,160) = 126.6 tokens/s per GPU
+    assert v.glm_pub_tps() == pytest.approx(126.58, abs=0.01)
+    sc = v.glm_scenario()
+    dp = 768 // (sc["parallel"]["tp"] * sc["parallel"]["pp"])
+    assert dp == 24 and sc["training"]["global_batch_size"] % dp == 0
+
+
 def test_pythia_params_by_hand():
     row = [r for r in v.PYTHIA if r[0] == "12B"][0]
     # 36 × (12 × 5120² + 13 × 5120) = 11,327,016,960 (Pythia Table 1: 11,327,027,200 non-embedding, the
@@ -55,7 +63,7 @@ def test_zero1_whatif_by_hand():
 
 def test_rows_predicted_inside_sanity_band():
     res = v.results()
-    assert len(res) == 9
+    assert len(res) == 10
     for r in res:
         assert r["pred"] is not None, r["why"]
         assert abs(r["pred"] / r["pub"] - 1) < 0.6, r["label"]
