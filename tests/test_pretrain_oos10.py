@@ -40,7 +40,7 @@ def test_pythia_mapping_and_batch():
 
 def test_glm_mapping_by_hand():
     # 0.325 × 312e12 / (780e9 + 12 × 70 × 12,288 × 2,048 = 21,139,292,160) = 126.6 tokens/s per GPU
-    assert v.glm_pub_tps() == pytest.approx(126.58, abs=0.01)
+    assert v.glm_pub_tps() == pytest.approx(126.57, abs=0.01)
     sc = v.glm_scenario()
     dp = 768 // (sc["parallel"]["tp"] * sc["parallel"]["pp"])
     assert dp == 24 and sc["training"]["global_batch_size"] % dp == 0
