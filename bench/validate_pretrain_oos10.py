@@ -36,6 +36,21 @@ Sources
    sequence parallelism. Mapping: MFU in PaLM's definition (Chowdhery et al. 2022 App. B: 6N + 12·L·h·s FLOPs per
    token) with N = 130e9 (the paper's round figure, ASSUMED) and A100 peak 312 TFLOP/s: tokens/s/GPU =
    0.325 × 312e12 / (6 × 130e9 + 12 × 70 × 12,288 × 2,048).
+
+As run (entry corrections from the stacks' code, no model change; ``--first-entry`` gives the first entry)
+-----------------------------------------------------------------------------------------------------
+The first entry took the ``megatron`` defaults for three switches the rows' stacks set otherwise:
+
+* DeepSpeed's pipeline engine (Megatron-DeepSpeed for MT-NLG; GPT-NeoX builds ``GPT2ModelPipe`` whenever
+  ``pipe-parallel-size`` ≥ 1, so the Pythia configs' 1 runs it too; GLM-130B ASSUMED the same) reduces the
+  gradients only after the whole schedule: microsoft/DeepSpeed ``deepspeed/runtime/pipe/schedule.py``
+  ``TrainSchedule.steps`` appends ``ReduceTiedGrads``, ``ReduceGrads`` and ``OptimizerStep`` at the last step
+  (``engine.py`` ``_exec_reduce_grads`` → ``allreduce_gradients``), and its p2p sends block
+  (``pipe/p2p.py`` ``send``: ``assert async_op == False``, ``dist.send``): ``overlap_grad_reduce`` and
+  ``overlap_p2p_comm`` off.
+* No FlashAttention in 2021–22 (FlashAttention appeared in May 2022, after MT-NLG and during GLM-130B's run);
+  the Pythia 1B config has no ``attention-config`` (GPT-NeoX's default unfused attention with the fused masked
+  softmax): ``flash_attention`` off for MT-NLG, GLM-130B and Pythia 1B. The other Pythia configs name ``flash``.
 """
 from __future__ import annotations
 
@@ -48,6 +63,18 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import validate_bridge_dense as vbd  # noqa: E402
+
+#: ``--first-entry``: the rows as first entered (the ``megatron`` defaults for the three switches below)
+FIRST_ENTRY = "--first-entry" in sys.argv
+
+
+def as_run(flash: bool) -> dict:
+    """The switches the rows' stacks set (module doc, "As run"): DeepSpeed's pipeline engine reduces the gradients
+    after the schedule and blocks on its p2p sends; FlashAttention as the config/era says."""
+    if FIRST_ENTRY:
+        return {}
+    return {"overlap_grad_reduce": False, "overlap_p2p_comm": False, "flash_attention": flash}
+
 
 MTNLG_SRC = "arXiv 2201.11990 §2.3–2.4, §3.2 (Smith et al. 2022)"
 PYTHIA_SRC = ("arXiv 2304.01373 App. D Table 5 + github.com/EleutherAI/pythia models/*/pythia-*.yml")
@@ -66,7 +93,7 @@ def mtnlg_scenario(nodes: int) -> dict:
     return {"model": MTNLG,
             "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": 2048,
                          "micro_batch_size": 1, "global_batch_size": MTNLG_GBS, "recompute": "full",
-                         "fused_cross_entropy": False},
+                         "fused_cross_entropy": False, **as_run(flash=False)},
             "parallel": {"tp": 8, "pp": MTNLG_PP, "vpp": 1, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": nodes * 8, "gpus_per_node": 8}}
 
@@ -92,11 +119,11 @@ def pythia_model(row) -> dict:
 
 def pythia_scenario(row) -> dict:
     """GPT-NeoX as Megatron-LM mechanics: TP per config, no PP, ZeRO-1, full recompute, fp16."""
-    _s, _L, _h, _nh, gpus, _gh, tp, mbs, gas, _flash = row
+    _s, _L, _h, _nh, gpus, _gh, tp, mbs, gas, flash = row
     return {"model": pythia_model(row),
             "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
                          "micro_batch_size": mbs, "global_batch_size": 1024, "recompute": "full",
-                         "fused_cross_entropy": False},
+                         "fused_cross_entropy": False, **as_run(flash=flash)},
             "parallel": {"tp": tp, "pp": 1, "vpp": 1, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus, "gpus_per_node": 8}}
 
@@ -118,7 +145,7 @@ def glm_scenario() -> dict:
     return {"model": GLM,
             "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
                          "micro_batch_size": 1, "global_batch_size": 4224, "recompute": "full",
-                         "fused_cross_entropy": False},
+                         "fused_cross_entropy": False, **as_run(flash=False)},
             "parallel": {"tp": 4, "pp": 8, "vpp": 1, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": 768, "gpus_per_node": 8}}
 

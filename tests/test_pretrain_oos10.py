@@ -69,3 +69,13 @@ def test_rows_predicted_inside_sanity_band():
         assert abs(r["pred"] / r["pub"] - 1) < 0.6, r["label"]
     # first-entry predictions are recorded for every row
     assert set(v.BEFORE) == {r["label"] for r in res}
+
+
+def test_as_run_switches_follow_the_stacks():
+    # DeepSpeed's pipeline engine: gradients reduced after the schedule, blocking p2p (module doc, "As run")
+    for sc in (v.mtnlg_scenario(280), v.glm_scenario(), *(v.pythia_scenario(r) for r in v.PYTHIA)):
+        t = sc["training"]
+        assert t["overlap_grad_reduce"] is False and t["overlap_p2p_comm"] is False
+    assert v.mtnlg_scenario(280)["training"]["flash_attention"] is False  # 2021: no FlashAttention
+    flash = {r[0]: v.pythia_scenario(r)["training"]["flash_attention"] for r in v.PYTHIA}
+    assert flash == {"410M": True, "1B": False, "1.4B": True, "2.8B": True, "6.9B": True, "12B": True}
