@@ -255,6 +255,12 @@ def whatif_lines(res: list[dict]) -> list[str]:
     return out
 
 
+def doc_lines() -> list[str]:
+    """The tables for docs/validation_time.md (bench/validate_time.py includes them after the fragment)."""
+    res = results()
+    return [*summary_lines(res), "", *row_lines(res), "", *whatif_lines(res)]
+
+
 def main() -> int:
     res = results()
     print("\n".join(summary_lines(res)))
