@@ -1654,6 +1654,9 @@ def time_layout(
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
     # Megatron-SWIFT's adapters on TP-sharded linears: their own small collectives (lora_tp_collectives, megft9)
     lora_tp_n, lora_tp_kind = lora_tp_collectives(m, tool, lora, lora_targets, sp, rec_whole, ops)
+    # Megatron-Bridge's adapters on column-parallel linears gather the layer-norm output themselves under TP
+    # overlap (bridge_lora_sp_gathers, mlperf10): whole-activation all-gathers, priced in the time function
+    lora_sp_n = bridge_lora_sp_gathers(m, tool, lora, lora_targets, sp, ov_tp, rec_whole, ops) * (m.L / pp)
     lora_tp_mb = (where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
                                                                    _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
                   if lora and tool in LORA_TP_TOOLS else 0.0 * tp)  # the other tools: none, no latencies to price
@@ -1891,6 +1894,7 @@ def time_layout(
     if disp == "flex":
         off.update(hybridep_ib_layout(m, ep, ep_stride, dom, ops))
     off["lora_tp_mb"] = lora_tp_mb
+    off["lora_sp_n"] = lora_sp_n + 0.0 * tp
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
@@ -2657,6 +2661,40 @@ def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_target
     with_sp = (col + row) * (2.0 + rec_whole)
     without_sp = col + row * (1.0 + rec_whole)
     return ops.where(sp, with_sp, without_sp), sp
+
+
+#: Megatron-Bridge's (and NeMo's) LoRA adapter on a column-parallel ``TELayerNormColumnParallelLinear``
+#: (``linear_qkv``; ``linear_fc1``) under sequence parallelism (issue 35 round 10, mlperf10). Megatron-Bridge
+#: ``src/megatron/bridge/peft/utils.py`` ``get_adapter_attributes_from_linear``: the base returns its layer-norm
+#: output already gathered (``return_layernorm_output_gathered``, TE ≥ 1.5) and the adapter's sequence-parallel
+#: communication is disabled only when the base does not overlap its all-gather (``not ub_overlap_ag``, i.e. no
+#: ``tp_comm_overlap``). With TE userbuffers overlap on, the layer-norm output stays sequence-sharded and
+#: ``ParallelLinearAdapter.forward`` calls ``gather_from_sequence_parallel_region`` on it: one NCCL all-gather of the
+#: full ``tokens × h`` 16-bit activation in the forward (re-run by a full recompute) and its reduce-scatter in the
+#: backward, on the compute stream before ``linear_in`` (nothing to overlap with). NeMo 1.0's
+#: ``nemo/collections/nlp/parts/mixins/nlp_adapter_mixins`` / ``megatron/adapters/mcore_mixins.py``
+#: (``MCoreSelfAttentionMixin.mcore_register_adapters``: "TE v1.5 can return layernorm output gathered so there is no
+#: need to perform the redundant gather in the adapter module, unless TP communication overlap is used") and
+#: ``parallel_adapters.py`` ``ParallelLinearAdapter.forward`` do the same (the MLPerf llama2_70b_lora NeMo runs:
+#: ``MC_TP_OVERLAP_AG=True``). Counted in all-gather units of one ``tokens × h`` activation per layer and micro-batch.
+#: The row-parallel adapters (``linear_proj``, ``linear_fc2``) are not counted here: their scatter depends on
+#: ``a2a_experimental`` (MLPerf's ``LORA_A2A=1``: an all-to-all of ``1/tp`` of the activation; Bridge's default: an
+#: all-gather of ``linear_out``'s output), which no scenario field selects.
+BRIDGE_LORA_SP_TOOLS = ("megatron-bridge",)
+
+
+def bridge_lora_sp_gathers(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, ov_tp, rec_whole,
+                           ops=_ScalarOps):
+    """All-gathers / reduce-scatters of a whole ``tokens × h`` activation per layer and micro-batch that
+    Megatron-Bridge's LoRA adapters on column-parallel linears run themselves (:data:`BRIDGE_LORA_SP_TOOLS`): with
+    sequence parallelism and TE's TP comm overlap, ``(2 + rec_whole)`` per adapted column-parallel linear (forward
+    gather, backward reduce-scatter, the recompute's gather); 0 otherwise."""
+    if not (lora and tool in BRIDGE_LORA_SP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
+        return 0.0
+    col = LORA_TP_LINEARS[lora_targets][0]
+    if lora_targets in LORA_MLP_TARGETS:  # fc1 counts in the dense layers only (experts: expert TP)
+        col = col - float(m.moe_frac or 0.0)
+    return ops.where(sp, ops.where(ov_tp, col * (2.0 + rec_whole), 0.0), 0.0)
 
 
 def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str) -> bool:
@@ -3532,6 +3570,10 @@ def time_gpu(
     tp_layers_ov = (tp_layers_mb - tp_fusable_mb + tp_fusable_mb / tp
                     + maximum(tp_fusable_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0))
     tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb + lay["lora_tp_mb"]  # (megft9)
+    # Megatron-Bridge LoRA's own gathers of the layer-norm output under TP overlap (bridge_lora_sp_gathers):
+    # each moves (tp−1)/tp of one tokens × h activation (half an all-reduce's bytes), on the compute stream
+    tp_exposed_mb = tp_exposed_mb + where(tp > 1, lay["lora_sp_n"] * (lay["tp_ar_bytes"] / 2.0 / tp_bw
+                                                                      + lay["tp_ar_lat"]), 0.0)
     tp_comm = tp_exposed_mb * m_acc
     tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm if full else None
 
