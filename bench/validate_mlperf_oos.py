@@ -151,6 +151,14 @@ ORG = {"XE9680x8H100-SXM-80GB": "Dell", "GX2560M7_H100_SXM_80GBx4": "Fujitsu", "
 #: ``False``; AMD's and MangoBoost's TP 1 configs say False too, which changes nothing at TP 1)
 NO_TP_OVERLAP = {"XE9680x8H100-SXM-80GB", "GX2560M7_H100_SXM_80GBx4"}
 
+#: LoRA configurations: every submitter's ``config_common.sh`` exports ``LORA_A2A=1`` (NeMo ``a2a_experimental``: the
+#: row-parallel adapter's all-to-all, ``training.lora_a2a``). NVIDIA's NeMo YAML sets ``tp_comm_overlap_disable_qkv``
+#: from ``MC_TP_DISABLE_QKV`` (default True; v4.1 ``conf/megatron_gpt_peft_tuning_config.yaml``, and v5.0's NeMo 2
+#: ``train.py`` sets it True). v4.0's YAML names the key ``tp_comm_disable_qkv`` (whether NeMo 24.04 read that key
+#: was not checked), so v4.0 rows are entered without it; the other submitters' rows run without TP overlap or at
+#: TP 1 except SCITIX and Oracle (NVIDIA's v4.1/v5.0 code): entered with it.
+DISABLE_QKV = {"eos_ngc24.09_nemo", "eos_n8_ngc24.09_nemo", "eos_n128_ngc24.09_nemo", "h200_ngc24.09_nemo",
+               "b200_preview_nemo", "scitix_n8_ngc24.09_nemo", "64xBM.GPU.H200.8"}
 #: LoRA configurations that capture CUDA graphs (``MCORE_CUDA_GRAPH=1``: Megatron-Core's full-layer graphs;
 #: ``LAYER_CUDA_GRAPH=1``: NeMo's per-layer graphs); every other LoRA config sets both to 0 or leaves them unset
 GRAPHS = {"tyche_ngpu72_ngc25.04_nemo": "MCORE_CUDA_GRAPH=1", "8xBM.GPU.B200.8": "MCORE_CUDA_GRAPH=1",
@@ -186,7 +194,8 @@ def scenario(row) -> dict:
         # config_common.sh: FP8_RECIPE="tensorwise" (TE current scaling), FP8_PARAM_GATHER=True
         training["fp8_recipe"] = "te_current"
     if lora:
-        training.update({"method": "lora", "lora_rank": 16, "lora_targets": "attention", "lora_dropout": 0.1})
+        training.update({"method": "lora", "lora_rank": 16, "lora_targets": "attention", "lora_dropout": 0.1,
+                         "lora_a2a": True, "tp_comm_overlap_disable_qkv": _res in DISABLE_QKV})
         if _res in NO_TP_OVERLAP:
             training["tp_comm_overlap"] = False
     else:

@@ -27,45 +27,67 @@ def _mlperf(i=1, **training):
     return scenario_from_dict(d)
 
 
-def test_counts_by_hand():
-    m = resolve(_mlperf()).facts
-    # LoRA on attention: linear_qkv is the one column-parallel adapted linear; gather forward + reduce-scatter back
-    assert T.bridge_lora_sp_gathers(m, "megatron-bridge", True, "attention", True, True, 0.0) == 2.0
-    assert T.bridge_lora_sp_gathers(m, "megatron-bridge", True, "attention", True, True, 1.0) == 3.0  # + recompute
-    assert T.bridge_lora_sp_gathers(m, "megatron-bridge", True, "all_linear", True, True, 0.0) == 4.0  # qkv + fc1
-    # the base returns the gathered layer-norm output: without TP overlap, or without sequence parallelism
-    assert T.bridge_lora_sp_gathers(m, "megatron-bridge", True, "attention", True, False, 0.0) == 0.0
-    assert T.bridge_lora_sp_gathers(m, "megatron-bridge", True, "attention", False, True, 0.0) == 0.0
-    # other tools' adapters (Megatron-SWIFT: timing.lora_tp_collectives) and full fine-tuning
-    assert T.bridge_lora_sp_gathers(m, "megatron-swift", True, "attention", True, True, 0.0) == 0.0
-    assert T.bridge_lora_sp_gathers(m, "megatron-bridge", False, "attention", True, True, 0.0) == 0.0
-
-
-def test_mlperf_tp4_cp2_priced_by_hand():
-    # NVIDIA MLPerf v4.0 llama2_70b_lora, 64 H100, TP 4 × CP 2, seq 8,192, MBS 1: each GPU holds 4,096 tokens
-    r = resolve(_mlperf())
-    with_g = time_estimate(r)
-    orig = T.bridge_lora_sp_gathers
-    try:
-        T.bridge_lora_sp_gathers = lambda *a, **k: 0.0
-        without = time_estimate(resolve(_mlperf()))
-    finally:
-        T.bridge_lora_sp_gathers = orig
+def _units_priced(i, units):
+    """The TP time the row's units add: 80 layers × units × ((tp − 1)/tp of 4,096 × 8,192 16-bit values over NVLink
+    + one collective's latency), TP 4 on H100, 4,096 tokens per GPU (seq 8,192 at CP 2)."""
     bw = gpu_time_facts("h100-sxm-80gb", "fp8").intra_busbw_gbs * 1e9
     lat = T._ring_latency(4, 8, "all_reduce", T._ScalarOps)
-    # 80 layers × 2 × ((4 − 1)/4 of 4,096 × 8,192 16-bit values over NVLink + one collective's latency)
-    hand = 80 * 2 * (0.75 * 2 * 4096 * 8192 / bw + lat)
-    assert with_g.seconds["tp_comm"] - without.seconds["tp_comm"] == pytest.approx(hand, rel=1e-6)
-    assert 0.02 < hand < 0.04  # about 0.2 ms per gather: 5% of the 0.5 s step
+    return 80 * units * (0.75 * 2 * 4096 * 8192 / bw + lat)
 
 
-def test_no_change_without_overlap():
-    # Dell's and Fujitsu's configs switch TP overlap off: TE returns the gathered layer-norm output, nothing added
-    a = time_estimate(resolve(_mlperf(12)))
-    orig = T.bridge_lora_sp_gathers
+def _added(i):
+    r = resolve(_mlperf(i))
+    with_g = time_estimate(r)
+    orig = (T.bridge_lora_sp_gathers, T.qkv_overlap_lost)
     try:
         T.bridge_lora_sp_gathers = lambda *a, **k: 0.0
-        b = time_estimate(resolve(_mlperf(12)))
+        T.qkv_overlap_lost = lambda *a, **k: 0.0
+        without = time_estimate(resolve(_mlperf(i)))
     finally:
-        T.bridge_lora_sp_gathers = orig
-    assert a.step_time_s == pytest.approx(b.step_time_s, rel=1e-12)
+        T.bridge_lora_sp_gathers, T.qkv_overlap_lost = orig
+    return with_g.seconds["tp_comm"] - without.seconds["tp_comm"]
+
+
+def test_counts_by_hand():
+    m = resolve(_mlperf()).facts
+    g = T.bridge_lora_sp_gathers
+    # LoRA on attention, sequence parallel, TP overlap, TP 4: linear_qkv's adapter gathers its input (forward) and
+    # reduce-scatters the gradient (2); linear_proj's adapter all-gathers linear_out's output and, through the
+    # sequence scatter's backward, the gradient (2)
+    assert g(m, "megatron-bridge", True, "attention", True, True, 0.0, 4) == 4.0
+    assert g(m, "megatron-bridge", True, "attention", True, True, 1.0, 4) == 6.0  # + both forwards' recompute
+    # a2a_experimental: the row adapter's two all-to-alls move 1/tp of an all-gather each
+    assert g(m, "megatron-bridge", True, "attention", True, True, 0.0, 4, True) == 2.5
+    # tp_comm_overlap_disable_qkv: the base returns the gathered layer-norm output, linear_qkv's adapter gathers nothing
+    assert g(m, "megatron-bridge", True, "attention", True, True, 0.0, 4, True, True) == 0.5
+    assert g(m, "megatron-bridge", True, "all_linear", True, True, 0.0, 4, False, True) == 2.0 + 4.0  # fc1 + 2 rows
+    # no TP overlap: TE returns the gathered input; the row adapter still gathers
+    assert g(m, "megatron-bridge", True, "attention", True, False, 0.0, 4) == 2.0
+    # no sequence parallelism: the column adapter all-reduces its input gradient (2), the row adapter gathers once
+    assert g(m, "megatron-bridge", True, "attention", False, False, 0.0, 4) == 3.0
+    # other tools' adapters (Megatron-SWIFT: timing.lora_tp_collectives) and full fine-tuning
+    assert g(m, "megatron-swift", True, "attention", True, True, 0.0, 4) == 0.0
+    assert g(m, "megatron-bridge", False, "attention", True, True, 0.0, 4) == 0.0
+    # disable_qkv takes the qkv all-gather and dgrad reduce-scatter out of the overlap: (1 − 1/tp) of each added
+    assert T.qkv_overlap_lost("megatron", True, True, True, 0.0, 4) == 1.5
+    assert T.qkv_overlap_lost("megatron", True, True, True, 1.0, 2) == 1.5
+    assert T.qkv_overlap_lost("megatron", True, False, True, 0.0, 4) == 0.0
+    assert T.qkv_overlap_lost("megatron", True, True, False, 0.0, 4) == 0.0
+    assert T.qkv_overlap_lost("fsdp", True, True, True, 0.0, 4) == 0.0
+
+
+def test_mlperf_rows_priced_by_hand():
+    # NVIDIA v4.0, 64 H100, TP 4 × CP 2, LORA_A2A=1, no disable_qkv: qkv adapter 2 + proj all-to-alls 0.5
+    hand = _units_priced(1, 2.5)
+    assert _added(1) == pytest.approx(hand, rel=1e-6)
+    assert 0.03 < hand < 0.05  # about 6% of the 0.5 s step
+    # NVIDIA v4.1, same layout, MC_TP_DISABLE_QKV default True: qkv overlap lost 1.5 + proj all-to-alls 0.5
+    assert _added(5) == pytest.approx(_units_priced(5, 2.0), rel=1e-6)
+
+
+def test_no_overlap_only_the_row_adapter():
+    # Dell's config switches TP overlap off (TE returns the gathered layer-norm output): only linear_proj's
+    # all-to-alls remain, 0.5 units at 8,192 tokens per GPU (CP 1); GBS 8 on DP 2: 4 micro-batches per step
+    bw = gpu_time_facts("h100-sxm-80gb", "fp8").intra_busbw_gbs * 1e9
+    lat = T._ring_latency(4, 8, "all_reduce", T._ScalarOps)
+    assert _added(12) == pytest.approx(4 * 80 * 0.5 * (0.75 * 2 * 8192 * 8192 / bw + lat), rel=1e-6)

@@ -423,6 +423,11 @@ class TrainingSection(_Section):
         0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
                                          "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
                                          "linear (time model)")
+    lora_a2a: bool = Field(False, description="Megatron-Bridge LoRA(a2a_experimental=...) (default False; NeMo's "
+                                              "lora_tuning.a2a_experimental, the MLPerf configs' LORA_A2A=1): the "
+                                              "row-parallel adapters move their output to the sequence shard with "
+                                              "an all-to-all instead of an all-gather (timing.bridge_lora_sp_gathers); "
+                                              "other tools ignore it")
     dora: bool = Field(False, description="DoRA (Liu et al. 2024, arXiv:2402.09353): PEFT LoraConfig use_dora, "
                                           "LLaMA-Factory use_dora, ms-swift --use_dora (default False). PEFT's "
                                           "DoraLinearLayer recomputes each adapted weight's norm every forward "
@@ -443,6 +448,11 @@ class TrainingSection(_Section):
     tp_comm_overlap: bool | None = Field(
         None, description="overlap tensor-parallel collectives with the GEMMs (Megatron/TE --tp-comm-overlap, "
                           "torchtitan async TP; needs sequence parallelism); null: framework default")
+    tp_comm_overlap_disable_qkv: bool = Field(
+        False, description="Megatron-Core TransformerConfig.tp_comm_overlap_disable_qkv (default False; NeMo 2 LoRA "
+                           "recipes and the MLPerf llama2_70b_lora configs set True): linear_qkv's all-gather and "
+                           "dgrad reduce-scatter run without TE userbuffers overlap (timing.qkv_overlap_lost); "
+                           "only with tp_comm_overlap")
     overlap_p2p_comm: bool | None = Field(
         None, description="overlap pipeline send/receive with compute (Megatron interleaved schedule); "
                           "null: framework default")

@@ -1396,6 +1396,8 @@ def time_layout(
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     dora: bool = False,
+    lora_a2a: bool = False,
+    tp_comm_overlap_disable_qkv: bool = False,
     kbit_fp32: bool = False,
     expert_tp=None,
     ep_domain=None,
@@ -1656,7 +1658,9 @@ def time_layout(
     lora_tp_n, lora_tp_kind = lora_tp_collectives(m, tool, lora, lora_targets, sp, rec_whole, ops)
     # Megatron-Bridge's adapters on column-parallel linears gather the layer-norm output themselves under TP
     # overlap (bridge_lora_sp_gathers, mlperf10): whole-activation all-gathers, priced in the time function
-    lora_sp_n = bridge_lora_sp_gathers(m, tool, lora, lora_targets, sp, ov_tp, rec_whole, ops) * (m.L / pp)
+    lora_sp_n = (bridge_lora_sp_gathers(m, tool, lora, lora_targets, sp, ov_tp, rec_whole, tp, lora_a2a,
+                                        tp_comm_overlap_disable_qkv, ops)
+                 + qkv_overlap_lost(framework, sp, ov_tp, tp_comm_overlap_disable_qkv, rec_whole, tp, ops)) * (m.L / pp)
     lora_tp_mb = (where(tp > 1, lora_tp_n * (m.L / pp) * where(lora_tp_kind, _ring_latency(tp, gpn, "all_gather", ops),
                                                                    _ring_latency(tp, gpn, "all_reduce", ops)), 0.0)
                   if lora and tool in LORA_TP_TOOLS else 0.0 * tp)  # the other tools: none, no latencies to price
@@ -2677,24 +2681,52 @@ def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_target
 #: need to perform the redundant gather in the adapter module, unless TP communication overlap is used") and
 #: ``parallel_adapters.py`` ``ParallelLinearAdapter.forward`` do the same (the MLPerf llama2_70b_lora NeMo runs:
 #: ``MC_TP_OVERLAP_AG=True``). Counted in all-gather units of one ``tokens × h`` activation per layer and micro-batch.
-#: The row-parallel adapters (``linear_proj``, ``linear_fc2``) are not counted here: their scatter depends on
-#: ``a2a_experimental`` (MLPerf's ``LORA_A2A=1``: an all-to-all of ``1/tp`` of the activation; Bridge's default: an
-#: all-gather of ``linear_out``'s output), which no scenario field selects.
+#: The same ``ParallelLinearAdapter.__init__`` / ``forward`` give the other cases, in the same units:
+#: * a column-parallel adapter without sequence parallelism: ``linear_in`` is a ``ColumnParallelLinear`` whose input
+#:   gradient is all-reduced over TP (``disable_grad_reduce`` is only set under sequence parallelism): one all-reduce
+#:   of ``tokens × h`` in the backward, 2 units;
+#: * a row-parallel adapter (``linear_proj``, ``linear_fc2``): its input is hidden-sharded over the whole sequence and
+#:   ``linear_out`` gathers its output (``gather_output=True``: an all-gather of ``tokens × h``) in the forward; under
+#:   sequence parallelism ``scatter_to_sequence_parallel_region`` then splits it, whose backward all-gathers the
+#:   gradient: ``2 + rec_whole`` units, ``1 + rec_whole`` without sequence parallelism. With ``a2a_experimental``
+#:   (``training.lora_a2a``; the MLPerf NeMo configs' ``LORA_A2A=1``) and sequence parallelism, ``linear_out`` keeps its
+#:   hidden shard and ``all2all_hp2sp`` moves it to the sequence shard, forward and backward: an all-to-all moves
+#:   ``1/tp`` of an all-gather's bytes.
+#: The rank-wide collectives of ``linear_in`` (``tokens × r``) are left out (latency of a few µs each).
 BRIDGE_LORA_SP_TOOLS = ("megatron-bridge",)
 
 
 def bridge_lora_sp_gathers(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, ov_tp, rec_whole,
-                           ops=_ScalarOps):
-    """All-gathers / reduce-scatters of a whole ``tokens × h`` activation per layer and micro-batch that
-    Megatron-Bridge's LoRA adapters on column-parallel linears run themselves (:data:`BRIDGE_LORA_SP_TOOLS`): with
-    sequence parallelism and TE's TP comm overlap, ``(2 + rec_whole)`` per adapted column-parallel linear (forward
-    gather, backward reduce-scatter, the recompute's gather); 0 otherwise."""
+                           tp=1, a2a: bool = False, disable_qkv: bool = False, ops=_ScalarOps):
+    """Collectives of a whole ``tokens × h`` activation, in all-gather units (an all-reduce is 2), per layer and
+    micro-batch that Megatron-Bridge's LoRA adapters run themselves (:data:`BRIDGE_LORA_SP_TOOLS`). Column-parallel
+    adapted linears: ``2 + rec_whole`` with sequence parallelism and TE's TP comm overlap on that linear (not on
+    ``linear_qkv`` with ``disable_qkv``: the base then returns the gathered input), 0 with sequence parallelism alone,
+    2 without it. Row-parallel ones: ``2 + rec_whole`` with sequence parallelism (divided by ``tp`` with ``a2a``),
+    ``1 + rec_whole`` without. 0 for other tools and full fine-tuning."""
     if not (lora and tool in BRIDGE_LORA_SP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
         return 0.0
-    col = LORA_TP_LINEARS[lora_targets][0]
-    if lora_targets in LORA_MLP_TARGETS:  # fc1 counts in the dense layers only (experts: expert TP)
-        col = col - float(m.moe_frac or 0.0)
-    return ops.where(sp, ops.where(ov_tp, col * (2.0 + rec_whole), 0.0), 0.0)
+    col, row = LORA_TP_LINEARS[lora_targets]
+    qkv = 0.0 if lora_targets == "mlp" else 1.0  # the adapted column-parallel linears: linear_qkv, then linear_fc1
+    if lora_targets in LORA_MLP_TARGETS:  # fc1 and fc2 count in the dense layers only (experts: expert TP)
+        moe = float(m.moe_frac or 0.0)
+        col, row = col - moe, row - moe
+    col_ov = col - (qkv if disable_qkv else 0.0)  # the column adapters whose base overlaps its all-gather
+    col_units = ops.where(sp, ops.where(ov_tp, col_ov * (2.0 + rec_whole), 0.0), 2.0 * col)
+    row_units = ops.where(sp, (2.0 + rec_whole) / (tp if a2a else 1.0), 1.0 + rec_whole)
+    return col_units + row * row_units
+
+
+def qkv_overlap_lost(framework: str, sp, ov_tp, disable_qkv: bool, rec_whole, tp, ops=_ScalarOps):
+    """All-gather units per layer and micro-batch that ``tp_comm_overlap_disable_qkv`` takes out of TE's userbuffers
+    overlap (Megatron-Core ``extensions/transformer_engine.py`` ``TELayerNormColumnParallelLinear.__init__``: for the
+    ``qkv`` buffer it sets ``ub_overlap_ag`` and ``ub_overlap_rs_dgrad`` to False): the forward all-gather before
+    ``linear_qkv`` (re-run by a full recompute) and the reduce-scatter of its input gradient. The overlapped model
+    leaves ``1/tp`` of each exposed (the first chunk), so ``(1 − 1/tp)`` of each is added. Megatron-Core engines with
+    sequence parallelism and TP overlap only; 0 otherwise."""
+    if framework != "megatron" or not disable_qkv:
+        return 0.0
+    return ops.where(sp, ops.where(ov_tp, (2.0 + rec_whole) * (1.0 - 1.0 / tp), 0.0), 0.0)
 
 
 def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str) -> bool:
@@ -4159,6 +4191,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         dora=bool(getattr(t, "dora", False)),
+        lora_a2a=bool(getattr(t, "lora_a2a", False)),
+        tp_comm_overlap_disable_qkv=bool(getattr(t, "tp_comm_overlap_disable_qkv", False)),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
