@@ -91,3 +91,33 @@ def test_no_overlap_only_the_row_adapter():
     bw = gpu_time_facts("h100-sxm-80gb", "fp8").intra_busbw_gbs * 1e9
     lat = T._ring_latency(4, 8, "all_reduce", T._ScalarOps)
     assert _added(12) == pytest.approx(4 * 80 * 0.5 * (0.75 * 2 * 8192 * 8192 / bw + lat), rel=1e-6)
+
+
+@pytest.mark.parametrize("training", [
+    {"lora_targets": "attention", "lora_a2a": True, "tp_comm_overlap_disable_qkv": True},
+    {"lora_targets": "all_linear", "tp_comm_overlap": True},
+    {"lora_targets": "attention", "tp_comm_overlap": False, "recompute": "full"}])
+def test_search_equals_evaluate(training):
+    """The ranking's arrays (core/search) equal ``evaluate`` of each candidate with the new fields."""
+    from dataclasses import replace
+
+    from gpuplanner.core import search as S
+    from gpuplanner.core.evaluate import evaluate
+
+    d = {"model": {"preset": "llama-3-8b"}, "training": {"framework": "megatron-bridge", "method": "lora",
+                                                           "seq_len": 4096, "precision": "fp8", **training},
+         "data": {"tokens": 2e8}, "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}}
+    s = scenario_from_dict(d)
+    checked = tp_gt1 = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        vec = S.evaluate_candidates(ctx, c)
+        for i in range(len(c["tp"])):
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            if ev.fits:
+                assert vec["train_hours"][i] / 24.0 == pytest.approx(ev.compute_days, rel=1e-9), sc.parallel
+                tp_gt1 += sc.parallel.tp > 1
+            checked += 1
+    assert checked >= 4 and tp_gt1 >= 2
