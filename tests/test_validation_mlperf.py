@@ -69,12 +69,15 @@ def test_lora_rows_map_to_nemo_lora_settings():
 
 def test_scores_as_reported():
     """The figures in bench/data/mlperf8.md: GPT-3 rows within 7%, GB200 LoRA and 405B rows within 2%, Llama 3.1 8B
-    within 10%, and the TP 4 × CP 2 LoRA rows without CUDA graphs the one systematic miss (more than 20% too fast)."""
+    within 10%, and the TP 4 × CP 2 LoRA rows without CUDA graphs the one systematic miss (more than 15% too fast
+    once round 10 counts the LoRA adapters' own TP collectives, timing.bridge_lora_sp_gathers; the rows whose configs
+    capture CUDA graphs within 5%)."""
     err = {k: r["pred"] / r["pub"] - 1 for k, r in _scored().items()}
     assert all(abs(err[row[1]]) < 0.07 for row in M.ROWS if row[3] == "gpt3")
     assert all(abs(err[row[1]]) < 0.02 for row in M.ROWS if row[4] == "GB200" and row[3] != "llama31_8b")
     assert all(abs(err[row[1]]) < 0.10 for row in M.ROWS if row[3] == "llama31_8b")
-    assert all(err[k] > 0.2 for k in ("eos_n8_ngc24.04_nemo", "eos_n128_ngc24.04_nemo", "64xBM.GPU.H200.8"))
+    assert all(err[k] > 0.15 for k in ("eos_n8_ngc24.04_nemo", "eos_n128_ngc24.04_nemo", "64xBM.GPU.H200.8"))
+    assert all(abs(err[k]) < 0.05 for k in M.GRAPHS)
     assert len(set(err)) == len(M.ROWS)
 
 
