@@ -261,6 +261,7 @@ def memory_kwargs(r: Resolved) -> dict:
             row_len),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
+        lora_dropout=float(t.lora_dropout) if t.method in ("lora", "qlora") else 0.0,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 from dataclasses import replace as _replace
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -86,7 +87,7 @@ from . import nanotron as _nanotron
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params
-from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements
+from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -436,6 +437,64 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
     split = qkv + attn_out + o_copy + core + mlp
     return rep * sb, split * sb
+
+
+#: Adapted linears whose input is saved anyway without lora_dropout (the attention output: SDPA/flash attention save
+#: it for backward and o_proj reads a view of it), so only the dropout's own copy is new there
+_LORA_INPUT_SAVED_ELSEWHERE = ("o_proj",)
+#: Adapted linears reading one shared input (the norm output, or an expert's gathered input)
+_LORA_SHARED_INPUT = {"q_proj": "attn", "k_proj": "attn", "v_proj": "attn", "qkv_proj": "attn", "q_a_proj": "attn",
+                      "kv_a_proj_with_mqa": "attn", "gate_proj": "mlp", "up_proj": "mlp", "gate_up_proj": "mlp",
+                      "fc1": "mlp"}
+
+
+@lru_cache(maxsize=256)
+def lora_dropout_elements(a, targets: str) -> tuple[float, float]:
+    """(adapted, shared) input elements per token over all layers, for :func:`lora_dropout_bytes_per_token`.
+
+    ``adapted``: Σ fan_in of every adapted linear (the experts a token is routed to); ``shared``: Σ fan_in of each
+    distinct input that, without dropout, only the adapters save (the norm output read by q/k/v, the MLP input read
+    by gate/up, the down projection's input; not o_proj's, which attention saves)."""
+    adapted = shared = 0.0
+    groups: set = set()
+    for lin, n_layers in lora_linears(a, targets):
+        base = lin.name.split(".")[-1]
+        per = float(lin.fan_in * lin.active * n_layers)
+        adapted += per
+        if base in _LORA_INPUT_SAVED_ELSEWHERE:
+            continue
+        key = (lin.name.rsplit(".", 1)[0] if "." in lin.name else "", _LORA_SHARED_INPUT.get(base, base), n_layers)
+        if key not in groups:
+            groups.add(key)
+            shared += per
+    return adapted, shared
+
+
+def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np):
+    """Extra bytes per token, per layer on average, that PEFT LoRA saves with ``lora_dropout`` > 0.
+
+    PEFT ``tuners/lora/layer.py``: ``LoraLayer.update_layer`` gives each adapted linear its own
+    ``nn.Dropout(p=lora_dropout)`` (``nn.Identity()`` at 0, PEFT's default), and ``Linear.forward`` runs
+    ``lora_B(lora_A(dropout(x)))`` after ``x = self._cast_input_dtype(x, lora_A.weight.dtype)``. So every adapted
+    linear makes its own copy of its input, which ``lora_A`` saves for its weight gradient, plus the dropout mask
+    (CUDA ``native_dropout``: a 1-byte bool, ATen ``derivatives.yaml``). Without dropout the adapters of one input
+    share one saved tensor (the frozen base linear saves only its weight).
+
+    * 16-bit (or fp32) weights without autocast: ``(act_b + 1)`` per adapted input element, less the ``act_b`` per
+      shared input the model already counts (:func:`lora_dropout_elements`).
+    * Autocast over fp32 adapters (the HF Trainer's mixed precision): each adapter already saved its own 16-bit
+      cast; only the mask is new: 1 byte per adapted input element.
+
+    Measured exactly with PyTorch's ``saved_tensors_hooks`` on PEFT 0.21 (``tests_validate/test_lora_dropout_memory.py``).
+    """
+    adapted, shared = lora_dropout_elements(a, targets)
+    layers = max(a.num_layers, 1)
+    plain = ((act_b + LORA_DROPOUT_MASK_BYTES) * adapted - act_b * shared) / layers
+    return xp.where(xp.asarray(autocast, dtype=bool), LORA_DROPOUT_MASK_BYTES * adapted / layers, plain)
+
+
+#: CUDA ``native_dropout``'s mask: one bool per element (ATen ``native/cuda/Dropout.cu``)
+LORA_DROPOUT_MASK_BYTES = 1.0
 
 
 def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
@@ -1253,6 +1312,7 @@ def memory_arrays(
     checkpoint_reentrant: bool | None = None,
     bnb_fp16_storage: bool = False,
     dora: bool = False,
+    lora_dropout: float = 0.0,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1470,6 +1530,11 @@ def memory_arrays(
         d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)
         dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
+    if lora_dropout > 0.0 and lora_t is not None and hf_style:
+        # PEFT's per-adapter dropout copies and masks (lora_dropout_bytes_per_token), in every saved set of the layer
+        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp) \
+            * s_local * mbs / tp
+        keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
