@@ -100,11 +100,11 @@ MAP: dict[str, tuple[dict, str]] = {
         "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "peft-docs-llama2-70b-qlora-fsdp-no-offload": ({"model": {"preset": "llama-2-70b"}, "training": {
         "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full", "seq_len": 2048,
-        "micro_batch_size": 2, "framework": "fsdp", "fsdp_version": 1}, "parallel": {"zero": 3},
+        "micro_batch_size": 2, "framework": "fsdp", "fsdp_version": 1, "lora_dropout": 0.1}, "parallel": {"zero": 3},
         "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2}}, "total"),  # Accelerate's FSDP: FSDP1
     "peft-docs-llama2-70b-qlora-dszero3": ({"model": {"preset": "llama-2-70b"}, "training": {
         "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full", "seq_len": 2048,
-        "micro_batch_size": 2, "framework": "deepspeed"}, "parallel": {"zero": 3},
+        "micro_batch_size": 2, "framework": "deepspeed", "lora_dropout": 0.1}, "parallel": {"zero": 3},
         "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2}}, "total"),
 }
 
