@@ -60,3 +60,11 @@ def test_dropout_zero_and_full_finetuning_unchanged():
     assert memory_breakdown(scn(dropout=0.0)).metric("allocated") == base
     full0 = memory_breakdown(scn(dropout=0.0, method="full")).metric("allocated")
     assert memory_breakdown(scn(dropout=0.3, method="full")).metric("allocated") == full0
+
+
+def test_old_bitsandbytes_keeps_the_shared_input():
+    """bitsandbytes < 0.43.2 ``MatMul4Bit`` keeps its input (``ctx.tensors = (A, B)``): nothing is subtracted."""
+    a = scn().arch
+    assert float(lora_dropout_bytes_per_token(a, "all_linear", 2.0, False, base_keeps_input=True)) == \
+        3 * (6 * H + F)
+    assert float(lora_dropout_bytes_per_token(a, "all_linear", 2.0, True, base_keeps_input=True)) == 6 * H + F

@@ -470,7 +470,7 @@ def lora_dropout_elements(a, targets: str) -> tuple[float, float]:
     return adapted, shared
 
 
-def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np):
+def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np, base_keeps_input: bool = False):
     """Extra bytes per token, per layer on average, that PEFT LoRA saves with ``lora_dropout`` > 0.
 
     PEFT ``tuners/lora/layer.py``: ``LoraLayer.update_layer`` gives each adapted linear its own
@@ -484,12 +484,15 @@ def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np)
       shared input the model already counts (:func:`lora_dropout_elements`).
     * Autocast over fp32 adapters (the HF Trainer's mixed precision): each adapter already saved its own 16-bit
       cast; only the mask is new: 1 byte per adapted input element.
+    * ``base_keeps_input``: bitsandbytes < 0.43.2 keeps each 4-bit linear's input as ``ctx.tensors``
+      (``MatMul4Bit.forward``; ``legacy_bnb_4bit``), so the shared input stays held beside the adapters' copies and
+      nothing is subtracted.
 
     Measured exactly with PyTorch's ``saved_tensors_hooks`` on PEFT 0.21 (``tests_validate/test_lora_dropout_memory.py``).
     """
     adapted, shared = lora_dropout_elements(a, targets)
     layers = max(a.num_layers, 1)
-    plain = ((act_b + LORA_DROPOUT_MASK_BYTES) * adapted - act_b * shared) / layers
+    plain = ((act_b + LORA_DROPOUT_MASK_BYTES) * adapted - (0.0 if base_keeps_input else act_b * shared)) / layers
     return xp.where(xp.asarray(autocast, dtype=bool), LORA_DROPOUT_MASK_BYTES * adapted / layers, plain)
 
 
@@ -1532,8 +1535,8 @@ def memory_arrays(
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
     if lora_dropout > 0.0 and lora_t is not None and hf_style:
         # PEFT's per-adapter dropout copies and masks (lora_dropout_bytes_per_token), in every saved set of the layer
-        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp) \
-            * s_local * mbs / tp
+        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp,
+                                              method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
         keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
