@@ -1316,6 +1316,7 @@ def memory_arrays(
     bnb_fp16_storage: bool = False,
     dora: bool = False,
     lora_dropout: float = 0.0,
+    fsdp1_root: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1747,6 +1748,16 @@ def memory_arrays(
                   + layer_gathered_b * layer_full)
     layer_bufs = gather
     gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
+    if fsdp1_root and lora_like:
+        # FSDP1 FULL_SHARD keeps its root unit (embedding, final norm, head) gathered for the whole step
+        # (fsdp1_root_unit_bytes), at each moment beside that moment's blocks: the loss with the prefetched last
+        # block, a recomputed block's backward with its own and the prefetched one. What that adds above the
+        # activations' peak plus the largest buffers counted so far (tail + gather)
+        _emb_b, root_b = fsdp1_root_unit_bytes(m, tp, precision)
+        root_peak = xp.maximum(out_layer + root_b + layer_gathered_b * layer_full,
+                               working + grad_h + root_b + layer_bufs)
+        gather = gather + xp.where((zero >= 3) & xp.where(fsdp_keep, False, True) & (pp_i == 1),
+                                   xp.maximum(root_peak - tail - gather, 0.0), 0.0)
     if framework == "fsdp" and not lora_like:
         # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
         # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
@@ -1888,6 +1899,24 @@ def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_g
     live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs) + held, block_m)
     high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs) + held, block_m)
     return live, high
+
+
+def fsdp1_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
+    """(embedding, whole root) 16-bit bytes FSDP1's root unit holds gathered from its forward to the end of backward.
+
+    PyTorch ``torch/distributed/fsdp/_runtime_utils.py``: ``_post_forward_reshard`` frees a unit's unsharded flat
+    parameter after forward only when ``not state._is_root`` ("Do not free the root's parameters in the
+    post-forward for FULL_SHARD with the intention that they are immediately used for backward computation"); a
+    frozen flat parameter has no post-backward hook, so the root is resharded by the final callback
+    (``_post_backward_final_callback`` → ``_catch_all_reshard``) when backward ends. Under Accelerate's and
+    Answer.AI's transformer wrap policies (one unit per decoder layer; Answer.AI also one per LoRA adapter) the root
+    holds what is left: the token embedding, the final norm and the output layer. LoRA/QLoRA keep them 16-bit
+    (not quantised: transformers ``get_keys_to_not_convert``). Full fine-tuning is not covered here (its root trains;
+    see the round-10 note)."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    emb = 0.0 if m.tied else act_b * vh
+    return emb, emb + act_b * vh + act_b * m.h
 
 
 def fsdp_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
