@@ -131,7 +131,8 @@ MISSES = [
     "`l32-3b-adamw8bit` (−14%): which 8-bit AdamW the row used is not stated (bitsandbytes or torchao); states "
     "are 2 bytes per parameter in both; a per-parameter step's temporaries under optimizer-in-backward are not "
     "modelled.",
-    "PEFT docs rows (−10%, −12% since round 10; −15% before): the gathered layers of a 4-bit base are now counted in 4 bits (bitsandbytes' "
+    "PEFT docs rows (−10%, −12% since round 10; −15% before): the gathered layers of a 4-bit base are now "
+    "counted in 4 bits (bitsandbytes' "
     "`bnb_4bit_quant_storage` flattens the packed data; before: 16 bits, 2.5 GB more), the loss's and the "
     "recomputed block's transients as the larger of the two; DeepSpeed's `stage3_max_live_parameters` (1e9) "
     "and FSDP1's root-unit details are not modelled, nor how the 'memory consumed' figure was read.",
