@@ -1739,6 +1739,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragment("resv9.md"),
         "",
+        *_fragment("ftmem10.md"),
+        "",
         *_fragment("swiftmoe9.md"),
         *_fragment("swiftmoe10.md"),
         *_fragment("nf4src.md"),

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 from dataclasses import replace as _replace
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -86,7 +87,7 @@ from . import nanotron as _nanotron
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params
-from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements
+from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -436,6 +437,67 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
     split = qkv + attn_out + o_copy + core + mlp
     return rep * sb, split * sb
+
+
+#: Adapted linears whose input is saved anyway without lora_dropout (the attention output: SDPA/flash attention save
+#: it for backward and o_proj reads a view of it), so only the dropout's own copy is new there
+_LORA_INPUT_SAVED_ELSEWHERE = ("o_proj",)
+#: Adapted linears reading one shared input (the norm output, or an expert's gathered input)
+_LORA_SHARED_INPUT = {"q_proj": "attn", "k_proj": "attn", "v_proj": "attn", "qkv_proj": "attn", "q_a_proj": "attn",
+                      "kv_a_proj_with_mqa": "attn", "gate_proj": "mlp", "up_proj": "mlp", "gate_up_proj": "mlp",
+                      "fc1": "mlp"}
+
+
+@lru_cache(maxsize=256)
+def lora_dropout_elements(a, targets: str) -> tuple[float, float]:
+    """(adapted, shared) input elements per token over all layers, for :func:`lora_dropout_bytes_per_token`.
+
+    ``adapted``: Σ fan_in of every adapted linear (the experts a token is routed to); ``shared``: Σ fan_in of each
+    distinct input that, without dropout, only the adapters save (the norm output read by q/k/v, the MLP input read
+    by gate/up, the down projection's input; not o_proj's, which attention saves)."""
+    adapted = shared = 0.0
+    groups: set = set()
+    for lin, n_layers in lora_linears(a, targets):
+        base = lin.name.split(".")[-1]
+        per = float(lin.fan_in * lin.active * n_layers)
+        adapted += per
+        if base in _LORA_INPUT_SAVED_ELSEWHERE:
+            continue
+        key = (lin.name.rsplit(".", 1)[0] if "." in lin.name else "", _LORA_SHARED_INPUT.get(base, base), n_layers)
+        if key not in groups:
+            groups.add(key)
+            shared += per
+    return adapted, shared
+
+
+def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np, base_keeps_input: bool = False):
+    """Extra bytes per token, per layer on average, that PEFT LoRA saves with ``lora_dropout`` > 0.
+
+    PEFT ``tuners/lora/layer.py``: ``LoraLayer.update_layer`` gives each adapted linear its own
+    ``nn.Dropout(p=lora_dropout)`` (``nn.Identity()`` at 0, PEFT's default), and ``Linear.forward`` runs
+    ``lora_B(lora_A(dropout(x)))`` after ``x = self._cast_input_dtype(x, lora_A.weight.dtype)``. So every adapted
+    linear makes its own copy of its input, which ``lora_A`` saves for its weight gradient, plus the dropout mask
+    (CUDA ``native_dropout``: a 1-byte bool, ATen ``derivatives.yaml``). Without dropout the adapters of one input
+    share one saved tensor (the frozen base linear saves only its weight).
+
+    * 16-bit (or fp32) weights without autocast: ``(act_b + 1)`` per adapted input element, less the ``act_b`` per
+      shared input the model already counts (:func:`lora_dropout_elements`).
+    * Autocast over fp32 adapters (the HF Trainer's mixed precision): each adapter already saved its own 16-bit
+      cast; only the mask is new: 1 byte per adapted input element.
+    * ``base_keeps_input``: bitsandbytes < 0.43.2 keeps each 4-bit linear's input as ``ctx.tensors``
+      (``MatMul4Bit.forward``; ``legacy_bnb_4bit``), so the shared input stays held beside the adapters' copies and
+      nothing is subtracted.
+
+    Measured exactly with PyTorch's ``saved_tensors_hooks`` on PEFT 0.21 (``tests_validate/test_lora_dropout_memory.py``).
+    """
+    adapted, shared = lora_dropout_elements(a, targets)
+    layers = max(a.num_layers, 1)
+    plain = ((act_b + LORA_DROPOUT_MASK_BYTES) * adapted - (0.0 if base_keeps_input else act_b * shared)) / layers
+    return xp.where(xp.asarray(autocast, dtype=bool), LORA_DROPOUT_MASK_BYTES * adapted / layers, plain)
+
+
+#: CUDA ``native_dropout``'s mask: one bool per element (ATen ``native/cuda/Dropout.cu``)
+LORA_DROPOUT_MASK_BYTES = 1.0
 
 
 def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
@@ -1253,6 +1315,8 @@ def memory_arrays(
     checkpoint_reentrant: bool | None = None,
     bnb_fp16_storage: bool = False,
     dora: bool = False,
+    lora_dropout: float = 0.0,
+    fsdp1_root: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1470,6 +1534,11 @@ def memory_arrays(
         d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)
         dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
+    if lora_dropout > 0.0 and lora_t is not None and hf_style:
+        # PEFT's per-adapter dropout copies and masks (lora_dropout_bytes_per_token), in every saved set of the layer
+        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp,
+                                              method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
+        keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
@@ -1679,6 +1748,16 @@ def memory_arrays(
                   + layer_gathered_b * layer_full)
     layer_bufs = gather
     gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
+    if fsdp1_root and lora_like:
+        # FSDP1 FULL_SHARD keeps its root unit (embedding, final norm, head) gathered for the whole step
+        # (fsdp1_root_unit_bytes), at each moment beside that moment's blocks: the loss with the prefetched last
+        # block, a recomputed block's backward with its own and the prefetched one. What that adds above the
+        # activations' peak plus the largest buffers counted so far (tail + gather)
+        _emb_b, root_b = fsdp1_root_unit_bytes(m, tp, precision)
+        root_peak = xp.maximum(out_layer + root_b + layer_gathered_b * layer_full,
+                               working + grad_h + root_b + layer_bufs)
+        gather = gather + xp.where((zero >= 3) & xp.where(fsdp_keep, False, True) & (pp_i == 1),
+                                   xp.maximum(root_peak - tail - gather, 0.0), 0.0)
     if framework == "fsdp" and not lora_like:
         # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
         # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
@@ -1820,6 +1899,24 @@ def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_g
     live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs) + held, block_m)
     high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs) + held, block_m)
     return live, high
+
+
+def fsdp1_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
+    """(embedding, whole root) 16-bit bytes FSDP1's root unit holds gathered from its forward to the end of backward.
+
+    PyTorch ``torch/distributed/fsdp/_runtime_utils.py``: ``_post_forward_reshard`` frees a unit's unsharded flat
+    parameter after forward only when ``not state._is_root`` ("Do not free the root's parameters in the
+    post-forward for FULL_SHARD with the intention that they are immediately used for backward computation"); a
+    frozen flat parameter has no post-backward hook, so the root is resharded by the final callback
+    (``_post_backward_final_callback`` → ``_catch_all_reshard``) when backward ends. Under Accelerate's and
+    Answer.AI's transformer wrap policies (one unit per decoder layer; Answer.AI also one per LoRA adapter) the root
+    holds what is left: the token embedding, the final norm and the output layer. LoRA/QLoRA keep them 16-bit
+    (not quantised: transformers ``get_keys_to_not_convert``). Full fine-tuning is not covered here (its root trains;
+    see the round-10 note)."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    emb = 0.0 if m.tied else act_b * vh
+    return emb, emb + act_b * vh + act_b * m.h
 
 
 def fsdp_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:

@@ -422,7 +422,8 @@ class TrainingSection(_Section):
     lora_dropout: float = Field(
         0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
                                          "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
-                                         "linear (time model)")
+                                         "linear (time model) and keeps each adapted linear's own dropped input "
+                                         "and mask for backward (memory.lora_dropout_bytes_per_token)")
     dora: bool = Field(False, description="DoRA (Liu et al. 2024, arXiv:2402.09353): PEFT LoraConfig use_dora, "
                                           "LLaMA-Factory use_dora, ms-swift --use_dora (default False). PEFT's "
                                           "DoraLinearLayer recomputes each adapted weight's norm every forward "
