@@ -396,6 +396,10 @@ def nemo_rl_bound_rows(mean: int = NEMO_RL_MEAN) -> list[tuple[str, float, float
 #: the prompt three times (``prompt``, and in ``chosen`` and ``rejected``) and both responses; with prompt ≈ response
 #: that is 2.4k characters a sequence, about 650 tokens at 4 characters a token (incl. the chat template); the OLMo
 #: mixes 17% more bytes a row in parquet (3.85 kB against 3.29 kB): 760 tokens. The model's default spread (0.46 ×).
+#: DeepSpeed's hidden-size keys: ``stage3_no_offloading_accelerate.conf`` writes ``reduce_bucket_size``,
+#: ``stage3_prefetch_bucket_size`` and ``stage3_param_persistence_threshold`` as ``"auto"``, which Accelerate fills
+#: from the model (``Accelerator._prepare_deepspeed``: hidden², 0.9·hidden², 10·hidden): ``ds_config_auto`` true
+#: (round 10, z3pair10; DeepSpeed's own defaults would be 5e8, 5e7, 1e5).
 OPEN_INSTRUCT = ("github.com/allenai/open-instruct 686a521a3 docs/algorithms/dpo/{}_dpo-time.png + "
                  "scripts/train/{}.sh")
 #: OLMo 2 (huggingface.co/allenai/OLMo-2-1124-{7B,13B}-SFT config.json); no preset ships
@@ -411,7 +415,7 @@ def _oi_dpo(model, pairs, ga, mean):
             "training": {"framework": "deepspeed", "objective": "dpo", "method": "full", "seq_len": 2048,
                          "micro_batch_size": 1, "global_batch_size": 32 * ga, "recompute": "full",
                          "flash_attention": True, "attn_implementation": "flash_attention_2",
-                         "preference": {"reference": "precomputed"}},
+                         "preference": {"reference": "precomputed"}, "ds_config_auto": True},
             "parallel": {"zero": 3},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 32, "gpus_per_node": 8},
             "data": {"mean_sample_len": mean}}, pairs // (32 * ga)
