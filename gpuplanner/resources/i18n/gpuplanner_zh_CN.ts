@@ -9302,6 +9302,14 @@
         <translation>ZeRO-3 收集方式</translation>
     </message>
     <message>
+        <source>DeepSpeed auto sizes</source>
+        <translation>DeepSpeed 自动尺寸</translation>
+    </message>
+    <message>
+        <source>Whether your DeepSpeed config writes reduce_bucket_size, stage3_prefetch_bucket_size and stage3_param_persistence_threshold as &quot;auto&quot;, which Transformers and Accelerate fill from the model (hidden², 0.9·hidden², 10·hidden). Off: DeepSpeed&apos;s own defaults (500 million, 50 million and 100 thousand elements). Framework default: off for DeepSpeed alone, on for the Hugging Face-based tools. DeepSpeed ZeRO only</source>
+        <translation>你的 DeepSpeed 配置是否把 reduce_bucket_size、stage3_prefetch_bucket_size 和 stage3_param_persistence_threshold 写成自动值，由 Transformers 和 Accelerate 按模型填入（hidden²、0.9·hidden²、10·hidden）。关：DeepSpeed 自己的默认值（5 亿、5000 万和 10 万个元素）。框架默认：单用 DeepSpeed 时关，基于 Hugging Face 的工具时开。仅用于 DeepSpeed ZeRO</translation>
+    </message>
+    <message>
         <source>How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch (v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose it only for a run on those versions. DeepSpeed plans only</source>
         <translation>你的 DeepSpeed 版本如何收集 ZeRO-3 权重。默认：每次取用一个模块时做一次扁平全收集（v0.5.5 及以后）。更早的版本（v0.3.13 至 v0.5.4）先同步设备，再对每个参数单独全收集，梯度也逐个参数归约分散，全都不与计算重叠：只有在这些版本上运行时才选它。仅用于 DeepSpeed 方案</translation>
     </message>
