@@ -1755,6 +1755,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
                     "smallmb8.md", "cp7.md", "cp8.md", "bwattn7.md", "price7.md", "fsdp7.md", "geft7.md",
                     "ftoos8.md", "dora8.md", "bf16h8.md", "xent8.md", "rtx5090_7.md", "pref10_9.md"),
         *_fragments("z3sync9.md"),
+        *_fragments("z3pair10.md"),
         *_fragments("rltrain9.md"),
         *_fragments("rltrain10.md"),
         *_fragments("h20_9.md"),

@@ -452,6 +452,12 @@ class TrainingSection(_Section):
                             "per module fetch) or 'list' (v0.3.13-v0.5.4: one torch.distributed.all_gather per "
                             "parameter into per-rank views after a device sync, gradients reduce-scattered per "
                             "parameter from per-rank views; nothing overlaps)")
+    ds_config_auto: bool | None = Field(
+        None, description="DeepSpeed's hidden-size keys (reduce_bucket_size, stage3_prefetch_bucket_size, "
+                          "stage3_param_persistence_threshold) written 'auto' and filled by Transformers or "
+                          "Accelerate (hidden², 0.9·hidden², 10·hidden); false: DeepSpeed's own defaults (5e8, 5e7, "
+                          "1e5); null: the framework's default (DeepSpeed alone: its own; the Hugging Face-based "
+                          "tools: auto)")
 
 
 class ParallelSection(_Section):

@@ -1204,6 +1204,17 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+def ds_bucket_engine(framework: str, ds_config_auto: bool | None) -> str:
+    """Whose hidden-size keys a DeepSpeed config holds, as core/zero3.py reads its ``framework`` argument:
+    ``"deepspeed"`` DeepSpeed's own defaults, ``"hf"`` the ``auto`` fill of Transformers' ``HfTrainerDeepSpeedConfig.
+    trainer_config_finalize`` and Accelerate's ``Accelerator._prepare_deepspeed`` (``reduce_bucket_size`` hidden²,
+    ``stage3_prefetch_bucket_size`` 0.9·hidden², ``stage3_param_persistence_threshold`` 10·hidden).
+    ``training.ds_config_auto`` picks one; null keeps the engine's (other engines: unchanged)."""
+    if framework not in ("deepspeed", "hf") or ds_config_auto is None:
+        return framework
+    return "hf" if ds_config_auto else "deepspeed"
+
+
 #: DeepSpeed ZeRO-3's defaults, unchanged since ZeRO-3 shipped (v0.3.13, March 2021: ``deepspeed/runtime/zero/
 #: constants.py``; today ``deepspeed/runtime/zero/config.py``): parameters with fewer elements than
 #: ``stage3_param_persistence_threshold`` stay whole on every rank (never gathered); a fetched parameter is kept
@@ -1415,6 +1426,7 @@ def time_layout(
     sdpa_mask: str | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
+    ds_config_auto: bool | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1584,12 +1596,18 @@ def time_layout(
     fwd_host_mb = where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
     host_fwd_mb = fwd_host_mb if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
+    # (z3_fw: whose bucket and persistence sizes the DeepSpeed config holds, ds_bucket_engine)
+    z3_fw = ds_bucket_engine(framework, ds_config_auto)
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
-        m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
+        m.arch, z3_fw, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
     # and its gradient reduce-scatter path, bucket by bucket, in the backward (core/zero3.py)
     z3_host_mb = z3_host_mb + where(zero >= 3, (_z3.z3_rs_host_seconds_layer(
-        m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
-        m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
+        m.arch, z3_fw, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
+        m.arch, z3_fw, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
+    # and, on more than one rank, the coalesced prefetches' per-rank loops (core/zero3.py,
+    # z3_coalesced_host_seconds_layer)
+    z3_host_mb = z3_host_mb + where(zero >= 3, _z3.z3_coalesced_host_seconds_layer(
+        m.arch, z3_fw, tool, method, lora_rank, lora_targets, dp, rec_whole) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
     # verl's FSDP1 LoRA actor: each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
     fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
@@ -1742,8 +1760,8 @@ def time_layout(
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
         # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
         # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
-        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, framework, tool, method, int(lora_rank), lora_targets,
-                                              lora and lora_dropout > 0.0)
+        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, ds_bucket_engine(framework, ds_config_auto), tool, method,
+                                              int(lora_rank), lora_targets, lora and lora_dropout > 0.0)
         z3_open = where(ds_z3 & (n_dp > 1), o_sh, 0.0)
         z3_windowed = where(ds_z3 & (n_dp > 1), w_sh, 0.0)
         z3_win_bytes = z3_window_bytes(m, fused, lora, framework, lora_targets, lora_dropout, ops) * tokens_mb * L_stage
@@ -4121,6 +4139,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
+        ds_config_auto=getattr(t, "ds_config_auto", None),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
