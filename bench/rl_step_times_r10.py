@@ -78,6 +78,15 @@ ROWS = [
     ("verl gsm8k+math qwen2.5-7b grpo-lora 8 gpus", MATH + "Qwen2.5-7B-bsz64_8-prompt1024-resp512-lorarank32-"
      "score0.6171.log (f296049)", _lora512("qwen2.5-7b", 8, tp=2, util=0.2, resp_mean=414.0, prompt_mean=138),
      _pub(26.97, 2.49, 1.28, 7.38, reward=0.07, adv=0.01), "last step (233); clip ratio 0.44", True),
+    ("verl gsm8k+math qwen2.5-0.5b grpo-lora 2 gpus", MATH + "Qwen2.5-0.5B-bsz64_2-prompt1024-resp512-lorarank32-"
+     "score0.3175.log (f296049)", _lora512("qwen2.5-0.5b", 2, tp=2, util=0.1, resp_mean=411.1, prompt_mean=138),
+     _pub(46.64, 1.74, 0.60, 5.90, reward=0.07, adv=0.01), "last step (233); clip ratio 0.48", True),
+    ("verl gsm8k+math qwen2.5-1.5b grpo-lora 2 gpus", MATH + "Qwen2.5-1.5B-bsz64_2-prompt1024-resp512-lorarank32-"
+     "score0.4836.log (f296049)", _lora512("qwen2.5-1.5b", 2, tp=2, util=0.1, resp_mean=400.7, prompt_mean=138),
+     _pub(51.48, 2.06, 1.19, 7.21, reward=0.07, adv=0.01), "last step (233); clip ratio 0.42", True),
+    ("verl gsm8k+math qwen2.5-3b grpo-lora 2 gpus", MATH + "Qwen2.5-3B-bsz64_2-prompt1024-resp512-lorarank32-"
+     "score0.5642.log (f296049)", _lora512(QWEN25_3B, 2, tp=2, util=0.1, resp_mean=396.2, prompt_mean=138),
+     _pub(60.23, 2.70, 1.87, 9.49, reward=0.07, adv=0.01), "last step (233); clip ratio 0.39", True),
 ]
 
 
