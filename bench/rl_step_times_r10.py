@@ -90,6 +90,31 @@ ROWS = [
 ]
 
 
+#: verl's logged ``perf/max_memory_allocated_gb`` (``torch.cuda.max_memory_allocated() / 1024**3`` in the actor
+#: worker, vLLM's pool in the same process; the maximum so far, read at the same step as the timings), GiB
+MEM_PUB = {
+    "verl math qwen2.5-0.5b grpo-lora 2 gpus": 35.64, "verl math qwen2.5-1.5b grpo-lora 2 gpus": 37.73,
+    "verl math qwen2.5-3b grpo-lora 2 gpus": 42.59, "verl math qwen2.5-7b grpo-lora 8 gpus": 28.08,
+    "verl math qwen2.5-14b grpo-lora 8 gpus": 36.99, "verl math qwen2.5-32b grpo-lora 8 gpus": 51.05,
+    "verl math qwen2.5-72b grpo-lora 8 gpus": 81.87, "verl gsm8k+math qwen2.5-7b grpo-lora 8 gpus": 26.93,
+    "verl gsm8k+math qwen2.5-0.5b grpo-lora 2 gpus": 36.55, "verl gsm8k+math qwen2.5-1.5b grpo-lora 2 gpus": 37.95,
+    "verl gsm8k+math qwen2.5-3b grpo-lora 2 gpus": 40.67,
+}
+#: 81.9 GiB is more than an H100's 79.6 GiB: not a live peak on the ASSUMED card (shown, not counted)
+MEM_NOT_COUNTED = {"verl math qwen2.5-72b grpo-lora 8 gpus"}
+
+
+def mem_table() -> list[tuple]:
+    """(id, published GiB, modelled allocated GiB, error, counted) for :data:`MEM_PUB`."""
+    from rl_step_times import predict
+    rows = {r[0]: r[2] for r in ROWS}
+    out = []
+    for rid, pub in MEM_PUB.items():
+        pred = predict(rows[rid])["mem"]
+        out.append((rid, pub, pred, pred / pub - 1.0, rid not in MEM_NOT_COUNTED))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--markdown", action="store_true")
@@ -108,6 +133,13 @@ def main() -> None:
         errs = [r["keys"][k][1] / r["keys"][k][0] - 1 for r in counted if k in r["keys"]]
         if errs:
             print(f"{k}: signed errors {', '.join(f'{e:+.0%}' for e in sorted(errs))}")
+    print("\nAllocated peak (verl perf/max_memory_allocated_gb) against the model's allocated peak:")
+    mem = mem_table()
+    for rid, pub, pred, err, counted in mem:
+        print(f"- {rid}: {pub:.1f} GiB published, {pred:.1f} GiB modelled ({err:+.0%})"
+              + ("" if counted else " [not counted: above the card]"))
+    med, p90 = _stats(e for _r, _p, _m, e, c in mem if c)
+    print(f"mem |error| over {sum(1 for m in mem if m[4])} counted rows: median {med:.0%}, p90 {p90:.0%}")
 
 
 if __name__ == "__main__":
