@@ -479,10 +479,10 @@ def nemo_key_table() -> list[dict]:
     return out
 
 
-MEM_NOT_COUNTED = {
-    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
-                                          "(likely vLLM's pool counted after sleep mode unmapped it)",
-}
+#: (round 10: empty. play-verl "recommended"'s 83.6 GiB, more than the H100's 79.6 GiB, was left out as "likely
+#: vLLM's pool counted after sleep mode unmapped it"; that is the mechanism memory.sleeping_pool_counted_bytes now
+#: models from vLLM's CuMemAllocator, so the row is counted)
+MEM_NOT_COUNTED: dict = {}
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
 #: only): docs/advance/one_step_off.md (16× H20, Qwen2.5-Math-7B DAPO) and docs/advance/fully_async.md (H20)
