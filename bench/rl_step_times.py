@@ -344,18 +344,26 @@ def verl_phase_moves(scn: dict, base: dict) -> tuple:
     ``compute_log_prob`` (``load_fsdp_model_to_gpu`` … ``offload_fsdp_model_to_cpu``) and ``compute_values`` (the
     same for the critic), volcengine/verl v0.3.0.post1 (070ed6ac) ``verl/workers/fsdp_workers.py``. The model
     prices all of verl's per-phase copies in one part (``optimizer_offload``: ``timing.offload_layout``'s
-    ``off_verl``, bytes per shard element actor = ``VERL_PARAM_BYTES + VERL_OPT_BYTES`` + ``VERL_PARAM_BYTES`` per
-    log-prob forward and per colocated refit, critic = ``VERL_PARAM_BYTES + VERL_OPT_BYTES + VERL_PARAM_BYTES``):
-    each phase's share of that part, by its bytes. Zero without offload."""
+    ``off_verl``, the bytes of ``timing.verl_phase_bytes``): each phase's share of that part, by its bytes. A LoRA
+    actor's reference phase (its copy) is left in ``ref``, which the step without a reference already holds. Zero
+    without offload."""
     from gpuplanner.core import timing as T
+    from gpuplanner.core.methods import method_profile
+    from gpuplanner.core.estimate import resolve_arch
+    from gpuplanner.core.params import count_params, lora_params
+    from gpuplanner.core.scenario import scenario_from_dict
     if not scn["parallel"].get("offload_params"):
         return 0.0, 0.0, 0.0
     moves = base["offload"]
-    per_model = T.VERL_PARAM_BYTES + T.VERL_OPT_BYTES
-    rl = scn["training"]["rl"]
-    actor = per_model + T.VERL_PARAM_BYTES * (1.0 + (1.0 if rl["generation_engine"] == "vllm_colocated" else 0.0))
-    critic = per_model + T.VERL_PARAM_BYTES if scn["training"]["objective"] == "ppo" else 0.0
-    share = moves / (actor + critic)
+    sc = scenario_from_dict(scn)
+    prof = method_profile(sc.training)
+    trained = 1.0  # the optimizer state's share of the parameters: the adapter's with LoRA
+    if sc.training.method in ("lora", "qlora"):
+        arch = resolve_arch(sc.model)
+        trained = lora_params(arch, sc.training.lora_rank, sc.training.lora_targets)[0] / count_params(arch).total
+    ph = T.verl_phase_bytes(prof, 1.0, trained)
+    share = moves / sum(ph.values())
+    critic = ph["critic"]
     return T.VERL_PARAM_BYTES * share, (T.VERL_PARAM_BYTES * share if critic else 0.0), critic * share
 
 
@@ -471,10 +479,10 @@ def nemo_key_table() -> list[dict]:
     return out
 
 
-MEM_NOT_COUNTED = {
-    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
-                                          "(likely vLLM's pool counted after sleep mode unmapped it)",
-}
+#: (round 10: empty. play-verl "recommended"'s 83.6 GiB, more than the H100's 79.6 GiB, was left out as "likely
+#: vLLM's pool counted after sleep mode unmapped it"; that is the mechanism memory.sleeping_pool_counted_bytes now
+#: models from vLLM's CuMemAllocator, so the row is counted)
+MEM_NOT_COUNTED: dict = {}
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
 #: only): docs/advance/one_step_off.md (16× H20, Qwen2.5-Math-7B DAPO) and docs/advance/fully_async.md (H20)

@@ -1452,7 +1452,7 @@ def memory_arrays(
         scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale
         base_gpu = model_gpu
-        base_bytes_per = 4.0 if precision == "fp32" else 2.0
+        base_bytes_per = 4.0 if (precision == "fp32" or verl_actor_fp32(profile, framework)) else 2.0
         if method == "qlora":
             lin = base_linear_params(m.arch)
             frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * xp.where(kbit_on, KBIT_FP32_PARAM_BYTES, 2.0)) * scale
@@ -1492,11 +1492,12 @@ def memory_arrays(
         # embedding's (the last): one V×h gradient lives through the whole backward
         tied_grad = 0.0 if (method in ("lora", "qlora") or not m.tied) else m.V * m.h / tp * g_b
         gradients = gradients * 0.0 + xp.where(zero >= 2, tied_grad / dp_sh, tied_grad)
-    opt = xp.where(offload, 0.0, opt)
+    # (verl's offload is per phase: the actor's states are back on the GPU for its update, verl_offload_per_phase)
+    opt = opt if verl_offload_per_phase(profile, framework) else xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
                     model_gpu * min(activation_dtype_bytes(precision), gathered_b), 0.0)
-    if offload_params:
+    if offload_params and not verl_offload_per_phase(profile, framework):
         # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
@@ -1823,6 +1824,11 @@ def memory_arrays(
         m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
         model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
+    if "critic" in extra and offload_params and verl_offload_per_phase(profile, framework):
+        # verl offloads the critic's states while the actor trains and the actor's while the critic trains (each
+        # worker's per-phase offload, verl_offload_per_phase): one model's states at a time; the actor's, with the
+        # LM head the critic lacks, are the larger
+        extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
@@ -1835,6 +1841,8 @@ def memory_arrays(
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
     allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached
+    # issue 35 round 10: vLLM's sleeping pool stays in the caching allocator's counters (sleeping_pool_counted_bytes)
+    allocated = allocated + sleeping_pool_counted_bytes(profile, framework, acts, gpu_capacity_gib, xp)
     if paged_optimizer:
         # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
         # allocator (paged_state_bytes): on the device, not in allocated or reserved
@@ -2043,6 +2051,48 @@ def reference_grad_buffer_bytes_per_param() -> float:
     and ``requires_grad_(False)``, and lowered the examples' published figures with it: ``rlhf/dpo/dense.sh``
     4 × 55 → 4 × 45 GiB, ``multimodal/moe/full_dpo_offload.sh`` 8 × 80 → 8 × 65 GiB."""
     return 4.0
+
+
+#: Issue 35 round 10 (postoos10): verl's actor (RL on the ``fsdp`` framework is verl's FSDP workers, as
+#: ``timing.offload_layout``) is built in fp32 (``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``:
+#: ``torch_dtype = torch.float32 if self._is_actor``, "we have to create model in fp32", a LoRA actor's frozen base
+#: included) and wrapped without FSDP's CPU offload (``cpu_offload = None if role == "actor"``: "We force turn off
+#: CPUOffload for actor because it causes incorrect results when using grad accumulation"). Its ``param_offload`` /
+#: ``optimizer_offload`` move the shard and the optimizer state to the host between phases and back for each
+#: (``update_actor``: ``load_fsdp_model_to_gpu``, ``load_fsdp_optimizer`` before the update), so at the update's
+#: peak the states are on the GPU as without offload; the offload frees them while vLLM generates.
+def verl_offload_per_phase(prof: MethodProfile, framework: str) -> bool:
+    """Whether the run is verl's FSDP actor, whose CPU offload is per phase (above): the training peak keeps its
+    parameters, gradients and optimizer state on the GPU."""
+    return bool(prof.rl) and framework == "fsdp"
+
+
+def verl_actor_fp32(prof: MethodProfile, framework: str) -> bool:
+    """Whether the actor's frozen weights are fp32 (verl builds the actor in fp32, above)."""
+    return verl_offload_per_phase(prof, framework)
+
+
+#: Issue 35 round 10 (postoos10): vLLM's sleep mode keeps its pool in PyTorch's counters. The engine allocates its
+#: weights and KV cache through ``CuMemAllocator`` (``vllm/device_allocator/cumem.py``: a ``CUDAPluggableAllocator``
+#: in a ``torch.cuda.MemPool``, since vLLM 0.7.3), so they are ordinary blocks of PyTorch's caching allocator.
+#: ``sleep()`` copies the weights to the host (level 1) and calls ``unmap_and_release`` on every allocation: the
+#: physical memory goes back to the driver, but no tensor is freed, so ``torch.cuda.memory_allocated()`` /
+#: ``memory_reserved()`` go on counting the whole pool while the model trains. The device holds the larger of the
+#: pool and the activations (``objective_parts``: ``kv_cache``; what :attr:`MemoryBreakdown.total` and ``fits`` read),
+#: but the allocator's counters hold both: a training process that logs ``torch.cuda.max_memory_allocated()`` with
+#: the engine in it (verl's hybrid worker, ``perf/max_memory_allocated_gb``; TRL's colocate mode) reports the pool on
+#: top of the training peak. Published check: verl logs whose ``max_memory_reserved_gb`` exceeds the card (play-verl
+#: "recommended" PPO 83.6 GiB of allocated on an 80 GB H100; verl-data's GRPO-LoRA runs 82–99 GiB reserved,
+#: bench/rl_step_times_r10.py). NeMo RL (the ``megatron`` framework's RL reading) runs vLLM in its own Ray worker
+#: processes, whose pool the policy worker's counters never see: left out.
+def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_capacity_gib, xp):
+    """Bytes the allocator's counters (``allocated``, and with it ``reserved``) hold beyond the device's peak for a
+    colocated vLLM engine asleep in the training process: the pool (``generation_gpu_fraction`` of the card) less
+    what ``objective_parts`` already counts of it (its part above the activations), i.e. min(pool, activations)."""
+    if not (prof.rl and prof.engine == "vllm_colocated" and prof.engine_sleep and framework != "megatron"):
+        return 0.0 * acts
+    pool = prof.gpu_fraction * gpu_capacity_gib * GIB
+    return xp.minimum(pool, acts) + 0.0 * acts
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,

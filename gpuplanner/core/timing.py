@@ -2180,6 +2180,35 @@ HOST_PCIE_GEN = {"volta": 3, "ampere": 4, "ada": 4, "hopper": 5, "blackwell": 5,
 VERL_PARAM_BYTES, VERL_OPT_BYTES = 2.0 * 4.0, 2.0 * 8.0
 
 
+#: Issue 35 round 10 (postoos10): which of verl's phases move what, read in ``verl/workers/fsdp_workers.py`` (v0.4.1,
+#: and the same at b178a3c): ``update_actor`` loads and offloads the actor's fp32 parameter shard
+#: (``load_fsdp_model_to_gpu`` / ``offload_fsdp_model_to_cpu``) and its optimizer state (``load_fsdp_optimizer`` /
+#: ``offload_fsdp_optimizer``, ``verl/utils/fsdp_utils.py``: every tensor of ``optimizer.state``, which AdamW fills only
+#: for parameters that get a gradient: with LoRA the adapter's, not the frozen base's); ``compute_log_prob`` and the
+#: rollout sharding manager load and offload the parameter shard once each; and with LoRA the reference is the actor
+#: with its adapter disabled (``compute_ref_log_prob``: ``if self._is_lora`` … ``self.compute_log_prob(data)``), so
+#: the reference's forward loads and offloads the actor's fp32 shard too. The critic (PPO) moves its own.
+def verl_phase_bytes(profile, shard_params, opt_params) -> dict:
+    """Bytes each verl phase moves over the host link per generation batch on one GPU, there and back
+    (:data:`VERL_PARAM_BYTES` per parameter of the shard, :data:`VERL_OPT_BYTES` per trained parameter): ``update``
+    (parameters and optimizer state), ``log_prob`` (the old policy's forward), ``ref`` (a LoRA actor's
+    adapter-disabled reference), ``refit`` (the colocated engine's weight sync) and ``critic``."""
+    lora_ref = profile.reference == "lora_base" and profile.ref_forwards > 0
+    return {
+        "update": VERL_PARAM_BYTES * shard_params + VERL_OPT_BYTES * opt_params,
+        "log_prob": VERL_PARAM_BYTES * shard_params if profile.policy_nograd_forwards > 0 else 0.0 * shard_params,
+        "ref": VERL_PARAM_BYTES * shard_params if lora_ref else 0.0 * shard_params,
+        "refit": VERL_PARAM_BYTES * shard_params if profile.engine == "vllm_colocated" else 0.0 * shard_params,
+        "critic": (2.0 * VERL_PARAM_BYTES * shard_params + VERL_OPT_BYTES * shard_params if profile.critic
+                   else 0.0 * shard_params),
+    }
+
+
+def verl_move_bytes(profile, shard_params, opt_params):
+    """All of :func:`verl_phase_bytes` (one generation batch)."""
+    return sum(verl_phase_bytes(profile, shard_params, opt_params).values())
+
+
 def offload_layout(framework, optimizer, profile, ops, *, offload, offload_params, opt_params, shard_params, m_acc, n_gather,
                    n_rs, host_ranks) -> dict:
     """What CPU offload moves and computes per step on one GPU (:func:`offload_seconds` turns it into seconds).
@@ -2212,12 +2241,8 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, offload_param
     verl_bytes = 0.0
     if verl:
         # actor: the update, the old-log-prob forward (GRPO/PPO, methods.method_profile), the rollout refit;
-        # the critic (PPO): its values forward and its update
-        n_fwd = 1.0 if profile.policy_nograd_forwards > 0 else 0.0
-        per_model = VERL_PARAM_BYTES + VERL_OPT_BYTES
-        actor = per_model + VERL_PARAM_BYTES * (n_fwd + (1.0 if profile.engine == "vllm_colocated" else 0.0))
-        critic = per_model + VERL_PARAM_BYTES if profile.critic else 0.0
-        verl_bytes = where(offload, (actor + critic) * shard_params / k, 0.0)
+        # the critic (PPO): its values forward and its update (issue 35 round 10: verl_phase_bytes)
+        verl_bytes = where(offload, verl_move_bytes(profile, shard_params, opt_params) / k, 0.0)
     once = cpu_side & (not fsdp_cpu)
     crit = 2.0 if profile.critic else 1.0  # the PPO critic's step and copies, like the policy's (not verl's: above)
     opt_params = opt_params * crit
