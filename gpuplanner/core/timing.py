@@ -124,6 +124,7 @@ from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
 from . import fsdp1_lora as _fl
+from . import fsdp1_units as _fu
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
@@ -1594,6 +1595,8 @@ def time_layout(
     fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
                                                   pp)
     fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
+    # FSDP1's hooks around each decoder-layer unit of a fully trained model (core/fsdp1_units.py): more host time
+    host_mb = host_mb + where(fused, 0.0, fsdp1_unit_host_mb(m, framework, fsdp_version, method, rec_whole, pp))
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
@@ -2215,6 +2218,15 @@ def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, 
     n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
     train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
     return train + 0.0 * rec_whole, nograd + 0.0 * rec_whole
+
+
+def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole, pp):
+    """Host seconds of one training micro-batch of FSDP1's hooks on one GPU's decoder-layer units
+    (core/fsdp1_units.py); 0 where they do not apply (FSDP2, LoRA, other frameworks)."""
+    if not _fu.applies(framework, fsdp_version, method):
+        return 0.0 * rec_whole
+    train, _nograd = _fu.decoder_unit_host_s(m.L / pp, rec_whole)
+    return train + 0.0 * rec_whole
 
 
 def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
