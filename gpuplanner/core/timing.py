@@ -125,6 +125,7 @@ from . import frameworks as _frameworks
 from . import zero3 as _z3
 from . import fsdp1_lora as _fl
 from . import fsdp1_units as _fu
+from . import rank_imbalance as _ri
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
@@ -1415,6 +1416,7 @@ def time_layout(
     sdpa_mask: str | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
+    rank_len_cv: float = 0.0,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1894,7 +1896,7 @@ def time_layout(
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2227,6 +2229,16 @@ def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole
         return 0.0 * rec_whole
     train, _nograd = _fu.decoder_unit_host_s(m.L / pp, rec_whole)
     return train + 0.0 * rec_whole
+
+
+def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
+    """Per training micro-batch: the wait for the rank with the most rollout tokens (core/rank_imbalance.py), beyond
+    the host floor it may hide under (``launch_mb``); 0 where no spread applies (``rank_len_cv`` 0)."""
+    cv = lay.get("rank_len_cv", 0.0)
+    if not cv:
+        return 0.0 * t_mb_gpu
+    f = _ri.straggler_factor(cv, lay["mbs"], lay["n_dp"])
+    return lay["ops"].maximum(t_mb_gpu * (f - 1.0) - launch_mb, 0.0)
 
 
 def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
@@ -3454,6 +3466,9 @@ def time_gpu(
     fl_wait, fl_logprob = fsdp1_lora_waits(lay, t_mb_gpu_pre, hflops_tok, hcf)
     t_mb_objective = t_mb_objective + fl_logprob
     t_mb = t_mb + fl_wait
+    # RL rollouts' tokens differ from rank to rank in each training micro-batch: the slowest rank sets the pace
+    # (core/rank_imbalance.py)
+    t_mb = t_mb + rank_straggler_wait(lay, t_mb_gpu_pre, launch_mb)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
     t_fwd = t_mb * lay["fwd_share"]
@@ -4071,6 +4086,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
+        rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
