@@ -1749,6 +1749,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("z3sync9.md"),
         *_fragments("rltrain9.md"),
         *_fragments("rltrain10.md"),
+        *_fragments("verl10.md"),
         *_fragments("h20_9.md"),
         *fsdp_oos_section(),
         "",
