@@ -180,23 +180,24 @@ ROWS = [
 #: 2024) PPO logs, commit 50ac725 / d60f843, and a February 2025 Megatron PPO log. In v0.1 old_log_prob is computed inside ``generate_sequences`` then (its time sits in
 #: ``timing/gen``); no use_remove_padding (actor and critic padded); KL in the reward (a reference, param-offloaded);
 #: no gradient checkpointing; vLLM 0.6.3 (sleep level 1), enforce_eager.
+#: v0.1's FSDP workers are FSDP1 (FullyShardedDataParallel; FSDP2 came in 2025): ``fsdp_version`` 1.
 ROWS_V01 = [
     ("verl v0.1 qwen2.5-0.5b ppo resp512 1 gpu", VERL_DATA + "Qwen2.5-0.5B-bsz256_2-prompt1024-resp512-0.567.log",
      _v("qwen2.5-0.5b", "a100-sxm-80gb", 1, prompts=256, n=1, prompt_mean=104, resp_max=512, resp_mean=276,
         util=0.4, tp=1, mini=64, mbs=2, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
-        prompt_pad=1024),
+        prompt_pad=1024, fsdp_version=1),
      {"gen": 17.80, "ref": 5.36, "values": 5.69, "update_critic": 16.55, "update_actor": 20.81, "step": 66.26},
      "median of 432 steps; step = the sum of the keys", False),
     ("verl v0.1 qwen2.5-0.5b ppo resp256 1 gpu", VERL_DATA + "Qwen2.5-0.5B-bsz256_2-prompt512-resp256-0.538.log",
      _v("qwen2.5-0.5b", "a100-sxm-80gb", 1, prompts=256, n=1, prompt_mean=104, resp_max=256, resp_mean=155,
         util=0.4, tp=1, mini=64, mbs=2, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
-        prompt_pad=512),
+        prompt_pad=512, fsdp_version=1),
      {"gen": 17.12, "ref": 4.53, "values": 5.91, "update_critic": 15.72, "update_actor": 20.31, "step": 63.72},
      "median of 432 steps", False),
     ("verl v0.1 gemma-2-2b ppo 2 gpus", VERL_DATA + "gemma-2-2b-it-ppo-bsz512_4-prompt1024-resp-512-0.640.log",
      _v(GEMMA2_2B, "a100-sxm-80gb", 2, prompts=512, n=1, prompt_mean=84, resp_max=512, resp_mean=146,
         util=0.4, tp=2, mini=128, mbs=4, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
-        prompt_pad=1024),
+        prompt_pad=1024, fsdp_version=1),
      {"gen": 44.98, "ref": 11.25, "values": 9.69, "update_critic": 32.53, "update_actor": 38.27, "step": 136.86},
      "median of 103 steps", False),
     ("verl megatron deepseek-llm-7b ppo 4 gpus", VERL_DATA + "deepseek-llm-7b-chat-megatron-bsz256_4-prompt512-resp512-"
