@@ -110,3 +110,37 @@ def test_vectorised_search_equals_evaluate_on_fsdp1():
             assert vec["mfu"][i] == pytest.approx(ev.mfu_modelled, rel=1e-9)
             checked += 1
     assert checked >= 2
+
+
+def test_scalar_head_passes_wait_for_the_host_like_the_policy(monkeypatch):
+    """A host-bound PPO critic (0.5B PPO row) issues the policy's decoder-layer kernels and hooks: its passes' share of
+    the launch wait is taken at the policy's FLOPs (timing.scalar_head_host_more), 4 × the head's forward FLOPs per
+    token more (its forward's head, its training step's three head GEMMs). verl's log: values 3.39 s,
+    update_critic 12.86 s (the model gave 1.89 and 7.55 s at the critic's FLOPs)."""
+    from gpuplanner.core import timing as T
+    seen = {}
+    real = T.scalar_head_host_more
+
+    def spy(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val):
+        more = real(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val)
+        head = fwd_total - val_fwd
+        if profile.critic and not seen:
+            assert more == pytest.approx(4.0 * head)   # critic: one forward's head + the step's three head GEMMs
+            seen.update(more=more, hflops=hflops_tok)
+        return more
+    monkeypatch.setattr(T, "scalar_head_host_more", spy)
+    scn = scenario_from_dict(_scn(PPO05))
+    t = estimate(scn).time
+    assert seen["more"] > 0.0
+    k = RL.key_split(_scn(PPO05))
+    monkeypatch.setattr(T, "scalar_head_host_more", lambda *a: 0.0)
+    t0 = estimate(scn).time
+    # the launch wait per step (16 micro-batches) × the added FLOPs' share of the policy's step
+    assert t.step_time_s - t0.step_time_s == pytest.approx(
+        t.parts["launch_overhead"] * seen["more"] / seen["hflops"], rel=1e-6)
+    assert k["values"] == pytest.approx(3.39, rel=0.35)
+    assert k["update_critic"] == pytest.approx(12.86, rel=0.35)
+    # no critic, no reward model: nothing added
+    from gpuplanner.core.methods import method_profile
+    prof = method_profile(scenario_from_dict(_scn(GRPO05)).training)
+    assert T.scalar_head_host_more(prof, 10.0, 8.0, 40.0, 34.0, 0.0) == 0.0

@@ -1636,6 +1636,8 @@ def time_layout(
     extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
         extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
+    # the host issues a scalar-head model's layers as the policy's: its passes' host share at the policy's FLOPs
+    extra_host_more = scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val)
     precomp_h = reference_precompute_flops(profile, fwd_total)
     # under DeepSpeed ZeRO-3 each of those no-grad forwards gathers every weight once more (nograd_gathers)
     xf_gathers = nograd_gathers(profile, framework, zero, where)
@@ -1901,7 +1903,7 @@ def time_layout(
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
            else pp_stage_shares(framework, pp, m.L, pp_account_edges, ops)),
-        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
+        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "extra_host_more": extra_host_more, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
         "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
@@ -2082,6 +2084,16 @@ def reference_precompute_flops(profile: MethodProfile, fwd_total):
     if profile.reference != "precomputed":
         return 0.0
     return profile.ref_forwards * fwd_total
+
+
+def scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val):
+    """FLOPs per token to add to the objective's passes for their host-bound share only (time_gpu's launch wait): the
+    PPO critic and a reward model run the policy's decoder layers, so their host issues the same kernels and FSDP
+    hooks per pass as the policy's; only their GPU FLOPs lack the LM head (:func:`value_head_passes`). Their passes'
+    share of the eager launch wait is taken at the policy's FLOPs, not at theirs: the forward's ``fwd_total -
+    val_fwd`` per scalar-head forward, and the training step's ``hflops_tok - val_h`` for the critic."""
+    more = n_val * (fwd_total - val_fwd)
+    return more + ((hflops_tok - val_h) if profile.critic else 0.0)
 
 
 def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
@@ -3460,6 +3472,8 @@ def time_gpu(
     # Transformers' eager attention and SDPA on a padded batch (attention_kernel_parts; named in the breakdown)
     attn_eager_s, attn_padded_s = attn_eager_tok * mbs * s * m_acc, attn_padded_tok * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
+    # ... where the host binds, the critic's / reward model's passes wait for the host as long as the policy's do
+    t_mb_objective = t_mb_objective + launch_mb * lay.get("extra_host_more", 0.0) / hflops_tok
     # ... verl's log-prob forwards' logits post-processing, memory-bound (verl_logprob_bytes), in those passes only
     t_mb_objective = t_mb_objective + lay.get("verl_lp_tok", 0.0) / mem_bw * mbs * s
     # verl's FSDP1 LoRA units' hooks (core/fsdp1_lora.py): the training passes' wait, and the log-prob forward's own
