@@ -42,12 +42,15 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
           kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1, eager=True, sleep_level=1, padding_free=True,
-          ref=True, prompt_pad=512):
+          ref=True, prompt_pad=512, fsdp_version=1):
     mini = mini or prompts
     seqs = mini * n
     return {
         "model": {"preset": model},
+        # actor.strategy "fsdp" is FSDP1 (fsdp_workers.py _build_model_optimizer: FullyShardedDataParallel with
+        # decoder-layer units); every play-verl log prints strategy: fsdp. verl-data's log is fsdp2.
         "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": padding_free,
+                     "fsdp_version": fsdp_version,
                      "seq_len": prompt_mean + resp_max, "micro_batch_size": mbs, "global_batch_size": seqs,
                      "recompute": recompute,
                      # verl's FSDP workers build the reference with CPUOffload(offload_params=True) whatever
@@ -96,7 +99,7 @@ ROWS = [
      "reward 0.29 s in the step", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
      _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
-           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2, sleep_level=2),
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2, sleep_level=2, fsdp_version=2),
      {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
      "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
      "rollout TP 2; enforce_eager the verl default of May 2025 (not set in the script); ASSUMED vLLM >= 0.8.5 "

@@ -1758,6 +1758,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("z3pair10.md"),
         *_fragments("rltrain9.md"),
         *_fragments("rltrain10.md"),
+        *_fragments("verl10.md"),
         *_fragments("h20_9.md"),
         *_fragments("postoos10.md"),
         *fsdp_oos_section(),

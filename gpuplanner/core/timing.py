@@ -125,6 +125,8 @@ from . import frameworks as _frameworks
 from . import zero3 as _z3
 from . import moe_balance as _moe_bal
 from . import fsdp1_lora as _fl
+from . import fsdp1_units as _fu
+from . import rank_imbalance as _ri
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
@@ -1427,6 +1429,7 @@ def time_layout(
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
     ds_config_auto: bool | None = None,
+    rank_len_cv: float = 0.0,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1613,6 +1616,8 @@ def time_layout(
     fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
                                                   pp)
     fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
+    # FSDP1's hooks around each decoder-layer unit of a fully trained model (core/fsdp1_units.py): more host time
+    host_mb = host_mb + where(fused, 0.0, fsdp1_unit_host_mb(m, framework, fsdp_version, method, rec_whole, pp))
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
@@ -1651,6 +1656,8 @@ def time_layout(
     extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
         extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
+    # the host issues a scalar-head model's layers as the policy's: its passes' host share at the policy's FLOPs
+    extra_host_more = scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val)
     precomp_h = reference_precompute_flops(profile, fwd_total)
     # under DeepSpeed ZeRO-3 each of those no-grad forwards gathers every weight once more (nograd_gathers)
     xf_gathers = nograd_gathers(profile, framework, zero, where)
@@ -1915,12 +1922,12 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
            else pp_stage_shares(framework, pp, m.L, pp_account_edges, ops)),
-        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
+        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "extra_host_more": extra_host_more, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
         "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
@@ -2104,6 +2111,16 @@ def reference_precompute_flops(profile: MethodProfile, fwd_total):
     return profile.ref_forwards * fwd_total
 
 
+def scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val):
+    """FLOPs per token to add to the objective's passes for their host-bound share only (time_gpu's launch wait): the
+    PPO critic and a reward model run the policy's decoder layers, so their host issues the same kernels and FSDP
+    hooks per pass as the policy's; only their GPU FLOPs lack the LM head (:func:`value_head_passes`). Their passes'
+    share of the eager launch wait is taken at the policy's FLOPs, not at theirs: the forward's ``fwd_total -
+    val_fwd`` per scalar-head forward, and the training step's ``hflops_tok - val_h`` for the critic."""
+    more = n_val * (fwd_total - val_fwd)
+    return more + ((hflops_tok - val_h) if profile.critic else 0.0)
+
+
 def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
     """FLOPs per token of a model that ends in a scalar head instead of the LM head: (its forward, its training
     step in hardware FLOPs, the same in model FLOPs), from the policy's (``fwd`` = :func:`flops.forward_flops_per_
@@ -2265,6 +2282,25 @@ def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, 
     n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
     train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
     return train + 0.0 * rec_whole, nograd + 0.0 * rec_whole
+
+
+def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole, pp):
+    """Host seconds of one training micro-batch of FSDP1's hooks on one GPU's decoder-layer units
+    (core/fsdp1_units.py); 0 where they do not apply (FSDP2, LoRA, other frameworks)."""
+    if not _fu.applies(framework, fsdp_version, method):
+        return 0.0 * rec_whole
+    train, _nograd = _fu.decoder_unit_host_s(m.L / pp, rec_whole)
+    return train + 0.0 * rec_whole
+
+
+def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
+    """Per training micro-batch: the wait for the rank with the most rollout tokens (core/rank_imbalance.py), beyond
+    the host floor it may hide under (``launch_mb``); 0 where no spread applies (``rank_len_cv`` 0)."""
+    cv = lay.get("rank_len_cv", 0.0)
+    if not cv:
+        return 0.0 * t_mb_gpu
+    f = _ri.straggler_factor(cv, lay["mbs"], lay["n_dp"])
+    return lay["ops"].maximum(t_mb_gpu * (f - 1.0) - launch_mb, 0.0)
 
 
 def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
@@ -3548,12 +3584,17 @@ def time_gpu(
     # Transformers' eager attention and SDPA on a padded batch (attention_kernel_parts; named in the breakdown)
     attn_eager_s, attn_padded_s = attn_eager_tok * mbs * s * m_acc, attn_padded_tok * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
+    # ... where the host binds, the critic's / reward model's passes wait for the host as long as the policy's do
+    t_mb_objective = t_mb_objective + launch_mb * lay.get("extra_host_more", 0.0) / hflops_tok
     # ... verl's log-prob forwards' logits post-processing, memory-bound (verl_logprob_bytes), in those passes only
     t_mb_objective = t_mb_objective + lay.get("verl_lp_tok", 0.0) / mem_bw * mbs * s
     # verl's FSDP1 LoRA units' hooks (core/fsdp1_lora.py): the training passes' wait, and the log-prob forward's own
     fl_wait, fl_logprob = fsdp1_lora_waits(lay, t_mb_gpu_pre, hflops_tok, hcf)
     t_mb_objective = t_mb_objective + fl_logprob
     t_mb = t_mb + fl_wait
+    # RL rollouts' tokens differ from rank to rank in each training micro-batch: the slowest rank sets the pace
+    # (core/rank_imbalance.py)
+    t_mb = t_mb + rank_straggler_wait(lay, t_mb_gpu_pre, launch_mb)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
     t_fwd = t_mb * lay["fwd_share"]
@@ -4173,6 +4214,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
+        rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
