@@ -16,8 +16,8 @@ rows are read from the validation scripts' own row functions and predicted with 
 make, so this figure and the scripts' tables cannot disagree. Left out, each with its reason (``LEFT_OUT``):
 
 * rows marked as data issues (D) in ``bench/validate_time.py`` ``OUT_OF_SCOPE`` (the same runs' published memory
-  cannot be the recipe's: docs/validation_memory.md, "Where rows miss"), and the verl row ``rl_step_times``
-  ``MEM_NOT_COUNTED`` does not count (a figure above the card);
+  cannot be the recipe's: docs/validation_memory.md, "Where rows miss"), and any verl row ``rl_step_times``
+  ``MEM_NOT_COUNTED`` lists (none since round 10: a logged figure above the card is vLLM's sleeping pool, counted);
 * rows whose column is not a published peak against a prediction of it: ZeRO's Table 1 (model states computed from
   Ψ and N_d, not measured), the card-capacity rows (Unsloth docs "max context that fits", Liger README "16K fits":
   the card's 80 GB, not a peak);

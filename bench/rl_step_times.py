@@ -42,12 +42,15 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
           kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1, eager=True, sleep_level=1, padding_free=True,
-          ref=True, prompt_pad=512):
+          ref=True, prompt_pad=512, fsdp_version=1):
     mini = mini or prompts
     seqs = mini * n
     return {
         "model": {"preset": model},
+        # actor.strategy "fsdp" is FSDP1 (fsdp_workers.py _build_model_optimizer: FullyShardedDataParallel with
+        # decoder-layer units); every play-verl log prints strategy: fsdp. verl-data's log is fsdp2.
         "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": padding_free,
+                     "fsdp_version": fsdp_version,
                      "seq_len": prompt_mean + resp_max, "micro_batch_size": mbs, "global_batch_size": seqs,
                      "recompute": recompute,
                      # verl's FSDP workers build the reference with CPUOffload(offload_params=True) whatever
@@ -96,7 +99,7 @@ ROWS = [
      "reward 0.29 s in the step", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
      _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
-           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2, sleep_level=2),
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2, sleep_level=2, fsdp_version=2),
      {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
      "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
      "rollout TP 2; enforce_eager the verl default of May 2025 (not set in the script); ASSUMED vLLM >= 0.8.5 "
@@ -344,18 +347,26 @@ def verl_phase_moves(scn: dict, base: dict) -> tuple:
     ``compute_log_prob`` (``load_fsdp_model_to_gpu`` … ``offload_fsdp_model_to_cpu``) and ``compute_values`` (the
     same for the critic), volcengine/verl v0.3.0.post1 (070ed6ac) ``verl/workers/fsdp_workers.py``. The model
     prices all of verl's per-phase copies in one part (``optimizer_offload``: ``timing.offload_layout``'s
-    ``off_verl``, bytes per shard element actor = ``VERL_PARAM_BYTES + VERL_OPT_BYTES`` + ``VERL_PARAM_BYTES`` per
-    log-prob forward and per colocated refit, critic = ``VERL_PARAM_BYTES + VERL_OPT_BYTES + VERL_PARAM_BYTES``):
-    each phase's share of that part, by its bytes. Zero without offload."""
+    ``off_verl``, the bytes of ``timing.verl_phase_bytes``): each phase's share of that part, by its bytes. A LoRA
+    actor's reference phase (its copy) is left in ``ref``, which the step without a reference already holds. Zero
+    without offload."""
     from gpuplanner.core import timing as T
+    from gpuplanner.core.methods import method_profile
+    from gpuplanner.core.estimate import resolve_arch
+    from gpuplanner.core.params import count_params, lora_params
+    from gpuplanner.core.scenario import scenario_from_dict
     if not scn["parallel"].get("offload_params"):
         return 0.0, 0.0, 0.0
     moves = base["offload"]
-    per_model = T.VERL_PARAM_BYTES + T.VERL_OPT_BYTES
-    rl = scn["training"]["rl"]
-    actor = per_model + T.VERL_PARAM_BYTES * (1.0 + (1.0 if rl["generation_engine"] == "vllm_colocated" else 0.0))
-    critic = per_model + T.VERL_PARAM_BYTES if scn["training"]["objective"] == "ppo" else 0.0
-    share = moves / (actor + critic)
+    sc = scenario_from_dict(scn)
+    prof = method_profile(sc.training)
+    trained = 1.0  # the optimizer state's share of the parameters: the adapter's with LoRA
+    if sc.training.method in ("lora", "qlora"):
+        arch = resolve_arch(sc.model)
+        trained = lora_params(arch, sc.training.lora_rank, sc.training.lora_targets)[0] / count_params(arch).total
+    ph = T.verl_phase_bytes(prof, 1.0, trained)
+    share = moves / sum(ph.values())
+    critic = ph["critic"]
     return T.VERL_PARAM_BYTES * share, (T.VERL_PARAM_BYTES * share if critic else 0.0), critic * share
 
 
@@ -471,10 +482,10 @@ def nemo_key_table() -> list[dict]:
     return out
 
 
-MEM_NOT_COUNTED = {
-    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
-                                          "(likely vLLM's pool counted after sleep mode unmapped it)",
-}
+#: (round 10: empty. play-verl "recommended"'s 83.6 GiB, more than the H100's 79.6 GiB, was left out as "likely
+#: vLLM's pool counted after sleep mode unmapped it"; that is the mechanism memory.sleeping_pool_counted_bytes now
+#: models from vLLM's CuMemAllocator, so the row is counted)
+MEM_NOT_COUNTED: dict = {}
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
 #: only): docs/advance/one_step_off.md (16× H20, Qwen2.5-Math-7B DAPO) and docs/advance/fully_async.md (H20)

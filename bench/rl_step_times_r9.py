@@ -85,7 +85,9 @@ def _v(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util
                 "recompute": recompute, "preference": pref, "rl": rl}
     if method == "lora":
         training["lora_rank"] = lora_rank
-    if fsdp_version:  # verl's actor.strategy: fsdp is FSDP1 (FullyShardedDataParallel), fsdp2 FSDP2
+    # verl's actor.strategy: fsdp is FSDP1 (FullyShardedDataParallel), fsdp2 FSDP2; "fsdp" is the default of
+    # verl's ppo_trainer.yaml (the GPG FSDP log prints it; the MI300X deepseek logs do not print it: the default)
+    if fsdp_version:
         training["fsdp_version"] = fsdp_version
     par = parallel or {"zero": 3, "offload_optimizer": actor_offload, "offload_params": actor_offload}
     return {"model": _model(model), "training": training, "parallel": par,
@@ -133,18 +135,19 @@ _L72 = _lora("qwen2.5-72b", 8, tp=8, util=0.4, resp_mean=265,
 ROWS = [
     ("verl mi300x deepseek-llm-7b grpo", YS + "grpo_run_deepseek7b_llm.log",
      _v(DEEPSEEK_LLM_7B, "mi300x-192gb", 8, prompts=1024, n=5, prompt_mean=83, resp_max=1024, resp_mean=133,
-        util=0.6, tp=2, mini=256, mbs=80, sleep_level=1),
+        util=0.6, tp=2, mini=256, mbs=80, sleep_level=1, fsdp_version=1),
      _pub(36.77, 5.54, 5.93, 23.15, adv=0.74, step=72.92),
      "median of 1,117 steps; ASSUMED vLLM 0.6.3 ROCm (sleep level 1), enforce_eager (verl default then)", True),
     ("verl mi300x deepseek-llm-7b ppo", YS + "ppo_run_deepseek7b_llm.log",
      _v(DEEPSEEK_LLM_7B, "mi300x-192gb", 8, prompts=1024, n=1, prompt_mean=83, resp_max=512, resp_mean=136,
-        util=0.4, tp=4, mini=256, mbs=16, objective="ppo", critic_padding_free=True, sleep_level=1),
+        util=0.4, tp=4, mini=256, mbs=16, objective="ppo", critic_padding_free=True, sleep_level=1,
+        fsdp_version=1),
      _pub(22.04, 1.21, 1.32, 6.20, values=1.14, critic=5.16, adv=0.16, step=37.70),
      "median of 1,117 steps; critic use_remove_padding True, micro-batch 32 (planner: the actor's 16); "
      "ASSUMED as the GRPO row", True),
     ("verl a100 qwen2-7b gpg fsdp", GPG + "qwen2-7b_math.log",
      _v("qwen2.5-7b", "a100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=101, resp_max=1024, resp_mean=221,
-        util=0.6, tp=2, mini=256, mbs=16, ref="none", prompt_pad=1024),
+        util=0.6, tp=2, mini=256, mbs=16, ref="none", prompt_pad=1024, fsdp_version=1),
      _pub(85.63, 30.98, 0.0, 125.45, reward=1.34, adv=0.21, step=250.0),
      "GPG (GRPO's passes, no KL: no reference); median of 208 steps; ASSUMED A100 80GB: logged MFU 0.24 "
      "(6 × 7.6B × 1.64M tokens / 125 s / 8 = 75 TFLOP/s per GPU, i.e. 0.24 of 312); vLLM >= 0.8.5, eager", True),
@@ -177,23 +180,24 @@ ROWS = [
 #: 2024) PPO logs, commit 50ac725 / d60f843, and a February 2025 Megatron PPO log. In v0.1 old_log_prob is computed inside ``generate_sequences`` then (its time sits in
 #: ``timing/gen``); no use_remove_padding (actor and critic padded); KL in the reward (a reference, param-offloaded);
 #: no gradient checkpointing; vLLM 0.6.3 (sleep level 1), enforce_eager.
+#: v0.1's FSDP workers are FSDP1 (FullyShardedDataParallel; FSDP2 came in 2025): ``fsdp_version`` 1.
 ROWS_V01 = [
     ("verl v0.1 qwen2.5-0.5b ppo resp512 1 gpu", VERL_DATA + "Qwen2.5-0.5B-bsz256_2-prompt1024-resp512-0.567.log",
      _v("qwen2.5-0.5b", "a100-sxm-80gb", 1, prompts=256, n=1, prompt_mean=104, resp_max=512, resp_mean=276,
         util=0.4, tp=1, mini=64, mbs=2, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
-        prompt_pad=1024),
+        prompt_pad=1024, fsdp_version=1),
      {"gen": 17.80, "ref": 5.36, "values": 5.69, "update_critic": 16.55, "update_actor": 20.81, "step": 66.26},
      "median of 432 steps; step = the sum of the keys", False),
     ("verl v0.1 qwen2.5-0.5b ppo resp256 1 gpu", VERL_DATA + "Qwen2.5-0.5B-bsz256_2-prompt512-resp256-0.538.log",
      _v("qwen2.5-0.5b", "a100-sxm-80gb", 1, prompts=256, n=1, prompt_mean=104, resp_max=256, resp_mean=155,
         util=0.4, tp=1, mini=64, mbs=2, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
-        prompt_pad=512),
+        prompt_pad=512, fsdp_version=1),
      {"gen": 17.12, "ref": 4.53, "values": 5.91, "update_critic": 15.72, "update_actor": 20.31, "step": 63.72},
      "median of 432 steps", False),
     ("verl v0.1 gemma-2-2b ppo 2 gpus", VERL_DATA + "gemma-2-2b-it-ppo-bsz512_4-prompt1024-resp-512-0.640.log",
      _v(GEMMA2_2B, "a100-sxm-80gb", 2, prompts=512, n=1, prompt_mean=84, resp_max=512, resp_mean=146,
         util=0.4, tp=2, mini=128, mbs=4, recompute="none", objective="ppo", sleep_level=1, padding_free=False,
-        prompt_pad=1024),
+        prompt_pad=1024, fsdp_version=1),
      {"gen": 44.98, "ref": 11.25, "values": 9.69, "update_critic": 32.53, "update_actor": 38.27, "step": 136.86},
      "median of 103 steps", False),
     ("verl megatron deepseek-llm-7b ppo 4 gpus", VERL_DATA + "deepseek-llm-7b-chat-megatron-bsz256_4-prompt512-resp512-"

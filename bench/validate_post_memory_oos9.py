@@ -193,12 +193,16 @@ def _verl_scenarios() -> list[tuple[str, str, dict, float, str, tuple]]:
     """(id, table, scenario, published GiB, metric, assumed) for the verl rows."""
     import rl_step_times as rl
 
-    diqiu = rl._verl("qwen2.5-7b", "h200-sxm-141gb", 8, prompts=1024, n=5, prompt_mean=101, resp_max=1024,
+    # round 10 (postoos10): the card was ASSUMED 141 GB because the logged reserved figure exceeds 96 GB; vLLM's
+    # sleeping pool stays in PyTorch's counters (memory.sleeping_pool_counted_bytes), so a logged figure above the
+    # card says nothing of the card, and 0.6 of a 141 GB card alone would exceed the logged 66.1 GiB of allocated
+    # memory. ASSUMED A100 80GB: the GPU bench/rl_step_times_r9.py reads from the same log's MFU (0.24 of 312 TFLOP/s)
+    diqiu = rl._verl("qwen2.5-7b", "a100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=101, resp_max=1024,
                      resp_mean=308, util=0.6, offload=False, mbs=16, mini=256, gen_tp=2, ref=False,
                      prompt_pad=1024, sleep_level=2)
     note = ("github.com/diqiuzhuanzhuan/verldata@42e31cd run_logs/qwen2-7b_math.log, step 1 (response mean 308, "
-            "prompt mean 101); GPG loss (no KL, no reference); ASSUMED a 141 GB card (reserved 113 GiB later in "
-            "the run exceeds 96 GB); Qwen2.5-7B preset for Qwen2-7B-Instruct; ASSUMED vLLM >= 0.8.5 (sleep level "
+            "prompt mean 101); GPG loss (no KL, no reference); ASSUMED A100 80GB (round 10: the logged MFU; "
+            "the logged reserved 113 GiB holds vLLM's sleeping pool); Qwen2.5-7B preset for Qwen2-7B-Instruct; ASSUMED vLLM >= 0.8.5 (sleep level "
             "2); the run's allocated peak climbs to 76.7 GiB by its last steps (longer micro-batches)")
     rows = [("verl-qwen2-7b-gpg-allocated", "verl-log-diqiu", diqiu, 66.088, "allocated", (note,)),
             ("verl-qwen2-7b-gpg-reserved", "verl-log-diqiu", diqiu, 99.244, "reserved", (note,))]

@@ -396,6 +396,10 @@ def nemo_rl_bound_rows(mean: int = NEMO_RL_MEAN) -> list[tuple[str, float, float
 #: the prompt three times (``prompt``, and in ``chosen`` and ``rejected``) and both responses; with prompt ≈ response
 #: that is 2.4k characters a sequence, about 650 tokens at 4 characters a token (incl. the chat template); the OLMo
 #: mixes 17% more bytes a row in parquet (3.85 kB against 3.29 kB): 760 tokens. The model's default spread (0.46 ×).
+#: DeepSpeed's hidden-size keys: ``stage3_no_offloading_accelerate.conf`` writes ``reduce_bucket_size``,
+#: ``stage3_prefetch_bucket_size`` and ``stage3_param_persistence_threshold`` as ``"auto"``, which Accelerate fills
+#: from the model (``Accelerator._prepare_deepspeed``: hidden², 0.9·hidden², 10·hidden): ``ds_config_auto`` true
+#: (round 10, z3pair10; DeepSpeed's own defaults would be 5e8, 5e7, 1e5).
 OPEN_INSTRUCT = ("github.com/allenai/open-instruct 686a521a3 docs/algorithms/dpo/{}_dpo-time.png + "
                  "scripts/train/{}.sh")
 #: OLMo 2 (huggingface.co/allenai/OLMo-2-1124-{7B,13B}-SFT config.json); no preset ships
@@ -411,7 +415,7 @@ def _oi_dpo(model, pairs, ga, mean):
             "training": {"framework": "deepspeed", "objective": "dpo", "method": "full", "seq_len": 2048,
                          "micro_batch_size": 1, "global_batch_size": 32 * ga, "recompute": "full",
                          "flash_attention": True, "attn_implementation": "flash_attention_2",
-                         "preference": {"reference": "precomputed"}},
+                         "preference": {"reference": "precomputed"}, "ds_config_auto": True},
             "parallel": {"zero": 3},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 32, "gpus_per_node": 8},
             "data": {"mean_sample_len": mean}}, pairs // (32 * ga)
@@ -447,9 +451,60 @@ def open_instruct_rows(scale: float = 1.0) -> list[tuple[str, float, float, floa
     return out
 
 
+#: Gradient accumulation of the open-instruct rows (the scripts' ``--gradient_accumulation_steps``), in the order of
+#: :data:`OPEN_INSTRUCT_RUNS`
+OPEN_INSTRUCT_ACCUM = (16, 4, 4)
+
+
+def open_instruct_split(rows=None) -> tuple[float, float, float]:
+    """Where the open-instruct miss sits (round 10, z3pair10): per micro-batch or per optimizer step. Tulu 3 8B
+    (16 micro-batches a step) and OLMo 2 7B (4) are nearly the same model at the same batch of one pair, so their
+    published steps ``P`` are taken as ``a_i·n_i + X``: ``X`` a fixed cost per optimizer step (the ZeRO-3 optimizer
+    step, the loop's logging all-reduce and ``.tolist()``, the tracker), ``a_i`` seconds per micro-batch in the
+    model's own ratio ``a_1/a_2`` (its per-micro-batch times). Returns ``(a_8B, a_7B, X)`` in seconds."""
+    rows = rows if rows is not None else open_instruct_rows()
+    (_n1, h1, _m1, _e1, s1, _p1), (_n2, h2, _m2, _e2, s2, _p2) = rows[0], rows[1]
+    k1, k2 = OPEN_INSTRUCT_ACCUM[0], OPEN_INSTRUCT_ACCUM[1]
+    p1 = h1 * 3600.0 / OPEN_INSTRUCT_RUNS[0][4]
+    p2 = h2 * 3600.0 / OPEN_INSTRUCT_RUNS[1][4]
+    r = (s1 / k1) / (s2 / k2)
+    a2 = (p1 - p2) / (k1 * r - k2)
+    return r * a2, a2, p2 - k2 * a2
+
+
+def open_instruct_reference_bound(rows=None) -> list[tuple[str, float, float]]:
+    """(run, the most seconds one forward-only micro-batch of the cached reference pass can take, the model's):
+    ``get_cache_ref_logprobs`` runs every micro-batch of the epoch once under ``torch.no_grad`` before the first
+    logged step, so the hours before it (the start-up too) over pairs / 32 micro-batches bound that pass from above."""
+    rows = rows if rows is not None else open_instruct_rows()
+    out = []
+    for (name, _h, before, _d, _steps), row in zip(OPEN_INSTRUCT_RUNS, rows):
+        n_mb = OPEN_INSTRUCT_PAIRS[name] / 32.0
+        out.append((name, before * 3600.0 / n_mb, row[5] * 3600.0 / n_mb))
+    return out
+
+
+#: pairs of each open-instruct row (:func:`_oi_dpo`'s second argument: the card's count / the viewer's rows)
+OPEN_INSTRUCT_PAIRS = {"tulu3_8b_dpo (tulu3/dpo_8b)": 271_409, "olmo2_7b_dpo (olmo2/dpo_7b)": 378_000,
+                       "olmo2_13b_dpo (olmo2/dpo_13b)": 378_000}
+
+
 def _pct(v: list[float], q: float) -> float:
     v = sorted(v)
     return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
+
+
+def _print_open_instruct_split() -> None:
+    a1, a2, x = open_instruct_split()
+    rows = open_instruct_rows()
+    print(f"\nopen-instruct, per micro-batch or per step (z3pair10): published = a·micro-batches + X gives "
+          f"a = {a1:.3f} s (8B) / {a2:.3f} s (7B) per micro-batch against the model's "
+          f"{rows[0][4] / OPEN_INSTRUCT_ACCUM[0]:.3f} / {rows[1][4] / OPEN_INSTRUCT_ACCUM[1]:.3f} s, and X = {x:.2f} s "
+          "per optimizer step")
+    print("\n| open-instruct run | reference pass: most s a forward-only micro-batch can take (hours before the first "
+          "step / micro-batches) | model s | ratio |\n|---|---:|---:|---:|")
+    for name, bound, model in open_instruct_reference_bound(rows):
+        print(f"| {name} | {bound:.3f} | {model:.3f} | {bound / model:.2f} |")
 
 
 def main() -> int:
@@ -493,6 +548,7 @@ def main() -> int:
     lo, hi = open_instruct_rows(0.7), open_instruct_rows(1.3)
     for (name, pub, mod, err, step, pre), a, b in zip(open_instruct_rows(), lo, hi):
         print(f"| {name} | {pub:.2f} | {mod:.2f} | {err:+.1%} | {step:.2f} | {pre:.2f} | {a[3]:+.1%} / {b[3]:+.1%} |")
+    _print_open_instruct_split()
     print("\n| table | rows | median |error| | p90 |error| | window mapped: median / p90 |\n|---|---:|---:|---:|---:|")
     for table in sorted({r[1] for r in res}) + ["all"]:
         sel = [r for r in res if table in ("all", r[1])]

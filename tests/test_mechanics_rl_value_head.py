@@ -43,9 +43,11 @@ def test_value_head_passes_by_hand():
     assert 0.25 < fwd.head / (fwd.layers + fwd.head + fwd.attention) < 0.32
 
 
-def test_critic_and_reward_model_cost_less_than_a_policy_copy():
+def test_critic_and_reward_model_cost_less_than_a_policy_copy(monkeypatch):
     """The critic's passes cost the policy's FLOPs less the head's, at the same rate: the training side of PPO
-    minus GRPO's (same run, no critic) is below one more policy forward + training step."""
+    minus GRPO's (same run, no critic) is below one more policy forward + training step. (The policy update's wait
+    for the slowest rank, timing.rank_straggler_wait, is not a FLOP share: left out here.)"""
+    monkeypatch.setattr(T, "rank_straggler_wait", lambda lay, t, launch: 0.0 * t)
     ppo, grpo = estimate(scenario_from_dict(scn())).time, estimate(scenario_from_dict(scn("grpo"))).time
     gen = ppo.seconds["generation"]
     assert grpo.seconds["generation"] == pytest.approx(gen)

@@ -73,6 +73,8 @@ class Case:
     method: str = "full"  # "full" | "lora"
     optimizer: str = "adamw"  # "adamw" | "adamw_8bit"
     lora_rank: int = 8
+    # PEFT ``LoraConfig.lora_dropout`` (0: ``nn.Identity``; > 0: an ``nn.Dropout`` per adapted linear)
+    lora_dropout: float = 0.0
     # torchtitan's selective checkpointing: "op" (per-op SAC) or "layerN" (every N-th layer); "" none
     sac: str = ""
 
@@ -85,6 +87,8 @@ class Case:
             parts.append(f"sac-{self.sac}")
         if self.method != "full":
             parts.append(f"{self.method}{self.lora_rank}")
+        if self.lora_dropout:
+            parts.append(f"drop{self.lora_dropout:g}")
         if self.optimizer != "adamw":
             parts.append(self.optimizer)
         return "-".join(parts)
@@ -140,7 +144,7 @@ def build_model(case: Case):
     if case.method == "lora":
         from peft import LoraConfig, get_peft_model
 
-        lcfg = LoraConfig(r=case.lora_rank, lora_alpha=2 * case.lora_rank, lora_dropout=0.0,
+        lcfg = LoraConfig(r=case.lora_rank, lora_alpha=2 * case.lora_rank, lora_dropout=case.lora_dropout,
                           target_modules="all-linear", task_type="CAUSAL_LM")
         # autocast_adapter_dtype=True (PEFT default) keeps adapters in fp32 beside a bf16 base: mixed
         # precision; pure bf16 keeps them in bf16 (torchtune-style)
@@ -373,7 +377,7 @@ def scenario_dict(case: Case, config_path: str) -> dict:
     elif case.sac:
         training.update(recompute="layer_sac", recompute_every_n=int(case.sac.removeprefix("layer")))
     if case.method == "lora":
-        training.update(lora_rank=case.lora_rank, lora_targets="all_linear")
+        training.update(lora_rank=case.lora_rank, lora_targets="all_linear", lora_dropout=case.lora_dropout)
     return {"model": {"hf_config": config_path}, "training": training,
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 1}}
 

@@ -261,6 +261,9 @@ def memory_kwargs(r: Resolved) -> dict:
             row_len),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
+        lora_dropout=float(t.lora_dropout) if t.method in ("lora", "qlora") else 0.0,
+        # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1
+        fsdp1_root=engine_of(t.framework) in ("fsdp", "hf") and int(t.fsdp_version) == 1,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

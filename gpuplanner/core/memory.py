@@ -74,6 +74,7 @@ from __future__ import annotations
 
 from dataclasses import replace as _replace
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -86,7 +87,7 @@ from . import nanotron as _nanotron
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params
-from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements
+from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import checkpoint_nonreentrant, pipeline_split
@@ -436,6 +437,67 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
     split = qkv + attn_out + o_copy + core + mlp
     return rep * sb, split * sb
+
+
+#: Adapted linears whose input is saved anyway without lora_dropout (the attention output: SDPA/flash attention save
+#: it for backward and o_proj reads a view of it), so only the dropout's own copy is new there
+_LORA_INPUT_SAVED_ELSEWHERE = ("o_proj",)
+#: Adapted linears reading one shared input (the norm output, or an expert's gathered input)
+_LORA_SHARED_INPUT = {"q_proj": "attn", "k_proj": "attn", "v_proj": "attn", "qkv_proj": "attn", "q_a_proj": "attn",
+                      "kv_a_proj_with_mqa": "attn", "gate_proj": "mlp", "up_proj": "mlp", "gate_up_proj": "mlp",
+                      "fc1": "mlp"}
+
+
+@lru_cache(maxsize=256)
+def lora_dropout_elements(a, targets: str) -> tuple[float, float]:
+    """(adapted, shared) input elements per token over all layers, for :func:`lora_dropout_bytes_per_token`.
+
+    ``adapted``: Σ fan_in of every adapted linear (the experts a token is routed to); ``shared``: Σ fan_in of each
+    distinct input that, without dropout, only the adapters save (the norm output read by q/k/v, the MLP input read
+    by gate/up, the down projection's input; not o_proj's, which attention saves)."""
+    adapted = shared = 0.0
+    groups: set = set()
+    for lin, n_layers in lora_linears(a, targets):
+        base = lin.name.split(".")[-1]
+        per = float(lin.fan_in * lin.active * n_layers)
+        adapted += per
+        if base in _LORA_INPUT_SAVED_ELSEWHERE:
+            continue
+        key = (lin.name.rsplit(".", 1)[0] if "." in lin.name else "", _LORA_SHARED_INPUT.get(base, base), n_layers)
+        if key not in groups:
+            groups.add(key)
+            shared += per
+    return adapted, shared
+
+
+def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np, base_keeps_input: bool = False):
+    """Extra bytes per token, per layer on average, that PEFT LoRA saves with ``lora_dropout`` > 0.
+
+    PEFT ``tuners/lora/layer.py``: ``LoraLayer.update_layer`` gives each adapted linear its own
+    ``nn.Dropout(p=lora_dropout)`` (``nn.Identity()`` at 0, PEFT's default), and ``Linear.forward`` runs
+    ``lora_B(lora_A(dropout(x)))`` after ``x = self._cast_input_dtype(x, lora_A.weight.dtype)``. So every adapted
+    linear makes its own copy of its input, which ``lora_A`` saves for its weight gradient, plus the dropout mask
+    (CUDA ``native_dropout``: a 1-byte bool, ATen ``derivatives.yaml``). Without dropout the adapters of one input
+    share one saved tensor (the frozen base linear saves only its weight).
+
+    * 16-bit (or fp32) weights without autocast: ``(act_b + 1)`` per adapted input element, less the ``act_b`` per
+      shared input the model already counts (:func:`lora_dropout_elements`).
+    * Autocast over fp32 adapters (the HF Trainer's mixed precision): each adapter already saved its own 16-bit
+      cast; only the mask is new: 1 byte per adapted input element.
+    * ``base_keeps_input``: bitsandbytes < 0.43.2 keeps each 4-bit linear's input as ``ctx.tensors``
+      (``MatMul4Bit.forward``; ``legacy_bnb_4bit``), so the shared input stays held beside the adapters' copies and
+      nothing is subtracted.
+
+    Measured exactly with PyTorch's ``saved_tensors_hooks`` on PEFT 0.21 (``tests_validate/test_lora_dropout_memory.py``).
+    """
+    adapted, shared = lora_dropout_elements(a, targets)
+    layers = max(a.num_layers, 1)
+    plain = ((act_b + LORA_DROPOUT_MASK_BYTES) * adapted - (0.0 if base_keeps_input else act_b * shared)) / layers
+    return xp.where(xp.asarray(autocast, dtype=bool), LORA_DROPOUT_MASK_BYTES * adapted / layers, plain)
+
+
+#: CUDA ``native_dropout``'s mask: one bool per element (ATen ``native/cuda/Dropout.cu``)
+LORA_DROPOUT_MASK_BYTES = 1.0
 
 
 def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
@@ -1253,6 +1315,8 @@ def memory_arrays(
     checkpoint_reentrant: bool | None = None,
     bnb_fp16_storage: bool = False,
     dora: bool = False,
+    lora_dropout: float = 0.0,
+    fsdp1_root: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1388,7 +1452,7 @@ def memory_arrays(
         scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale
         base_gpu = model_gpu
-        base_bytes_per = 4.0 if precision == "fp32" else 2.0
+        base_bytes_per = 4.0 if (precision == "fp32" or verl_actor_fp32(profile, framework)) else 2.0
         if method == "qlora":
             lin = base_linear_params(m.arch)
             frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * xp.where(kbit_on, KBIT_FP32_PARAM_BYTES, 2.0)) * scale
@@ -1428,11 +1492,12 @@ def memory_arrays(
         # embedding's (the last): one V×h gradient lives through the whole backward
         tied_grad = 0.0 if (method in ("lora", "qlora") or not m.tied) else m.V * m.h / tp * g_b
         gradients = gradients * 0.0 + xp.where(zero >= 2, tied_grad / dp_sh, tied_grad)
-    opt = xp.where(offload, 0.0, opt)
+    # (verl's offload is per phase: the actor's states are back on the GPU for its update, verl_offload_per_phase)
+    opt = opt if verl_offload_per_phase(profile, framework) else xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
                     model_gpu * min(activation_dtype_bytes(precision), gathered_b), 0.0)
-    if offload_params:
+    if offload_params and not verl_offload_per_phase(profile, framework):
         # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
@@ -1470,6 +1535,11 @@ def memory_arrays(
         d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)
         dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
+    if lora_dropout > 0.0 and lora_t is not None and hf_style:
+        # PEFT's per-adapter dropout copies and masks (lora_dropout_bytes_per_token), in every saved set of the layer
+        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp,
+                                              method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
+        keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
@@ -1679,6 +1749,16 @@ def memory_arrays(
                   + layer_gathered_b * layer_full)
     layer_bufs = gather
     gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
+    if fsdp1_root and lora_like:
+        # FSDP1 FULL_SHARD keeps its root unit (embedding, final norm, head) gathered for the whole step
+        # (fsdp1_root_unit_bytes), at each moment beside that moment's blocks: the loss with the prefetched last
+        # block, a recomputed block's backward with its own and the prefetched one. What that adds above the
+        # activations' peak plus the largest buffers counted so far (tail + gather)
+        _emb_b, root_b = fsdp1_root_unit_bytes(m, tp, precision)
+        root_peak = xp.maximum(out_layer + root_b + layer_gathered_b * layer_full,
+                               working + grad_h + root_b + layer_bufs)
+        gather = gather + xp.where((zero >= 3) & xp.where(fsdp_keep, False, True) & (pp_i == 1),
+                                   xp.maximum(root_peak - tail - gather, 0.0), 0.0)
     if framework == "fsdp" and not lora_like:
         # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
         # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
@@ -1744,6 +1824,11 @@ def memory_arrays(
         m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
         model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
+    if "critic" in extra and offload_params and verl_offload_per_phase(profile, framework):
+        # verl offloads the critic's states while the actor trains and the actor's while the critic trains (each
+        # worker's per-phase offload, verl_offload_per_phase): one model's states at a time; the actor's, with the
+        # LM head the critic lacks, are the larger
+        extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
@@ -1756,6 +1841,8 @@ def memory_arrays(
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
     allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached
+    # issue 35 round 10: vLLM's sleeping pool stays in the caching allocator's counters (sleeping_pool_counted_bytes)
+    allocated = allocated + sleeping_pool_counted_bytes(profile, framework, acts, gpu_capacity_gib, xp)
     if paged_optimizer:
         # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
         # allocator (paged_state_bytes): on the device, not in allocated or reserved
@@ -1820,6 +1907,24 @@ def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_g
     live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs) + held, block_m)
     high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs) + held, block_m)
     return live, high
+
+
+def fsdp1_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
+    """(embedding, whole root) 16-bit bytes FSDP1's root unit holds gathered from its forward to the end of backward.
+
+    PyTorch ``torch/distributed/fsdp/_runtime_utils.py``: ``_post_forward_reshard`` frees a unit's unsharded flat
+    parameter after forward only when ``not state._is_root`` ("Do not free the root's parameters in the
+    post-forward for FULL_SHARD with the intention that they are immediately used for backward computation"); a
+    frozen flat parameter has no post-backward hook, so the root is resharded by the final callback
+    (``_post_backward_final_callback`` → ``_catch_all_reshard``) when backward ends. Under Accelerate's and
+    Answer.AI's transformer wrap policies (one unit per decoder layer; Answer.AI also one per LoRA adapter) the root
+    holds what is left: the token embedding, the final norm and the output layer. LoRA/QLoRA keep them 16-bit
+    (not quantised: transformers ``get_keys_to_not_convert``). Full fine-tuning is not covered here (its root trains;
+    see the round-10 note)."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    emb = 0.0 if m.tied else act_b * vh
+    return emb, emb + act_b * vh + act_b * m.h
 
 
 def fsdp_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
@@ -1946,6 +2051,48 @@ def reference_grad_buffer_bytes_per_param() -> float:
     and ``requires_grad_(False)``, and lowered the examples' published figures with it: ``rlhf/dpo/dense.sh``
     4 × 55 → 4 × 45 GiB, ``multimodal/moe/full_dpo_offload.sh`` 8 × 80 → 8 × 65 GiB."""
     return 4.0
+
+
+#: Issue 35 round 10 (postoos10): verl's actor (RL on the ``fsdp`` framework is verl's FSDP workers, as
+#: ``timing.offload_layout``) is built in fp32 (``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``:
+#: ``torch_dtype = torch.float32 if self._is_actor``, "we have to create model in fp32", a LoRA actor's frozen base
+#: included) and wrapped without FSDP's CPU offload (``cpu_offload = None if role == "actor"``: "We force turn off
+#: CPUOffload for actor because it causes incorrect results when using grad accumulation"). Its ``param_offload`` /
+#: ``optimizer_offload`` move the shard and the optimizer state to the host between phases and back for each
+#: (``update_actor``: ``load_fsdp_model_to_gpu``, ``load_fsdp_optimizer`` before the update), so at the update's
+#: peak the states are on the GPU as without offload; the offload frees them while vLLM generates.
+def verl_offload_per_phase(prof: MethodProfile, framework: str) -> bool:
+    """Whether the run is verl's FSDP actor, whose CPU offload is per phase (above): the training peak keeps its
+    parameters, gradients and optimizer state on the GPU."""
+    return bool(prof.rl) and framework == "fsdp"
+
+
+def verl_actor_fp32(prof: MethodProfile, framework: str) -> bool:
+    """Whether the actor's frozen weights are fp32 (verl builds the actor in fp32, above)."""
+    return verl_offload_per_phase(prof, framework)
+
+
+#: Issue 35 round 10 (postoos10): vLLM's sleep mode keeps its pool in PyTorch's counters. The engine allocates its
+#: weights and KV cache through ``CuMemAllocator`` (``vllm/device_allocator/cumem.py``: a ``CUDAPluggableAllocator``
+#: in a ``torch.cuda.MemPool``, since vLLM 0.7.3), so they are ordinary blocks of PyTorch's caching allocator.
+#: ``sleep()`` copies the weights to the host (level 1) and calls ``unmap_and_release`` on every allocation: the
+#: physical memory goes back to the driver, but no tensor is freed, so ``torch.cuda.memory_allocated()`` /
+#: ``memory_reserved()`` go on counting the whole pool while the model trains. The device holds the larger of the
+#: pool and the activations (``objective_parts``: ``kv_cache``; what :attr:`MemoryBreakdown.total` and ``fits`` read),
+#: but the allocator's counters hold both: a training process that logs ``torch.cuda.max_memory_allocated()`` with
+#: the engine in it (verl's hybrid worker, ``perf/max_memory_allocated_gb``; TRL's colocate mode) reports the pool on
+#: top of the training peak. Published check: verl logs whose ``max_memory_reserved_gb`` exceeds the card (play-verl
+#: "recommended" PPO 83.6 GiB of allocated on an 80 GB H100; verl-data's GRPO-LoRA runs 82–99 GiB reserved,
+#: bench/rl_step_times_r10.py). NeMo RL (the ``megatron`` framework's RL reading) runs vLLM in its own Ray worker
+#: processes, whose pool the policy worker's counters never see: left out.
+def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_capacity_gib, xp):
+    """Bytes the allocator's counters (``allocated``, and with it ``reserved``) hold beyond the device's peak for a
+    colocated vLLM engine asleep in the training process: the pool (``generation_gpu_fraction`` of the card) less
+    what ``objective_parts`` already counts of it (its part above the activations), i.e. min(pool, activations)."""
+    if not (prof.rl and prof.engine == "vllm_colocated" and prof.engine_sleep and framework != "megatron"):
+        return 0.0 * acts
+    pool = prof.gpu_fraction * gpu_capacity_gib * GIB
+    return xp.minimum(pool, acts) + 0.0 * acts
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,

@@ -422,7 +422,8 @@ class TrainingSection(_Section):
     lora_dropout: float = Field(
         0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
                                          "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
-                                         "linear (time model)")
+                                         "linear (time model) and keeps each adapted linear's own dropped input "
+                                         "and mask for backward (memory.lora_dropout_bytes_per_token)")
     lora_a2a: bool = Field(False, description="Megatron-Bridge LoRA(a2a_experimental=...) (default False; NeMo's "
                                               "lora_tuning.a2a_experimental, the MLPerf configs' LORA_A2A=1): the "
                                               "row-parallel adapters move their output to the sequence shard with "
@@ -461,6 +462,12 @@ class TrainingSection(_Section):
                             "per module fetch) or 'list' (v0.3.13-v0.5.4: one torch.distributed.all_gather per "
                             "parameter into per-rank views after a device sync, gradients reduce-scattered per "
                             "parameter from per-rank views; nothing overlaps)")
+    ds_config_auto: bool | None = Field(
+        None, description="DeepSpeed's hidden-size keys (reduce_bucket_size, stage3_prefetch_bucket_size, "
+                          "stage3_param_persistence_threshold) written 'auto' and filled by Transformers or "
+                          "Accelerate (hidden², 0.9·hidden², 10·hidden); false: DeepSpeed's own defaults (5e8, 5e7, "
+                          "1e5); null: the framework's default (DeepSpeed alone: its own; the Hugging Face-based "
+                          "tools: auto)")
 
 
 class ParallelSection(_Section):

@@ -125,6 +125,8 @@ from . import frameworks as _frameworks
 from . import zero3 as _z3
 from . import moe_balance as _moe_bal
 from . import fsdp1_lora as _fl
+from . import fsdp1_units as _fu
+from . import rank_imbalance as _ri
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from .serving_facts import DECODE_MBU_HBM
@@ -1204,6 +1206,17 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+def ds_bucket_engine(framework: str, ds_config_auto: bool | None) -> str:
+    """Whose hidden-size keys a DeepSpeed config holds, as core/zero3.py reads its ``framework`` argument:
+    ``"deepspeed"`` DeepSpeed's own defaults, ``"hf"`` the ``auto`` fill of Transformers' ``HfTrainerDeepSpeedConfig.
+    trainer_config_finalize`` and Accelerate's ``Accelerator._prepare_deepspeed`` (``reduce_bucket_size`` hidden²,
+    ``stage3_prefetch_bucket_size`` 0.9·hidden², ``stage3_param_persistence_threshold`` 10·hidden).
+    ``training.ds_config_auto`` picks one; null keeps the engine's (other engines: unchanged)."""
+    if framework not in ("deepspeed", "hf") or ds_config_auto is None:
+        return framework
+    return "hf" if ds_config_auto else "deepspeed"
+
+
 #: DeepSpeed ZeRO-3's defaults, unchanged since ZeRO-3 shipped (v0.3.13, March 2021: ``deepspeed/runtime/zero/
 #: constants.py``; today ``deepspeed/runtime/zero/config.py``): parameters with fewer elements than
 #: ``stage3_param_persistence_threshold`` stay whole on every rank (never gathered); a fetched parameter is kept
@@ -1417,6 +1430,8 @@ def time_layout(
     sdpa_mask: str | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
+    ds_config_auto: bool | None = None,
+    rank_len_cv: float = 0.0,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1586,17 +1601,25 @@ def time_layout(
     fwd_host_mb = where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
     host_fwd_mb = fwd_host_mb if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
+    # (z3_fw: whose bucket and persistence sizes the DeepSpeed config holds, ds_bucket_engine)
+    z3_fw = ds_bucket_engine(framework, ds_config_auto)
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
-        m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
+        m.arch, z3_fw, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
     # and its gradient reduce-scatter path, bucket by bucket, in the backward (core/zero3.py)
     z3_host_mb = z3_host_mb + where(zero >= 3, (_z3.z3_rs_host_seconds_layer(
-        m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
-        m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
+        m.arch, z3_fw, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
+        m.arch, z3_fw, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
+    # and, on more than one rank, the coalesced prefetches' per-rank loops (core/zero3.py,
+    # z3_coalesced_host_seconds_layer)
+    z3_host_mb = z3_host_mb + where(zero >= 3, _z3.z3_coalesced_host_seconds_layer(
+        m.arch, z3_fw, tool, method, lora_rank, lora_targets, dp, rec_whole) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
     # verl's FSDP1 LoRA actor: each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
     fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
                                                   pp)
     fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
+    # FSDP1's hooks around each decoder-layer unit of a fully trained model (core/fsdp1_units.py): more host time
+    host_mb = host_mb + where(fused, 0.0, fsdp1_unit_host_mb(m, framework, fsdp_version, method, rec_whole, pp))
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
@@ -1635,6 +1658,8 @@ def time_layout(
     extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
         extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
+    # the host issues a scalar-head model's layers as the policy's: its passes' host share at the policy's FLOPs
+    extra_host_more = scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val)
     precomp_h = reference_precompute_flops(profile, fwd_total)
     # under DeepSpeed ZeRO-3 each of those no-grad forwards gathers every weight once more (nograd_gathers)
     xf_gathers = nograd_gathers(profile, framework, zero, where)
@@ -1749,8 +1774,8 @@ def time_layout(
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
         # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
         # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
-        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, framework, tool, method, int(lora_rank), lora_targets,
-                                              lora and lora_dropout > 0.0)
+        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, ds_bucket_engine(framework, ds_config_auto), tool, method,
+                                              int(lora_rank), lora_targets, lora and lora_dropout > 0.0)
         z3_open = where(ds_z3 & (n_dp > 1), o_sh, 0.0)
         z3_windowed = where(ds_z3 & (n_dp > 1), w_sh, 0.0)
         z3_win_bytes = z3_window_bytes(m, fused, lora, framework, lora_targets, lora_dropout, ops) * tokens_mb * L_stage
@@ -1905,12 +1930,12 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
            else pp_stage_shares(framework, pp, m.L, pp_account_edges, ops)),
-        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
+        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "extra_host_more": extra_host_more, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
         "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
@@ -2094,6 +2119,16 @@ def reference_precompute_flops(profile: MethodProfile, fwd_total):
     return profile.ref_forwards * fwd_total
 
 
+def scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val):
+    """FLOPs per token to add to the objective's passes for their host-bound share only (time_gpu's launch wait): the
+    PPO critic and a reward model run the policy's decoder layers, so their host issues the same kernels and FSDP
+    hooks per pass as the policy's; only their GPU FLOPs lack the LM head (:func:`value_head_passes`). Their passes'
+    share of the eager launch wait is taken at the policy's FLOPs, not at theirs: the forward's ``fwd_total -
+    val_fwd`` per scalar-head forward, and the training step's ``hflops_tok - val_h`` for the critic."""
+    more = n_val * (fwd_total - val_fwd)
+    return more + ((hflops_tok - val_h) if profile.critic else 0.0)
+
+
 def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
     """FLOPs per token of a model that ends in a scalar head instead of the LM head: (its forward, its training
     step in hardware FLOPs, the same in model FLOPs), from the policy's (``fwd`` = :func:`flops.forward_flops_per_
@@ -2170,6 +2205,35 @@ HOST_PCIE_GEN = {"volta": 3, "ampere": 4, "ada": 4, "hopper": 5, "blackwell": 5,
 VERL_PARAM_BYTES, VERL_OPT_BYTES = 2.0 * 4.0, 2.0 * 8.0
 
 
+#: Issue 35 round 10 (postoos10): which of verl's phases move what, read in ``verl/workers/fsdp_workers.py`` (v0.4.1,
+#: and the same at b178a3c): ``update_actor`` loads and offloads the actor's fp32 parameter shard
+#: (``load_fsdp_model_to_gpu`` / ``offload_fsdp_model_to_cpu``) and its optimizer state (``load_fsdp_optimizer`` /
+#: ``offload_fsdp_optimizer``, ``verl/utils/fsdp_utils.py``: every tensor of ``optimizer.state``, which AdamW fills only
+#: for parameters that get a gradient: with LoRA the adapter's, not the frozen base's); ``compute_log_prob`` and the
+#: rollout sharding manager load and offload the parameter shard once each; and with LoRA the reference is the actor
+#: with its adapter disabled (``compute_ref_log_prob``: ``if self._is_lora`` … ``self.compute_log_prob(data)``), so
+#: the reference's forward loads and offloads the actor's fp32 shard too. The critic (PPO) moves its own.
+def verl_phase_bytes(profile, shard_params, opt_params) -> dict:
+    """Bytes each verl phase moves over the host link per generation batch on one GPU, there and back
+    (:data:`VERL_PARAM_BYTES` per parameter of the shard, :data:`VERL_OPT_BYTES` per trained parameter): ``update``
+    (parameters and optimizer state), ``log_prob`` (the old policy's forward), ``ref`` (a LoRA actor's
+    adapter-disabled reference), ``refit`` (the colocated engine's weight sync) and ``critic``."""
+    lora_ref = profile.reference == "lora_base" and profile.ref_forwards > 0
+    return {
+        "update": VERL_PARAM_BYTES * shard_params + VERL_OPT_BYTES * opt_params,
+        "log_prob": VERL_PARAM_BYTES * shard_params if profile.policy_nograd_forwards > 0 else 0.0 * shard_params,
+        "ref": VERL_PARAM_BYTES * shard_params if lora_ref else 0.0 * shard_params,
+        "refit": VERL_PARAM_BYTES * shard_params if profile.engine == "vllm_colocated" else 0.0 * shard_params,
+        "critic": (2.0 * VERL_PARAM_BYTES * shard_params + VERL_OPT_BYTES * shard_params if profile.critic
+                   else 0.0 * shard_params),
+    }
+
+
+def verl_move_bytes(profile, shard_params, opt_params):
+    """All of :func:`verl_phase_bytes` (one generation batch)."""
+    return sum(verl_phase_bytes(profile, shard_params, opt_params).values())
+
+
 def offload_layout(framework, optimizer, profile, ops, *, offload, offload_params, opt_params, shard_params, m_acc, n_gather,
                    n_rs, host_ranks) -> dict:
     """What CPU offload moves and computes per step on one GPU (:func:`offload_seconds` turns it into seconds).
@@ -2202,12 +2266,8 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, offload_param
     verl_bytes = 0.0
     if verl:
         # actor: the update, the old-log-prob forward (GRPO/PPO, methods.method_profile), the rollout refit;
-        # the critic (PPO): its values forward and its update
-        n_fwd = 1.0 if profile.policy_nograd_forwards > 0 else 0.0
-        per_model = VERL_PARAM_BYTES + VERL_OPT_BYTES
-        actor = per_model + VERL_PARAM_BYTES * (n_fwd + (1.0 if profile.engine == "vllm_colocated" else 0.0))
-        critic = per_model + VERL_PARAM_BYTES if profile.critic else 0.0
-        verl_bytes = where(offload, (actor + critic) * shard_params / k, 0.0)
+        # the critic (PPO): its values forward and its update (issue 35 round 10: verl_phase_bytes)
+        verl_bytes = where(offload, verl_move_bytes(profile, shard_params, opt_params) / k, 0.0)
     once = cpu_side & (not fsdp_cpu)
     crit = 2.0 if profile.critic else 1.0  # the PPO critic's step and copies, like the policy's (not verl's: above)
     opt_params = opt_params * crit
@@ -2230,6 +2290,25 @@ def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, 
     n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
     train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
     return train + 0.0 * rec_whole, nograd + 0.0 * rec_whole
+
+
+def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole, pp):
+    """Host seconds of one training micro-batch of FSDP1's hooks on one GPU's decoder-layer units
+    (core/fsdp1_units.py); 0 where they do not apply (FSDP2, LoRA, other frameworks)."""
+    if not _fu.applies(framework, fsdp_version, method):
+        return 0.0 * rec_whole
+    train, _nograd = _fu.decoder_unit_host_s(m.L / pp, rec_whole)
+    return train + 0.0 * rec_whole
+
+
+def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
+    """Per training micro-batch: the wait for the rank with the most rollout tokens (core/rank_imbalance.py), beyond
+    the host floor it may hide under (``launch_mb``); 0 where no spread applies (``rank_len_cv`` 0)."""
+    cv = lay.get("rank_len_cv", 0.0)
+    if not cv:
+        return 0.0 * t_mb_gpu
+    f = _ri.straggler_factor(cv, lay["mbs"], lay["n_dp"])
+    return lay["ops"].maximum(t_mb_gpu * (f - 1.0) - launch_mb, 0.0)
 
 
 def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
@@ -3575,12 +3654,17 @@ def time_gpu(
     # Transformers' eager attention and SDPA on a padded batch (attention_kernel_parts; named in the breakdown)
     attn_eager_s, attn_padded_s = attn_eager_tok * mbs * s * m_acc, attn_padded_tok * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
+    # ... where the host binds, the critic's / reward model's passes wait for the host as long as the policy's do
+    t_mb_objective = t_mb_objective + launch_mb * lay.get("extra_host_more", 0.0) / hflops_tok
     # ... verl's log-prob forwards' logits post-processing, memory-bound (verl_logprob_bytes), in those passes only
     t_mb_objective = t_mb_objective + lay.get("verl_lp_tok", 0.0) / mem_bw * mbs * s
     # verl's FSDP1 LoRA units' hooks (core/fsdp1_lora.py): the training passes' wait, and the log-prob forward's own
     fl_wait, fl_logprob = fsdp1_lora_waits(lay, t_mb_gpu_pre, hflops_tok, hcf)
     t_mb_objective = t_mb_objective + fl_logprob
     t_mb = t_mb + fl_wait
+    # RL rollouts' tokens differ from rank to rank in each training micro-batch: the slowest rank sets the pace
+    # (core/rank_imbalance.py)
+    t_mb = t_mb + rank_straggler_wait(lay, t_mb_gpu_pre, launch_mb)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
     t_fwd = t_mb * lay["fwd_share"]
@@ -4197,6 +4281,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
+        ds_config_auto=getattr(t, "ds_config_auto", None),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
@@ -4205,6 +4290,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
+        rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

@@ -338,3 +338,117 @@ def z3_open_gather_share(a: ModelArch, framework: str, tool: str | None, method:
         open_, windowed, total = open_ + share * o, windowed + share * w, total + share * t
     total = max(total, 1.0)
     return min(open_ / total, 1.0), min(windowed / total, 1.0)
+
+
+# ------------------------------------------------------------------ coalesced prefetches: per-rank loops on the host
+#: A prefetch that takes more than one weight gathers them in one coalesced call, and that call loops over the
+#: ranks on the host (DeepSpeed ``runtime/zero/partition_parameters.py`` at v0.10.3, v0.12.6, v0.14.4, v0.15.4 and
+#: v0.16.4; v0.15.4 is what open-instruct pins):
+#:
+#: * ``all_gather_coalesced`` sends one weight down its one-parameter path (no loop) and two or more to
+#:   ``_all_gather_dtype``, which cuts the flat buffer into ``world_size`` partitions (``flat_tensor.narrow`` per
+#:   rank: :data:`Z3_COALESCED_OPS_RANK`);
+#: * ``AllGatherCoalescedHandle.wait`` then rebuilds each weight from its piece on every rank: per weight and rank a
+#:   ``narrow`` of that rank's partition and, after the ``torch.cat``, a ``record_stream`` of the piece
+#:   (:data:`Z3_COALESCED_OPS_PARAM_RANK`).
+#:
+#: Which weights a prefetch takes (``runtime/zero/partitioned_param_coordinator.py`` ``fetch_sub_module``, the
+#: same versions): at every hooked module, those without weights too, the next weights of the recorded trace that are
+#: not yet gathered, until ``min(stage3_max_live_parameters − gathered, stage3_prefetch_bucket_size)`` elements are
+#: reached; a module's weights are released after its forward. Weights under ``stage3_param_persistence_threshold``
+#: stay whole and are skipped. :func:`z3_prefetch_groups_layer` replays that walk over the model's weights in the
+#: order Transformers' decoder layer runs its modules. ``stage3_prefetch_bucket_size``: DeepSpeed's default 5e7
+#: (``zero/config.py``); Transformers' and Accelerate's ``auto``: ``0.9·hidden²`` (``trainer_config_finalize``,
+#: ``Accelerator._prepare_deepspeed``). Under ``auto`` a model with grouped-query attention (k and v far under
+#: ``hidden²``) prefetches ``k_proj``, ``v_proj`` and ``o_proj`` together once a layer and pass; with as many KV heads
+#: as query heads every weight reaches the bucket alone and no loop runs. These ops launch no kernel: a view
+#: (``narrow``) or an allocator call (``record_stream``), each priced at :data:`Z3_VIEW_OP_S`, the host time of a
+#: view op called from Python as PyTorch measured it: 1.6–2.5 µs for ``view_as_real`` / ``view_as_complex`` and
+#: 3.5–4.2 µs for ``.real`` (pytorch/pytorch PR #44908), 2.3–3.4 µs for ``split`` (PR #32194, operator
+#: micro-benchmark): 2.5 µs. (A launched kernel costs more: :data:`methods.EAGER_OP_S`.)
+Z3_COALESCED_OPS_RANK = 1.0
+Z3_COALESCED_OPS_PARAM_RANK = 2.0
+Z3_PREFETCH_DEFAULT, Z3_PREFETCH_HF_PER_H2 = 5e7, 0.9
+Z3_MAX_LIVE_PARAMS = 1e9
+Z3_VIEW_OP_S = 2.5e-6
+
+
+def _hooked_weights(a: ModelArch, moe: bool, n_ad: float, ad_part: float, lora_targets: str, lora_rank: int):
+    """One decoder layer's hooked modules in forward order, each as its weight's elements (0: no weight, or one that
+    stays whole): the layer, its norm, the attention container, the attention linears as stored, the second norm,
+    the MLP container and its linears with the activation after the first (routed experts one by one), and PEFT's
+    ``lora_A`` / ``lora_B`` after each adapted linear where they are partitioned."""
+    adapted = {l.name for l, _n in lora_linears(a, lora_targets)} if n_ad > 0.0 and ad_part > 0.0 else set()
+    att = [l for l, _n in lora_linears(a, "attention")]
+    lins = [l for l in mlp_linears(a, moe) if l.name != "shared_expert_gate"]
+    if a.fused_gate_up:
+        lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
+
+    def mods(l):
+        out = [float(l.weight_each)]
+        if l.name in adapted:
+            out += [0.0, float(lora_rank * l.fan_in), float(lora_rank * l.fan_out)]
+        return out
+
+    seq = [0.0, 0.0, 0.0]
+    for l in att:
+        seq += mods(l)
+    seq += [0.0, 0.0]
+    for l in lins:
+        for _ in range(int(l.count)):
+            seq += mods(l) + ([0.0] if l.name.endswith(("gate_proj", "gate_up_proj", "fc1")) else [])
+    return seq
+
+
+def _coalesced_walk(mods: list[float], bucket: float, persist: float) -> float:
+    """Σ (1 + 2·weights) over the prefetches of two or more weights, replaying ``fetch_sub_module`` over the hooked
+    modules ``mods`` (elements of each one's weight, 0 for none) as one pass (note above)."""
+    queue = [i for i, n in enumerate(mods) if n >= persist]
+    state = {i: 0 for i in queue}  # 0 not gathered, 1 gathered
+    head, live, ops = 0, 0.0, 0.0
+    for i, n in enumerate(mods):
+        if n >= persist:
+            if state[i] == 0:
+                state[i], live = 1, live + n
+            while head < len(queue) and queue[head] <= i:
+                head += 1
+        room, took, count = min(Z3_MAX_LIVE_PARAMS - live, bucket), 0.0, 0
+        while head < len(queue) and took < room:
+            j = queue[head]
+            head += 1
+            if state[j] == 0:
+                state[j], live, took, count = 1, live + mods[j], took + mods[j], count + 1
+        if count >= 2:
+            ops += Z3_COALESCED_OPS_RANK + Z3_COALESCED_OPS_PARAM_RANK * count
+        if n >= persist:
+            state[i], live = 0, live - n
+    return ops
+
+
+@lru_cache(maxsize=256)
+def z3_prefetch_groups_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                             lora_targets: str) -> tuple[float, float]:
+    """``(forward order, backward order)``: the per-rank host ops of ZeRO-3's coalesced prefetches per decoder layer
+    and pass, divided by the data-parallel ranks (note above :data:`Z3_COALESCED_OPS_RANK`)."""
+    h = float(a.hidden_size)
+    bucket = Z3_PREFETCH_DEFAULT if framework == "deepspeed" else Z3_PREFETCH_HF_PER_H2 * h * h
+    persist = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    _lora, n_ad, ad_part = _adapters(a, framework, method, lora_rank, lora_targets)
+    mods: list[float] = []
+    for moe, share in _layer_kinds(a):
+        mods += _hooked_weights(a, moe, n_ad, ad_part, lora_targets, lora_rank) * int(round(share))
+    L = max(float(a.num_layers), 1.0)
+    return _coalesced_walk(mods, bucket, persist) / L, _coalesced_walk(mods[::-1], bucket, persist) / L
+
+
+def z3_coalesced_host_seconds_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                                    lora_targets: str, n_dp, rec_whole):
+    """Host seconds per decoder layer and micro-batch of the coalesced prefetches' per-rank loops: the forward, then
+    the recompute forward (``rec_whole``, in forward order) or the backward's re-gather (reverse order), as
+    :func:`z3_gather_host_seconds_layer` counts two gathers of each weight. ``n_dp`` and ``rec_whole`` may be
+    arrays; 0 on one rank (``_no_gather_coalesced``: no loop) and where ZeRO-3 is not DeepSpeed's."""
+    if framework not in Z3_ENGINES:
+        return 0.0 * n_dp * rec_whole
+    fwd, rev = z3_prefetch_groups_layer(a, framework, tool, method, int(lora_rank), lora_targets)
+    per_rank = fwd * (1.0 + rec_whole) + rev * (1.0 - rec_whole)
+    return (n_dp > 1.0) * n_dp * per_rank * Z3_VIEW_OP_S

@@ -9445,6 +9445,14 @@
         <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2). The planning rule “memory headroom” is another check: it ranks plans with less free memory than the memory model&apos;s p75 error after the others</source>
         <translation>在估算之外每张 GPU 还要空出的 GiB，布局才算放得下（默认 2）。规划规则“显存余量”是另一项检查：空闲显存少于显存模型 p75 误差的方案排在其他方案之后</translation>
     </message>
+    <message>
+        <source>DeepSpeed auto sizes</source>
+        <translation>DeepSpeed 自动尺寸</translation>
+    </message>
+    <message>
+        <source>Whether your DeepSpeed config writes reduce_bucket_size, stage3_prefetch_bucket_size and stage3_param_persistence_threshold as &quot;auto&quot;, which Transformers and Accelerate fill from the model (hidden², 0.9·hidden², 10·hidden). Off: DeepSpeed&apos;s own defaults (500 million, 50 million and 100 thousand elements). Framework default: off for DeepSpeed alone, on for the Hugging Face-based tools. DeepSpeed ZeRO only</source>
+        <translation>你的 DeepSpeed 配置是否把 reduce_bucket_size、stage3_prefetch_bucket_size 和 stage3_param_persistence_threshold 写成自动值，由 Transformers 和 Accelerate 按模型填入（hidden²、0.9·hidden²、10·hidden）。关：DeepSpeed 自己的默认值（5 亿、5000 万和 10 万个元素）。框架默认：单用 DeepSpeed 时关，基于 Hugging Face 的工具时开。仅用于 DeepSpeed ZeRO</translation>
+    </message>
 </context>
 <context>
     <name>TrainingPage</name>

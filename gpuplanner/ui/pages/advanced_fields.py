@@ -63,6 +63,7 @@ class TrainingAdvanced(QObject):
                                                      allow_empty=True)
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
+        self.fields["ds_config_auto"] = tri_state(m, "training.ds_config_auto")
         self.fields["optimizer_implementation"] = BoundCombo(m, "training.optimizer_implementation",
                                                              OPTIMIZER_IMPLEMENTATIONS)
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
@@ -102,6 +103,7 @@ class TrainingAdvanced(QObject):
         t, p = s.training, s.parallel
         on = {"lora_dropout": t.method in ("lora", "qlora"),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
+              "ds_config_auto": engine_of(t.framework) in ("deepspeed", "hf") or t.ds_config_auto is not None,
               # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
               "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
               "checkpoint_reentrant": reentrant_switch(t.framework) or t.checkpoint_reentrant is not None,
@@ -163,7 +165,7 @@ class TrainingAdvanced(QObject):
         f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
-        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
+        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "ds_config_auto"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
@@ -269,6 +271,11 @@ class TrainingAdvanced(QObject):
                 "(v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter "
                 "after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose "
                 "it only for a run on those versions. DeepSpeed plans only")),
+            "ds_config_auto": (self.tr("DeepSpeed auto sizes"), self.tr(
+                "Whether your DeepSpeed config writes reduce_bucket_size, stage3_prefetch_bucket_size and "
+                "stage3_param_persistence_threshold as \"auto\", which Transformers and Accelerate fill from the "
+                "model (hidden², 0.9·hidden², 10·hidden). Off: DeepSpeed's own defaults (500 million, 50 million and "
+                "100 thousand elements). Framework default: off for DeepSpeed alone, on for the Hugging Face-based tools. DeepSpeed ZeRO only")),
             "optimizer_implementation": (self.tr("AdamW implementation"), self.tr(
                 "PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: "
                 "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
