@@ -127,6 +127,7 @@ from . import moe_balance as _moe_bal
 from . import fsdp1_lora as _fl
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
+from . import packing as _packing
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
@@ -4093,7 +4094,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     _check_fp8_recipe_gpu(t, gf)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
-    shape = sample_shape_of(s, prof)
+    shape = packed_row_shape(s, prof, sample_shape_of(s, prof))
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
@@ -4227,6 +4228,20 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
         # ``pad_to_multiple_of`` = sequence_len, axolotl ``core/builders/causal.py``): an unbounded spread
         shape = _replace(shape, spread_cv=math.inf)
     return shape
+
+
+def packed_row_shape(s: Any, prof: MethodProfile, shape: F.SampleShape) -> F.SampleShape:
+    """The time model's rows where the tool packs whole samples without padding the row (core/packing.py: ms-swift's
+    best-fit packing in groups of 1000): each row runs its samples' sum, ``packed_row_fill`` × seq_len, not seq_len.
+    Peak memory keeps the full row (the fullest packed row reaches seq_len), so only the time model reads this."""
+    t = s.training
+    mean = getattr(s.data, "mean_sample_len", None)
+    if prof.rl or not bool(getattr(t, "packing", False)) or mean is None:
+        return shape
+    std = getattr(s.data, "sample_len_std", None)
+    cv = F.DEFAULT_SAMPLE_LEN_CV if std is None else float(std) / float(mean)
+    fill = _packing.packed_row_fill(t.framework, mean, cv, float(t.seq_len))
+    return shape if fill >= 1.0 else _replace(shape, row_len=shape.row_len * fill)
 
 
 def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
