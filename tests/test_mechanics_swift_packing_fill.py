@@ -90,7 +90,7 @@ def test_time_rows_shrink_memory_rows_do_not():
 def test_published_ms_swift_packed_rows():
     """ms-swift examples (train/packing/liger_kernel.sh: 4 x A100, 10 s/it; train/flash_attention_3/
     transformers.sh: 4 x H20, fa2 35.5 s/it): within 10% now; with full rows they were -7% and -16%."""
-    import validate_ft_oos10 as v
+    import validate_ft_step10 as v
 
     res = {r.id: e for r, _, e in v.results() if r.table == "swift-packing"}
     assert len(res) == 2

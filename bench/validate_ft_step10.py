@@ -1,6 +1,6 @@
 """Out-of-sample fine-tuning step times, round 10: published runs no other bench holds (a check, not fitted).
 
-Usage: python bench/validate_ft_oos10.py [--write-before FILE] [--before FILE]
+Usage: python bench/validate_ft_step10.py [--write-before FILE] [--before FILE]
 
 Each row is entered as the scenario a user would type; what the source does not state is ``ASSUMED`` (printed).
 Before entering a source I grepped ``bench/``, ``tests/`` and ``docs/`` for its path/URL: none was held for step time.
