@@ -1,4 +1,4 @@
-"""ms-swift's packed rows carry their samples' sum, not max_length (core/packing.py; issue 35 round 10, ftstep10).
+"""ms-swift and TRL (bfd) packed rows carry their samples' sum, not max_length (core/packing.py; issue 35 round 10).
 
 ms-swift ``swift/dataset/packing.py``: best-fit decreasing (``binpacking.to_constant_volume``) over groups of 1000
 samples, samples above ``max_length`` dropped, rows not padded (``Template._data_collator`` in ``padding_free``).
@@ -59,10 +59,20 @@ def test_fill_matches_a_random_draw():
 
 def test_short_samples_fill_the_rows_and_other_tools_pad():
     assert P.packed_row_fill("ms-swift", 300, 0.46, 4096) > 0.98
-    for tool in ("llamafactory", "axolotl", "trl", "hf"):  # rows padded to the cut, or not checked
+    for tool in ("llamafactory", "axolotl", "unsloth", "hf"):  # rows padded to the cut, or not checked
         assert P.packed_row_fill(tool, 9942, 0.34, 16384) == 1.0
     assert P.packed_row_fill("ms-swift", None, 0.46, 16384) == 1.0
     assert P.packed_row_fill("ms-swift", 20000, 0.46, 16384) == 1.0
+
+
+def test_trl_bfd_truncates_long_samples_into_full_rows():
+    """TRL's bfd cuts a sample over max_length to a full row (ms-swift drops it): the truncated group's longest
+    samples are exactly the cap, and its fill is at least the dropped group's."""
+    xs = P.kept_lengths(9942, 0.34, 16384, 1000, "truncate")
+    assert max(xs) == 16384 and sum(x == 16384 for x in xs) >= 20  # ~3% of LongAlpaca-12k is over 16,384
+    assert max(P.kept_lengths(9942, 0.34, 16384, 1000, "delete")) < 16384
+    f_trl = P.packed_row_fill("trl", 9942, 0.34, 16384)
+    assert P.packed_row_fill("ms-swift", 9942, 0.34, 16384) <= f_trl < 0.95
 
 
 def _swift(**data) -> dict:

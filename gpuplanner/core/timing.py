@@ -4232,7 +4232,8 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
 
 def packed_row_shape(s: Any, prof: MethodProfile, shape: F.SampleShape) -> F.SampleShape:
     """The time model's rows where the tool packs whole samples without padding the row (core/packing.py: ms-swift's
-    best-fit packing in groups of 1000): each row runs its samples' sum, ``packed_row_fill`` × seq_len, not seq_len.
+    and TRL's ``bfd`` best-fit packing in groups of 1000): each row runs its samples' sum, ``packed_row_fill`` ×
+    seq_len, not seq_len.
     Peak memory keeps the full row (the fullest packed row reaches seq_len), so only the time model reads this."""
     t = s.training
     mean = getattr(s.data, "mean_sample_len", None)
