@@ -21,7 +21,8 @@ TRL's ``SFTTrainer`` with ``packing`` (huggingface/trl @f2cd577, ``trl/data_util
 ``datasets`` default ``batch_size`` = 1000) by best-fit decreasing, truncating a sample longer than ``max_length``
 (``on_seq_length_overflow="truncate"``), and the trainer then runs padding-free (``sft_trainer.py``:
 ``padding_free = args.padding_free or (args.packing and args.packing_strategy in {"bfd", "bfd_split"})``): rows are
-not padded either. (TRL's ``"wrapped"`` strategy fills rows completely; it is not the default.)
+not padded either. ``bfd`` is the default since 0353d6766 (2025-07-07; first-fit decreasing from fef915e36,
+2025-06-02); TRL's ``"wrapped"`` strategy, and TRL's packing before June 2025, fill rows completely.
 
 LLaMA-Factory and Axolotl pad a packed row to the cut-off (LLaMA-Factory's packed processor pads each row;
 Axolotl's ``pad_to_sequence_len`` is on with ``sample_packing``): their rows run full, as before.
