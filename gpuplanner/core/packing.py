@@ -24,8 +24,10 @@ TRL's ``SFTTrainer`` with ``packing`` (huggingface/trl @f2cd577, ``trl/data_util
 not padded either. ``bfd`` is the default since 0353d6766 (2025-07-07; first-fit decreasing from fef915e36,
 2025-06-02); TRL's ``"wrapped"`` strategy, and TRL's packing before June 2025, fill rows completely.
 
-LLaMA-Factory and Axolotl pad a packed row to the cut-off (LLaMA-Factory's packed processor pads each row;
-Axolotl's ``pad_to_sequence_len`` is on with ``sample_packing``): their rows run full, as before.
+LLaMA-Factory and Axolotl pad a packed row to the cut-off (LLaMA-Factory ``data/processor/supervised.py``
+``PackedSupervisedDatasetProcessor.preprocess_dataset``: a row shorter than ``cutoff_len + 1`` is padded to it, "avoid
+flash_attn drops attn mask"; Axolotl's ``pad_to_sequence_len`` is on with ``sample_packing``): their rows run full,
+as before.
 """
 
 from __future__ import annotations
