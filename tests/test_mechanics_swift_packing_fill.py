@@ -108,9 +108,11 @@ def test_published_ms_swift_packed_rows():
         assert abs(e) < 0.10, (rid, e)
 
 
-def test_search_equals_evaluate_with_packing_fill():
+@pytest.mark.parametrize("tool", ["ms-swift", "trl"])
+def test_search_equals_evaluate_with_packing_fill(tool):
     d = {**_swift(mean_sample_len=9942, sample_len_std=3417.1),
          "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb", "h20-96gb"]}}
+    d["training"] = {**d["training"], "framework": tool}
     d.pop("hardware")
     s = scenario_from_dict(d)
     checked = 0
