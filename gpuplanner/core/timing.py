@@ -1173,6 +1173,17 @@ def lora_fused(framework: str, fused):
     return False if framework == "megatron" else fused
 
 
+def lora_ops_fused(t: Any, engine: str) -> bool:
+    """Whether something fuses PEFT's adapter ops (the scaling, the add, the casts): torch.compile, or a tool whose
+    own kernels include the adapters (Unsloth's ``fast_lora``). Liger Kernel does not: its patches
+    (linkedin/Liger-Kernel ``transformers/monkey_patch.py`` ``apply_liger_kernel_to_llama``: ``rope``, ``rms_norm``,
+    ``swiglu``, ``fused_linear_cross_entropy``) swap the model's norm, MLP activation, RoPE and loss, and PEFT's
+    ``lora.Linear.forward`` still adds ``lora_B(lora_A(dropout(x))) * scaling`` in eager PyTorch; so under Liger the
+    layers' element-wise ops are fused (``fused``) but the adapters' are not."""
+    f = _frameworks.FRAMEWORKS.get(t.framework)
+    return bool(engine == "megatron" or getattr(t, "torch_compile", False) or (f is not None and f.fused_kernels))
+
+
 def trainable_sync_gpu(weight_gpu, grad_gpu, lora: bool):
     """Parameters whose updated 16-bit copies ZeRO-1/2 and Megatron's distributed optimizer all-gather after the
     step: the trainable ones only. Megatron-Core builds its gradient/parameter buffers from parameters that require
@@ -1397,6 +1408,7 @@ def time_layout(
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     dora: bool = False,
+    lora_ops_fused: bool | None = None,
     kbit_fp32: bool = False,
     expert_tp=None,
     ep_domain=None,
@@ -1542,7 +1554,8 @@ def time_layout(
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0,
+                                               lora_fused(framework, fused if lora_ops_fused is None else lora_ops_fused),
                                                peft_autocast, method == "qlora", kbit_fp32)
         # per-op SAC re-runs every element-wise op but only ``op_lin`` of the matmuls (rec_tok): the adapter GEMMs'
         # operands (flops.LORA_GEMM_FWD) re-run in that share, as their FLOPs (lora_gemm_rerun)
@@ -4103,6 +4116,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute, getattr(t, "liger_kernel", False))["fused"],
+        lora_ops_fused=lora_ops_fused(t, engine),
         master_weights=t.master_weights, profile=prof,
         optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
