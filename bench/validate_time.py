@@ -1751,7 +1751,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("eagerattn.md", "sdpa6.md", "z3multi.md", "h100_measured.md", "round6_no_time_change.md",
                     "tidy7.md", "breakdown6.md", "dpostep6.md", "pareto9.md", "mlperf8.md", "hostfloor8.md", "rl10_8.md",
                     "rl11_8.md", "rl12_9.md", "rllen9.md", "advice67.md", "advice8.md", "geserve7.md", "pref7.md",
-                    "pref8.md", "pref9.md", "postmem9.md", "postmem10.md",
+                    "pref8.md", "pref9.md", "postmem9.md", "postmem10.md", "ftstep10.md",
                     "smallmb8.md", "cp7.md", "cp8.md", "bwattn7.md", "price7.md", "fsdp7.md", "geft7.md",
                     "ftoos8.md", "dora8.md", "bf16h8.md", "xent8.md", "rtx5090_7.md", "pref10_9.md"),
         *_fragments("z3sync9.md"),

@@ -129,6 +129,7 @@ from . import fsdp1_units as _fu
 from . import rank_imbalance as _ri
 from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
+from . import packing as _packing
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
@@ -1174,6 +1175,17 @@ def lora_fused(framework: str, fused):
     return False if framework == "megatron" else fused
 
 
+def lora_ops_fused(t: Any, engine: str) -> bool:
+    """Whether something fuses PEFT's adapter ops (the scaling, the add, the casts): torch.compile, or a tool whose
+    own kernels include the adapters (Unsloth's ``fast_lora``). Liger Kernel does not: its patches
+    (linkedin/Liger-Kernel ``transformers/monkey_patch.py`` ``apply_liger_kernel_to_llama``: ``rope``, ``rms_norm``,
+    ``swiglu``, ``fused_linear_cross_entropy``) swap the model's norm, MLP activation, RoPE and loss, and PEFT's
+    ``lora.Linear.forward`` still adds ``lora_B(lora_A(dropout(x))) * scaling`` in eager PyTorch; so under Liger the
+    layers' element-wise ops are fused (``fused``) but the adapters' are not."""
+    f = _frameworks.FRAMEWORKS.get(t.framework)
+    return bool(engine == "megatron" or getattr(t, "torch_compile", False) or (f is not None and f.fused_kernels))
+
+
 def trainable_sync_gpu(weight_gpu, grad_gpu, lora: bool):
     """Parameters whose updated 16-bit copies ZeRO-1/2 and Megatron's distributed optimizer all-gather after the
     step: the trainable ones only. Megatron-Core builds its gradient/parameter buffers from parameters that require
@@ -1424,6 +1436,7 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    lora_ops_fused: bool | None = None,
     cuda_graph_scope: str | None = None,
     moe_capacity_factor: float | None = None,
     moe_pad_to_capacity: bool = False,
@@ -1558,7 +1571,8 @@ def time_layout(
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0,
+                                               lora_fused(framework, fused if lora_ops_fused is None else lora_ops_fused),
                                                peft_autocast, method == "qlora", kbit_fp32)
         # per-op SAC re-runs every element-wise op but only ``op_lin`` of the matmuls (rec_tok): the adapter GEMMs'
         # operands (flops.LORA_GEMM_FWD) re-run in that share, as their FLOPs (lora_gemm_rerun)
@@ -4251,7 +4265,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     _check_fp8_recipe_gpu(t, gf)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
-    shape = sample_shape_of(s, prof)
+    shape = packed_row_shape(s, prof, sample_shape_of(s, prof))
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
@@ -4260,6 +4274,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute, getattr(t, "liger_kernel", False))["fused"],
+        lora_ops_fused=lora_ops_fused(t, engine),
         master_weights=t.master_weights, profile=prof,
         optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
@@ -4389,6 +4404,21 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
         # ``pad_to_multiple_of`` = sequence_len, axolotl ``core/builders/causal.py``): an unbounded spread
         shape = _replace(shape, spread_cv=math.inf)
     return shape
+
+
+def packed_row_shape(s: Any, prof: MethodProfile, shape: F.SampleShape) -> F.SampleShape:
+    """The time model's rows where the tool packs whole samples without padding the row (core/packing.py: ms-swift's
+    and TRL's ``bfd`` best-fit packing in groups of 1000): each row runs its samples' sum, ``packed_row_fill`` ×
+    seq_len, not seq_len.
+    Peak memory keeps the full row (the fullest packed row reaches seq_len), so only the time model reads this."""
+    t = s.training
+    mean = getattr(s.data, "mean_sample_len", None)
+    if prof.rl or not bool(getattr(t, "packing", False)) or mean is None:
+        return shape
+    std = getattr(s.data, "sample_len_std", None)
+    cv = F.DEFAULT_SAMPLE_LEN_CV if std is None else float(std) / float(mean)
+    fill = _packing.packed_row_fill(t.framework, mean, cv, float(t.seq_len))
+    return shape if fill >= 1.0 else _replace(shape, row_len=shape.row_len * fill)
 
 
 def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
