@@ -176,6 +176,18 @@ def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | 
     return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))
 
 
+def format_tenths(value: float, lang: str | None = None) -> str:
+    """A span of weeks, months or days as the plan's sentences write it: one decimal (``3.0``, ``12.5``), and
+    below 1 two significant digits (``0.16``, ``0.023``), so a short job never reads "0.0 weeks" (the rule of
+    ``cost``'s "For this job alone (0.16 days)"; issue 35 round 10, ux14). Zero is ``0``."""
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    if v == 0:
+        return "0"
+    return format_sig(v, 2, lang) if abs(v) < 1 else format_number(v, 1, lang)
+
+
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
     """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"

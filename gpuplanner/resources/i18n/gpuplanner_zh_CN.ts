@@ -1420,6 +1420,10 @@
         <translation>备件</translation>
     </message>
     <message>
+        <source>Over {months} months ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
+        <translation>{months} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
+    </message>
+    <message>
         <source>Build: the purchase pays for itself after {be:.1f} months.</source>
         <translation>建议自建：购买在 {be:.1f} 个月后回本。</translation>
     </message>
@@ -1498,10 +1502,6 @@
     <message>
         <source>For this job alone ({days} days) renting costs {rent}; buying and running {servers} for it costs {build}.</source>
         <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
-    </message>
-    <message>
-        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
-        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
     </message>
     <message>
         <source>one {g}-GPU server</source>
@@ -5699,6 +5699,18 @@
         <translation>CPU 阶段必须做清洗或分词（或两者）</translation>
     </message>
     <message>
+        <source>On the same servers the phase takes {need} weeks and overruns its slot of {slot} weeks by {over} weeks: every later phase moves back.</source>
+        <translation>在同样的服务器上，该阶段需要 {need} 周，比为其安排的 {slot} 周多出 {over} 周：之后的每个阶段都要顺延。</translation>
+    </message>
+    <message>
+        <source>No plan finishes within {days} days.</source>
+        <translation>没有方案能在 {days} 天内完成。</translation>
+    </message>
+    <message>
+        <source>To keep the deadline of {days} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal} days, {cost:,.0f} {cur}.</source>
+        <translation>要保住 {days} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal} 天，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
         <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
         <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
     </message>
@@ -5779,6 +5791,10 @@
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
     </message>
     <message>
+        <source>No plan within {n} GPUs finishes the changed job within {days} days (the fastest: {best} days).</source>
+        <translation>{n} 张 GPU 以内没有方案能在 {days} 天内完成变化后的任务（最快：{best} 天）。</translation>
+    </message>
+    <message>
         <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
         <translation>每周 {h:g} 小时，每次使用都不够完成环境准备：任务永远无法完成</translation>
     </message>
@@ -5843,24 +5859,8 @@
         <translation>流水线微批次大小</translation>
     </message>
     <message>
-        <source>On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by {over:.1f} weeks: every later phase moves back.</source>
-        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，比为其安排的 {slot:.1f} 周多出 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
-    </message>
-    <message>
-        <source>No plan finishes within {days:.1f} days.</source>
-        <translation>没有方案能在 {days:.1f} 天内完成。</translation>
-    </message>
-    <message>
-        <source>To keep the deadline of {days:.1f} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal:.1f} days, {cost:,.0f} {cur}.</source>
-        <translation>要保住 {days:.1f} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal:.1f} 天，{cost:,.0f} {cur}。</translation>
-    </message>
-    <message>
         <source>The search cannot plan the changed job: {e}</source>
         <translation>搜索无法为变化后的任务给出方案：{e}</translation>
-    </message>
-    <message>
-        <source>No plan within {n} GPUs finishes the changed job within {days:.1f} days (the fastest: {best:.1f} days).</source>
-        <translation>{n} 张 GPU 以内没有方案能在 {days:.1f} 天内完成变化后的任务（最快：{best:.1f} 天）。</translation>
     </message>
     <message>
         <source>length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048</source>
