@@ -188,6 +188,19 @@ def format_tenths(value: float, lang: str | None = None) -> str:
     return format_sig(v, 2, lang) if abs(v) < 1 else format_number(v, 1, lang)
 
 
+def days_decimals(days: float) -> int:
+    """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
+    one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), else 1 (issue 35 round 10,
+    ux14: the range, the safe-deadline rule's "upper end of its band" and the plan's own line agree)."""
+    d = float(days)
+    return 2 if math.isfinite(d) and abs(d) < 1 else 1
+
+
+def format_days_span(lo: float, hi: float, lang: str | None = None) -> tuple[str, str]:
+    """A plan's likely range of calendar days (:func:`format_span` at :func:`days_decimals` of its upper end)."""
+    return format_span(lo, hi, days_decimals(hi), lang)
+
+
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
     """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"

@@ -4497,10 +4497,6 @@
         <translation>{a} 的每卡时价格是 {b} 的 {pr:.2f} 倍，有效 TFLOPS 是其 {er:.2f} 倍，因此每 token 成本是其 {cr:.2f} 倍（其余来自环境搭建、检查点和计费方式：{rest:.2f} 倍）。</translation>
     </message>
     <message>
-        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}.</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days:.1f} 天，{cost:,.0f} {cur}。</translation>
-    </message>
-    <message>
         <source>Tensor parallel {tp}: each layer&apos;s weights split over {tp} GPUs inside one node ({link}).</source>
         <translation>张量并行 {tp}：每层权重切分到同一节点内的 {tp} 张 GPU 上（{link}）。</translation>
     </message>
@@ -4547,6 +4543,10 @@
     <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days} 天，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
@@ -8180,14 +8180,6 @@
         <translation>没有截止时间或预算，或此框架没有验证区间。</translation>
     </message>
     <message>
-        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days:.1f} days).</source>
-        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days:.1f} 天）不满足。</translation>
-    </message>
-    <message>
-        <source>Meets the deadline and budget at the upper end of its band ({days:.1f} days).</source>
-        <translation>按区间上限（{days:.1f} 天）仍满足截止时间和预算。</translation>
-    </message>
-    <message>
         <source>Card memory unknown.</source>
         <translation>显存大小未知。</translation>
     </message>
@@ -8202,6 +8194,14 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days} days).</source>
+        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days} 天）不满足。</translation>
+    </message>
+    <message>
+        <source>Meets the deadline and budget at the upper end of its band ({days} days).</source>
+        <translation>按区间上限（{days} 天）仍满足截止时间和预算。</translation>
     </message>
     <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_days_span, gpu_display_name
 from gpuplanner.formatting import format_money, format_money_range, format_tokens, plural_s, share_percent_number
 
 import html
@@ -744,7 +744,7 @@ class PlansPage(BasePage):
             from gpuplanner.core.evaluate import band_name
 
             lo, hi = ev.calendar_days_band
-            rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
+            rng = self.tr("{0}–{1} calendar days").format(*format_days_span(lo, hi))  # 2 decimals below a day (ux14)
             if ev.cost_band is not None:
                 rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
