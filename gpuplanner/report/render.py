@@ -870,9 +870,10 @@ def _html_plan(data: ReportData) -> str:
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []
     if p.intra_node:
-        bw = f" ({format_number(p.intra_node_bw_gbs, 0)} GB/s)" if p.intra_node_bw_gbs else ""
-        interconnect.append(translate("Report", "in node: {link}").format(
-            link=QCoreApplication.translate("catalog", p.intra_node)) + bw)
+        link = translate("Report", "in node: {link}").format(link=QCoreApplication.translate("catalog", p.intra_node))
+        # the bandwidth in the language's brackets: "…NV18）（900 GB/s）", not "…NV18） (900 GB/s)" (ux14)
+        interconnect.append(join_clause(link, paren(f"{format_number(p.intra_node_bw_gbs, 0)} GB/s"))
+                            if p.intra_node_bw_gbs else link)
     if p.inter_node or p.nodes > 1:
         bw = f", {format_number(p.inter_node_gbps_per_node, 0)} Gb/s" if p.inter_node_gbps_per_node else ""
         interconnect.append(translate("Report", "between nodes: {net}").format(
