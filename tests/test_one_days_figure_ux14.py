@@ -45,3 +45,17 @@ def test_each_plan_block_says_its_days_one_way(capsys, lang):
         # the explanation's own line repeats the headline's figure
         assert re.search(rf"(?:GiB per GPU used, |日历 ){re.escape(days)}(?: calendar days| 天)", b), b
     assert seen == 3
+
+
+def test_why_this_plan_says_days_as_the_table(capsys):
+    """"Why this plan" read "¥275 against ¥367 (0.3 against 0.7 days)" beside table rows of 0.27 and 0.65 days."""
+    import json
+
+    assert run_cli(["plan", str(EXAMPLE), "--top", "1", "--json"]) == 0
+    text = capsys.readouterr().out
+    said = re.findall(r"\((\d+\.\d+) against (\d+\.\d+) days\)", text)
+    assert said, text[:2000]
+    for a, b in said:
+        if min(float(a), float(b)) < 1:
+            assert len(a.split(".")[1]) >= 2 and len(b.split(".")[1]) >= 2, (a, b)
+    assert json.loads(text)

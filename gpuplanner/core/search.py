@@ -2544,7 +2544,12 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
     # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
-    d = next((k for k in (1, 2, 3) if round(fig["days"], k) != round(fig["other_days"], k)), 1)
+    # from two decimals when the shorter is under a day, as its table row and headline ("0.27 against 0.65", not
+    # "0.3 against 0.7"; formatting.days_decimals, ux14)
+    from ..formatting import days_decimals
+
+    d0 = days_decimals(min(fig["days"], fig["other_days"]))
+    d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
     base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
     rule = advisormod.first_rule(extra)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
