@@ -5301,6 +5301,10 @@
         <translation>按{0}计费，即不会中断的最便宜价格</translation>
     </message>
     <message>
+        <source>training passes {0}, {1}</source>
+        <translation>训练部分 {0}，{1}</translation>
+    </message>
+    <message>
         <source>recompute {0}</source>
         <translation>重计算 {0}</translation>
     </message>
