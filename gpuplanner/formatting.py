@@ -176,6 +176,31 @@ def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | 
     return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))
 
 
+def format_tenths(value: float, lang: str | None = None) -> str:
+    """A span of weeks, months or days as the plan's sentences write it: one decimal (``3.0``, ``12.5``), and
+    below 1 two significant digits (``0.16``, ``0.023``), so a short job never reads "0.0 weeks" (the rule of
+    ``cost``'s "For this job alone (0.16 days)"; issue 35 round 10, ux14). Zero is ``0``."""
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    if v == 0:
+        return "0"
+    return format_sig(v, 2, lang) if abs(v) < 1 else format_number(v, 1, lang)
+
+
+def days_decimals(days: float) -> int:
+    """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
+    one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), else 1 (issue 35 round 10,
+    ux14: the range, the safe-deadline rule's "upper end of its band" and the plan's own line agree)."""
+    d = float(days)
+    return 2 if math.isfinite(d) and abs(d) < 1 else 1
+
+
+def format_days_span(lo: float, hi: float, lang: str | None = None) -> tuple[str, str]:
+    """A plan's likely range of calendar days (:func:`format_span` at :func:`days_decimals` of its upper end)."""
+    return format_span(lo, hi, days_decimals(hi), lang)
+
+
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
     """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"

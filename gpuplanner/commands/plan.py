@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, format_list, paren
+from ..formatting import colon, days_decimals, format_list, paren
 
 
 CTX = "CLI"
@@ -123,7 +123,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
             compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
-        band = likely_range(ev, 1, p.currency)
+        band = likely_range(ev, days_decimals(ev.calendar_days_band[1]) if ev.calendar_days_band else 1, p.currency)
         if band is not None:
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:

@@ -18,7 +18,7 @@ from ..core.serving_facts import ENGINE_NAMES
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate
-from ..formatting import format_list, plural_s
+from ..formatting import format_list, format_tenths, plural_s
 
 CTX = "CLI"
 
@@ -79,7 +79,7 @@ def text_lines(res) -> list[str]:
     for p in res.phases:
         what = (f"{p.count} × {gpu_display_name(p.device_name, short=True)}" if p.resource == "gpu" else
                 plural_s(translate(CTX, "{nodes} node(s), {n} cores"), p.nodes).format(nodes=p.nodes, n=p.count))
-        weeks = f"{format_number(p.start_week, 1)}–{format_number(p.end_week, 1)}"
+        weeks = f"{format_tenths(p.start_week)}–{format_tenths(p.end_week)}"  # a short job: not "0.0–0.0" (ux14)
         lines.append(ljust(cut(p.name, 21), 22, min_gap=1) + ljust(cut(name("Project", KIND_LABELS[p.kind]), 25), 26, min_gap=1)
                      + rjust(weeks, 12) + rjust(format_number(p.hours_per_week), 8) + "  "
                      + ljust(cut(what, 33), 34, min_gap=1) + ljust(cut(_mode(p.rental_mode), 21), 22, min_gap=1)
@@ -106,7 +106,7 @@ def text_lines(res) -> list[str]:
             lines.append(" " * 22 + f"! {msg(m)}")
     lines.append("")
     lines.append(ljust(translate(CTX, "Total"), 13, min_gap=1) + translate(CTX, "{cost} over {w} weeks").format(
-        cost=_money(res.total_cost, cur), w=format_number(res.total_weeks, 1)))
+        cost=_money(res.total_cost, cur), w=format_tenths(res.total_weeks)))
     if res.by_mode:
         lines.append(ljust(translate(CTX, "By rental"), 13, min_gap=1)
                      + format_list(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))
@@ -124,7 +124,7 @@ def text_lines(res) -> list[str]:
                   + rjust(translate(CTX, "days"), 8) + rjust(translate(CTX, "cost"), 16) + "  "
                   + rjust(translate(CTX, "GPUs"), 5) + "  " + ljust(translate(CTX, "in place"), 9, min_gap=1) + translate(CTX, "layout changes")]
         for w in res.what_if:
-            days = "-" if w.calendar_days is None else format_number(w.calendar_days, 1)
+            days = "-" if w.calendar_days is None else format_tenths(w.calendar_days)
             lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)
                          + rjust(days, 8) + rjust(_money(w.cost, cur), 16) + "  "
                          + rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "

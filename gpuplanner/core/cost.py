@@ -1030,7 +1030,7 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
                     single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
     the break-even utilisation), or the purchase price that is missing."""
-    from gpuplanner.formatting import format_money, format_number, format_sig  # pure Python, no Qt: core stays pure
+    from gpuplanner.formatting import format_money, format_number, format_sig, format_tenths  # pure Python, no Qt
 
     cur = b.currency
     days = H * HOURS_PER_MONTH / 24.0
@@ -1052,9 +1052,9 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
                 {**servers, **money, "days": days_text, "cur": cur})
         else:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and "
+                "Cost", "Over {months} months ({jobs} job(s) like this) renting costs {rent}; buying and "
                         "running {servers} costs {build}."),
-                {**servers, **money, "months": H, "jobs": jobs, "cur": cur})
+                {**servers, **money, "months": format_tenths(H), "jobs": jobs, "cur": cur})
         if verdict == "build":
             tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
                         {"be": payback}) if payback is not None else

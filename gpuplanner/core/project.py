@@ -32,6 +32,7 @@ from .catalog_hw import GPU, get_gpu, load_gpus, lookup_gpu
 from .cost import HOURS_PER_MONTH, HOURS_PER_WEEK, MODES, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .estimate import resolve
+from ..formatting import format_tenths  # pure Python, no Qt: the core stays pure
 from .evaluate import Evaluation, Layout, _with_batch, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
@@ -427,10 +428,11 @@ class WhatIf:
         if self.overrun_weeks is None:
             return None
         return Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by "
-                 "{over:.1f} weeks: every later phase moves back."),
-            {"need": (self.slot_weeks or 0.0) + self.overrun_weeks, "slot": self.slot_weeks or 0.0,
-             "over": self.overrun_weeks})
+            CTX, "On the same servers the phase takes {need} weeks and overruns its slot of {slot} weeks by "
+                 "{over} weeks: every later phase moves back."),
+            # a short phase to two significant digits, not "0.0 weeks" (formatting.format_tenths; ux14)
+            {"need": format_tenths((self.slot_weeks or 0.0) + self.overrun_weeks),
+             "slot": format_tenths(self.slot_weeks or 0.0), "over": format_tenths(self.overrun_weeks)})
 
     def to_json(self) -> dict:
         return {"change": self.change, "fits": self.fits, "calendar_days": self.calendar_days, "cost": self.cost,
@@ -465,16 +467,16 @@ class Replan:
         """One line: "To keep 42 days: 16 × H800 (TP 2 · PP 2 · DP 4), 1 node(s), card-hours, 12,345 CNY"."""
         ev = self.evaluation
         if ev is None:
-            return self.note or Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan finishes within {days:.1f} days."),
-                                    {"days": self.deadline_days})
+            return self.note or Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan finishes within {days} days."),
+                                    {"days": format_tenths(self.deadline_days)})
         L = ev.layout
         return Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "To keep the deadline of {days:.1f} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
-                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal:.1f} days, {cost:,.0f} {cur}."),
-            {"days": self.deadline_days, "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
+            CTX, "To keep the deadline of {days} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
+                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal} days, {cost:,.0f} {cur}."),
+            {"days": format_tenths(self.deadline_days), "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
              "pp": L.pp, "ep": L.ep, "dp": L.dp, "zero": L.zero, "fw": self.framework or L.framework,
              "mode": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
-             "cal": ev.calendar_days, "cost": ev.cost if ev.cost is not None else math.nan, "cur": ev.currency})
+             "cal": format_tenths(ev.calendar_days), "cost": ev.cost if ev.cost is not None else math.nan, "cur": ev.currency})
 
     def to_json(self) -> dict:
         ev = self.evaluation

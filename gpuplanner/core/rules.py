@@ -387,11 +387,15 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
             CTX, "No deadline or budget, or no validation band for this framework."), {})))
     else:
         text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
-                                       "end of its band ({days:.1f} days).") if risk else
-                QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days:.1f} days)."))
+                                       "end of its band ({days} days).") if risk else
+                QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days} days)."))
         msg = _point_miss_msg(a.get("point_miss")) if risk else None
+        # the upper end as the likely range shows it ("0.29", not "0.3" beside "0.25–0.29"; ux14)
+        from ..formatting import days_decimals, format_number  # pure Python, no Qt: the core stays pure
+
+        hi = float(a.get("days_hi") or 0.0)
         out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
-                              msg or Msg(CTX, text, {"days": a.get("days_hi") or 0.0})))
+                              msg or Msg(CTX, text, {"days": format_number(hi, days_decimals(hi))})))
     head = a.get("memory_headroom") or {}
     if head.get("tight") is None:
         out.append(RuleResult("memory_headroom", "not_applicable",

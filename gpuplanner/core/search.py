@@ -2544,7 +2544,12 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
     # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
-    d = next((k for k in (1, 2, 3) if round(fig["days"], k) != round(fig["other_days"], k)), 1)
+    # from two decimals when the shorter is under a day, as its table row and headline ("0.27 against 0.65", not
+    # "0.3 against 0.7"; formatting.days_decimals, ux14)
+    from ..formatting import days_decimals
+
+    d0 = days_decimals(min(fig["days"], fig["other_days"]))
+    d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
     base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
     rule = advisormod.first_rule(extra)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
@@ -2907,12 +2912,15 @@ def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
 
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
+    from ..formatting import days_decimals, format_number  # pure Python, no Qt: the core stays pure
+
     s = ctx.scenario
     arch = ctx.resolved.arch
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}."),
+        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}."),
+        # the days as the plan's headline and range show them ("0.27", not "0.3"; formatting.days_decimals, ux14)
         {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
-         "days": p.calendar_days, "cost": p.cost, "cur": p.currency})]
+         "days": format_number(p.calendar_days, days_decimals(p.calendar_days)), "cost": p.cost, "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),

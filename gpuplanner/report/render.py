@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    format_count, format_flops, format_number, format_range, format_span, format_percent, format_sig, gpu_display_name,
+    format_count, format_flops, format_number, format_range, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -854,7 +854,7 @@ def _html_plan(data: ReportData) -> str:
     out.append(f"<p><b>{_e(summary)}</b></p>")
     if p.calendar_days_band is not None and p.band:
         lo, hi = p.calendar_days_band
-        lo_s, hi_s = format_span(lo, hi, 1 if hi < 100 else 0)
+        lo_s, hi_s = format_days_span(lo, hi) if hi < 100 else format_span(lo, hi, 0)  # 2 decimals below a day (ux14)
         rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if p.cost_band is not None:
             rng += translate("Report", ", {cost}").format(cost=format_range(fmt_money(p.cost_band[0], cur),
@@ -870,9 +870,10 @@ def _html_plan(data: ReportData) -> str:
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []
     if p.intra_node:
-        bw = f" ({format_number(p.intra_node_bw_gbs, 0)} GB/s)" if p.intra_node_bw_gbs else ""
-        interconnect.append(translate("Report", "in node: {link}").format(
-            link=QCoreApplication.translate("catalog", p.intra_node)) + bw)
+        link = translate("Report", "in node: {link}").format(link=QCoreApplication.translate("catalog", p.intra_node))
+        # the bandwidth in the language's brackets: "…NV18）（900 GB/s）", not "…NV18） (900 GB/s)" (ux14)
+        interconnect.append(join_clause(link, paren(f"{format_number(p.intra_node_bw_gbs, 0)} GB/s"))
+                            if p.intra_node_bw_gbs else link)
     if p.inter_node or p.nodes > 1:
         bw = f", {format_number(p.inter_node_gbps_per_node, 0)} Gb/s" if p.inter_node_gbps_per_node else ""
         interconnect.append(translate("Report", "between nodes: {net}").format(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_compact, format_money, format_money_range, format_number, format_percent, format_sig, format_span,
+from gpuplanner.formatting import (format_compact, format_money, format_money_range, format_number, format_percent, format_sig, format_days_span,
                                    format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -145,7 +145,7 @@ class LivePanel(QWidget):
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             tip += "\n\n" + format_sentences([self.tr("Likely range: {0}–{1} calendar days{2}.").format(
-                *format_span(lo, hi, 1), "" if ev.cost_band is None else
+                *format_days_span(lo, hi), "" if ev.cost_band is None else
                 self.tr(", {0}").format(format_money_range(*ev.cost_band, ev.currency))),
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])])
         if self.time_value.toolTip() != tip:

@@ -1500,10 +1500,6 @@
         <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
     </message>
     <message>
-        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
-        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
-    </message>
-    <message>
         <source>one {g}-GPU server</source>
         <translation>1 台 {g} 卡服务器</translation>
     </message>
@@ -1518,6 +1514,10 @@
     <message>
         <source>{n} servers with {g} GPUs each (the plan uses {used} of their GPUs)</source>
         <translation>{n} 台 {g} 卡服务器（方案只用其中 {used} 张卡）</translation>
+    </message>
+    <message>
+        <source>Over {months} months ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
+        <translation>{months} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
     </message>
 </context>
 <context>
@@ -4497,10 +4497,6 @@
         <translation>{a} 的每卡时价格是 {b} 的 {pr:.2f} 倍，有效 TFLOPS 是其 {er:.2f} 倍，因此每 token 成本是其 {cr:.2f} 倍（其余来自环境搭建、检查点和计费方式：{rest:.2f} 倍）。</translation>
     </message>
     <message>
-        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}.</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days:.1f} 天，{cost:,.0f} {cur}。</translation>
-    </message>
-    <message>
         <source>Tensor parallel {tp}: each layer&apos;s weights split over {tp} GPUs inside one node ({link}).</source>
         <translation>张量并行 {tp}：每层权重切分到同一节点内的 {tp} 张 GPU 上（{link}）。</translation>
     </message>
@@ -4823,6 +4819,10 @@
     <message>
         <source>{me} beats {other}: {other} leaves {other_free:.1%} of the memory free, less than the memory model&apos;s p75 error of {margin:.1%} (tight).</source>
         <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.1%} 的显存，少于显存模型 {margin:.1%} 的 p75 误差（偏紧）。</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days} 天，{cost:,.0f} {cur}。</translation>
     </message>
 </context>
 <context>
@@ -5572,6 +5572,10 @@
         <source>it costs {0} more</source>
         <translation>贵 {0}</translation>
     </message>
+    <message>
+        <source>training passes {0}, {1}</source>
+        <translation>训练部分 {0}，{1}</translation>
+    </message>
 </context>
 <context>
     <name>PriceSources</name>
@@ -5843,24 +5847,8 @@
         <translation>流水线微批次大小</translation>
     </message>
     <message>
-        <source>On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by {over:.1f} weeks: every later phase moves back.</source>
-        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，比为其安排的 {slot:.1f} 周多出 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
-    </message>
-    <message>
-        <source>No plan finishes within {days:.1f} days.</source>
-        <translation>没有方案能在 {days:.1f} 天内完成。</translation>
-    </message>
-    <message>
-        <source>To keep the deadline of {days:.1f} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal:.1f} days, {cost:,.0f} {cur}.</source>
-        <translation>要保住 {days:.1f} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal:.1f} 天，{cost:,.0f} {cur}。</translation>
-    </message>
-    <message>
         <source>The search cannot plan the changed job: {e}</source>
         <translation>搜索无法为变化后的任务给出方案：{e}</translation>
-    </message>
-    <message>
-        <source>No plan within {n} GPUs finishes the changed job within {days:.1f} days (the fastest: {best:.1f} days).</source>
-        <translation>{n} 张 GPU 以内没有方案能在 {days:.1f} 天内完成变化后的任务（最快：{best:.1f} 天）。</translation>
     </message>
     <message>
         <source>length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048</source>
@@ -5881,6 +5869,22 @@
     <message>
         <source>{name}: TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell GPUs (its support matrix); choose such a GPU, vLLM (weight-only FP8 on Ampere) or another precision</source>
         <translation>{name}：TensorRT-LLM 只在 Ada、Hopper 和 Blackwell GPU 上运行 FP8 权重（见其支持矩阵）；请选择这类 GPU、改用 vLLM（在 Ampere 上以仅权重方式运行 FP8）或换一种精度</translation>
+    </message>
+    <message>
+        <source>On the same servers the phase takes {need} weeks and overruns its slot of {slot} weeks by {over} weeks: every later phase moves back.</source>
+        <translation>在同样的服务器上，该阶段需要 {need} 周，比为其安排的 {slot} 周多出 {over} 周：之后的每个阶段都要顺延。</translation>
+    </message>
+    <message>
+        <source>No plan finishes within {days} days.</source>
+        <translation>没有方案能在 {days} 天内完成。</translation>
+    </message>
+    <message>
+        <source>To keep the deadline of {days} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal} days, {cost:,.0f} {cur}.</source>
+        <translation>要保住 {days} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal} 天，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>No plan within {n} GPUs finishes the changed job within {days} days (the fastest: {best} days).</source>
+        <translation>{n} 张 GPU 以内没有方案能在 {days} 天内完成变化后的任务（最快：{best} 天）。</translation>
     </message>
 </context>
 <context>
@@ -8180,14 +8184,6 @@
         <translation>没有截止时间或预算，或此框架没有验证区间。</translation>
     </message>
     <message>
-        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days:.1f} days).</source>
-        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days:.1f} 天）不满足。</translation>
-    </message>
-    <message>
-        <source>Meets the deadline and budget at the upper end of its band ({days:.1f} days).</source>
-        <translation>按区间上限（{days:.1f} 天）仍满足截止时间和预算。</translation>
-    </message>
-    <message>
         <source>Card memory unknown.</source>
         <translation>显存大小未知。</translation>
     </message>
@@ -8294,6 +8290,14 @@
     <message>
         <source>{free:.1%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
         <translation>空闲显存占 {free:.1%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days} days).</source>
+        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days} 天）不满足。</translation>
+    </message>
+    <message>
+        <source>Meets the deadline and budget at the upper end of its band ({days} days).</source>
+        <translation>按区间上限（{days} 天）仍满足截止时间和预算。</translation>
     </message>
 </context>
 <context>

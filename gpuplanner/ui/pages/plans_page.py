@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_days_span, gpu_display_name
 from gpuplanner.formatting import format_money, format_money_range, format_tokens, plural_s, share_percent_number
 
 import html
@@ -94,6 +94,19 @@ def mode_pinned(plans: list[engine.PlanRow]) -> bool:
 def grade_text(grade: str | None) -> str:
     """The MFU grade in the UI language (the core's names, context "Rules")."""
     return "" if not grade else QCoreApplication.translate("Rules", grade)
+
+
+def mfu_with_grade(mfu: float, ev) -> str:
+    """"44% (good)"; for an RL plan the grade's own figure beside it, "29% (training passes 44%, good)": the grade is
+    of the training passes (core.evaluate mfu_graded), as ``gpuplanner plan`` writes "29% (44% good)" — not
+    "29% (good)" under a rule line that says "Estimated MFU 44%: good" (ux14)."""
+    from gpuplanner.core.methods import method_profile
+
+    grade = grade_text(ev.mfu_grade)
+    if ev.mfu_graded is not None and method_profile(ev.scenario.training).rl:
+        grade = QCoreApplication.translate("PlansPage", "training passes {0}, {1}").format(
+            format_percent(ev.mfu_graded, 0), grade)
+    return join_clause(format_percent(mfu, 0), paren(grade))
 
 
 def recompute_phrase(policy: str, name: str) -> str:
@@ -736,7 +749,7 @@ class PlansPage(BasePage):
         rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_tokens(p.tokens_per_s or 0, digits=3),
-            "—" if p.mfu is None else join_clause(format_percent(p.mfu, 0), paren(grade_text(ev.mfu_grade))))) + "</p>")
+            "—" if p.mfu is None else mfu_with_grade(p.mfu, ev))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
                 format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
@@ -744,7 +757,7 @@ class PlansPage(BasePage):
             from gpuplanner.core.evaluate import band_name
 
             lo, hi = ev.calendar_days_band
-            rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
+            rng = self.tr("{0}–{1} calendar days").format(*format_days_span(lo, hi))  # 2 decimals below a day (ux14)
             if ev.cost_band is not None:
                 rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"

@@ -30,7 +30,7 @@ from gpuplanner.formatting import format_money, format_number, format_sig, gpu_d
 
 from .base import BasePage
 from ..text import tr_msg
-from gpuplanner.formatting import colon, format_list, format_sentences, plural_s
+from gpuplanner.formatting import colon, format_list, format_sentences, format_tenths, plural_s
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -814,12 +814,12 @@ class ProjectPage(BasePage):
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
-        self.total.setText(self.tr("Project total: {0} over {1} weeks").format(total, format_number(res.total_weeks, 1)))
+        self.total.setText(self.tr("Project total: {0} over {1} weeks").format(total, format_tenths(res.total_weeks)))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
             what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
                     else plural_s(self.tr("{0} node(s), {1} CPU cores"), ph.nodes).format(ph.nodes, ph.count))
-            cells = [self.display_name(ph.name, ph.kind), f"{format_sig(ph.start_week, 6)}–{format_number(ph.end_week, 1)}", what,
+            cells = [self.display_name(ph.name, ph.kind), f"{format_sig(ph.start_week, 6)}–{format_tenths(ph.end_week)}", what,
                      mode_name(ph.rental_mode),
                      "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]
             for c, text in enumerate(cells):
@@ -840,7 +840,7 @@ class ProjectPage(BasePage):
         self.whatif.setRowCount(len(res.what_if))
         for r, w in enumerate(res.what_if):
             cells = [names.get(w.change, w.change), self.tr("yes") if w.fits else self.tr("no"),
-                     "—" if w.calendar_days is None else format_number(w.calendar_days, 1),
+                     "—" if w.calendar_days is None else format_tenths(w.calendar_days),
                      "—" if w.cost is None else format_money(w.cost, cur, decimals=0),
                      self.tr("yes") if w.in_place_upgrade else self.tr("no"),
                      format_list(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]
