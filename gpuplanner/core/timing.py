@@ -352,7 +352,18 @@ PCIE_BOX_FABRIC = ("roce-100", 2)  # (network, NICs per node)
 B200_BF16_PEAK_TFLOPS = 2250.0
 CUDNN_B200_FWD_TFLOPS, CUDNN_B200_BWD_TFLOPS = 1354.0, 1056.0
 FLASH2_B200_FWD_TFLOPS, FLASH2_B200_BWD_TFLOPS = 408.5, 344.5
-ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": FLASH2_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS},
+#: Issue 35 round 10 (titan10): CDNA3 (MI300X). On ROCm, PyTorch SDPA's FLASH_ATTENTION backend runs AOTriton or CK
+#: kernels and the ``flash-attn`` package runs AMD's Composable Kernel (CK) build (ROCm/flash-attention); both are
+#: FlashAttention-2-style kernels, so the ``flash2`` entry. Measured on one MI300X (ROCm/flash-attention issue #142,
+#: 2025-05-18, ROCm 6.3.2, ``benchmarks/benchmark_flash_attention.py``, BF16, head dim 128, seq 16384, batch 1/2/4/8,
+#: non-causal; TFLOP/s with the backward on 2.5 × the forward's FLOPs): CK forward 353.22, 355.51, 339.62, 309.60
+#: (median 346.4), backward 194.43, 202.12, 205.43, 206.66 (median 203.8). The issue's SDPA column reads above the card's
+#: 1,307 peak (a timing error), so it is not used. AOTriton (SDPA's default on ROCm) is not faster than CK in any
+#: figure found (pytorch/pytorch#135431: 19.9 TFLOP/s backward on Llama 3 8B shapes in Sept 2024), so CK's rates are
+#: an upper bound on the rate torchtitan's SDPA reaches on MI300X. Peak: the catalogue's 1,307.4 (AMD datasheet).
+CK_MI300X_FWD_TFLOPS, CK_MI300X_BWD_TFLOPS, MI300X_BF16_PEAK_TFLOPS = 346.4, 203.8, 1307.4
+ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": FLASH2_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS,
+                                  "cdna3": CK_MI300X_FWD_TFLOPS / MI300X_BF16_PEAK_TFLOPS},
                        "cudnn": {"blackwell": CUDNN_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS}}
 #: FlashAttention-2's backward where its ceiling is in force (flash2 on Hopper/Blackwell), as a multiple of the time
 #: the model's 2 × forward FLOPs would take at that ceiling. The backward kernel recomputes QKᵀ and the softmax from
@@ -368,7 +379,8 @@ FLASH2_BWD_TIME_FACTOR = (2.5 / 2.0) * (370.0 / 322.0)
 #: FlashAttention-2 on Hopper as above; Blackwell's from the cuDNN 9.10.2 B200 measurements listed there.
 ATTN_BWD_TIME_FACTOR = {
     "flash2": {"hopper": FLASH2_BWD_TIME_FACTOR,
-               "blackwell": (2.5 / 2.0) * (FLASH2_B200_FWD_TFLOPS / FLASH2_B200_BWD_TFLOPS)},
+               "blackwell": (2.5 / 2.0) * (FLASH2_B200_FWD_TFLOPS / FLASH2_B200_BWD_TFLOPS),
+               "cdna3": (2.5 / 2.0) * (CK_MI300X_FWD_TFLOPS / CK_MI300X_BWD_TFLOPS)},
     "cudnn": {"blackwell": (2.5 / 2.0) * (CUDNN_B200_FWD_TFLOPS / CUDNN_B200_BWD_TFLOPS)},
 }
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
