@@ -98,7 +98,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
     rows, rl_rows = [], False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
-        train = _rl_training_mfu(p)
+        train = p.evaluation.rl_training_mfu
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
             mfu = join_clause(format_percent(p.mfu), paren(f"{format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
@@ -205,15 +205,6 @@ def _objective(key: str) -> str:
             "value": translate(CTX, "lowest cost per effective PFLOP")}.get(key, key)
 
 
-
-
-def _rl_training_mfu(p) -> float | None:
-    """An RL plan's training-pass MFU (the graded one, core.evaluate._graded), None for a plan without rollouts."""
-    from ..core.methods import method_profile
-
-    if not method_profile(p.evaluation.scenario.training).rl:
-        return None
-    return p.evaluation.mfu_graded
 
 
 def _recompute_name(policy: str) -> str:
