@@ -123,7 +123,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
             compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
-        band = likely_range(ev, days_decimals(ev.calendar_days_band[1]) if ev.calendar_days_band else 1, p.currency)
+        band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:
@@ -171,9 +171,7 @@ def _days(days: float, extra: int = 0) -> str:
     """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days");
     ``extra`` more decimals where neighbours would otherwise read the same (:func:`_front_days`)."""
     d = float(days)
-    if d >= 1:
-        return format_number(d, 1 + extra)
-    return format_number(d, 2 + extra) if d >= 0.01 else format_sig(d, 2 + extra)
+    return format_number(d, days_decimals(d) + extra) if d >= 0.01 else format_sig(d, 2 + extra)
 
 
 def _front_days(days: list[float]) -> list[str]:
