@@ -1757,7 +1757,8 @@ def memory_arrays(
         _emb_b, root_b = fsdp1_root_unit_bytes(m, tp, precision)
         root_peak = xp.maximum(out_layer + root_b + layer_gathered_b * layer_full,
                                working + grad_h + root_b + layer_bufs)
-        gather = gather + xp.where((zero >= 3) & xp.where(fsdp_keep, False, True) & (pp_i == 1),
+        # (ZeRO-3 without a pipeline: fsdp_keep is false there)
+        gather = gather + xp.where((zero >= 3) & (pp_i == 1),
                                    xp.maximum(root_peak - tail - gather, 0.0), 0.0)
     if framework == "fsdp" and not lora_like:
         # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
@@ -2091,8 +2092,7 @@ def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_c
     what ``objective_parts`` already counts of it (its part above the activations), i.e. min(pool, activations)."""
     if not (prof.rl and prof.engine == "vllm_colocated" and prof.engine_sleep and framework != "megatron"):
         return 0.0 * acts
-    pool = prof.gpu_fraction * gpu_capacity_gib * GIB
-    return xp.minimum(pool, acts) + 0.0 * acts
+    return xp.minimum(prof.gpu_fraction * gpu_capacity_gib * GIB, acts)
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
