@@ -455,19 +455,17 @@ def lora_dropout_elements(a, targets: str) -> tuple[float, float]:
     ``adapted``: Σ fan_in of every adapted linear (the experts a token is routed to); ``shared``: Σ fan_in of each
     distinct input that, without dropout, only the adapters save (the norm output read by q/k/v, the MLP input read
     by gate/up, the down projection's input; not o_proj's, which attention saves)."""
-    adapted = shared = 0.0
+    shared = 0.0
     groups: set = set()
     for lin, n_layers in lora_linears(a, targets):
         base = lin.name.split(".")[-1]
-        per = float(lin.fan_in * lin.active * n_layers)
-        adapted += per
         if base in _LORA_INPUT_SAVED_ELSEWHERE:
             continue
         key = (lin.name.rsplit(".", 1)[0] if "." in lin.name else "", _LORA_SHARED_INPUT.get(base, base), n_layers)
         if key not in groups:
             groups.add(key)
-            shared += per
-    return adapted, shared
+            shared += float(lin.fan_in * lin.active * n_layers)
+    return lora_io_elements(a, targets)[0], shared  # adapted: the adapters' Σ fan_in (params.lora_io_elements)
 
 
 def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np, base_keeps_input: bool = False):
