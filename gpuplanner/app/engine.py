@@ -190,6 +190,7 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
     from gpuplanner.core.messages import Msg
     from gpuplanner.core.project import Replan, replan_scenario, with_replans
     from gpuplanner.core.search import search
+    from gpuplanner.formatting import format_tenths
 
     out = {}
     for w in res.what_if:
@@ -206,8 +207,6 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
                                        {"e": error_text(err)}))  # keeps its id: shown translated
             continue
         plan = found.plans[0] if found.plans else None
-        from ..formatting import format_tenths
-
         if plan is None or not plan.meets_deadline:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
                 "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} days "

@@ -70,17 +70,19 @@ def strict_json(data, **kwargs) -> str:
     return json.dumps(out, allow_nan=False, **kwargs)
 
 
-def likely_range(ev, digits: int, currency: str) -> tuple[str, str] | None:
+def likely_range(ev, digits: int | None, currency: str) -> tuple[str, str] | None:
     """The plan's likely range as ``estimate`` and ``plan`` print it: (its calendar days, with the cost range where
     the Evaluation has one; the band's source, p10–p90 of the model's error on the family's published runs), read
-    from ``ev.calendar_days_band``/``cost_band``/``band``; None without a band."""
+    from ``ev.calendar_days_band``/``cost_band``/``band``; None without a band. ``digits`` None: the plan's days
+    decimals (formatting.format_days_span: 2 below a day, else 1)."""
     from ..core.evaluate import band_name
-    from ..formatting import format_money_range, format_span
+    from ..formatting import format_days_span, format_money_range, format_span
     from ._lang import translate
 
     if ev.calendar_days_band is None:
         return None
-    lo_s, hi_s = format_span(*ev.calendar_days_band, digits)
+    lo_s, hi_s = (format_days_span(*ev.calendar_days_band) if digits is None
+                  else format_span(*ev.calendar_days_band, digits))
     rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
     if ev.cost_band:
         rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, currency))

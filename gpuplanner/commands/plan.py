@@ -98,7 +98,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
     rows, rl_rows = [], False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
-        train = _rl_training_mfu(p)
+        train = p.evaluation.rl_training_mfu
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
             mfu = join_clause(format_percent(p.mfu), paren(f"{format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
@@ -123,7 +123,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
             compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
-        band = likely_range(ev, days_decimals(ev.calendar_days_band[1]) if ev.calendar_days_band else 1, p.currency)
+        band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:
@@ -171,9 +171,7 @@ def _days(days: float, extra: int = 0) -> str:
     """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days");
     ``extra`` more decimals where neighbours would otherwise read the same (:func:`_front_days`)."""
     d = float(days)
-    if d >= 1:
-        return format_number(d, 1 + extra)
-    return format_number(d, 2 + extra) if d >= 0.01 else format_sig(d, 2 + extra)
+    return format_number(d, days_decimals(d) + extra) if d >= 0.01 else format_sig(d, 2 + extra)
 
 
 def _front_days(days: list[float]) -> list[str]:
@@ -205,15 +203,6 @@ def _objective(key: str) -> str:
             "value": translate(CTX, "lowest cost per effective PFLOP")}.get(key, key)
 
 
-
-
-def _rl_training_mfu(p) -> float | None:
-    """An RL plan's training-pass MFU (the graded one, core.evaluate._graded), None for a plan without rollouts."""
-    from ..core.methods import method_profile
-
-    if not method_profile(p.evaluation.scenario.training).rl:
-        return None
-    return p.evaluation.mfu_graded
 
 
 def _recompute_name(policy: str) -> str:

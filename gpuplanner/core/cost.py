@@ -1030,7 +1030,7 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
                     single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
     the break-even utilisation), or the purchase price that is missing."""
-    from gpuplanner.formatting import format_money, format_number, format_sig, format_tenths  # pure Python, no Qt
+    from gpuplanner.formatting import format_money, format_tenths  # pure Python, no Qt: core stays pure
 
     cur = b.currency
     days = H * HOURS_PER_MONTH / 24.0
@@ -1038,7 +1038,7 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
     # the amounts as every other cost line writes them ("$369", "¥70,000"; were "369 USD"), and a job under a day
     # to two decimals as the plan's own days (0.24, was "0.2")
     money = {"rent": format_money(rent_total, cur, decimals=0), "build": format_money(build_total, cur, decimals=0)}
-    days_text = format_sig(days, 2) if days < 1 else format_number(days, 1)
+    days_text = format_tenths(days)
     if verdict == "unknown":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No purchase price is known for {servers}: enter one on the Hardware page "

@@ -224,6 +224,12 @@ class Evaluation:
         return (self.time_modelled or self.time).mfu
 
     @property
+    def rl_training_mfu(self) -> float | None:
+        """An RL plan's training-pass MFU, the figure its grade is of (:attr:`mfu_graded`), shown beside the plan's
+        own MFU ("29% (44% good)"); None for a plan without rollouts, whose grade is of its MFU."""
+        return self.mfu_graded if method_profile(self.scenario.training).rl else None
+
+    @property
     def mfu_capped(self) -> bool:
         """The modelled MFU is above the ceiling of its class, so the plan is timed and costed at the ceiling."""
         return self.time_modelled is not None and self.time_modelled is not self.time

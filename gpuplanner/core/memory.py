@@ -455,19 +455,17 @@ def lora_dropout_elements(a, targets: str) -> tuple[float, float]:
     ``adapted``: Σ fan_in of every adapted linear (the experts a token is routed to); ``shared``: Σ fan_in of each
     distinct input that, without dropout, only the adapters save (the norm output read by q/k/v, the MLP input read
     by gate/up, the down projection's input; not o_proj's, which attention saves)."""
-    adapted = shared = 0.0
+    shared = 0.0
     groups: set = set()
     for lin, n_layers in lora_linears(a, targets):
         base = lin.name.split(".")[-1]
-        per = float(lin.fan_in * lin.active * n_layers)
-        adapted += per
         if base in _LORA_INPUT_SAVED_ELSEWHERE:
             continue
         key = (lin.name.rsplit(".", 1)[0] if "." in lin.name else "", _LORA_SHARED_INPUT.get(base, base), n_layers)
         if key not in groups:
             groups.add(key)
-            shared += per
-    return adapted, shared
+            shared += float(lin.fan_in * lin.active * n_layers)
+    return lora_io_elements(a, targets)[0], shared  # adapted: the adapters' Σ fan_in (params.lora_io_elements)
 
 
 def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np, base_keeps_input: bool = False):
@@ -1757,7 +1755,8 @@ def memory_arrays(
         _emb_b, root_b = fsdp1_root_unit_bytes(m, tp, precision)
         root_peak = xp.maximum(out_layer + root_b + layer_gathered_b * layer_full,
                                working + grad_h + root_b + layer_bufs)
-        gather = gather + xp.where((zero >= 3) & xp.where(fsdp_keep, False, True) & (pp_i == 1),
+        # (ZeRO-3 without a pipeline: fsdp_keep is false there)
+        gather = gather + xp.where((zero >= 3) & (pp_i == 1),
                                    xp.maximum(root_peak - tail - gather, 0.0), 0.0)
     if framework == "fsdp" and not lora_like:
         # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
@@ -2091,8 +2090,7 @@ def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_c
     what ``objective_parts`` already counts of it (its part above the activations), i.e. min(pool, activations)."""
     if not (prof.rl and prof.engine == "vllm_colocated" and prof.engine_sleep and framework != "megatron"):
         return 0.0 * acts
-    pool = prof.gpu_fraction * gpu_capacity_gib * GIB
-    return xp.minimum(pool, acts) + 0.0 * acts
+    return xp.minimum(prof.gpu_fraction * gpu_capacity_gib * GIB, acts)
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,

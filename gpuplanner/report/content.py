@@ -15,6 +15,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 from __future__ import annotations
 
 from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
+from gpuplanner.formatting import days_decimals
 
 import math
 import re
@@ -56,10 +57,11 @@ def fmt_price(value: float | None, currency: str) -> str:
 
 def fmt_days(days: float | None) -> str:
     """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``; below one day to two decimals
-    (``0.24``), as the app's live panel and the CLI print them (one decimal read a 0.24-day run as "0.2")."""
+    (``0.24``), as the app's live panel and the CLI print them (one decimal read a 0.24-day run as "0.2";
+    formatting.days_decimals)."""
     if days is None or not math.isfinite(days):
         return "—"
-    return format_number(days, 2 if abs(days) < 1 else 1 if days < 100 else 0)
+    return format_number(days, days_decimals(days) if days < 100 else 0)
 
 
 def fmt_gib(gib: float | None) -> str:

@@ -99,13 +99,11 @@ def grade_text(grade: str | None) -> str:
 def mfu_with_grade(mfu: float, ev) -> str:
     """"44% (good)"; for an RL plan the grade's own figure beside it, "29% (training passes 44%, good)": the grade is
     of the training passes (core.evaluate mfu_graded), as ``gpuplanner plan`` writes "29% (44% good)" — not
-    "29% (good)" under a rule line that says "Estimated MFU 44%: good" (ux14)."""
-    from gpuplanner.core.methods import method_profile
-
+    "29% (good)" under a rule line that says "Estimated MFU 44%: good" (ux14; Evaluation.rl_training_mfu)."""
     grade = grade_text(ev.mfu_grade)
-    if ev.mfu_graded is not None and method_profile(ev.scenario.training).rl:
+    if ev.rl_training_mfu is not None:
         grade = QCoreApplication.translate("PlansPage", "training passes {0}, {1}").format(
-            format_percent(ev.mfu_graded, 0), grade)
+            format_percent(ev.rl_training_mfu, 0), grade)
     return join_clause(format_percent(mfu, 0), paren(grade))
 
 

@@ -26,7 +26,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
 from gpuplanner.core.cost import MODES as GPU_MODES
 from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
-from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name, join_clause, paren
+from gpuplanner.formatting import format_money, format_sig, gpu_display_name, join_clause, paren
 
 from .base import BasePage
 from ..text import tr_msg
