@@ -48,6 +48,11 @@ The first entry took the ``megatron`` defaults for three switches the rows' stac
   (``engine.py`` ``_exec_reduce_grads`` → ``allreduce_gradients``), and its p2p sends block
   (``pipe/p2p.py`` ``send``: ``assert async_op == False``, ``dist.send``): ``overlap_grad_reduce`` and
   ``overlap_p2p_comm`` off.
+* (neox10) GPT-NeoX v1.0, the tag the Pythia README checks out, pins ``flash-attn==0.2.2``
+  (EleutherAI/gpt-neox ``requirements/requirements-flashattention.txt`` at v1.0, 71df4d50; its
+  ``megatron/model/flash_attention.py`` wraps that package's ``flash_attn_cuda``): FlashAttention-1, so the Pythia
+  rows that name ``flash`` run ``attention_kernel: flash1`` (core/timing ``FLASH1_AMPERE_CEILING``).
+  ``--no-flash1`` gives ptoos10's entry.
 * No FlashAttention in 2021–22 (FlashAttention appeared in May 2022, after MT-NLG and during GLM-130B's run);
   the Pythia 1B config has no ``attention-config`` (GPT-NeoX's default unfused attention with the fused masked
   softmax): ``flash_attention`` off for MT-NLG, GLM-130B and Pythia 1B. The other Pythia configs name ``flash``.
@@ -68,12 +73,20 @@ import validate_bridge_dense as vbd  # noqa: E402
 FIRST_ENTRY = "--first-entry" in sys.argv
 
 
-def as_run(flash: bool) -> dict:
+#: ``--no-flash1``: the Pythia rows without the FlashAttention-1 kernel choice (neox10), i.e. ptoos10's "as run"
+NO_FLASH1 = "--no-flash1" in sys.argv
+
+
+def as_run(flash: bool, kernel: str = "auto") -> dict:
     """The switches the rows' stacks set (module doc, "As run"): DeepSpeed's pipeline engine reduces the gradients
-    after the schedule and blocks on its p2p sends; FlashAttention as the config/era says."""
+    after the schedule and blocks on its p2p sends; FlashAttention as the config/era says, with the kernel the
+    stack pins (``kernel``: GPT-NeoX v1.0's ``flash-attn==0.2.2`` is FlashAttention-1, ``flash1``)."""
     if FIRST_ENTRY:
         return {}
-    return {"overlap_grad_reduce": False, "overlap_p2p_comm": False, "flash_attention": flash}
+    out = {"overlap_grad_reduce": False, "overlap_p2p_comm": False, "flash_attention": flash}
+    if flash and kernel != "auto" and not NO_FLASH1:
+        out["attention_kernel"] = kernel
+    return out
 
 
 MTNLG_SRC = "arXiv 2201.11990 §2.3–2.4, §3.2 (Smith et al. 2022)"
@@ -123,7 +136,7 @@ def pythia_scenario(row) -> dict:
     return {"model": pythia_model(row),
             "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
                          "micro_batch_size": mbs, "global_batch_size": 1024, "recompute": "full",
-                         "fused_cross_entropy": False, **as_run(flash=flash)},
+                         "fused_cross_entropy": False, **as_run(flash=flash, kernel="flash1")},
             "parallel": {"tp": tp, "pp": 1, "vpp": 1, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus, "gpus_per_node": 8}}
 
@@ -175,6 +188,17 @@ BEFORE: dict[str, float] = {
     "Pythia 6.9B 128×A100-40GB TP2 mbs8×2": 3236.66,
     "Pythia 12B 256×A100-40GB TP4 mbs8×2": 1665.69,
     "GLM-130B 768×A100-40GB TP4 PP8 DP24": 153.60,
+}
+
+
+#: predictions with ptoos10's "as run" entry (main 7c7ca312, before neox10's ``flash1`` kernel): label → predicted
+AS_RUN_PTOOS10: dict[str, float] = {
+    "Pythia 410M 32×A100-40GB TP1 mbs32×1": 47749.0,
+    "Pythia 1B 64×A100-40GB TP1 mbs16×1": 19468.0,
+    "Pythia 1.4B 64×A100-40GB TP1 mbs16×1": 16017.0,
+    "Pythia 2.8B 64×A100-40GB TP1 mbs16×1": 8327.0,
+    "Pythia 6.9B 128×A100-40GB TP2 mbs8×2": 3193.0,
+    "Pythia 12B 256×A100-40GB TP4 mbs8×2": 1630.0,
 }
 
 

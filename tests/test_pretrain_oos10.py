@@ -79,3 +79,21 @@ def test_as_run_switches_follow_the_stacks():
     assert v.mtnlg_scenario(280)["training"]["flash_attention"] is False  # 2021: no FlashAttention
     flash = {r[0]: v.pythia_scenario(r)["training"]["flash_attention"] for r in v.PYTHIA}
     assert flash == {"410M": True, "1B": False, "1.4B": True, "2.8B": True, "6.9B": True, "12B": True}
+    # GPT-NeoX v1.0 pins flash-attn 0.2.2: FlashAttention-1 where the config names flash (neox10)
+    kern = {r[0]: v.pythia_scenario(r)["training"].get("attention_kernel") for r in v.PYTHIA}
+    assert kern == {"410M": "flash1", "1B": None, "1.4B": "flash1", "2.8B": "flash1", "6.9B": "flash1", "12B": "flash1"}
+    assert "attention_kernel" not in v.mtnlg_scenario(280)["training"]
+
+
+def test_flash1_moves_pythia_toward_the_published_rate():
+    """Every Pythia row that runs flash1 is predicted slower than ptoos10's as-run entry (the FlashAttention-2-rate
+    attention) and no row crosses to the slow side by more than the sanity band."""
+    res = {r["label"]: r for r in v.results()}
+    assert set(v.AS_RUN_PTOOS10) <= set(res)
+    for lab, before in v.AS_RUN_PTOOS10.items():
+        now = res[lab]["pred"]
+        if "1B " in lab:
+            assert now == pytest.approx(before, rel=1e-3)
+        else:
+            assert now < before * 0.97, lab
+            assert now > res[lab]["pub"] * 0.8, lab
