@@ -279,10 +279,63 @@ def whatif_lines(res: list[dict]) -> list[str]:
     return out
 
 
+#: WHAT-IF, not in the model (neox10): forward 16-bit element passes per token and layer that GPT-NeoX v1.0's layer
+#: moves beyond the model's fused Megatron count (core/timing ``elementwise_bytes_per_token_layer``: norms 4h, residual
+#: adds 6h, GeLU 2f, RoPE 2(q + k)). Read in EleutherAI/gpt-neox v1.0 (71df4d50) ``megatron/model/transformer.py``:
+#: ``ParallelTransformerLayer.forward`` with ``gpt_j_residual`` and ``bias_dropout_fusion`` False (the neox_args
+#: default; the Pythia configs do not set it): ``get_bias_dropout_add`` adds each bias as its own kernel (attention
+#: 2h, MLP 2h), the MLP's residual 3h and ``residual + reduce(output)`` 3h: 10h against 6h → +4h, replicated over TP.
+#: ``ParallelSelfAttention.forward``: partial rotary (``rotary_pct`` 0.25) applies ``apply_rotary_pos_emb`` to the
+#: sliced quarter and ``torch.cat``s it back onto q and k (a full copy of each: 4h) → +4h split; ``flash_attention``
+#: copies q, k, v into ``[b·s, 1, np, hn]`` (``transpose(0, 1).reshape``: 6h), ``torch.concat``s them (6h) and
+#: transposes the output back (2h) → +14h split, only where flash runs. ASSUMED: the rotary quarter's own kernels
+#: as the model's RoPE count; the backward as the model scales the forward.
+NEOX_EXTRA_REP, NEOX_EXTRA_SPLIT, NEOX_EXTRA_FLASH = 4.0, 4.0, 14.0
+
+
+def neox_whatif_preds() -> dict[str, float]:
+    """Pythia predictions with :data:`NEOX_EXTRA_REP` etc. added to the model's element-wise count (a temporary
+    patch of ``timing.elementwise_bytes_per_token_layer`` in this process only, restored after)."""
+    from gpuplanner.core import timing as T
+    orig = T.elementwise_bytes_per_token_layer
+
+    def patched(m, seq_len, flash, fused, ops=T._ArrayOps, eager_act=True):
+        rep, split = orig(m, seq_len, flash, fused, ops, eager_act)
+        extra = NEOX_EXTRA_SPLIT + ops.where(flash, NEOX_EXTRA_FLASH, 0.0)
+        return rep + 2.0 * NEOX_EXTRA_REP * m.h, split + 2.0 * extra * m.h
+
+    out = {}
+    T.elementwise_bytes_per_token_layer = patched
+    try:
+        for r in PYTHIA:
+            lab = f"Pythia {r[0]} {r[4]}×A100-40GB TP{r[6]} mbs{r[7]}×{r[8]}"
+            out[lab] = vbd.results([(lab,)], lambda _row, sc=pythia_scenario(r): sc)[0]["pred"]
+    finally:
+        T.elementwise_bytes_per_token_layer = orig
+    return out
+
+
+def neox_whatif_lines(res: list[dict]) -> list[str]:
+    """The Pythia rows: ptoos10's as-run entry, now (flash1), and the GPT-NeoX element-wise what-if on top."""
+    wi = neox_whatif_preds()
+    out = ["| Pythia row | ptoos10 as run | now (flash1) | + GPT-NeoX element-wise what-if |", "|---|---:|---:|---:|"]
+    rows = [r for r in res if r["group"] == "pythia"]
+    for r in rows:
+        b = AS_RUN_PTOOS10[r["label"]]
+        out.append(f"| {r['label']} | {b / r['pub'] - 1:+.1%} | {r['pred'] / r['pub'] - 1:+.1%} | "
+                   f"{wi[r['label']] / r['pub'] - 1:+.1%} |")
+    for name, key in (("ptoos10 as run", None), ("now", "pred"), ("what-if", "wi")):
+        preds = [AS_RUN_PTOOS10[r["label"]] if key is None else (r["pred"] if key == "pred" else wi[r["label"]])
+                 for r in rows]
+        _n, med, p90, sgn = vbd.stats([{**r, "pred": p} for r, p in zip(rows, preds)])
+        out.append(f"| median / p90 ({name}) | | | {med:.1%} / {p90:.1%} ({sgn:+.1%}) |")
+    return out
+
+
 def doc_lines() -> list[str]:
     """The tables for docs/validation_time.md (bench/validate_time.py includes them after the fragment)."""
     res = results()
-    return [*summary_lines(res), "", *row_lines(res), "", *whatif_lines(res)]
+    return [*summary_lines(res), "", *row_lines(res), "", *whatif_lines(res), "", *neox_whatif_lines(res)]
 
 
 def main() -> int:
@@ -292,6 +345,8 @@ def main() -> int:
     print("\n".join(row_lines(res)))
     print()
     print("\n".join(whatif_lines(res)))
+    print()
+    print("\n".join(neox_whatif_lines(res)))
     if "--dump" in sys.argv:
         for r in res:
             print(f'    "{r["label"]}": {r["pred"]:.2f},')

@@ -97,3 +97,18 @@ def test_flash1_moves_pythia_toward_the_published_rate():
         else:
             assert now < before * 0.97, lab
             assert now > res[lab]["pub"] * 0.8, lab
+
+
+def test_neox_elementwise_whatif_is_slower_and_restores_the_model():
+    """The GPT-NeoX element-wise what-if (bench only) adds traffic: every Pythia row is slower under it, and the
+    model's own function is restored afterwards (the next prediction equals the one before)."""
+    from gpuplanner.core import timing as T
+    orig = T.elementwise_bytes_per_token_layer
+    now = {r["label"]: r["pred"] for r in v.results() if r["group"] == "pythia"}
+    wi = v.neox_whatif_preds()
+    assert T.elementwise_bytes_per_token_layer is orig
+    assert set(wi) == set(now)
+    for lab, p in wi.items():
+        assert p < now[lab] * 0.99, lab
+    again = {r["label"]: r["pred"] for r in v.results() if r["group"] == "pythia"}
+    assert again == now
