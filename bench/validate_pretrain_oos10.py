@@ -73,7 +73,7 @@ import validate_bridge_dense as vbd  # noqa: E402
 FIRST_ENTRY = "--first-entry" in sys.argv
 
 
-#: ``--no-flash1``: the Pythia rows without the FlashAttention-1 kernel choice (neox10), i.e. ptoos10's "as run"
+#: ``--no-flash1``: ptoos10's "as run" (without neox10's FlashAttention-1 kernel and exposed ZeRO all-gather)
 NO_FLASH1 = "--no-flash1" in sys.argv
 
 
@@ -84,6 +84,11 @@ def as_run(flash: bool, kernel: str = "auto") -> dict:
     if FIRST_ENTRY:
         return {}
     out = {"overlap_grad_reduce": False, "overlap_p2p_comm": False, "flash_attention": flash}
+    if not NO_FLASH1:
+        # (neox10) DeepSpeed's ZeRO-1/2 optimizer all-gathers the updated 16-bit weights inside ``step()``, before
+        # the next forward: microsoft/DeepSpeed ``runtime/zero/stage_1_and_2.py`` ``step`` → ``all_gather_dp_groups``
+        # (``runtime/utils.py``), and ``runtime/bf16_optimizer.py`` ``step`` → ``update_lp_params`` the same
+        out["overlap_param_gather"] = False
     if flash and kernel != "auto" and not NO_FLASH1:
         out["attention_kernel"] = kernel
     return out

@@ -76,6 +76,7 @@ def test_as_run_switches_follow_the_stacks():
     for sc in (v.mtnlg_scenario(280), v.glm_scenario(), *(v.pythia_scenario(r) for r in v.PYTHIA)):
         t = sc["training"]
         assert t["overlap_grad_reduce"] is False and t["overlap_p2p_comm"] is False
+        assert t["overlap_param_gather"] is False  # DeepSpeed ZeRO-1/2 all-gathers inside step() (neox10)
     assert v.mtnlg_scenario(280)["training"]["flash_attention"] is False  # 2021: no FlashAttention
     flash = {r[0]: v.pythia_scenario(r)["training"]["flash_attention"] for r in v.PYTHIA}
     assert flash == {"410M": True, "1B": False, "1.4B": True, "2.8B": True, "6.9B": True, "12B": True}
@@ -87,13 +88,14 @@ def test_as_run_switches_follow_the_stacks():
 
 def test_flash1_moves_pythia_toward_the_published_rate():
     """Every Pythia row that runs flash1 is predicted slower than ptoos10's as-run entry (the FlashAttention-2-rate
-    attention) and no row crosses to the slow side by more than the sanity band."""
+    attention; neox10 also exposes DeepSpeed's ZeRO all-gather) and no row crosses to the slow side by more than
+    the sanity band."""
     res = {r["label"]: r for r in v.results()}
     assert set(v.AS_RUN_PTOOS10) <= set(res)
     for lab, before in v.AS_RUN_PTOOS10.items():
         now = res[lab]["pred"]
-        if "1B " in lab:
-            assert now == pytest.approx(before, rel=1e-3)
+        if "1B " in lab:  # no flash: only the exposed ZeRO all-gather moves it (under 2%)
+            assert before * 0.98 < now < before
         else:
             assert now < before * 0.97, lab
             assert now > res[lab]["pub"] * 0.8, lab
