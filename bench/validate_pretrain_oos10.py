@@ -48,6 +48,11 @@ The first entry took the ``megatron`` defaults for three switches the rows' stac
   (``engine.py`` ``_exec_reduce_grads`` → ``allreduce_gradients``), and its p2p sends block
   (``pipe/p2p.py`` ``send``: ``assert async_op == False``, ``dist.send``): ``overlap_grad_reduce`` and
   ``overlap_p2p_comm`` off.
+* (neox10) GPT-NeoX v1.0, the tag the Pythia README checks out, pins ``flash-attn==0.2.2``
+  (EleutherAI/gpt-neox ``requirements/requirements-flashattention.txt`` at v1.0, 71df4d50; its
+  ``megatron/model/flash_attention.py`` wraps that package's ``flash_attn_cuda``): FlashAttention-1, so the Pythia
+  rows that name ``flash`` run ``attention_kernel: flash1`` (core/timing ``FLASH1_AMPERE_CEILING``).
+  ``--no-flash1`` gives ptoos10's entry.
 * No FlashAttention in 2021–22 (FlashAttention appeared in May 2022, after MT-NLG and during GLM-130B's run);
   the Pythia 1B config has no ``attention-config`` (GPT-NeoX's default unfused attention with the fused masked
   softmax): ``flash_attention`` off for MT-NLG, GLM-130B and Pythia 1B. The other Pythia configs name ``flash``.
@@ -68,12 +73,25 @@ import validate_bridge_dense as vbd  # noqa: E402
 FIRST_ENTRY = "--first-entry" in sys.argv
 
 
-def as_run(flash: bool) -> dict:
+#: ``--no-flash1``: ptoos10's "as run" (without neox10's FlashAttention-1 kernel and exposed ZeRO all-gather)
+NO_FLASH1 = "--no-flash1" in sys.argv
+
+
+def as_run(flash: bool, kernel: str = "auto") -> dict:
     """The switches the rows' stacks set (module doc, "As run"): DeepSpeed's pipeline engine reduces the gradients
-    after the schedule and blocks on its p2p sends; FlashAttention as the config/era says."""
+    after the schedule and blocks on its p2p sends; FlashAttention as the config/era says, with the kernel the
+    stack pins (``kernel``: GPT-NeoX v1.0's ``flash-attn==0.2.2`` is FlashAttention-1, ``flash1``)."""
     if FIRST_ENTRY:
         return {}
-    return {"overlap_grad_reduce": False, "overlap_p2p_comm": False, "flash_attention": flash}
+    out = {"overlap_grad_reduce": False, "overlap_p2p_comm": False, "flash_attention": flash}
+    if not NO_FLASH1:
+        # (neox10) DeepSpeed's ZeRO-1/2 optimizer all-gathers the updated 16-bit weights inside ``step()``, before
+        # the next forward: microsoft/DeepSpeed ``runtime/zero/stage_1_and_2.py`` ``step`` → ``all_gather_dp_groups``
+        # (``runtime/utils.py``), and ``runtime/bf16_optimizer.py`` ``step`` → ``update_lp_params`` the same
+        out["overlap_param_gather"] = False
+    if flash and kernel != "auto" and not NO_FLASH1:
+        out["attention_kernel"] = kernel
+    return out
 
 
 MTNLG_SRC = "arXiv 2201.11990 §2.3–2.4, §3.2 (Smith et al. 2022)"
@@ -123,7 +141,7 @@ def pythia_scenario(row) -> dict:
     return {"model": pythia_model(row),
             "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
                          "micro_batch_size": mbs, "global_batch_size": 1024, "recompute": "full",
-                         "fused_cross_entropy": False, **as_run(flash=flash)},
+                         "fused_cross_entropy": False, **as_run(flash=flash, kernel="flash1")},
             "parallel": {"tp": tp, "pp": 1, "vpp": 1, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus, "gpus_per_node": 8}}
 
@@ -175,6 +193,17 @@ BEFORE: dict[str, float] = {
     "Pythia 6.9B 128×A100-40GB TP2 mbs8×2": 3236.66,
     "Pythia 12B 256×A100-40GB TP4 mbs8×2": 1665.69,
     "GLM-130B 768×A100-40GB TP4 PP8 DP24": 153.60,
+}
+
+
+#: predictions with ptoos10's "as run" entry (main 7c7ca312, before neox10's ``flash1`` kernel): label → predicted
+AS_RUN_PTOOS10: dict[str, float] = {
+    "Pythia 410M 32×A100-40GB TP1 mbs32×1": 47749.0,
+    "Pythia 1B 64×A100-40GB TP1 mbs16×1": 19468.0,
+    "Pythia 1.4B 64×A100-40GB TP1 mbs16×1": 16017.0,
+    "Pythia 2.8B 64×A100-40GB TP1 mbs16×1": 8327.0,
+    "Pythia 6.9B 128×A100-40GB TP2 mbs8×2": 3193.0,
+    "Pythia 12B 256×A100-40GB TP4 mbs8×2": 1630.0,
 }
 
 
@@ -255,10 +284,63 @@ def whatif_lines(res: list[dict]) -> list[str]:
     return out
 
 
+#: WHAT-IF, not in the model (neox10): forward 16-bit element passes per token and layer that GPT-NeoX v1.0's layer
+#: moves beyond the model's fused Megatron count (core/timing ``elementwise_bytes_per_token_layer``: norms 4h, residual
+#: adds 6h, GeLU 2f, RoPE 2(q + k)). Read in EleutherAI/gpt-neox v1.0 (71df4d50) ``megatron/model/transformer.py``:
+#: ``ParallelTransformerLayer.forward`` with ``gpt_j_residual`` and ``bias_dropout_fusion`` False (the neox_args
+#: default; the Pythia configs do not set it): ``get_bias_dropout_add`` adds each bias as its own kernel (attention
+#: 2h, MLP 2h), the MLP's residual 3h and ``residual + reduce(output)`` 3h: 10h against 6h → +4h, replicated over TP.
+#: ``ParallelSelfAttention.forward``: partial rotary (``rotary_pct`` 0.25) applies ``apply_rotary_pos_emb`` to the
+#: sliced quarter and ``torch.cat``s it back onto q and k (a full copy of each: 4h) → +4h split; ``flash_attention``
+#: copies q, k, v into ``[b·s, 1, np, hn]`` (``transpose(0, 1).reshape``: 6h), ``torch.concat``s them (6h) and
+#: transposes the output back (2h) → +14h split, only where flash runs. ASSUMED: the rotary quarter's own kernels
+#: as the model's RoPE count; the backward as the model scales the forward.
+NEOX_EXTRA_REP, NEOX_EXTRA_SPLIT, NEOX_EXTRA_FLASH = 4.0, 4.0, 14.0
+
+
+def neox_whatif_preds() -> dict[str, float]:
+    """Pythia predictions with :data:`NEOX_EXTRA_REP` etc. added to the model's element-wise count (a temporary
+    patch of ``timing.elementwise_bytes_per_token_layer`` in this process only, restored after)."""
+    from gpuplanner.core import timing as T
+    orig = T.elementwise_bytes_per_token_layer
+
+    def patched(m, seq_len, flash, fused, ops=T._ArrayOps, eager_act=True):
+        rep, split = orig(m, seq_len, flash, fused, ops, eager_act)
+        extra = NEOX_EXTRA_SPLIT + ops.where(flash, NEOX_EXTRA_FLASH, 0.0)
+        return rep + 2.0 * NEOX_EXTRA_REP * m.h, split + 2.0 * extra * m.h
+
+    out = {}
+    T.elementwise_bytes_per_token_layer = patched
+    try:
+        for r in PYTHIA:
+            lab = f"Pythia {r[0]} {r[4]}×A100-40GB TP{r[6]} mbs{r[7]}×{r[8]}"
+            out[lab] = vbd.results([(lab,)], lambda _row, sc=pythia_scenario(r): sc)[0]["pred"]
+    finally:
+        T.elementwise_bytes_per_token_layer = orig
+    return out
+
+
+def neox_whatif_lines(res: list[dict]) -> list[str]:
+    """The Pythia rows: ptoos10's as-run entry, now (flash1), and the GPT-NeoX element-wise what-if on top."""
+    wi = neox_whatif_preds()
+    out = ["| Pythia row | ptoos10 as run | now (flash1) | + GPT-NeoX element-wise what-if |", "|---|---:|---:|---:|"]
+    rows = [r for r in res if r["group"] == "pythia"]
+    for r in rows:
+        b = AS_RUN_PTOOS10[r["label"]]
+        out.append(f"| {r['label']} | {b / r['pub'] - 1:+.1%} | {r['pred'] / r['pub'] - 1:+.1%} | "
+                   f"{wi[r['label']] / r['pub'] - 1:+.1%} |")
+    for name, key in (("ptoos10 as run", None), ("now", "pred"), ("what-if", "wi")):
+        preds = [AS_RUN_PTOOS10[r["label"]] if key is None else (r["pred"] if key == "pred" else wi[r["label"]])
+                 for r in rows]
+        _n, med, p90, sgn = vbd.stats([{**r, "pred": p} for r, p in zip(rows, preds)])
+        out.append(f"| median / p90 ({name}) | | | {med:.1%} / {p90:.1%} ({sgn:+.1%}) |")
+    return out
+
+
 def doc_lines() -> list[str]:
     """The tables for docs/validation_time.md (bench/validate_time.py includes them after the fragment)."""
     res = results()
-    return [*summary_lines(res), "", *row_lines(res), "", *whatif_lines(res)]
+    return [*summary_lines(res), "", *row_lines(res), "", *whatif_lines(res), "", *neox_whatif_lines(res)]
 
 
 def main() -> int:
@@ -268,6 +350,8 @@ def main() -> int:
     print("\n".join(row_lines(res)))
     print()
     print("\n".join(whatif_lines(res)))
+    print()
+    print("\n".join(neox_whatif_lines(res)))
     if "--dump" in sys.argv:
         for r in res:
             print(f'    "{r["label"]}": {r["pred"]:.2f},')

@@ -379,8 +379,8 @@ class TrainingSection(_Section):
         meaning it always had: read as ``megatron_selective`` (core/recompute.py)."""
         return RECOMPUTE_ALIASES.get(v, v) if isinstance(v, str) else v
     flash_attention: bool = True
-    attention_kernel: Literal["auto", "flash2", "cudnn"] = Field(
-        "auto", description="fused attention kernel (time model): flash2 (FlashAttention-2, PyTorch SDPA's flash "
+    attention_kernel: Literal["auto", "flash1", "flash2", "cudnn"] = Field(
+        "auto", description="fused attention kernel (time model): flash1 (FlashAttention-1, flash-attn 0.x/1.x), flash2 (FlashAttention-2, PyTorch SDPA's flash "
                             "backend), cudnn (cuDNN fused attention / Transformer Engine / FlashAttention-3); "
                             "auto: the framework's default (core/timing.attention_kernel)")
     attn_implementation: Literal["sdpa", "flash_attention_2"] = Field(

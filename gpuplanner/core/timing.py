@@ -383,6 +383,19 @@ ATTN_BWD_TIME_FACTOR = {
                "cdna3": (2.5 / 2.0) * (CK_MI300X_FWD_TFLOPS / CK_MI300X_BWD_TFLOPS)},
     "cudnn": {"blackwell": (2.5 / 2.0) * (CUDNN_B200_FWD_TFLOPS / CUDNN_B200_BWD_TFLOPS)},
 }
+#: FlashAttention-1 (``flash1``: the ``flash-attn`` 0.x/1.x package) on Ampere. The FlashAttention-2 paper (Dao 2023,
+#: arXiv:2307.08691, abstract) states FlashAttention "reaching only 25-40% of the theoretical maximum FLOPs/s" on
+#: A100, and FlashAttention-2 "around 2× speedup" over it; the ceiling is that range's midpoint, 0.325 of the dense
+#: 16-bit peak, for the forward and the backward alike. The backward recomputes QKᵀ from the saved statistics
+#: (FlashAttention paper, Dao et al. 2022, arXiv:2205.14135, Algorithm 4), 2.5 × the forward's FLOPs as the
+#: benchmarks count them (the 25–40% are on that count), so its time factor on the model's 2 × forward is 2.5 / 2.
+#: Stacks that ran it: GPT-NeoX v1.0 (Pythia) pins ``flash-attn==0.2.2`` (EleutherAI/gpt-neox
+#: ``requirements/requirements-flashattention.txt`` at tag v1.0, 71df4d50; ``megatron/model/flash_attention.py``
+#: wraps its ``flash_attn_cuda`` kernels). Other generations: FlashAttention-2's figures (an upper bound, not measured).
+FLASH1_AMPERE_CEILING = (0.25 + 0.40) / 2.0
+FLASH1_BWD_TIME_FACTOR = 2.5 / 2.0
+ATTN_KERNEL_CEILING["flash1"] = {**ATTN_KERNEL_CEILING["flash2"], "ampere": FLASH1_AMPERE_CEILING}
+ATTN_BWD_TIME_FACTOR["flash1"] = {**ATTN_BWD_TIME_FACTOR["flash2"], "ampere": FLASH1_BWD_TIME_FACTOR}
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
 #: ``--clip-grad 1.0``, the HF Trainer's ``max_grad_norm = 1.0``; DeepSpeed's ``gradient_clipping`` defaults
 #: to 0, off): the norm reads each fp32 gradient of the shard (4 bytes), the scaling reads and writes it
@@ -501,9 +514,10 @@ def attention_kernel(framework: str, generation: str, choice: str | None = "auto
     * HF Trainer / DeepSpeed (and the tools on them): PyTorch SDPA's default order prefers FLASH_ATTENTION;
       cuDNN was made opt-in after PyTorch 2.5's bugs (pytorch/pytorch#138522) and is preferred again only with
       a bundled cuDNN newer than 9.15 (``check_prefer_cudnn_attention`` in ``sdp_utils.cpp``, PyTorch 2.11)
-      → ``flash2``; set ``cudnn`` for newer stacks or FlashAttention-3.
+      → ``flash2``; set ``cudnn`` for newer stacks or FlashAttention-3, ``flash1`` for ``flash-attn`` 0.x/1.x
+      (:data:`FLASH1_AMPERE_CEILING`).
     """
-    if choice in ("flash2", "cudnn"):
+    if choice in ("flash1", "flash2", "cudnn"):
         return choice
     if framework == "megatron":
         return "cudnn"

@@ -106,7 +106,7 @@ class TrainingPage(BasePage):
         self.recompute_method = BoundCombo(m, "training.recompute_method", ["uniform", "block"])
         self.flash = BoundCheck(m, "training.flash_attention")
         # the attention kernel's speed (core/timing.attention_kernel), FSDP's generation, the allocator's segments
-        self.attention_kernel = BoundCombo(m, "training.attention_kernel", ["auto", "flash2", "cudnn"])
+        self.attention_kernel = BoundCombo(m, "training.attention_kernel", ["auto", "flash1", "flash2", "cudnn"])
         # Transformers' attn_implementation as one list: eager is flash attention off (one change, both fields)
         self.attn_implementation = BoundCombo(
             m, None, ["sdpa", "flash_attention_2", "eager"], setter=self._set_attn_implementation,
@@ -561,8 +561,8 @@ class TrainingPage(BasePage):
         self.accum.box.set_unit(self.tr("steps"))
         self.num_gpus.box.set_unit(self.tr("GPUs"))
         self.flash.setText(self.tr("fused kernel (FlashAttention / cuDNN); off: unfused attention"))
-        self.attention_kernel.set_labels({"auto": self.tr("framework default"), "flash2": "FlashAttention-2",
-                                          "cudnn": self.tr("cuDNN / FlashAttention-3")})
+        self.attention_kernel.set_labels({"auto": self.tr("framework default"), "flash1": "FlashAttention-1",
+                                          "flash2": "FlashAttention-2", "cudnn": self.tr("cuDNN / FlashAttention-3")})
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
