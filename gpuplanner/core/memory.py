@@ -1354,7 +1354,8 @@ def memory_arrays(
     if profile.value_head:
         # AutoModelForSequenceClassification(num_labels=1): a hidden×1 score head replaces the LM head
         m = _replace(m, V=1, last_extra=m.last_extra - m.params.lm_head + m.h)
-    mh = _replace(m, V=m.V * profile.logit_fraction) if profile.logit_fraction != 1.0 else m
+    lf = rl_logit_fraction(profile, framework)
+    mh = _replace(m, V=m.V * lf) if lf != 1.0 else m
     xp = _xp(flash, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum, vpp, offload)
     tp = xp.asarray(tp, dtype=float)
     pp_i = xp.asarray(pp, dtype=xp.int64)
@@ -2065,6 +2066,19 @@ def verl_offload_per_phase(prof: MethodProfile, framework: str) -> bool:
     """Whether the run is verl's FSDP actor, whose CPU offload is per phase (above): the training peak keeps its
     parameters, gradients and optimizer state on the GPU."""
     return bool(prof.rl) and framework == "fsdp"
+
+
+#: Issue 35 round 10 (verlmem10): verl's actor computes the logits of every token of its micro-batch, the prompt's
+#: included, and slices the response's log-probabilities afterwards (``verl/workers/actor/dp_actor.py``
+#: ``DataParallelPPOActor._forward_micro_batch``, v0.4.1 / July 2025: with ``use_remove_padding``
+#: ``logits_rmpad = output.logits.squeeze(0)`` is ``(total_nnz, vocab_size)``, every unpadded token, before
+#: ``pad_input`` and the ``[:, -response_length - 1 : -1]`` slice; without it ``logits[:, -response_length - 1 : -1, :]``
+#: is a view that keeps the whole ``(bsz, seqlen, vocab)`` output alive). TRL's GRPO passes ``logits_to_keep``
+#: (:attr:`methods.MethodProfile.logit_fraction`); verl has no such argument, so its loss holds all the tokens' logits.
+def rl_logit_fraction(prof: MethodProfile, framework: str) -> float:
+    """Share of the training sequence whose logits the policy's loss holds: 1 for verl's actor (above), else the
+    profile's own (TRL's ``logits_to_keep``)."""
+    return 1.0 if verl_offload_per_phase(prof, framework) else prof.logit_fraction
 
 
 def verl_actor_fp32(prof: MethodProfile, framework: str) -> bool:
