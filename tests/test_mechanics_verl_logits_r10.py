@@ -42,16 +42,36 @@ def test_fraction_by_hand():
 
 def test_verl_row_charges_the_prompt_logits(monkeypatch):
     """The 0.5B row (32 sequences a GPU × 630 tokens, vocab 151,936): the prompt's 118 tokens a sequence add their
-    logits, between the 16-bit logits alone (2 bytes each) and the logits plus their 16-bit gradient (4 bytes)."""
+    logits, between the 16-bit logits alone (2 bytes each) and verl's loss peak (6 bytes)."""
     d = copy.deepcopy(ROWS[L05][2])
     now = _mb(d).activations
     monkeypatch.setattr(M, "rl_logit_fraction", lambda prof, fw: prof.logit_fraction)
     before = _mb(d).activations
     prompt_logits = 32 * 118 * 151936 / 2**30  # G logits (GiB at one byte each)
-    assert 2.0 * prompt_logits <= now - before <= 4.0 * prompt_logits
+    assert 2.0 * prompt_logits <= now - before <= M.verl_loss_bytes_per_logit() * prompt_logits
 
 
 def test_published_two_gpu_rows_move_closer():
-    """verl-data math/ 0.5B, 2 GPUs: 35.6 GiB published; the model was 17.8–18.0 GiB before the full logits."""
+    """verl-data math/ 0.5B, 2 GPUs: 35.6 GiB published; the model was 17.8 GiB before the full logits and verl's 6 bytes a logit."""
     got = _mb(copy.deepcopy(ROWS[L05][2])).allocated
-    assert 19.0 < got < R10.MEM_PUB[L05]
+    assert 23.0 < got < R10.MEM_PUB[L05]
+
+
+def test_verl_loss_bytes_by_hand():
+    """The update with an entropy bonus: 16-bit logits + flash-attn's own 16-bit gradient (``inplace_backward=False``)
+    + the compiled entropy's 16-bit gradient; the old log-probabilities: 16-bit logits + Inductor's fp32
+    ``exp(x − max)``."""
+    update = 2 + 2 + 2
+    old_logprob = 2 + 4
+    assert M.verl_loss_bytes_per_logit() == update == old_logprob
+
+
+def test_verl_row_charges_six_bytes_a_logit(monkeypatch):
+    """The 0.5B row (32 × 630 tokens a GPU, vocab 151,936): going from TRL's 4 bytes a logit to verl's 6 adds up to
+    2 bytes a logit to the peak (less where the head is not the whole peak's difference), and at least half of it."""
+    d = copy.deepcopy(ROWS[L05][2])
+    now = _mb(d).activations
+    monkeypatch.setattr(M, "verl_loss_bytes_per_logit", lambda: 4.0)
+    trl = _mb(d).activations
+    two = 2.0 * 32 * 630 * 151936 / 2**30
+    assert 0.5 * two <= now - trl <= two * 1.001
