@@ -1352,7 +1352,8 @@ def memory_arrays(
     if profile.value_head:
         # AutoModelForSequenceClassification(num_labels=1): a hidden×1 score head replaces the LM head
         m = _replace(m, V=1, last_extra=m.last_extra - m.params.lm_head + m.h)
-    mh = _replace(m, V=m.V * profile.logit_fraction) if profile.logit_fraction != 1.0 else m
+    lf = rl_logit_fraction(profile, framework)
+    mh = _replace(m, V=m.V * lf) if lf != 1.0 else m
     xp = _xp(flash, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum, vpp, offload)
     tp = xp.asarray(tp, dtype=float)
     pp_i = xp.asarray(pp, dtype=xp.int64)
@@ -1640,6 +1641,10 @@ def memory_arrays(
                 after = profile.objective in ("dpo", "ipo")  # DPOTrainer: rpo's cross-entropy after the logps
                 nll_b = xp.where(trl_amp, chosen_nll_bytes_per_logit(True, after), chosen_nll_bytes_per_logit(False))
                 out_layer = out_layer + nll_b * (s_local * mbs * mh.V / tp)
+        if trl and verl_offload_per_phase(profile, framework):
+            # verl's actor: flash-attn's cross-entropy on the 16-bit logits and the compiled entropy (verl_loss_
+            # bytes_per_logit), over every token (rl_logit_fraction)
+            out_layer = out_saved + (verl_loss_bytes_per_logit() - logps_b) * (s_local * mbs * mh.V / tp)
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
             # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;
@@ -2064,6 +2069,41 @@ def verl_offload_per_phase(prof: MethodProfile, framework: str) -> bool:
     """Whether the run is verl's FSDP actor, whose CPU offload is per phase (above): the training peak keeps its
     parameters, gradients and optimizer state on the GPU."""
     return bool(prof.rl) and framework == "fsdp"
+
+
+def verl_loss_bytes_per_logit() -> float:
+    """Bytes per logit live at the peak of verl's actor loss (``verl/workers/actor/dp_actor.py``
+    ``_forward_micro_batch``, v0.4.1, no fused kernels), 6 either way:
+
+    * The update with an entropy bonus (``entropy_coeff`` != 0; 0.001 before verl's 2025-05-30 default of 0):
+      ``logprobs_from_logits`` runs flash-attn's ``cross_entropy_loss`` with ``inplace_backward=False``
+      (``verl/utils/torch_functional.py``), whose backward allocates its own 16-bit gradient
+      (``flash_attn/ops/triton/cross_entropy.py``: ``dlogits = logits if inplace_backward else
+      torch.empty_like(logits)``); the compiled ``entropy_from_logits`` (``torch.compile(..., dynamic=True)``,
+      ``use_torch_compile`` True) saves only the logits and per-row values, and its backward writes one 16-bit
+      gradient. Both gradients exist beside the 16-bit logits before autograd sums them in place: 2 + 2 + 2.
+    * The old log-probabilities (``fsdp_workers.compute_log_prob`` always passes ``calculate_entropy=True``), under
+      ``no_grad``: the 16-bit logits and the compiled entropy's fp32 ``exp(x − max)`` (4 bytes per logit), which
+      Inductor realizes while lowering the softmax, because its sum and its division both read it (measured: CPU
+      Inductor, PyTorch 2.13, the forward's ``ir_pre_fusion`` holds a ``(rows, vocab)`` fp32 buffer and
+      ``output_code`` allocates it): 2 + 4. ASSUMED the same lowering on CUDA.
+
+    Before this round the model charged verl TRL's ``selective_log_softmax`` path (4: the 16-bit logits and their
+    16-bit log-softmax, :data:`TRL_SELECTIVE_LOG_SOFTMAX`)."""
+    return 6.0
+
+
+#: Issue 35 round 10 (verlmem10): verl's actor computes the logits of every token of its micro-batch, the prompt's
+#: included, and slices the response's log-probabilities afterwards (``verl/workers/actor/dp_actor.py``
+#: ``DataParallelPPOActor._forward_micro_batch``, v0.4.1 / July 2025: with ``use_remove_padding``
+#: ``logits_rmpad = output.logits.squeeze(0)`` is ``(total_nnz, vocab_size)``, every unpadded token, before
+#: ``pad_input`` and the ``[:, -response_length - 1 : -1]`` slice; without it ``logits[:, -response_length - 1 : -1, :]``
+#: is a view that keeps the whole ``(bsz, seqlen, vocab)`` output alive). TRL's GRPO passes ``logits_to_keep``
+#: (:attr:`methods.MethodProfile.logit_fraction`); verl has no such argument, so its loss holds all the tokens' logits.
+def rl_logit_fraction(prof: MethodProfile, framework: str) -> float:
+    """Share of the training sequence whose logits the policy's loss holds: 1 for verl's actor (above), else the
+    profile's own (TRL's ``logits_to_keep``)."""
+    return 1.0 if verl_offload_per_phase(prof, framework) else prof.logit_fraction
 
 
 def verl_actor_fp32(prof: MethodProfile, framework: str) -> bool:
