@@ -603,8 +603,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     else:
         if prof.enforce_eager:
             step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp)) + vllm_lora_eager_s(prof, L)
-        step = step + vllm_lora_token_s(prof, L, live)
-        step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
+        step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live + vllm_lora_token_s(prof, L, live)
         if tp_net is not None:  # NCCL all-reduces across nodes: 2 a layer, the live batch's 16-bit hidden states
             net_ar = 2.0 * L * (tp_net[0] + live * h * 2.0 / tp_net[1])
             step = step + net_ar
