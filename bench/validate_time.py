@@ -1765,6 +1765,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("h20_9.md"),
         *_fragments("postoos10.md"),
         *_fragments("verlmem10.md"),
+        "",
+        *_fragments("rollgen10.md"),
         *fsdp_oos_section(),
         "",
         *_fragments("fsdp8.md", "qlmem7.md",

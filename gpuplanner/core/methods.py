@@ -149,6 +149,17 @@ VLLM_EAGER_TP_OPS_PER_LAYER = 2.0
 #: adapter into the base weights before it loads them into vLLM (``vllm_generation.py`` ``merge_adapter``), so its
 #: engine has no LoRA layers (:data:`VLLM_LORA_ENGINE_FRAMEWORKS`).
 VLLM_LORA_EAGER_S_PER_LAYER = (1.0 / 6.5 - 1.0 / 17.6) / 80.0
+#: issue 35 round 10 (rollgen10): what vLLM's LoRA layers add per token that passes through them, on top of the
+#: fixed per-layer cost above (which was measured at batch 1). Measured in vllm-project/vllm PR #11267 (V0's
+#: ``benchmarks/benchmark_throughput.py`` with LoRA, one A100, Llama-2-7B, 1,000 ShareGPT prompts, CUDA graphs on):
+#: 11.45 requests/s and 5,509.93 tokens/s without LoRA, 7.60 requests/s with ``--enable-lora --max-loras 1
+#: --max-lora-rank 8``. The run takes 1000/7.60 − 1000/11.45 = 44.2 s more for 5,509.93 × 1000/11.45 = 481k tokens
+#: (prompt and completion: each passes every LoRA layer once): 91.9 µs a token over 32 decoder layers, 2.87 µs a
+#: token a layer. It grows with the batch (vLLM's LoRA layers run the shrink and expand kernels and their punica
+#: metadata over every token of the step), which the batch-1 figure cannot show. Checks: verl-data's GRPO-LoRA
+#: runs on vLLM 0.9.1 V0 (bench/rl_step_times_r10.py, bench/rl_gen_residual_r10.py) miss 3.9–4.8 µs per live
+#: sequence and layer a decode step without it, at 158–257 live sequences, from 0.5B to 72B.
+VLLM_LORA_S_PER_TOKEN_LAYER = (1000.0 / 7.60 - 1000.0 / 11.45) / (5509.93 * 1000.0 / 11.45) / 32.0
 #: the frameworks whose RL actor with a LoRA adapter generates through vLLM's LoRA layers: ``fsdp`` (RL on FSDP is
 #: verl's workers, as ``timing.offload_bytes``); Megatron RL (NeMo RL, verl's Megatron workers) is left out: not read
 VLLM_LORA_ENGINE_FRAMEWORKS = ("fsdp",)
@@ -592,7 +603,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     else:
         if prof.enforce_eager:
             step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp)) + vllm_lora_eager_s(prof, L)
-        step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
+        step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live + vllm_lora_token_s(prof, L, live)
         if tp_net is not None:  # NCCL all-reduces across nodes: 2 a layer, the live batch's 16-bit hidden states
             net_ar = 2.0 * L * (tp_net[0] + live * h * 2.0 / tp_net[1])
             step = step + net_ar
@@ -610,6 +621,13 @@ def vllm_lora_eager_s(prof: MethodProfile, num_layers: int) -> float:
     """Seconds an eager vLLM decode step spends in its LoRA layers (:data:`VLLM_LORA_EAGER_S_PER_LAYER` per decoder
     layer) when the engine serves the actor's adapter (``prof.lora_engine``); 0 otherwise."""
     return num_layers * VLLM_LORA_EAGER_S_PER_LAYER if prof.lora_engine else 0.0
+
+
+def vllm_lora_token_s(prof: MethodProfile, num_layers: int, live):
+    """Seconds a vLLM decode step's LoRA layers add for its ``live`` sequences (:data:`VLLM_LORA_S_PER_TOKEN_LAYER` a
+    token a decoder layer) when the engine serves the actor's adapter (``prof.lora_engine``); 0 otherwise. With or
+    without CUDA graphs (PR #11267 measured with them)."""
+    return live * (num_layers * VLLM_LORA_S_PER_TOKEN_LAYER) if prof.lora_engine else 0.0 * live
 
 
 def vllm_eager_launch_s(num_layers: int, tp, xp):
