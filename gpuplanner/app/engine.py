@@ -206,15 +206,15 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
                                        {"e": error_text(err)}))  # keeps its id: shown translated
             continue
         plan = found.plans[0] if found.plans else None
-        from ..formatting import format_tenths
+        from ..core.messages import elapsed_msgs
 
         if plan is None or not plan.meets_deadline:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
-                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} days "
-                                            "(the fastest: {best} days)."),
-                # a short slot to two significant digits, as the deadline above it ("0.16", not "0.2"; ux14)
-                {"n": s.constraints.max_gpus, "days": format_tenths(days),
-                 "best": format_tenths(min((p.calendar_days for p in found.plans), default=float("inf")))}))
+                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} "
+                                            "(the fastest: {best})."),
+                # the slot and the fastest in one unit, hours below a day (formatting.format_elapsed; ux15)
+                {"n": s.constraints.max_gpus, **elapsed_msgs(
+                    days=days, best=min((p.calendar_days for p in found.plans), default=float("inf")))}))
             continue
         out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=plan.evaluation,
                                framework=plan.framework_name)

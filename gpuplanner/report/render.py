@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    format_count, format_flops, format_number, format_range, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
+    format_count, format_flops, format_number, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -836,7 +836,7 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
 
 # long: the recommendation section of the PDF as HTML, paragraph by paragraph in the printed order
 def _html_plan(data: ReportData) -> str:
-    from ..core.evaluate import band_name  # noqa: PLC0415
+    from ..core.evaluate import band_name, cost_band_msg  # noqa: PLC0415
 
     p = data.plan
     cur = data.currency
@@ -857,8 +857,8 @@ def _html_plan(data: ReportData) -> str:
         lo_s, hi_s = format_days_span(lo, hi) if hi < 100 else format_span(lo, hi, 0)  # 2 decimals below a day (ux14)
         rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if p.cost_band is not None:
-            rng += translate("Report", ", {cost}").format(cost=format_range(fmt_money(p.cost_band[0], cur),
-                                                                          fmt_money(p.cost_band[1], cur)))
+            # one figure says why: whole machines by the month bill the same at both ends (evaluate.cost_band_msg; ux15)
+            rng += translate("Report", ", {cost}").format(cost=tr_text(cost_band_msg(p.evaluation)))
         # the Evaluation's range: p10-p90 widened to hold the estimate (core/advisor.band_ends), so "at least 80%"
         what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
                                    "{family} training runs ({date}), widened where needed to hold the estimate "

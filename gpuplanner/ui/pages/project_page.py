@@ -26,11 +26,12 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
 from gpuplanner.core.cost import MODES as GPU_MODES
 from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
-from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name, join_clause, paren
+from gpuplanner.formatting import format_money, format_number, gpu_display_name, join_clause, paren
 
 from .base import BasePage
 from ..text import tr_msg
-from gpuplanner.formatting import colon, format_list, format_sentences, format_tenths, plural_s
+from gpuplanner.formatting import (colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
+                                   plural_s)
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -799,6 +800,10 @@ class ProjectPage(BasePage):
 
         return busy() or self._timer.isActive()
 
+    def _unit_header(self, unit: str) -> str:
+        """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
+        return {"hours": self.tr("Hours"), "days": self.tr("Days")}.get(unit) or self.tr("Weeks")
+
     def show_result(self) -> None:
         res = self.result
         self.error_label.setText(tr_msg(self.error))
@@ -814,12 +819,16 @@ class ProjectPage(BasePage):
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
-        self.total.setText(self.tr("Project total: {0} over {1} weeks").format(total, format_tenths(res.total_weeks)))
+        self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_elapsed(7 * res.total_weeks)))
+        # the phases' spans in one unit, the longest's: "0–3.9" hours for a job of a few hours (ux15)
+        unit = elapsed_unit(max((7 * ph.end_week for ph in res.phases), default=0.0))
+        spans = elapsed_numbers([7 * w for ph in res.phases for w in (ph.start_week, ph.end_week)], unit)
+        self.table.horizontalHeaderItem(1).setText(self._unit_header(unit))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
             what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
                     else plural_s(self.tr("{0} node(s), {1} CPU cores"), ph.nodes).format(ph.nodes, ph.count))
-            cells = [self.display_name(ph.name, ph.kind), f"{format_sig(ph.start_week, 6)}–{format_tenths(ph.end_week)}", what,
+            cells = [self.display_name(ph.name, ph.kind), f"{spans[2 * r]}–{spans[2 * r + 1]}", what,
                      mode_name(ph.rental_mode),
                      "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]
             for c, text in enumerate(cells):
@@ -838,9 +847,12 @@ class ProjectPage(BasePage):
         names = {"params_x2": self.tr("2× parameters"), "tokens_x10": self.tr("10× data"),
                  "upgrade_gpus": self.tr("next GPU count")}
         self.whatif.setRowCount(len(res.what_if))
+        known = [w.calendar_days for w in res.what_if if w.calendar_days is not None]
+        self.whatif.horizontalHeaderItem(2).setText(self._unit_header(w_unit := elapsed_unit(max(known, default=0.0))))
+        w_nums = iter(elapsed_numbers(known, w_unit))
         for r, w in enumerate(res.what_if):
             cells = [names.get(w.change, w.change), self.tr("yes") if w.fits else self.tr("no"),
-                     "—" if w.calendar_days is None else format_tenths(w.calendar_days),
+                     "—" if w.calendar_days is None else next(w_nums),
                      "—" if w.cost is None else format_money(w.cost, cur, decimals=0),
                      self.tr("yes") if w.in_place_upgrade else self.tr("no"),
                      format_list(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]
