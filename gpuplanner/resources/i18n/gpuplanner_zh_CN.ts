@@ -7817,6 +7817,10 @@
         <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
     </message>
     <message>
+        <source>Hours</source>
+        <translation>小时数</translation>
+    </message>
+    <message>
         <source>Project: phases, timeline and growth</source>
         <translation>项目：阶段、时间线与增长</translation>
     </message>
