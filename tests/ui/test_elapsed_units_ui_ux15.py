@@ -46,3 +46,26 @@ def test_a_monthly_plans_one_cost_says_why_in_the_live_panel(make_window, langua
     panel = w.live
     qtbot.waitUntil(lambda: "70,000" in panel.time_value.toolTip(), timeout=60000)
     assert TEXTS[lang][3] in panel.time_value.toolTip(), panel.time_value.toolTip()
+
+
+MIXTRAL = EXAMPLE.parent / "mixtral-8x7b-ep8-16xa800.json"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_monthly_plans_one_cost_says_why_in_the_plans_details(make_window, language, qtbot, lang):
+    """Mixtral's #1 rents 8 × H200 by the month: its range read "5.1–5.8 calendar days · ¥94,000"."""
+    from PySide6.QtWidgets import QApplication
+
+    language.install(lang)
+    w = make_window()
+    assert w.open_path(MIXTRAL, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=90000)
+    page = w.page("plans")
+    w.go_to(5)
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
+    page.view.selectRow(0)
+    QApplication.processEvents()
+    text = page.details.toPlainText()
+    want = ("¥94,000 (rented by the whole month: the same whatever the run's length in its range)" if lang == "en"
+            else "¥94,000（整机按月租用：在此区间内无论运行多久，费用都一样）")
+    assert want in text, text[:2000]
