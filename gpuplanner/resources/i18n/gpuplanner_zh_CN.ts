@@ -6166,6 +6166,14 @@
         <translation>周</translation>
     </message>
     <message>
+        <source>hours from the start</source>
+        <translation>自开始起的小时数</translation>
+    </message>
+    <message>
+        <source>days from the start</source>
+        <translation>自开始起的天数</translation>
+    </message>
+    <message>
         <source>weeks from the start</source>
         <translation>自开始起的周数</translation>
     </message>

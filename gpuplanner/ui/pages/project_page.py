@@ -30,7 +30,7 @@ from gpuplanner.formatting import format_money, format_number, gpu_display_name,
 
 from .base import BasePage
 from ..text import tr_msg
-from gpuplanner.formatting import (colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
+from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
                                    plural_s)
 
 #: the phase a new entry of each kind starts with
@@ -96,7 +96,8 @@ class TimelineChart(QWidget):
         self.week_unit = "wk"
         self.plot.getPlotItem().getViewBox().sigResized.connect(self.place_labels)
 
-    def set_result(self, res, currency: str, axis_label: str) -> None:
+    def set_result(self, res, currency: str, axis_label: str, scale: float = 1.0) -> None:
+        """``scale``: the axis's units per week (the table's unit, formatting.elapsed_unit: 168 for hours; ux15)."""
         import pyqtgraph as pg
 
         pi = self.plot.getPlotItem()
@@ -109,7 +110,7 @@ class TimelineChart(QWidget):
         for i, ph in enumerate(res.phases):
             y = n - 1 - i
             colour = QColor(_KIND_COLOURS.get(ph.kind, "#777777"))
-            bar = pg.BarGraphItem(x0=[ph.start_week], width=[max(ph.weeks, 0.05)], y=[y], height=0.55,
+            bar = pg.BarGraphItem(x0=[ph.start_week * scale], width=[max(ph.weeks * scale, 0.05)], y=[y], height=0.55,
                                   brush=pg.mkBrush(colour), pen=pg.mkPen("k", width=1))
             pi.addItem(bar)
             self.bars.append(bar)
@@ -119,13 +120,13 @@ class TimelineChart(QWidget):
             if ph.cost_per_week is not None and ph.weeks > 1:  # "¥362 (¥181/wk)" / "¥362（¥181/周）"
                 cost = join_clause(cost, paren(f"{format_money(ph.cost_per_week, currency, decimals=0)}/"
                                                f"{self.week_unit}"))
-            right = ph.start_week > max(res.total_weeks, 1.0) / 2
+            right = ph.start_week * scale > max(res.total_weeks * scale, 1.0) / 2
             name = kind_name(ph.kind) if ph.name == ph.kind else ph.name
             text = pg.TextItem(f"{name} · {what} · {cost}", color="k", anchor=(0.0, 1.0))
-            text.setPos(ph.start_week, y + 0.3)  # just above the bar; place_labels keeps it inside the chart
+            text.setPos(ph.start_week * scale, y + 0.3)  # just above the bar; place_labels keeps it inside the chart
             pi.addItem(text)
-            self.labels.append((text, ph.start_week, ph.end_week, right))
-        pi.setXRange(0, max(res.total_weeks, 1.0) * 1.02, padding=0)
+            self.labels.append((text, ph.start_week * scale, ph.end_week * scale, right))
+        pi.setXRange(0, max(res.total_weeks * scale, 1.0) * 1.02, padding=0)
         pi.setYRange(-0.5, n - 0.1, padding=0)
         pi.getAxis("left").setTicks([[(n - 1 - i, "") for i in range(n)]])
         pi.setLabel("bottom", axis_label)
@@ -837,7 +838,9 @@ class ProjectPage(BasePage):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.timeline.week_unit = self.tr("week")
-        self.timeline.set_result(res, cur, self.tr("weeks from the start"))
+        # the timeline in the table's unit: a few hours' job over 0–4 hours, not a sliver of a week (ux15)
+        axis = {"hours": self.tr("hours from the start"), "days": self.tr("days from the start")}.get(unit)
+        self.timeline.set_result(res, cur, axis or self.tr("weeks from the start"), 7 / ELAPSED_UNITS[unit][0])
         notes = [_tr_msg(m) for m in res.overlap_advice]
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]
