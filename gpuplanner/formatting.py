@@ -188,6 +188,54 @@ def format_tenths(value: float, lang: str | None = None) -> str:
     return format_sig(v, 2, lang) if abs(v) < 1 else format_number(v, 1, lang)
 
 
+#: a span of elapsed time by its size (issue 35 round 10, ux15): the unit's days and its word in each language
+ELAPSED_UNITS = {"hours": (1 / 24, "hours", "小时"), "days": (1.0, "days", "天"), "weeks": (7.0, "weeks", "周")}
+#: below one day a span reads in hours, below two weeks in days, from two weeks in weeks ("3.8 hours", "0.7 days"
+#: is never shown: 0.66 days is "15.8 hours"; "9.5 days"; "3.0 weeks")
+ELAPSED_DAYS_LIMITS = (1.0, 14.0)
+
+
+def elapsed_unit(max_days: float) -> str:
+    """The unit (a key of :data:`ELAPSED_UNITS`) a span of ``max_days`` reads in; a table's column takes the unit
+    of its largest value, so its rows compare in one unit."""
+    d = abs(float(max_days)) if math.isfinite(float(max_days)) else 0.0
+    return "hours" if d < ELAPSED_DAYS_LIMITS[0] else "days" if d < ELAPSED_DAYS_LIMITS[1] else "weeks"
+
+
+def elapsed_numbers(days, unit: str | None = None, lang: str | None = None) -> list[str]:
+    """The numbers of spans ``days`` (an iterable, in days) in one ``unit`` (default: that of the largest), each
+    as :func:`format_tenths` writes it, with more decimals where two different spans would print the same."""
+    vals = [float(d) for d in days]
+    unit = unit or elapsed_unit(max((abs(v) for v in vals if math.isfinite(v)), default=0.0))
+    per = ELAPSED_UNITS[unit][0]
+    texts = [format_tenths(v / per, lang) for v in vals]
+    for d in range(2, 6):
+        if all(a != b or vals[i] == vals[j] for i, a in enumerate(texts) for j, b in enumerate(texts)):
+            break
+        texts = [format_number(v / per, d, lang) if math.isfinite(v) else "—" for v in vals]
+    return texts
+
+
+def elapsed_word(unit: str, lang: str | None = None, number: str = "") -> str:
+    """The word of ``unit`` in the language ("hours" / "小时"); English "hour", "day", "week" after "1"."""
+    _, en, zh = ELAPSED_UNITS[unit]
+    if normalize_lang(lang) == ZH:
+        return zh
+    return en[:-1] if number == "1" else en
+
+
+def format_elapsed(days: float, lang: str | None = None, unit: str | None = None) -> str:
+    """A span of elapsed time in the unit that suits its size (:func:`elapsed_unit`): ``3.8 hours``, ``9.5 days``,
+    ``3.0 weeks``; Chinese ``3.8 小时`` / ``9.5 天`` / ``3.0 周``. The one function the Project page, ``gpuplanner
+    project``, the project's sentences (``core.messages.elapsed_msg``) and the report use for such spans."""
+    d = float(days)
+    if not math.isfinite(d):
+        return "—"
+    unit = unit or elapsed_unit(d)
+    num = elapsed_numbers([d], unit, lang)[0]
+    return f"{num} {elapsed_word(unit, lang, num)}"
+
+
 def days_decimals(days: float) -> int:
     """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
     one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), else 1 (issue 35 round 10,

@@ -225,7 +225,7 @@ def test_half_day_job_claims_no_payback():
                         rent_card_hour=20.0)
     assert res.verdict == "rent" and res.payback_months is None
     text = res.sentence.render()
-    assert "pays for itself" not in text and "0.5 days" in text
+    assert "pays for itself" not in text and "(12.0 hours)" in text  # below a day in hours (format_elapsed; ux15)
     assert "¥1,920" in text and "CNY" not in text  # the amounts as the other cost lines write them, not "1,920 CNY"
     # the whole server is bought for it: 2.7M against 1,920 of rent
     assert res.build_total == pytest.approx(2_700_000.0 + 10.2 * 1.3 * 0.7001 * half_day)
@@ -361,4 +361,4 @@ def test_sub_day_job_reads_its_days_to_two_digits():
     hours = 0.24 * 24
     res = rent_vs_build(b, rent_total=369.0, busy_hours=hours, horizon_months=hours / 730.0, rent_card_hour=2.0)
     text = res.sentence.render()
-    assert "(0.24 days)" in text and "$369" in text and "USD" not in text, text
+    assert "(5.8 hours)" in text and "$369" in text and "USD" not in text, text  # 0.24 days, in hours (ux15)

@@ -36,9 +36,10 @@ def test_a_few_hours_project_has_no_zero_spans(capsys, lang):
     # no span that is not zero reads as zero ("0.0 weeks", "0.0–0.0", "0.0 个月", "within 0.2 days" of 0.16)
     assert not re.search(r"(?<![\d.])0\.0(?![\d])", out), out
     if lang == "en":
-        assert "over 0.023 weeks" in out
-        assert "To keep the deadline of 0.16 days" in out
-        assert "overruns its slot of 0.023 weeks" in out
+        # below a day in hours (formatting.format_elapsed; ux15), was "0.023 weeks" and "0.16 days" (ux14)
+        assert "over 3.9 hours" in out
+        assert "To keep the deadline of 3.9 hours" in out
+        assert "overruns its slot of 3.9 hours" in out
     else:
-        assert "共 0.023 周" in out
-        assert "要保住 0.16 天的截止时间" in out
+        assert "共 3.9 小时" in out
+        assert "要保住 3.9 小时的截止时间" in out

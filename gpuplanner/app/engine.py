@@ -190,7 +190,7 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
     from gpuplanner.core.messages import Msg
     from gpuplanner.core.project import Replan, replan_scenario, with_replans
     from gpuplanner.core.search import search
-    from gpuplanner.formatting import format_tenths
+    from gpuplanner.core.messages import elapsed_msgs
 
     out = {}
     for w in res.what_if:
@@ -209,11 +209,11 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
         plan = found.plans[0] if found.plans else None
         if plan is None or not plan.meets_deadline:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
-                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} days "
-                                            "(the fastest: {best} days)."),
-                # a short slot to two significant digits, as the deadline above it ("0.16", not "0.2"; ux14)
-                {"n": s.constraints.max_gpus, "days": format_tenths(days),
-                 "best": format_tenths(min((p.calendar_days for p in found.plans), default=float("inf")))}))
+                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} "
+                                            "(the fastest: {best})."),
+                # the slot and the fastest in one unit, hours below a day (formatting.format_elapsed; ux15)
+                {"n": s.constraints.max_gpus, **elapsed_msgs(
+                    days=days, best=min((p.calendar_days for p in found.plans), default=float("inf")))}))
             continue
         out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=plan.evaluation,
                                framework=plan.framework_name)

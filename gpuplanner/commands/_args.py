@@ -76,7 +76,7 @@ def likely_range(ev, digits: int | None, currency: str) -> tuple[str, str] | Non
     from ``ev.calendar_days_band``/``cost_band``/``band``; None without a band. ``digits`` None: the plan's days
     decimals (formatting.format_days_span: 2 below a day, else 1)."""
     from ..core.evaluate import band_name
-    from ..formatting import format_days_span, format_money_range, format_span
+    from ..formatting import format_days_span, format_span
     from ._lang import translate
 
     if ev.calendar_days_band is None:
@@ -85,7 +85,10 @@ def likely_range(ev, digits: int | None, currency: str) -> tuple[str, str] | Non
                   else format_span(*ev.calendar_days_band, digits))
     rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
     if ev.cost_band:
-        rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, currency))
+        from ..core.evaluate import cost_band_msg  # one figure says why: a month's rent at both ends (ux15)
+        from ._lang import msg
+
+        rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=msg(cost_band_msg(ev)))
     # the published runs behind the band (core.evaluate.band_name: its runs; a band stored before: its family)
     from ..formatting import close_paren_space  # "llm-foundry（PyTorch FSDP）训练", no space after the bracket (ux11)
 

@@ -14,13 +14,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.serving_facts import ENGINE_NAMES
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
-from ._lang import msg, name, translate
-from ..formatting import format_list, format_tenths, plural_s
+from ._lang import language, msg, name, translate
+from ..formatting import elapsed_numbers, elapsed_unit, format_elapsed, format_list, plural_s
 
 CTX = "CLI"
+#: a column of spans' header in its unit (formatting.elapsed_unit; ux15)
+UNIT_HEADERS = {"hours": QT_TRANSLATE_NOOP(CTX, "hours"), "days": QT_TRANSLATE_NOOP(CTX, "days"),
+                "weeks": QT_TRANSLATE_NOOP(CTX, "weeks")}
 
 
 def register(sub) -> None:
@@ -73,13 +77,16 @@ def text_lines(res) -> list[str]:
 
     cur = res.currency
     yes, no = translate(CTX, "yes"), translate(CTX, "no")
-    lines = [ljust(translate(CTX, "phase"), 22, min_gap=1) + ljust(translate(CTX, "kind"), 26, min_gap=1) + rjust(translate(CTX, "weeks"), 12)
+    # the phases' spans in one unit, the longest's: "0–3.8" hours for a job of a few hours, not "0–0.023" weeks (ux15)
+    unit = elapsed_unit(max((7 * p.end_week for p in res.phases), default=0.0))
+    spans = elapsed_numbers([7 * w for p in res.phases for w in (p.start_week, p.end_week)], unit, language())
+    lines = [ljust(translate(CTX, "phase"), 22, min_gap=1) + ljust(translate(CTX, "kind"), 26, min_gap=1) + rjust(translate(CTX, UNIT_HEADERS[unit]), 12)
              + rjust(translate(CTX, "h/week"), 8) + "  " + ljust(translate(CTX, "resources"), 34, min_gap=1)
              + ljust(translate(CTX, "rental"), 22, min_gap=1) + rjust(translate(CTX, "cost"), 16)]
-    for p in res.phases:
+    for i, p in enumerate(res.phases):
         what = (f"{p.count} × {gpu_display_name(p.device_name, short=True)}" if p.resource == "gpu" else
                 plural_s(translate(CTX, "{nodes} node(s), {n} cores"), p.nodes).format(nodes=p.nodes, n=p.count))
-        weeks = f"{format_tenths(p.start_week)}–{format_tenths(p.end_week)}"  # a short job: not "0.0–0.0" (ux14)
+        weeks = f"{spans[2 * i]}–{spans[2 * i + 1]}"
         lines.append(ljust(cut(p.name, 21), 22, min_gap=1) + ljust(cut(name("Project", KIND_LABELS[p.kind]), 25), 26, min_gap=1)
                      + rjust(weeks, 12) + rjust(format_number(p.hours_per_week), 8) + "  "
                      + ljust(cut(what, 33), 34, min_gap=1) + ljust(cut(_mode(p.rental_mode), 21), 22, min_gap=1)
@@ -105,8 +112,8 @@ def text_lines(res) -> list[str]:
         for m in p.messages:
             lines.append(" " * 22 + f"! {msg(m)}")
     lines.append("")
-    lines.append(ljust(translate(CTX, "Total"), 13, min_gap=1) + translate(CTX, "{cost} over {w} weeks").format(
-        cost=_money(res.total_cost, cur), w=format_tenths(res.total_weeks)))
+    lines.append(ljust(translate(CTX, "Total"), 13, min_gap=1) + translate(CTX, "{cost} over {w}").format(
+        cost=_money(res.total_cost, cur), w=format_elapsed(7 * res.total_weeks, language())))
     if res.by_mode:
         lines.append(ljust(translate(CTX, "By rental"), 13, min_gap=1)
                      + format_list(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))
@@ -119,12 +126,16 @@ def text_lines(res) -> list[str]:
     if res.what_if:
         changes = {"params_x2": translate(CTX, "2× parameters"), "tokens_x10": translate(CTX, "10× data"),
                    "upgrade_gpus": translate(CTX, "next GPU count")}
+        # the what-if days in one unit, the longest's (hours for a job of a few hours; ux15)
+        known = [w.calendar_days for w in res.what_if if w.calendar_days is not None]
+        w_unit = elapsed_unit(max(known, default=0.0))
+        w_nums = iter(elapsed_numbers(known, w_unit, language()))
+        w_days = ["-" if w.calendar_days is None else next(w_nums) for w in res.what_if]
         lines += ["", translate(CTX, "What if ({phase})").format(phase=res.main_phase),
                   "  " + ljust(translate(CTX, "change"), 16, min_gap=1) + ljust(translate(CTX, "fits"), 6, min_gap=1)
-                  + rjust(translate(CTX, "days"), 8) + rjust(translate(CTX, "cost"), 16) + "  "
+                  + rjust(translate(CTX, UNIT_HEADERS[w_unit]), 8) + rjust(translate(CTX, "cost"), 16) + "  "
                   + rjust(translate(CTX, "GPUs"), 5) + "  " + ljust(translate(CTX, "in place"), 9, min_gap=1) + translate(CTX, "layout changes")]
-        for w in res.what_if:
-            days = "-" if w.calendar_days is None else format_tenths(w.calendar_days)
+        for w, days in zip(res.what_if, w_days):
             lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)
                          + rjust(days, 8) + rjust(_money(w.cost, cur), 16) + "  "
                          + rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "

@@ -1026,11 +1026,22 @@ def _servers_phrase(b: BuildInputs, plan_gpus: int | None) -> Msg:
                {"n": n, "g": g, "used": used})
 
 
+def _horizon_msg(months: float) -> Msg:
+    """The rent-or-build horizon in a sentence: "12.0 months" from a month, below that in hours, days or weeks as
+    every other span (messages.elapsed_msg: "Over 3.8 hours", not "Over 0.0053 months"; ux15)."""
+    from gpuplanner.formatting import format_tenths  # pure Python, no Qt
+    from .messages import elapsed_msg
+
+    if months >= 1:
+        return Msg("Units", QT_TRANSLATE_NOOP("Units", "{n} months"), {"n": format_tenths(months)})
+    return elapsed_msg(months * HOURS_PER_MONTH / 24.0)
+
+
 def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, build_total: float, jobs: int,
                     single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
     the break-even utilisation), or the purchase price that is missing."""
-    from gpuplanner.formatting import format_money, format_tenths  # pure Python, no Qt: core stays pure
+    from gpuplanner.formatting import format_money  # pure Python, no Qt
 
     cur = b.currency
     days = H * HOURS_PER_MONTH / 24.0
@@ -1038,7 +1049,7 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
     # the amounts as every other cost line writes them ("$369", "¥70,000"; were "369 USD"), and a job under a day
     # to two decimals as the plan's own days (0.24, was "0.2")
     money = {"rent": format_money(rent_total, cur, decimals=0), "build": format_money(build_total, cur, decimals=0)}
-    days_text = format_tenths(days)
+    from .messages import elapsed_msg  # a job of a few hours in hours, as the Project page (formatting.format_elapsed; ux15)
     if verdict == "unknown":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No purchase price is known for {servers}: enter one on the Hardware page "
@@ -1047,14 +1058,14 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
     else:
         if single_job:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "For this job alone ({days} days) renting costs {rent}; buying and running "
+                "Cost", "For this job alone ({days}) renting costs {rent}; buying and running "
                         "{servers} for it costs {build}."),
-                {**servers, **money, "days": days_text, "cur": cur})
+                {**servers, **money, "days": elapsed_msg(days), "cur": cur})
         else:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "Over {months} months ({jobs} job(s) like this) renting costs {rent}; buying and "
+                "Cost", "Over {span} ({jobs} job(s) like this) renting costs {rent}; buying and "
                         "running {servers} costs {build}."),
-                {**servers, **money, "months": format_tenths(H), "jobs": jobs, "cur": cur})
+                {**servers, **money, "span": _horizon_msg(H), "jobs": jobs, "cur": cur})
         if verdict == "build":
             tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
                         {"be": payback}) if payback is not None else

@@ -439,6 +439,33 @@ def band_runs(band: dict) -> str | None:
     return band.get("runs") if isinstance(band, dict) else None
 
 
+#: why a plan's likely cost range is one figure, by its rental mode (issue 35 round 10, ux15): whole machines
+#: rented by the month (or week) bill the same period at both ends of the range of days
+ONE_COST_REASONS = {
+    "month": QT_TRANSLATE_NOOP(CTX, "{cost} (rented by the whole month: the same whatever the run's length in its "
+                                    "range)"),
+    "week": QT_TRANSLATE_NOOP(CTX, "{cost} (rented by the whole week: the same whatever the run's length in its "
+                                   "range)"),
+    "": QT_TRANSLATE_NOOP(CTX, "{cost} (the same whatever the run's length in its range)"),
+}
+
+
+def cost_band_msg(ev: "Evaluation") -> Msg | None:
+    """The plan's likely cost range as every view writes it (CLI ``estimate``/``plan``, the live panel's tooltip,
+    the Plans details, the PDF): "¥61,000–¥75,000", or, where both ends print the same, the one figure and why
+    ("¥70,000 (rented by the whole month: …)", not a bare "¥70,000" that reads as if a range were missing).
+    None without a cost range. Amounts through ``formatting.format_money``, as the views wrote them."""
+    from ..formatting import format_money  # pure Python, no Qt: the core stays pure
+
+    if ev.cost_band is None:
+        return None
+    lo, hi = (format_money(v, ev.currency) for v in ev.cost_band)
+    if lo != hi:
+        return Msg("", "{lo}–{hi}", {"lo": lo, "hi": hi})
+    mode = {"hybrid_month": "", "hybrid_week": ""}.get(ev.rental_mode or "", ev.rental_mode or "")
+    return Msg(CTX, ONE_COST_REASONS.get(mode, ONE_COST_REASONS[""]), {"cost": lo})
+
+
 def band_name(band: dict, translate: Callable[[str, str], str]) -> str:
     """The published runs behind ``band`` as the views name them: its runs (:data:`BAND_RUNS`), put in the view's
     language by ``translate(context, text)`` (context "Evaluation"); a band stored before they were named: its

@@ -215,3 +215,32 @@ def validation_reason(error: Mapping[str, Any]) -> str:
 
 #: pydantic's literal_error with two or more choices ("Input should be 'sdpa' or 'flash_attention_2'")
 _LITERAL_OR = QT_TRANSLATE_NOOP(_VCTX, "Input should be {value} or {last}")
+
+
+#: a span of elapsed time in a sentence, by its unit (formatting.ELAPSED_UNITS; issue 35 round 10, ux15): the zh
+#: entries are the words formatting.format_elapsed writes ("{n} 小时"), so a sentence and a table read alike
+ELAPSED_TEMPLATES = {"hours": QT_TRANSLATE_NOOP("Units", "{n} hours"), "days": QT_TRANSLATE_NOOP("Units", "{n} days"),
+                     "weeks": QT_TRANSLATE_NOOP("Units", "{n} weeks")}
+ELAPSED_ONE = {"hours": QT_TRANSLATE_NOOP("Units", "{n} hour"), "days": QT_TRANSLATE_NOOP("Units", "{n} day"),
+               "weeks": QT_TRANSLATE_NOOP("Units", "{n} week")}
+
+
+def elapsed_msg(days: float, unit: str | None = None) -> "Msg":
+    """A span of ``days`` as a message parameter in the unit that suits it ("3.8 hours", "9.5 days", "3.0 weeks";
+    ``unit``: one chosen for a whole sentence, from its largest span). The number is
+    ``formatting.elapsed_numbers``'s, the words :func:`formatting.format_elapsed`'s."""
+    from ..formatting import elapsed_numbers, elapsed_unit  # pure Python, no Qt: the core stays pure
+
+    unit = unit or elapsed_unit(days)
+    n = elapsed_numbers([days], unit, "en")[0]
+    return Msg("Units", (ELAPSED_ONE if n == "1" else ELAPSED_TEMPLATES)[unit], {"n": n})
+
+
+def elapsed_msgs(**days: float) -> dict:
+    """Spans of days as message parameters, all in the unit of the longest, since a sentence compares them ("takes
+    4.1 hours and overruns its slot of 3.8 hours by 0.3 hours"); a span that is no number reads "—"."""
+    from ..formatting import elapsed_unit  # pure Python, no Qt: the core stays pure
+    import math
+
+    unit = elapsed_unit(max((abs(v) for v in days.values() if math.isfinite(v)), default=0.0))
+    return {k: elapsed_msg(v, unit) if math.isfinite(v) else "—" for k, v in days.items()}

@@ -32,7 +32,7 @@ from .catalog_hw import GPU, get_gpu, load_gpus, lookup_gpu
 from .cost import HOURS_PER_MONTH, HOURS_PER_WEEK, MODES, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .estimate import resolve
-from ..formatting import format_tenths  # pure Python, no Qt: the core stays pure
+from .messages import elapsed_msg, elapsed_msgs
 from .evaluate import Evaluation, Layout, _with_batch, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
@@ -428,11 +428,11 @@ class WhatIf:
         if self.overrun_weeks is None:
             return None
         return Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "On the same servers the phase takes {need} weeks and overruns its slot of {slot} weeks by "
-                 "{over} weeks: every later phase moves back."),
-            # a short phase to two significant digits, not "0.0 weeks" (formatting.format_tenths; ux14)
-            {"need": format_tenths((self.slot_weeks or 0.0) + self.overrun_weeks),
-             "slot": format_tenths(self.slot_weeks or 0.0), "over": format_tenths(self.overrun_weeks)})
+            CTX, "On the same servers the phase takes {need} and overruns its slot of {slot} by "
+                 "{over}: every later phase moves back."),
+            # a short phase in hours or days, not "0.023 weeks": one unit, the longest span's (elapsed_msg; ux15)
+            elapsed_msgs(need=7 * ((self.slot_weeks or 0.0) + self.overrun_weeks),
+                               slot=7 * (self.slot_weeks or 0.0), over=7 * self.overrun_weeks))
 
     def to_json(self) -> dict:
         return {"change": self.change, "fits": self.fits, "calendar_days": self.calendar_days, "cost": self.cost,
@@ -467,16 +467,16 @@ class Replan:
         """One line: "To keep 42 days: 16 × H800 (TP 2 · PP 2 · DP 4), 1 node(s), card-hours, 12,345 CNY"."""
         ev = self.evaluation
         if ev is None:
-            return self.note or Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan finishes within {days} days."),
-                                    {"days": format_tenths(self.deadline_days)})
+            return self.note or Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan finishes within {days}."),
+                                    {"days": elapsed_msg(self.deadline_days)})
         L = ev.layout
         return Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "To keep the deadline of {days} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
-                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal} days, {cost:,.0f} {cur}."),
-            {"days": format_tenths(self.deadline_days), "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
+            CTX, "To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
+                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur}."),
+            {**elapsed_msgs(days=self.deadline_days, cal=ev.calendar_days), "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
              "pp": L.pp, "ep": L.ep, "dp": L.dp, "zero": L.zero, "fw": self.framework or L.framework,
              "mode": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
-             "cal": format_tenths(ev.calendar_days), "cost": ev.cost if ev.cost is not None else math.nan, "cur": ev.currency})
+             "cost": ev.cost if ev.cost is not None else math.nan, "cur": ev.currency})
 
     def to_json(self) -> dict:
         ev = self.evaluation

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    format_count, format_flops, format_number, format_range, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
+    elapsed_numbers, elapsed_unit, format_count, format_flops, format_number, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -836,7 +836,7 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
 
 # long: the recommendation section of the PDF as HTML, paragraph by paragraph in the printed order
 def _html_plan(data: ReportData) -> str:
-    from ..core.evaluate import band_name  # noqa: PLC0415
+    from ..core.evaluate import band_name, cost_band_msg  # noqa: PLC0415
 
     p = data.plan
     cur = data.currency
@@ -857,8 +857,8 @@ def _html_plan(data: ReportData) -> str:
         lo_s, hi_s = format_days_span(lo, hi) if hi < 100 else format_span(lo, hi, 0)  # 2 decimals below a day (ux14)
         rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if p.cost_band is not None:
-            rng += translate("Report", ", {cost}").format(cost=format_range(fmt_money(p.cost_band[0], cur),
-                                                                          fmt_money(p.cost_band[1], cur)))
+            # one figure says why: whole machines by the month bill the same at both ends (evaluate.cost_band_msg; ux15)
+            rng += translate("Report", ", {cost}").format(cost=tr_text(cost_band_msg(p.evaluation)))
         # the Evaluation's range: p10-p90 widened to hold the estimate (core/advisor.band_ends), so "at least 80%"
         what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
                                    "{family} training runs ({date}), widened where needed to hold the estimate "
@@ -1096,6 +1096,29 @@ def _serving_detail(d: dict, cur: str) -> str:
     return extra
 
 
+def _elapsed_header(unit: str) -> str:
+    """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
+    return {"hours": translate("Report", "Hours"), "days": translate("Report", "Days")}.get(unit) or translate(
+        "Report", "Weeks")
+
+
+def _phase_spans(proj) -> tuple[str, list[str]]:
+    """The phases' spans and the total's end in one unit, the longest's, as the Project page and ``gpuplanner
+    project`` write them ("0–3.9" hours for a job of a few hours, not "0–0.0228571" weeks; ux15): (the column's
+    header, [start, end of each phase …, the total's end])."""
+    unit = elapsed_unit(7 * proj.total_weeks)
+    return _elapsed_header(unit), elapsed_numbers(
+        [7 * w for ph in proj.phases for w in (ph.start_week, ph.end_week)] + [7 * proj.total_weeks], unit)
+
+
+def _whatif_days(what_if) -> tuple[str, list[str]]:
+    """The what-if rows' calendar days in one unit, the longest's (hours for a job of a few hours; ux15)."""
+    known = [w["calendar_days"] for w in what_if if w["calendar_days"] is not None]
+    unit = elapsed_unit(max(known, default=0.0))
+    nums = iter(elapsed_numbers(known, unit))
+    return _elapsed_header(unit), ["—" if w["calendar_days"] is None else next(nums) for w in what_if]
+
+
 def _html_project(data: ReportData, charts: dict) -> str:
     """6. The project: phases in a table, the timeline, totals by rental mode, week by week, overlap advice,
     rent vs build over the project and the what-if table of the main training phase."""
@@ -1104,8 +1127,8 @@ def _html_project(data: ReportData, charts: dict) -> str:
         return ""
     cur = proj.currency
     out = [f"<h2 style='page-break-before: always'>6. {_e(translate('Report', 'Project: phases, timeline and growth'))}</h2>"]
-    rows = []
-    for ph in proj.phases:
+    rows, (span_header, spans) = [], _phase_spans(proj)
+    for i, ph in enumerate(proj.phases):
         what = (f"{ph.count} × {_gpu(ph.device_name)}" if ph.resource == "gpu"
                 else plural_s(translate("Report", "{nodes} node(s), {n} CPU cores"), ph.nodes).format(nodes=ph.nodes, n=ph.count))
         d = ph.detail
@@ -1120,12 +1143,12 @@ def _html_project(data: ReportData, charts: dict) -> str:
         else:
             extra = ""
         rows.append([f"<b>{_e(ph.name)}</b><br/><span class='small'>{_e(_kind_name(ph.kind))}</span>",
-                     f"{format_sig(ph.start_week, 6)}–{format_sig(ph.end_week, 6)}", format_sig(ph.hours_per_week, 6),
+                     f"{spans[2 * i]}–{spans[2 * i + 1]}", format_sig(ph.hours_per_week, 6),
                      f"{_e(what)}<br/><span class='small'>{_e(extra)}</span>", _e(_cpu_or_gpu_mode(ph.rental_mode)),
                      _e(fmt_money(ph.cost, cur))])
-    rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"0–{format_sig(proj.total_weeks, 6)}", "", "", "",
+    rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"0–{spans[-1]}", "", "", "",
                  f"<b>{_e(fmt_money(proj.total_cost, cur))}</b>"])
-    out.append(_table(rows, header=[translate("Report", "Phase"), translate("Report", "Weeks"),
+    out.append(_table(rows, header=[translate("Report", "Phase"), span_header,
                                     translate("Report", "h/week"), translate("Report", "Resources"),
                                     translate("Report", "Rental"), translate("Report", "Cost")],
                       escape=False, widths=[18, 8, 9, 37, 14, 14], num_cols={5}))
@@ -1155,18 +1178,18 @@ def _html_project(data: ReportData, charts: dict) -> str:
         names = {"params_x2": translate("Report", "2× parameters"), "tokens_x10": translate("Report", "10× data"),
                  "upgrade_gpus": translate("Report", "next GPU count")}
         yes, no = translate("Report", "yes"), translate("Report", "no")
-        wrows = []
-        for w in proj.what_if:
+        wrows, (days_header, days) = [], _whatif_days(proj.what_if)
+        for w, w_days in zip(proj.what_if, days):
             from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
 
             change = format_list(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
             note = format_sentences([tr_text(m) for m in [w["note"], *w.get("replans", ())] if m is not None])
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
-                          _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),
+                          _e(w_days), _e(fmt_money(w["cost"], cur)),
                           _e(str(w["gpus_needed"] or w["num_gpus"])), _e(yes if w["in_place_upgrade"] else no),
                           f"{_e(change)}<br/><span class='small'>{_e(note)}</span>"])
         out.append(_table(wrows, header=[translate("Report", "Change"), translate("Report", "Fits"),
-                                         translate("Report", "Days"), translate("Report", "Cost"),
+                                         days_header, translate("Report", "Cost"),
                                          translate("Report", "GPUs"), translate("Report", "In place"),
                                          translate("Report", "Layout changes")],
                           escape=False, widths=[14, 7, 8, 13, 7, 9, 42], num_cols={2, 3, 4}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_compact, format_money, format_money_range, format_number, format_percent, format_sig, format_days_span,
+from gpuplanner.formatting import (format_compact, format_money, format_number, format_percent, format_sig, format_days_span,
                                    format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -14,6 +14,7 @@ from .charts import CostChart, MemoryChart, ScalingChart
 from .fit_box import FitHeightBox
 from .model import ScenarioModel
 from .text import set_style, set_text, tr_error, tr_msg
+from gpuplanner.core.evaluate import cost_band_msg
 
 
 class LivePanel(QWidget):
@@ -146,7 +147,7 @@ class LivePanel(QWidget):
             lo, hi = ev.calendar_days_band
             tip += "\n\n" + format_sentences([self.tr("Likely range: {0}–{1} calendar days{2}.").format(
                 *format_days_span(lo, hi), "" if ev.cost_band is None else
-                self.tr(", {0}").format(format_money_range(*ev.cost_band, ev.currency))),
+                self.tr(", {0}").format(tr_msg(cost_band_msg(ev)))),  # one figure says why (ux15)
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])])
         if self.time_value.toolTip() != tip:
             self.time_value.setToolTip(tip)

@@ -813,8 +813,16 @@
         <translation>日历天数</translation>
     </message>
     <message>
+        <source>hours</source>
+        <translation>小时</translation>
+    </message>
+    <message>
         <source>host bound: the engine&apos;s CPU work per decode step</source>
         <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
+    </message>
+    <message>
+        <source>{cost} over {w}</source>
+        <translation>{cost}，共 {w}</translation>
     </message>
     <message>
         <source>--template needs -o FILE</source>
@@ -943,10 +951,6 @@
     <message>
         <source>Total</source>
         <translation>合计</translation>
-    </message>
-    <message>
-        <source>{cost} over {w} weeks</source>
-        <translation>{cost}，共 {w} 周</translation>
     </message>
     <message>
         <source>By rental</source>
@@ -1420,6 +1424,14 @@
         <translation>备件</translation>
     </message>
     <message>
+        <source>For this job alone ({days}) renting costs {rent}; buying and running {servers} for it costs {build}.</source>
+        <translation>仅这一个任务（{days}）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
+    </message>
+    <message>
+        <source>Over {span} ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
+        <translation>{span}内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
+    </message>
+    <message>
         <source>Build: the purchase pays for itself after {be:.1f} months.</source>
         <translation>建议自建：购买在 {be:.1f} 个月后回本。</translation>
     </message>
@@ -1496,10 +1508,6 @@
         <translation>{servers}没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent}）。</translation>
     </message>
     <message>
-        <source>For this job alone ({days} days) renting costs {rent}; buying and running {servers} for it costs {build}.</source>
-        <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
-    </message>
-    <message>
         <source>one {g}-GPU server</source>
         <translation>1 台 {g} 卡服务器</translation>
     </message>
@@ -1514,10 +1522,6 @@
     <message>
         <source>{n} servers with {g} GPUs each (the plan uses {used} of their GPUs)</source>
         <translation>{n} 台 {g} 卡服务器（方案只用其中 {used} 张卡）</translation>
-    </message>
-    <message>
-        <source>Over {months} months ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
-        <translation>{months} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
     </message>
 </context>
 <context>
@@ -2197,6 +2201,18 @@
     <message>
         <source>Megatron-LM, llm-foundry and torchtune</source>
         <translation>Megatron-LM、llm-foundry 与 torchtune</translation>
+    </message>
+    <message>
+        <source>{cost} (rented by the whole month: the same whatever the run&apos;s length in its range)</source>
+        <translation>{cost}（整机按月租用：在此区间内无论运行多久，费用都一样）</translation>
+    </message>
+    <message>
+        <source>{cost} (rented by the whole week: the same whatever the run&apos;s length in its range)</source>
+        <translation>{cost}（整机按周租用：在此区间内无论运行多久，费用都一样）</translation>
+    </message>
+    <message>
+        <source>{cost} (the same whatever the run&apos;s length in its range)</source>
+        <translation>{cost}（在此区间内无论运行多久，费用都一样）</translation>
     </message>
     <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
@@ -5703,6 +5719,18 @@
         <translation>CPU 阶段必须做清洗或分词（或两者）</translation>
     </message>
     <message>
+        <source>On the same servers the phase takes {need} and overruns its slot of {slot} by {over}: every later phase moves back.</source>
+        <translation>在同样的服务器上，该阶段需要 {need}，比为其安排的 {slot}多出 {over}：之后的每个阶段都要顺延。</translation>
+    </message>
+    <message>
+        <source>No plan finishes within {days}.</source>
+        <translation>没有方案能在 {days}内完成。</translation>
+    </message>
+    <message>
+        <source>To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur}.</source>
+        <translation>要保住 {days}的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal}，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
         <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
         <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
     </message>
@@ -5781,6 +5809,10 @@
     <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
+    </message>
+    <message>
+        <source>No plan within {n} GPUs finishes the changed job within {days} (the fastest: {best}).</source>
+        <translation>{n} 张 GPU 以内没有方案能在 {days}内完成变化后的任务（最快：{best}）。</translation>
     </message>
     <message>
         <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
@@ -5869,22 +5901,6 @@
     <message>
         <source>{name}: TensorRT-LLM runs FP8 weights only on Ada, Hopper and Blackwell GPUs (its support matrix); choose such a GPU, vLLM (weight-only FP8 on Ampere) or another precision</source>
         <translation>{name}：TensorRT-LLM 只在 Ada、Hopper 和 Blackwell GPU 上运行 FP8 权重（见其支持矩阵）；请选择这类 GPU、改用 vLLM（在 Ampere 上以仅权重方式运行 FP8）或换一种精度</translation>
-    </message>
-    <message>
-        <source>On the same servers the phase takes {need} weeks and overruns its slot of {slot} weeks by {over} weeks: every later phase moves back.</source>
-        <translation>在同样的服务器上，该阶段需要 {need} 周，比为其安排的 {slot} 周多出 {over} 周：之后的每个阶段都要顺延。</translation>
-    </message>
-    <message>
-        <source>No plan finishes within {days} days.</source>
-        <translation>没有方案能在 {days} 天内完成。</translation>
-    </message>
-    <message>
-        <source>To keep the deadline of {days} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal} days, {cost:,.0f} {cur}.</source>
-        <translation>要保住 {days} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal} 天，{cost:,.0f} {cur}。</translation>
-    </message>
-    <message>
-        <source>No plan within {n} GPUs finishes the changed job within {days} days (the fastest: {best} days).</source>
-        <translation>{n} 张 GPU 以内没有方案能在 {days} 天内完成变化后的任务（最快：{best} 天）。</translation>
     </message>
 </context>
 <context>
@@ -6126,12 +6142,16 @@
         <translation>运行第 1–5 步的方案（模型、训练、数据、硬件）。</translation>
     </message>
     <message>
+        <source>Hours</source>
+        <translation>小时数</translation>
+    </message>
+    <message>
         <source>No result: {0}</source>
         <translation>无结果：{0}</translation>
     </message>
     <message>
-        <source>Project total: {0} over {1} weeks</source>
-        <translation>项目总价：{0}，共 {1} 周</translation>
+        <source>Project total: {0} over {1}</source>
+        <translation>项目总价：{0}，共 {1}</translation>
     </message>
     <message>
         <source>{0} × {1}</source>
@@ -6144,6 +6164,14 @@
     <message>
         <source>week</source>
         <translation>周</translation>
+    </message>
+    <message>
+        <source>hours from the start</source>
+        <translation>自开始起的小时数</translation>
+    </message>
+    <message>
+        <source>days from the start</source>
+        <translation>自开始起的天数</translation>
     </message>
     <message>
         <source>weeks from the start</source>
@@ -7795,6 +7823,10 @@
     <message>
         <source>Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).</source>
         <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
+    </message>
+    <message>
+        <source>Hours</source>
+        <translation>小时数</translation>
     </message>
     <message>
         <source>Project: phases, timeline and growth</source>
@@ -10426,6 +10458,34 @@
     <message>
         <source>&apos;{text}…&apos; is too large</source>
         <translation>“{text}…”太大</translation>
+    </message>
+    <message>
+        <source>{n} months</source>
+        <translation>{n} 个月</translation>
+    </message>
+    <message>
+        <source>{n} hours</source>
+        <translation>{n} 小时</translation>
+    </message>
+    <message>
+        <source>{n} days</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>{n} weeks</source>
+        <translation>{n} 周</translation>
+    </message>
+    <message>
+        <source>{n} hour</source>
+        <translation>{n} 小时</translation>
+    </message>
+    <message>
+        <source>{n} day</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>{n} week</source>
+        <translation>{n} 周</translation>
     </message>
     <message>
         <source>&apos;{text}&apos; must be a finite, non-negative count</source>

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_days_span, gpu_display_name
-from gpuplanner.formatting import format_money, format_money_range, format_tokens, plural_s, share_percent_number
+from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
 import math
@@ -752,12 +752,12 @@ class PlansPage(BasePage):
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
                 format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
-            from gpuplanner.core.evaluate import band_name
+            from gpuplanner.core.evaluate import band_name, cost_band_msg
 
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(*format_days_span(lo, hi))  # 2 decimals below a day (ux14)
             if ev.cost_band is not None:
-                rng += " · " + format_money_range(*ev.cost_band, ev.currency)  # as the live panel's tooltip
+                rng += " · " + tr_msg(cost_band_msg(ev))  # as the live panel's tooltip; one figure says why (ux15)
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(_close_paren_space(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
                             ev.band["rows"], band_name(ev.band, QCoreApplication.translate), QCoreApplication.translate("Evaluation", ev.band["meaning"]))))

@@ -26,11 +26,12 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
 from gpuplanner.core.cost import MODES as GPU_MODES
 from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
-from gpuplanner.formatting import format_money, format_sig, gpu_display_name, join_clause, paren
+from gpuplanner.formatting import format_money, format_number, gpu_display_name, join_clause, paren
 
 from .base import BasePage
 from ..text import tr_msg
-from gpuplanner.formatting import colon, format_list, format_sentences, format_tenths, plural_s
+from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
+                                   plural_s)
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -95,7 +96,8 @@ class TimelineChart(QWidget):
         self.week_unit = "wk"
         self.plot.getPlotItem().getViewBox().sigResized.connect(self.place_labels)
 
-    def set_result(self, res, currency: str, axis_label: str) -> None:
+    def set_result(self, res, currency: str, axis_label: str, scale: float = 1.0) -> None:
+        """``scale``: the axis's units per week (the table's unit, formatting.elapsed_unit: 168 for hours; ux15)."""
         import pyqtgraph as pg
 
         pi = self.plot.getPlotItem()
@@ -108,7 +110,7 @@ class TimelineChart(QWidget):
         for i, ph in enumerate(res.phases):
             y = n - 1 - i
             colour = QColor(_KIND_COLOURS.get(ph.kind, "#777777"))
-            bar = pg.BarGraphItem(x0=[ph.start_week], width=[max(ph.weeks, 0.05)], y=[y], height=0.55,
+            bar = pg.BarGraphItem(x0=[ph.start_week * scale], width=[max(ph.weeks * scale, 0.05)], y=[y], height=0.55,
                                   brush=pg.mkBrush(colour), pen=pg.mkPen("k", width=1))
             pi.addItem(bar)
             self.bars.append(bar)
@@ -118,13 +120,13 @@ class TimelineChart(QWidget):
             if ph.cost_per_week is not None and ph.weeks > 1:  # "¥362 (¥181/wk)" / "¥362（¥181/周）"
                 cost = join_clause(cost, paren(f"{format_money(ph.cost_per_week, currency, decimals=0)}/"
                                                f"{self.week_unit}"))
-            right = ph.start_week > max(res.total_weeks, 1.0) / 2
+            right = ph.start_week * scale > max(res.total_weeks * scale, 1.0) / 2
             name = kind_name(ph.kind) if ph.name == ph.kind else ph.name
             text = pg.TextItem(f"{name} · {what} · {cost}", color="k", anchor=(0.0, 1.0))
-            text.setPos(ph.start_week, y + 0.3)  # just above the bar; place_labels keeps it inside the chart
+            text.setPos(ph.start_week * scale, y + 0.3)  # just above the bar; place_labels keeps it inside the chart
             pi.addItem(text)
-            self.labels.append((text, ph.start_week, ph.end_week, right))
-        pi.setXRange(0, max(res.total_weeks, 1.0) * 1.02, padding=0)
+            self.labels.append((text, ph.start_week * scale, ph.end_week * scale, right))
+        pi.setXRange(0, max(res.total_weeks * scale, 1.0) * 1.02, padding=0)
         pi.setYRange(-0.5, n - 0.1, padding=0)
         pi.getAxis("left").setTicks([[(n - 1 - i, "") for i in range(n)]])
         pi.setLabel("bottom", axis_label)
@@ -799,6 +801,10 @@ class ProjectPage(BasePage):
 
         return busy() or self._timer.isActive()
 
+    def _unit_header(self, unit: str) -> str:
+        """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
+        return {"hours": self.tr("Hours"), "days": self.tr("Days")}.get(unit) or self.tr("Weeks")
+
     def show_result(self) -> None:
         res = self.result
         self.error_label.setText(tr_msg(self.error))
@@ -814,12 +820,16 @@ class ProjectPage(BasePage):
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
-        self.total.setText(self.tr("Project total: {0} over {1} weeks").format(total, format_tenths(res.total_weeks)))
+        self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_elapsed(7 * res.total_weeks)))
+        # the phases' spans in one unit, the longest's: "0–3.9" hours for a job of a few hours (ux15)
+        unit = elapsed_unit(max((7 * ph.end_week for ph in res.phases), default=0.0))
+        spans = elapsed_numbers([7 * w for ph in res.phases for w in (ph.start_week, ph.end_week)], unit)
+        self.table.horizontalHeaderItem(1).setText(self._unit_header(unit))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
             what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
                     else plural_s(self.tr("{0} node(s), {1} CPU cores"), ph.nodes).format(ph.nodes, ph.count))
-            cells = [self.display_name(ph.name, ph.kind), f"{format_sig(ph.start_week, 6)}–{format_tenths(ph.end_week)}", what,
+            cells = [self.display_name(ph.name, ph.kind), f"{spans[2 * r]}–{spans[2 * r + 1]}", what,
                      mode_name(ph.rental_mode),
                      "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]
             for c, text in enumerate(cells):
@@ -828,7 +838,9 @@ class ProjectPage(BasePage):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.timeline.week_unit = self.tr("week")
-        self.timeline.set_result(res, cur, self.tr("weeks from the start"))
+        # the timeline in the table's unit: a few hours' job over 0–4 hours, not a sliver of a week (ux15)
+        axis = {"hours": self.tr("hours from the start"), "days": self.tr("days from the start")}.get(unit)
+        self.timeline.set_result(res, cur, axis or self.tr("weeks from the start"), 7 / ELAPSED_UNITS[unit][0])
         notes = [_tr_msg(m) for m in res.overlap_advice]
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]
@@ -838,9 +850,12 @@ class ProjectPage(BasePage):
         names = {"params_x2": self.tr("2× parameters"), "tokens_x10": self.tr("10× data"),
                  "upgrade_gpus": self.tr("next GPU count")}
         self.whatif.setRowCount(len(res.what_if))
+        known = [w.calendar_days for w in res.what_if if w.calendar_days is not None]
+        self.whatif.horizontalHeaderItem(2).setText(self._unit_header(w_unit := elapsed_unit(max(known, default=0.0))))
+        w_nums = iter(elapsed_numbers(known, w_unit))
         for r, w in enumerate(res.what_if):
             cells = [names.get(w.change, w.change), self.tr("yes") if w.fits else self.tr("no"),
-                     "—" if w.calendar_days is None else format_tenths(w.calendar_days),
+                     "—" if w.calendar_days is None else next(w_nums),
                      "—" if w.cost is None else format_money(w.cost, cur, decimals=0),
                      self.tr("yes") if w.in_place_upgrade else self.tr("no"),
                      format_list(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]
