@@ -170,8 +170,8 @@ SAME_IN_BOTH = ("step_time_s", "mfu_modelled", "mfu_used", "time_parts", "time_m
 @pytest.mark.parametrize("d", [d for _, d, _ in ROUND10_CASES], ids=IDS)
 def test_round10_paths_search_equals_evaluate(d, tmp_path, capsys):
     """The ranking's arrays equal ``evaluate`` of each candidate (every (tp, pp, ep) layout), and the top plans of
-    ``plan --json`` reproduce with ``estimate --json``, the allocated/reserved figures and likely range included. Candidates: every 12th, up to 3 of each (tp, pp, ep)
-    layout, and about 6 of those that fit."""
+    ``plan --json`` reproduce with ``estimate --json``, the allocated/reserved figures and likely range included.
+    Candidates: every 12th, up to 3 of each (tp, pp, ep) layout, and about 6 of those that fit."""
     s = scenario_from_dict(d)
     checked = fitting = 0
     for ctx in S.iter_contexts(s):
