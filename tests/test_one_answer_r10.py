@@ -218,6 +218,31 @@ def test_round10_automatic_layout_plans_reproduce(d, tmp_path, capsys):
         _check_plan_reproduces(tmp_path, p, capsys)
 
 
+@pytest.mark.parametrize("d", [d for _, d, _ in ROUND10_CASES], ids=IDS)
+def test_round10_deadline_risk_search_equals_evaluate(d):
+    """With a deadline at the rows' median calendar days, the ranking's risk bit (search._band_risk, advice11's
+    band widened to hold the estimate) equals evaluate()'s deadline_risk on each fitting candidate."""
+    s0 = scenario_from_dict(d)
+    ctx0 = next(ctx for ctx in S.iter_contexts(s0) if len(S.enumerate_candidates(ctx, s0.constraints.max_gpus)["tp"]))
+    c = S.enumerate_candidates(ctx0, s0.constraints.max_gpus)
+    vec = S.evaluate_candidates(ctx0, c)
+    rows = np.flatnonzero(vec["fits"])[:40]
+    assert len(rows) >= 1
+    d = copy.deepcopy(d)
+    d["constraints"]["deadline_days"] = float(np.median(vec["calendar_hours"][rows])) / 24.0
+    s = scenario_from_dict(d)
+    ctx = next(x for x in S.iter_contexts(s) if x.gpu.id == ctx0.gpu.id)
+    sub = {"num_gpus": c["num_gpus"][rows], "nodes": c["nodes"][rows], "train_hours": vec["train_hours"][rows],
+           "mode": vec["mode"][rows], "calendar_hours": vec["calendar_hours"][rows], "cost": vec["cost"][rows]}
+    risk = S._band_risk(ctx, sub, None)
+    assert risk.any()  # some rows miss the deadline at their band's far end: the bit is exercised
+    for k, i in enumerate(rows):
+        sc = S.candidate_scenario(ctx, c, int(i))
+        ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table, overheads=ctx.overheads,
+                      rent_vs_build=False)
+        assert bool(risk[k]) == (ev.deadline_risk is True), (ctx.gpu.id, sc.parallel, ev.calendar_days_band)
+
+
 def _figures(ps) -> tuple:
     """The modelled step time and MFU (the estimate's time may be a framework's measured band instead), the
     memory total and the allocator's reserved figure."""
