@@ -267,3 +267,55 @@ def test_round10_term_is_not_zero_on_its_case(case, monkeypatch):
                 without = _figures(scenario_from_dict(d_off))
             moved.append(any(not _same(a, b, rel=1e-6) for a, b in zip(on, without)))
         assert any(moved), off.__name__
+
+
+def _random_r10(rng) -> dict:
+    """test_one_answer's random scenario with round 10's user choices drawn on top (each with its default too)."""
+    from test_one_answer import random_scenario
+    d = random_scenario(rng)
+    t = d["training"]
+    t["attention_kernel"] = rng.choice(["auto", "auto", "flash1", "flash2"])
+    if t["framework"] in ("hf", "deepspeed"):
+        t["ds_config_auto"] = rng.choice([None, True, False])
+    if t["framework"] == "fsdp":
+        t["fsdp_version"] = rng.choice([1, 2])
+    if t["method"] in ("lora", "qlora"):
+        t["lora_dropout"] = rng.choice([0.0, 0.05, 0.1])
+    t["liger_kernel"] = rng.random() < 0.3
+    if rng.random() < 0.3:
+        t["packing"] = True
+        d["data"]["mean_sample_len"] = rng.choice([300, 1000, 3000])
+    if rng.random() < 0.3:
+        d["constraints"]["gpu_candidates"] = rng.choice([["a100-sxm-80gb"], ["mi300x-192gb", "h100-sxm-80gb"]])
+    return d
+
+
+def test_random_round10_choices_search_equals_evaluate():
+    """Random scenarios with round 10's choices (flash1, ds_config_auto, FSDP1, LoRA dropout, Liger, packing, A100
+    and MI300X): the arrays equal ``evaluate`` of random candidates (memory, fits, compute days, MFU)."""
+    import random
+    rng, pick = random.Random(1010), np.random.default_rng(10)
+    checked = fitting = 0
+    for _ in range(40):
+        try:
+            s = scenario_from_dict(_random_r10(rng))
+        except Exception:  # noqa: BLE001 - a refused combination, as a user would see it
+            continue
+        for ctx in S.iter_contexts(s):
+            c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+            if not len(c["tp"]):
+                continue
+            vec = S.evaluate_candidates(ctx, c)
+            for i in pick.choice(len(c["tp"]), size=min(8, len(c["tp"])), replace=False):
+                sc = S.candidate_scenario(ctx, c, int(i))
+                ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                              overheads=ctx.overheads, rent_vs_build=False)
+                assert _same(vec["mem_gib"][i], ev.memory.total), (ctx.gpu.id, sc.training, sc.parallel)
+                assert bool(vec["fits"][i]) == ev.fits, (ctx.gpu.id, sc.parallel)
+                if ev.fits:
+                    fitting += 1
+                    assert _same(vec["train_hours"][i] / 24.0, ev.compute_days), (ctx.gpu.id, sc.training,
+                                                                                   sc.parallel)
+                    assert _same(vec["mfu"][i], ev.mfu_modelled), (ctx.gpu.id, sc.parallel)
+                checked += 1
+    assert checked >= 300 and fitting >= 60, (checked, fitting)
