@@ -319,3 +319,23 @@ def test_random_round10_choices_search_equals_evaluate():
                     assert _same(vec["mfu"][i], ev.mfu_modelled), (ctx.gpu.id, sc.parallel)
                 checked += 1
     assert checked >= 300 and fitting >= 60, (checked, fitting)
+
+
+def test_random_round10_automatic_layout_plans_reproduce(tmp_path, capsys):
+    """The same random scenarios with ``parallel.auto`` on: every plan of ``plan --json`` reproduces with
+    ``estimate --json`` (plan N answers plan N)."""
+    import random
+    rng = random.Random(2010)
+    done = plans = 0
+    while done < 12:
+        d = _random_r10(rng)
+        d["parallel"]["auto"] = True
+        try:
+            scenario_from_dict(d)
+        except Exception:  # noqa: BLE001 - a refused combination
+            continue
+        done += 1
+        for p in _plan_json(tmp_path, d, capsys, top=3)["plans"]:
+            plans += 1
+            _check_plan_reproduces(tmp_path, p, capsys)
+    assert plans >= 15, plans
