@@ -507,6 +507,10 @@ def _scenario_file(tmp: Path, **sections) -> Path:
     ({"num_attention_heads": 48}, "not divisible"),
     ({"vocab_size": 10**300}, "vocab_size"),
     ({"mlp_only_layers": 5, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64}, "mlp_only_layers"),
+    # transformers' Qwen2-MoE/Qwen3-MoE place an MoE block where (layer + 1) % decoder_sparse_step == 0: 0 divides by
+    # zero there (the model cannot load); it was read as 1, every layer MoE (issue 35 round 10)
+    ({"decoder_sparse_step": 0, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64,
+      "model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"]}, "decoder_sparse_step"),
 ])
 def test_config_reproducers_exit_2_or_estimate(tmp_path, capsys, cfg_change, message):
     folder = tmp_path / "m"
