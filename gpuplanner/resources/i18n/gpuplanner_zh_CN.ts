@@ -8371,6 +8371,10 @@
         <translation>数字 {token} 超出范围</translation>
     </message>
     <message>
+        <source>given twice</source>
+        <translation>出现了两次</translation>
+    </message>
+    <message>
         <source>{file}: UTF-16 text; expected UTF-8</source>
         <translation>{file}：UTF-16 文本；应为 UTF-8</translation>
     </message>
