@@ -507,6 +507,10 @@ def _scenario_file(tmp: Path, **sections) -> Path:
     ({"num_attention_heads": 48}, "not divisible"),
     ({"vocab_size": 10**300}, "vocab_size"),
     ({"mlp_only_layers": 5, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64}, "mlp_only_layers"),
+    # transformers' Qwen2-MoE/Qwen3-MoE place an MoE block where (layer + 1) % decoder_sparse_step == 0: 0 divides by
+    # zero there (the model cannot load); it was read as 1, every layer MoE (issue 35 round 10)
+    ({"decoder_sparse_step": 0, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64,
+      "model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"]}, "decoder_sparse_step"),
 ])
 def test_config_reproducers_exit_2_or_estimate(tmp_path, capsys, cfg_change, message):
     folder = tmp_path / "m"
@@ -702,3 +706,27 @@ def test_estimate_json_always_parses_strictly_full():
 
     given(_scenarios())(settings(max_examples=2000, deadline=None,
                                  suppress_health_check=list(HealthCheck))(_estimate_json_parses))()
+
+
+@pytest.mark.parametrize("ext", [".json", ".gpuplan"])
+def test_duplicate_keys_in_our_own_files_are_refused(tmp_path, capsys, ext):
+    """A scenario or plan file giving one key twice was read with the last one silently (``{"model": A, "model":
+    B}`` planned B; issue 35 round 10): refused in one line naming the key. A third party's config.json keeps
+    transformers' last-one-wins (json.load)."""
+    if ext == ".json":
+        text = ('{"model": {"preset": "qwen2.5-7b"}, "model": {"preset": "llama-3-8b"}, '
+                '"hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}')
+    else:
+        text = (ROOT / "examples" / "8b-full-8xh100.gpuplan").read_text(encoding="utf-8")
+        text = text.replace('"title"', '"title": "x", "title"', 1)
+    f = tmp_path / ("s" + ext)
+    f.write_text(text, encoding="utf-8")
+    rc = run_cli(["estimate", str(f)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "given twice" in err and ("model" in err if ext == ".json" else "title" in err), err
+    assert len(err.strip().splitlines()) == 1, err
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(CONFIGS[0])[:-1] + ', "vocab_size": 128256}', encoding="utf-8")
+    f = _scenario_file(tmp_path, model={"preset": None, "hf_config": "m"})
+    assert run_cli(["estimate", str(f)]) == 0, capsys.readouterr().err

@@ -398,7 +398,9 @@ def _leading_dense_layers(cfg: dict, got: dict) -> int:
     if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' must be a list of layer numbers"),
                                         key="mlp_only_layers"), field="config.json")
-    step = _int(cfg, "decoder_sparse_step", default=1, required=False) or 1
+    # transformers (modeling_qwen2_moe.py, modeling_qwen3_moe.py) takes (layer_idx + 1) % decoder_sparse_step when the
+    # model has experts: 0 is a division by zero there, so a config with experts needs a step of at least 1
+    step = _int(cfg, "decoder_sparse_step", default=1, required=False, minimum=1 if got.get("num_experts") else 0) or 1
     if mlp_only or step != 1:
         if list(mlp_only) != list(range(len(mlp_only))) or step != 1:
             raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(

@@ -789,7 +789,7 @@ def _parse(text: str, name: str) -> Any:
     if nesting_depth(text) > MAX_DEPTH:  # the safe reader's limit: what the CLI refuses, the app refuses too
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")))
     try:
-        return loads_finite(text)  # NaN, ±Infinity, 1e999: refused naming the field
+        return loads_finite(text, unique_keys=True)  # NaN, ±Infinity, 1e999, a key twice: refused naming it
     except json.JSONDecodeError as err:
         if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)"))) \

@@ -180,11 +180,27 @@ def _float_or_marker(token: str) -> Any:
     return value if math.isfinite(value) else Overflow(token[:20])
 
 
-def loads_finite(text: str) -> Any:
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``json.loads(object_pairs_hook=…)`` for our own formats: a key given twice in one object is refused, naming
+    it (``json`` keeps the last silently: ``{"model": A, "model": B}`` would plan B with no word)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(one_line(key, 120), MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "given twice")))
+            seen.add(key)
+    return obj
+
+
+def loads_finite(text: str, unique_keys: bool = False) -> Any:
     """``json.loads`` that refuses NaN, ±Infinity and floats overflowing to infinity, naming where: raises
     ``ValueError(path, why)`` (``path`` as ``train_step[0].tokens_per_s``, the first in document order; ``why``
-    the one-line reason, :func:`reject_constant`'s or :func:`finite_float`'s)."""
-    data = json.loads(text, parse_constant=NonFinite, parse_float=_float_or_marker)
+    the one-line reason, :func:`reject_constant`'s or :func:`finite_float`'s). ``unique_keys`` (our own formats:
+    scenarios, plan files): a key given twice in one object is refused too, ``ValueError(key, why)``; a third
+    party's file (config.json) keeps ``json``'s last-one-wins, as transformers reads it."""
+    data = json.loads(text, parse_constant=NonFinite, parse_float=_float_or_marker,
+                      object_pairs_hook=_unique_keys if unique_keys else None)
     stack: list[tuple[str, Any]] = [("", data)]
     while stack:  # iterative: no recursion on deep input
         path, v = stack.pop()
@@ -221,8 +237,9 @@ def refuse_lone_surrogates(value: Any) -> None:
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a lone surrogate escape in a string"))) from None
 
 
-def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH) -> Any:
-    """Parse untrusted JSON (see the module docstring). Raises :class:`UnsafeInput` with one line."""
+def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH, unique_keys: bool = False) -> Any:
+    """Parse untrusted JSON (see the module docstring). Raises :class:`UnsafeInput` with one line. ``unique_keys``:
+    :func:`loads_finite`'s."""
     name = one_line(name, 120)
     if isinstance(data, bytes):
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -236,7 +253,7 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply (over {n} levels)"),
                                       file=name, n=max_depth))
     try:
-        value = loads_finite(data)  # NaN, ±Infinity, 1e999: refused naming the field
+        value = loads_finite(data, unique_keys)  # NaN, ±Infinity, 1e999: refused naming the field
         if SURROGATE_ESCAPE.search(data):
             refuse_lone_surrogates(value)
         return value

@@ -30,7 +30,7 @@ def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
         scenario, base = scenario_from_plan(path)
         return scenario, ModelFiles(base, confine=True)
     try:
-        data = parse_json(read_limited(path, MAX_SCENARIO_BYTES, "scenario file"), path.name)
+        data = parse_json(read_limited(path, MAX_SCENARIO_BYTES, "scenario file"), path.name, unique_keys=True)
     except UnsafeInput as err:
         raise ScenarioError(error_text(err)) from None
     if isinstance(data, dict) and "schema_version" in data:  # a plan file under another name

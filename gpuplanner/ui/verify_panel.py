@@ -30,7 +30,7 @@ from .text import error_message, tr_msg
 from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
-from gpuplanner.verify.topology import Topology, class_rank, diagnose, parse_topo
+from gpuplanner.verify.topology import MAX_TOPO_CHARS, Topology, class_rank, diagnose, parse_topo
 from gpuplanner.verify import health as vhealth
 from gpuplanner.verify import multinode as vmulti
 from gpuplanner.verify import network as vnet
@@ -57,6 +57,25 @@ def link_colour(cls: str | None) -> str:
     if class_rank(cls) == 0:
         return LINK_COLOURS["NV"]
     return LINK_COLOURS.get(cls, LINK_COLOURS[None])
+
+
+class PasteEdit(QPlainTextEdit):
+    """A box for pasted tool output that refuses a paste (or drop) which would take it past the parser's ``limit``
+    characters: Qt lays out every line of a 10 MB paste before any parser can refuse it, tens of seconds with the
+    window frozen (5 million lines: 44 s, issue 35 round 10). The box keeps what it held (the clipboard keeps the
+    rest) and ``on_refused`` gets the text it would have held, for the parser's one-line reason."""
+
+    def __init__(self, limit: int, on_refused, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._limit, self._on_refused = limit, on_refused
+
+    def insertFromMimeData(self, source) -> None:  # noqa: N802 (Qt)
+        text = source.text() if source.hasText() else ""
+        kept = len(self.toPlainText()) - len(self.textCursor().selectedText())
+        if kept + len(text) > self._limit:
+            self._on_refused(self.toPlainText() + text)
+            return
+        super().insertFromMimeData(source)
 
 
 def _tr_core(context: str, text: str) -> str:
@@ -89,7 +108,7 @@ class VerifyPanel(QWidget):
         self.topo_intro = QLabel()
         self.topo_intro.setWordWrap(True)
         tl.addWidget(self.topo_intro)
-        self.topo_edit = QPlainTextEdit()
+        self.topo_edit = PasteEdit(MAX_TOPO_CHARS, lambda text: self._paste_refused("topo", text))
         self.topo_edit.setMaximumHeight(110)
         tl.addWidget(self.topo_edit)
         row = QHBoxLayout()
@@ -121,7 +140,7 @@ class VerifyPanel(QWidget):
         self.net_intro = QLabel()
         self.net_intro.setWordWrap(True)
         nl.addWidget(self.net_intro)
-        self.net_edit = QPlainTextEdit()
+        self.net_edit = PasteEdit(vnet.MAX_CHARS, lambda text: self._paste_refused("net", text))
         self.net_edit.setMaximumHeight(90)
         nl.addWidget(self.net_edit)
         row = QHBoxLayout()
@@ -153,7 +172,7 @@ class VerifyPanel(QWidget):
         self.health_intro = QLabel()
         self.health_intro.setWordWrap(True)
         hl.addWidget(self.health_intro)
-        self.health_edit = QPlainTextEdit()
+        self.health_edit = PasteEdit(vhealth.MAX_CHARS, lambda text: self._paste_refused("health", text))
         self.health_edit.setMaximumHeight(90)
         hl.addWidget(self.health_edit)
         row = QHBoxLayout()
@@ -357,12 +376,29 @@ class VerifyPanel(QWidget):
         self.topo_edit.setPlainText(text)
         return self._on_check_topo()
 
+    def _paste_refused(self, kind: str, text: str) -> None:
+        """A paste over its box's limit: the parser's one-line reason (too long) in the box's verdict."""
+        parse = {"topo": parse_topo, "net": vnet.parse_ports, "health": lambda t: vhealth.check_health(t, None)}[kind]
+        try:
+            parse(text)
+            return
+        except PlannerError as err:
+            error = err
+        if kind == "topo":
+            self._topo, self._topo_error = None, error.args[0] if error.args else str(error)
+            self._render_topology()
+        elif kind == "net":
+            self._net, self._net_error = None, _err_text(error)
+            self._render_network()
+        else:
+            self._health, self._health_error = None, _err_text(error)
+            self._render_health()
+
     def _on_load_topo(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open nvidia-smi topo -m output"), "",
                                               self.tr("Text files (*.txt *.log);;All files (*)"))
         if path:
             from gpuplanner.io.safe_read import read_limited
-            from gpuplanner.verify.topology import MAX_TOPO_CHARS
 
             try:  # the CLI's reader: a regular file, bounded
                 text = read_limited(path, MAX_TOPO_CHARS, "nvidia-smi topo -m output").decode("utf-8", errors="replace")

@@ -8462,6 +8462,10 @@
         <source>plan file</source>
         <translation>方案文件</translation>
     </message>
+    <message>
+        <source>given twice</source>
+        <translation>出现了两次</translation>
+    </message>
 </context>
 <context>
     <name>ScalingChart</name>
