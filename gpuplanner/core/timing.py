@@ -1653,9 +1653,10 @@ def time_layout(
     # verl's no-grad log-prob forwards post-process the full-vocabulary logits (verl_logprob_bytes; time_gpu)
     verl_lp_tok = verl_logprob_bytes(m, profile, framework) / (tp * cp)
     lora_exp = moe_lora_on_experts(m, tool, lora, lora_targets)  # Megatron-SWIFT's grouped adapters (megft9)
+    exp_trainable = moe_trainable_expert_weights(method, lora_exp)  # per local expert (swiftmoe10)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
-                                 rec_whole=rec_whole, trainable_weights=moe_trainable_expert_weights(method, lora_exp))
+                                 rec_whole=rec_whole, trainable_weights=exp_trainable)
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -1788,8 +1789,8 @@ def time_layout(
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
         # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
         # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
-        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, ds_bucket_engine(framework, ds_config_auto), tool, method,
-                                              int(lora_rank), lora_targets, lora and lora_dropout > 0.0)
+        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, z3_fw, tool, method, int(lora_rank), lora_targets,
+                                              lora and lora_dropout > 0.0)
         z3_open = where(ds_z3 & (n_dp > 1), o_sh, 0.0)
         z3_windowed = where(ds_z3 & (n_dp > 1), w_sh, 0.0)
         z3_win_bytes = z3_window_bytes(m, fused, lora, framework, lora_targets, lora_dropout, ops) * tokens_mb * L_stage
@@ -1896,7 +1897,7 @@ def time_layout(
     opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
     # Megatron's distributed optimizer: its Python loops over the experts' parameter tensors (swiftmoe10)
     distopt_host_s = distopt_expert_tensor_seconds(m, framework, zero, offload, tp, n_dp, ep, exp_tp_dp, pp,
-                                                   moe_trainable_expert_weights(method, lora_exp), ops)
+                                                   exp_trainable, ops)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
     # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
     clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
@@ -2311,8 +2312,7 @@ def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole
     (core/fsdp1_units.py); 0 where they do not apply (FSDP2, LoRA, other frameworks)."""
     if not _fu.applies(framework, fsdp_version, method):
         return 0.0 * rec_whole
-    train, _nograd = _fu.decoder_unit_host_s(m.L / pp, rec_whole)
-    return train + 0.0 * rec_whole
+    return _fu.decoder_unit_host_s(m.L / pp, rec_whole)[0]
 
 
 def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
