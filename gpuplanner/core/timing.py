@@ -2745,16 +2745,23 @@ LORA_TP_LINEARS = {"all_linear": (2.0, 2.0), "attention": (1.0, 1.0), "qkv": (1.
                    "mlp": (1.0, 1.0), "qkv_mlp": (2.0, 1.0)}
 
 
+def lora_tp_linears(m: ModelFacts, lora_targets: str) -> tuple[float, float]:
+    """(column-parallel, row-parallel) adapted linears per layer of ``lora_targets`` (:data:`LORA_TP_LINEARS`): the
+    MLP's fc1 and fc2 count in the dense layers only (a MoE layer's are experts: expert TP)."""
+    col, row = LORA_TP_LINEARS[lora_targets]
+    if lora_targets in LORA_MLP_TARGETS:
+        moe = float(m.moe_frac or 0.0)
+        col, row = col - moe, row - moe
+    return col, row
+
+
 def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, rec_whole, ops=_ScalarOps):
     """(collectives per layer and micro-batch, True where they are all-gathers / reduce-scatters: sequence parallel)
     of the LoRA adapters on TP-sharded linears (:data:`LORA_TP_LINEARS`); (0, False) for other tools and full
     fine-tuning. The MLP's linears of MoE layers are experts (expert TP, not counted here)."""
     if not (lora and tool in LORA_TP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
         return 0.0, False
-    col, row = LORA_TP_LINEARS[lora_targets]
-    if lora_targets in LORA_MLP_TARGETS:  # fc1 and fc2 count in the dense layers only
-        moe = float(m.moe_frac or 0.0)
-        col, row = col - moe, row - moe
+    col, row = lora_tp_linears(m, lora_targets)
     with_sp = (col + row) * (2.0 + rec_whole)
     without_sp = col + row * (1.0 + rec_whole)
     return ops.where(sp, with_sp, without_sp), sp
@@ -2799,11 +2806,8 @@ def bridge_lora_sp_gathers(m: ModelFacts, tool: str | None, lora: bool, lora_tar
     ``1 + rec_whole`` without. 0 for other tools and full fine-tuning."""
     if not (lora and tool in BRIDGE_LORA_SP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
         return 0.0
-    col, row = LORA_TP_LINEARS[lora_targets]
+    col, row = lora_tp_linears(m, lora_targets)  # fc1 and fc2 in the dense layers only (experts: expert TP)
     qkv = 0.0 if lora_targets == "mlp" else 1.0  # the adapted column-parallel linears: linear_qkv, then linear_fc1
-    if lora_targets in LORA_MLP_TARGETS:  # fc1 and fc2 count in the dense layers only (experts: expert TP)
-        moe = float(m.moe_frac or 0.0)
-        col, row = col - moe, row - moe
     col_ov = col - (qkv if disable_qkv else 0.0)  # the column adapters whose base overlaps its all-gather
     col_units = ops.where(sp, ops.where(ov_tp, col_ov * (2.0 + rec_whole), 0.0), 2.0 * col)
     row_units = ops.where(sp, (2.0 + rec_whole) / (tp if a2a else 1.0), 1.0 + rec_whole)
