@@ -61,6 +61,12 @@ def unit_ops() -> tuple[float, float, float]:
 def adapter_unit_host_s(adapters_per_layer, layers, rec_whole) -> tuple:
     """(one training micro-batch: forward, the recompute forward of the ``rec_whole`` share, backward; one no-grad
     forward micro-batch) host seconds of the adapter units over ``layers`` decoder layers."""
+    return units_host_s(adapters_per_layer * FSDP1_UNITS_PER_ADAPTER * layers, rec_whole)
+
+
+def units_host_s(units, rec_whole) -> tuple:
+    """(one training micro-batch: forward, the recompute forward of the ``rec_whole`` share, backward; one no-grad
+    forward) host seconds of the hooks of ``units`` FSDP1 units (:func:`unit_ops`, each op at
+    :data:`methods.EAGER_FWD_OP_S`)."""
     nograd, fwd, bwd = unit_ops()
-    units = adapters_per_layer * FSDP1_UNITS_PER_ADAPTER * layers
     return units * (fwd * (1.0 + rec_whole) + bwd) * EAGER_FWD_OP_S, units * nograd * EAGER_FWD_OP_S

@@ -26,8 +26,7 @@ The root unit (embedding, final norm, output layer) is one unit more per pass: l
 
 from __future__ import annotations
 
-from .fsdp1_lora import unit_ops
-from .methods import EAGER_FWD_OP_S
+from .fsdp1_lora import units_host_s
 
 #: the methods whose decoder-layer units carry trainable flat parameters (the backward's reduce path runs)
 FULL_METHODS = ("full", "pretrain")
@@ -40,6 +39,5 @@ def applies(framework: str, fsdp_version: int, method: str) -> bool:
 
 def decoder_unit_host_s(layers, rec_whole) -> tuple:
     """(one training micro-batch: forward, the recompute of the ``rec_whole`` share, backward; one no-grad forward)
-    host seconds of FSDP1's hooks on ``layers`` decoder-layer units."""
-    nograd, fwd, bwd = unit_ops()
-    return layers * (fwd * (1.0 + rec_whole) + bwd) * EAGER_FWD_OP_S, layers * nograd * EAGER_FWD_OP_S
+    host seconds of FSDP1's hooks on ``layers`` decoder-layer units (one unit a layer)."""
+    return units_host_s(layers, rec_whole)

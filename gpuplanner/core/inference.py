@@ -526,8 +526,6 @@ def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
 #   ``ModelRunner.execute_model``: "Currently cuda graph is only supported by the decode phase"), so its first token
 #   pays every kernel's launch from Python (:func:`time_to_first_token_s`). No plan uses it (:data:`ENGINE_LOOP`).
 ENGINE_LOOPS = ("overlapped", "serial", "none", "v0")
-#: The loops whose host work the GPU waits for whole (above): vLLM V0 and V1 before async scheduling.
-SERIAL_LOOPS = ("serial", "v0")
 #: The loop of each engine the planner sizes for, at its current release (above).
 ENGINE_LOOP = {"vllm": "overlapped", "sglang": "overlapped", "tensorrt-llm": "overlapped"}
 #: Host seconds of one steady decode step of a Python engine loop: the scheduler's pass, the update of the persistent

@@ -1679,9 +1679,10 @@ def time_layout(
     # verl's no-grad log-prob forwards post-process the full-vocabulary logits (verl_logprob_bytes; time_gpu)
     verl_lp_tok = verl_logprob_bytes(m, profile, framework) / (tp * cp)
     lora_exp = moe_lora_on_experts(m, tool, lora, lora_targets)  # Megatron-SWIFT's grouped adapters (megft9)
+    exp_trainable = moe_trainable_expert_weights(method, lora_exp)  # per local expert (swiftmoe10)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
-                                 rec_whole=rec_whole, trainable_weights=moe_trainable_expert_weights(method, lora_exp))
+                                 rec_whole=rec_whole, trainable_weights=exp_trainable)
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -1814,8 +1815,8 @@ def time_layout(
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
         # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
         # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
-        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, ds_bucket_engine(framework, ds_config_auto), tool, method,
-                                              int(lora_rank), lora_targets, lora and lora_dropout > 0.0)
+        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, z3_fw, tool, method, int(lora_rank), lora_targets,
+                                              lora and lora_dropout > 0.0)
         z3_open = where(ds_z3 & (n_dp > 1), o_sh, 0.0)
         z3_windowed = where(ds_z3 & (n_dp > 1), w_sh, 0.0)
         z3_win_bytes = z3_window_bytes(m, fused, lora, framework, lora_targets, lora_dropout, ops) * tokens_mb * L_stage
@@ -1922,7 +1923,7 @@ def time_layout(
     opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
     # Megatron's distributed optimizer: its Python loops over the experts' parameter tensors (swiftmoe10)
     distopt_host_s = distopt_expert_tensor_seconds(m, framework, zero, offload, tp, n_dp, ep, exp_tp_dp, pp,
-                                                   moe_trainable_expert_weights(method, lora_exp), ops)
+                                                   exp_trainable, ops)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
     # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
     clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
@@ -2337,8 +2338,7 @@ def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole
     (core/fsdp1_units.py); 0 where they do not apply (FSDP2, LoRA, other frameworks)."""
     if not _fu.applies(framework, fsdp_version, method):
         return 0.0 * rec_whole
-    train, _nograd = _fu.decoder_unit_host_s(m.L / pp, rec_whole)
-    return train + 0.0 * rec_whole
+    return _fu.decoder_unit_host_s(m.L / pp, rec_whole)[0]
 
 
 def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
@@ -2771,16 +2771,23 @@ LORA_TP_LINEARS = {"all_linear": (2.0, 2.0), "attention": (1.0, 1.0), "qkv": (1.
                    "mlp": (1.0, 1.0), "qkv_mlp": (2.0, 1.0)}
 
 
+def lora_tp_linears(m: ModelFacts, lora_targets: str) -> tuple[float, float]:
+    """(column-parallel, row-parallel) adapted linears per layer of ``lora_targets`` (:data:`LORA_TP_LINEARS`): the
+    MLP's fc1 and fc2 count in the dense layers only (a MoE layer's are experts: expert TP)."""
+    col, row = LORA_TP_LINEARS[lora_targets]
+    if lora_targets in LORA_MLP_TARGETS:
+        moe = float(m.moe_frac or 0.0)
+        col, row = col - moe, row - moe
+    return col, row
+
+
 def lora_tp_collectives(m: ModelFacts, tool: str | None, lora: bool, lora_targets: str, sp, rec_whole, ops=_ScalarOps):
     """(collectives per layer and micro-batch, True where they are all-gathers / reduce-scatters: sequence parallel)
     of the LoRA adapters on TP-sharded linears (:data:`LORA_TP_LINEARS`); (0, False) for other tools and full
     fine-tuning. The MLP's linears of MoE layers are experts (expert TP, not counted here)."""
     if not (lora and tool in LORA_TP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
         return 0.0, False
-    col, row = LORA_TP_LINEARS[lora_targets]
-    if lora_targets in LORA_MLP_TARGETS:  # fc1 and fc2 count in the dense layers only
-        moe = float(m.moe_frac or 0.0)
-        col, row = col - moe, row - moe
+    col, row = lora_tp_linears(m, lora_targets)
     with_sp = (col + row) * (2.0 + rec_whole)
     without_sp = col + row * (1.0 + rec_whole)
     return ops.where(sp, with_sp, without_sp), sp
@@ -2825,11 +2832,8 @@ def bridge_lora_sp_gathers(m: ModelFacts, tool: str | None, lora: bool, lora_tar
     ``1 + rec_whole`` without. 0 for other tools and full fine-tuning."""
     if not (lora and tool in BRIDGE_LORA_SP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
         return 0.0
-    col, row = LORA_TP_LINEARS[lora_targets]
+    col, row = lora_tp_linears(m, lora_targets)  # fc1 and fc2 in the dense layers only (experts: expert TP)
     qkv = 0.0 if lora_targets == "mlp" else 1.0  # the adapted column-parallel linears: linear_qkv, then linear_fc1
-    if lora_targets in LORA_MLP_TARGETS:  # fc1 and fc2 count in the dense layers only (experts: expert TP)
-        moe = float(m.moe_frac or 0.0)
-        col, row = col - moe, row - moe
     col_ov = col - (qkv if disable_qkv else 0.0)  # the column adapters whose base overlaps its all-gather
     col_units = ops.where(sp, ops.where(ov_tp, col_ov * (2.0 + rec_whole), 0.0), 2.0 * col)
     row_units = ops.where(sp, (2.0 + rec_whole) / (tp if a2a else 1.0), 1.0 + rec_whole)

@@ -83,14 +83,24 @@ Z3_LEAF_MOE_TOOLS = ("llamafactory",)
 Z3_ENGINES = ("hf", "deepspeed")
 
 
-def _linears(a: ModelArch, moe: bool) -> tuple[float, float, float]:
-    """(attention linears, MLP or MoE-block linears, routed experts) of one layer (the Qwen-MoE shared expert's
-    one-output gate stays resident: below any persistence threshold)."""
-    att = sum(float(l.count) for l, _n in lora_linears(a, "attention"))  # as stored: Qwen ``c_attn`` is one
+def _stored_mlp_linears(a: ModelArch, moe: bool) -> list:
+    """One layer's MLP or MoE-block linears as the checkpoint stores them (``gate_up_proj`` where fused), less the
+    Qwen-MoE shared expert's one-output gate, which stays resident: below any persistence threshold."""
     lins = [l for l in mlp_linears(a, moe) if l.name != "shared_expert_gate"]
     if a.fused_gate_up:
         lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
-    mlp = sum(float(l.count) for l in lins)
+    return lins
+
+
+def _persist_threshold(a: ModelArch, framework: str) -> float:
+    """``stage3_param_persistence_threshold`` in elements: DeepSpeed's default, or the HF ``auto`` (× hidden)."""
+    return Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * float(a.hidden_size)
+
+
+def _linears(a: ModelArch, moe: bool) -> tuple[float, float, float]:
+    """(attention linears, MLP or MoE-block linears, routed experts) of one layer (:func:`_stored_mlp_linears`)."""
+    att = sum(float(l.count) for l, _n in lora_linears(a, "attention"))  # as stored: Qwen ``c_attn`` is one
+    mlp = sum(float(l.count) for l in _stored_mlp_linears(a, moe))
     return att, mlp, float(a.num_experts) if moe else 0.0
 
 
@@ -115,7 +125,7 @@ def _adapters(a: ModelArch, framework: str, method: str, lora_rank: int,
     """(LoRA or not, adapted linears per layer, partitioned weights per adapted linear: 2 where ``lora_A`` and
     ``lora_B`` are over ``stage3_param_persistence_threshold``, else 0)."""
     h = float(a.hidden_size)
-    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    thr = _persist_threshold(a, framework)
     lora = method in ("lora", "qlora")
     L = max(float(a.num_layers), 1.0)
     n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
@@ -380,9 +390,7 @@ def _hooked_weights(a: ModelArch, moe: bool, n_ad: float, ad_part: float, lora_t
     ``lora_A`` / ``lora_B`` after each adapted linear where they are partitioned."""
     adapted = {l.name for l, _n in lora_linears(a, lora_targets)} if n_ad > 0.0 and ad_part > 0.0 else set()
     att = [l for l, _n in lora_linears(a, "attention")]
-    lins = [l for l in mlp_linears(a, moe) if l.name != "shared_expert_gate"]
-    if a.fused_gate_up:
-        lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
+    lins = _stored_mlp_linears(a, moe)
 
     def mods(l):
         out = [float(l.weight_each)]
@@ -432,7 +440,7 @@ def z3_prefetch_groups_layer(a: ModelArch, framework: str, tool: str | None, met
     and pass, divided by the data-parallel ranks (note above :data:`Z3_COALESCED_OPS_RANK`)."""
     h = float(a.hidden_size)
     bucket = Z3_PREFETCH_DEFAULT if framework == "deepspeed" else Z3_PREFETCH_HF_PER_H2 * h * h
-    persist = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    persist = _persist_threshold(a, framework)
     _lora, n_ad, ad_part = _adapters(a, framework, method, lora_rank, lora_targets)
     mods: list[float] = []
     for moe, share in _layer_kinds(a):
