@@ -228,7 +228,13 @@ def band_ends(point, lo, hi):
     all ran faster than the model says (Megatron's p90 is below 1: resources/validation_bands.json) would
     otherwise print "12.3 days, likely range 10.8-12.0", an estimate outside its own range (issue 35 round 10,
     advice11). Vectorised: ``point``, ``lo`` and ``hi`` broadcast."""
-    return np.minimum(lo, point), np.maximum(hi, point)
+    return np.minimum(lo, point), band_far_end(point, hi)
+
+
+def band_far_end(point, hi):
+    """The likely range's far end alone (:func:`band_ends`' upper end): the band's upper end widened to hold the
+    point estimate. What the deadline/budget risk check reads. Vectorised."""
+    return np.maximum(hi, point)
 
 
 def at_risk(days_hi, cost_hi, deadline, budget):

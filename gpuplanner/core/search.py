@@ -996,9 +996,9 @@ def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
     pick = (sub["mode"], np.arange(n))
     cal = np.asarray(hi.calendar_hours, dtype=float).reshape(len(MODES), n)[pick] / 24.0
     cost = np.asarray(hi.costs, dtype=float).reshape(len(MODES), n)[pick]
-    # the far end evaluate() checks: the band's upper end widened to hold the row's own estimate (advisor.band_ends)
-    _, cal = advisormod.band_ends(np.asarray(sub["calendar_hours"], dtype=float) / 24.0, cal, cal)
-    _, cost = advisormod.band_ends(np.asarray(sub["cost"], dtype=float), cost, cost)
+    # the far end evaluate() checks: the band's upper end widened to hold the row's own estimate (advisor.band_far_end)
+    cal = advisormod.band_far_end(np.asarray(sub["calendar_hours"], dtype=float) / 24.0, cal)
+    cost = advisormod.band_far_end(np.asarray(sub["cost"], dtype=float), cost)
     return advisormod.at_risk(cal, cost, con.deadline_days, con.budget)
 
 
