@@ -266,8 +266,15 @@ def no_fabric(nodes, multi_node: bool | None, num_gpus=None, domain: int = 0):
     between servers."""
     out = (np.asarray(nodes) > 1) & (multi_node is not True)
     if domain and num_gpus is not None:
-        out = out & (np.asarray(num_gpus) > domain)
+        out = out & ~in_nvlink_domain(num_gpus, domain)
     return out
+
+
+def in_nvlink_domain(num_gpus, domain: int):
+    """Whether a plan of ``num_gpus`` fits in one NVLink domain larger than a server (``domain``:
+    :func:`nvlink_domain`, 0 when the card has none): its servers talk over the rack's NVLink switches, not a
+    network. Element-wise over ``num_gpus``."""
+    return (np.asarray(num_gpus) <= domain) & (int(domain) > 0)
 
 
 def first_rule(pen: int, skip: int = 0) -> str | None:

@@ -3019,7 +3019,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     # over the network only where the plan leaves its NVLink domain: GB200 NVL72's trays reach each other over the
     # rack's NVLink switches (advisor.nvlink_domain; timing.nvlink_span times their data-parallel traffic there)
     nv_dom = advisormod.nvlink_domain(gpu)
-    cross = p.nodes > 1 and not (nv_dom and p.num_gpus <= nv_dom)
+    cross = p.nodes > 1 and not advisormod.in_nvlink_domain(p.num_gpus, nv_dom)
     if p.zero >= 2 and p.dp > 1 and (gpu.intra_node_link == "pcie" or cross):
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} moves gradients{w} every step over {link}; this traffic "
                                                  "lowers utilisation."),
