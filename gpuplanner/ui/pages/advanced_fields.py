@@ -246,7 +246,8 @@ class TrainingAdvanced(QObject):
                 "only")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
-                "runs a dropout pass on its input (slower steps); from 0 to below 1")),
+                "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
+                "the backward pass (more memory); from 0 to below 1")),
         }
 
     def _overlap_texts(self) -> dict[str, tuple[str, str]]:
