@@ -9074,6 +9074,14 @@
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
     <message>
+        <source>all-to-all for the row-parallel adapters&apos; output</source>
+        <translation>行并行适配器的输出改用 all-to-all</translation>
+    </message>
+    <message>
+        <source>the QKV projection&apos;s collectives not overlapped</source>
+        <translation>QKV 投影的集合通信不做重叠</translation>
+    </message>
+    <message>
         <source>framework default</source>
         <translation>按框架默认</translation>
     </message>
@@ -9148,6 +9156,22 @@
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
+    </message>
+    <message>
+        <source>LoRA all-to-all</source>
+        <translation>LoRA all-to-all</translation>
+    </message>
+    <message>
+        <source>Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP linear) move their output to the sequence shard with one all-to-all instead of an all-gather (less traffic, faster steps). Megatron-Bridge LoRA only</source>
+        <translation>Megatron-Bridge LoRA a2a_experimental（默认关闭；MLPerf 的 NeMo LoRA 配置设 LORA_A2A=1）：开启序列并行时，行并行适配器（注意力输出投影和 MLP 第二个线性层上的适配器）用一次 all-to-all 而不是 all-gather 把输出移到序列分片上（通信量更少，单步更快）。仅用于 Megatron-Bridge 的 LoRA</translation>
+    </message>
+    <message>
+        <source>No overlap for the QKV projection</source>
+        <translation>QKV 投影不做通信重叠</translation>
+    </message>
+    <message>
+        <source>Megatron-Core tp_comm_overlap_disable_qkv (default off; the NeMo 2 LoRA recipes and the MLPerf Llama 2 70B LoRA configs turn it on): the all-gather before the QKV projection and the reduce-scatter of its input gradient run without Transformer Engine&apos;s userbuffers overlap (slower steps); with Megatron-Bridge LoRA the QKV adapter then reuses the gathered input instead of gathering its own. Megatron-Core tools, with tensor-parallel overlap only</source>
+        <translation>Megatron-Core tp_comm_overlap_disable_qkv（默认关闭；NeMo 2 的 LoRA 配方和 MLPerf Llama 2 70B LoRA 配置会打开它）：QKV 投影之前的 all-gather 及其输入梯度的 reduce-scatter 不再借助 Transformer Engine 的 userbuffers 重叠（单步更慢）；在 Megatron-Bridge LoRA 中，QKV 适配器因此直接复用已收集的输入，不再自己收集。仅用于 Megatron-Core 类工具，且需开启张量并行通信重叠</translation>
     </message>
     <message>
         <source>AdamW implementation</source>
