@@ -9159,7 +9159,7 @@
     </message>
     <message>
         <source>LoRA all-to-all</source>
-        <translation>LoRA all-to-all</translation>
+        <translation>LoRA 的 all-to-all</translation>
     </message>
     <message>
         <source>Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP linear) move their output to the sequence shard with one all-to-all instead of an all-gather (less traffic, faster steps). Megatron-Bridge LoRA only</source>
