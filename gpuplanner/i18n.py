@@ -17,6 +17,7 @@ an installed one, else registers the subset of Noto Sans CJK SC shipped in ``res
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -73,11 +74,18 @@ def qm_path(lang: str) -> Path | None:
         return shipped
     from platformdirs import user_cache_dir
 
+    if not ts.exists():
+        return shipped if shipped.exists() else None
     cache = Path(os.environ.get("GPUPLANNER_CACHE_DIR") or user_cache_dir("gpuplanner", appauthor=False))
-    cached = cache / "i18n" / shipped.name
-    if cached.exists() and ts.exists() and cached.stat().st_mtime >= ts.stat().st_mtime:
+    # keyed by the .ts content, not its name and mtime: two checkouts (or two versions) sharing this cache must
+    # never load each other's translations (review r10: Chinese output fell back to English)
+    digest = hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
+    cached = cache / "i18n" / f"{shipped.stem}-{digest}.qm"
+    if cached.exists():
         return cached
-    if compile_ts(ts, cached):
+    partial = cached.with_name(f"{cached.stem}.{os.getpid()}.part.qm")  # renamed when complete: never half-read
+    if compile_ts(ts, partial):
+        os.replace(partial, cached)
         return cached
     return shipped if shipped.exists() else None
 

@@ -92,3 +92,20 @@ def test_automatic_layout_star_follows_a_selected_plan_in_app_and_window(tmp_pat
     assert _close(_report_star(a), (rows[2].calendar_days, rows[2].cost))
     # a rank the rows do not hold: no star rather than a wrong one
     assert chart_star(s, rows, 999, None) == (None, None)
+
+
+def test_report_reads_the_answers_star(monkeypatch):
+    """review r10 (mend10b): the report does not pick its starred point itself; it draws Answer.star."""
+    d = _dict(auto=True)
+    a = answer(Document(scenario=scenario_from_dict(d)))
+    assert len(a.plans) >= 2
+    other = a.plans[1]
+    monkeypatch.setattr(Answer, "star", property(lambda self: (1, None)))
+    assert _close(_report_star(a), (other.calendar_days, other.cost))
+    monkeypatch.setattr(Answer, "star", property(lambda self: (None, (1.5, 2.5))))
+    assert _report_star(a) == (1.5, 2.5)
+    monkeypatch.setattr(Answer, "star", property(lambda self: (None, None)))
+    from gpuplanner.app.answer import report_data
+
+    rd = report_data(a.document, answer_=a)
+    assert not any(chosen for *_, chosen in rd.cost_vs_time)

@@ -126,9 +126,17 @@ def chart_star(scenario, plans: Sequence[Any], selected_rank: int | None,
     manual layout the scenario itself is the plan and the table only browses, so the star marks the plan's own
     Evaluation: ``(None, (calendar days, cost))``; ``(None, None)`` when it has no cost (review ux11: the star sat
     on #1 while the summary showed the document's own 64 x H800 layout). The live panel only draws it."""
+    index = None
     if scenario.parallel.auto:
         ranks = (getattr(p, "rank", i + 1) for i, p in enumerate(plans))
-        return next((i for i, r in enumerate(ranks) if r == selected_rank), None), None
+        index = next((i for i, r in enumerate(ranks) if r == selected_rank), None)
+    return _star(scenario, index, evaluation)
+
+
+def _star(scenario, index: int | None, evaluation) -> tuple[int | None, tuple[float, float] | None]:
+    """:func:`chart_star`'s rule once the chosen row's ``index`` (automatic layout) is known."""
+    if scenario.parallel.auto:
+        return index, None
     if evaluation is None or evaluation.cost is None:
         return None, None
     return None, (float(evaluation.calendar_days), float(evaluation.cost))
@@ -271,13 +279,11 @@ class Answer:
     @property
     def star(self) -> tuple[int | None, tuple[float, float] | None]:
         """Where the cost chart's star goes for this answer (:func:`chart_star`: the chosen plan's place among
-        :attr:`plans`, or the chosen plan's own days and cost with a manual layout)."""
+        :attr:`plans`, or the chosen plan's own days and cost with a manual layout). The report draws it."""
         if not self.scenario.parallel.auto:  # the plan's own point: no search needed
-            return chart_star(self.scenario, (), None, self.evaluation)
+            return _star(self.scenario, None, self.evaluation)
         chosen = self.chosen_plan
-        plans = self.plans
-        rank = next((i + 1 for i, p in enumerate(plans) if p is chosen), None)
-        return chart_star(self.scenario, plans, rank, self.evaluation)
+        return _star(self.scenario, next((i for i, p in enumerate(self.plans) if p is chosen), None), None)
 
     def alternatives(self, n: int = 2) -> list:
         """The search's best plans other than the chosen one (at most ``n``)."""

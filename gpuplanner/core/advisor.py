@@ -228,7 +228,13 @@ def band_ends(point, lo, hi):
     all ran faster than the model says (Megatron's p90 is below 1: resources/validation_bands.json) would
     otherwise print "12.3 days, likely range 10.8-12.0", an estimate outside its own range (issue 35 round 10,
     advice11). Vectorised: ``point``, ``lo`` and ``hi`` broadcast."""
-    return np.minimum(lo, point), np.maximum(hi, point)
+    return np.minimum(lo, point), band_far_end(point, hi)
+
+
+def band_far_end(point, hi):
+    """The likely range's far end alone (:func:`band_ends`' upper end): the band's upper end widened to hold the
+    point estimate. What the deadline/budget risk check reads. Vectorised."""
+    return np.maximum(hi, point)
 
 
 def at_risk(days_hi, cost_hi, deadline, budget):
@@ -260,8 +266,15 @@ def no_fabric(nodes, multi_node: bool | None, num_gpus=None, domain: int = 0):
     between servers."""
     out = (np.asarray(nodes) > 1) & (multi_node is not True)
     if domain and num_gpus is not None:
-        out = out & (np.asarray(num_gpus) > domain)
+        out = out & ~in_nvlink_domain(num_gpus, domain)
     return out
+
+
+def in_nvlink_domain(num_gpus, domain: int):
+    """Whether a plan of ``num_gpus`` fits in one NVLink domain larger than a server (``domain``:
+    :func:`nvlink_domain`, 0 when the card has none): its servers talk over the rack's NVLink switches, not a
+    network. Element-wise over ``num_gpus``."""
+    return (np.asarray(num_gpus) <= domain) & (int(domain) > 0)
 
 
 def first_rule(pen: int, skip: int = 0) -> str | None:

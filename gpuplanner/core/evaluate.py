@@ -821,7 +821,7 @@ def _fabric(price: GpuPrice | None, nodes: int, gpu: Any, num_gpus: int) -> dict
                              "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {}),
                              # the default pick (PriceTable.for_nodes): no networked quote of the card when not True
                              "default": bool(price.is_default), "gpu": getattr(gpu, "name", "") or "",
-                             "domain": dom if dom and int(num_gpus) <= dom else 0}}
+                             "domain": dom if advisormod.in_nvlink_domain(int(num_gpus), dom) else 0}}
 
 
 def _kind(c: Any, r: Any, mode: str | None) -> dict:

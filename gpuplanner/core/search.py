@@ -996,9 +996,9 @@ def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
     pick = (sub["mode"], np.arange(n))
     cal = np.asarray(hi.calendar_hours, dtype=float).reshape(len(MODES), n)[pick] / 24.0
     cost = np.asarray(hi.costs, dtype=float).reshape(len(MODES), n)[pick]
-    # the far end evaluate() checks: the band's upper end widened to hold the row's own estimate (advisor.band_ends)
-    _, cal = advisormod.band_ends(np.asarray(sub["calendar_hours"], dtype=float) / 24.0, cal, cal)
-    _, cost = advisormod.band_ends(np.asarray(sub["cost"], dtype=float), cost, cost)
+    # the far end evaluate() checks: the band's upper end widened to hold the row's own estimate (advisor.band_far_end)
+    cal = advisormod.band_far_end(np.asarray(sub["calendar_hours"], dtype=float) / 24.0, cal)
+    cost = advisormod.band_far_end(np.asarray(sub["cost"], dtype=float), cost)
     return advisormod.at_risk(cal, cost, con.deadline_days, con.budget)
 
 
@@ -3019,7 +3019,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     # over the network only where the plan leaves its NVLink domain: GB200 NVL72's trays reach each other over the
     # rack's NVLink switches (advisor.nvlink_domain; timing.nvlink_span times their data-parallel traffic there)
     nv_dom = advisormod.nvlink_domain(gpu)
-    cross = p.nodes > 1 and not (nv_dom and p.num_gpus <= nv_dom)
+    cross = p.nodes > 1 and not advisormod.in_nvlink_domain(p.num_gpus, nv_dom)
     if p.zero >= 2 and p.dp > 1 and (gpu.intra_node_link == "pcie" or cross):
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} moves gradients{w} every step over {link}; this traffic "
                                                  "lowers utilisation."),

@@ -522,6 +522,21 @@ def _short_gpu(name: str) -> str:
     return name
 
 
+def _cost_vs_time(answer, plan: PlanInfo) -> list[tuple[str, float, float, bool]]:
+    """The cost chart's points: the ranked plans, the chosen one last and starred where the Answer puts the star
+    (``Answer.star``, app.answer.chart_star's rule: the one place that decides it)."""
+    index, at = answer.star
+    chosen_p = answer.chosen_plan
+    out = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.calendar_days, p.cost, False)
+           for i, p in enumerate(answer.plans) if i != index and p is not chosen_p and not _same(plan, p)]
+    if index is not None:
+        p = answer.plans[index]
+        at = (p.calendar_days, p.cost) if p.cost is not None else None
+    if at is not None:
+        out.append((f"{plan.num_gpus}× {_short_gpu(plan.gpu_name)}", at[0], at[1], True))
+    return out
+
+
 def _same(plan: PlanInfo, p) -> bool:
     """Whether ranked plan ``p`` is the chosen plan (the same complete scenario)."""
     return plan.scenario is not None and p.scenario == plan.scenario
@@ -576,10 +591,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     sweep = answer.scaling  # one sweep: days against count, memory against count
     scaling = _scaling(sweep) if (ev.fits and sweep is not None) else []
     mem_counts, mem_cards = _memory_by_count(sweep)
-    cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.calendar_days, p.cost, False)
-                    for p in answer.plans if p is not chosen_p and not _same(plan, p)]
-    if plan.cost is not None:
-        cost_vs_time.append((f"{plan.num_gpus}× {_short_gpu(plan.gpu_name)}", plan.calendar_days, plan.cost, True))
+    cost_vs_time = _cost_vs_time(answer, plan)
     warnings = list(plan.warnings)
     result = answer.search
     if result is not None:

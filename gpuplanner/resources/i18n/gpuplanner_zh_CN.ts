@@ -9250,10 +9250,6 @@
         <translation>步</translation>
     </message>
     <message>
-        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps); from 0 to below 1</source>
-        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢）；取值从 0 到小于 1</translation>
-    </message>
-    <message>
         <source>Overlap gradient reduce</source>
         <translation>梯度归约重叠</translation>
     </message>
@@ -9492,6 +9488,34 @@
     <message>
         <source>Whether your DeepSpeed config writes reduce_bucket_size, stage3_prefetch_bucket_size and stage3_param_persistence_threshold as &quot;auto&quot;, which Transformers and Accelerate fill from the model (hidden², 0.9·hidden², 10·hidden). Off: DeepSpeed&apos;s own defaults (500 million, 50 million and 100 thousand elements). Framework default: off for DeepSpeed alone, on for the Hugging Face-based tools. DeepSpeed ZeRO only</source>
         <translation>你的 DeepSpeed 配置是否把 reduce_bucket_size、stage3_prefetch_bucket_size 和 stage3_param_persistence_threshold 写成自动值，由 Transformers 和 Accelerate 按模型填入（hidden²、0.9·hidden²、10·hidden）。关：DeepSpeed 自己的默认值（5 亿、5000 万和 10 万个元素）。框架默认：单用 DeepSpeed 时关，基于 Hugging Face 的工具时开。仅用于 DeepSpeed ZeRO</translation>
+    </message>
+    <message>
+        <source>all-to-all for the row-parallel adapters&apos; output</source>
+        <translation>行并行适配器的输出改用 all-to-all</translation>
+    </message>
+    <message>
+        <source>the QKV projection&apos;s collectives not overlapped</source>
+        <translation>QKV 投影的集合通信不做重叠</translation>
+    </message>
+    <message>
+        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
+        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
+    </message>
+    <message>
+        <source>LoRA all-to-all</source>
+        <translation>LoRA 的 all-to-all</translation>
+    </message>
+    <message>
+        <source>Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP linear) move their output to the sequence shard with one all-to-all instead of an all-gather (less traffic, faster steps). Megatron-Bridge LoRA only</source>
+        <translation>Megatron-Bridge LoRA a2a_experimental（默认关闭；MLPerf 的 NeMo LoRA 配置设 LORA_A2A=1）：开启序列并行时，行并行适配器（注意力输出投影和 MLP 第二个线性层上的适配器）用一次 all-to-all 而不是 all-gather 把输出移到序列分片上（通信量更少，单步更快）。仅用于 Megatron-Bridge 的 LoRA</translation>
+    </message>
+    <message>
+        <source>No overlap for the QKV projection</source>
+        <translation>QKV 投影不做通信重叠</translation>
+    </message>
+    <message>
+        <source>Megatron-Core tp_comm_overlap_disable_qkv (default off; the NeMo 2 LoRA recipes and the MLPerf Llama 2 70B LoRA configs turn it on): the all-gather before the QKV projection and the reduce-scatter of its input gradient run without Transformer Engine&apos;s userbuffers overlap (slower steps); with Megatron-Bridge LoRA the QKV adapter then reuses the gathered input instead of gathering its own. Megatron-Core tools, with tensor-parallel overlap only</source>
+        <translation>Megatron-Core tp_comm_overlap_disable_qkv（默认关闭；NeMo 2 的 LoRA 配方和 MLPerf Llama 2 70B LoRA 配置会打开它）：QKV 投影之前的 all-gather 及其输入梯度的 reduce-scatter 不再借助 Transformer Engine 的 userbuffers 重叠（单步更慢）；在 Megatron-Bridge LoRA 中，QKV 适配器因此直接复用已收集的输入，不再自己收集。仅用于 Megatron-Core 类工具，且需开启张量并行通信重叠</translation>
     </message>
 </context>
 <context>

@@ -64,6 +64,8 @@ class TrainingAdvanced(QObject):
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
         self.fields["ds_config_auto"] = tri_state(m, "training.ds_config_auto")
+        self.fields["lora_a2a"] = BoundCheck(m, "training.lora_a2a")
+        self.fields["tp_comm_overlap_disable_qkv"] = BoundCheck(m, "training.tp_comm_overlap_disable_qkv")
         self.fields["optimizer_implementation"] = BoundCombo(m, "training.optimizer_implementation",
                                                              OPTIMIZER_IMPLEMENTATIONS)
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
@@ -100,10 +102,15 @@ class TrainingAdvanced(QObject):
         function, torchtitan/torchtune only the non-reentrant one; core/scenario.py refuses the values they cannot
         run); parameter offload at ZeRO stage 3. A row whose value is not the default stays
         enabled, so a refused value can be put back."""
+        from gpuplanner.core.timing import BRIDGE_LORA_SP_TOOLS
+
         t, p = s.training, s.parallel
         on = {"lora_dropout": t.method in ("lora", "qlora"),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               "ds_config_auto": engine_of(t.framework) in ("deepspeed", "hf") or t.ds_config_auto is not None,
+              # Megatron-Bridge's LoRA adapters (timing.BRIDGE_LORA_SP_TOOLS); the QKV switch: Megatron-Core tools
+              "lora_a2a": t.framework in BRIDGE_LORA_SP_TOOLS and t.method in ("lora", "qlora") or t.lora_a2a,
+              "tp_comm_overlap_disable_qkv": engine_of(t.framework) == "megatron" or t.tp_comm_overlap_disable_qkv,
               # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
               "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
               "checkpoint_reentrant": reentrant_switch(t.framework) or t.checkpoint_reentrant is not None,
@@ -165,6 +172,8 @@ class TrainingAdvanced(QObject):
         f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
+        f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
+        f["tp_comm_overlap_disable_qkv"].setText(self.tr("the QKV projection's collectives not overlapped"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "ds_config_auto"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
@@ -246,7 +255,8 @@ class TrainingAdvanced(QObject):
                 "only")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
-                "runs a dropout pass on its input (slower steps); from 0 to below 1")),
+                "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
+                "the backward pass (more memory); from 0 to below 1")),
         }
 
     def _overlap_texts(self) -> dict[str, tuple[str, str]]:
@@ -276,6 +286,17 @@ class TrainingAdvanced(QObject):
                 "stage3_param_persistence_threshold as \"auto\", which Transformers and Accelerate fill from the "
                 "model (hidden², 0.9·hidden², 10·hidden). Off: DeepSpeed's own defaults (500 million, 50 million and "
                 "100 thousand elements). Framework default: off for DeepSpeed alone, on for the Hugging Face-based tools. DeepSpeed ZeRO only")),
+            "lora_a2a": (self.tr("LoRA all-to-all"), self.tr(
+                "Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): "
+                "with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP "
+                "linear) move their output to the sequence shard with one all-to-all instead of an all-gather "
+                "(less traffic, faster steps). Megatron-Bridge LoRA only")),
+            "tp_comm_overlap_disable_qkv": (self.tr("No overlap for the QKV projection"), self.tr(
+                "Megatron-Core tp_comm_overlap_disable_qkv (default off; the NeMo 2 LoRA recipes and the MLPerf "
+                "Llama 2 70B LoRA configs turn it on): the all-gather before the QKV projection and the "
+                "reduce-scatter of its input gradient run without Transformer Engine's userbuffers overlap "
+                "(slower steps); with Megatron-Bridge LoRA the QKV adapter then reuses the gathered input instead "
+                "of gathering its own. Megatron-Core tools, with tensor-parallel overlap only")),
             "optimizer_implementation": (self.tr("AdamW implementation"), self.tr(
                 "PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: "
                 "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
