@@ -2012,15 +2012,26 @@ def fsdp_grads_cached_bytes(gradients, acts, working, freed, xp=np):
 #: steps the rank's partition in sub-groups of this many elements.
 DS_SUB_GROUP_SIZE = 1e9
 
+#: Bytes per gradient element at the peak of DeepSpeed's fp32-gradient conversion (:func:`ds_step_grad_bytes`): the
+#: 16-bit flat copy made by ``flatten`` (2) and the fp32 tensor ``.to(fp32)`` allocates from it (4), both live at once
+#: (deepspeed/runtime/zero/stage3.py ``_prepare_fp32_grad_for_sub_group``; stage_1_and_2.py ``step``:
+#: ``self.flatten(self.averaged_gradients[i]).to(...)`` / ``flatten_dense_tensors_aligned(...).to(...)``).
+DS_STEP_GRAD_PEAK_BYTES = 2.0 + 4.0
+
 
 def ds_step_grad_bytes(partition, zero, xp=np):
     """Bytes DeepSpeed's ZeRO optimizer step adds for the rank's gradient ``partition`` (elements): each group's 16-bit
     gradients are flattened and converted to an fp32 gradient for the fp32 master partition, which lives through
     that group's optimizer step (ZeRO-1/2 ``stage_1_and_2.py`` ``step``: ``flat_grad_partition.to(fp32)`` per parameter
     group, the whole partition; ZeRO-3 ``stage3.py`` ``_prepare_fp32_grad_for_sub_group``: one sub-group of at most
-    :data:`DS_SUB_GROUP_SIZE` elements at a time). 4 bytes per element; the flat 16-bit copy is freed at once.
-    CPU-offloaded optimizers step on the host (none)."""
-    return 4.0 * xp.where(xp.asarray(zero) >= 3, xp.minimum(partition, DS_SUB_GROUP_SIZE), partition)
+    :data:`DS_SUB_GROUP_SIZE` elements at a time). The conversion is one expression,
+    ``self.flatten(self.averaged_gradients[i]).to(fp32)``: ``flatten`` (``torch.cat`` of the per-parameter gradient
+    views) makes a new 16-bit flat copy, and ``.to`` allocates the fp32 result while that copy is still referenced,
+    so the step's peak holds both, :data:`DS_STEP_GRAD_PEAK_BYTES` per element; the 16-bit copy is freed when the
+    expression ends and the fp32 gradient lives through the group's step. CPU-offloaded optimizers step on the host
+    (none)."""
+    return DS_STEP_GRAD_PEAK_BYTES * xp.where(xp.asarray(zero) >= 3, xp.minimum(partition, DS_SUB_GROUP_SIZE),
+                                              partition)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
