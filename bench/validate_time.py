@@ -1758,6 +1758,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
                     "ftoos8.md", "dora8.md", "bf16h8.md", "xent8.md", "rtx5090_7.md", "pref10_9.md"),
         *_fragments("z3sync9.md"),
         *_fragments("z3pair10.md"),
+        *_fragments("qwenmem11.md"),
         *_fragments("rltrain9.md"),
         *_fragments("mlperf10.md"),
         *_fragments("rltrain10.md"),
