@@ -202,7 +202,9 @@ ISSUE35_FTTOOLS = [
     "to an fp32 gradient in `step` (`stage_1_and_2.py`: `flat_grad_partition.to(fp32)`), ZeRO-3 one sub-group of at "
     "most `sub_group_size` (1e9) elements at a time (`stage3.py` `_prepare_fp32_grad_for_sub_group`); it lives after "
     "the activations are freed, so the peak rises by what it exceeds them by (CPU-offloaded optimizers: none). Qwen "
-    "README full-parameter Qwen-1.8B on one GPU under ZeRO-3: −28…−20% → −21…−20% at 256–2048 tokens.",
+    "README full-parameter Qwen-1.8B on one GPU under ZeRO-3: −28…−20% → −21…−20% at 256–2048 tokens. Round 10 "
+    "(qwenmem11): the conversion is `flatten(grads).to(fp32)`, so the 16-bit flat copy and the fp32 result are live "
+    "together, 6 bytes per element (`memory.DS_STEP_GRAD_PEAK_BYTES`): the same rows −20.5…−19.0% → −16.3…−14.7%.",
     "Liger Kernel (`training.liger_kernel`, default False as HF `use_liger_kernel`): `LigerFusedLinearCrossEntropy` "
     "keeps no logits tensor (the `cce` path); `LigerRMSNormFunction` saves the input and the fp32 rstd, "
     "`LigerSiLUMulFunction` the gate and up only (`memory.liger_layer_saving`). Liger README's benchmark (LLaMA 3-8B, "
