@@ -1702,6 +1702,7 @@ def time_layout(
     # the host issues a scalar-head model's layers as the policy's: its passes' host share at the policy's FLOPs
     extra_host_more = scalar_head_host_more(profile, fwd_total, val_fwd, hflops_tok, val_h, n_val)
     precomp_h = reference_precompute_flops(profile, fwd_total)
+    ep_nograd_passes = nograd_moe_forward_passes(profile)  # their expert dispatch (issue 35 r10, nemorl11)
     # under DeepSpeed ZeRO-3 each of those no-grad forwards gathers every weight once more (nograd_gathers)
     xf_gathers = nograd_gathers(profile, framework, zero, where)
     xf_gathers_pre = nograd_gathers(profile, framework, zero, where, precomputed=True)
@@ -1977,7 +1978,7 @@ def time_layout(
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
            else pp_stage_shares(framework, pp, m.L, pp_account_edges, ops)),
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "extra_host_more": extra_host_more, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
-        "precomp_h": precomp_h,
+        "precomp_h": precomp_h, "ep_nograd_passes": ep_nograd_passes,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
         "tp_unfused_share": tp_async_unfused_share(framework, precision, fp8_recipe, rec_whole, rec_op),
@@ -2142,6 +2143,27 @@ def nograd_gathers(profile: MethodProfile, framework: str, zero, where, precompu
     if framework not in ("hf", "deepspeed") or n == 0.0:
         return 0.0 * zero
     return where(zero >= 3, n, 0.0)
+
+
+#: Issue 35 round 10 (nemorl11): the share of one micro-batch's expert dispatch (:func:`_ep_comm_mb`: dispatch and
+#: combine, forward and backward, ``4 ×`` the routed hidden states) that a forward pass alone runs: dispatch and
+#: combine once each. A no-grad forward of an MoE policy or reference on Megatron-Core (NeMo RL's
+#: ``get_logprobs`` / ``get_reference_policy_logprobs`` → ``megatron_policy_worker.py`` ``get_logprobs`` →
+#: ``forward_backward_func(..., forward_only=True)`` at tag v0.6.0) runs the same model, so every MoE layer's
+#: ``MoEAlltoAllTokenDispatcher`` (Megatron-Core ``token_dispatcher.py``: ``token_dispatch`` /
+#: ``token_combine``, one all-to-all each) moves its tokens as in training. Those passes were timed as the
+#: training micro-batch scaled by FLOPs (``time_gpu``'s ``t_mb_objective``), which holds no expert dispatch.
+EP_FORWARD_SHARE = 0.5
+
+
+def nograd_moe_forward_passes(profile: MethodProfile) -> float:
+    """No-grad forwards of the policy's architecture per trained token that run inside the step (the reference's
+    and the policy's own log-prob passes, :attr:`MethodProfile.ref_forwards` + ``policy_nograd_forwards``), less
+    a reference precomputed before training (:func:`reference_precompute_flops`). Each dispatches its tokens to
+    the experts as a training forward does (:data:`EP_FORWARD_SHARE`); the critic's and a reward model's passes
+    are left out (their own models)."""
+    ref = 0.0 if profile.reference == "precomputed" else float(profile.ref_forwards)
+    return ref + float(profile.policy_nograd_forwards)
 
 
 def reference_precompute_flops(profile: MethodProfile, fwd_total):
@@ -3863,7 +3885,7 @@ def time_gpu(
     if not full and isinstance(ep_mb, float) and ep_mb == 0.0:
         ep_comm = 0.0
     else:
-        ep_comm = ep_mb * m_acc
+        ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0))
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
