@@ -1280,8 +1280,9 @@ def cp_joins_dp(framework: str) -> bool:
     """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
     distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
     ``fully_shard`` over the ``dp_shard_cp`` mesh). DeepSpeed and the HF Trainer have no context parallel.
-    A fine-tuning tool follows its engine (``frameworks.engine_of``); Nanotron (v0.5) has no context parallelism."""
-    return _frameworks.engine_of(framework) in ("megatron", "fsdp") and framework != "nanotron"
+    A fine-tuning tool follows its engine (``frameworks.engine_of``); Nanotron (v0.5) and GPT-NeoX (v1.0) have no
+    context parallelism."""
+    return _frameworks.engine_of(framework) in ("megatron", "fsdp") and framework not in ("nanotron", "gpt-neox")
 
 
 def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
