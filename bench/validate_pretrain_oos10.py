@@ -135,13 +135,22 @@ def pythia_model(row) -> dict:
             "max_position_embeddings": 2048}
 
 
-def pythia_scenario(row) -> dict:
-    """GPT-NeoX as Megatron-LM mechanics: TP per config, no PP, ZeRO-1, full recompute, fp16."""
+#: ``--megatron``: neox10's entry (GPT-NeoX as Megatron-LM mechanics, ``framework: megatron``) instead of the
+#: ``gpt-neox`` tool (neox11)
+AS_MEGATRON = "--megatron" in sys.argv
+
+
+def pythia_scenario(row, megatron: bool | None = None) -> dict:
+    """GPT-NeoX v1.0 (``framework: gpt-neox``, neox11): TP per config, no PP, ZeRO-1, full recompute, fp16, the
+    configs' ``gpt-j-residual: true``. ``megatron`` (or ``--megatron``): neox10's entry as Megatron-LM mechanics."""
     _s, _L, _h, _nh, gpus, _gh, tp, mbs, gas, flash = row
+    as_meg = AS_MEGATRON if megatron is None else megatron
+    tool = {"framework": "megatron", "fused_cross_entropy": False} if as_meg or FIRST_ENTRY else {
+        "framework": "gpt-neox", "gpt_j_residual": True}
     return {"model": pythia_model(row),
-            "training": {"method": "pretrain", "framework": "megatron", "precision": "fp16", "seq_len": 2048,
+            "training": {"method": "pretrain", "precision": "fp16", "seq_len": 2048, **tool,
                          "micro_batch_size": mbs, "global_batch_size": 1024, "recompute": "full",
-                         "fused_cross_entropy": False, **as_run(flash=flash, kernel="flash1")},
+                         **as_run(flash=flash, kernel="flash1")},
             "parallel": {"tp": tp, "pp": 1, "vpp": 1, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus, "gpus_per_node": 8}}
 
@@ -284,53 +293,29 @@ def whatif_lines(res: list[dict]) -> list[str]:
     return out
 
 
-#: WHAT-IF, not in the model (neox10): forward 16-bit element passes per token and layer that GPT-NeoX v1.0's layer
-#: moves beyond the model's fused Megatron count (core/timing ``elementwise_bytes_per_token_layer``: norms 4h, residual
-#: adds 6h, GeLU 2f, RoPE 2(q + k)). Read in EleutherAI/gpt-neox v1.0 (71df4d50) ``megatron/model/transformer.py``:
-#: ``ParallelTransformerLayer.forward`` with ``gpt_j_residual`` and ``bias_dropout_fusion`` False (the neox_args
-#: default; the Pythia configs do not set it): ``get_bias_dropout_add`` adds each bias as its own kernel (attention
-#: 2h, MLP 2h), the MLP's residual 3h and ``residual + reduce(output)`` 3h: 10h against 6h → +4h, replicated over TP.
-#: ``ParallelSelfAttention.forward``: partial rotary (``rotary_pct`` 0.25) applies ``apply_rotary_pos_emb`` to the
-#: sliced quarter and ``torch.cat``s it back onto q and k (a full copy of each: 4h) → +4h split; ``flash_attention``
-#: copies q, k, v into ``[b·s, 1, np, hn]`` (``transpose(0, 1).reshape``: 6h), ``torch.concat``s them (6h) and
-#: transposes the output back (2h) → +14h split, only where flash runs. ASSUMED: the rotary quarter's own kernels
-#: as the model's RoPE count; the backward as the model scales the forward.
-NEOX_EXTRA_REP, NEOX_EXTRA_SPLIT, NEOX_EXTRA_FLASH = 4.0, 4.0, 14.0
-
-
-def neox_whatif_preds() -> dict[str, float]:
-    """Pythia predictions with :data:`NEOX_EXTRA_REP` etc. added to the model's element-wise count (a temporary
-    patch of ``timing.elementwise_bytes_per_token_layer`` in this process only, restored after)."""
-    from gpuplanner.core import timing as T
-    orig = T.elementwise_bytes_per_token_layer
-
-    def patched(m, seq_len, flash, fused, ops=T._ArrayOps, eager_act=True):
-        rep, split = orig(m, seq_len, flash, fused, ops, eager_act)
-        extra = NEOX_EXTRA_SPLIT + ops.where(flash, NEOX_EXTRA_FLASH, 0.0)
-        return rep + 2.0 * NEOX_EXTRA_REP * m.h, split + 2.0 * extra * m.h
-
+def megatron_entry_preds() -> dict[str, float]:
+    """Pythia predictions with neox10's entry (``framework: megatron``): label → predicted tokens/s per GPU. neox10's
+    element-wise what-if is now the ``gpt-neox`` tool's mechanics (core/timing.py ``gpt_neox_copies_bytes``,
+    ``gpt_neox_tp_collectives``), counted from GPT-NeoX v1.0's code."""
     out = {}
-    T.elementwise_bytes_per_token_layer = patched
-    try:
-        for r in PYTHIA:
-            lab = f"Pythia {r[0]} {r[4]}×A100-40GB TP{r[6]} mbs{r[7]}×{r[8]}"
-            out[lab] = vbd.results([(lab,)], lambda _row, sc=pythia_scenario(r): sc)[0]["pred"]
-    finally:
-        T.elementwise_bytes_per_token_layer = orig
+    for r in PYTHIA:
+        lab = f"Pythia {r[0]} {r[4]}×A100-40GB TP{r[6]} mbs{r[7]}×{r[8]}"
+        out[lab] = vbd.results([(lab,)], lambda _row, sc=pythia_scenario(r, megatron=True): sc)[0]["pred"]
     return out
 
 
 def neox_whatif_lines(res: list[dict]) -> list[str]:
-    """The Pythia rows: ptoos10's as-run entry, now (flash1), and the GPT-NeoX element-wise what-if on top."""
-    wi = neox_whatif_preds()
-    out = ["| Pythia row | ptoos10 as run | now (flash1) | + GPT-NeoX element-wise what-if |", "|---|---:|---:|---:|"]
+    """The Pythia rows: ptoos10's as-run entry, neox10's (``megatron``, flash1) and now (the ``gpt-neox`` tool)."""
+    meg = megatron_entry_preds()
+    out = ["| Pythia row | ptoos10 as run | neox10 (megatron, flash1) | now (gpt-neox tool, neox11) |",
+           "|---|---:|---:|---:|"]
     rows = [r for r in res if r["group"] == "pythia"]
     for r in rows:
         b = AS_RUN_PTOOS10[r["label"]]
-        out.append(f"| {r['label']} | {b / r['pub'] - 1:+.1%} | {r['pred'] / r['pub'] - 1:+.1%} | "
-                   f"{wi[r['label']] / r['pub'] - 1:+.1%} |")
-    for name, key in (("ptoos10 as run", None), ("now", "pred"), ("what-if", "wi")):
-        preds = [AS_RUN_PTOOS10[r["label"]] if key is None else (r["pred"] if key == "pred" else wi[r["label"]])
+        out.append(f"| {r['label']} | {b / r['pub'] - 1:+.1%} | {meg[r['label']] / r['pub'] - 1:+.1%} | "
+                   f"{r['pred'] / r['pub'] - 1:+.1%} |")
+    for name, key in (("ptoos10 as run", None), ("neox10", "meg"), ("now", "pred")):
+        preds = [AS_RUN_PTOOS10[r["label"]] if key is None else (r["pred"] if key == "pred" else meg[r["label"]])
                  for r in rows]
         _n, med, p90, sgn = vbd.stats([{**r, "pred": p} for r, p in zip(rows, preds)])
         out.append(f"| median / p90 ({name}) | | | {med:.1%} / {p90:.1%} ({sgn:+.1%}) |")

@@ -1750,6 +1750,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *_fragments("neox10.md"),
         "",
+        *_fragments("neox11.md"),
+        "",
         *_fragments("eagerattn.md", "sdpa6.md", "z3multi.md", "h100_measured.md", "round6_no_time_change.md",
                     "tidy7.md", "breakdown6.md", "dpostep6.md", "pareto9.md", "mlperf8.md", "hostfloor8.md", "rl10_8.md",
                     "rl11_8.md", "rl12_9.md", "rllen9.md", "advice67.md", "advice8.md", "geserve7.md", "pref7.md",

@@ -37,7 +37,8 @@ def test_the_rule_by_tool_and_objective():
     # Nanotron's loss is the same unfused vocab-parallel cross-entropy, with no fusion switch (issue 35 round 9):
     # in the loss rule, not among the tools that offer --cross-entropy-loss-fusion
     assert megatron_ce_fused("nanotron", "sft") is False
-    assert set(MEGATRON_CE_OBJECTIVES) - {"nanotron"} == set(FUSED_CE_DEFAULT) == set(_MEGATRON_TOOLS)
+    assert megatron_ce_fused("gpt-neox", "sft") is False  # GPT-NeoX v1.0's mpu/cross_entropy.py (neox11)
+    assert set(MEGATRON_CE_OBJECTIVES) - {"nanotron", "gpt-neox"} == set(FUSED_CE_DEFAULT) == set(_MEGATRON_TOOLS)
 
 
 @pytest.mark.parametrize("fw,obj,choice", [("megatron-swift", "dpo", False), ("megatron-swift", "dpo", None),

@@ -293,6 +293,23 @@ _TOOLS = {
                                      "zero_stage); Llama-style models only"),
         source=QT_TRANSLATE_NOOP(CTX, "huggingface/nanotron src/nanotron/optim/zero.py, optim/gradient_accumulator.py, "
                "models/base.py build_model, parallel/pipeline_parallel/engine.py; scripts/scaling_benchmarks.py")),
+    "gpt-neox": FrameworkSupport(
+        # EleutherAI's GPT-NeoX v1.0 (github.com/EleutherAI/gpt-neox tag v1.0, 71df4d50; the Pythia runs): Megatron's
+        # model code (``megatron/mpu``: column/row-parallel linears, no sequence parallelism) trained by DeepSpeed
+        # (``megatron/training.py`` ``setup_model_and_optimizer``: ``deepspeed.initialize``; ZeRO-0/1 with TP, the
+        # Pythia configs' ``zero_optimization.stage: 1``), DeepSpeed's pipeline engine (``PipelineModule``, 1F1B, no
+        # virtual stages), whole-layer recomputation (``checkpoint-activations``, off by default in
+        # ``neox_args.py``), the unfused vocab-parallel cross-entropy (``mpu/cross_entropy.py``), fp16/bf16 without
+        # Transformer Engine. What its layer does differently (unfused bias adds, layout copies around the flash
+        # kernel, one all-reduce with ``gpt_j_residual``) is in core/timing.py: ``gpt_neox_copies_bytes``.
+        id="gpt-neox", name="GPT-NeoX", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
+        expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1),
+        pipeline_max_zero=1, recompute=("none", "full"), methods=("pretrain",), fused_kernels=True,
+        engine="megatron", default_recompute="none", objectives=("sft",), param_offload=False,
+        setup=QT_TRANSLATE_NOOP(CTX, "git clone EleutherAI/gpt-neox (v1.0); a YAML config (model-parallel-size, "
+                                     "pipe-parallel-size, zero_optimization); deepy.py train"),
+        source=QT_TRANSLATE_NOOP(CTX, "EleutherAI/gpt-neox v1.0 megatron/model/transformer.py, megatron/mpu/layers.py, "
+               "megatron/neox_arguments/neox_args.py; EleutherAI/pythia models/*/pythia-*.yml")),
     "trl": FrameworkSupport(
         id="trl", name="TRL", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
@@ -317,7 +334,8 @@ for _k in ("hf", "deepspeed", "fsdp", "megatron"):
 for _k in _TOOLS:
     _f = FRAMEWORKS[_k]
     # (Nanotron trains in BF16 without Transformer Engine: no FP8 recipe)
-    if not _f.fp8_recipes and _f.engine in FRAMEWORKS and _k != "nanotron":
+    # (nor does GPT-NeoX v1.0: fp16/bf16 through DeepSpeed, no Transformer Engine)
+    if not _f.fp8_recipes and _f.engine in FRAMEWORKS and _k not in ("nanotron", "gpt-neox"):
         FRAMEWORKS[_k] = replace(_f, fp8_recipes=FRAMEWORKS[_f.engine].fp8_recipes)
 
 #: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one). The
@@ -363,8 +381,9 @@ def fused_cross_entropy_of(framework: str, choice: bool | None = None) -> bool:
 #: Nanotron's next-token loss is the same unfused vocab-parallel cross-entropy in fp32 (``parallel/tensor_parallel/
 #: functional.py`` ``sharded_cross_entropy``: max all-reduce, shift, exp, sum all-reduce, log, target gather; no fused
 #: kernel, not in :data:`FUSED_CE_DEFAULT`, so always unfused).
+#: GPT-NeoX v1.0's loss is Megatron's unfused ``_VocabParallelCrossEntropy`` (``megatron/mpu/cross_entropy.py``).
 MEGATRON_CE_OBJECTIVES = {"megatron": ("sft",), "megatron-bridge": ("sft",), "megatron-swift": ("sft", "dpo", "kto"),
-                          "nanotron": ("sft",)}
+                          "nanotron": ("sft",), "gpt-neox": ("sft",)}
 
 
 def megatron_ce_fused(framework: str, objective: str, choice: bool | None = None) -> bool | None:

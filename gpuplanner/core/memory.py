@@ -1237,6 +1237,21 @@ def fsdp_rs_buffer_bytes(layer_params, precision: str, master_weights: bool):
 TOOL_EXPERT_TP = {"megatron-swift": 1.0}
 
 
+def gpt_neox_state_bytes(tool: str | None, precision: str, optimizer: str, master_weights: bool, megatron: tuple):
+    """Bytes per parameter ``(weight, gradient, master, DDP buckets)`` under GPT-NeoX v1.0 (issue 35 round 10, neox11):
+    its Megatron model hands the model states to DeepSpeed (``megatron/training.py`` ``setup_model_and_optimizer``:
+    ``deepspeed.initialize`` with the config's fp16/bf16 and ``zero_optimization`` blocks), so DeepSpeed's convention
+    holds, as the time model's DeepSpeed ZeRO-1 (core/overlap.py): 16-bit weights and gradients, the fp32 master and
+    Adam moments sharded over the data-parallel ranks from ZeRO-1 on, no Megatron fp32 main-gradient buffer; its
+    ZeRO-1/2 reduce bucket and the step's fp32 gradient partition are counted in :func:`memory_arrays` (DeepSpeed's
+    default ``reduce_bucket_size`` 5e8; the Pythia 6.9B/12B configs set 1.26e9). ``megatron``: the engine's
+    convention, returned for every other tool."""
+    if tool != "gpt-neox" or precision == "fp32" or not master_weights:
+        return megatron
+    ds = state_bytes("deepspeed", precision, optimizer, master_weights)
+    return ds.weight, ds.grad, ds.master, 0.0
+
+
 def expert_tp_of(framework: str, tp, expert_tp=None, tool: str | None = None):
     """Tensor parallelism inside each routed expert: the scenario's ``parallel.expert_tp``, else the framework's
     default — Megatron-Core sets ``expert_tensor_parallel_size`` to the tensor-parallel size when it is not given
@@ -1381,6 +1396,8 @@ def memory_arrays(
         g_b = xp.where(zero > 0, ds.grad, g_b)
         master_b = xp.where(zero > 0, ds.master, master_b)
         ddp_b = xp.where(zero > 0, 0.0, ddp_b)
+    w_b, g_b, master_b, ddp_b = gpt_neox_state_bytes(ckpt_tool, precision, optimizer, master_weights,
+                                                     (w_b, g_b, master_b, ddp_b))
     if framework == "hf" and precision != "fp32" and master_weights:
         # autocast copies only what goes through a matmul: not the input embedding (or learned
         # positions) nor the norm weights; a tied head copies the embedding (PyTorch autocast op lists,
@@ -1801,12 +1818,13 @@ def memory_arrays(
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
     # be FSDP under Accelerate, which has no such bucket)
-    buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
+    ds_engine = framework in ("hf", "deepspeed") or ckpt_tool == "gpt-neox"  # GPT-NeoX: gpt_neox_state_bytes
+    buckets = xp.where((zero >= 1) & (zero <= 2) & ds_engine,
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
     # DeepSpeed's optimizer step (ds_step_grad_bytes): the fp32 copy of the gradient partition, after the
     # activations are freed; counted where it exceeds them (the peak is the larger of the two phases)
-    if framework in ("hf", "deepspeed") and precision != "fp32" and master_weights:
+    if ds_engine and precision != "fp32" and master_weights:
         step_b = ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp)
         buckets = buckets + xp.where(offload, 0.0, xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
     grads_kept = gradients  # every gradient, as the objective's critic holds them

@@ -43,6 +43,14 @@ DS_TOOL_OVERLAP = {
 NO_OVERLAP_TOOLS = ("megatron-swift",)
 
 
+#: GPT-NeoX v1.0's overlap switches (grad, param, TP, p2p; issue 35 round 10, neox11): ``megatron/training.py`` builds
+#: ``GPT2ModelPipe`` whenever ``pipe-parallel-size`` >= 1 (its shipped configs, the Pythia ones included, set 1), so
+#: DeepSpeed's pipeline engine runs: gradients reduced after the whole schedule (``pipe/schedule.py``
+#: ``TrainSchedule``: ``ReduceGrads`` at the last step), blocking p2p sends (``pipe/p2p.py``), ZeRO-1's weight
+#: all-gather inside ``step()`` (``stage_1_and_2.py`` ``all_gather_dp_groups``), Megatron's TP without userbuffers.
+GPT_NEOX_OVERLAP = (False, False, False, False)
+
+
 def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_grad_reduce=None,
                   overlap_param_gather=None, tp_comm_overlap=None, overlap_p2p_comm=None, tool: str | None = None):
     """The overlap switches in force: the scenario's value where it gives one, else the framework default.
@@ -94,6 +102,8 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
         # ``get_fp32_accum_hook``, ``async_op=True``); ZeRO-1 all-gathers the updated weights after the step,
         # blocking (``optim/zero.py`` ``_all_gather_params``); no userbuffers TP overlap, no interleaved schedule
         d_grad, d_param, d_tp, d_p2p = True, False, False, False
+    elif tool == "gpt-neox":  # DeepSpeed's pipeline engine under GPT-NeoX (GPT_NEOX_OVERLAP)
+        d_grad, d_param, d_tp, d_p2p = GPT_NEOX_OVERLAP
     elif tool in NO_OVERLAP_TOOLS:  # Megatron-SWIFT: Megatron-LM's own defaults, off (NO_OVERLAP_TOOLS)
         d_grad, d_param, d_tp, d_p2p = False, False, False, (vpp > 1) & (pp > 1)
     elif framework == "megatron":

@@ -29,7 +29,7 @@ Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
                     "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl",
-                    "nanotron"]
+                    "nanotron", "gpt-neox"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
@@ -50,14 +50,16 @@ LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv", "qkv_mlp"]
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 #: the tools Liger Kernel does not patch (the Training page greys its switch for these: ui/pages/training_page.py)
-NO_LIGER = ("megatron", "megatron-swift", "unsloth", "nanotron")
+NO_LIGER = ("megatron", "megatron-swift", "unsloth", "nanotron", "gpt-neox")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = tuple(FUSED_CE_DEFAULT)
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
-                   "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none"}
+                   "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none",
+                   # GPT-NeoX v1.0 ``neox_args.py``: ``checkpoint_activations: bool = False``
+                   "gpt-neox": "none"}
 
 
 class _Section(BaseModel):
@@ -294,6 +296,11 @@ class TrainingSection(_Section):
                           "cross_entropy_loss_fusion). Null: the tool's default: off in Megatron-LM (a store_true "
                           "flag), on in NeMo / Megatron-Bridge (GPTModelProvider) and Megatron-SWIFT. Megatron tools "
                           "only (core/frameworks.fused_cross_entropy_of)")
+    gpt_j_residual: bool = Field(
+        False, description="GPT-NeoX only: its gpt-j-residual config switch (attention and MLP side by side on the "
+                           "layer input, one tensor-parallel all-reduce after their sum: megatron/model/transformer.py "
+                           "ParallelTransformerLayer.forward). GPT-NeoX's default: off (neox_args.py); the Pythia "
+                           "and GPT-NeoX-20B configs set it")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
@@ -822,6 +829,23 @@ def _check_tool_choices(t) -> None:
     """The tool-specific choices a tool does not offer (:func:`_check_fused_ce`, :func:`_check_nanotron_precision`)."""
     _check_fused_ce(t)
     _check_nanotron_precision(t)
+    _check_gpt_neox_precision(t)
+    _check_gpt_j_residual(t)
+
+
+def _check_gpt_j_residual(t) -> None:
+    """``training.gpt_j_residual`` is GPT-NeoX's ``gpt-j-residual`` config switch: GPT-NeoX only."""
+    if t.gpt_j_residual and t.framework != "gpt-neox":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.gpt_j_residual is GPT-NeoX's gpt-j-residual switch; framework {framework} has no such "
+                 "choice"), framework=t.framework))
+
+
+def _check_gpt_neox_precision(t) -> None:
+    """GPT-NeoX v1.0 trains in fp16/bf16 through DeepSpeed without Transformer Engine: no FP8 recipe."""
+    if t.framework == "gpt-neox" and t.precision == "fp8":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "GPT-NeoX has no FP8 recipe (no Transformer Engine); use precision bf16 or fp16")))
 
 
 def _check_nanotron_precision(t) -> None:

@@ -857,6 +857,18 @@ def tp_layer_collectives(rec_whole, rec_op):
     return 4.0 + 2.0 * rec_whole + rec_op
 
 
+def gpt_neox_tp_collectives(rec_whole):
+    """A GPT-NeoX v1.0 layer's tensor-parallel all-reduces with ``gpt_j_residual`` (issue 35 round 10, neox11), read in
+    EleutherAI/gpt-neox v1.0 (71df4d5017f9): ``megatron/model/transformer.py`` ``ParallelTransformerLayer.forward``
+    builds the attention and the MLP with ``parallel_output=True`` (their row-parallel outputs are not reduced,
+    ``mpu/layers.py`` ``RowParallelLinear.forward``) and reduces once, ``residual + self.reduce(output)``
+    (``reduce_from_model_parallel_region``: all-reduce forward, identity backward): 1 in the forward. The backward
+    all-reduces the input gradient of each column-parallel linear (``copy_to_model_parallel_region`` in
+    ``ColumnParallelLinear.forward``; query_key_value and dense_h_to_4h take different inputs, x1 and x2): 2. Whole-layer
+    recomputation re-runs the forward's 1. No sequence parallelism at v1.0. Against Megatron's 4 + 2 (recompute)."""
+    return 3.0 + rec_whole
+
+
 def _tp_gather_share(rec_whole, rec_op):
     """The all-gathers' share of a layer's tensor-parallel collectives (:func:`fp8.tp_gather_halves` of
     :func:`tp_layer_collectives`)."""
@@ -966,6 +978,48 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
     split = split + ops.where(flash, 0.0, scores)
     return 2.0 * rep, 2.0 * split
+
+
+#: GPT-NeoX v1.0's extra forward element passes per token and decoder layer over the fused Megatron count of
+#: :func:`elementwise_bytes_per_token_layer`, in units of ``h`` (one 16-bit read or write of an ``h``-wide row), read in
+#: EleutherAI/gpt-neox at tag v1.0 (71df4d5017f9) ``megatron/model/transformer.py`` (issue 35 round 10, neox11):
+#:
+#: * ``ParallelTransformerLayer.forward``: ``bias_dropout_fusion`` is False by default (``neox_arguments/neox_args.py``;
+#:   the Pythia configs do not set it), so ``get_bias_dropout_add`` runs ``x + bias`` as its own kernel (read h, write
+#:   h) before the dropout and the residual add (``model/fused_bias_dropout.py`` ``bias_dropout_add``), for the
+#:   attention's and the MLP's output bias: 2 × 2h, replicated over the TP ranks (no sequence parallelism). The
+#:   residual adds themselves are the model's 2 × 3h: with ``gpt_j_residual`` the attention + MLP add and
+#:   ``residual + self.reduce(output)``; without it the two bias-dropout-add residuals. (Dropout 0, as Pythia's
+#:   ``hidden-dropout``: ``F.dropout`` with p = 0 returns its input.) The MLP's bias rides in the fused bias-GeLU
+#:   (``ParallelMLP.forward``, ``bias_gelu_fusion`` on in the Pythia configs).
+#: * ``ParallelSelfAttention.forward``, partial rotary (``rotary_ndims``; ``rotary_pct`` 0.25 in the Pythia and 20B
+#:   configs): ``torch.cat((query_layer, query_pass))`` and the same for the keys write whole new q and k after the
+#:   rotated quarter: read + write of q and k, ``2(q + k)`` = 4h for MHA, split by TP (heads). The rotary fraction is
+#:   not in the model's facts, so it is counted for every rotary model under GPT-NeoX (``rotary_pct`` 1.0, the
+#:   neox_args default, would skip the cat: an over-count there).
+#: * ``ParallelSelfAttention.flash_attention`` (``attention-config`` flash): q, k and v go ``transpose(0, 1)
+#:   .reshape(b·s, 1, np, hn)``, a copy each when the micro-batch b > 1 (3 × 2h), ``torch.concat`` into the packed
+#:   ``[b·s, 3, np, hn]`` (read 3h, write 3h), and the output comes back through ``transpose(1, 2)`` and
+#:   ``forward``'s ``permute(2, 0, 1, 3).contiguous()`` (2h, a copy when b > 1): 14h with b > 1, 6h (the concat)
+#:   with b = 1. Split by TP. q, k, v of an ``h``-wide MHA layer (GPT-NeoX has no GQA at v1.0).
+NEOX_BIAS_ADD_H = 4.0
+NEOX_ROTARY_CAT_H = 4.0
+NEOX_FLASH_LAYOUT_H = 14.0
+NEOX_FLASH_LAYOUT_B1_H = 6.0
+
+
+def gpt_neox_copies_bytes(m: ModelFacts, tool, flash, mbs, ops=_ArrayOps):
+    """Forward bytes per token and decoder layer that GPT-NeoX v1.0's layer moves beyond the fused Megatron count
+    (:data:`NEOX_BIAS_ADD_H` etc., 16-bit), as ``(replicated, split)`` like :func:`elementwise_bytes_per_token_layer`
+    (which its caller adds them to, so the backward and the recompute scale them the same way); zero for every other
+    framework or tool. ``mbs``: the micro-batch (the flash path's transposes are views at b = 1)."""
+    if tool != "gpt-neox":
+        return 0.0, 0.0
+    h = float(m.h)
+    rot = NEOX_ROTARY_CAT_H if m.arch.position_embedding == "rope" else 0.0
+    layout = ops.where(ops.f(mbs) > 1.0, NEOX_FLASH_LAYOUT_H, NEOX_FLASH_LAYOUT_B1_H)
+    split = (rot + ops.where(flash, layout, 0.0)) * h
+    return 2.0 * NEOX_BIAS_ADD_H * h, 2.0 * split
 
 
 def z3_window_bytes(m: ModelFacts, fused, lora: bool, framework: str, lora_targets: str, lora_dropout: float,
@@ -1226,8 +1280,9 @@ def cp_joins_dp(framework: str) -> bool:
     """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
     distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
     ``fully_shard`` over the ``dp_shard_cp`` mesh). DeepSpeed and the HF Trainer have no context parallel.
-    A fine-tuning tool follows its engine (``frameworks.engine_of``); Nanotron (v0.5) has no context parallelism."""
-    return _frameworks.engine_of(framework) in ("megatron", "fsdp") and framework != "nanotron"
+    A fine-tuning tool follows its engine (``frameworks.engine_of``); Nanotron (v0.5) and GPT-NeoX (v1.0) have no
+    context parallelism."""
+    return _frameworks.engine_of(framework) in ("megatron", "fsdp") and framework not in ("nanotron", "gpt-neox")
 
 
 def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
@@ -1469,6 +1524,7 @@ def time_layout(
     sdpa_mask: str | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
+    gpt_j_residual: bool = False,
     ds_config_auto: bool | None = None,
     rank_len_cv: float = 0.0,
     ops=None,
@@ -1562,6 +1618,8 @@ def time_layout(
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
     ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops, eager_act=not torch_compile)
+    nx_rep, nx_split = gpt_neox_copies_bytes(m, tool, flash, mbs, ops)  # GPT-NeoX v1.0's own copies (0 otherwise)
+    ew_rep, ew_split = ew_rep + nx_rep, ew_split + nx_split
     passes = 3.0 + rec_whole + rec_op  # forward, backward ≈ 2 × forward, recompute forward
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     if unfused_ce:  # Megatron-Core's unfused vocab-parallel cross-entropy (MEGATRON_UNFUSED_CE_BYTES)
@@ -1718,6 +1776,8 @@ def time_layout(
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
     # (per-op SAC saves the reduce-scatter outputs, torchtitan's save list: only the all-gathers re-run)
     n_layer_coll = tp_layer_collectives(rec_whole, rec_op) * (m.L / pp)
+    if gpt_j_residual:  # GPT-NeoX's parallel residual: one all-reduce in the forward (gpt_neox_tp_collectives)
+        n_layer_coll = gpt_neox_tp_collectives(rec_whole) * (m.L / pp)
     tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
     # the layers' collectives: torchtitan's float8 TP styles gather in FP8 (tp_fp8_gather_scale)
     tp_layer_ar_bytes = tp_ar_bytes * tp_fp8_gather_scale(framework, precision, fp8_recipe, rec_whole, rec_op)
@@ -4357,6 +4417,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
+        gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":

@@ -37,7 +37,7 @@ ALLOWED_WORDS = {
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet",
     "FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP", "ZFLOP", "YFLOP",
     # fine-tuning tools (product names, shown as they are) and training objectives (algorithm names)
-    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "NeMo", "Bridge", "TRL", "Axolotl", "Nanotron", "DPO", "IPO", "KTO", "GRPO",
+    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "NeMo", "Bridge", "TRL", "Axolotl", "Nanotron", "GPT", "NeoX", "DPO", "IPO", "KTO", "GRPO",
     # training stacks named as products (recompute policies, FP8 recipes)
     "torchtitan", "torchao", "Transformer", "Engine",
     # a library and its optimizer classes, named as they are (training.paged_optimizer)

@@ -2321,6 +2321,14 @@
         <translation>NVIDIA-NeMo/Megatron-Bridge 的 src/megatron/bridge/recipes/llama/llama3.py、peft/lora.py、scripts/performance/configs/llama/</translation>
     </message>
     <message>
+        <source>git clone EleutherAI/gpt-neox (v1.0); a YAML config (model-parallel-size, pipe-parallel-size, zero_optimization); deepy.py train</source>
+        <translation>git clone EleutherAI/gpt-neox（v1.0）；一个 YAML 配置（model-parallel-size、pipe-parallel-size、zero_optimization）；deepy.py train</translation>
+    </message>
+    <message>
+        <source>EleutherAI/gpt-neox v1.0 megatron/model/transformer.py, megatron/mpu/layers.py, megatron/neox_arguments/neox_args.py; EleutherAI/pythia models/*/pythia-*.yml</source>
+        <translation>EleutherAI/gpt-neox v1.0 的 megatron/model/transformer.py、megatron/mpu/layers.py、megatron/neox_arguments/neox_args.py；EleutherAI/pythia 的 models/*/pythia-*.yml</translation>
+    </message>
+    <message>
         <source>trl CLI or a script; DeepSpeed/FSDP through Accelerate configs</source>
         <translation>用 trl 命令行或脚本；通过 Accelerate 配置使用 DeepSpeed/FSDP</translation>
     </message>
@@ -8567,6 +8575,14 @@
     <message>
         <source>training.preference.reference_grad_buffer needs a separate reference model; objective {objective} runs none here</source>
         <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
+    </message>
+    <message>
+        <source>training.gpt_j_residual is GPT-NeoX&apos;s gpt-j-residual switch; framework {framework} has no such choice</source>
+        <translation>training.gpt_j_residual 是 GPT-NeoX 的 gpt-j-residual 开关；框架 {framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX has no FP8 recipe (no Transformer Engine); use precision bf16 or fp16</source>
+        <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>

@@ -23,7 +23,7 @@ from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
-              "megatron-bridge", "trl", "axolotl", "nanotron"]
+              "megatron-bridge", "trl", "axolotl", "nanotron", "gpt-neox"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
@@ -492,7 +492,8 @@ class TrainingPage(BasePage):
                                    "deepspeed": "DeepSpeed", "megatron": "Megatron-LM",
                                    "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth", "ms-swift": "ms-swift",
                                    "megatron-swift": "Megatron-SWIFT", "megatron-bridge": "NeMo / Megatron-Bridge",
-                                   "trl": "TRL", "axolotl": "Axolotl", "nanotron": "Nanotron"})
+                                   "trl": "TRL", "axolotl": "Axolotl", "nanotron": "Nanotron",
+                                   "gpt-neox": "GPT-NeoX"})
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
