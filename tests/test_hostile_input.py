@@ -730,3 +730,27 @@ def test_duplicate_keys_in_our_own_files_are_refused(tmp_path, capsys, ext):
     (folder / "config.json").write_text(json.dumps(CONFIGS[0])[:-1] + ', "vocab_size": 128256}', encoding="utf-8")
     f = _scenario_file(tmp_path, model={"preset": None, "hf_config": "m"})
     assert run_cli(["estimate", str(f)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sample, old, new", [
+    ("result-cpu-sample.json", '{\n "allreduce"', '{\n "allreduce": [],\n "allreduce"'),
+    ("result-cpu-run.json", '"mode"', '"mode": "cuda", "mode"'),
+    ("multinode-2x8-h100-ib-constructed.json", '"nodes": 2,', '"nodes": 3, "nodes": 2,'),
+])
+def test_duplicate_keys_in_a_kit_result_are_refused(tmp_path, capsys, sample, old, new):
+    """A kit result giving one key twice was read with the last one silently (issue 35 round 10, probe10's "left
+    open"): refused in one line naming the key, as for scenario and plan files. The kit scripts write their result
+    with ``json.dump`` of a dict with string keys only, so they never write one (the committed results read)."""
+    text = (ROOT / "tests" / "data" / "kit" / sample).read_text(encoding="utf-8")
+    scenario = str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    f = tmp_path / "r.json"
+    f.write_text(text, encoding="utf-8")
+    assert run_cli(["kit-import", scenario, str(f)]) in (0, 1), capsys.readouterr().err
+    capsys.readouterr()
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    rc = run_cli(["kit-import", scenario, str(f)])
+    err = capsys.readouterr().err
+    key = old.split(":")[0].strip('{\n "')
+    assert rc == 2 and "given twice" in err and key in err, err
+    assert len(err.strip().splitlines()) == 1, err

@@ -339,7 +339,7 @@ def load_multinode_result(path: str | Path) -> MultiNodeResult:
 
     p = Path(path)
     try:
-        return parse_multinode_result(read_json(p, MAX_RESULT_BYTES, "kit result"))
+        return parse_multinode_result(read_json(p, MAX_RESULT_BYTES, "kit result", unique_keys=True))
     except MultiNodeError as err:
         raise MultiNodeError(MsgStr.make(CTX, "{file}: {error}", file=p.name, error=error_text(err))) from None
 
@@ -348,7 +348,7 @@ def result_schema(path: str | Path) -> str | None:
     """The ``schema`` of a result file (None when it is not a JSON object with one)."""
     from ..io.safe_read import read_json
 
-    data = read_json(path, MAX_RESULT_BYTES, "kit result")
+    data = read_json(path, MAX_RESULT_BYTES, "kit result", unique_keys=True)
     return data.get("schema") if isinstance(data, dict) else None
 
 
