@@ -51,11 +51,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_reason
+from ..core.nobool import NoBoolForNumbers
 from ..formatting import format_flops, format_sig
 
 from ..core.scenario import Scenario
@@ -261,7 +262,7 @@ def kit_benchmark_source() -> str:
 # ------------------------------------------------------------------------------------------------- parse
 
 
-class _Rec(BaseModel):
+class _Rec(NoBoolForNumbers):
     model_config = ConfigDict(extra="ignore")
 
 

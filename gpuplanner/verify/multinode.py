@@ -33,11 +33,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, Msg, error_text, validation_reason
+from ..core.nobool import NoBoolForNumbers
 from .findings import Finding, findings_first, worst
 
 CTX = "MultiNode"
@@ -241,7 +242,7 @@ def render_multinode_kit(scenario: Any, nodes: int, *, base_dir: Path | None = N
 # ------------------------------------------------------------------------------------------------- parse
 
 
-class _Rec(BaseModel):
+class _Rec(NoBoolForNumbers):
     model_config = ConfigDict(extra="ignore")
 
 
