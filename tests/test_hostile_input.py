@@ -511,6 +511,15 @@ def _scenario_file(tmp: Path, **sections) -> Path:
     # zero there (the model cannot load); it was read as 1, every layer MoE (issue 35 round 10)
     ({"decoder_sparse_step": 0, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64,
       "model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"]}, "decoder_sparse_step"),
+    # configs that loaded without complaint but describe no model (issue 35 round 10, probe10's "left open"):
+    # Mixtral builds its sparse MoE block in every layer (0 experts was planned dense); Qwen3-MoE's experts are
+    # moe_intermediate_size wide (0 fell back to intermediate_size); head_dim 0 builds zero-width q/k/v/o in
+    # LlamaAttention while RoPE uses hidden/heads (0 was read as hidden/heads)
+    ({"num_local_experts": 0, "num_experts_per_tok": 2, "model_type": "mixtral",
+      "architectures": ["MixtralForCausalLM"]}, "'num_local_experts' must be a whole number ≥ 1, got 0"),
+    ({"num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 0, "model_type": "qwen3_moe",
+      "architectures": ["Qwen3MoeForCausalLM"]}, "'moe_intermediate_size' must be a whole number ≥ 1, got 0"),
+    ({"head_dim": 0}, "'head_dim' must be a whole number ≥ 1, got 0"),
 ])
 def test_config_reproducers_exit_2_or_estimate(tmp_path, capsys, cfg_change, message):
     folder = tmp_path / "m"
