@@ -4,8 +4,8 @@ pydantic's lax mode reads a JSON bool as 1/0 in an ``int`` or ``float`` field (a
 ``Literal[1, 2]``): ``training.rl.response_len_std: true`` planned with 1.0 and no word. :class:`NoBoolForNumbers`
 is the base of the scenario's sections (core/scenario._Section) and of the plan file's own parts (io/planfile):
 one ``before`` validator for every field, which refuses a bool where the field wants a number, in pydantic's own
-words (core/messages._PYDANTIC has them translated), at the field's place (``training.micro_batch_size: Input
-should be a valid integer``); a valid value passes untouched, so valid files load as before.
+words with their translated entries (core/messages._PYDANTIC), at the field's place (``training.micro_batch_size:
+Input should be a valid integer``); a valid value passes untouched, so valid files load as before.
 """
 
 import types
@@ -13,11 +13,12 @@ import typing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator
-from pydantic_core import PydanticCustomError
+
+from .messages import _LITERAL_OR, _PYDANTIC, _VCTX, MsgStr
 
 
-def _bool_refusal(annotation: Any) -> PydanticCustomError | None:
-    """The error for ``true``/``false`` given where ``annotation`` wants a number (``int``, ``float``, ``Literal[1, 2]``,
+def _bool_refusal(annotation: Any) -> MsgStr | None:
+    """Why ``true``/``false`` is refused where ``annotation`` wants a number (``int``, ``float``, ``Literal[1, 2]``,
     each maybe ``| None``), in pydantic's own words (core/messages._PYDANTIC has them translated); None where a bool
     is a valid value (a ``bool`` field, a union with ``bool``, ``Any``) or no number is expected (strings, sections:
     pydantic refuses a bool there itself)."""
@@ -31,12 +32,13 @@ def _bool_refusal(annotation: Any) -> PydanticCustomError | None:
         if not values or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
             return None
         shown = [repr(v) for v in values]
-        expected = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        return PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+        if len(shown) == 1:
+            return MsgStr.make(_VCTX, _PYDANTIC["literal_error"], value=shown[0])
+        return MsgStr.make(_VCTX, _LITERAL_OR, value=", ".join(shown[:-1]), last=shown[-1])
     if annotation is int:
-        return PydanticCustomError("int_type", "Input should be a valid integer")
+        return MsgStr.make(_VCTX, _PYDANTIC["int_type"])
     if annotation is float:
-        return PydanticCustomError("float_type", "Input should be a valid number")
+        return MsgStr.make(_VCTX, _PYDANTIC["float_type"])
     return None
 
 
@@ -52,5 +54,5 @@ class NoBoolForNumbers(BaseModel):
         if type(v) is bool and info.field_name is not None:
             refusal = _bool_refusal(cls.model_fields[info.field_name].annotation)
             if refusal is not None:
-                raise refusal
+                raise ValueError(refusal)
         return v
