@@ -16,6 +16,9 @@ and the message id with its parameters) and one digest of all its variants' resu
 change of behaviour is intended: ``python tests/test_arch_golden.py --write``. Rewritten once since, when the
 reader's last plain-English errors got message ids (issue #15): the English lines, error types and fields of all
 55,956 configs read were compared before and after and were byte-identical; only the recorded ids are new.
+Re-recorded in issue 35 round 10 for configs that describe no model (decoder_sparse_step 0 with experts; then
+head_dim 0, moe_intermediate_size 0 on Qwen-MoE/DeepSeekMoE, num_local_experts 0 on Mixtral): every outcome was
+compared before and after; only variants holding such a 0 went from read to refused, and no read result changed.
 """
 
 from __future__ import annotations

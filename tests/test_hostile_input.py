@@ -511,6 +511,15 @@ def _scenario_file(tmp: Path, **sections) -> Path:
     # zero there (the model cannot load); it was read as 1, every layer MoE (issue 35 round 10)
     ({"decoder_sparse_step": 0, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64,
       "model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"]}, "decoder_sparse_step"),
+    # configs that loaded without complaint but describe no model (issue 35 round 10, probe10's "left open"):
+    # Mixtral builds its sparse MoE block in every layer (0 experts was planned dense); Qwen3-MoE's experts are
+    # moe_intermediate_size wide (0 fell back to intermediate_size); head_dim 0 builds zero-width q/k/v/o in
+    # LlamaAttention while RoPE uses hidden/heads (0 was read as hidden/heads)
+    ({"num_local_experts": 0, "num_experts_per_tok": 2, "model_type": "mixtral",
+      "architectures": ["MixtralForCausalLM"]}, "'num_local_experts' must be a whole number ≥ 1, got 0"),
+    ({"num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 0, "model_type": "qwen3_moe",
+      "architectures": ["Qwen3MoeForCausalLM"]}, "'moe_intermediate_size' must be a whole number ≥ 1, got 0"),
+    ({"head_dim": 0}, "'head_dim' must be a whole number ≥ 1, got 0"),
 ])
 def test_config_reproducers_exit_2_or_estimate(tmp_path, capsys, cfg_change, message):
     folder = tmp_path / "m"
@@ -730,3 +739,72 @@ def test_duplicate_keys_in_our_own_files_are_refused(tmp_path, capsys, ext):
     (folder / "config.json").write_text(json.dumps(CONFIGS[0])[:-1] + ', "vocab_size": 128256}', encoding="utf-8")
     f = _scenario_file(tmp_path, model={"preset": None, "hf_config": "m"})
     assert run_cli(["estimate", str(f)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sample, old, new", [
+    ("result-cpu-sample.json", '{\n "allreduce"', '{\n "allreduce": [],\n "allreduce"'),
+    ("result-cpu-run.json", '"mode"', '"mode": "cuda", "mode"'),
+    ("multinode-2x8-h100-ib-constructed.json", '"nodes": 2,', '"nodes": 3, "nodes": 2,'),
+])
+def test_duplicate_keys_in_a_kit_result_are_refused(tmp_path, capsys, sample, old, new):
+    """A kit result giving one key twice was read with the last one silently (issue 35 round 10, probe10's "left
+    open"): refused in one line naming the key, as for scenario and plan files. The kit scripts write their result
+    with ``json.dump`` of a dict with string keys only, so they never write one (the committed results read)."""
+    text = (ROOT / "tests" / "data" / "kit" / sample).read_text(encoding="utf-8")
+    scenario = str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    f = tmp_path / "r.json"
+    f.write_text(text, encoding="utf-8")
+    assert run_cli(["kit-import", scenario, str(f)]) in (0, 1), capsys.readouterr().err
+    capsys.readouterr()
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    rc = run_cli(["kit-import", scenario, str(f)])
+    err = capsys.readouterr().err
+    key = old.split(":")[0].strip('{\n "')
+    assert rc == 2 and "given twice" in err and key in err, err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("section, values, where, message", [
+    ("training", {"micro_batch_size": True}, "training.micro_batch_size", "Input should be a valid integer"),
+    ("training", {"objective": "grpo", "method": "lora", "rl": {"response_len_std": True}},
+     "training.rl.response_len_std", "Input should be a valid number"),
+    ("training", {"fsdp_version": True}, "training.fsdp_version", "Input should be 1 or 2"),
+    ("parallel", {"tp": False}, "parallel.tp", "Input should be a valid integer"),
+    ("constraints", {"budget": True}, "constraints.budget", "Input should be a valid number"),
+    ("constraints", {"prices": {"h100-sxm-80gb": {"card_hour": True}}}, "card_hour", "Input should be a valid number"),
+    ("hardware", {"num_gpus": True}, "hardware.num_gpus", "Input should be a valid integer"),
+    ("data", {"images_per_sample": False}, "data.images_per_sample", "Input should be a valid number"),
+])
+def test_a_bool_for_a_number_is_refused(tmp_path, capsys, section, values, where, message):
+    """``true``/``false`` where a number is expected was read as 1/0 by pydantic's lax mode
+    (``training.rl.response_len_std: true`` planned with 1.0; issue 35 round 10, probe10's "left open"): refused in
+    one line naming the field, for every section (core/nobool.NoBoolForNumbers); the same file with the number
+    plans."""
+    f = _scenario_file(tmp_path, **{section: values})
+    rc = run_cli(["estimate", str(f)])
+    err = capsys.readouterr().err
+    assert rc == 2 and where in err and message in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    d = json.loads(f.read_text(encoding="utf-8"))
+    d[section] = json.loads(json.dumps(values).replace("true", "1").replace("false", "1"))
+    f.write_text(json.dumps(d), encoding="utf-8")
+    assert run_cli(["estimate", str(f)]) in (0, 1), capsys.readouterr().err
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ('"concurrency": 50', '"concurrency": true', "concurrency", "Input should be a valid integer"),
+    ('"tokens_per_s_per_user": 20.0', '"tokens_per_s_per_user": true', "tokens_per_s_per_user",
+     "Input should be a valid number"),
+    ('"weeks": 4.0', '"weeks": false', "weeks", "Input should be a valid number"),
+])
+def test_a_bool_for_a_number_in_a_plan_file_is_refused(tmp_path, capsys, old, new, where, message):
+    """The same in a plan file's project (the serving phase's inference figures and the phase's weeks)."""
+    text = (ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan").read_text(encoding="utf-8")
+    assert old in text
+    f = tmp_path / "p.gpuplan"
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    rc = run_cli(["project", str(f)])
+    err = capsys.readouterr().err
+    assert rc == 2 and where in err and message in err, err
+    assert len(err.strip().splitlines()) == 1, err

@@ -377,8 +377,32 @@ def _llama4_all_moe(cfg: dict, got: dict) -> None:
             field="config.json")
 
 
+#: model types whose experts are built ``moe_intermediate_size`` wide (transformers Qwen2MoeSparseMoeBlock,
+#: Qwen3MoeSparseMoeBlock, DeepSeekMoE's DeepseekMLP(intermediate_size=config.moe_intermediate_size)): 0 there is
+#: experts of no width, no real model; Mixtral's experts are intermediate_size wide and ignore the key
+_MOE_WIDTH_TYPES = ("qwen2_moe", "qwen3_moe", "deepseek")
+#: model types whose every decoder layer builds its sparse MoE block whatever the expert count (transformers
+#: MixtralDecoderLayer: MixtralSparseMoeBlock, a router Linear(hidden, num_local_experts) and top-k over it): 0
+#: experts is no model there; Qwen-MoE builds a dense MLP when num_experts is 0 (modeling_qwen3_moe.py), so it reads
+_ALWAYS_MOE_TYPES = ("mixtral",)
+
+
+def _routed_experts(cfg: dict, got: dict) -> int:
+    """Routed experts (num_local_experts / num_experts / n_routed_experts; absent or null: none)."""
+    minimum = 1 if got["_mt"] in _ALWAYS_MOE_TYPES else 0
+    return _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", required=False, minimum=minimum) or 0
+
+
+def _given_head_dim(cfg: dict, got: dict) -> int:
+    """``head_dim`` when given, else hidden_size / heads. 0 is refused: LlamaConfig keeps it (``head_dim if head_dim
+    is not None``) and the attention builds q/k/v/o ``heads × 0`` wide while RoPE falls back to hidden/heads
+    (``getattr(config, "head_dim", None) or ...``): no model runs with it."""
+    return _int(cfg, "head_dim", required=False, minimum=1) or _head_dim(got)
+
+
 def _moe_width(cfg: dict, got: dict) -> int:
-    moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or got["_inter"]
+    minimum = 1 if got["_mt"] in _MOE_WIDTH_TYPES else 0
+    moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False, minimum=minimum) or got["_inter"]
     if not moe_inter:
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "an MoE config needs '{key}' or '{alt}'"),
                                         key="moe_intermediate_size", alt="intermediate_size"), field="config.json")
@@ -576,7 +600,7 @@ LLAMA: Steps = (
     ("hidden_size", size("hidden_size")),
     ("num_heads", size("num_attention_heads")),
     ("num_kv_heads", size("num_key_value_heads", default=of("num_heads"))),
-    ("head_dim", optional("head_dim", otherwise=_head_dim)),
+    ("head_dim", _given_head_dim),
     ("_inter", maybe("intermediate_size")),
     ("num_layers", size("num_hidden_layers")),
     ("vocab_size", size("vocab_size")),
@@ -606,7 +630,7 @@ LLAMA_VARIANTS: dict[str, Steps] = {
 #: Mixtral, Qwen-MoE, OLMoE, …: routed experts (num_local_experts / num_experts / n_routed_experts), an
 #: optional shared expert of its own width (Qwen-MoE), leading dense layers (mlp_only_layers)
 MOE: Steps = (
-    ("num_experts", optional("num_local_experts", "num_experts", "n_routed_experts")),
+    ("num_experts", _routed_experts),
 )
 MOE_EXPERTS: Steps = (
     ("moe_intermediate_size", _moe_width),

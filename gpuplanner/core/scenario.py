@@ -9,11 +9,12 @@ on them. Fields may be added, never renamed. ``constraints`` drives the plan sea
 # instead of compiling and evaluating its text
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, not_negative_price, validation_reason
+from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, engine_of
@@ -62,7 +63,7 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "gpt-neox": "none"}
 
 
-class _Section(BaseModel):
+class _Section(NoBoolForNumbers):
     # NaN and ±Infinity are never a valid value: every number is finite and within its documented range
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 

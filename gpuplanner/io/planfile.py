@@ -78,6 +78,7 @@ from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolv
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, not_negative_price, validation_reason
+from ..core.nobool import NoBoolForNumbers
 from ..core.project import Project
 from ..core.quotes import VendorQuote
 from ..core.scenario import ModelSection, ParallelSection, Scenario
@@ -139,11 +140,11 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 # ------------------------------------------------------------------------------------------------ model
 
-class _Doc(BaseModel):
+class _Doc(NoBoolForNumbers):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-class PriceRow(BaseModel):
+class PriceRow(NoBoolForNumbers):
     """One row of the price table (same keys as ``resources/prices.json``); extra keys are kept."""
 
     model_config = ConfigDict(extra="allow", validate_assignment=True)

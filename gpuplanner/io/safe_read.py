@@ -273,6 +273,6 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
                                       why=inner)) from None
 
 
-def read_json(path: str | os.PathLike, limit: int, what: str = "JSON file") -> Any:
-    """:func:`read_limited` then :func:`parse_json`."""
-    return parse_json(read_limited(path, limit, what), Path(path).name)
+def read_json(path: str | os.PathLike, limit: int, what: str = "JSON file", unique_keys: bool = False) -> Any:
+    """:func:`read_limited` then :func:`parse_json` (``unique_keys``: :func:`loads_finite`'s)."""
+    return parse_json(read_limited(path, limit, what), Path(path).name, unique_keys=unique_keys)

@@ -51,11 +51,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_reason
+from ..core.nobool import NoBoolForNumbers
 from ..formatting import format_flops, format_sig
 
 from ..core.scenario import Scenario
@@ -261,7 +262,7 @@ def kit_benchmark_source() -> str:
 # ------------------------------------------------------------------------------------------------- parse
 
 
-class _Rec(BaseModel):
+class _Rec(NoBoolForNumbers):
     model_config = ConfigDict(extra="ignore")
 
 
@@ -375,13 +376,13 @@ def parse_kit_result(text: str | bytes) -> KitResult:
     if nesting_depth(text) > MAX_DEPTH:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (nested too deeply)")))
     try:
-        data = loads_finite(text)
+        data = loads_finite(text, unique_keys=True)  # a key given twice: refused naming it (our own format)
         if SURROGATE_ESCAPE.search(text):
             refuse_lone_surrogates(data)
     except json.JSONDecodeError as err:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})"), line=err.lineno, col=err.colno, msg=err.msg)) from None
     except ValueError as err:
-        if len(err.args) == 2:  # loads_finite: (where, the literal)
+        if len(err.args) == 2:  # loads_finite: (where, the literal) or (the key given twice, why)
             raise KitResultError(MsgStr.make(CTX, "{field}: {why}", field=err.args[0], why=err.args[1])) from None
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON ({why})"),
                                          why=err.args[0] if err.args and hasattr(err.args[0], "context")

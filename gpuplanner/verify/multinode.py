@@ -33,11 +33,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, Msg, error_text, validation_reason
+from ..core.nobool import NoBoolForNumbers
 from .findings import Finding, findings_first, worst
 
 CTX = "MultiNode"
@@ -241,7 +242,7 @@ def render_multinode_kit(scenario: Any, nodes: int, *, base_dir: Path | None = N
 # ------------------------------------------------------------------------------------------------- parse
 
 
-class _Rec(BaseModel):
+class _Rec(NoBoolForNumbers):
     model_config = ConfigDict(extra="ignore")
 
 
@@ -339,7 +340,7 @@ def load_multinode_result(path: str | Path) -> MultiNodeResult:
 
     p = Path(path)
     try:
-        return parse_multinode_result(read_json(p, MAX_RESULT_BYTES, "kit result"))
+        return parse_multinode_result(read_json(p, MAX_RESULT_BYTES, "kit result", unique_keys=True))
     except MultiNodeError as err:
         raise MultiNodeError(MsgStr.make(CTX, "{file}: {error}", file=p.name, error=error_text(err))) from None
 
@@ -348,7 +349,7 @@ def result_schema(path: str | Path) -> str | None:
     """The ``schema`` of a result file (None when it is not a JSON object with one)."""
     from ..io.safe_read import read_json
 
-    data = read_json(path, MAX_RESULT_BYTES, "kit result")
+    data = read_json(path, MAX_RESULT_BYTES, "kit result", unique_keys=True)
     return data.get("schema") if isinstance(data, dict) else None
 
 
