@@ -238,15 +238,43 @@ def format_elapsed(days: float, lang: str | None = None, unit: str | None = None
 
 def days_decimals(days: float) -> int:
     """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
-    one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), else 1 (issue 35 round 10,
-    ux14: the range, the safe-deadline rule's "upper end of its band" and the plan's own line agree)."""
+    one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), 1 from a day, none from 100
+    days (the PDF's rule since ux9, now everyone's; issue 35 round 10, ux14 and mend10c: the range, the safe-deadline
+    rule's "upper end of its band", the plan's own line, the live panel, the Plans details, the CLI and the PDF
+    agree)."""
     d = float(days)
-    return 2 if math.isfinite(d) and abs(d) < 1 else 1
+    if not math.isfinite(d):
+        return 1
+    return 2 if abs(d) < 1 else 1 if abs(d) < 100 else 0
+
+
+def format_days_number(days: float, lang: str | None = None) -> str:
+    """The number of a plan's calendar (or compute) days alone, at :func:`days_decimals`; a job of minutes, below 0.01 days, at
+    two significant digits (``0.004``), never "0.00"."""
+    d = float(days)
+    if not math.isfinite(d):
+        return "—"
+    return format_sig(d, 2, lang) if 0 < abs(d) < 0.01 else format_number(d, days_decimals(d), lang)
 
 
 def format_days_span(lo: float, hi: float, lang: str | None = None) -> tuple[str, str]:
     """A plan's likely range of calendar days (:func:`format_span` at :func:`days_decimals` of its upper end)."""
     return format_span(lo, hi, days_decimals(hi), lang)
+
+
+def format_days_band(days: float, lo: float, hi: float, lang: str | None = None) -> tuple[str, str, str]:
+    """A plan's calendar days and its likely range, at one precision: the range's (:func:`format_days_span`), so the
+    headline never has more decimals than the range beside it ("16.62 days" beside "16.6–18.8" before; mend10c).
+    The live panel, the Plans details, ``gpuplanner estimate``/``plan`` and the PDF use it."""
+    lo_s, hi_s = format_days_span(lo, hi, lang)
+    decimals = len(hi_s.rsplit(".", 1)[1]) if "." in hi_s else 0
+    return format_number(days, decimals, lang), lo_s, hi_s
+
+
+def format_plan_days(days: float, band: tuple[float, float] | None = None, lang: str | None = None) -> str:
+    """A plan's calendar days as its headline: at its likely range's precision where it has one
+    (:func:`format_days_band`), else :func:`format_days_number`."""
+    return format_days_number(days, lang) if band is None else format_days_band(days, *band, lang)[0]
 
 
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,30 @@ def test_not_for_this_plan_in_the_cli_reads_hours(capsys, lang, unit):
     lines = [x for x in out.splitlines() if "Not for this plan" in x or "对本方案并不划算" in x]
     assert any(unit in x for x in lines), lines
     assert not any(("0." in x and " days" in x) or ("0." in x and "天" in x) for x in lines), lines
+
+
+def test_a_plans_days_and_its_range_share_one_rule_by_hand():
+    from gpuplanner.formatting import days_decimals, format_days_band, format_days_number as format_days
+
+    assert format_days_band(16.62, 16.6, 18.8) == ("16.6", "16.6", "18.8")   # was "16.62 days" beside "16.6–18.8"
+    assert format_days_band(0.27, 0.25, 0.29) == ("0.27", "0.25", "0.29")
+    assert format_days_band(2.80, 2.76, 2.84) == ("2.80", "2.76", "2.84")   # the range needs 2: the headline too
+    assert format_days(0.27) == "0.27" and format_days(3.8) == "3.8" and format_days(0.004) == "0.004"
+    assert days_decimals(150.4) == 0 and format_days(150.4) == "150"          # as the PDF always wrote it
+
+
+_DAYS = r"(\d[\d,]*(?:\.\d+)?)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_estimate_prints_its_days_and_range_at_one_precision(capsys, lang):
+    assert run_cli(["estimate", str(EXAMPLES / "70b-cpt-64xh100.gpuplan"), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    head = next(x for x in out.splitlines() if x.strip().startswith(("calendar", "日历时间")))
+    rng = next(x for x in out.splitlines() if x.strip().startswith(("likely range", "可能区间")))
+    d = re.search(_DAYS, head.split(None, 1)[1]).group(1)
+    lo, hi = re.search(_DAYS + "–" + _DAYS, rng).groups()
+    assert d == "3.8", head                                  # the estimate: 3.80 days before, 1 decimal from a day
+    assert len(lo.split(".")[1]) == len(hi.split(".")[1]) == 1, rng
+    cmp_ = next(x for x in out.splitlines() if x.strip().startswith(("compute", "算力时间")))
+    assert re.search(r"\b\d+\.\d days", cmp_) or "天" in cmp_, cmp_
