@@ -176,18 +176,6 @@ def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | 
     return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))
 
 
-def format_tenths(value: float, lang: str | None = None) -> str:
-    """A span of weeks, months or days as the plan's sentences write it: one decimal (``3.0``, ``12.5``), and
-    below 1 two significant digits (``0.16``, ``0.023``), so a short job never reads "0.0 weeks" (the rule of
-    ``cost``'s "For this job alone (0.16 days)"; issue 35 round 10, ux14). Zero is ``0``."""
-    v = float(value)
-    if not math.isfinite(v):
-        return "—"
-    if v == 0:
-        return "0"
-    return format_sig(v, 2, lang) if abs(v) < 1 else format_number(v, 1, lang)
-
-
 #: a span of elapsed time by its size (issue 35 round 10, ux15): the unit's days and its word in each language
 ELAPSED_UNITS = {"hours": (1 / 24, "hours", "小时"), "days": (1.0, "days", "天"), "weeks": (7.0, "weeks", "周")}
 #: below one day a span reads in hours, below two weeks in days, from two weeks in weeks ("3.8 hours", "0.7 days"
@@ -204,11 +192,11 @@ def elapsed_unit(max_days: float) -> str:
 
 def elapsed_numbers(days, unit: str | None = None, lang: str | None = None) -> list[str]:
     """The numbers of spans ``days`` (an iterable, in days) in one ``unit`` (default: that of the largest), each
-    as :func:`format_tenths` writes it, with more decimals where two different spans would print the same."""
+    as :func:`format_time_number` writes it, with more decimals where two different spans would print the same."""
     vals = [float(d) for d in days]
     unit = unit or elapsed_unit(max((abs(v) for v in vals if math.isfinite(v)), default=0.0))
     per = ELAPSED_UNITS[unit][0]
-    texts = [format_tenths(v / per, lang) for v in vals]
+    texts = [format_time_number(v / per, lang) for v in vals]
     for d in range(2, 6):
         if all(a != b or vals[i] == vals[j] for i, a in enumerate(texts) for j, b in enumerate(texts)):
             break
@@ -248,13 +236,21 @@ def days_decimals(days: float) -> int:
     return 2 if abs(d) < 1 else 1 if abs(d) < 100 else 0
 
 
-def format_days_number(days: float, lang: str | None = None) -> str:
-    """The number of a plan's calendar (or compute) days alone, at :func:`days_decimals`; a job of minutes, below 0.01 days, at
-    two significant digits (``0.004``), never "0.00"."""
-    d = float(days)
+def format_time_number(value: float, lang: str | None = None) -> str:
+    """The number of a span of time: a plan's calendar or compute days, and a span in the unit that suits it
+    (:func:`format_elapsed`'s hours, days or weeks; rent-or-build's months). One rule for all (issue 35 round 10,
+    mend10c; before, a span below 1 had two significant digits, "0.023", and a plan's days two decimals, "0.02"):
+    :func:`days_decimals` (two decimals below 1, one from 1, none from 100), and below 0.01 two significant digits
+    (``0.004``), so a short job never reads "0.00" nor "0.0 weeks". Zero is ``0``."""
+    d = float(value)
     if not math.isfinite(d):
         return "—"
-    return format_sig(d, 2, lang) if 0 < abs(d) < 0.01 else format_number(d, days_decimals(d), lang)
+    if d == 0:
+        return "0"
+    if abs(d) < 0.01:
+        return format_sig(d, 2, lang)
+    decimals = days_decimals(d)
+    return format_number(d, days_decimals(round(d, decimals)), lang)  # 0.999 reads "1.0", as 1.0 does
 
 
 def format_days_span(lo: float, hi: float, lang: str | None = None) -> tuple[str, str]:
@@ -273,8 +269,8 @@ def format_days_band(days: float, lo: float, hi: float, lang: str | None = None)
 
 def format_plan_days(days: float, band: tuple[float, float] | None = None, lang: str | None = None) -> str:
     """A plan's calendar days as its headline: at its likely range's precision where it has one
-    (:func:`format_days_band`), else :func:`format_days_number`."""
-    return format_days_number(days, lang) if band is None else format_days_band(days, *band, lang)[0]
+    (:func:`format_days_band`), else :func:`format_time_number`."""
+    return format_time_number(days, lang) if band is None else format_days_band(days, *band, lang)[0]
 
 
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:

@@ -43,7 +43,7 @@ def test_not_for_this_plan_in_the_cli_reads_hours(capsys, lang, unit):
 
 
 def test_a_plans_days_and_its_range_share_one_rule_by_hand():
-    from gpuplanner.formatting import days_decimals, format_days_band, format_days_number as format_days
+    from gpuplanner.formatting import days_decimals, format_days_band, format_time_number as format_days
 
     assert format_days_band(16.62, 16.6, 18.8) == ("16.6", "16.6", "18.8")   # was "16.62 days" beside "16.6–18.8"
     assert format_days_band(0.27, 0.25, 0.29) == ("0.27", "0.25", "0.29")
@@ -67,3 +67,18 @@ def test_estimate_prints_its_days_and_range_at_one_precision(capsys, lang):
     assert len(lo.split(".")[1]) == len(hi.split(".")[1]) == 1, rng
     cmp_ = next(x for x in out.splitlines() if x.strip().startswith(("compute", "算力时间")))
     assert re.search(r"\b\d+\.\d days", cmp_) or "天" in cmp_, cmp_
+
+
+def test_a_span_below_one_reads_by_one_rule_everywhere():
+    """A span below 1 had two rules: format_tenths' two significant digits ("0.023 weeks") and a plan's days'
+    two decimals ("0.02 days"). One rule now (formatting.format_time_number), by hand."""
+    from gpuplanner.commands.plan import _days
+    from gpuplanner.formatting import elapsed_numbers, format_time_number
+
+    # a weeks column: 0.16 days = 0.0229 weeks beside 3.0 weeks; was "0.023"
+    assert elapsed_numbers([0.16, 21.0]) == ["0.02", "3.0"]
+    assert _days(0.0229) == format_time_number(0.0229) == "0.02"
+    assert _days(0.004) == format_time_number(0.004) == "0.004"     # never "0.00"
+    assert format_time_number(0.48) == "0.48" and format_time_number(0) == "0"
+    import gpuplanner.formatting as F
+    assert not hasattr(F, "format_tenths")                              # the second rule is gone

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, days_decimals, format_plan_days, format_list, paren
+from ..formatting import colon, days_decimals, format_plan_days, format_time_number, format_list, paren
 
 
 CTX = "CLI"
@@ -173,6 +173,8 @@ def _days(days: float, extra: int = 0) -> str:
     """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days");
     ``extra`` more decimals where neighbours would otherwise read the same (:func:`_front_days`)."""
     d = float(days)
+    if not extra:  # the one rule of a span's number (formatting.format_time_number; mend10c)
+        return format_time_number(d)
     return format_number(d, days_decimals(d) + extra) if d >= 0.01 else format_sig(d, 2 + extra)
 
 

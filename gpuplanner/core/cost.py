@@ -1032,11 +1032,11 @@ def _servers_phrase(b: BuildInputs, plan_gpus: int | None) -> Msg:
 def _horizon_msg(months: float) -> Msg:
     """The rent-or-build horizon in a sentence: "12.0 months" from a month, below that in hours, days or weeks as
     every other span (messages.elapsed_msg: "Over 3.8 hours", not "Over 0.0053 months"; ux15)."""
-    from gpuplanner.formatting import format_tenths  # pure Python, no Qt
+    from gpuplanner.formatting import format_time_number  # pure Python, no Qt
     from .messages import elapsed_msg
 
     if months >= 1:
-        return Msg("Units", QT_TRANSLATE_NOOP("Units", "{n} months"), {"n": format_tenths(months)})
+        return Msg("Units", QT_TRANSLATE_NOOP("Units", "{n} months"), {"n": format_time_number(months)})
     return elapsed_msg(months * HOURS_PER_MONTH / 24.0)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_days_number, format_plan_days, format_compact, format_money, format_number, format_percent, format_sig, format_days_span,
+from gpuplanner.formatting import (format_time_number, format_plan_days, format_compact, format_money, format_number, format_percent, format_sig, format_days_span,
                                    format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -128,7 +128,7 @@ class LivePanel(QWidget):
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
         lines = [
             self.tr("{0} calendar days ({1} days of compute)").format(  # the range's precision (mend10c)
-                format_plan_days(ev.calendar_days, ev.calendar_days_band), format_days_number(ev.compute_days))]
+                format_plan_days(ev.calendar_days, ev.calendar_days_band), format_time_number(ev.compute_days))]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
             lines.append(self.tr("rollout generation: {0} of each step").format(
