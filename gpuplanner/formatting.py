@@ -176,18 +176,6 @@ def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | 
     return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))
 
 
-def format_tenths(value: float, lang: str | None = None) -> str:
-    """A span of weeks, months or days as the plan's sentences write it: one decimal (``3.0``, ``12.5``), and
-    below 1 two significant digits (``0.16``, ``0.023``), so a short job never reads "0.0 weeks" (the rule of
-    ``cost``'s "For this job alone (0.16 days)"; issue 35 round 10, ux14). Zero is ``0``."""
-    v = float(value)
-    if not math.isfinite(v):
-        return "—"
-    if v == 0:
-        return "0"
-    return format_sig(v, 2, lang) if abs(v) < 1 else format_number(v, 1, lang)
-
-
 #: a span of elapsed time by its size (issue 35 round 10, ux15): the unit's days and its word in each language
 ELAPSED_UNITS = {"hours": (1 / 24, "hours", "小时"), "days": (1.0, "days", "天"), "weeks": (7.0, "weeks", "周")}
 #: below one day a span reads in hours, below two weeks in days, from two weeks in weeks ("3.8 hours", "0.7 days"
@@ -204,11 +192,11 @@ def elapsed_unit(max_days: float) -> str:
 
 def elapsed_numbers(days, unit: str | None = None, lang: str | None = None) -> list[str]:
     """The numbers of spans ``days`` (an iterable, in days) in one ``unit`` (default: that of the largest), each
-    as :func:`format_tenths` writes it, with more decimals where two different spans would print the same."""
+    as :func:`format_time_number` writes it, with more decimals where two different spans would print the same."""
     vals = [float(d) for d in days]
     unit = unit or elapsed_unit(max((abs(v) for v in vals if math.isfinite(v)), default=0.0))
     per = ELAPSED_UNITS[unit][0]
-    texts = [format_tenths(v / per, lang) for v in vals]
+    texts = [format_time_number(v / per, lang) for v in vals]
     for d in range(2, 6):
         if all(a != b or vals[i] == vals[j] for i, a in enumerate(texts) for j, b in enumerate(texts)):
             break
@@ -238,15 +226,51 @@ def format_elapsed(days: float, lang: str | None = None, unit: str | None = None
 
 def days_decimals(days: float) -> int:
     """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
-    one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), else 1 (issue 35 round 10,
-    ux14: the range, the safe-deadline rule's "upper end of its band" and the plan's own line agree)."""
+    one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), 1 from a day, none from 100
+    days (the PDF's rule since ux9, now everyone's; issue 35 round 10, ux14 and mend10c: the range, the safe-deadline
+    rule's "upper end of its band", the plan's own line, the live panel, the Plans details, the CLI and the PDF
+    agree)."""
     d = float(days)
-    return 2 if math.isfinite(d) and abs(d) < 1 else 1
+    if not math.isfinite(d):
+        return 1
+    return 2 if abs(d) < 1 else 1 if abs(d) < 100 else 0
+
+
+def format_time_number(value: float, lang: str | None = None) -> str:
+    """The number of a span of time: a plan's calendar or compute days, and a span in the unit that suits it
+    (:func:`format_elapsed`'s hours, days or weeks; rent-or-build's months). One rule for all (issue 35 round 10,
+    mend10c; before, a span below 1 had two significant digits, "0.023", and a plan's days two decimals, "0.02"):
+    :func:`days_decimals` (two decimals below 1, one from 1, none from 100), and below 0.01 two significant digits
+    (``0.004``), so a short job never reads "0.00" nor "0.0 weeks". Zero is ``0``."""
+    d = float(value)
+    if not math.isfinite(d):
+        return "—"
+    if d == 0:
+        return "0"
+    if abs(d) < 0.01:
+        return format_sig(d, 2, lang)
+    decimals = days_decimals(d)
+    return format_number(d, days_decimals(round(d, decimals)), lang)  # 0.999 reads "1.0", as 1.0 does
 
 
 def format_days_span(lo: float, hi: float, lang: str | None = None) -> tuple[str, str]:
     """A plan's likely range of calendar days (:func:`format_span` at :func:`days_decimals` of its upper end)."""
     return format_span(lo, hi, days_decimals(hi), lang)
+
+
+def format_days_band(days: float, lo: float, hi: float, lang: str | None = None) -> tuple[str, str, str]:
+    """A plan's calendar days and its likely range, at one precision: the range's (:func:`format_days_span`), so the
+    headline never has more decimals than the range beside it ("16.62 days" beside "16.6–18.8" before; mend10c).
+    The live panel, the Plans details, ``gpuplanner estimate``/``plan`` and the PDF use it."""
+    lo_s, hi_s = format_days_span(lo, hi, lang)
+    decimals = len(hi_s.rsplit(".", 1)[1]) if "." in hi_s else 0
+    return format_number(days, decimals, lang), lo_s, hi_s
+
+
+def format_plan_days(days: float, band: tuple[float, float] | None = None, lang: str | None = None) -> str:
+    """A plan's calendar days as its headline: at its likely range's precision where it has one
+    (:func:`format_days_band`), else :func:`format_time_number`."""
+    return format_time_number(days, lang) if band is None else format_days_band(days, *band, lang)[0]
 
 
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:

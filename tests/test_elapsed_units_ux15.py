@@ -27,7 +27,8 @@ def test_the_unit_follows_the_size_by_hand():
     assert format_elapsed(0.66) == "15.8 hours"           # was "0.094 weeks" in the project total
     assert format_elapsed(3.5) == "3.5 days"
     assert format_elapsed(21.0) == "3.0 weeks"
-    assert format_elapsed(1 / 24) == "1.0 hours" and format_elapsed(0.999 / 24) == "1 hour"
+    # mend10c: one rule for a span's number (formatting.format_time_number): 0.999 hours is "1.0", as 1.0 (was "1 hour")
+    assert format_elapsed(1 / 24) == "1.0 hours" and format_elapsed(0.999 / 24) == "1.0 hours"
     assert format_elapsed(0.16, "zh_CN") == "3.8 小时"
     assert format_elapsed(3.5, "zh_CN") == "3.5 天"
     assert format_elapsed(21.0, "zh_CN") == "3.0 周"
@@ -114,4 +115,4 @@ def test_the_pdf_project_table_reads_a_short_job_in_hours():
     proj = SimpleNamespace(total_weeks=0.16 / 7, phases=[SimpleNamespace(start_week=0.0, end_week=0.16 / 7)])
     assert _phase_spans(proj) == ("Hours", ["0", "3.8", "3.8"])      # was "0–0.0228571" weeks
     assert _whatif_days([{"calendar_days": 0.3}, {"calendar_days": 1.4}, {"calendar_days": None}]) == \
-        ("Days", ["0.3", "1.4", "—"])
+        ("Days", ["0.30", "1.4", "—"])  # mend10c: as a plan's days

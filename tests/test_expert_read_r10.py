@@ -82,9 +82,9 @@ def _price(card_hour=10.0, month=5000.0, g=8):
 
 
 @pytest.mark.parametrize("n, expect", [
-    (1, "Not for this plan: it uses 1 of a machine's 8 cards for 0.9 days, and a monthly rent bills whole machines "
+    (1, "Not for this plan: it uses 1 of a machine's 8 cards for 21.6 hours, and a monthly rent bills whole machines "
         "for whole months."),
-    (8, "Not for this plan: it runs 0.9 days, and a monthly rent bills whole machines for whole months.")])
+    (8, "Not for this plan: it runs 21.6 hours, and a monthly rent bills whole machines for whole months.")])
 def test_a_monthly_crossover_below_the_work_pattern_says_why_this_plan_is_billed_by_the_hour(n, expect):
     p = _price()
     # hand: 5,000 / (8 cards x 10/h) x 168/730 = 14.4 hours a week, below the 168 h/week pattern

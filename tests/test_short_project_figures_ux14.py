@@ -12,20 +12,20 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.cli import run_cli
-from gpuplanner.formatting import format_tenths
+from gpuplanner.formatting import format_time_number as format_tenths  # one rule since mend10c
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "8b-dpo-full-8xh100-zero3.json"
 
 
 def test_format_tenths_by_hand():
     assert format_tenths(0) == "0"
-    assert format_tenths(0.0229) == "0.023"
+    assert format_tenths(0.0229) == "0.02"     # mend10c: two decimals below 1, as a plan's days (was "0.023")
     assert format_tenths(0.16) == "0.16"
-    assert format_tenths(0.999) == "1"
+    assert format_tenths(0.999) == "1.0"      # mend10c: as 1.0 reads (was "1")
     assert format_tenths(3.0) == "3.0"       # the ux11 what-if test's "slot of 3.0 weeks" is unchanged
     assert format_tenths(21.0) == "21.0"
     assert format_tenths(12.345) == "12.3"
-    assert format_tenths(1234.56) == "1,234.6"
+    assert format_tenths(1234.56) == "1,235"  # mend10c: none from 100, as a plan's days (was "1,234.6")
     assert format_tenths(float("inf")) == "—"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_compact, format_money, join_clause, format_number, format_percent, format_sig, gpu_display_name
+from ..formatting import format_time_number, format_plan_days, format_compact, format_money, join_clause, format_number, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, likely_range, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 from ..formatting import breakdown_rows, colon, format_list, hidden_share_rows, paren, plural_s
@@ -112,12 +112,12 @@ def text_lines(ev, data: dict) -> list[str]:
             ).format(mfu=format_percent(ev.time.mfu_training, 1))]),
         "  " + _lbl(translate(CTX, "compute"), 17) + translate(
             CTX, "{days} days around the clock, {hours} GPU-hours").format(
-                days=format_number(ev.compute_days, 2), hours=format_number(ev.gpu_hours)),
+                days=format_time_number(ev.compute_days), hours=format_number(ev.gpu_hours)),
         "  " + _lbl(translate(CTX, "calendar"), 17) + translate(
             CTX, "{days} days with setup, checkpoints, interruptions and {h} h/week").format(
-                days=format_number(ev.calendar_days, 2), h=format_sig(ev.scenario.constraints.hours_per_week)),
+                days=format_plan_days(ev.calendar_days, ev.calendar_days_band), h=format_sig(ev.scenario.constraints.hours_per_week)),
     ]
-    band = likely_range(ev, 2, ev.currency)
+    band = likely_range(ev, None, ev.currency)  # the headline's precision (formatting.format_days_band; mend10c)
     if band is not None:
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(*band))
     from ..core.timing import BREAKDOWN_LABELS

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, days_decimals, format_list, paren
+from ..formatting import colon, days_decimals, format_plan_days, format_time_number, format_list, paren
 
 
 CTX = "CLI"
@@ -121,7 +121,9 @@ def text_lines(result, con, method: str = "") -> list[str]:
         ev = p.evaluation
         out.append("")
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
-            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
+            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name),
+            days=_days(p.calendar_days) if ev.calendar_days_band is None else format_plan_days(
+                p.calendar_days, ev.calendar_days_band),  # at its range's precision (mend10c)
             compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
         band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
@@ -171,6 +173,8 @@ def _days(days: float, extra: int = 0) -> str:
     """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days");
     ``extra`` more decimals where neighbours would otherwise read the same (:func:`_front_days`)."""
     d = float(days)
+    if not extra:  # the one rule of a span's number (formatting.format_time_number; mend10c)
+        return format_time_number(d)
     return format_number(d, days_decimals(d) + extra) if d >= 0.01 else format_sig(d, 2 + extra)
 
 

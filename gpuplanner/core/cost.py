@@ -813,6 +813,8 @@ def _not_for_this_plan(price: GpuPrice, mode: str, costs: Mapping[str, float], h
     alone, "pays off above 142 hours of use per week; your work pattern is 168 hours a week" next to a plan billed
     by the card-hour looked like a rule the plan broke (issue 35 round 10, advice11: the 7B LoRA example on one
     RTX 5090 for 0.8 days, whose whole 8-card machine for a month costs ¥14,500 against ¥58)."""
+    from .messages import elapsed_msg
+
     if run_days is None:
         return []
     out: list[Msg] = []
@@ -824,18 +826,19 @@ def _not_for_this_plan(price: GpuPrice, mode: str, costs: Mapping[str, float], h
             continue
         few = 0 < num_gpus < g
         text = {("week", True): QT_TRANSLATE_NOOP(
-                    "Cost", "Not for this plan: it uses {n} of a machine's {g} cards for {days:.1f} days, and a weekly "
+                    "Cost", "Not for this plan: it uses {n} of a machine's {g} cards for {days}, and a weekly "
                             "rent bills whole machines for whole weeks."),
                 ("week", False): QT_TRANSLATE_NOOP(
-                    "Cost", "Not for this plan: it runs {days:.1f} days, and a weekly rent bills whole machines for "
+                    "Cost", "Not for this plan: it runs {days}, and a weekly rent bills whole machines for "
                             "whole weeks."),
                 ("month", True): QT_TRANSLATE_NOOP(
-                    "Cost", "Not for this plan: it uses {n} of a machine's {g} cards for {days:.1f} days, and a monthly "
+                    "Cost", "Not for this plan: it uses {n} of a machine's {g} cards for {days}, and a monthly "
                             "rent bills whole machines for whole months."),
                 ("month", False): QT_TRANSLATE_NOOP(
-                    "Cost", "Not for this plan: it runs {days:.1f} days, and a monthly rent bills whole machines for "
+                    "Cost", "Not for this plan: it runs {days}, and a monthly rent bills whole machines for "
                             "whole months.")}[(period, few)]
-        out.append(Msg(CTX, text, {"n": int(num_gpus), "g": g, "days": float(run_days)}))
+        # the run's span as every other span reads (messages.elapsed_msg: "6.5 hours", not "0.3 days"; mend10c)
+        out.append(Msg(CTX, text, {"n": int(num_gpus), "g": g, "days": elapsed_msg(float(run_days))}))
     return out
 
 
@@ -1029,11 +1032,11 @@ def _servers_phrase(b: BuildInputs, plan_gpus: int | None) -> Msg:
 def _horizon_msg(months: float) -> Msg:
     """The rent-or-build horizon in a sentence: "12.0 months" from a month, below that in hours, days or weeks as
     every other span (messages.elapsed_msg: "Over 3.8 hours", not "Over 0.0053 months"; ux15)."""
-    from gpuplanner.formatting import format_tenths  # pure Python, no Qt
+    from gpuplanner.formatting import format_time_number  # pure Python, no Qt
     from .messages import elapsed_msg
 
     if months >= 1:
-        return Msg("Units", QT_TRANSLATE_NOOP("Units", "{n} months"), {"n": format_tenths(months)})
+        return Msg("Units", QT_TRANSLATE_NOOP("Units", "{n} months"), {"n": format_time_number(months)})
     return elapsed_msg(months * HOURS_PER_MONTH / 24.0)
 
 

@@ -854,7 +854,7 @@ def _html_plan(data: ReportData) -> str:
     out.append(f"<p><b>{_e(summary)}</b></p>")
     if p.calendar_days_band is not None and p.band:
         lo, hi = p.calendar_days_band
-        lo_s, hi_s = format_days_span(lo, hi) if hi < 100 else format_span(lo, hi, 0)  # 2 decimals below a day (ux14)
+        lo_s, hi_s = format_days_span(lo, hi)  # 2 decimals below a day (ux14), none from 100 (days_decimals)
         rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if p.cost_band is not None:
             # one figure says why: whole machines by the month bill the same at both ends (evaluate.cost_band_msg; ux15)

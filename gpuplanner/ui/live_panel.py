@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_compact, format_money, format_number, format_percent, format_sig, format_days_span,
+from gpuplanner.formatting import (format_time_number, format_plan_days, format_compact, format_money, format_number, format_percent, format_sig, format_days_span,
                                    format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -127,8 +127,8 @@ class LivePanel(QWidget):
         set_text(self.mem_value, mem)
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
         lines = [
-            self.tr("{0} calendar days ({1} days of compute)").format(format_number(ev.calendar_days, 2),
-                                                                      format_number(ev.compute_days, 2))]
+            self.tr("{0} calendar days ({1} days of compute)").format(  # the range's precision (mend10c)
+                format_plan_days(ev.calendar_days, ev.calendar_days_band), format_time_number(ev.compute_days))]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
             lines.append(self.tr("rollout generation: {0} of each step").format(

@@ -33,7 +33,7 @@ def test_a_few_hours_project_page_reads_in_hours(make_window, language, tmp_path
     assert page.table.item(0, 1).text() == "0–3.9"
     # the what-if column in the unit of its largest row (10× data: 1.4 days), every row in it
     assert page.whatif.horizontalHeaderItem(2).text() == days
-    assert [page.whatif.item(r, 2).text() for r in range(page.whatif.rowCount())] == ["0.3", "1.4", "0.093"]
+    assert [page.whatif.item(r, 2).text() for r in range(page.whatif.rowCount())] == ["0.30", "1.4", "0.09"]  # mend10c: as the plans' days
     said = page.replans.text()
     assert ("3.9 hours" in said) if lang == "en" else ("3.9 小时" in said), said
 

@@ -1388,22 +1388,6 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
-        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days:.1f} days, and a weekly rent bills whole machines for whole weeks.</source>
-        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days:.1f} 天，而包周按整台机器、整周计费。</translation>
-    </message>
-    <message>
-        <source>Not for this plan: it runs {days:.1f} days, and a weekly rent bills whole machines for whole weeks.</source>
-        <translation>对本方案并不划算：它只运行 {days:.1f} 天，而包周按整台机器、整周计费。</translation>
-    </message>
-    <message>
-        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days:.1f} days, and a monthly rent bills whole machines for whole months.</source>
-        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days:.1f} 天，而包月按整台机器、整月计费。</translation>
-    </message>
-    <message>
-        <source>Not for this plan: it runs {days:.1f} days, and a monthly rent bills whole machines for whole months.</source>
-        <translation>对本方案并不划算：它只运行 {days:.1f} 天，而包月按整台机器、整月计费。</translation>
-    </message>
-    <message>
         <source>hardware (purchase and depreciation)</source>
         <translation>硬件（购置与折旧）</translation>
     </message>
@@ -1522,6 +1506,22 @@
     <message>
         <source>{n} servers with {g} GPUs each (the plan uses {used} of their GPUs)</source>
         <translation>{n} 台 {g} 卡服务器（方案只用其中 {used} 张卡）</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days}, and a weekly rent bills whole machines for whole weeks.</source>
+        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days}，而包周按整台机器、整周计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it runs {days}, and a weekly rent bills whole machines for whole weeks.</source>
+        <translation>对本方案并不划算：它只运行 {days}，而包周按整台机器、整周计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it uses {n} of a machine&apos;s {g} cards for {days}, and a monthly rent bills whole machines for whole months.</source>
+        <translation>对本方案并不划算：它只用一台机器 {g} 张卡中的 {n} 张，运行 {days}，而包月按整台机器、整月计费。</translation>
+    </message>
+    <message>
+        <source>Not for this plan: it runs {days}, and a monthly rent bills whole machines for whole months.</source>
+        <translation>对本方案并不划算：它只运行 {days}，而包月按整台机器、整月计费。</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_number, format_percent, format_sig, format_days_span, gpu_display_name
+from gpuplanner.formatting import colon, format_time_number, format_plan_days, format_number, format_percent, format_sig, format_days_span, gpu_display_name
 from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
@@ -746,7 +746,7 @@ class PlansPage(BasePage):
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
-            format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_tokens(p.tokens_per_s or 0, digits=3),
+            format_plan_days(p.calendar_days, ev.calendar_days_band), format_time_number(p.compute_days), format_tokens(p.tokens_per_s or 0, digits=3),
             "—" if p.mfu is None else mfu_with_grade(p.mfu, ev))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
