@@ -54,6 +54,9 @@ GLOSSARY = BASE_WORDS | {
     # Megatron's MoE token dispatchers as its --moe-token-dispatcher-type names them (the collectives all-to-all /
     # all-gather are kept as written, like all-reduce) and the DeepEP / HybridEP kernel libraries (products)
     "gather", "flex", "DeepEP", "HybridEP",
+    # the reduce-scatter collective (kept as written, like all-gather), the fused query/key/value projection's
+    # usual name and Transformer Engine's userbuffers (its TP-overlap feature, as its docs name it)
+    "scatter", "QKV", "userbuffers",
     # the Hugging Face library and PyTorch's attention function as named in their docs (attn_implementation "sdpa"),
     # and LLaMA-Factory's value "fa2" for FlashAttention-2 quoted from its config
     "Transformers", "SDPA", "fa",
