@@ -19,10 +19,12 @@ def win(make_window):
 def _neox_tp2(win) -> None:
     win.go_to(1)
     win.model.set("parallel.auto", False)
+    win.model.set("training.method", "pretrain")  # GPT-NeoX's one method (core/frameworks.py)
     win.model.set("training.framework", "gpt-neox")
-    win.model.set("training.method", "full")
     win.model.set("hardware.num_gpus", 8)
     win.model.set("parallel.tp", 2)
+    win.model.set("parallel.zero", 1)  # the Pythia configs' zero_optimization.stage
+    win.model.set("parallel.sequence_parallel", False)  # none at v1.0
 
 
 def test_the_switch_writes_the_field_and_speeds_the_step(win):
