@@ -62,6 +62,8 @@ GLOSSARY = BASE_WORDS | {
     "Transformers", "SDPA", "fa",
     # Transformers' attn_implementation value, as the user types it (the Training page's attention list)
     "eager", "Eager",
+    # EleutherAI's Pythia model suite, a product name (the GPT-NeoX parallel-residual tooltip cites its configs)
+    "Pythia",
 }
 
 

@@ -9126,6 +9126,10 @@
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
     <message>
+        <source>attention and MLP side by side, one all-reduce</source>
+        <translation>注意力与 MLP 并行，只做一次 all-reduce</translation>
+    </message>
+    <message>
         <source>framework default</source>
         <translation>按框架默认</translation>
     </message>
@@ -9196,6 +9200,14 @@
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
+    </message>
+    <message>
+        <source>Parallel residual</source>
+        <translation>并行残差</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX gpt-j-residual (default off in GPT-NeoX; the Pythia and GPT-NeoX-20B configs turn it on): attention and MLP both read the layer input and their outputs are added to it together, so each layer runs one tensor-parallel all-reduce instead of two in the forward pass and in its recomputation (the backward pass still runs two): faster steps with tensor parallelism. GPT-NeoX only</source>
+        <translation>GPT-NeoX gpt-j-residual（GPT-NeoX 默认关闭；Pythia 和 GPT-NeoX-20B 的配置会打开它）：注意力和 MLP 都读取层的输入，两者的输出一起加回到输入上，因此每层在前向和重计算中只做一次张量并行 all-reduce，而不是两次（反向仍为两次）：开启张量并行时单步更快。仅用于 GPT-NeoX</translation>
     </message>
     <message>
         <source>AdamW implementation</source>

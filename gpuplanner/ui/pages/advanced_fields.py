@@ -66,6 +66,7 @@ class TrainingAdvanced(QObject):
         self.fields["ds_config_auto"] = tri_state(m, "training.ds_config_auto")
         self.fields["lora_a2a"] = BoundCheck(m, "training.lora_a2a")
         self.fields["tp_comm_overlap_disable_qkv"] = BoundCheck(m, "training.tp_comm_overlap_disable_qkv")
+        self.fields["gpt_j_residual"] = BoundCheck(m, "training.gpt_j_residual")
         self.fields["optimizer_implementation"] = BoundCombo(m, "training.optimizer_implementation",
                                                              OPTIMIZER_IMPLEMENTATIONS)
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
@@ -111,6 +112,8 @@ class TrainingAdvanced(QObject):
               # Megatron-Bridge's LoRA adapters (timing.BRIDGE_LORA_SP_TOOLS); the QKV switch: Megatron-Core tools
               "lora_a2a": t.framework in BRIDGE_LORA_SP_TOOLS and t.method in ("lora", "qlora") or t.lora_a2a,
               "tp_comm_overlap_disable_qkv": engine_of(t.framework) == "megatron" or t.tp_comm_overlap_disable_qkv,
+              # GPT-NeoX's own config switch (core/scenario.py refuses it for the other tools)
+              "gpt_j_residual": t.framework == "gpt-neox" or t.gpt_j_residual,
               # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
               "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
               "checkpoint_reentrant": reentrant_switch(t.framework) or t.checkpoint_reentrant is not None,
@@ -174,6 +177,7 @@ class TrainingAdvanced(QObject):
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
         f["tp_comm_overlap_disable_qkv"].setText(self.tr("the QKV projection's collectives not overlapped"))
+        f["gpt_j_residual"].setText(self.tr("attention and MLP side by side, one all-reduce"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "ds_config_auto"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
@@ -297,6 +301,12 @@ class TrainingAdvanced(QObject):
                 "reduce-scatter of its input gradient run without Transformer Engine's userbuffers overlap "
                 "(slower steps); with Megatron-Bridge LoRA the QKV adapter then reuses the gathered input instead "
                 "of gathering its own. Megatron-Core tools, with tensor-parallel overlap only")),
+            "gpt_j_residual": (self.tr("Parallel residual"), self.tr(
+                "GPT-NeoX gpt-j-residual (default off in GPT-NeoX; the Pythia and GPT-NeoX-20B configs turn it on): "
+                "attention and MLP both read the layer input and their outputs are added to it together, so each "
+                "layer runs one tensor-parallel all-reduce instead of two in the forward pass and in its "
+                "recomputation (the backward pass still runs two): faster steps with tensor parallelism. "
+                "GPT-NeoX only")),
             "optimizer_implementation": (self.tr("AdamW implementation"), self.tr(
                 "PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: "
                 "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
