@@ -1761,6 +1761,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("z3sync9.md"),
         *_fragments("z3pair10.md"),
         *_fragments("qwenmem11.md"),
+        *_fragments("qwenG10.md"),
         *_fragments("rltrain9.md"),
         *_fragments("mlperf10.md"),
         *_fragments("rltrain10.md"),
