@@ -9,8 +9,8 @@ written next to the row (``ASSUMED``) and printed. Nothing is tuned per row. The
 * ``qwen-readme-mem`` — QwenLM/Qwen ``README.md`` (commit 2df8e8a) "Profiling of Memory and Speed": the memory
   half of the table whose speed half is in ``bench/validate_peft.py`` (the same runs: HF Trainer + PEFT, LoRA r 64
   on every linear layer, dropout 0.05, gradient checkpointing, batch 1 × 8, samples padded to the length, one
-  A100-SXM4-80G, FlashAttention 2). The README prints "G" and does not say how it read memory: compared as the
-  device figure in GiB (ASSUMED, as the LLaMA-Factory rows read nvidia-smi).
+  A100-SXM4-80G, FlashAttention 2). The README prints "G" and does not say how it read memory. Read as nvidia-smi
+  MiB / 1000 (``QWEN_G_GIB``; the evidence is next to the constant) and compared as the device figure in GiB.
 * ``qwen-readme-full`` — the same table's "Full-parameter" Qwen-1.8B row on one GPU: ``finetune/finetune_ds.sh``
   (bf16, gradient checkpointing, ``--deepspeed finetune/ds_config_zero3.json``: ZeRO-3 with no offload), batch 1
   × 8 (the profile's setting), s/it and memory.
@@ -74,6 +74,18 @@ QWEN_MEM = {  # QwenLM/Qwen README.md @2df8e8a, "Profiling of Memory and Speed",
     "14B": (34.6, 35.1, 35.3, 37.4, 42.5, 55.2),
 }
 QWEN_FULL_18B = ((43.5, 2.1), (43.5, 2.2), (43.5, 2.2), (43.5, 2.3), (47.1, 2.8), (48.3, 5.6))  # G, s/it
+#: One "G" of this README table in GiB: nvidia-smi MiB / 1000 (issue 35 r10 qwenG10; the README does not say how it
+#: read memory, and QwenLM/Qwen has no script for the fine-tuning profile). Evidence, QwenLM/Qwen README.md at 2df8e8a:
+#: (1) not GiB: the same table gives Qwen-7B full-parameter on 2 GPUs at 1024 tokens as 162.0G, 81.0 per GPU at least
+#: on one of them; an A100-SXM4-80G gives a process 79.15 GiB (PyTorch's "total capacity", 81,050 MiB), so no GiB
+#: meter (torch max_memory_* / 2**30, nvidia-smi MiB / 1024) can read 81; README_CN says only 256-1024 tokens were run
+#: "受限于显存大小" (limited by GPU memory), so 1024 sat at the card's edge. (2) not 10^9 bytes either, if Qwen used one
+#: convention: its "Inference Performance" table (profile.py on qianwen-res, same A100s, summed over 2 GPUs as here)
+#: gives Qwen-72B BF16 as 144.69GB on 2xA100, while its bf16 weights alone are 144.58e9 bytes (72.29e9 parameters,
+#: the QWEN_72B dimensions below) and the KV cache of 2,048 generated tokens adds 5.37e9 (80 x 2 x 8192 x 2 bytes x
+#: 2049): 144.69e9 bytes cannot hold both, 144,690 MiB (151.7e9 bytes) can. MiB / 1000 fits every row of both tables:
+#: 81.0 -> 79.10 GiB per GPU, under 79.15. (A reading of 10^9 bytes is ruled out only through the inference table.)
+QWEN_G_GIB = 1000 / 1024
 
 
 def _qwen_rows() -> list[Row]:
@@ -83,20 +95,20 @@ def _qwen_rows() -> list[Row]:
     for size, mems in QWEN_MEM.items():
         for seq, g in zip(vp.LENGTHS, mems):
             sc = vp.scenario(size, "lora", seq)
-            out.append(Row(f"qwen-readme-{size}-lora-{seq}", "qwen-readme-mem", "memory", g, sc["model"],
-                           sc["training"], fused_qkv=True,
-                           assumed=("'G' read as device GiB (the README does not say how memory was read)",)))
+            out.append(Row(f"qwen-readme-{size}-lora-{seq}", "qwen-readme-mem", "memory", g * QWEN_G_GIB,
+                           sc["model"], sc["training"], fused_qkv=True,
+                           assumed=("'G' read as nvidia-smi MiB / 1000 (QWEN_G_GIB), compared as device GiB",)))
     for seq, (g, s_it) in zip(vp.LENGTHS, QWEN_FULL_18B):
         sc = vp.scenario("1.8B", "lora", seq)
         t = dict(sc["training"], method="full")
         for k in ("lora_rank", "lora_targets", "lora_dropout"):
             t.pop(k)
-        for kind, val in (("memory", g), ("step", s_it)):
+        for kind, val in (("memory", g * QWEN_G_GIB), ("step", s_it)):
             out.append(Row(f"qwen-readme-1.8B-full-{seq}-{kind}", "qwen-readme-full", kind, val, sc["model"], t,
                            parallel={"zero": 3}, fused_qkv=True,
                            assumed=("finetune_ds.sh with ds_config_zero3.json on one GPU (the table's '1 node, "
                                     "1 GPU'); batch 1 x 8 as the profile states",
-                                    "'G' read as device GiB")))
+                                    "'G' read as nvidia-smi MiB / 1000 (QWEN_G_GIB), compared as device GiB")))
     return out
 
 
@@ -105,7 +117,7 @@ def _qwen_rows() -> list[Row]:
 QWEN_72B = dict(hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=64,
                 intermediate_size=24576, vocab_size=152064)
 #: the same README table's multi-GPU ZeRO-3 rows: "Full-parameter" Qwen-7B on 2 GPUs (256-1024 tokens) and
-#: "LoRA + Deepspeed Zero3" Qwen-72B on 4 GPUs; "G" is the sum over the GPUs (above 80 per card)
+#: "LoRA + Deepspeed Zero3" Qwen-72B on 4 GPUs; "G" is the sum over the GPUs (above 80 per card), in QWEN_G_GIB
 QWEN_Z3_MULTI = {
     ("7B", "full", 2): ((139.2, 4.0), (148.0, 4.0), (162.0, 4.5)),
     ("72B", "lora", 4): ((215.4, 17.6), (217.7, 20.5), (222.6, 29.4), (228.8, 45.7), (249.0, 83.4), (289.2, 161.5)),
@@ -125,10 +137,11 @@ def _qwen_z3_rows() -> list[Row]:
                  "checkpoint_reentrant": True}  # modeling_qwen.py's checkpoint call: PyTorch 2.0's reentrant default
             if method == "lora":
                 t.update(lora_rank=64, lora_targets="all_linear", lora_dropout=0.05)
-            for kind, val in (("memory", g / gpus), ("step", s_it)):
+            for kind, val in (("memory", g / gpus * QWEN_G_GIB), ("step", s_it)):
                 out.append(Row(f"qwen-readme-{size}-{method}-z3-{gpus}gpu-{seq}-{kind}", "qwen-readme-z3-multi", kind,
                                val, model, t, num_gpus=gpus, parallel={"zero": 3}, fused_qkv=True,
-                               assumed=("'G' is the sum over the GPUs: compared per GPU (G / GPUs), as device GiB",
+                               assumed=("'G' is the sum over the GPUs: compared per GPU (G / GPUs), read as nvidia-smi MiB / "
+                                        "1000 (QWEN_G_GIB), as device GiB",
                                         "finetune_ds.sh / finetune_lora_ds.sh with ds_config_zero3.json, batch 1 x 8 "
                                         "per GPU as the profile states", "A100-SXM4-80G with NVLink (one node)")))
     return out

@@ -1762,6 +1762,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("z3pair10.md"),
         *_fragments("qwenmem11.md"),
         *_fragments("z3mem10.md"),
+        "",
+        *_fragments("qwenG10.md"),
         *_fragments("rltrain9.md"),
         *_fragments("mlperf10.md"),
         *_fragments("rltrain10.md"),
