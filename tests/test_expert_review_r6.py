@@ -179,8 +179,13 @@ def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
     roomy = [q.cost for q in res.plans if not any(r.id == "memory_headroom" and "Tight" in r.message.render()
                                                   for r in q.rules)]
     assert p.cost == min(roomy) and p.cost < 1_000, [q.cost for q in res.plans]
-    full = search(s, top=5)  # every card: a plan graded above poor, if any, still comes first (unit test below)
-    assert full.plans[0].mfu_grade != "poor" or all(q.mfu_grade == "poor" for q in full.plans)
+    full = search(s, top=5)  # every card: a plan graded above poor, if any, still comes first (unit test below),
+    # unless the first plan's poor grade passes the rule (round 6b: poor not from the interconnect, ranked by cost;
+    # since round 10 the A800 plan's no-grad log-prob passes carry their expert all-to-all, nemorl11, and it grades
+    # poor on compute-side work)
+    first = full.plans[0]
+    assert (first.mfu_grade != "poor" or all(q.mfu_grade == "poor" for q in full.plans)
+            or next(r for r in first.rules if r.id == "mfu_grade").status == "passed")
 
 
 def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
