@@ -9989,6 +9989,10 @@
         <translation>梯度累积</translation>
     </message>
     <message>
+        <source>fused kernel (FlashAttention / cuDNN)</source>
+        <translation>融合内核（FlashAttention / cuDNN）</translation>
+    </message>
+    <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
         <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>
@@ -10419,10 +10423,6 @@
     <message>
         <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding and runs its own kernel. Eager computes the seq×seq scores with plain matrix products: more memory and time</source>
         <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分，并运行自己的内核。Eager 用普通矩阵乘法计算 seq×seq 的注意力分数：显存和时间都更多</translation>
-    </message>
-    <message>
-        <source>fused kernel (FlashAttention / cuDNN); off: unfused attention</source>
-        <translation>融合内核（FlashAttention / cuDNN）；关闭：非融合注意力</translation>
     </message>
     <message>
         <source>FlashAttention-2 (flash-attn package)</source>
