@@ -990,7 +990,7 @@
     </message>
     <message>
         <source>in place</source>
-        <translation>原地扩容</translation>
+        <translation>原地升级</translation>
     </message>
     <message>
         <source>layout changes</source>
