@@ -15,7 +15,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 from __future__ import annotations
 
 from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
-from gpuplanner.formatting import days_decimals
+from gpuplanner.formatting import days_decimals, gpu_display_name
 
 import math
 import re
@@ -517,9 +517,10 @@ def _scaling(res) -> list[tuple[int, float]]:
 
 
 def _short_gpu(name: str) -> str:
+    """A chart label's GPU: no vendor nor regional suffix, a catalogue note in the report's language (ux16)."""
     for junk in ("NVIDIA ", "GeForce ", " (China)"):
         name = name.replace(junk, "")
-    return name
+    return gpu_display_name(name)
 
 
 def _cost_vs_time(answer, plan: PlanInfo) -> list[tuple[str, float, float, bool]]:

@@ -4,7 +4,7 @@ and cost (to the displayed precision)."""
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_number
+from gpuplanner.formatting import format_money, format_number, format_time_number
 
 import json
 import random
@@ -66,7 +66,7 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"])
         # the row as displayed
         assert _row_text(page, i, "memory").split(" / ")[0] == format_number(p['memory_per_gpu_gib']['total'], 1)
-        assert _row_text(page, i, "days") == format_number(p['calendar_days'], 2)
+        assert _row_text(page, i, "days") == format_time_number(p['calendar_days'])
         assert _row_text(page, i, "cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
         # "Use this layout", then the live panel
         page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
@@ -126,7 +126,7 @@ def test_automatic_layout_live_panel_and_plans_page_match_estimate(win, qtbot, c
     page = win.page("plans")
     qtbot.waitUntil(lambda: page.current_plan() is not None, timeout=10000)
     assert page.current_plan().rank == 1
-    assert _row_text(page, 0, "days") == format_number(e["calendar_days"], 2)
+    assert _row_text(page, 0, "days") == format_time_number(e["calendar_days"])
     assert _row_text(page, 0, "cost") == ("—" if e["cost"] is None else format_number(e["cost"], 0))
     # the window's report: built from the Answer the window holds (its search outcome: no second search)
     from gpuplanner.ui.report import report_data, window_answer
@@ -182,7 +182,7 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
             p = row.plan.to_json()
             cell = lambda col: table.data(table.index(i, COL[col]), Qt.ItemDataRole.DisplayRole)  # noqa: E731
             assert cell("memory").split(" / ")[0] == format_number(p['memory_per_gpu_gib']['total'], 1)
-            assert cell("days") == format_number(p['calendar_days'], 2)
+            assert cell("days") == format_time_number(p['calendar_days'])
             assert cell("cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
             win.live.on_estimate(engine.live(row.scenario))
             assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of ")

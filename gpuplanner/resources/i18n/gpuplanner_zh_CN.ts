@@ -990,7 +990,7 @@
     </message>
     <message>
         <source>in place</source>
-        <translation>原地扩容</translation>
+        <translation>原地升级</translation>
     </message>
     <message>
         <source>layout changes</source>
@@ -10433,10 +10433,6 @@
         <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分，并运行自己的内核。Eager 用普通矩阵乘法计算 seq×seq 的注意力分数：显存和时间都更多</translation>
     </message>
     <message>
-        <source>fused kernel (FlashAttention / cuDNN); off: unfused attention</source>
-        <translation>融合内核（FlashAttention / cuDNN）；关闭：非融合注意力</translation>
-    </message>
-    <message>
         <source>FlashAttention-2 (flash-attn package)</source>
         <translation>FlashAttention-2（flash-attn 包）</translation>
     </message>
@@ -10499,6 +10495,10 @@
     <message>
         <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora &quot;all&quot;)</source>
         <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
+    </message>
+    <message>
+        <source>fused kernel (FlashAttention / cuDNN)</source>
+        <translation>融合内核（FlashAttention / cuDNN）</translation>
     </message>
 </context>
 <context>

@@ -260,8 +260,8 @@ class PlanTableModel(QAbstractTableModel):
                 return layout_text(p)
             if col == "memory":
                 return f"{format_number(p.memory.total, 1)} / {format_sig(p.memory.capacity)}"
-            if col == "days":
-                return format_number(p.calendar_days, 2)
+            if col == "days":  # the one rule of a plan's days: the CLI table, the PDF, the details (ux16)
+                return format_time_number(p.calendar_days)
             if col == "tokens_per_s":
                 return "—" if p.tokens_per_s is None else format_tokens(p.tokens_per_s, digits=3)
             if col == "mfu":
@@ -644,9 +644,9 @@ class PlansPage(BasePage):
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:
             bits.append(self.tr("it costs {0} more").format(format_money(-cmp.cost_saved, a.currency, decimals=0)))
         if cmp.days_sooner > 0:
-            bits.append(self.tr("it finishes {0} days sooner").format(format_number(cmp.days_sooner, 2)))
+            bits.append(self.tr("it finishes {0} days sooner").format(format_time_number(cmp.days_sooner)))
         elif cmp.days_sooner < 0:
-            bits.append(self.tr("it takes {0} days longer").format(format_number(-cmp.days_sooner, 2)))
+            bits.append(self.tr("it takes {0} days longer").format(format_time_number(-cmp.days_sooner)))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))

@@ -561,7 +561,7 @@ class TrainingPage(BasePage):
         self.gbs.box.set_unit(self.tr("sequences"))
         self.accum.box.set_unit(self.tr("steps"))
         self.num_gpus.box.set_unit(self.tr("GPUs"))
-        self.flash.setText(self.tr("fused kernel (FlashAttention / cuDNN); off: unfused attention"))
+        self.flash.setText(self.tr("fused kernel (FlashAttention / cuDNN)"))
         self.attention_kernel.set_labels({"auto": self.tr("framework default"), "flash1": "FlashAttention-1",
                                           "flash2": "FlashAttention-2", "cudnn": self.tr("cuDNN / FlashAttention-3")})
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
