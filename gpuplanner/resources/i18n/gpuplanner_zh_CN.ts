@@ -9897,6 +9897,10 @@
         <translation>以 FP8 全收集权重</translation>
     </message>
     <message>
+        <source>all-gather weights in 16 bits</source>
+        <translation>以 16 位全收集权重</translation>
+    </message>
+    <message>
         <source>uniform (groups of layers)</source>
         <translation>均匀（按层分组）</translation>
     </message>

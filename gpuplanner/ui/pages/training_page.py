@@ -27,6 +27,7 @@ FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", 
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
+from .advanced_fields import tri_state
 from .base import BasePage
 
 
@@ -73,7 +74,8 @@ class TrainingPage(BasePage):
             m, None, ["default", "te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"],
             getter=lambda: m.user_scenario().training.fp8_recipe or "default",
             setter=lambda v: m.set("training.fp8_recipe", None if v == "default" else v))
-        self.fp8_all_gather = BoundCheck(m, "training.fp8_all_gather")
+        # a ``bool | None`` field: "framework default" gives the null back (a tick box could only say on or off; ux16)
+        self.fp8_all_gather = tri_state(m, "training.fp8_all_gather")
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
         self.paged_optimizer = BoundCheck(m, "training.paged_optimizer")
         self.liger_kernel = BoundCheck(m, "training.liger_kernel")
@@ -483,7 +485,9 @@ class TrainingPage(BasePage):
                                     "te_mxfp8": self.tr("Transformer Engine, MXFP8 (Blackwell)"),
                                     "torchao_tensorwise": self.tr("torchao, tensorwise"),
                                     "torchao_rowwise": self.tr("torchao, rowwise")})
-        self.fp8_all_gather.setText(self.tr("all-gather weights in FP8"))
+        self.fp8_all_gather.set_labels({"default": self.tr("framework default"),
+                                        "on": self.tr("all-gather weights in FP8"),
+                                        "off": self.tr("all-gather weights in 16 bits")})
         self.recompute_method.set_labels({"uniform": self.tr("uniform (groups of layers)"),
                                           "block": self.tr("block (first layers of each stage)")})
         self.optimizer.set_labels({"adamw": "AdamW", "adamw_8bit": self.tr("AdamW 8-bit"),
