@@ -24,9 +24,15 @@ def test_days_decimals_by_hand():
     assert format_days_span(16.62, 18.84) == ("16.6", "18.8")  # unchanged from a day upwards
 
 
+#: a job of under two hours whose range needs three decimals ("0.068–0.073"): the explanation's line read "0.07"
+#: beside the headline's "0.073" until it took the headline's own formatter (formatting.format_plan_days)
+SHORT = Path(__file__).resolve().parent / "data" / "expert_review" / "grpo-qwen3-30b-a3b-vllm.json"
+
+
+@pytest.mark.parametrize("path", [EXAMPLE, SHORT], ids=["dpo", "short-grpo"])
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_each_plan_block_says_its_days_one_way(capsys, lang):
-    assert run_cli(["plan", str(EXAMPLE), "--top", "3", "--lang", lang]) == 0
+def test_each_plan_block_says_its_days_one_way(capsys, lang, path):
+    assert run_cli(["plan", str(path), "--top", "3", "--lang", lang]) == 0
     out = capsys.readouterr().out
     blocks = re.split(r"\n(?=\d+\. )", out.split("\n\n", 1)[1])
     seen = 0

@@ -390,12 +390,14 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
                                        "end of its band ({days} days).") if risk else
                 QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days} days)."))
         msg = _point_miss_msg(a.get("point_miss")) if risk else None
-        # the upper end as the likely range shows it ("0.29", not "0.3" beside "0.25–0.29"; ux14)
-        from ..formatting import days_decimals, format_number  # pure Python, no Qt: the core stays pure
+        # the upper end exactly as the likely range shows it ("0.29", not "0.3" beside "0.25–0.29"; "0.073", not
+        # "0.07" beside "0.068–0.073": formatting.format_days_span, ux14)
+        from ..formatting import format_days_span  # pure Python, no Qt: the core stays pure
 
         hi = float(a.get("days_hi") or 0.0)
+        lo = float(a.get("days_lo") if a.get("days_lo") is not None else hi)
         out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
-                              msg or Msg(CTX, text, {"days": format_number(hi, days_decimals(hi))})))
+                              msg or Msg(CTX, text, {"days": format_days_span(lo, hi)[1]})))
     head = a.get("memory_headroom") or {}
     if head.get("tight") is None:
         out.append(RuleResult("memory_headroom", "not_applicable",

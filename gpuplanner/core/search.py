@@ -2912,15 +2912,17 @@ def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
 
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
-    from ..formatting import days_decimals, format_number  # pure Python, no Qt: the core stays pure
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
 
     s = ctx.scenario
     arch = ctx.resolved.arch
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}."),
-        # the days as the plan's headline and range show them ("0.27", not "0.3"; formatting.days_decimals, ux14)
+        # the days exactly as the plan's headline shows them, at its range's precision ("0.073" beside "0.068–0.073",
+        # not "0.07"; formatting.format_plan_days, ux14 / mend10c)
         {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
-         "days": format_number(p.calendar_days, days_decimals(p.calendar_days)), "cost": p.cost, "cur": p.currency})]
+         "days": format_plan_days(p.calendar_days, p.evaluation.calendar_days_band), "cost": p.cost,
+         "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),
