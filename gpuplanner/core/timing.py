@@ -1741,6 +1741,9 @@ def time_layout(
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
                                  rec_whole=rec_whole, trainable_weights=exp_trainable)
+    # ... and the per-expert host work a full recompute's re-run forward syncs into the backward (swiftlora11)
+    moe_host_exp_b = moe_host_exp_bwd(m, framework, precision, ep, pp, cuda_graph_scope, fp8_recipe, lora_exp,
+                                      exp_trainable)
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -2032,7 +2035,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_whole, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2497,7 +2500,8 @@ def host_waits(lay: dict, hcf, t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_
     t_layers = t_mb_gpu + launch - pp_imb_mb
     if lay.get("moe_syncs", True):
         moe = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
-                                t_layers, ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, lay["ops"])
+                                t_layers, ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, lay["ops"],
+                                lay.get("moe_host_exp_b", 0.0) * hcf, lay.get("moe_rec_whole", 0.0))
     else:  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
         moe = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
                       - t_layers * m.moe_frac - ep_mb, 0.0)
@@ -3143,6 +3147,23 @@ def moe_dispatch_host_ops(m: ModelFacts, framework: str, moe_dispatcher: str | N
     return (fwd - single * fwd_a2a) * n_layers, (bwd - single * bwd_a2a) * n_layers
 
 
+def moe_expert_host_ops(framework: str, precision: str, fp8_recipe: str | None = "te_current",
+                        lora_experts: bool = False) -> tuple[float, float]:
+    """(forward, all) host-issued kernels per local expert and MoE layer of one micro-batch
+    (:data:`MOE_HOST_FWD_OPS_PER_EXPERT`, :data:`MOE_HOST_OPS_PER_EXPERT`; under FP8 by recipe,
+    :data:`MOE_HOST_QUANT_PER_SLICE`; with Megatron-SWIFT's adapters on the experts, :data:`MOE_LORA_EXPERT_GEMMS`)."""
+    prec = "fp8" if precision == "fp8" else "bf16"
+    per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
+    if prec == "fp8":  # one slice per linear in the forward (input) and one in the backward (output gradient)
+        per_slice = MOE_HOST_QUANT_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 3.0)
+        per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
+        per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
+    if lora_experts:  # the adapters' grouped GEMMs, less the frozen base's weight gradients (MOE_LORA_EXPERT_GEMMS)
+        per_fwd = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - MOE_EXPERT_GEMMS[1]
+        per_all = per_all + MOE_LORA_EXPERT_GEMMS[0] - MOE_EXPERT_GEMMS[0]
+    return per_fwd, per_all
+
+
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
                    lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0):
@@ -3164,15 +3185,7 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
-    prec = "fp8" if precision == "fp8" else "bf16"
-    per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
-    if prec == "fp8":  # one slice per linear in the forward (input) and one in the backward (output gradient)
-        per_slice = MOE_HOST_QUANT_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 3.0)
-        per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
-        per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
-    if lora_experts:  # the adapters' grouped GEMMs, less the frozen base's weight gradients (MOE_LORA_EXPERT_GEMMS)
-        per_fwd = per_fwd + MOE_LORA_EXPERT_GEMMS[1] - MOE_EXPERT_GEMMS[1]
-        per_all = per_all + MOE_LORA_EXPERT_GEMMS[0] - MOE_EXPERT_GEMMS[0]
+    per_fwd, per_all = moe_expert_host_ops(framework, precision, fp8_recipe, lora_experts)
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
@@ -3191,7 +3204,7 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     return exp_fwd, rest_fwd, bwd
 
 
-def moe_sync_exposure(parts, t_mb, ep_mb, t_exp_mb, fwd_share, moe_frac, ops=_ScalarOps):
+def moe_sync_exposure(parts, t_mb, ep_mb, t_exp_mb, fwd_share, moe_frac, ops=_ScalarOps, exp_b=0.0, rec_whole=0.0):
     """Seconds one micro-batch's MoE layers wait for the host, with Megatron-Core's dispatcher syncing the host once
     per MoE layer in the forward (:data:`MOE_HOST_OPS_PER_EXPERT`'s sources: ``cuda_sync_point`` "before_ep_alltoall";
     the flex dispatcher's DeepEP host wait for the received counts and HybridEP's "CPU sync in dispatch" without
@@ -3205,14 +3218,61 @@ def moe_sync_exposure(parts, t_mb, ep_mb, t_exp_mb, fwd_share, moe_frac, ops=_Sc
     gpu_i)``, taken at the experts' end: the combine all-to-all, the next attention block). The backward has no
     sync (the all-to-all reuses the forward's host-side splits), so there the host can run ahead across layers and
     only its total counts. Exposed = forward's excess + backward's excess; 0 without MoE layers. Where the host
-    never binds this equals the old ``max(host − GPU, 0)`` form's 0; where it binds in both passes, their sum."""
+    never binds this equals the old ``max(host − GPU, 0)`` form's 0; where it binds in both passes, their sum.
+    Except under full recompute (``rec_whole``, ``exp_b``: :func:`moe_recompute_sync_exposure`), whose re-run
+    forward syncs each layer in the backward as well."""
     exp_fwd, rest_fwd, bwd = parts
     g_f = t_mb * fwd_share * moe_frac
     g_b = t_mb * (1.0 - fwd_share) * moe_frac
     gx_f = t_exp_mb * fwd_share
     e_half = 0.5 * ep_mb
     over_f = ops.maximum(ops.maximum(exp_fwd + rest_fwd - g_f - e_half, exp_fwd - gx_f - 0.5 * e_half), 0.0)
-    return over_f + ops.maximum(bwd - g_b - e_half, 0.0)
+    # swiftlora11: a fully recomputed layer re-runs its forward, dispatcher sync included, inside the backward
+    # (moe_recompute_sync_exposure): there the experts' backward block is a flow shop of its own
+    over_rec = moe_recompute_sync_exposure(exp_b, rec_whole, t_exp_mb * (1.0 - fwd_share), e_half, ops)
+    return over_f + ops.maximum(ops.maximum(bwd - g_b - e_half, over_rec), 0.0)
+
+
+#: Megatron-Core's full recompute runs each checkpointed layer's forward again inside the backward
+#: (core_r0.12.0 ``tensor_parallel/random.py`` ``CheckpointFunction.backward``: ``outputs = ctx.run_function(
+#: *detached_inputs)`` under ``torch.enable_grad()``, then ``torch.autograd.backward``; ``transformer_block.py``
+#: ``_checkpointed_forward`` wraps whole layers with ``recompute_method uniform``). The re-run forward is the MoE
+#: layer's forward, so its all-to-all dispatcher computes the token counts again and syncs the host at
+#: ``cuda_sync_point`` (``token_dispatcher.py`` ``MoEAlltoAllTokenDispatcher.preprocess`` /
+#: ``_maybe_dtoh_and_synchronize``: ``before_ep_alltoall`` with EP > 1, ``before_finish`` without; the unfused
+#: permute of ``moe_permute_fusion False``, Megatron-SWIFT's default, syncs at the same place through
+#: ``masked_select``, ``moe_utils.permute``). After that sync the GPU's queue is empty and the host issues, in order,
+#: the re-run experts and then autograd's backward of the same layer, the experts' data and weight gradients
+#: included, before it reaches the next layer's re-run attention. So in every recomputed layer the host's per-expert
+#: work of the backward (the re-issued forward's per-expert kernels, the backward's per-expert kernels, the
+#: trainable weights' bookkeeping: :func:`moe_host_exp_bwd`) cannot hide under other layers' GPU work, only under
+#: the experts' own GPU time in that window, as in the forward (:func:`moe_sync_exposure`'s
+#: ``exp_fwd − gx_f − e/4`` term). Marker for the docs: no constant of its own.
+MOE_RECOMPUTE_SYNC = "before_ep_alltoall"
+
+
+def moe_host_exp_bwd(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
+                     fp8_recipe: str | None = "te_current", lora_experts: bool = False, trainable_weights=0.0):
+    """Host seconds of one micro-batch's per-expert work inside the backward of its fully recomputed MoE layers
+    (:data:`MOE_RECOMPUTE_SYNC`): the re-issued forward's per-expert kernels plus the backward's per-expert kernels
+    (together :func:`moe_expert_host_ops`' per-expert total) and each trainable expert weight's bookkeeping
+    (:data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`), at :data:`methods.EAGER_OP_S`, for every MoE layer of the stage as
+    if recomputed (:func:`moe_recompute_sync_exposure` takes the recomputed share); 0 for a dense model, another
+    framework or a whole-layer CUDA graph."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or cuda_graph_scope == "layer":
+        return 0.0
+    _per_fwd, per_all = moe_expert_host_ops(framework, precision, fp8_recipe, lora_experts)
+    per = per_all + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT
+    return per * n_exp / ep * EAGER_OP_S * m.moe_frac * m.L / pp
+
+
+def moe_recompute_sync_exposure(exp_b, rec_whole, gx_b, e_half, ops=_ScalarOps):
+    """Seconds the recomputed MoE layers' backward waits for the host (:data:`MOE_RECOMPUTE_SYNC`): the recomputed
+    share ``rec_whole`` of the excess of the backward's per-expert host work ``exp_b`` (:func:`moe_host_exp_bwd`)
+    over the experts' GPU time in the backward ``gx_b`` (re-run forward and gradients) less the share of the
+    dispatch that runs under the host's issue (``e_half / 2``, as in the forward); 0 without full recompute."""
+    return rec_whole * ops.maximum(exp_b - gx_b - 0.5 * e_half, 0.0)
 
 
 def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
