@@ -351,7 +351,7 @@ SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("lla
 # (--num-scheduler-steps 10, inf.exposed_host_s "serial"); SGLang 0.3's serial share is its 1.1 factor (loop "none").
 # Issue 35 round 10 (v0serve10): vLLM 0.6.0 is the V0 engine: its own host work per scheduling pass (inf loop "v0",
 # methods.ENGINE_STEP_S + ENGINE_SEQ_S a running request), once every 10 steps.
-SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0, loop="v0", steps_per_schedule=10),
+SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0, loop=inf.vllm_v0_loop("0.6.0"), steps_per_schedule=10),
                 "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP, loop="none")}
 eshare, eshare_means = Errs(), []
 for p, g, tp, eng, frac, meas in SHAREGPT:
