@@ -103,3 +103,59 @@ def test_accelmark_v073_offline_closer(card, tok_s):
                   engine="vllm", utilization=0.90, max_batch=512, loop="v0",
                   budget=v.run_budget(card, "0.7.3", True, mml, 512)).output_tokens_per_s / tok_s - 1
     assert abs(new) < abs(old) and abs(new) < 0.21
+
+
+# --- V1 / SGLang chunked prefill in an idle replica's first token (serve11) ---------------------------------------
+
+def test_prefill_chunk_tokens_by_engine_and_card():
+    """vLLM V1's OpenAI-server budget (8,192 on cards of 70 GiB+ other than the A100, else 2,048), SGLang's
+    chunked_prefill_size by card memory, TensorRT-LLM none (chunked context off by default)."""
+    assert I.prefill_chunk_tokens("vllm", get_gpu("h100-sxm-80gb")) == 8192
+    assert I.prefill_chunk_tokens("vllm", get_gpu("a100-sxm-80gb")) == 2048
+    assert I.prefill_chunk_tokens("vllm", get_gpu("rtx-4090-24gb")) == 2048
+    assert I.prefill_chunk_tokens("sglang", get_gpu("h100-sxm-80gb")) == 8192
+    assert I.prefill_chunk_tokens("sglang", get_gpu("a100-sxm-40gb")) == 4096
+    assert I.prefill_chunk_tokens("sglang", get_gpu("rtx-4090-24gb")) == 2048
+    assert I.prefill_chunk_tokens("tensorrt-llm", get_gpu("h100-sxm-80gb")) is None
+
+
+def test_short_prompt_is_one_step():
+    m, g = _model("llama-3.1-8b"), get_gpu("a100-sxm-80gb")
+    kw = dict(precision="bf16", tp=1, loop="overlapped")
+    for p in (200, 2048):
+        assert I.time_to_first_token_s(m, g, prompt_tokens=p, chunk=2048, **kw) == \
+            I.time_to_first_token_s(m, g, prompt_tokens=p, **kw)
+
+
+def test_long_prompt_runs_one_step_per_chunk():
+    """8,192 tokens under a 2,048 budget: four steps, each its own forward (weights, kernels, host step) with its
+    attention to the chunks before it; within a few percent of one forward, and slower."""
+    m, g = _model("llama-3.1-8b"), get_gpu("a100-sxm-80gb")
+    kw = dict(precision="bf16", tp=1, loop="overlapped")
+    whole = I.time_to_first_token_s(m, g, prompt_tokens=8192, **kw)
+    chunked = I.time_to_first_token_s(m, g, prompt_tokens=8192, chunk=2048, **kw)
+    host = I.engine_host_s(m, "overlapped")
+    by_hand = sum(I._prefill_step_s(m, g, precision="bf16", tokens=2048.0, prior=2048.0 * i, tp=1,
+                                    eff=I.ServingEfficiency()) + host for i in range(4))
+    assert chunked == pytest.approx(by_hand)
+    assert whole < chunked < 1.15 * whole
+
+
+def test_chunk_attention_sums_to_the_causal_prompt():
+    """A chunk of s tokens after `prior` ones: 4·s·prior + 2·s² attention FLOPs per layer-head-dim (the chunk's causal
+    part is prefill_s's 2·s²); over the chunks that is 2·P², the whole prompt's."""
+    p, n = 8192, 4
+    s = p / n
+    assert sum(4 * s * (i * s) + 2 * s * s for i in range(n)) == pytest.approx(2 * p * p)
+
+
+def test_plan_first_token_uses_the_engine_chunk():
+    m, g = _model("llama-3.1-8b"), get_gpu("a100-sxm-80gb")
+    kw = dict(concurrency=4, context_tokens=8192 + 256, prompt_tokens=8192, output_tokens=256)
+    size = I.size_serving(m, g, engine="vllm", **kw)
+    want = I.time_to_first_token_s(m, g, prompt_tokens=8192, precision="bf16", tp=size.tp, loop="overlapped",
+                                   chunk=2048)
+    assert size.ttft_s == pytest.approx(want)
+    trt = I.size_serving(m, g, engine="tensorrt-llm", **kw)
+    assert trt.ttft_s == pytest.approx(I.time_to_first_token_s(m, g, prompt_tokens=8192, precision="bf16",
+                                                               tp=trt.tp, loop="overlapped"))

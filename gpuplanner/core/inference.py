@@ -1242,7 +1242,7 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
                                                     utilization=gpu_memory_utilization) / GIB,
         ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
-                                     eff=eff, loop=ENGINE_LOOP[engine]))
+                                     eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu)))
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
@@ -1291,22 +1291,63 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
-                          eff: ServingEfficiency = ServingEfficiency(), loop: str = "none") -> float:
+                          eff: ServingEfficiency = ServingEfficiency(), loop: str = "none",
+                          chunk: int | None = None) -> float:
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
     (:func:`decode_kernels_s`, the same sum as :func:`decode_step_s`: the GEMMs' part joins the weight read, the
     others' adds; issue 35 round 6). An idle replica's first step cannot hide the engine loop's host work behind an
     earlier step, so ``loop``'s host time adds whole (:func:`engine_host_s`; issue 35 round 6, serve7); vLLM V0
-    (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10)."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
-                    own_weights=True)
+    (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10).
+    ``chunk``: the engine's chunked-prefill budget (:func:`prefill_chunk_tokens`; issue 35 round 11): a longer prompt
+    runs as one step per chunk (:func:`_prefill_step_s`)."""
+    p, n = float(prompt_tokens), 1
+    if chunk and prompt_tokens > chunk:
+        n = math.ceil(prompt_tokens / chunk)
+    host = engine_host_s(m, loop, tp=tp, cuda_graphs=loop not in VLLM_V0_ERAS)
+    size = p / n
+    return sum(_prefill_step_s(m, gpu, precision=precision, tokens=size, prior=i * size, tp=tp, eff=eff) + host
+               for i in range(n))
+
+
+def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float, prior: float, tp: int,
+                    eff: ServingEfficiency) -> float:
+    """GPU seconds of one prefill forward of ``tokens`` prompt tokens whose ``prior`` tokens are already in the KV
+    cache (:func:`time_to_first_token_s`): :func:`prefill_s` with its own weights, the chunk's attention to the prior
+    tokens (``4·layers·heads·d·tokens·prior`` FLOPs: QKᵀ and PV, nothing masked, at the chunk's GEMM share), or one
+    read of the weights, whichever is longer, plus the kernels' fixed time. Chunks of a prompt sum to the whole
+    prompt's causal attention (``2·layers·heads·d·P²``); what chunking adds is each chunk's weight read, its smaller
+    GEMMs and its engine step."""
+    pre = prefill_s(m, gpu, precision=precision, prompt=tokens, tp=tp, eff=eff, rows=tokens, own_weights=True)
+    if prior > 0:
+        peak = peak_flops(gpu, precision) or 0.0
+        pre += 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp / (
+            peak * gemm_efficiency(m, gpu, precision, tokens, tp, t0=ridge_rows(gpu, precision)))
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
-    read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
-        float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
+    read = decode_weight_bytes(m, precision, tokens) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
-    # issue 35 round 10 (v0serve10): vLLM V0 runs the prefill without CUDA graphs, so every kernel's Python launch adds
-    return max(pre, read + gemm_k) + other_k + engine_host_s(m, loop, tp=tp, cuda_graphs=loop not in VLLM_V0_ERAS)
+    return max(pre, read + gemm_k) + other_k
+
+
+#: Issue 35 round 11 (serve11): the engines that split a long prompt's prefill into steps of their token budget by
+#: default: vLLM V1 (chunked prefill always on; ``max_num_batched_tokens`` 8,192 / 2,048 for the OpenAI server by card,
+#: :func:`token_budget`; vllm ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults``) and SGLang
+#: (``chunked_prefill_size`` by card memory, :data:`SGLANG_DEFAULT_BUDGETS`). TensorRT-LLM's chunked context is off
+#: unless asked for (``enable_chunked_prefill=False``, ``llmapi/llm_args.py``). Prefix caching (on by default in V1 and
+#: SGLang) saves nothing on an idle replica's first, unshared prompt.
+CHUNKED_PREFILL_ENGINES = ("vllm", "sglang")
+
+
+def prefill_chunk_tokens(engine: str, gpu: Any) -> int | None:
+    """The chunked-prefill budget an engine runs a long prompt in by default (:data:`CHUNKED_PREFILL_ENGINES`); None
+    where the engine prefills a prompt whole."""
+    if engine == "vllm":
+        return token_budget(engine, gpu)[0]
+    if engine == "sglang":
+        mib = float(getattr(gpu, "memory_gib", 0) or 0) * 1024.0
+        return next(b for b in SGLANG_DEFAULT_BUDGETS if mib < b[0] * 1024.0)[1]
+    return None
 
 
 # ---------------------------------------------------------------------------------------------------------------
