@@ -159,3 +159,15 @@ def test_plan_first_token_uses_the_engine_chunk():
     trt = I.size_serving(m, g, engine="tensorrt-llm", **kw)
     assert trt.ttft_s == pytest.approx(I.time_to_first_token_s(m, g, prompt_tokens=8192, precision="bf16",
                                                                tp=trt.tp, loop="overlapped"))
+
+
+def test_last_chunk_is_the_remainder():
+    """vLLM's scheduler gives a prompt min(tokens left, budget) a step: 8,193 tokens under 8,192 are a full chunk and a
+    one-token chunk."""
+    m, g = _model("llama-3.1-8b"), get_gpu("h100-sxm-80gb")
+    kw = dict(precision="bf16", tp=1, loop="overlapped")
+    host = I.engine_host_s(m, "overlapped")
+    eff = I.ServingEfficiency()
+    by_hand = (I._prefill_step_s(m, g, precision="bf16", tokens=8192.0, prior=0.0, tp=1, eff=eff) + host
+               + I._prefill_step_s(m, g, precision="bf16", tokens=1.0, prior=8192.0, tp=1, eff=eff) + host)
+    assert I.time_to_first_token_s(m, g, prompt_tokens=8193, chunk=8192, **kw) == pytest.approx(by_hand)

@@ -1302,13 +1302,12 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10).
     ``chunk``: the engine's chunked-prefill budget (:func:`prefill_chunk_tokens`; issue 35 round 11): a longer prompt
     runs as one step per chunk (:func:`_prefill_step_s`)."""
-    p, n = float(prompt_tokens), 1
-    if chunk and prompt_tokens > chunk:
-        n = math.ceil(prompt_tokens / chunk)
+    p = float(prompt_tokens)
+    step = float(chunk) if chunk and prompt_tokens > chunk else max(p, 1.0)  # min(left, budget) tokens a step
     host = engine_host_s(m, loop, tp=tp, cuda_graphs=loop not in VLLM_V0_ERAS)
-    size = p / n
-    return sum(_prefill_step_s(m, gpu, precision=precision, tokens=size, prior=i * size, tp=tp, eff=eff) + host
-               for i in range(n))
+    starts = [i * step for i in range(max(1, math.ceil(p / step)))]
+    return sum(_prefill_step_s(m, gpu, precision=precision, tokens=min(step, p - s0), prior=s0, tp=tp, eff=eff) + host
+               for s0 in starts)
 
 
 def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float, prior: float, tp: int,
