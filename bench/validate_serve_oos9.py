@@ -181,9 +181,10 @@ def clipped_outputs(mean=OUT_MEAN, cap=OUT_CAP, n=100):  # noqa: D401
 
 
 def loop_of(version):
-    """vLLM 0.7.x runs its V0 engine (inf loop "v0", issue 35 round 10; "serial" with ``--before-r10``), 0.19/0.20 V1."""
+    """vLLM 0.7.x runs its V0 engine (inf loop "v0", issue 35 round 10; "serial" with ``--before-r10``; from round 11
+    the V0 loop of its release, inf.vllm_v0_loop: "v0async"; "v0" with ``--before-r11``), 0.19/0.20 V1."""
     if version.startswith("0.7"):
-        return "serial" if BEFORE_R10 else "v0"
+        return "serial" if BEFORE_R10 else "v0" if BEFORE_R11 else inf.vllm_v0_loop(version)
     return inf.ENGINE_LOOP["vllm"]
 
 
@@ -203,6 +204,7 @@ def run_budget(card, ver, stated=True, max_model_len=4096, seqs=512):
 
 STATED = "--server-defaults" not in sys.argv and "--before" not in sys.argv
 BEFORE_R10 = "--before" in sys.argv or "--before-r10" in sys.argv  # round 9's model: V0 as the generic serial loop
+BEFORE_R11 = BEFORE_R10 or "--before-r11" in sys.argv  # round 10's model: every V0 build on the 0.5-era loop "v0"
 if "--before" in sys.argv:  # the model as it was before round 9: no V0 output processing, one Marlin pass
     inf.VLLM_V0_OUTPUT_PROC = (0.0, 0.0, 32)
     inf.MARLIN_PROBLEM_ROWS = 1e12

@@ -351,7 +351,10 @@ SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("lla
 # (--num-scheduler-steps 10, inf.exposed_host_s "serial"); SGLang 0.3's serial share is its 1.1 factor (loop "none").
 # Issue 35 round 10 (v0serve10): vLLM 0.6.0 is the V0 engine: its own host work per scheduling pass (inf loop "v0",
 # methods.ENGINE_STEP_S + ENGINE_SEQ_S a running request), once every 10 steps.
-SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0, loop="v0", steps_per_schedule=10),
+# Issue 35 round 11 (serve11): the V0 loop of its release (inf.vllm_v0_loop("0.6.0"): "v0async", PR #7162 / #7117's
+# per-request savings and the one-request output processing off the path), and each request's steps past its stop
+# (inf.v0_extra_steps: the 10-step pass runs to its end, async output processing one step more).
+SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0, loop=inf.vllm_v0_loop("0.6.0"), steps_per_schedule=10),
                 "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP, loop="none")}
 eshare, eshare_means = Errs(), []
 for p, g, tp, eng, frac, meas in SHAREGPT:

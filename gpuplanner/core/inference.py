@@ -525,7 +525,9 @@ def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
 #   (:func:`v0_output_processing_s`) is not added again. V0 also runs every prefill without CUDA graphs (vllm v0.7
 #   ``ModelRunner.execute_model``: "Currently cuda graph is only supported by the decode phase"), so its first token
 #   pays every kernel's launch from Python (:func:`time_to_first_token_s`). No plan uses it (:data:`ENGINE_LOOP`).
-ENGINE_LOOPS = ("overlapped", "serial", "none", "v0")
+# * ``v0async`` (issue 35 round 11, serve11): vLLM's V0 engine from v0.6.0 on (through 0.7.x and V0 in 0.8+): the ``v0``
+#   loop with the host work those releases removed from each step, per :data:`VLLM_V0_ERAS` (:func:`vllm_v0_loop`).
+ENGINE_LOOPS = ("overlapped", "serial", "none", "v0", "v0async")
 #: The loop of each engine the planner sizes for, at its current release (above).
 ENGINE_LOOP = {"vllm": "overlapped", "sglang": "overlapped", "tensorrt-llm": "overlapped"}
 #: Host seconds of one steady decode step of a Python engine loop: the scheduler's pass, the update of the persistent
@@ -551,15 +553,38 @@ def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool 
     launches = 0.0 if cuda_graphs else (m.num_layers * (VLLM_EAGER_OPS_PER_LAYER + (VLLM_EAGER_TP_OPS_PER_LAYER
                                                                                     if tp > 1 else 0.0))
                                         + VLLM_EAGER_OPS_STEP) * EAGER_FWD_OP_S
-    return (v0_host_step_s(batch) if loop == "v0" else ENGINE_HOST_STEP_S) + launches
+    return (v0_host_step_s(batch, loop) if loop in VLLM_V0_ERAS else ENGINE_HOST_STEP_S) + launches
 
 
-def v0_host_step_s(batch: float) -> float:
-    """Host seconds of one vLLM V0 decode step of ``batch`` running requests (``v0`` loop, above):
-    :data:`methods.ENGINE_STEP_S` + :data:`methods.ENGINE_SEQ_S` × batch (4 ms + 80 µs a request)."""
-    return V0_ENGINE_STEP_S + V0_ENGINE_SEQ_S * max(float(batch), 1.0)
+def v0_host_step_s(batch: float, loop: str = "v0") -> float:
+    """Host seconds of one vLLM V0 decode step of ``batch`` running requests: ``v0`` (vLLM ≤ 0.5)
+    :data:`methods.ENGINE_STEP_S` + :data:`methods.ENGINE_SEQ_S` × batch (4 ms + 80 µs a request); ``v0async``
+    (vLLM 0.6.0 on) the same less what those releases took off each step (:data:`VLLM_V0_ERAS`)."""
+    fixed, per_request = VLLM_V0_ERAS[loop]
+    return fixed + per_request * max(float(batch), 1.0)
 
 
+def pr_saving_per_request_s(ab: tuple[float, float, int, int, int]) -> float:
+    """Host seconds a running request's step lost with one vLLM change, from the change's own published A/B run
+    ``(req/s before, req/s after, requests, output tokens each, running requests)`` of ``benchmark_throughput``
+    (every request sent at once, fixed lengths, ``ignore_eos``): the run's time saved over its decode steps
+    (requests × output tokens ÷ running requests), shared by the running requests. The model's GPU time does not
+    enter: the A/B ran the same kernels on the same card."""
+    before, after, n, out, running = ab
+    steps = n * out / running
+    return (n / before - n / after) / steps / running
+
+
+#: Issue 35 round 11 (serve11): vLLM V0 changes of August 2024 that shortened every step's host work per running
+#: request, each sized by its own published A/B run on one H100 (vllm-project/vllm, ``benchmark_throughput.py``, 1,000
+#: requests at once, fixed lengths, 256 running): PR #7162 "Reduce python allocations" (the scheduler's
+#: ``SequenceGroupMetadata``, the model runner's ``InterDataForSeqGroup`` and the sampler's ``SequenceGroupToSample``
+#: objects, one set per running request, pre-allocated and reused; Llama-3.1-8B-Instruct 512 in / 256 out: main 19.48,
+#: PR 24.32 req/s) and PR #7117's fast path of the output processing for single-sequence sampling (Llama-3-8B 256 / 256:
+#: main 24.32, 24.11, 24.29, PR 24.52, 24.59, 24.74 req/s, the means). (req/s before, after, requests, output tokens,
+#: running requests; :func:`pr_saving_per_request_s`: 39.9 µs and 2.5 µs a request.)
+VLLM_PR7162_AB = (19.48, 24.32, 1000, 256, 256)
+VLLM_PR7117_AB = ((24.32 + 24.11 + 24.29) / 3.0, (24.52 + 24.59 + 24.74) / 3.0, 1000, 256, 256)
 #: Issue 35 round 9 (serveoos9): vLLM V0's output processing of one decode step (``LLMEngine._process_model_outputs``:
 #: each running request's new token appended, detokenized, checked for a stop, turned into a ``RequestOutput``), as
 #: measured in vllm-project/vllm RFC #6913 ("Asynchronous Output Processor", 2024-07-29; Llama-3-70B FP8, 4 x H100,
@@ -571,11 +596,43 @@ def v0_host_step_s(batch: float) -> float:
 VLLM_V0_OUTPUT_PROC = (0.2e-3, 3.4e-3, 32)
 
 
+#: Issue 35 round 11 (serve11): vLLM V0's host work per decode step by release, (fixed seconds, seconds a running
+#: request), for the loops ``v0`` and ``v0async`` (:data:`ENGINE_LOOPS`, :func:`v0_host_step_s`):
+#: * ``v0``: vLLM ≤ 0.5.3, the RFCs' figures (:data:`methods.ENGINE_STEP_S`, :data:`methods.ENGINE_SEQ_S`: 4 ms and
+#:   80 µs a request, RFC #6854 and #6801 of July 2024).
+#: * ``v0async``: vLLM 0.6.0 and later V0 builds. Per running request: RFC #6801's 80 µs less PR #7162's and PR #7117's
+#:   savings (:data:`VLLM_PR7162_AB`, :data:`VLLM_PR7117_AB`: 80 − 39.9 − 2.5 = 37.6 µs; both merged before v0.6.0).
+#:   Fixed: RFC #6854's 4 ms less the output processing of a one-request step (:data:`VLLM_V0_OUTPUT_PROC`, RFC #6913:
+#:   0.2 ms), which v0.6.0's asynchronous output processing (PR #7049, on by default) runs while the GPU computes the
+#:   next step ("performing the processing of the n-th step output while executing the n+1-th step", vLLM blog
+#:   "vLLM v0.6.0", 2024-09-05; the PR's author: "We haven't removed scheduling from critical path. Most of the speedup
+#:   in this PR comes from removing detokenization, free_finished_seq_groups and creating RequestOutputs"). The
+#:   scheduler, the input preparation and the sampled tokens' copy to the host stay on the path.
+#:   ``--num-scheduler-steps`` (multi-step, v0.6.0, off by default) divides it by its steps (:func:`exposed_host_s`).
+VLLM_V0_ERAS: dict[str, tuple[float, float]] = {}
+
+
+def vllm_v0_loop(version: str) -> str:
+    """The engine loop (:data:`ENGINE_LOOPS`) of a vLLM V0 build: ``v0`` before 0.6.0, ``v0async`` from 0.6.0 (async
+    output processing and PR #7162's allocations; the figures by release are :data:`VLLM_V0_ERAS`). ``version`` as
+    ``"0.5.4"``, ``"0.7.3"`` (or ``"0.5"``, ``"0.6"``)."""
+    parts = [int(x) for x in str(version).split("+")[0].split(".")[:2] if x.isdigit()]
+    major, minor = (parts + [0, 0])[:2]
+    return "v0" if (major, minor) < (0, 6) else "v0async"
+
+
 def v0_output_processing_s(batch: float) -> float:
     """Seconds of vLLM V0's output processing for one decode step of ``batch`` requests (:data:`VLLM_V0_OUTPUT_PROC`,
     linear between its two measured points)."""
     one, at, n = VLLM_V0_OUTPUT_PROC
     return one + (at - one) / (n - 1) * max(float(batch) - 1.0, 0.0)
+
+
+VLLM_V0_ERAS.update({
+    "v0": (V0_ENGINE_STEP_S, V0_ENGINE_SEQ_S),
+    "v0async": (V0_ENGINE_STEP_S - VLLM_V0_OUTPUT_PROC[0],
+                V0_ENGINE_SEQ_S - pr_saving_per_request_s(VLLM_PR7162_AB) - pr_saving_per_request_s(VLLM_PR7117_AB)),
+})
 
 
 def exposed_host_s(m: ServingModel, gpu_step_s: float, loop: str, *, tp: int = 1, cuda_graphs: bool = True,
@@ -1185,7 +1242,7 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
                                                     utilization=gpu_memory_utilization) / GIB,
         ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
-                                     eff=eff, loop=ENGINE_LOOP[engine]))
+                                     eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu)))
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
@@ -1234,22 +1291,62 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
-                          eff: ServingEfficiency = ServingEfficiency(), loop: str = "none") -> float:
+                          eff: ServingEfficiency = ServingEfficiency(), loop: str = "none",
+                          chunk: int | None = None) -> float:
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
     (:func:`decode_kernels_s`, the same sum as :func:`decode_step_s`: the GEMMs' part joins the weight read, the
     others' adds; issue 35 round 6). An idle replica's first step cannot hide the engine loop's host work behind an
     earlier step, so ``loop``'s host time adds whole (:func:`engine_host_s`; issue 35 round 6, serve7); vLLM V0
-    (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10)."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
-                    own_weights=True)
+    (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10).
+    ``chunk``: the engine's chunked-prefill budget (:func:`prefill_chunk_tokens`; issue 35 round 11): a longer prompt
+    runs as one step per chunk (:func:`_prefill_step_s`)."""
+    p = float(prompt_tokens)
+    step = float(chunk) if chunk and prompt_tokens > chunk else max(p, 1.0)  # min(left, budget) tokens a step
+    host = engine_host_s(m, loop, tp=tp, cuda_graphs=loop not in VLLM_V0_ERAS)
+    starts = [i * step for i in range(max(1, math.ceil(p / step)))]
+    return sum(_prefill_step_s(m, gpu, precision=precision, tokens=min(step, p - s0), prior=s0, tp=tp, eff=eff) + host
+               for s0 in starts)
+
+
+def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float, prior: float, tp: int,
+                    eff: ServingEfficiency) -> float:
+    """GPU seconds of one prefill forward of ``tokens`` prompt tokens whose ``prior`` tokens are already in the KV
+    cache (:func:`time_to_first_token_s`): :func:`prefill_s` with its own weights, the chunk's attention to the prior
+    tokens (``4·layers·heads·d·tokens·prior`` FLOPs: QKᵀ and PV, nothing masked, at the chunk's GEMM share), or one
+    read of the weights, whichever is longer, plus the kernels' fixed time. Chunks of a prompt sum to the whole
+    prompt's causal attention (``2·layers·heads·d·P²``); what chunking adds is each chunk's weight read, its smaller
+    GEMMs and its engine step."""
+    pre = prefill_s(m, gpu, precision=precision, prompt=tokens, tp=tp, eff=eff, rows=tokens, own_weights=True)
+    if prior > 0:
+        peak = peak_flops(gpu, precision) or 0.0
+        pre += 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp / (
+            peak * gemm_efficiency(m, gpu, precision, tokens, tp, t0=ridge_rows(gpu, precision)))
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
-    read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
-        float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
+    read = decode_weight_bytes(m, precision, tokens) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
-    # issue 35 round 10 (v0serve10): vLLM V0 runs the prefill without CUDA graphs, so every kernel's Python launch adds
-    return max(pre, read + gemm_k) + other_k + engine_host_s(m, loop, tp=tp, cuda_graphs=loop != "v0")
+    return max(pre, read + gemm_k) + other_k
+
+
+#: Issue 35 round 11 (serve11): the engines that split a long prompt's prefill into steps of their token budget by
+#: default: vLLM V1 (chunked prefill always on; ``max_num_batched_tokens`` 8,192 / 2,048 for the OpenAI server by card,
+#: :func:`token_budget`; vllm ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults``) and SGLang
+#: (``chunked_prefill_size`` by card memory, :data:`SGLANG_DEFAULT_BUDGETS`). TensorRT-LLM's chunked context is off
+#: unless asked for (``enable_chunked_prefill=False``, ``llmapi/llm_args.py``). Prefix caching (on by default in V1 and
+#: SGLang) saves nothing on an idle replica's first, unshared prompt.
+CHUNKED_PREFILL_ENGINES = ("vllm", "sglang")
+
+
+def prefill_chunk_tokens(engine: str, gpu: Any) -> int | None:
+    """The chunked-prefill budget an engine runs a long prompt in by default (:data:`CHUNKED_PREFILL_ENGINES`); None
+    where the engine prefills a prompt whole."""
+    if engine == "vllm":
+        return token_budget(engine, gpu)[0]
+    if engine == "sglang":
+        mib = float(getattr(gpu, "memory_gib", 0) or 0) * 1024.0
+        return next(b for b in SGLANG_DEFAULT_BUDGETS if mib < b[0] * 1024.0)[1]
+    return None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1364,6 +1461,21 @@ def _sglang_ratio(engine: str, step: int) -> float:
     return max(init - step * (init - low) / steps, low)
 
 
+def v0_extra_steps(output: int, loop: str, steps_per_schedule: int = 1) -> int:
+    """Decode steps a vLLM V0 request runs past its last token (issue 35 round 11, serve11): V0 sees a stop only when
+    it processes a step's output. Multi-step (``--num-scheduler-steps`` n, vLLM 0.6) syncs with the host once a pass,
+    so a request that stops inside a pass runs to the pass's end ("multiple decode passes are performed before
+    performing a GPU-CPU sync in order to invoke vLLM scheduler and process sampled tokens", vllm-project/vllm RFC
+    #6854): (−output) mod n more steps, its passes starting at its prefill. Asynchronous output processing (``v0async``)
+    learns of the stop one step late ("This approach assumes that no request from the n-th step has met the stopping
+    criteria, incurring a slight overhead of executing one additional step per request", vLLM blog "vLLM v0.6.0",
+    2024-09-05): one more. Other loops: 0."""
+    if loop not in VLLM_V0_ERAS:
+        return 0
+    n = max(1, int(steps_per_schedule))
+    return (-int(output)) % n + (1 if loop == "v0async" else 0)
+
+
 def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: list[float], requests: int,
                  precision: str, kv_precision: str | None = None, tp: int = 1, engine: str = DEFAULT_ENGINE,
                  utilization: float | None = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
@@ -1391,6 +1503,8 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
     p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)
+    made = w * sum(need)  # the output tokens the run returns
+    need = [n + v0_extra_steps(n, loop, steps_per_schedule) for n in need]  # issue 35 r11: V0's steps past the stop
     if prompts[0] + 1 > pool or cap < 1:
         return None
     rows = run_budget(engine, gpu, budget)[0]  # issue 35 r9: the run's own budget when it states one
@@ -1433,5 +1547,6 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
             waiting.insert(0, (i, run.pop(i)))
             preempt += w
             since = 0  # SGLang sets its ratio back to the start after a retraction
-    return MaxLoadRun(output_tokens_per_s=out / t, duration_s=t, steps=int(steps), mean_batch=batch_sum / max(steps, 1),
+    return MaxLoadRun(output_tokens_per_s=min(out, made) / t, duration_s=t, steps=int(steps),
+                      mean_batch=batch_sum / max(steps, 1),
                       peak_batch=peak, preemptions=preempt)
