@@ -33,6 +33,19 @@ Mapping (as :mod:`rl_step_times_r9`), with what the page does not say marked ASS
 * DeepSeek-R1-Distill-Qwen-1.5B/7B are Qwen2.5-Math-1.5B/7B (their config.json): the 1.5B's embeddings are not
   tied, so it is entered by its config; the 7B is the Qwen2.5-7B preset's shape (vocabulary 152,064).
 * Response spread: not published; the model's default (``response_len_std`` null: 0.39 × the mean).
+
+Second source: two "veRL Benchmark Report" pages (GitHub markdown, stored copies found by their titles "veRL
+Benchmark Report: GRPO + LLaMA3.2-1B on GSM8K" and "… GRPO + Qwen2.5-7B on GSM8K"; wandb project
+haoyugao-google/verl_grpo_example_gsm8k, runs w73j5mdv and 6icl7pbz, 2025-08-07). Each gives "GPU H100 × 8" and
+the wandb "Run summary" of its last step (105): every ``timing_s/*`` key, ``perf/max_memory_allocated_gb`` and
+the lengths. The 1B page prints its command: verl's ``examples/grpo_trainer/run_qwen2-7b.sh`` (verl main of
+2025-08-07, 3ebe6717a) with Llama-3.2-1B-Instruct and micro-batches of 4: 1,024 prompts × 5, mini-batch 256,
+prompt ≤ 512, response ≤ 1,024, padding removed, gradient checkpointing, no actor offload, reference offloaded,
+vLLM TP 2 at 0.6. verl's rollout defaults at that commit: ``enforce_eager`` True, ``max_num_seqs`` 1,024, sleep
+level 1 (``fsdp_vllm.py``: ``sleep(level=1)``), actor strategy fsdp (FSDP1). The 7B page prints no command: ASSUMED
+the same script with Qwen2.5-7B and the script's own micro-batches of 40 (its experiment name
+``qwen2.5_7b_function_rm`` is the script's ``qwen2_7b_function_rm``). The step is the key sum (the summary's
+``timing_s/step`` holds the final validation and checkpoint: 88.70 = keys 70.91 + testing 14.65 + save 3.01).
 """
 
 from __future__ import annotations
@@ -66,6 +79,20 @@ def _boba(model, gpus, *, prompts, resp_mean):
               eager=False, sleep_level=2, prompt_pad=1024, fsdp_version=1)
 
 
+REPORT = "\"veRL Benchmark Report: GRPO + … on GSM8K\" (GitHub markdown, 2025-08-07)"
+#: meta-llama/Llama-3.2-1B-Instruct config.json (no preset ships)
+LLAMA32_1B = {"name": "Llama-3.2-1B-Instruct", "hidden_size": 2048, "num_hidden_layers": 16,
+              "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 8192,
+              "gated_mlp": True, "vocab_size": 128256, "tie_word_embeddings": True}
+
+
+def _gsm8k(model, *, mbs, prompt_mean, resp_mean):
+    """verl's examples/grpo_trainer/run_qwen2-7b.sh at 3ebe6717a as a planner scenario (second source)."""
+    return _v(model, "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=prompt_mean, resp_max=1024,
+              resp_mean=resp_mean, util=0.6, tp=2, mini=256, mbs=mbs, ref="offload", actor_offload=False,
+              eager=True, sleep_level=1, max_num_seqs=1024, prompt_pad=512, fsdp_version=1)
+
+
 #: (id, source, scenario, published seconds per verl step, note, counted)
 ROWS = [
     ("rlinf verl v0.5.0 r1-distill-1.5b grpo 8xh100", RLINF + " rendered table (verl 8fdc4d3)",
@@ -76,7 +103,25 @@ ROWS = [
      _boba("qwen2.5-7b", 64, prompts=128, resp_mean=10_425.8),
      _pub(325.09, 21.58, 20.74, 73.01, reward=5.14, adv=0.47, step=447.36),
      "GPU ASSUMED H100; logged step 447.36 (keys sum 446.03)", True),
+    ("report verl llama3.2-1b grpo gsm8k 8xh100", REPORT + " LLaMA3.2-1B (wandb w73j5mdv)",
+     _gsm8k(LLAMA32_1B, mbs=4, prompt_mean=107, resp_mean=183.2),
+     _pub(21.70, 7.86, 13.01, 27.34, reward=0.87, adv=0.13), "last step (105); clip ratio 0.003", True),
+    ("report verl qwen2.5-7b grpo gsm8k 8xh100", REPORT + " Qwen2.5-7B (wandb 6icl7pbz)",
+     _gsm8k("qwen2.5-7b", mbs=40, prompt_mean=93, resp_mean=232.0),
+     _pub(33.03, 8.25, 8.74, 29.14, reward=0.84, adv=0.12),
+     "last step (105); ASSUMED the script's micro-batch 40 (no command printed)", True),
 ]
+
+#: verl's logged ``perf/max_memory_allocated_gb`` (GiB; vLLM's sleeping pool in the same process's counters)
+MEM_PUB = {"report verl llama3.2-1b grpo gsm8k 8xh100": 45.74, "report verl qwen2.5-7b grpo gsm8k 8xh100": 77.05}
+
+
+def mem_table() -> list[tuple]:
+    """(id, published GiB, modelled allocated GiB, error) for :data:`MEM_PUB`."""
+    from rl_step_times import predict
+    rows = {r[0]: r[2] for r in ROWS}
+    return [(rid, pub, predict(rows[rid])["mem"], predict(rows[rid])["mem"] / pub - 1.0)
+            for rid, pub in MEM_PUB.items()]
 
 
 def main() -> None:
@@ -97,6 +142,12 @@ def main() -> None:
         errs = [r["keys"][k][1] / r["keys"][k][0] - 1 for r in counted if k in r["keys"]]
         if errs:
             print(f"{k}: signed errors {', '.join(f'{e:+.0%}' for e in sorted(errs))}")
+    print("\nAllocated peak (verl perf/max_memory_allocated_gb) against the model's allocated peak:")
+    mem = mem_table()
+    for rid, pub, pred, err in mem:
+        print(f"- {rid}: {pub:.1f} GiB published, {pred:.1f} GiB modelled ({err:+.0%})")
+    med, p90 = _stats(e for *_x, e in mem)
+    print(f"mem |error| over {len(mem)} rows: median {med:.0%}, p90 {p90:.0%}")
 
 
 if __name__ == "__main__":
