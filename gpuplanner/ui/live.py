@@ -102,6 +102,16 @@ def release_elsewhere(obj: Any) -> None:
         _RELEASE_THREAD[0] = _post(_RELEASE_THREAD[0], _RELEASE_QUEUE, lambda _held=obj: None, "release")
 
 
+def stop_release_thread(timeout_s: float = 5.0) -> None:
+    """End the release thread once what it was given is dropped (on close and at the self-test's end; why:
+    :func:`gpuplanner.ui.offthread.shutdown`)."""
+    thread = _RELEASE_THREAD[0]
+    if thread is not None and thread.is_alive():
+        _RELEASE_QUEUE.put(None)
+        thread.join(timeout_s)
+    _RELEASE_THREAD[0] = None
+
+
 class LiveEstimator(QObject):
     updated = Signal(object)          # engine.LiveResult
     scalingUpdated = Signal(object)   # engine.ScalingResult

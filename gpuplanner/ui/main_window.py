@@ -612,6 +612,9 @@ class MainWindow(QMainWindow):
         self.save_state()
         self.search.shutdown()
         self.estimator.shutdown()
+        from .offthread import end_worker_threads
+
+        end_worker_threads()
         self.doc.close()
         ev.accept()
 

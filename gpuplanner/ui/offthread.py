@@ -40,6 +40,8 @@ _LOCK = threading.Lock()
 def _loop() -> None:
     while True:
         job = _JOBS.get()
+        if job is None:  # shutdown()
+            return
         job()
         del job
 
@@ -82,3 +84,26 @@ def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None],
 def busy() -> bool:
     """Some work handed to :func:`run_off_gui` has not finished."""
     return _PENDING[0] > 0
+
+
+def shutdown(timeout_s: float = 5.0) -> None:
+    """End the worker thread once the jobs handed to it are done (on close and at the self-test's end). A daemon
+    thread still inside Qt when Python finalizes takes the process down: CPython up to 3.13 ends such a thread with
+    ``pthread_exit`` (``PyThread_exit_thread`` in ``take_gil``), whose forced unwinding cannot cross PySide's C++
+    frames, and the C++ runtime calls ``std::terminate`` ("terminate called without an active exception").
+    A later :func:`run_off_gui` starts a new worker."""
+    worker = _WORKER[0]
+    if worker is not None and worker.is_alive():
+        _JOBS.put(None)
+        worker.join(timeout_s)
+    _WORKER[0] = None
+
+
+def end_worker_threads() -> None:
+    """Let the app's own worker threads finish and end before Python finalizes (why: :func:`shutdown`): this
+    module's worker and the release thread of :mod:`gpuplanner.ui.live` (the estimate, sweep and search workers
+    end in their own ``shutdown``)."""
+    from .live import stop_release_thread
+
+    shutdown()
+    stop_release_thread()

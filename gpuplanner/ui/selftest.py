@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from gpuplanner.formatting import format_number
 
 from .main_window import PAGE_KEYS, SELF_TEST_SCREENSHOT_ENV
+from .offthread import end_worker_threads
 
 
 def grab_screen(window, path: str, timeout_s: float = 10.0) -> list[str]:
@@ -85,6 +86,7 @@ def run_self_test(window, timeout_s: float = 60.0) -> int:
         problems.append(f"no estimate: {res.error if res else ''}")
     window.search.shutdown()
     window.estimator.shutdown()
+    end_worker_threads()
     sys.excepthook = old_hook
     for p in problems:
         print(f"self-test: {p}")
