@@ -157,3 +157,27 @@ def test_the_line_reads_as_chinese():
         _lang.install("en")
     assert "training.rl.engine_sleep" in zh and "按需卡时" in zh
     assert not any(w in zh for w in ("With ", "best plan", "billed", "ranking rule", "choice is kept", "asleep"))
+
+
+def _ceiling_line(p) -> str:
+    return next(r.message.render() for r in p.evaluation.rules if r.id == "mfu_ceiling")
+
+
+def test_a_borrowed_mfu_ceiling_is_not_called_the_plans_class():
+    """LoRA of a 7B model on one RTX 5090 (DeepSpeed): no run of that class is published, and the ceiling is the
+    lowest of the classes that have one (an A100 Megatron run). The check line said "within the best published 46%
+    of its class (A100-SXM 80GB; Narayanan et al. 2021 …)"; it now says the ceiling is borrowed, and why. A plan whose
+    class has its own run (8B pre-training on H800 with Megatron-Core) keeps "of its class"."""
+    from gpuplanner.core import advisor
+
+    one = _search(_doc("lora-7b-5000cny-week.json"), top=1).plans[0]
+    assert one.gpu.startswith("rtx-5090")
+    c = one.evaluation.mfu_ceiling
+    assert c is not None and c.get("fallback")
+    line = _ceiling_line(one)
+    assert "the ceiling it borrows" in line and "of its class" not in line
+    mega = _search(_doc("pretrain-8b-100b-3-weeks.json"), top=1).plans[0]
+    assert not (mega.evaluation.mfu_ceiling or {}).get("fallback")
+    assert "of its class" in _ceiling_line(mega) and "borrows" not in _ceiling_line(mega)
+    # the class a fallback names is never the plan's own GPU family
+    assert advisor.gpu_family(one.gpu) is None

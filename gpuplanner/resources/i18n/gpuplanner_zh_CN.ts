@@ -8260,6 +8260,14 @@
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
     </message>
     <message>
+        <source>Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%}.</source>
+        <translation>模型 MFU {mfu:.1%} 高于借用的上限 {ceil:.1%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}，{layout}）；按 {ceil:.1%} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.0%} is within {ceil:.0%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}).</source>
+        <translation>模型 MFU {mfu:.0%} 不高于借用的上限 {ceil:.0%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}）。</translation>
+    </message>
+    <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
         <translation>{gpu} 的 {nodes} 个节点位于同一个 {domain} 卡的 NVLink 域内：它们经该域的 NVLink 交换机互连，而不是经服务器之间的网络。请确认它们租在同一个 NVLink 域（机柜）内。</translation>
     </message>
