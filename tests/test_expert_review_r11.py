@@ -181,3 +181,19 @@ def test_a_borrowed_mfu_ceiling_is_not_called_the_plans_class():
     assert "of its class" in _ceiling_line(mega) and "borrows" not in _ceiling_line(mega)
     # the class a fallback names is never the plan's own GPU family
     assert advisor.gpu_family(one.gpu) is None
+
+
+def test_the_savers_search_honours_cancel(monkeypatch):
+    """The savers' search asks ``cancel`` like the first (before each GPU type × framework and each chunk): a cancel
+    that comes once the first search is done stops it with SearchCancelled, not a half-made line."""
+    s = Scenario.model_validate(_doc("grpo-qwen3-30b-a3b.json"))
+    first = []
+    with monkeypatch.context() as m:
+        m.setattr(search, "_savers_note", lambda *a, **k: None)
+        search.search(s, top=1, cancel=lambda: first.append(1) and False)
+    both = []
+    search.search(s, top=1, cancel=lambda: both.append(1) and False)
+    assert len(both) > len(first) > 0
+    asked = []
+    with pytest.raises(search.SearchCancelled):
+        search.search(s, top=1, cancel=lambda: asked.append(1) or len(asked) > len(first))
