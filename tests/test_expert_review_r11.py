@@ -197,3 +197,12 @@ def test_the_savers_search_honours_cancel(monkeypatch):
     asked = []
     with pytest.raises(search.SearchCancelled):
         search.search(s, top=1, cancel=lambda: asked.append(1) or len(asked) > len(first))
+
+
+def test_a_caller_reading_only_plan_one_skips_the_savers_search():
+    """``search(..., savers=False)`` (the project's replans read only #1's figures): same ranking, no line."""
+    s = Scenario.model_validate(_doc("grpo-qwen3-30b-a3b.json"))
+    off = search.search(s, top=1, savers=False).plans[0]
+    on = search.search(s, top=1).plans[0]
+    assert (off.gpu, off.num_gpus, off.cost) == (on.gpu, on.num_gpus, on.cost)
+    assert not _savers_lines(off) and _savers_lines(on)

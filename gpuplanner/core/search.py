@@ -2056,6 +2056,7 @@ def search(
     overheads: Overheads | None = None,
     cancel: Callable[[], bool] | None = None,
     distinct: bool = True,
+    savers: bool = True,
 ) -> SearchResult:
     """Search frameworks, layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
 
@@ -2064,13 +2065,15 @@ def search(
     generated and evaluated a chunk at a time and reduced as they come (:class:`_Reducer`), so memory does not
     grow with the number of candidates. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
     count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
-    without them and says so in ``notes`` (``rules_relaxed``).
+    without them and says so in ``notes`` (``rules_relaxed``). ``savers``: #1's line on the framework's memory
+    savers (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
     """
     res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
                   cancel=cancel, distinct=distinct, rules_on=True)
     on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
     if res.plans:
-        _savers_note(scenario, res, models, prices, overheads, cancel)
+        if savers:
+            _savers_note(scenario, res, models, prices, overheads, cancel)
         return res
     again = None if not on else _search(scenario, models, top=top, objective=objective, prices=prices,
                                         overheads=overheads, cancel=cancel, distinct=distinct, rules_on=False)
