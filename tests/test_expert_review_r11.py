@@ -107,15 +107,15 @@ def test_saver_change_by_method():
     """RL with vLLM colocated: both savers; full/pretrain without RL: the optimizer only; LoRA: none (its
     optimizer states are the adapters')."""
     grpo = Scenario.model_validate(_doc("grpo-qwen3-30b-a3b.json"))
-    keys, change = sv.saver_change(grpo)
+    keys, change = sv.saver_change(grpo, ("megatron-swift",))
     assert keys == ("sleep", "offload")
     assert change == {"training": {"rl": {"engine_sleep": True}}, "parallel": {"offload_optimizer": True}}
     full = Scenario.model_validate(_doc("full-70b-2b-tokens.json"))
-    assert sv.saver_change(full)[0] == ("offload",)
+    assert sv.saver_change(full, ("megatron", "deepspeed"))[0] == ("offload",)
     lora = Scenario.model_validate(_doc("lora-7b-5000cny-week.json"))
-    assert sv.saver_change(lora) == ((), {})
+    assert sv.saver_change(lora, ("deepspeed",)) == ((), {})
     # the user's other fields are kept in the scenario searched
-    d = sv.savers_scenario_dict(grpo)
+    d = sv.savers_scenario_dict(grpo, ("megatron-swift",))
     assert d["training"]["rl"]["group_size"] == 8 and d["training"]["rl"]["engine_sleep"] is True
     assert d["constraints"]["max_gpus"] == 32
 
@@ -206,3 +206,22 @@ def test_a_caller_reading_only_plan_one_skips_the_savers_search():
     on = search.search(s, top=1).plans[0]
     assert (off.gpu, off.num_gpus, off.cost) == (on.gpu, on.num_gpus, on.cost)
     assert not _savers_lines(off) and _savers_lines(on)
+
+
+def test_optimizer_offload_only_on_frameworks_that_document_it():
+    """FSDP2's CPU offload (torchtitan, torchtune, Accelerate) moves the parameters and gradients too: not the
+    optimizer-only offload. The search for the savers keeps the frameworks that document it (DeepSpeed ZeRO-Offload,
+    Megatron-Core --optimizer-cpu-offload and the tools on them), and offers none where none is left; vLLM's sleep
+    is still offered to an RL plan."""
+    full = Scenario.model_validate(_doc("full-70b-2b-tokens.json"))
+    assert sv.saver_change(full, ("fsdp",)) == ((), {})
+    keys, change = sv.saver_change(full, ("hf", "deepspeed", "megatron", "fsdp"))
+    assert keys == ("offload",)
+    assert change["constraints"] == {"framework_candidates": ["deepspeed", "megatron"]}
+    # every framework left documents it: the search is not narrowed
+    assert "constraints" not in sv.saver_change(full, ("megatron", "deepspeed"))[1]
+    grpo = Scenario.model_validate(_doc("grpo-qwen3-30b-a3b.json"))
+    assert sv.saver_change(grpo, ("trl",)) == (("sleep",), {"training": {"rl": {"engine_sleep": True}}})
+    # the 70B request's line names a Megatron/DeepSpeed plan
+    (line,) = _savers_lines(_search(_doc("full-70b-2b-tokens.json")).plans[0])
+    assert line.params["fw"] in ("Megatron-Core", "DeepSpeed")

@@ -51,18 +51,36 @@ LABELS = {
 }
 
 
-def saver_change(s: Any) -> tuple[tuple[str, ...], dict]:
+#: The frameworks that document the optimizer states alone in CPU memory (``parallel.offload_optimizer``), with
+#: the weights and gradients kept on the GPU: DeepSpeed ZeRO-Offload (config ``zero_optimization.offload_optimizer``;
+#: ms-swift ships ``zero2_offload``/``zero3_offload``, LLaMA-Factory ``examples/deepspeed/ds_z2_offload_config.json``
+#: and ``ds_z3_offload_config.json``); Megatron-Core ``--optimizer-cpu-offload`` (megatron/core/optimizer/
+#: __init__.py, HybridDeviceOptimizer), which Megatron-Bridge's OptimizerConfig and Megatron-SWIFT
+#: (``--optimizer_cpu_offload``, examples/megatron/grpo/moe_colocate_full.sh) pass through. Left out: FSDP2's
+#: CPUOffloadPolicy (torchtitan, torchtune, Accelerate) offloads the parameters and gradients with the optimizer,
+#: a different trade; Unsloth, Axolotl's ``cpuoffload_all`` (parameters too), nanotron and GPT-NeoX.
+OFFLOAD_FRAMEWORKS = ("deepspeed", "megatron", "megatron-swift", "megatron-bridge", "ms-swift", "llamafactory")
+
+
+def saver_change(s: Any, frameworks: tuple[str, ...] | None = None) -> tuple[tuple[str, ...], dict]:
     """The savers the scenario ``s`` leaves off and the framework runs: ``(keys, change)`` where ``change`` is the
-    nested update of the scenario as the user wrote it; ``((), {})`` when none applies."""
+    nested update of the scenario as the user wrote it; ``((), {})`` when none applies. ``frameworks``: those the
+    search tries for ``s`` (default: the scenario's own); the optimizer offload keeps the ones of
+    :data:`OFFLOAD_FRAMEWORKS` (the search is narrowed to them when it chooses among more), and is not offered when
+    none is left."""
     keys: list[str] = []
     change: dict = {}
     prof = method_profile(s.training)
     if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
         keys.append("sleep")
         change.setdefault("training", {})["rl"] = {"engine_sleep": True}
-    if s.training.method in ("full", "pretrain") and not s.parallel.offload_optimizer:
+    fws = tuple(frameworks) if frameworks else (s.training.framework,)
+    ok = [f for f in fws if f in OFFLOAD_FRAMEWORKS]
+    if s.training.method in ("full", "pretrain") and not s.parallel.offload_optimizer and ok:
         keys.append("offload")
         change["parallel"] = {"offload_optimizer": True}
+        if len(ok) < len(fws):
+            change["constraints"] = {"framework_candidates": ok}
     return tuple(keys), change
 
 
@@ -103,21 +121,22 @@ def _merged(d: dict, change: dict) -> dict:
     return d
 
 
-def savers_scenario_dict(s: Any) -> dict | None:
+def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None) -> dict | None:
     """The scenario as the user wrote it with the savers on (None: no saver applies)."""
-    keys, change = saver_change(s)
+    keys, change = saver_change(s, frameworks)
     if not keys:
         return None
     return _merged(s.model_dump(exclude_unset=True), change)
 
 
-def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any]) -> Msg | None:
+def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
+                frameworks: tuple[str, ...] | None = None) -> Msg | None:
     """The line for #1 (``plans[0]``) of scenario ``s``: the best plan with the savers on (``run``: the scenario
-    dict → the search's result, or None when it cannot run), when #1 is one to look past and that plan ranks
-    better; else None."""
+    dict → the search's result, or None when it cannot run; ``frameworks``: those the search tried), when #1 is one
+    to look past and that plan ranks better; else None."""
     if not plans or not wants_savers(plans[0]):
         return None
-    d = savers_scenario_dict(s)
+    d = savers_scenario_dict(s, frameworks)
     if d is None:
         return None
     res = run(d)
@@ -126,7 +145,7 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any])
     q, one = res.plans[0], plans[0]
     if not ranks_better(q, one, objective):
         return None
-    keys, _ = saver_change(s)
+    keys, _ = saver_change(s, frameworks)
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
             "fw": q.framework_name, "days": float(q.calendar_days), "cost": float(q.cost), "cur": q.currency,
             "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}

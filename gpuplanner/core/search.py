@@ -2102,7 +2102,11 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
             raise
         except (PlannerError, ValueError):
             return None
-    line = saversmod.savers_line(s, res.plans, res.objective, run)
+    try:
+        fws = searched_frameworks(s, bool(resolve_arch(s.model, models).is_moe), resolve_arch(s.model, models))[0]
+    except (PlannerError, ValueError):
+        return
+    line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
     if line is None:
         return
     ex = res.plans[0].explanation
