@@ -225,3 +225,27 @@ def test_optimizer_offload_only_on_frameworks_that_document_it():
     # the 70B request's line names a Megatron/DeepSpeed plan
     (line,) = _savers_lines(_search(_doc("full-70b-2b-tokens.json")).plans[0])
     assert line.params["fw"] in ("Megatron-Core", "DeepSpeed")
+
+
+JSONS = sorted(p.name for p in DATA.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", JSONS)
+def test_the_reviewed_plan_ones_keep_the_principles(name):
+    """Every reviewed request's #1 (the verdicts in docs/notes/2026-12-07/issue-35-r11-expert11.md): no TP on a
+    GeForce card, prices of one kind, the deadline/budget met at the band's far end, the MFU at or under its
+    ceiling, and a #1 without the memory headroom or renting a mostly idle month always carries the savers line."""
+    d = _doc(name)
+    one = _search(d, top=1).plans[0]
+    ev = one.evaluation
+    status = {r.id: r.status for r in ev.rules}
+    if one.gpu.startswith("rtx-"):
+        assert one.tp == 1
+    assert status.get("price_kind") in ("passed", "not_applicable", None)
+    assert status.get("deadline_risk") in ("passed", "not_applicable")
+    c = ev.mfu_ceiling
+    if c is not None:
+        mt = ev.rl_training_mfu if ev.rl_training_mfu is not None else ev.mfu
+        assert mt <= float(c["mfu"]) + 1e-9
+    if sv.wants_savers(one):
+        assert _savers_lines(one), name

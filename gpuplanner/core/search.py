@@ -2102,8 +2102,11 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
             raise
         except (PlannerError, ValueError):
             return None
+    if not res.plans or not saversmod.wants_savers(res.plans[0]):
+        return  # the common case: nothing more is searched
     try:
-        fws = searched_frameworks(s, bool(resolve_arch(s.model, models).is_moe), resolve_arch(s.model, models))[0]
+        arch = resolve_arch(s.model, models)
+        fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
     except (PlannerError, ValueError):
         return
     line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
