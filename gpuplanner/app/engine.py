@@ -199,7 +199,7 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
             continue
         days = float(s.constraints.deadline_days)
         try:
-            found = search(s, models, top=3, cancel=cancel)
+            found = search(s, models, top=3, cancel=cancel, savers=False)  # only #1's figures are read
         except PlannerError as err:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None,
                                    note=Msg("Project", QT_TRANSLATE_NOOP(

@@ -359,6 +359,25 @@ def _training_passes(inner: Msg) -> Msg:
                                            "is left out, as in verl's actor MFU): {grade}"), {"grade": inner})
 
 
+def _ceiling_text(above: bool, borrowed: bool) -> str:
+    """The MFU-ceiling check's sentence. A class with no published run of its own borrows the lowest ceiling of the
+    classes that have one (advisor.mfu_ceiling's ``fallback``): the line says so, rather than calling an A100
+    Megatron run the class of an RTX 5090 LoRA plan (issue 35 round 11, expert11)."""
+    if borrowed:
+        return (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of "
+                                       "its own class is published, so it takes the lowest of the classes that have "
+                                       "one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%}.")
+                if above else
+                QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within {ceil:.0%}, the ceiling it borrows: no run of "
+                                       "its own class is published, so it takes the lowest of the classes that have "
+                                       "one ({cls}; {src}, {date})."))
+    return (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.1%} is above the best published {ceil:.1%} of its class "
+                                   "({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%}.")
+            if above else
+            QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class "
+                                   "({cls}; {src}, {date})."))
+
+
 def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollouts: bool = False) -> list[RuleResult]:
     """The advisor's four verdicts (core/advisor.py) from the figures :func:`evaluate.evaluate` computed
     (``rollouts``: ``mfu`` is an RL plan's training passes' MFU, which the ceiling bounds: advisor.capped)."""
@@ -371,11 +390,7 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         args = {"mfu": mfu, "ceil": ceil["mfu"], "cls": ceil.get("gpu_type") or "", "src": ceil.get("source") or "",
                 "date": ceil.get("source_date") or "", "layout": ceil.get("layout") or ""}
         above = mfu > ceil["mfu"] + 1e-12
-        text = (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.1%} is above the best published {ceil:.1%} of its class "
-                                       "({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%}.")
-                if above else
-                QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class "
-                                       "({cls}; {src}, {date})."))
+        text = _ceiling_text(above, bool(ceil.get("fallback")))
         # on: the plan is timed and costed at the ceiling, so it keeps the rule (the message says so); off: allowed
         msg = Msg(CTX, text, args)
         if rollouts:

@@ -53,6 +53,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
+from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import interleaves, no_vpp_words
@@ -2055,6 +2056,7 @@ def search(
     overheads: Overheads | None = None,
     cancel: Callable[[], bool] | None = None,
     distinct: bool = True,
+    savers: bool = True,
 ) -> SearchResult:
     """Search frameworks, layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
 
@@ -2063,12 +2065,15 @@ def search(
     generated and evaluated a chunk at a time and reduced as they come (:class:`_Reducer`), so memory does not
     grow with the number of candidates. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
     count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
-    without them and says so in ``notes`` (``rules_relaxed``).
+    without them and says so in ``notes`` (``rules_relaxed``). ``savers``: #1's line on the framework's memory
+    savers (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
     """
     res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
                   cancel=cancel, distinct=distinct, rules_on=True)
     on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
     if res.plans:
+        if savers:
+            _savers_note(scenario, res, models, prices, overheads, cancel)
         return res
     again = None if not on else _search(scenario, models, top=top, objective=objective, prices=prices,
                                         overheads=overheads, cancel=cancel, distinct=distinct, rules_on=False)
@@ -2082,6 +2087,34 @@ def search(
     again.search_ms += res.search_ms
     again.candidates_evaluated += res.candidates_evaluated
     return again
+
+
+def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, prices: Any, overheads: Any,
+                 cancel: Callable[[], bool] | None) -> None:
+    """#1's line, under its rank lines, naming the best plan with the framework's memory savers when #1 is tight on
+    memory or rents a whole term it mostly leaves idle (:mod:`core.advisor_savers`; the user's choice is kept)."""
+    def run(d: dict):
+        try:
+            v = Scenario.model_validate(d)
+            return _search(v, models, top=1, objective=res.objective, prices=prices, overheads=overheads,
+                           cancel=cancel, distinct=True, rules_on=True)
+        except SearchCancelled:
+            raise
+        except (PlannerError, ValueError):
+            return None
+    if not res.plans or not saversmod.wants_savers(res.plans[0]):
+        return  # the common case: nothing more is searched
+    try:
+        arch = resolve_arch(s.model, models)
+        fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
+    except (PlannerError, ValueError):
+        return
+    line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
+    if line is None:
+        return
+    ex = res.plans[0].explanation
+    at = 1 + sum(1 for m in ex[1:2] if m.text.startswith("A better plan by the objective ranks after this one"))
+    ex.insert(at, line)
 
 
 #: What the search tries, when nothing fits, in place of the user's choice (said, never applied: the user's

@@ -4561,6 +4561,26 @@
         <translation>最大损耗：{what}占每步的 {frac:.0%}。</translation>
     </message>
     <message>
+        <source>vLLM asleep while the model trains and the optimizer states in CPU memory (training.rl.engine_sleep and parallel.offload_optimizer: ms-swift&apos;s own colocated GRPO examples set both)</source>
+        <translation>训练时 vLLM 休眠、优化器状态放在 CPU 内存中（training.rl.engine_sleep 和 parallel.offload_optimizer：ms-swift 自带的同卡共置 GRPO 示例两者都开启）</translation>
+    </message>
+    <message>
+        <source>vLLM asleep while the model trains (training.rl.engine_sleep)</source>
+        <translation>训练时 vLLM 休眠（training.rl.engine_sleep）</translation>
+    </message>
+    <message>
+        <source>the optimizer states in CPU memory (parallel.offload_optimizer)</source>
+        <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
+    </message>
+    <message>
+        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, {cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your choice is kept; change it to plan with this.</source>
+        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days:.2f} 天，{cost:,.0f} {cur}，计费方式为{mode}，且通过全部排序规则。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, {cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule “{rule}”. Your choice is kept; change it to plan with this.</source>
+        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days:.2f} 天，{cost:,.0f} {cur}，计费方式为{mode}，但未通过规划规则“{rule}”。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
         <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
         <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
     </message>
@@ -8238,6 +8258,14 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%}.</source>
+        <translation>模型 MFU {mfu:.1%} 高于借用的上限 {ceil:.1%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}，{layout}）；按 {ceil:.1%} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.0%} is within {ceil:.0%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}).</source>
+        <translation>模型 MFU {mfu:.0%} 不高于借用的上限 {ceil:.0%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}）。</translation>
     </message>
     <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
