@@ -61,3 +61,38 @@ def test_published_qwen_rows_rule_out_an_uncached_walk():
     for _name, pub, base, walk, _v in qwen:
         assert abs(pub / base - 1.0) < 0.10  # as built
         assert pub / walk - 1.0 < -0.5  # paid every micro-batch, the model would be 2x too slow
+
+
+def _layout(d):
+    import gpuplanner.core.timing as T
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    cap = {}
+    orig = T.time_layout
+
+    def grab(*a, **k):
+        cap["lay"] = orig(*a, **k)
+        return cap["lay"]
+
+    T.time_layout = grab
+    try:
+        T.time_estimate(resolve(scenario_from_dict(d)))
+    finally:
+        T.time_layout = orig
+    return cap["lay"]
+
+
+def test_reduce_scatter_latency_per_bucket():
+    import validate_post_time as pt
+
+    d = pt.OPEN_INSTRUCT_RUNS[0][3]  # Tulu 3 8B: 32 H100 over 4 nodes, Accelerate's auto buckets (hidden²)
+    ring = 8.4e-6 + 28 * 3.4e-6 + 3 * 14e-6  # NCCL tuning.cc ring/Simple: 28 NVLink steps, 3 network steps
+    # per layer under reduce_bucket_size = 4096²: q, o, gate, up, down alone (each ≥ the bucket), k + v + the two
+    # norms in two buckets (one between the attention's large weights, one between the MLP's): 7 reduce-scatters
+    lay = _layout(d)
+    assert abs(lay["lat_rs"] - 32 * 7 * ring) < 1e-9
+    assert abs(lay["lat_ag"] - 32 * 7 * ring) < 1e-9  # 7 gathered weights a layer, as before
+    # DeepSpeed before v0.5.5 ("list"): one reduce-scatter per weight, counted once (not per bucket on top)
+    lst = _layout(dict(d, training=dict(d["training"], ds_zero3_gather="list")))
+    assert abs(lst["lat_rs"] - 32 * 7 * ring) < 1e-9
