@@ -1876,6 +1876,11 @@ def time_layout(
         ds_units, ds_regather = ds_z3_gather_plan(m)
         ds_z3 = zero >= 3
         lat_ag = where(ds_z3, lat_ag * ds_units, lat_ag)
+        # and (coalesced, since v0.5.5) reduce-scatters its gradients bucket by bucket: one collective per
+        # reduce_bucket_size bucket (core/zero3.py z3_rs_ops_layer; each a ring's latency), not one per layer
+        if ds_zero3_gather != "list":
+            ds_rs_n, _tensors = _z3.z3_rs_ops_layer(m.arch, z3_fw, method, int(lora_rank), lora_targets)
+            lat_rs = where(ds_z3, lat_rs * max(ds_rs_n, 1.0), lat_rs)
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
         # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
         # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
