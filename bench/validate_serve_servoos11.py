@@ -3,7 +3,7 @@ backend, v0.19 and later), scored with the current model before any change. Run:
 (``--fragment`` prints the markdown table only).
 
 None of these figures is in scripts/validate_inference.py, bench/ or docs/validation_inference.md (grepped for
-"28447", "3657.58", "3191.27", "745.19", "2587", "2209"): the repo holds the page at v0.17 (commit 258c754, TensorRT
+"28447", "3657.58", "3191.27", "745.19", "26401", "6092.28", "2587", "2209"): the repo holds the page at v0.17 (commit 258c754, TensorRT
 engines) and at commit 00f3768 (the main table), not the two versions below.
 
 Sources (NVIDIA/TensorRT-LLM ``docs/source/performance/perf-overview.md``, two stored versions of the file)
@@ -14,6 +14,9 @@ Sources (NVIDIA/TensorRT-LLM ``docs/source/performance/perf-overview.md``, two s
     (nvidia/Llama-3.1-8B/70B/405B-Instruct-FP8), synthetic fixed-length requests (stdev 0), infinite rate,
     "Total Output Throughput (tokens/sec)" of the TP group; kv_cache_free_gpu_mem_fraction "0.95 in majority of cases,
     0.90 on OOM" (not per row: ASSUMED the engine default 0.90, as every TRT-LLM row in the repo).
+(V) The v0.21 version ("The data collected for the v0.21 benchmarks was run with the following file": the same
+    CUDA-graph list, PyTorch backend): Llama 3.1 8B TP1, Llama 3.3 70B TP2, Llama 3.1 405B TP8, FP8, H100 and H200
+    (the GH200 column left out: no GH200 in the catalog), total output tok/s; same ISL/OSL grid as (P).
 (L) The newest stored version (v1.1+: "Output Throughput per GPU (tokens/sec/GPU)", RTX 6000 Pro tables, GPT-OSS):
     LLaMA v3.3 70B FP8 on H200 TP2 and H100 TP2, ``trtllm-bench --tp 2 --pp 1 ... --backend pytorch --config`` with the
     same CUDA-graph list; per-GPU output tok/s. Llama 3.3 70B has Llama 3.1 70B's architecture (the preset used).
@@ -59,6 +62,21 @@ TABLE_P = {
     ("llama-3.1-405b", 8, H100): [3732.40, 4572.23, 2911.42, 3661.85, 2963.36, 3253.17, 3089.16, 448.89, 2139.94,
                                   579.14, 370.26],
 }
+# {(preset, tp, gpu): [total output tok/s for LENS_P]}  -- source (V), v0.21 (Llama 3.3 70B as the 3.1 70B preset)
+TABLE_V = {
+    ("llama-3.1-8b", 1, H100): [26401.48, 21413.21, 13541.54, 17571.01, 14991.62, 13505.23, 13165.91, 3275.55,
+                                9462.43, 3276.47, 1340.69],
+    ("llama-3.1-8b", 1, H200): [27027.80, 23102.25, 17396.83, 19759.16, 17162.49, 16227.11, 16057.66, 3390.69,
+                                11822.14, 3758.08, 1705.68],
+    ("llama-3.1-70b", 2, H100): [6092.28, 5892.94, 3828.46, 4654.74, 4181.06, 3708.93, 3785.04, 723.40, 2785.53,
+                                 865.55, 411.85],
+    ("llama-3.1-70b", 2, H200): [6327.98, 7467.36, 5526.42, 6639.15, 4773.33, 5790.36, 5480.44, 747.55, 3775.80,
+                                 978.28, 609.42],
+    ("llama-3.1-405b", 8, H100): [None, 4517.39, 2910.31, 3664.62, 2955.50, 2884.69, 3237.41, 433.47, 2216.55,
+                                  579.05, 363.27],
+    ("llama-3.1-405b", 8, H200): [3705.18, 4715.13, 4475.91, 4804.10, 3208.25, 3630.29, 3609.50, 441.35, 2840.86,
+                                  645.26, 509.87],
+}
 LENS_L = [(1000, 1000), (1024, 1024), (1024, 8192), (8192, 1024), (32768, 1024)]
 # {(preset, tp, gpu): [output tok/s PER GPU for LENS_L]}  -- source (L), LLaMA v3.3 70B FP8
 TABLE_L = {
@@ -87,6 +105,12 @@ def rows():
         for (i, o), meas in zip(LENS_P, vals):
             if meas is not None:
                 out.append(("P", f"{p} {g} FP8 TP{tp} {i}/{o}", meas, predicted_total(p, tp, g, i, o),
+                            predicted_total(p, tp, g, i, o, 0.95)))
+    for (p, tp, g), vals in TABLE_V.items():
+        for (i, o), meas in zip(LENS_P, vals):
+            if meas is not None:
+                name = "llama-3.3-70b" if p == "llama-3.1-70b" else p
+                out.append(("V", f"{name} {g} FP8 TP{tp} {i}/{o}", meas, predicted_total(p, tp, g, i, o),
                             predicted_total(p, tp, g, i, o, 0.95)))
     for (p, tp, g), vals in TABLE_L.items():
         for (i, o), meas in zip(LENS_L, vals):
