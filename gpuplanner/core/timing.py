@@ -3576,9 +3576,11 @@ def moe_sort_elems(m: ModelFacts, framework: str, ep, ops=_ScalarOps, moe_dispat
 def ep_recompute_passes(rec_whole):
     """(multiplier of the expert dispatch's four transfers, multiplier of its once-per-forward count exchange) under
     whole-layer recompute, as :func:`tp_layer_collectives` counts the TP collectives: the recomputed forward is the
-    layer's forward again, collectives included. Megatron-Core ``transformer/transformer_block.py``
-    ``_checkpointed_forward`` wraps the layers in ``tensor_parallel.checkpoint`` (``tensor_parallel/random.py``
-    ``CheckpointFunction.backward`` re-runs ``run_function``), and ``MoELayer.forward`` runs the token dispatcher's
+    layer's forward again, collectives included. Megatron-Core ``transformer/transformer_block.py`` under
+    ``recompute_granularity == 'full'`` calls ``megatron/core/recompute.py`` ``checkpointed_forward`` (its own
+    ``_checkpointed_forward`` before 118933a859), which wraps the layers in ``tensor_parallel.checkpoint`` or
+    ``te_checkpoint`` (``tensor_parallel/random.py`` ``CheckpointFunction.backward`` re-runs ``run_function``), and
+    ``MoELayer.forward`` runs the token dispatcher's
     dispatch and combine (``transformer/moe/moe_layer.py``, ``token_dispatcher.py``): the all-to-alls (or DeepEP /
     HybridEP's dispatch and combine, or the all-gather dispatcher's gather and reduce-scatter, and the expert-TP
     gather) run again, 4 + 2·rec_whole transfers per MoE layer and micro-batch instead of 4; the count exchange
