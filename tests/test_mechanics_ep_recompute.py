@@ -65,3 +65,13 @@ def test_dense_and_single_rank_experts_unchanged():
              "parallel": {"tp": 1, "pp": 1, "zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
     assert _ep_s(dense) == 0.0
     assert _ep_s(_moe("full", disp="alltoall", ep=1)) == _ep_s(_moe("none", disp="alltoall", ep=1)) == 0.0
+
+
+def test_no_grad_reference_pass_is_not_recomputed():
+    # DPO's reference forward (one no-grad forward per trained token, nemorl11's EP_FORWARD_SHARE of the four
+    # transfers) has no backward and so no recompute: (4 + 2 + 2) / (4 + 2) = 4/3, not 1.5
+    def dpo(rec):
+        sc = _moe(rec, objective="dpo")
+        sc["training"].update({"framework": "megatron-swift", "method": "full"})
+        return _ep_s(sc)
+    assert dpo("full") == pytest.approx(dpo("none") * 4.0 / 3.0, rel=1e-9)

@@ -3966,7 +3966,9 @@ def time_gpu(
     if not full and isinstance(ep_mb, float) and ep_mb == 0.0:
         ep_comm = 0.0
     else:
-        ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0))
+        # (the no-grad passes' forward share is of the four transfers without recompute: ep_mb holds the training
+        # micro-batch's recompute re-run, ep_recompute_passes, which a no-grad forward does not have)
+        ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0) / lay.get("ep_rec", 1.0))
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
