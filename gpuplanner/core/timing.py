@@ -1986,6 +1986,8 @@ def time_layout(
     if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0) and disp == "alltoall":
         ep_counts_s = _ring_latency(exp_tp * ep, gpn if ep_domain is None else f64(ep_domain),
                                     MOE_COUNTS_ALLGATHER, ops)
+    # whole-layer recompute re-runs the MoE layer's forward with its collectives (ep_recompute_passes, ptoos11)
+    ep_rec, ep_rec_fwd = ep_recompute_passes(rec_whole)
 
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
@@ -2080,6 +2082,7 @@ def time_layout(
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
         "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
+        "ep_rec": ep_rec, "ep_rec_fwd": ep_rec_fwd,
         "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
         "distopt_host_s": distopt_host_s,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
@@ -3635,18 +3638,36 @@ def moe_sort_elems(m: ModelFacts, framework: str, ep, ops=_ScalarOps, moe_dispat
     return ops.where(n_exp / ops.f(ep) > 1.0, MOE_SORT_ELEMS_PER_COPY, 0.0)
 
 
+def ep_recompute_passes(rec_whole):
+    """(multiplier of the expert dispatch's four transfers, multiplier of its once-per-forward count exchange) under
+    whole-layer recompute, as :func:`tp_layer_collectives` counts the TP collectives: the recomputed forward is the
+    layer's forward again, collectives included. Megatron-Core ``transformer/transformer_block.py`` under
+    ``recompute_granularity == 'full'`` calls ``megatron/core/recompute.py`` ``checkpointed_forward`` (its own
+    ``_checkpointed_forward`` before 118933a859), which wraps the layers in ``tensor_parallel.checkpoint`` or
+    ``te_checkpoint`` (``tensor_parallel/random.py`` ``CheckpointFunction.backward`` re-runs ``run_function``), and
+    ``MoELayer.forward`` runs the token dispatcher's
+    dispatch and combine (``transformer/moe/moe_layer.py``, ``token_dispatcher.py``): the all-to-alls (or DeepEP /
+    HybridEP's dispatch and combine, or the all-gather dispatcher's gather and reduce-scatter, and the expert-TP
+    gather) run again, 4 + 2·rec_whole transfers per MoE layer and micro-batch instead of 4; the count exchange
+    before the all-to-all runs once per forward, 1 + rec_whole times (NVIDIA/Megatron-LM d98e8a64). torch's
+    ``checkpoint`` (torchtitan's full AC, HF gradient checkpointing) re-runs the wrapped forward the same way."""
+    return 1.0 + 0.5 * rec_whole, 1.0 + rec_whole
+
+
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     """The expert dispatch communication of one micro-batch on one GPU (seconds): the all-to-all's dispatch and
     combine, forward and backward, the peers inside the NVLink domain over NVLink and the others over the NICs, at the
     same time (:func:`ep_peer_shares`), plus Megatron's all-gather/reduce-scatter of the dispatched tokens over the
     expert-TP group (time_layout's ``etp_bytes``, ring collectives at the bus bandwidth); 0 without either."""
     ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
+    # the passes' multiplier under whole-layer recompute (ep_recompute_passes): the four transfers become 4 + 2·rec
+    rec, rec_fwd = lay.get("ep_rec", 1.0), lay.get("ep_rec_fwd", 1.0)
     if lay.get("ag_dispatch"):  # the all-gather dispatcher: its ring collectives cover the expert-TP ranks too
-        return allgather_dispatch_seconds(lay, intra_bus, nic) * lay["n_moe_stage"]
+        return allgather_dispatch_seconds(lay, intra_bus, nic) * lay["n_moe_stage"] * rec
     # the all-to-all dispatcher's all-gather of the token counts (MOE_COUNTS_ALLGATHER), once per MoE layer's forward
-    etp_s = lay.get("ep_counts_s", 0.0) * lay["n_moe_stage"]
+    etp_s = lay.get("ep_counts_s", 0.0) * lay["n_moe_stage"] * rec_fwd
     if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
-        etp_s = etp_s + etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
+        etp_s = etp_s + etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"] * rec
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
@@ -3659,7 +3680,7 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     if not (np.ndim(ib) == 0 and not ib):  # flex across NVLink domains: HybridEP's measured rates over the NICs
         ib_layer = hybridep_ib_seconds(lay, nic) * lay.get("moe_cap", 1.0)
         ep_layer = ops.where(ib, ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, ib_layer), ep_layer)
-    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
+    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"] * rec, 0.0) + etp_s
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -4010,7 +4031,9 @@ def time_gpu(
     if not full and isinstance(ep_mb, float) and ep_mb == 0.0:
         ep_comm = 0.0
     else:
-        ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0))
+        # (the no-grad passes' forward share is of the four transfers without recompute: ep_mb holds the training
+        # micro-batch's recompute re-run, ep_recompute_passes, which a no-grad forward does not have)
+        ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0) / lay.get("ep_rec", 1.0))
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
