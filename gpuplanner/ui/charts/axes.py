@@ -8,7 +8,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtGui import QPen
 
-from gpuplanner.formatting import format_axis, format_count
+from gpuplanner.formatting import format_axis, format_axis_ticks, format_count
 
 
 SERIES_COLORS = {
@@ -94,7 +94,10 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
         from gpuplanner.report.charts import narrow_log_values
 
         vals = narrow_log_values(lo, hi, limit)
-    return [(math.log10(v), fmt(float(round(v, 12)))) for v in vals]
+    vals = [float(round(v, 12)) for v in vals]
+    # the one formatter labels an axis in one scale ("0.3万 / 1万 / 3万", never "3,000 / 1万 / 3万")
+    labels = format_axis_ticks(vals) if fmt is short_num else [fmt(v) for v in vals]
+    return [(math.log10(v), t) for v, t in zip(vals, labels)]
 
 
 class FormattedAxis(pg.AxisItem):
@@ -106,7 +109,7 @@ class FormattedAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph)
-        return [format_axis(v * scale) for v in values]
+        return format_axis_ticks([v * scale for v in values])  # one scale for the whole axis
 
 
 def configure_pyqtgraph() -> None:
