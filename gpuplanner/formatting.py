@@ -653,6 +653,21 @@ def gpu_display_name(name: str, short: bool = False, lang: str | None = None) ->
     return out
 
 
+#: a catalog GPU's link inside a server (``gpus.json`` ``intra_node_link``) as a person writes it: en, zh
+_LINK_NAMES = {"nvlink": ("NVLink", "NVLink"), "nvlink-bridge": ("NVLink bridge", "NVLink 桥接"),
+               "pcie": ("PCIe", "PCIe"), "infinity-fabric": ("Infinity Fabric", "Infinity Fabric"),
+               "hccs": ("HCCS", "HCCS"), "mlu-link": ("MLU-Link", "MLU-Link")}
+
+
+def link_display_name(key: str, lang: str | None = None) -> str:
+    """The product name of a link kind (``nvlink`` → ``NVLink``; ux17: the catalog printed the raw key,
+    "nvlink 900 GB/s"); an unknown key comes back as it is."""
+    names = _LINK_NAMES.get(str(key))
+    if names is None:
+        return str(key)
+    return names[1] if normalize_lang(lang) == ZH else names[0]
+
+
 #: a full-width closing bracket, then spaces, then a CJK ideograph (:func:`close_paren_space`)
 _PAREN_SPACE = re.compile(r"）[ \t]+(?=[\u3400-\u9fff])")
 

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    elapsed_numbers, elapsed_unit, format_count, format_flops, format_number, format_params, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
+    elapsed_numbers, elapsed_unit, format_count, format_flops, format_number, format_params, link_display_name, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -871,7 +871,7 @@ def _html_plan(data: ReportData) -> str:
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []
     if p.intra_node:
-        link = translate("Report", "in node: {link}").format(link=QCoreApplication.translate("catalog", p.intra_node))
+        link = translate("Report", "in node: {link}").format(link=link_display_name(p.intra_node))
         # the bandwidth in the language's brackets: "…NV18）（900 GB/s）", not "…NV18） (900 GB/s)" (ux14)
         interconnect.append(join_clause(link, paren(f"{format_number(p.intra_node_bw_gbs, 0)} GB/s"))
                             if p.intra_node_bw_gbs else link)
