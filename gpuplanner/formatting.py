@@ -627,7 +627,8 @@ def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bo
 # ---------------------------------------------------------------------------------------- GPU names
 
 #: Regional suffixes of catalog GPU names, translated at display time (the product name stays as sold).
-_REGION_SUFFIXES = {" (China)": "（中国特供版）"}  # full-width brackets, no space, in Chinese
+_REGION_SUFFIXES = {" (China)": "（中国特供版）",  # full-width brackets, no space, in Chinese
+                    " (Z100/K100/BW series)": "（Z100/K100/BW 系列）"}  # ux17: "series" in the zh catalog
 #: a catalogue qualifier inside a name, in Chinese (ux13: the Plans page's "no price" list read
 #: "…、B200 (HGX B200) 180GB、GB200 (per Blackwell GPU) 186GB" in the zh edition)
 _INNER_NOTES_ZH = {" (HGX B200) ": "（HGX B200）", " (per Blackwell GPU) ": "（每颗 Blackwell GPU）"}
@@ -659,13 +660,27 @@ _LINK_NAMES = {"nvlink": ("NVLink", "NVLink"), "nvlink-bridge": ("NVLink bridge"
                "hccs": ("HCCS", "HCCS"), "mlu-link": ("MLU-Link", "MLU-Link")}
 
 
+#: the English words of the catalog's network names (``networks.json``), in Chinese (ux17: the Chinese report read
+#: "节点内：NVLink 3 cut to 8 links (A800, NV8)")
+_NETWORK_WORDS_ZH = ((re.compile(r"cut to (\d+) links"), r"削减至 \1 条链路"), (re.compile(r"(\d+) links"), r"\1 条链路"),
+                     (re.compile(r" via "), " 经 "), (re.compile(r"bridge pair"), "桥接对"),
+                     (re.compile(r"(\d+) GPUs"), r"\1 张 GPU"), (re.compile(r"(\d+)-GPU full mesh"), r"\1 卡全互联"),
+                     (re.compile(r" x (\d)"), r" × \1"))
+
+
 def link_display_name(key: str, lang: str | None = None) -> str:
     """The product name of a link kind (``nvlink`` → ``NVLink``; ux17: the catalog printed the raw key,
-    "nvlink 900 GB/s"); an unknown key comes back as it is."""
+    "nvlink 900 GB/s"), or a catalog network's name with its English words in the display language ("NVLink 3
+    削减至 8 条链路（A800, NV8）"); anything else comes back as it is."""
+    zh = normalize_lang(lang) == ZH
     names = _LINK_NAMES.get(str(key))
-    if names is None:
-        return str(key)
-    return names[1] if normalize_lang(lang) == ZH else names[0]
+    if names is not None:
+        return names[1] if zh else names[0]
+    out = str(key)
+    if zh:
+        for pattern, repl in _NETWORK_WORDS_ZH:
+            out = pattern.sub(repl, out)
+    return out
 
 
 #: a full-width closing bracket, then spaces, then a CJK ideograph (:func:`close_paren_space`)

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from gpuplanner.formatting import format_compact
+from gpuplanner.formatting import format_compact, format_params
 
 from ui_helpers import TINY_PARAMS, write_safetensors
 
@@ -91,7 +91,7 @@ def test_import_config_json_shows_exact_count(win, qtbot, tiny_config, monkeypat
     assert win.model.scenario.model.hf_config == str(tiny_config.resolve())
     assert win.model.scenario.model.preset is None
     qtbot.waitUntil(lambda: f"{TINY_PARAMS:,}" in page.exact_label.text())
-    assert page.total_value.text() == format_compact(TINY_PARAMS, 4)  # "259.4K"
+    assert page.total_value.text() == format_params(TINY_PARAMS)  # "259K" (ux17: one rule for parameter counts)
     assert page.manual["hidden_size"].placeholderText() == "64"
     from gpuplanner.ui import settings
     assert settings.last_dir() == str(tiny_config.parent)   # the last directory is remembered

@@ -9682,7 +9682,7 @@
     </message>
     <message>
         <source>Flash attention</source>
-        <translation>Flash attention</translation>
+        <translation>融合注意力</translation>
     </message>
     <message>
         <source>Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences</source>
