@@ -118,7 +118,7 @@ class LivePanel(QWidget):
         self.warnings.setVisible(bool(warn))
         pc = ev.params
         if pc.active < pc.total:  # MoE: which figure is which (ux17: "46.7B" alone read as the active count)
-            params = self.tr("{0} · {1} params in total, {2} active per token").format(
+            params = self.tr("{0} · {1} total, {2} active params").format(
                 ev.model_name, format_params(pc.total), format_params(pc.active))
         else:
             params = self.tr("{0} · {1} params").format(ev.model_name, format_params(pc.total))

@@ -24,7 +24,9 @@ def test_mixtral_total_and_active(make_window, language, qtbot, lang):
     assert (total, active) == ("46.7B", "12.9B")  # was "46.7B" / "12.88B"
     live = w.live.model_value.text()
     assert total in live and active in live, live  # the live panel names both figures for an MoE model
-    word = "active per token" if lang == "en" else "每 token 激活"
+    word = "total" if lang == "en" else "总参数"
+    assert word in live, live
+    word = "active" if lang == "en" else "激活"
     assert word in live, live
 
 

@@ -3232,6 +3232,10 @@
         <translation>采样生成：占每步的 {0}</translation>
     </message>
     <message>
+        <source>{0} · {1} total, {2} active params</source>
+        <translation>{0} · 总参数 {1}，激活 {2}</translation>
+    </message>
+    <message>
         <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
         <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
     </message>
@@ -3242,10 +3246,6 @@
     <message>
         <source>host RAM for offload: {0} GiB per node</source>
         <translation>卸载所需主机内存：每节点 {0} GiB</translation>
-    </message>
-    <message>
-        <source>{0} · {1} params in total, {2} active per token</source>
-        <translation>{0} · 总参数 {1}，每 token 激活 {2}</translation>
     </message>
     <message>
         <source> of {0}</source>

@@ -203,13 +203,7 @@ class HardwarePage(BasePage):
         self.table_note.setWordWrap(True)
         self.table_note.setStyleSheet("color: #555;")
         tl.addWidget(self.table_note)
-        # the columns a narrow window hides (interconnect, board power, price source), for the selected GPU
-        self.row_detail = QLabel()
-        self.row_detail.setWordWrap(True)
-        self.row_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.row_detail.hide()
-        tl.insertWidget(tl.indexOf(self.table) + 1, self.row_detail)
-        self.table.installEventFilter(self)  # fits its columns to its width when it is resized
+        self._build_row_detail(tl)
 
         # memory per GPU against GPU count, with each ticked card's capacity: "4 or 8 cards, and which?"
         from ..charts import MemoryCountChart
@@ -239,6 +233,16 @@ class HardwarePage(BasePage):
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.fill_table()
+
+    def _build_row_detail(self, tl) -> None:
+        """The line under the table with the columns a narrow window hides (interconnect, board power, price
+        source), for the selected GPU; the table fits its columns to its width whenever it is resized."""
+        self.row_detail = QLabel()
+        self.row_detail.setWordWrap(True)
+        self.row_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.row_detail.hide()
+        tl.insertWidget(tl.indexOf(self.table) + 1, self.row_detail)
+        self.table.installEventFilter(self)
 
     # ------------------------------------------------------------------------------- table
     def _unknown_item(self) -> QTableWidgetItem:
