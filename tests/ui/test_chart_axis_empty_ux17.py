@@ -72,3 +72,18 @@ def test_empty_message_sits_inside_the_axes(make_window, language, qtbot, lang):
     assert not box.intersects(left), (box, left)  # it sat across the left axis
     assert not box.intersects(bottom), (box, bottom)
     assert box.left() >= left.right(), (box, left)
+
+
+def test_a_short_axis_keeps_two_labels_off_its_edges():
+    """The Chinese GRPO example's scaling chart (1,778–10,000 tokens/s on a 76-px axis, room for three labels) chose
+    2,000 / 5,000 / 10,000: 2,000 lay 5 px above the bottom edge and 10,000 on the top edge, and pyqtgraph hid both,
+    leaving one label ("0.5万"). Ticks near an edge no longer count as labels."""
+    import math
+
+    from gpuplanner.ui.charts import log_ticks
+
+    lo, hi = 10 ** 3.25, 1e4
+    ticks = log_ticks(lo, hi, max_ticks=3)
+    margin = 0.08 * math.log10(hi / lo)
+    shown = [t for v, t in ticks if math.log10(lo) + margin < v < math.log10(hi) - margin]
+    assert len(shown) >= 2, ticks

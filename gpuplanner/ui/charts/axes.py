@@ -80,8 +80,13 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
     for mults in ((1,), (1, 3), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
         options.append([m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi])
 
-    def inside(v: list) -> int:  # a tick on the very edge of the view is often not drawn (no room for its label)
-        return sum(lo * 1.02 < x < hi / 1.02 for x in v)
+    # a tick near the edge of the view is not drawn: its label would stick out of the axis (pyqtgraph hides it).
+    # ux17: the Chinese RL scaling chart (1,778–10,000 tokens/s, 76 px) chose 2,000 / 5,000 / 10,000 and showed
+    # one label; a tick within 8% of the span (about half a label's height on a short axis) does not count
+    edge = 10.0 ** max(math.log10(1.02), 0.08 * math.log10(hi / lo)) if hi > lo else 1.02
+
+    def inside(v: list) -> int:
+        return sum(lo * edge < x < hi / edge for x in v)
 
     # the sparsest choice with three ticks or more inside the range that fits; else the densest that fits
     vals = next((v for v in options if 3 <= inside(v) <= limit), None)
