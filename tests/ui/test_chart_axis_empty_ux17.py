@@ -61,6 +61,8 @@ def test_empty_message_sits_inside_the_axes(make_window, language, qtbot, lang):
     qtbot.waitUntil(lambda: chart.empty.isVisibleTo(chart.plot), timeout=60000)
     qtbot.wait(100)
     assert axis._gp_ticks == [[], []]  # no tick labels of the last data left beside the message
+    deadline = "deadline" if lang == "en" else "截止时间"
+    assert deadline not in chart.legend_label.text()  # no deadline line drawn: none in the legend
     pi = chart.plot.getPlotItem()
 
     def on_screen(ax):  # the axis's own strip (its bounding rect spans the plot: it draws the grid lines)

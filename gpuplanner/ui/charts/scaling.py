@@ -140,6 +140,8 @@ class ScalingChart(ChartBase):
             self.deadline.setVisible(False)
             self.data = {}
             self.set_hover_points([])
+            self._line_target, self.deadline_note = None, ""  # no line drawn: none in the legend (ux17)
+            self._update_legend()
             return
         self.set_empty(None)
         hov = []
