@@ -757,10 +757,6 @@
         <translation>方案</translation>
     </message>
     <message>
-        <source>Tier {tier}: {guidance}</source>
-        <translation>档位 {tier}：{guidance}</translation>
-    </message>
-    <message>
         <source>{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}</source>
         <translation>评估了 {n} 个候选，{fit} 个放得下且有价格（{ms} 毫秒）；目标：{objective}</translation>
     </message>
