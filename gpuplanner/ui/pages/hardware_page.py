@@ -376,7 +376,7 @@ class HardwarePage(BasePage):
         line under the table gives them for the selected GPU; a window narrower still elides the GPU names."""
         hh = self.table.horizontalHeader()
         room = self.table.viewport().width()
-        if room <= 0:
+        if room <= 0 or not self.table.isVisible():  # a hidden page fits when it is shown (its resize event)
             return
         widths = {c: self._column_width(c) for c in range(len(COLS))}
         widths[C_SRC] = min(widths[C_SRC], 160)  # the stretching last column: room for a short source at least
@@ -420,7 +420,9 @@ class HardwarePage(BasePage):
             else:
                 bits.append(text)
         name = self.table.item(r, 1)
-        self.row_detail.setText((name.text() + colon() if name is not None else "") + " · ".join(bits))
+        text = (name.text() + colon() if name is not None else "") + " · ".join(bits)
+        if text != self.row_detail.text():  # (a changed label re-lays out the page)
+            self.row_detail.setText(text)
         self.row_detail.show()
 
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt)
