@@ -439,6 +439,23 @@ def format_compact(value: float, digits: int = 3) -> str:
     return _sig(rounded, d) if abs(rounded) >= 1e-6 else format_power(rounded, d)
 
 
+def format_params(value: float) -> str:
+    """A parameter count, the one rule for every view (Model page, live panel, ``estimate``, the report): the
+    trade's short form (``K``/``M``/``B``/``T``, the same in both languages) with three significant digits and the
+    zeros kept, so figures side by side share one precision: ``46.7B`` total beside ``12.9B`` active (never
+    ``46.7B`` beside ``12.88B``), ``8.03B``, ``141B``, ``21.0M``. Below a thousand, the whole count."""
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    rounded = float(f"{v:.3g}")  # round first, so 999.6M → 1.00B
+    for size, suffix in _COMPACT:
+        if abs(rounded) >= size:
+            x = rounded / size
+            decimals = max(0, 2 - math.floor(math.log10(abs(x))))
+            return f"{x:,.{decimals}f}{suffix}"
+    return f"{int(round(v)):,}"
+
+
 def format_tokens(value: float, lang: str | None = None, digits: int = 3) -> str:
     """A number of tokens the way each language counts it: English the trade's short form (``2B``, ``524K``,
     :func:`format_compact`), Chinese 万/亿 (``20 亿``, ``52.4 万``, :func:`format_large`): a Chinese reader counts
@@ -462,6 +479,37 @@ def format_axis(value: float, lang: str | None = None) -> str:
         if a >= size and (lang == ZH or size > 1e3 or a >= 1e4):
             return f"{_sig(v / size, 3)}{word}"
     return _sig(v, 3) if a >= 1e-6 or a == 0 else format_power(v, 2)
+
+
+def format_axis_ticks(values, lang: str | None = None) -> list[str]:
+    """The labels of one axis's ticks, all in one scale (ux17: a Chinese axis read "3,000 / 1万 / 3万", an English
+    one "3,000 / 10K / 30K"). When the largest tick alone would take a scale word, every tick takes the largest
+    scale the smallest non-zero tick reaches: in English half a unit of it ("3K / 10K / 30K", "0.5M / 1M / 2M"), in
+    Chinese a tenth, as Chinese writes 万 ("0.3万 / 1万 / 3万"); otherwise every tick is a plain grouped number
+    ("300 / 1,000 / 3,000 / 10,000"). A single value reads as :func:`format_axis`."""
+    lang = normalize_lang(lang)
+    vals = [float(v) for v in values]
+    finite = [abs(v) for v in vals if math.isfinite(v) and v != 0]
+    if len(finite) < 2 or max(finite) >= 1e15:
+        return [format_axis(v, lang) for v in vals]
+    scales = _ZH_SCALES if lang == ZH else (_EN_SCALES + ((1e3, "K"),))
+    reach = 0.1 if lang == ZH else 0.5
+    smallest, largest = min(finite), max(finite)
+    size, word = 1.0, ""
+    if format_axis(largest, lang) != _sig(largest, 3):  # the largest tick alone would take a scale word
+        size, word = next(((sz, wd) for sz, wd in scales if sz <= largest and smallest >= sz * reach * (1 - 1e-9)),
+                          (1.0, ""))
+    out = []
+    for v in vals:
+        if not math.isfinite(v):
+            out.append("")
+        elif v == 0:
+            out.append("0")
+        elif size == 1.0:
+            out.append(_sig(v, 3) if abs(v) >= 1e-6 else format_power(v, 2))
+        else:
+            out.append(f"{_sig(v / size, 3)}{word}")
+    return out
 
 
 def pick_time_unit(max_days: float) -> tuple[str, float]:
@@ -579,7 +627,8 @@ def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bo
 # ---------------------------------------------------------------------------------------- GPU names
 
 #: Regional suffixes of catalog GPU names, translated at display time (the product name stays as sold).
-_REGION_SUFFIXES = {" (China)": "（中国特供版）"}  # full-width brackets, no space, in Chinese
+_REGION_SUFFIXES = {" (China)": "（中国特供版）",  # full-width brackets, no space, in Chinese
+                    " (Z100/K100/BW series)": "（Z100/K100/BW 系列）"}  # ux17: "series" in the zh catalog
 #: a catalogue qualifier inside a name, in Chinese (ux13: the Plans page's "no price" list read
 #: "…、B200 (HGX B200) 180GB、GB200 (per Blackwell GPU) 186GB" in the zh edition)
 _INNER_NOTES_ZH = {" (HGX B200) ": "（HGX B200）", " (per Blackwell GPU) ": "（每颗 Blackwell GPU）"}
@@ -602,6 +651,35 @@ def gpu_display_name(name: str, short: bool = False, lang: str | None = None) ->
                 out = out[: -len(en)] + zh
         for en, zh in _INNER_NOTES_ZH.items():
             out = out.replace(en, zh)
+    return out
+
+
+#: a catalog GPU's link inside a server (``gpus.json`` ``intra_node_link``) as a person writes it: en, zh
+_LINK_NAMES = {"nvlink": ("NVLink", "NVLink"), "nvlink-bridge": ("NVLink bridge", "NVLink 桥接"),
+               "pcie": ("PCIe", "PCIe"), "infinity-fabric": ("Infinity Fabric", "Infinity Fabric"),
+               "hccs": ("HCCS", "HCCS"), "mlu-link": ("MLU-Link", "MLU-Link")}
+
+
+#: the English words of the catalog's network names (``networks.json``), in Chinese (ux17: the Chinese report read
+#: "节点内：NVLink 3 cut to 8 links (A800, NV8)")
+_NETWORK_WORDS_ZH = ((re.compile(r"cut to (\d+) links"), r"削减至 \1 条链路"), (re.compile(r"(\d+) links"), r"\1 条链路"),
+                     (re.compile(r" via "), " 经 "), (re.compile(r"bridge pair"), "桥接对"),
+                     (re.compile(r"(\d+) GPUs"), r"\1 张 GPU"), (re.compile(r"(\d+)-GPU full mesh"), r"\1 卡全互联"),
+                     (re.compile(r" x (\d)"), r" × \1"))
+
+
+def link_display_name(key: str, lang: str | None = None) -> str:
+    """The product name of a link kind (``nvlink`` → ``NVLink``; ux17: the catalog printed the raw key,
+    "nvlink 900 GB/s"), or a catalog network's name with its English words in the display language ("NVLink 3
+    削减至 8 条链路（A800, NV8）"); anything else comes back as it is."""
+    zh = normalize_lang(lang) == ZH
+    names = _LINK_NAMES.get(str(key))
+    if names is not None:
+        return names[1] if zh else names[0]
+    out = str(key)
+    if zh:
+        for pattern, repl in _NETWORK_WORDS_ZH:
+            out = pattern.sub(repl, out)
     return out
 
 

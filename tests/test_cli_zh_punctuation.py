@@ -21,7 +21,8 @@ def test_estimate_in_chinese(capsys):
     cost = lines[lines.index("费用") + 1]
     assert cost.strip().startswith("¥") and "（" in cost and cost.endswith("）") and " (" not in cost, cost
     tier = next(x for x in lines if x.startswith("档位"))
-    assert "10B：" in tier and "10B: " not in tier, tier
+    # the guidance names its tier once, with a full-width mark: "~10B 档，LoRA/QLoRA：…" (ux17: was "10B：~10B 档…")
+    assert "10B 档" in tier and tier.count("10B") == 1 and ": " not in tier, tier
     en = _out(capsys, "estimate", str(EX / "7b-lora-1x4090.json"), "--lang", "en")
     assert en[en.index("Cost") + 1].endswith("(card-hours on demand)")
 

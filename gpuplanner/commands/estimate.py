@@ -10,10 +10,10 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_time_number, format_plan_days, format_compact, format_money, join_clause, format_number, format_percent, format_sig, gpu_display_name
+from ..formatting import format_time_number, format_plan_days, format_money, format_params, join_clause, format_number, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, likely_range, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
-from ..formatting import breakdown_rows, colon, format_list, hidden_share_rows, paren, plural_s
+from ..formatting import breakdown_rows, format_list, hidden_share_rows, paren, plural_s
 
 CTX = "CLI"
 
@@ -58,11 +58,12 @@ def text_lines(ev, data: dict) -> list[str]:
         _lbl(translate(CTX, "Model")) + str(data["model"]),
         _lbl(translate(CTX, "Parameters")) + translate(CTX, "total {total} ({exact})   active {active}   "
                                                           "trainable {trainable}").format(
-            total=format_compact(p["total"]), exact=format_number(p["total"]), active=format_compact(p["active"]),
-            trainable=format_compact(p["trainable"]))
+            total=format_params(p["total"]), exact=format_number(p["total"]), active=format_params(p["active"]),
+            trainable=format_params(p["trainable"]))
         + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
-            v=format_compact(p["vision"]), pr=format_compact(p["projector"])) if p.get("vision") else ""),
-        _lbl(translate(CTX, "Tier")) + f"{data['tier']}{colon()}{translate('Tier', tier_guidance(data['tier'], ev.scenario.training.method))}",
+            v=format_params(p["vision"]), pr=format_params(p["projector"])) if p.get("vision") else ""),
+        # the guidance names its tier ("~100B tier: …"): not "100B: ~100B tier: …" (ux17)
+        _lbl(translate(CTX, "Tier")) + translate("Tier", tier_guidance(data["tier"], ev.scenario.training.method)),
         _lbl(translate(CTX, "Hardware")) + plural_s(translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))"), ev.nodes).format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _lbl(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "

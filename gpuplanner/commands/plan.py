@@ -69,7 +69,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
     printed through the one formatter."""
     from ..core.rules import RULE_NAMES  # (imported here: --help and --version load no numpy)
 
-    out = [translate(CTX, "Tier {tier}: {guidance}").format(tier=result.tier, guidance=translate("Tier", result.tier_guidance)),
+    out = [translate("Tier", result.tier_guidance),  # it names its tier ("~100B tier: …"; was "Tier 100B: ~100B tier: …")
            translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
                ms=format_number(result.search_ms), objective=_objective(result.objective))]

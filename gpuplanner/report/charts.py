@@ -30,7 +30,7 @@ from typing import Callable, Sequence, Union
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPolygonF, QTransform
 
-from ..formatting import format_axis
+from ..formatting import format_axis_ticks
 
 WIDTH = 640  # layout pixels (96 per inch): ≈ 169 mm
 HEIGHT = 290
@@ -107,8 +107,8 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 12) -> list[float]:
 
 
 def formatted(values: list[float]) -> list[tuple[float, str]]:
-    """Ticks labelled by the one formatter (``20K`` / ``2 万``)."""
-    return [(v, format_axis(v)) for v in values]
+    """Ticks labelled by the one formatter (``20K`` / ``2 万``), one scale for the whole axis."""
+    return list(zip(values, format_axis_ticks(values)))
 
 
 def auto_linear(lo: float, hi: float, max_ticks: int) -> list[tuple[float, str]]:

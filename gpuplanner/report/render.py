@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    elapsed_numbers, elapsed_unit, format_count, format_flops, format_number, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
+    elapsed_numbers, elapsed_unit, format_count, format_flops, format_number, format_params, link_display_name, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -45,7 +45,7 @@ from ..core.messages import english_plurals
 from . import charts
 from .charts import Axis, Chart
 from .content import (
-    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
+    PlanInfo, ReportData, Text, fmt_bytes, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
 from gpuplanner.formatting import (colon, format_clauses, format_list, format_phrases, format_sentences,
                                    join_clause, paren, plural_s)
@@ -794,7 +794,8 @@ def _html_task(data: ReportData) -> str:
     batch = translate("Report", "sequence {s}, global batch {g} sequences, {rc}").format(
         s=format_number(tr["seq_len"], 0), g=tr["global_batch"], rc=_recompute_phrase(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
-        total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
+        total=format_params(t.params_total), active=format_params(t.params_active),
+        train=format_params(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(
         f=format_flops(t.total_flops), fpt=format_flops(t.flops_per_token))
     deadline = translate("Report", "{d} days").format(d=fmt_days(t.deadline_days)) if t.deadline_days else \
@@ -870,7 +871,7 @@ def _html_plan(data: ReportData) -> str:
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []
     if p.intra_node:
-        link = translate("Report", "in node: {link}").format(link=QCoreApplication.translate("catalog", p.intra_node))
+        link = translate("Report", "in node: {link}").format(link=link_display_name(p.intra_node))
         # the bandwidth in the language's brackets: "…NV18）（900 GB/s）", not "…NV18） (900 GB/s)" (ux14)
         interconnect.append(join_clause(link, paren(f"{format_number(p.intra_node_bw_gbs, 0)} GB/s"))
                             if p.intra_node_bw_gbs else link)

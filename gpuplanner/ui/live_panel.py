@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_time_number, format_plan_days, format_compact, format_money, format_number, format_percent, format_sig, format_days_span,
-                                   format_sentences, gpu_display_name)
+from gpuplanner.formatting import (format_time_number, format_plan_days, format_money, format_number, format_percent, format_sig, format_days_span,
+                                   format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -116,7 +116,13 @@ class LivePanel(QWidget):
         warn = [tr_msg(w) for w in getattr(ev, "warnings", ())]
         set_text(self.warnings, "\n".join("⚠ " + w for w in warn))
         self.warnings.setVisible(bool(warn))
-        set_text(self.model_value, self.tr("{0} · {1} params").format(ev.model_name, format_compact(ev.params.total, 3)))
+        pc = ev.params
+        if pc.active < pc.total:  # MoE: which figure is which (ux17: "46.7B" alone read as the active count)
+            params = self.tr("{0} · {1} total, {2} active params").format(
+                ev.model_name, format_params(pc.total), format_params(pc.active))
+        else:
+            params = self.tr("{0} · {1} params").format(ev.model_name, format_params(pc.total))
+        set_text(self.model_value, params)
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
         mem = self.tr("{0} of {1} GiB per GPU — {2}").format(format_number(m.total, 1), format_sig(m.capacity), fit)

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from gpuplanner.formatting import format_compact
+from gpuplanner.formatting import format_compact, format_params
 
 from ui_helpers import TINY_PARAMS, write_safetensors
 
@@ -91,7 +91,7 @@ def test_import_config_json_shows_exact_count(win, qtbot, tiny_config, monkeypat
     assert win.model.scenario.model.hf_config == str(tiny_config.resolve())
     assert win.model.scenario.model.preset is None
     qtbot.waitUntil(lambda: f"{TINY_PARAMS:,}" in page.exact_label.text())
-    assert page.total_value.text() == format_compact(TINY_PARAMS, 4)  # "259.4K"
+    assert page.total_value.text() == format_params(TINY_PARAMS)  # "259K" (ux17: one rule for parameter counts)
     assert page.manual["hidden_size"].placeholderText() == "64"
     from gpuplanner.ui import settings
     assert settings.last_dir() == str(tiny_config.parent)   # the last directory is remembered
@@ -270,10 +270,12 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
     t = page.table
     row = page.row_ids.index("h100-sxm-80gb")
     assert t.item(row, 2).text() == "80"
-    from gpuplanner.ui.pages.hardware_page import C_BF16, PRICE_COLS
+    from gpuplanner.ui.pages.hardware_page import C_BF16, PRICE_COLS, UNKNOWN_SPEC
 
-    unknown = [r for r in range(t.rowCount()) if t.item(r, C_BF16).text() == "unknown"]
-    assert unknown, "a GPU without a BF16 figure shows 'unknown'"
+    # an unknown spec reads "—" ("unknown" on hover; ux17: the word widened the column past the view)
+    unknown = [r for r in range(t.rowCount()) if t.item(r, C_BF16).text() == UNKNOWN_SPEC
+               and t.item(r, C_BF16).toolTip() == "unknown"]
+    assert unknown, "a GPU without a BF16 figure shows '—' (unknown)"
     # type a quote of 20 per card-hour
     t.item(row, PRICE_COLS["card_hour"]).setText("20")
     q = win.model.scenario.constraints.prices["h100-sxm-80gb"]
@@ -286,7 +288,7 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
     page.add_custom_gpu({"name": "MyCard", "memory_gib": 48.0, "bf16_tflops": None, "link": None, "tdp_w": None,
                          "card_hour": 3.0})
     last = t.rowCount() - 1
-    assert "MyCard" in t.item(last, 1).text() and t.item(last, C_BF16).text() == "unknown"
+    assert "MyCard" in t.item(last, 1).text() and t.item(last, C_BF16).text() == UNKNOWN_SPEC
     # a custom GPU with a peak and a price is a real candidate: it is ticked, priced and searched
     page.add_custom_gpu({"name": "Big Card", "memory_gib": 96.0, "bf16_tflops": 400.0, "mem_bw_tbs": 3.0,
                          "link": "nvlink", "tdp_w": 500.0, "card_hour": 6.0, "architecture": "hopper"})

@@ -757,10 +757,6 @@
         <translation>方案</translation>
     </message>
     <message>
-        <source>Tier {tier}: {guidance}</source>
-        <translation>档位 {tier}：{guidance}</translation>
-    </message>
-    <message>
         <source>{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}</source>
         <translation>评估了 {n} 个候选，{fit} 个放得下且有价格（{ms} 毫秒）；目标：{objective}</translation>
     </message>
@@ -2574,16 +2570,20 @@
         <translation>TFLOPS</translation>
     </message>
     <message>
-        <source>{0}/hour</source>
-        <translation>{0}/小时</translation>
-    </message>
-    <message>
-        <source>{0}/week</source>
-        <translation>{0}/周</translation>
-    </message>
-    <message>
         <source>{0}/month</source>
         <translation>{0}/月</translation>
+    </message>
+    <message>
+        <source>board power {0} W</source>
+        <translation>整卡功耗 {0} W</translation>
+    </message>
+    <message>
+        <source>board power {0}</source>
+        <translation>整卡功耗{0}</translation>
+    </message>
+    <message>
+        <source>price from {0}</source>
+        <translation>价格来源：{0}</translation>
     </message>
     <message>
         <source>{0} per server</source>
@@ -2678,8 +2678,8 @@
         <translation>丢弃你的报价，重新使用默认价格</translation>
     </message>
     <message>
-        <source>Grey prices are derived from another rental mode without a discount; bold prices are your quotes.</source>
-        <translation>灰色价格由另一种租用方式推算，未计折扣；粗体价格是你的报价。</translation>
+        <source>Grey prices are derived from another rental mode without a discount; bold prices are your quotes; — : not published for this card.</source>
+        <translation>灰色价格由另一种租用方式推算，未计折扣；粗体价格是你的报价；—：该卡未公布此项。</translation>
     </message>
     <message>
         <source>Servers and network</source>
@@ -2800,6 +2800,18 @@
     <message>
         <source>Empty fields use the dated public figure shown in grey (hover for its source). The Plans page and the report compare renting the work with buying and running these servers, part by part, and give the utilisation at which owning breaks even.</source>
         <translation>留空的字段使用灰色显示的、注明日期的公开数据（悬停查看来源）。“方案”页和报告会逐项比较租用与购买并运行这些服务器的费用，并给出自有达到盈亏平衡所需的利用率。</translation>
+    </message>
+    <message>
+        <source>{0}/hr</source>
+        <translation>{0}/小时</translation>
+    </message>
+    <message>
+        <source>{0}/wk</source>
+        <translation>{0}/周</translation>
+    </message>
+    <message>
+        <source>{0}/mo</source>
+        <translation>{0}/月</translation>
     </message>
     <message>
         <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
@@ -3214,6 +3226,10 @@
     <message>
         <source>rollout generation: {0} of each step</source>
         <translation>采样生成：占每步的 {0}</translation>
+    </message>
+    <message>
+        <source>{0} · {1} total, {2} active params</source>
+        <translation>{0} · 总参数 {1}，激活 {2}</translation>
     </message>
     <message>
         <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
@@ -9690,7 +9706,7 @@
     </message>
     <message>
         <source>Flash attention</source>
-        <translation>Flash attention</translation>
+        <translation>融合注意力</translation>
     </message>
     <message>
         <source>Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences</source>

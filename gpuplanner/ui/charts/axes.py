@@ -8,7 +8,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtGui import QPen
 
-from gpuplanner.formatting import format_axis, format_count
+from gpuplanner.formatting import format_axis, format_axis_ticks, format_count
 
 
 SERIES_COLORS = {
@@ -80,8 +80,13 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
     for mults in ((1,), (1, 3), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
         options.append([m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi])
 
-    def inside(v: list) -> int:  # a tick on the very edge of the view is often not drawn (no room for its label)
-        return sum(lo * 1.02 < x < hi / 1.02 for x in v)
+    # a tick near the edge of the view is not drawn: its label would stick out of the axis (pyqtgraph hides it).
+    # ux17: the Chinese RL scaling chart (1,778–10,000 tokens/s, 76 px) chose 2,000 / 5,000 / 10,000 and showed
+    # one label; a tick within 8% of the span (about half a label's height on a short axis) does not count
+    edge = 10.0 ** max(math.log10(1.02), 0.08 * math.log10(hi / lo)) if hi > lo else 1.02
+
+    def inside(v: list) -> int:
+        return sum(lo * edge < x < hi / edge for x in v)
 
     # the sparsest choice with three ticks or more inside the range that fits; else the densest that fits
     vals = next((v for v in options if 3 <= inside(v) <= limit), None)
@@ -94,7 +99,10 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
         from gpuplanner.report.charts import narrow_log_values
 
         vals = narrow_log_values(lo, hi, limit)
-    return [(math.log10(v), fmt(float(round(v, 12)))) for v in vals]
+    vals = [float(round(v, 12)) for v in vals]
+    # the one formatter labels an axis in one scale ("0.3万 / 1万 / 3万", never "3,000 / 1万 / 3万")
+    labels = format_axis_ticks(vals) if fmt is short_num else [fmt(v) for v in vals]
+    return [(math.log10(v), t) for v, t in zip(vals, labels)]
 
 
 class FormattedAxis(pg.AxisItem):
@@ -106,7 +114,7 @@ class FormattedAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph)
-        return [format_axis(v * scale) for v in values]
+        return format_axis_ticks([v * scale for v in values])  # one scale for the whole axis
 
 
 def configure_pyqtgraph() -> None:

@@ -8,7 +8,7 @@ import math
 from typing import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRect, Qt
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget
 
@@ -136,6 +136,9 @@ class ChartBase(QWidget):
         self._last_tip = ""
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.installEventFilter(self)
+        # the message sits in the data area: placed again when the axes take their room
+        self.plot.getPlotItem().vb.sigResized.connect(
+            lambda _vb: self._place_empty() if self.empty.isVisibleTo(self.plot) else None)
 
     # ---------------------------------------------------------------- export
     def png_bytes(self, width: int = 1600) -> bytes:
@@ -224,14 +227,27 @@ class ChartBase(QWidget):
             return  # unchanged: no re-layout of the message box on every keystroke
         self.empty.setText(message or "")
         self.empty.setVisible(bool(message))
+        if message:  # no stale tick labels beside the message (ux17: "1万" half hidden behind it)
+            pi = self.plot.getPlotItem()
+            for side in ("left", "bottom"):
+                axis = pi.getAxis(side)
+                if getattr(axis, "_gp_ticks", None) is not None:  # ticks this chart sets itself (log axes)
+                    set_ticks(axis, [[], []])
         self._place_empty()
 
+    def empty_area(self) -> QRect:
+        """Where the empty-state message goes: the plot's data area (inside its axes), in the plot widget's
+        coordinates; the whole plot while the data area has no size yet."""
+        vb = self.plot.getPlotItem().vb
+        area = self.plot.mapFromScene(vb.sceneBoundingRect()).boundingRect() & self.plot.rect()
+        return area if area.width() >= 120 and area.height() >= 30 else self.plot.rect()
+
     def _place_empty(self) -> None:
-        r = self.plot.rect()
-        w = min(r.width() - 20, 360)
+        r = self.empty_area()
+        w = min(r.width() - 12, 360)
         self.empty.setFixedWidth(max(80, w))
         self.empty.adjustSize()
-        self.empty.move((r.width() - self.empty.width()) // 2, (r.height() - self.empty.height()) // 2)
+        self.empty.move(r.x() + (r.width() - self.empty.width()) // 2, r.y() + max(0, (r.height() - self.empty.height()) // 2))
 
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt)
         if obj is self.plot and ev.type() == QEvent.Type.Resize:

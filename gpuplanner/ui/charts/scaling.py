@@ -123,6 +123,19 @@ class ScalingChart(ChartBase):
         unit = self.tr("days") if days_mode else self.tr("tokens/s")
         return self.tr("{0}: {1} GPUs → {2} {3}").format(self.kind_names[kind], int(gpus), format_sig(value), unit)
 
+    def _show_empty(self, res: engine.ScalingResult | None) -> None:
+        """No point to draw: the message, no curves, no deadline line (and none in the legend, ux17)."""
+        msg = self.tr("No layout of this scenario fits at these GPU counts.")
+        self.set_empty(msg if res is not None else self.tr("No estimate yet."))
+        for c in self.curves.values():
+            c.setData([], [])
+        self.ideal.setData([], [])
+        self.deadline.setVisible(False)
+        self.data = {}
+        self.set_hover_points([])
+        self._line_target, self.deadline_note = None, ""
+        self._update_legend()
+
     def update_from(self, res: engine.ScalingResult | None) -> None:
         self._res = res
         days_mode = self.mode.currentData() == "days"
@@ -132,14 +145,7 @@ class ScalingChart(ChartBase):
         runs = res is not None and any(v > 0 and math.isfinite(v) for sr in res.series
                                        for v in (sr.calendar_days if days_mode else sr.tokens_per_s))
         if res is None or not runs:
-            msg = self.tr("No layout of this scenario fits at these GPU counts.")
-            self.set_empty(msg if res is not None else self.tr("No estimate yet."))
-            for c in self.curves.values():
-                c.setData([], [])
-            self.ideal.setData([], [])
-            self.deadline.setVisible(False)
-            self.data = {}
-            self.set_hover_points([])
+            self._show_empty(res)
             return
         self.set_empty(None)
         hov = []

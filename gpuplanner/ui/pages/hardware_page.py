@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_clauses, format_number, format_sig
+from gpuplanner.formatting import colon, format_clauses, format_number, format_sig, link_display_name
 
 import re
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
@@ -24,6 +24,9 @@ from .base import BasePage
 COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
 PRICE_COLS = {"card_hour": 4, "card_week": 5, "card_month": 6}
 C_MEM, C_BF16, C_LINK, C_TDP, C_SRC = 2, 3, 7, 8, 9
+OPTIONAL_COLS = (C_SRC, C_TDP, C_LINK)  # hidden in this order when the table has no room (shown under it instead)
+MIN_GPU_WIDTH = 140  # the GPU column is never narrower (its names elide, the full name on hover)
+UNKNOWN_SPEC = "—"
 
 
 def short_gpu_name(name: str) -> str:
@@ -200,6 +203,7 @@ class HardwarePage(BasePage):
         self.table_note.setWordWrap(True)
         self.table_note.setStyleSheet("color: #555;")
         tl.addWidget(self.table_note)
+        self._build_row_detail(tl)
 
         # memory per GPU against GPU count, with each ticked card's capacity: "4 or 8 cards, and which?"
         from ..charts import MemoryCountChart
@@ -230,15 +234,39 @@ class HardwarePage(BasePage):
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.fill_table()
 
+    def _build_row_detail(self, tl) -> None:
+        """The line under the table with the columns a narrow window hides (interconnect, board power, price
+        source), for the selected GPU; the table fits its columns to its width whenever it is resized."""
+        self.row_detail = QLabel()
+        self.row_detail.setWordWrap(True)
+        self.row_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.row_detail.hide()
+        tl.insertWidget(tl.indexOf(self.table) + 1, self.row_detail)
+        self.table.installEventFilter(self)
+
     # ------------------------------------------------------------------------------- table
     def _unknown_item(self) -> QTableWidgetItem:
-        it = QTableWidgetItem(self.tr("unknown"))
+        """A spec the datasheet does not give: "—" (the table note says what it means), "unknown" on hover (ux17: the
+        word made the GiB and TFLOPS columns twice as wide as their figures, and the table scroll sideways)."""
+        it = QTableWidgetItem(UNKNOWN_SPEC)
+        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        it.setToolTip(self.tr("unknown"))
         f = it.font()
         f.setItalic(True)
         it.setFont(f)
         it.setForeground(QBrush(QColor("#888")))
         it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
         return it
+
+    def _spec_item(self, col: int, value: float) -> QTableWidgetItem:
+        """A datasheet figure: TFLOPS in whole numbers, one precision down the column (ux17: "989" above "835.5"
+        and "362.1"), the exact figure on hover where rounding changed it; memory and power as published."""
+        if col == C_BF16 and value >= 10:
+            it = self._ro(format_number(value, 0), True)
+            if abs(value - round(value)) > 1e-9:
+                it.setToolTip(format_sig(value, 6))
+            return it
+        return self._ro(format_sig(value, 4), True)
 
     def _ro(self, text: str, align_right: bool = False) -> QTableWidgetItem:
         it = QTableWidgetItem(text)
@@ -282,20 +310,21 @@ class HardwarePage(BasePage):
                     name.setToolTip(self.tr("{0}: figures you entered").format(g.id))
                 else:
                     name = self._ro(short_gpu_name(g.name))
-                    name.setToolTip(f"{g.id}\n{g.source} ({g.source_date})" + (f"\n{g.notes}" if g.notes else ""))
+                    name.setToolTip(f"{short_gpu_name(g.name)} ({g.id})\n{g.source} ({g.source_date})"
+                                    + (f"\n{g.notes}" if g.notes else ""))  # the whole name, also when elided
                 if gid == s.hardware.gpu:
                     f = name.font()
                     f.setBold(True)
                     name.setFont(f)
                 self.table.setItem(r, 1, name)
                 for c, v in ((C_MEM, g.memory_gib), (C_BF16, g.bf16_tflops), (C_TDP, g.tdp_w)):
-                    self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(format_sig(v, 4), True))
+                    self.table.setItem(r, c, self._unknown_item() if v is None else self._spec_item(c, v))
                 link = g.intra_node_link
                 if link is None:
                     self.table.setItem(r, C_LINK, self._unknown_item())
                 else:
                     bw = f" {format_sig(g.intra_node_bw_gbs, 4)} GB/s" if g.intra_node_bw_gbs else ""
-                    link_name = QCoreApplication.translate("catalog", link)  # display name of the link kind
+                    link_name = link_display_name(link)  # "NVLink", not the catalog's key "nvlink"
                     self.table.setItem(r, C_LINK, self._ro(f"{link_name}{bw}"))
                 price = None
                 if table is not None:
@@ -330,10 +359,76 @@ class HardwarePage(BasePage):
                 if g.vendor == "custom" and not price:
                     src = self.tr("your entry: add a price to rank it")
                 self.table.setItem(r, C_SRC, self._ro(src))
-            # names are never cut ("A800 SXM4 80G…"): the column is as wide as the longest name
+            # names are never cut ("A800 SXM4 80G…") while the table has room: the column is as wide as the
+            # longest name (fit_columns hides the optional columns first)
             self.table.resizeColumnToContents(1)
         finally:
             self._filling = False
+        self.fit_columns()
+
+    def _column_width(self, col: int) -> int:
+        """What a column needs for its header and every cell (also while it is hidden)."""
+        return max(self.table.sizeHintForColumn(col), self.table.horizontalHeader().sectionSizeHint(col))
+
+    def fit_columns(self) -> None:
+        """The catalog never scrolls sideways (ux17: at 1280×800 it was 899 px in a 539-px view): the optional
+        columns (price source, board power, interconnect) are hidden in that order until the rest fit, and the
+        line under the table gives them for the selected GPU; a window narrower still elides the GPU names."""
+        hh = self.table.horizontalHeader()
+        room = self.table.viewport().width()
+        if room <= 0 or not self.table.isVisible():  # a hidden page fits when it is shown (its resize event)
+            return
+        widths = {c: self._column_width(c) for c in range(len(COLS))}
+        widths[C_SRC] = min(widths[C_SRC], 160)  # the stretching last column: room for a short source at least
+        hidden: set[int] = set()
+        for col in OPTIONAL_COLS:
+            if sum(w for c, w in widths.items() if c not in hidden) <= room:
+                break
+            hidden.add(col)
+        for col in OPTIONAL_COLS:
+            hh.setSectionHidden(col, col in hidden)
+        need = sum(w for c, w in widths.items() if c not in hidden)
+        gpu = widths[1] if need <= room else max(MIN_GPU_WIDTH, widths[1] - (need - room))
+        if hh.sectionSize(1) != gpu:
+            self.table.setColumnWidth(1, gpu)
+        self.update_row_detail()
+
+    def update_row_detail(self) -> None:
+        """The hidden columns' figures for the selected GPU (or the live estimate's), one line under the table."""
+        hh = self.table.horizontalHeader()
+        cols = [c for c in reversed(OPTIONAL_COLS) if hh.isSectionHidden(c)]
+        rows = getattr(self, "row_ids", [])
+        r = self.table.currentRow()
+        if not (0 <= r < len(rows)):
+            gpu = self.model.scenario.hardware.gpu
+            r = rows.index(gpu) if gpu in rows else -1
+        if not cols or r < 0:
+            self.row_detail.hide()
+            return
+        bits = []
+        for c in cols:
+            it = self.table.item(r, c)
+            if it is None:
+                continue
+            text = it.toolTip() if it.text() == UNKNOWN_SPEC else it.text()
+            if c == C_TDP:
+                bits.append(self.tr("board power {0} W").format(it.text()) if it.text() != UNKNOWN_SPEC else
+                            self.tr("board power {0}").format(text))
+            elif c == C_SRC:
+                plain = (self.tr("no price"), self.tr("your entry: add a price to rank it"))
+                bits.append(text if (not text or text in plain) else self.tr("price from {0}").format(text))
+            else:
+                bits.append(text)
+        name = self.table.item(r, 1)
+        text = (name.text() + colon() if name is not None else "") + " · ".join(bits)
+        if text != self.row_detail.text():  # (a changed label re-lays out the page)
+            self.row_detail.setText(text)
+        self.row_detail.show()
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt)
+        if obj is getattr(self, "table", None) and ev.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self.fit_columns)  # after the view has laid out its scroll bars
+        return super().eventFilter(obj, ev)
 
     def price_source_text(self, price) -> str:
         """Source and date of a price; the core's "(converted at R CNY/USD)" note is translated here."""
@@ -430,6 +525,7 @@ class HardwarePage(BasePage):
     def _on_selection(self) -> None:
         rows = self.table.selectionModel().selectedRows()
         self.use_btn.setEnabled(bool(rows))
+        self.update_row_detail()
 
     def use_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
@@ -562,9 +658,9 @@ class HardwarePage(BasePage):
             "defaults with their sources — type your own quotes (per card). Unknown specs stay unknown."))
         self.table_box.setTitle(self.tr("GPU catalog"))
         cur = self.model.scenario.constraints.currency
+        price = self.price_heads(cur)
         heads = [self.tr("Use"), self.tr("GPU"), self.tr("GiB"), self.tr("TFLOPS"),
-                 self.tr("{0}/hour").format(cur), self.tr("{0}/week").format(cur),
-                 self.tr("{0}/month").format(cur), self.tr("Interconnect"), self.tr("TDP W"),
+                 price["card_hour"], price["card_week"], price["card_month"], self.tr("Interconnect"), self.tr("TDP W"),
                  self.tr("Price source")]
         self.table.setHorizontalHeaderLabels(heads)
         tips = [self.tr("Candidate for the plan search"), self.tr("Hover for the datasheet source"),
@@ -586,7 +682,8 @@ class HardwarePage(BasePage):
         self.reset_prices_btn.setText(self.tr("Reset prices"))
         self.reset_prices_btn.setToolTip(self.tr("Drop your quotes and use the default prices again"))
         self.table_note.setText(self.tr(
-            "Grey prices are derived from another rental mode without a discount; bold prices are your quotes."))
+            "Grey prices are derived from another rental mode without a discount; bold prices are your quotes; "
+            "— : not published for this card."))
         self.net_box.setTitle(self.tr("Servers and network"))
         self.labels["node"].setText(self.tr("GPUs per server"))
         self.node.box.set_help(self.tr("Cards in one server: the NVLink/PCIe domain; more GPUs need whole servers"))
@@ -634,7 +731,11 @@ class HardwarePage(BasePage):
 
     def retranslate_headers_only(self) -> None:
         cur = self.model.scenario.constraints.currency
-        for col, text in ((PRICE_COLS["card_hour"], self.tr("{0}/hour")),
-                          (PRICE_COLS["card_week"], self.tr("{0}/week")),
-                          (PRICE_COLS["card_month"], self.tr("{0}/month"))):
-            self.table.horizontalHeaderItem(col).setText(text.format(cur))
+        for key, text in self.price_heads(cur).items():
+            self.table.horizontalHeaderItem(PRICE_COLS[key]).setText(text)
+
+    def price_heads(self, cur: str) -> dict[str, str]:
+        """The price columns' headers, short ("CNY/hr"; ux17: "CNY/month" was wider than its figures and pushed the
+        catalog past its view); the header tooltips say what each price is."""
+        return {"card_hour": self.tr("{0}/hr").format(cur), "card_week": self.tr("{0}/wk").format(cur),
+                "card_month": self.tr("{0}/mo").format(cur)}

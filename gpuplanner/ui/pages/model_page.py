@@ -16,7 +16,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.estimate import tier_guidance
 from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
 from gpuplanner.io.model_files import ModelFiles, load_model_source
-from gpuplanner.formatting import format_compact, format_number
+from gpuplanner.formatting import format_number, format_params
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
@@ -97,8 +97,8 @@ class ModelPage(BasePage):
         for pid, p in sorted(load_presets().items(), key=lambda kv: (kv[1].family, kv[1].name)):
             it = QListWidgetItem(p.name)
             it.setData(Qt.ItemDataRole.UserRole, pid)
-            pub = format_compact(p.published_total, 3) if p.published_total else "?"
-            it.setToolTip(f"{p.name} ({pid})\n{p.source} ({p.source_date})\npublished: {pub}")
+            pub = format_params(p.published_total) if p.published_total else "?"
+            it.setToolTip(f"{p.name} ({pid})\n{p.source} ({p.source_date})\n" + self.tr("published: {0}").format(pub))
             self.presets.addItem(it)
         self.presets.itemActivated.connect(self._on_preset_item)
         self.presets.itemClicked.connect(self._on_preset_item)
@@ -421,9 +421,9 @@ class ModelPage(BasePage):
         self.intake_warnings.setText("\n".join("⚠ " + w for w in warn))
         self.intake_warnings.setVisible(bool(warn))
         pc = est.params
-        self.total_value.setText(format_compact(pc.total, 4))
-        self.active_value.setText(format_compact(pc.active, 4))
-        self.trainable_value.setText(format_compact(est.trainable, 4))
+        self.total_value.setText(format_params(pc.total))
+        self.active_value.setText(format_params(pc.active))
+        self.trainable_value.setText(format_params(est.trainable))
         tier = est.tier
         self.tier_badge.setText(tier)
         set_style(
@@ -439,7 +439,7 @@ class ModelPage(BasePage):
             bits = [self.tr("{0} parameters exactly").format(format_number(pc.total, 0))]
         if pc.vision or pc.projector:
             bits.append(self.tr("vision encoder {0} + projector {1}").format(
-                format_compact(pc.vision, 4), format_compact(pc.projector, 4)))
+                format_params(pc.vision), format_params(pc.projector)))
         if arch.stored_params:
             bits.append(self.tr("safetensors headers: {0} stored ({1})").format(
                 format_number(arch.stored_params, 0), arch.stored_dtype or "?"))
@@ -447,7 +447,7 @@ class ModelPage(BasePage):
         if ms.preset:
             p = load_presets().get(ms.preset)
             if p and p.published_total:
-                bits.append(self.tr("published: {0}").format(format_compact(p.published_total, 4)))
+                bits.append(self.tr("published: {0}").format(format_params(p.published_total)))
         self.exact_label.setText(" · ".join(bits))
         # placeholders show the inherited values
         for key, attr in MANUAL_FIELDS:
