@@ -40,7 +40,9 @@ from gpuplanner.core.inference import ENGINE_HOST_STEP_S, VLLM_V0_ERAS  # noqa: 
 
 #: vLLM 0.8.5 V1, in-process engine, per running request and decode step (schedule + the runner's output lists +
 #: update_from_output + process_outputs with logprobs=0): the median of bench/vllm_v1_host_cpu.py's runs at 64 to
-#: 256 running requests on this project's 2-core VM (docs/notes/2026-12-07/issue-35-r11-rollv1_12.md).
+#: 256 running requests on this project's 2-core VM, shared with other test runs, so an upper bound for that
+#: configuration; a whole generation's mean (garbage collection included) is 2-7x more (docs/notes/2026-12-07/
+#: issue-35-r11-rollv1_12.md, section 2). A what-if figure, not a model constant.
 V1_INPROC_SEQ_S = 14e-6
 
 SETTINGS = {
