@@ -729,13 +729,15 @@ SMALL_M_TILE_ROWS = 16.0
 # 256-row shapes for a GROUPED_GEMM (the MoE experts), and its GEMM plugins time every candidate tactic for each M
 # (rounded up to a power of two) and keep the fastest (``GemmPluginProfiler::profileTactics``/``getBestConfig``,
 # cpp/tensorrt_llm/plugins/common/gemmPluginProfiler.cpp); the PyTorch backend's per-tensor FP8 linear
-# (``FP8QDQLinearMethod.apply``, tensorrt_llm/_torch/modules/linear.py) runs ``cublas_scaled_mm`` (cuBLASLt, whose
-# Hopper FP8 kernels also come in 64-row tiles) and the CUDA-core ``cuda_scaled_mm`` at M <= 8. So a TensorRT-LLM
-# decode step's dense FP8 GEMMs on Hopper pay 64 rows of tile, not 128; the MoE experts' grouped GEMM keeps 128.
+# (``FP8QDQLinearMethod.apply``, tensorrt_llm/_torch/modules/linear.py) runs ``cublas_scaled_mm`` (cuBLASLt: its
+# algorithm configs include 64-row tiles, ``cublasLtMatmulTile_t`` ``CUBLASLT_MATMUL_TILE_64x64/64x128/64x256`` in
+# cublasLt.h; which one its closed heuristic picks per M is not published) and the CUDA-core ``cuda_scaled_mm`` at
+# M <= 8. So a TensorRT-LLM decode step's dense FP8 GEMMs on Hopper pay 64 rows of tile, not 128; the MoE experts'
+# grouped GEMM keeps 128.
 # vLLM keeps 128: its Hopper FP8 CUTLASS dispatch runs ``Shape<_128, _128, _128>`` for every M > 128 and 64-row tiles
 # only at M <= 128 (``sm90_fp8_config_default`` "M in (128, inf)", ``sm90_fp8_config_M128`` "M in (64, 128]",
 # vllm csrc/quantization/cutlass_w8a8/c3x/scaled_mm_c3x_sm90_fp8_dispatch.cuh), where the small-M bound
-# (:func:`no_overlap_gemm_s`) already holds. SGLang's FP8 linear is vLLM's kernel. 16-bit GEMMs (cuBLAS) keep ``T0``.
+# (:func:`no_overlap_gemm_s`) already holds. SGLang: its kernels not read here, kept at ``T0``, as 16-bit GEMMs.
 #: Rows of tile a dense FP8 GEMM pays per engine and GPU generation (the rest: :data:`timing.T0`).
 DENSE_FP8_TILE_ROWS: dict[tuple[str, str], float] = {("tensorrt-llm", "hopper"): 64.0}
 
