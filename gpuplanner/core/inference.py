@@ -665,7 +665,7 @@ def attention_kv_passes(m: ServingModel, grouped_kernel: bool = True) -> float:
 
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
                   tp: int, eff: ServingEfficiency, kv_passes: float = 1.0, loop: str = "none",
-                  steps_per_schedule: int = 1) -> tuple[float, str]:
+                  steps_per_schedule: int = 1, tile_rows: float | None = None) -> tuple[float, str]:
     """Seconds of one decode step for ``batch`` requests with ``context`` tokens each, per GPU of the ``tp``
     group. The linear layers and the attention are separate kernels that run one after the other (vLLM's
     FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
@@ -673,12 +673,14 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     request's KV cache (memory bound: ~2·heads/kv_heads FLOPs per byte) at :func:`kv_read_bandwidth`; the TP all-reduces follow
     (:func:`tp_all_reduce_s`); every kernel adds its fixed GPU time (:func:`decode_kernels_s`). ``bound`` says which roof the GEMMs hit. ``kv_passes``: how many times the attention
     streams each KV head's cache (:func:`attention_kv_passes`; 1 for the current engines). ``loop``: the engine loop
-    whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone)."""
+    whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone). ``tile_rows``: the
+    dense GEMMs' tile rows (:func:`dense_tile_rows`; None: ``T0``)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = weight_only_stream_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
-    rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
-    t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0)
+    rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else tile_rows  # small-M weight-only kernels
+    t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0,
+                                  grouped_t0=None if tile_rows is not None and rows0 == tile_rows else rows0)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
@@ -718,6 +720,36 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
 SMALL_M_TILE_ROWS = 16.0
 
 
+# Issue 35, round 11 (gemmtile11): the M granularity of TensorRT-LLM's dense FP8 GEMMs on Hopper. The 128-row
+# :data:`timing.T0` stands for a 128-row CTA tile. Hopper's warpgroup MMA (``wgmma.mma_async``) is issued for 64 rows
+# of A (shapes m64nNk32 for FP8: CUDA PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), so a CTA tile
+# of 64 rows is the smallest a Hopper kernel runs, and TensorRT-LLM offers it for its dense GEMMs: its SM90 candidate
+# tiles (``get_candidate_tiles_sm90``, cpp/tensorrt_llm/kernels/cutlass_kernels/cutlass_heuristic.cpp) are
+# ``CtaShape64x{16,32,64,128,256}x128B`` and ``CtaShape128x{16..256}x128B`` for a plain GEMM, and only the 128- and
+# 256-row shapes for a GROUPED_GEMM (the MoE experts), and its GEMM plugins time every candidate tactic for each M
+# (rounded up to a power of two) and keep the fastest (``GemmPluginProfiler::profileTactics``/``getBestConfig``,
+# cpp/tensorrt_llm/plugins/common/gemmPluginProfiler.cpp); the PyTorch backend's per-tensor FP8 linear
+# (``FP8QDQLinearMethod.apply``, tensorrt_llm/_torch/modules/linear.py) runs ``cublas_scaled_mm`` (cuBLASLt: its
+# algorithm configs include 64-row tiles, ``cublasLtMatmulTile_t`` ``CUBLASLT_MATMUL_TILE_64x64/64x128/64x256`` in
+# cublasLt.h; which one its closed heuristic picks per M is not published) and the CUDA-core ``cuda_scaled_mm`` at
+# M <= 8. So a TensorRT-LLM decode step's dense FP8 GEMMs on Hopper pay 64 rows of tile, not 128; the MoE experts'
+# grouped GEMM keeps 128.
+# vLLM keeps 128: its Hopper FP8 CUTLASS dispatch runs ``Shape<_128, _128, _128>`` for every M > 128 and 64-row tiles
+# only at M <= 128 (``sm90_fp8_config_default`` "M in (128, inf)", ``sm90_fp8_config_M128`` "M in (64, 128]",
+# vllm csrc/quantization/cutlass_w8a8/c3x/scaled_mm_c3x_sm90_fp8_dispatch.cuh), where the small-M bound
+# (:func:`no_overlap_gemm_s`) already holds. SGLang: its kernels not read here, kept at ``T0``, as 16-bit GEMMs.
+#: Rows of tile a dense FP8 GEMM pays per engine and GPU generation (the rest: :data:`timing.T0`).
+DENSE_FP8_TILE_ROWS: dict[tuple[str, str], float] = {("tensorrt-llm", "hopper"): 64.0}
+
+
+def dense_tile_rows(engine: str | None, gpu: Any, precision: str) -> float | None:
+    """Rows of tile the dense GEMMs of ``engine``'s decode step pay on ``gpu`` at ``precision``
+    (:data:`DENSE_FP8_TILE_ROWS`; None: the time model's ``T0``). Weight-only formats keep their own pad."""
+    if engine is None or precision != "fp8" or weight_only(gpu, precision):
+        return None
+    return DENSE_FP8_TILE_ROWS.get((engine, _timing.gpu_generation(gpu)))
+
+
 def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
     """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
     the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
@@ -726,15 +758,17 @@ def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, t
 
 
 def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int,
-                         rows0: float | None, head_t0: float | None = None) -> float:
+                         rows0: float | None, head_t0: float | None = None, grouped_t0: Any = "same") -> float:
     """Compute-roof seconds of a decode step's GEMMs of ``batch`` rows: the decoder's at ``precision`` (``rows0``: the
-    weight-only pad), the 16-bit LM head at the 16-bit rate (:func:`sixteen_bit_params`; identical when 16-bit)."""
+    weight-only pad or the engine's dense tile), the 16-bit LM head at the 16-bit rate (:func:`sixteen_bit_params`;
+    identical when 16-bit). ``grouped_t0``: the MoE experts' grouped GEMM's rows constant ("same": ``rows0``)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
     head = min(_head16(m), matmul_params(m)) if precision != "bf16" else 0.0
     t = batch * 2.0 * (matmul_params(m) - head) / tp / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0))
-    t += expert_grouped_gemm_extra_s(m, gpu, precision, batch, batch, tp, rows0)  # issue 35 round 8 (serveoos8)
+    t += expert_grouped_gemm_extra_s(m, gpu, precision, batch, batch, tp, rows0,  # issue 35 round 8 (serveoos8)
+                                     expert_t0=rows0 if grouped_t0 == "same" else grouped_t0)
     if head > 0:
         p16 = peak_flops(gpu, "bf16") or peak
         t += batch * 2.0 * head / tp / (p16 * gemm_efficiency(m, gpu, "bf16", batch, tp, t0=head_t0))
@@ -766,16 +800,18 @@ def expert_rows(m: ServingModel, tokens: float) -> float:
 
 
 def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, tokens: float, rows: float, tp: int,
-                                t0: float | None) -> float:
+                                t0: float | None, expert_t0: Any = "same") -> float:
     """Seconds the routed experts' GEMMs of ``tokens`` tokens take beyond the dense rule, which ran them at the
-    efficiency of the forward's ``rows`` rows: at each expert's own rows (:func:`expert_rows`) instead. 0 when dense."""
+    efficiency of the forward's ``rows`` rows (rows constant ``t0``): at each expert's own rows (:func:`expert_rows`)
+    instead, with the grouped GEMM's rows constant ``expert_t0`` ("same": ``t0``; :data:`DENSE_FP8_TILE_ROWS`).
+    0 when dense."""
     peak = peak_flops(gpu, precision) or 0.0
     share = _routed_share(m)
     if peak <= 0 or not share:
         return 0.0
     active = m.expert_params * share
     e_step = gemm_efficiency(m, gpu, precision, rows, tp, t0=t0)
-    e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0)
+    e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0 if expert_t0 == "same" else expert_t0)
     return max(tokens * 2.0 * active / tp / peak * (1.0 / e_expert - 1.0 / e_step), 0.0)
 
 
@@ -1073,6 +1109,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         return None
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
                     rows=token_budget(engine, gpu)[0])
+    tile = dense_tile_rows(engine, gpu, precision)  # issue 35 round 11 (gemmtile11)
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
         # time per token a user sees grows with the batch: the largest batch meeting the target (bisection)
@@ -1080,7 +1117,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         while lo < hi:
             mid = (lo + hi + 1) // 2
             t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=mid, context=context, tp=tp, eff=eff,
-                                 loop=ENGINE_LOOP[engine])
+                                 loop=ENGINE_LOOP[engine], tile_rows=tile)
             if t + mid * pre / max(output, 1.0) <= target:
                 lo = mid
             else:
@@ -1089,7 +1126,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         if b < 1:
             return None
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff,
-                             loop=ENGINE_LOOP[engine])  # the engine's host work per step (issue 35 round 6)
+                             loop=ENGINE_LOOP[engine], tile_rows=tile)  # the engine's host work per step (round 6)
     tps = b / (t + b * pre / max(output, 1.0))
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
            + engine_reserved_bytes(m, gpu, tp, engine)) / GIB
@@ -1532,7 +1569,8 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         b = len(run) * w
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
-                                       eff=eff, loop=loop, steps_per_schedule=steps_per_schedule)[0]
+                                       eff=eff, loop=loop, steps_per_schedule=steps_per_schedule,
+                                       tile_rows=dense_tile_rows(engine, gpu, precision))[0]
         steps += 1
         since += 1
         batch_sum += b
