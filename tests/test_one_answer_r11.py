@@ -349,3 +349,17 @@ def test_moe_recompute_sync_moves_estimate_of_a_full_recompute_plan(tmp_path, ca
     off = _estimate_json(tmp_path, d, capsys)
     assert off["step_time_s"] < on["step_time_s"] * (1 - 1e-3), (on["step_time_s"], off["step_time_s"])
     assert on["time_parts"] != off["time_parts"]
+
+
+def test_borrowed_ceiling_line_reads_as_chinese(capsys):
+    """The borrowed-ceiling sentence in ``plan --lang zh_CN``: translated, with only the cited run's words (data)
+    left in Latin letters."""
+    from gpuplanner.app.answer import answer
+
+    ev = answer(CEILING_DOC).plans[0].evaluation
+    (msg,) = [r.message for r in ev.rules if r.id == "mfu_ceiling"]
+    zh = _zh_line(msg)
+    assert zh != msg.render()
+    assert not english_words(zh, _zh_allowed()), english_words(zh, _zh_allowed())
+    out = _cli(["plan", str(CEILING_DOC), "--top", "1", "--lang", "zh_CN"], capsys)
+    assert _tight(zh) in _tight(out) and "borrows" not in out
