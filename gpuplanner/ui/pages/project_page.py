@@ -52,6 +52,20 @@ GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].de
 KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_precision"].annotation)[0])
 
 
+def serving_first_token_line(s) -> str:
+    """A serving phase's engine, KV cache per GPU and idle replica's first token, read from its
+    core.inference.ServingSize as ``gpuplanner project`` prints it (the CLI's sentence; issue 35 r11 parity11: the
+    window showed none of it while the CLI and the report did)."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuplanner.core.serving_facts import ENGINE_NAMES
+
+    return QCoreApplication.translate(
+        "CLI", "{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica").format(
+        engine=ENGINE_NAMES.get(s.engine, s.engine), kv=format_number(s.kv_cache_gib_per_gpu, 1),
+        ttft=format_number(s.ttft_s * 1e3, 0))
+
+
 def kind_name(kind: str) -> str:
     from PySide6.QtCore import QCoreApplication
 
@@ -844,6 +858,8 @@ class ProjectPage(BasePage):
         notes = [_tr_msg(m) for m in res.overlap_advice]
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]
+            if ph.serving is not None:
+                notes.append(serving_first_token_line(ph.serving))
         if res.rent_vs_build is not None:
             notes.append(_tr_msg(res.rent_vs_build.sentence))
         self.advice.setText("\n".join(f"• {n}" for n in notes))

@@ -1,0 +1,48 @@
+"""One plan, one answer for expert11's savers line (issue 35 r11 parity11): the Plans page's details of plan #1 show
+the line the search put under #1's rank lines, word for word as ``gpuplanner plan`` prints it, and no other plan's
+details carry it. The page composes nothing: it lists the plan's explanation (core/advisor_savers.py's Msg)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "tests" / "data" / "expert_review_r11" / "full-70b-2b-tokens.json"
+KEPT = "Your choice is kept; change it to plan with this."
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_plans_page_shows_the_savers_line_as_the_cli(make_window, qtbot, capsys, tmp_path):
+    from gpuplanner.cli import run_cli
+
+    d = json.loads(SRC.read_text(encoding="utf-8"))
+    d.setdefault("parallel", {})["auto"] = True
+    doc = tmp_path / SRC.name
+    doc.write_text(json.dumps(d), encoding="utf-8")
+    assert run_cli(["plan", str(doc), "--top", "5"]) == 0
+    cli = _flat(capsys.readouterr().out)
+    w = make_window()
+    assert w.open_path(doc, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=120000)
+    page = w.page("plans")
+    w.go_to(5)
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
+    seen = []
+    for i, row in enumerate(page.table_model.plans[:3]):
+        page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
+        QApplication.processEvents()
+        text = _flat(page.details.toPlainText())
+        lines = [_flat(m.render()) for m in row.plan.explanation if m.text.endswith(KEPT)]
+        seen.append(len(lines))
+        for line in lines:
+            assert text.count(line) == 1, text[:3000]
+            assert cli.count(line) == 1
+        if not lines:
+            assert KEPT not in text
+    assert seen[0] == 1 and not any(seen[1:]), seen
