@@ -2022,6 +2022,7 @@ def time_layout(
     # four separate per-row values (not one tuple): take_layout/pack_layout pick the rows of arrays only
     (off["nemo_export_pipe"], off["nemo_export_tens"], off["nemo_export_expert"],
      off["nemo_export_hbm"]) = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
+    off["nemo_refit_tensors"] = nemo_rl_refit_tensors(framework, profile, m, tool=tool) + 0.0 * tp
     if disp == "flex":
         off.update(hybridep_ib_layout(m, ep, ep_stride, dom, ops))
     off["lora_tp_mb"] = lora_tp_mb
@@ -2619,6 +2620,43 @@ def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None
     tens = (1.0 - 1.0 / tp) * (w - x) + (1.0 - 1.0 / etp) * x / ep
     expert = (1.0 - 1.0 / ep) * x
     return (pipe, tens, expert, 2.0 * w)
+
+
+#: Host seconds per Hugging Face tensor of NeMo RL's refit (issue 35 round 11, nemorl12). Every refit, colocated
+#: or not, walks the whole model one Hugging Face tensor at a time, on every training rank and every vLLM worker
+#: (NVIDIA-NeMo/RL v0.6.0):
+#:
+#: * trainer: ``megatron_policy_worker._iter_params_with_optional_kv_scales`` iterates Megatron-Bridge's
+#:   ``export_hf_weights`` (submodule 95e5f38, ``model_bridge.stream_weights_megatron_to_hf``): one conversion task
+#:   per Megatron parameter, each a Python ``megatron_to_hf`` call; a routed expert's task all-gathers that one
+#:   expert's weight over the expert-parallel group (``param_mapping.gather_from_ep_ranks``: one
+#:   ``torch.distributed.all_gather`` per local expert weight, a regex per global expert id) and yields ``ep``
+#:   tensors, the gated fc1 split into gate and up. Each yielded tensor is then copied into the IPC buffer
+#:   (``policy/utils.stream_weights_via_ipc_zmq_impl``: ``pack_tensor``) or the packed broadcast
+#:   (``broadcast_weights_for_collective`` → ``packed_broadcast_producer``) by its own ``copy_``.
+#: * vLLM: ``vllm_backend.update_weights_via_ipc_zmq`` / ``update_weights_from_collective`` slice the buffer into one
+#:   view per name and call ``model.load_weights``, which routes each name through the model's
+#:   ``stacked_params_mapping`` / ``expert_params_mapping`` and its ``weight_loader`` (FusedMoE: one call per expert
+#:   shard), then ``process_weights_after_loading``.
+#:
+#: So the refit costs host time per tensor on top of its bytes (:func:`nemo_rl_export_seconds`), and an MoE has
+#: thousands of tensors per layer group (:func:`methods.param_tensors`: Qwen3-30B-A3B 18,867; dense Llama-3.1-8B 291).
+#: Published (NVIDIA-NeMo/RL PR #3294, integrated B200 measurements of the colocated refit's "transfer + update"):
+#: Qwen3-30B-A3B 9.67 s and Qwen3-235B-A22B 18.40 s on the per-tensor MXFP8 path, 0.51 ms and 0.50 ms per Hugging
+#: Face tensor (18,867 and 36,848 tensors): the time follows the tensor count, not the bytes (7.8× the bytes, 2× the
+#: time). The same PR's path with the quantisation moved to the trainer and the loader routes and IPC buffers
+#: reused: 2.98 s and 7.26 s, 0.16 ms and 0.20 ms per tensor. The BF16 path of v0.6 quantises nothing but reuses
+#: nothing either; the smaller of the optimised figures is taken as its per-tensor floor.
+NEMO_RL_REFIT_S_PER_TENSOR = 0.16e-3
+
+
+def nemo_rl_refit_tensors(framework, profile, m, tool=None) -> float:
+    """Hugging Face tensors one GPU handles per NeMo RL refit (:data:`NEMO_RL_REFIT_S_PER_TENSOR`): every tensor of
+    the model (:func:`methods.param_tensors`) on NeMo RL's Megatron worker with a vLLM engine, colocated (CUDA IPC)
+    or separate (NCCL broadcast): both paths iterate the same export and vLLM's ``load_weights``. 0 elsewhere."""
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine in ("vllm_colocated", "vllm_separate")):
+        return 0.0
+    return float(param_tensors(m.arch))
 
 
 def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
@@ -4005,6 +4043,9 @@ def time_gpu(
         generation = generation + refit
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
+    # (of the refit: NeMo RL's per-tensor host work, named apart; _rollouts adds it once per generation batch)
+    refit_tensors = (lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR
+                     / float(max(profile.updates_per_generation, 1)) if profile.rl else 0.0) + 0.0 * step
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     grace_s = (launch_mb + moe_host + hf_moe - sum(host_x86)) * m_acc  # named in the breakdown, inside compute
     launch_mb, moe_host, hf_moe = host_x86
@@ -4013,7 +4054,8 @@ def time_gpu(
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
-             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "weight_refit": refit - refit_tensors + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "nemo_rl_refit_tensors": refit_tensors + 0.0 * step,
              "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
@@ -4145,6 +4187,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
         tp_net=tp_net)
+    # NeMo RL's refit walks the model one Hugging Face tensor at a time (nemo_rl_refit_tensors), either engine
+    refit = refit + lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR
     return gen.seconds / k, gen.wait_longest / k, refit / k, scale_t, gen.net_allreduce / k
 
 
@@ -4185,6 +4229,7 @@ PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_d
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "nemo_rl_refit_tensors": "generation",
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
@@ -4206,6 +4251,8 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "nemo_rl_refit_tensors": QT_TRANSLATE_NOOP(
+        "Timing", "NeMo RL refit: exporting and loading the weights one tensor at a time (host)"),
     "rollout_net_allreduce": QT_TRANSLATE_NOOP(
         "Timing", "rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
