@@ -1410,7 +1410,8 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
-                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "vllm_profile_tokens",
+                 "vllm_nvlink", "host_link_gbs",
                  "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
 
 
@@ -3725,6 +3726,8 @@ def time_gpu(
     gpu_memory_gib: float = 0.0,
     mfu=None,
     vllm_max_num_seqs=256.0,
+    vllm_profile_tokens=16384.0,
+    vllm_nvlink=True,
     host_link_gbs=32.0,
     host_cpu_factor=1.0,
     sm_ghz=0.0,
@@ -4025,7 +4028,8 @@ def time_gpu(
         generation, wait_longest, refit, scale_t, net_ar = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
             intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
-            host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
+            host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY, profile_tokens=vllm_profile_tokens,
+            nvlink=vllm_nvlink)
         if profile.engine == "vllm_separate":
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
@@ -4100,6 +4104,28 @@ def time_gpu(
     }
 
 
+def rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops=_ScalarOps):
+    """Bytes per GPU an RL rollout's vLLM engine keeps out of its KV pool besides the weights (issue 35 round 11,
+    nemorl12): vLLM V1's ``determine_available_memory`` (vllm ``v1/worker/gpu_worker.py``) sizes the KV cache as
+    ``total × gpu_memory_utilization − weights − torch peak of the profile run − non-torch increase``, for the
+    ``LLM`` instance NeMo RL, verl and TRL create as for a server. The serving model's mechanism and constants,
+    not a copy: :func:`inference.vllm_profile_peak_bytes` (the larger of one layer's live tensors over
+    ``max_num_batched_tokens`` and the sampler's fp32 logits of ``max_num_seqs`` sequences, :data:`inference.
+    SAMPLER_COPIES` copies) and :data:`inference.VLLM_NON_TORCH_GIB` (the custom all-reduce and NCCL buffers of
+    the profile run, by link and one or several ranks). ``max_seqs``: the engine's ``max_num_seqs`` (the rollouts'
+    own, :func:`vllm_default_max_num_seqs`); ``profile_tokens``: its ``max_num_batched_tokens``
+    (:data:`inference.VLLM_LLM_CLASS_BUDGET`). Before this the rollout pool was ``fraction × card − weights``:
+    Qwen3-30B-A3B at vLLM TP 2 on an H100 (0.6) kept 19.6 GiB of KV per GPU, vLLM keeps 14.7."""
+    from . import inference as inf  # (inference imports this module at its top)
+    hidden = float(getattr(arch, "hidden_size", 0) or arch.num_heads * arch.head_dim)
+    ffn = float(getattr(arch, "intermediate_size", 0) or 4.0 * hidden)
+    layer = profile_tokens * (2.0 * hidden + 3.0 * ffn / ops.maximum(tp, 1.0)) * inf.ACT_BYTES
+    sampler = max_seqs * float(getattr(arch, "vocab_size", 0) or 0) * 4.0 * inf.SAMPLER_COPIES
+    link = "nvlink" if nvlink else "pcie"
+    non_torch = ops.where(tp > 1.0, inf.VLLM_NON_TORCH_GIB[(link, 2)], inf.VLLM_NON_TORCH_GIB[(link, 1)]) * inf.GIB
+    return ops.maximum(layer, sampler) + non_torch
+
+
 def vllm_tp_allreduce(tp, dom, nic, intra, ops):
     """(latency s, bytes/s) of one of an RL vLLM engine's decode all-reduces where NCCL runs it: across NVLink
     domains (:func:`methods.vllm_net_allreduce`) or inside one for engines wider than vLLM's own all-reduces
@@ -4111,7 +4137,7 @@ def vllm_tp_allreduce(tp, dom, nic, intra, ops):
 
 
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
-              host_bw=32e9 * PCIE_HOST_EFFICIENCY):
+              host_bw=32e9 * PCIE_HOST_EFFICIENCY, profile_tokens=16384.0, nvlink=True):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
     weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes).
     Generation: :func:`methods.generation_seconds` with the engine's KV pool. Refit, every step, after the optimizer
@@ -4156,8 +4182,13 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
     scale_t = 1.0
+    # what vLLM V1 keeps out of its KV pool besides the weights (rollout_engine_reserve_bytes, issue 35 round 11),
+    # out of the memory CUDA reports (torch.cuda.mem_get_info's total: inference.CUDA_VISIBLE_SHARE of the card)
+    from . import inference as inf  # (inference imports this module at its top)
+    total_mem = gpu_memory_gib * 2.0**30 * inf.CUDA_VISIBLE_SHARE
+    reserve = rollout_engine_reserve_bytes(m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)
     if profile.engine == "vllm_colocated":
-        pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        pool = maximum(frac * total_mem - w16 - reserve, 1.0)
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
         # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
@@ -4166,7 +4197,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
         # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-        pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        pool = maximum(0.9 * total_mem - w16 - reserve, 1.0)
         seqs = seqs / frac
         refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
         if profile.per_tensor_sync:
@@ -4438,6 +4469,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
         vllm_max_num_seqs=vllm_default_max_num_seqs(r.gpu),
+        vllm_profile_tokens=vllm_default_profile_tokens(r.gpu), vllm_nvlink=gf.intra_link == "nvlink",
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
@@ -4536,6 +4568,13 @@ def vllm_default_max_num_seqs(gpu: Any) -> float:
     mem = float(getattr(gpu, "memory_gib", 0.0) or 0.0)
     name = f"{getattr(gpu, 'id', '')} {getattr(gpu, 'name', '')}".lower()
     return 1024.0 if mem >= 70.0 and "a100" not in name else 256.0
+
+
+def vllm_default_profile_tokens(gpu: Any) -> float:
+    """The ``LLM`` class's ``max_num_batched_tokens`` on ``gpu`` (:data:`inference.VLLM_LLM_CLASS_BUDGET`: 16,384
+    where :func:`vllm_default_max_num_seqs` gives 1,024 sequences, else 8,192): the tokens of vLLM's profile run."""
+    from . import inference as inf  # (inference imports this module at its top)
+    return float(inf.VLLM_LLM_CLASS_BUDGET[vllm_default_max_num_seqs(gpu) >= 1024.0][0])
 
 
 def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
