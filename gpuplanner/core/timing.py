@@ -2644,7 +2644,7 @@ def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None
 #: thousands of tensors per layer group (:func:`methods.param_tensors`: Qwen3-30B-A3B 18,867; dense Llama-3.1-8B 291).
 #: Published (NVIDIA-NeMo/RL PR #3294, integrated B200 measurements of the colocated refit's "transfer + update"):
 #: Qwen3-30B-A3B 9.67 s and Qwen3-235B-A22B 18.40 s on the per-tensor MXFP8 path, 0.51 ms and 0.50 ms per Hugging
-#: Face tensor (18,867 and 36,848 tensors): the time follows the tensor count, not the bytes (7.8× the bytes, 2× the
+#: Face tensor (18,867 and 36,945 tensors): the time follows the tensor count, not the bytes (7.7× the bytes, 1.9× the
 #: time). The same PR's path with the quantisation moved to the trainer and the loader routes and IPC buffers
 #: reused: 2.98 s and 7.26 s, 0.16 ms and 0.20 ms per tensor. The BF16 path of v0.6 quantises nothing but reuses
 #: nothing either; the smaller of the optimised figures is taken as its per-tensor floor.
@@ -4126,6 +4126,16 @@ def rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops
     return ops.maximum(layer, sampler) + non_torch
 
 
+def rollout_kv_pool_bytes(share, gpu_memory_gib, weights, arch, tp, max_seqs, profile_tokens, nvlink, ops=_ScalarOps):
+    """An RL rollout's vLLM KV pool per GPU (at least 1 byte): ``share`` (``gpu_memory_utilization``) of the memory
+    CUDA reports (``torch.cuda.mem_get_info``'s total: :data:`inference.CUDA_VISIBLE_SHARE` of the card), less the
+    16-bit ``weights`` and :func:`rollout_engine_reserve_bytes`."""
+    from . import inference as inf  # (inference imports this module at its top)
+    total = gpu_memory_gib * 2.0**30 * inf.CUDA_VISIBLE_SHARE
+    reserve = rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops)
+    return ops.maximum(share * total - weights - reserve, 1.0)
+
+
 def vllm_tp_allreduce(tp, dom, nic, intra, ops):
     """(latency s, bytes/s) of one of an RL vLLM engine's decode all-reduces where NCCL runs it: across NVLink
     domains (:func:`methods.vllm_net_allreduce`) or inside one for engines wider than vLLM's own all-reduces
@@ -4182,13 +4192,9 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
     scale_t = 1.0
-    # what vLLM V1 keeps out of its KV pool besides the weights (rollout_engine_reserve_bytes, issue 35 round 11),
-    # out of the memory CUDA reports (torch.cuda.mem_get_info's total: inference.CUDA_VISIBLE_SHARE of the card)
-    from . import inference as inf  # (inference imports this module at its top)
-    total_mem = gpu_memory_gib * 2.0**30 * inf.CUDA_VISIBLE_SHARE
-    reserve = rollout_engine_reserve_bytes(m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)
+    kv = (gpu_memory_gib, w16, m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)  # r11
     if profile.engine == "vllm_colocated":
-        pool = maximum(frac * total_mem - w16 - reserve, 1.0)
+        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
         # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
@@ -4197,7 +4203,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
         # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-        pool = maximum(0.9 * total_mem - w16 - reserve, 1.0)
+        pool = rollout_kv_pool_bytes(0.9, *kv)
         seqs = seqs / frac
         refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
         if profile.per_tensor_sync:
@@ -4218,8 +4224,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
         tp_net=tp_net)
-    # NeMo RL's refit walks the model one Hugging Face tensor at a time (nemo_rl_refit_tensors), either engine
-    refit = refit + lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR
+    refit = refit + lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR  # NeMo RL's, tensor by tensor
     return gen.seconds / k, gen.wait_longest / k, refit / k, scale_t, gen.net_allreduce / k
 
 
