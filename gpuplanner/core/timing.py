@@ -131,6 +131,7 @@ from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from . import packing as _packing
 from .serving_facts import DECODE_MBU_HBM
+from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_LLM_CLASS_BUDGET, VLLM_NON_TORCH_GIB, vllm_profile_parts
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
 
@@ -4109,29 +4110,27 @@ def rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops
     nemorl12): vLLM V1's ``determine_available_memory`` (vllm ``v1/worker/gpu_worker.py``) sizes the KV cache as
     ``total × gpu_memory_utilization − weights − torch peak of the profile run − non-torch increase``, for the
     ``LLM`` instance NeMo RL, verl and TRL create as for a server. The serving model's mechanism and constants,
-    not a copy: :func:`inference.vllm_profile_peak_bytes` (the larger of one layer's live tensors over
-    ``max_num_batched_tokens`` and the sampler's fp32 logits of ``max_num_seqs`` sequences, :data:`inference.
-    SAMPLER_COPIES` copies) and :data:`inference.VLLM_NON_TORCH_GIB` (the custom all-reduce and NCCL buffers of
-    the profile run, by link and one or several ranks). ``max_seqs``: the engine's ``max_num_seqs`` (the rollouts'
-    own, :func:`vllm_default_max_num_seqs`); ``profile_tokens``: its ``max_num_batched_tokens``
-    (:data:`inference.VLLM_LLM_CLASS_BUDGET`). Before this the rollout pool was ``fraction × card − weights``:
+    not a copy (both read :mod:`core.serving_facts`): ``inference.vllm_profile_peak_bytes``, the larger of the two
+    parts of :func:`serving_facts.vllm_profile_parts` (one layer's live tensors over ``max_num_batched_tokens``, the
+    sampler's fp32 logits of ``max_num_seqs`` sequences), and :data:`serving_facts.VLLM_NON_TORCH_GIB` (the custom
+    all-reduce and NCCL buffers of the profile run, by link and one or several ranks). ``max_seqs``: the engine's
+    ``max_num_seqs`` (the rollouts' own, :func:`vllm_default_max_num_seqs`); ``profile_tokens``: its
+    ``max_num_batched_tokens`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`). Before this the rollout pool was ``fraction × card − weights``:
     Qwen3-30B-A3B at vLLM TP 2 on an H100 (0.6) kept 19.6 GiB of KV per GPU, vLLM keeps 14.7."""
-    from . import inference as inf  # (inference imports this module at its top)
     hidden = float(getattr(arch, "hidden_size", 0) or arch.num_heads * arch.head_dim)
     ffn = float(getattr(arch, "intermediate_size", 0) or 4.0 * hidden)
-    layer = profile_tokens * (2.0 * hidden + 3.0 * ffn / ops.maximum(tp, 1.0)) * inf.ACT_BYTES
-    sampler = max_seqs * float(getattr(arch, "vocab_size", 0) or 0) * 4.0 * inf.SAMPLER_COPIES
+    layer, sampler = vllm_profile_parts(hidden, ffn, float(getattr(arch, "vocab_size", 0) or 0), tp, profile_tokens,
+                                        max_seqs, xp=ops)
     link = "nvlink" if nvlink else "pcie"
-    non_torch = ops.where(tp > 1.0, inf.VLLM_NON_TORCH_GIB[(link, 2)], inf.VLLM_NON_TORCH_GIB[(link, 1)]) * inf.GIB
+    non_torch = ops.where(tp > 1.0, VLLM_NON_TORCH_GIB[(link, 2)], VLLM_NON_TORCH_GIB[(link, 1)]) * 1024.0 ** 3
     return ops.maximum(layer, sampler) + non_torch
 
 
 def rollout_kv_pool_bytes(share, gpu_memory_gib, weights, arch, tp, max_seqs, profile_tokens, nvlink, ops=_ScalarOps):
     """An RL rollout's vLLM KV pool per GPU (at least 1 byte): ``share`` (``gpu_memory_utilization``) of the memory
-    CUDA reports (``torch.cuda.mem_get_info``'s total: :data:`inference.CUDA_VISIBLE_SHARE` of the card), less the
+    CUDA reports (``torch.cuda.mem_get_info``'s total: :data:`serving_facts.CUDA_VISIBLE_SHARE` of the card), less the
     16-bit ``weights`` and :func:`rollout_engine_reserve_bytes`."""
-    from . import inference as inf  # (inference imports this module at its top)
-    total = gpu_memory_gib * 2.0**30 * inf.CUDA_VISIBLE_SHARE
+    total = gpu_memory_gib * 2.0**30 * CUDA_VISIBLE_SHARE
     reserve = rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops)
     return ops.maximum(share * total - weights - reserve, 1.0)
 
@@ -4576,10 +4575,9 @@ def vllm_default_max_num_seqs(gpu: Any) -> float:
 
 
 def vllm_default_profile_tokens(gpu: Any) -> float:
-    """The ``LLM`` class's ``max_num_batched_tokens`` on ``gpu`` (:data:`inference.VLLM_LLM_CLASS_BUDGET`: 16,384
+    """The ``LLM`` class's ``max_num_batched_tokens`` on ``gpu`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`: 16,384
     where :func:`vllm_default_max_num_seqs` gives 1,024 sequences, else 8,192): the tokens of vLLM's profile run."""
-    from . import inference as inf  # (inference imports this module at its top)
-    return float(inf.VLLM_LLM_CLASS_BUDGET[vllm_default_max_num_seqs(gpu) >= 1024.0][0])
+    return float(VLLM_LLM_CLASS_BUDGET[vllm_default_max_num_seqs(gpu) >= 1024.0][0])
 
 
 def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
