@@ -1411,9 +1411,8 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
-                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "vllm_profile_tokens",
-                 "vllm_nvlink", "host_link_gbs",
-                 "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs",
+                 "vllm_profile_tokens", "vllm_nvlink", "host_link_gbs", "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -4115,8 +4114,9 @@ def rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops
     sampler's fp32 logits of ``max_num_seqs`` sequences), and :data:`serving_facts.VLLM_NON_TORCH_GIB` (the custom
     all-reduce and NCCL buffers of the profile run, by link and one or several ranks). ``max_seqs``: the engine's
     ``max_num_seqs`` (the rollouts' own, :func:`vllm_default_max_num_seqs`); ``profile_tokens``: its
-    ``max_num_batched_tokens`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`). Before this the rollout pool was ``fraction × card − weights``:
-    Qwen3-30B-A3B at vLLM TP 2 on an H100 (0.6) kept 19.6 GiB of KV per GPU, vLLM keeps 14.7."""
+    ``max_num_batched_tokens`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`). Before this the rollout pool was
+    ``fraction × card − weights``: Qwen3-30B-A3B at vLLM TP 2 on an H100 (0.6) kept 19.6 GiB of KV per GPU, vLLM
+    keeps 14.7."""
     hidden = float(getattr(arch, "hidden_size", 0) or arch.num_heads * arch.head_dim)
     ffn = float(getattr(arch, "intermediate_size", 0) or 4.0 * hidden)
     layer, sampler = vllm_profile_parts(hidden, ffn, float(getattr(arch, "vocab_size", 0) or 0), tp, profile_tokens,
