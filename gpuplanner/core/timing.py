@@ -131,9 +131,10 @@ from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from . import packing as _packing
 from .serving_facts import DECODE_MBU_HBM
-from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_LLM_CLASS_BUDGET, VLLM_NON_TORCH_GIB, vllm_profile_parts
+from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_LLM_CLASS_BUDGET
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
+from .methods import vllm_engine_reserve_bytes
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -4104,26 +4105,9 @@ def time_gpu(
     }
 
 
-def rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops=_ScalarOps):
-    """Bytes per GPU an RL rollout's vLLM engine keeps out of its KV pool besides the weights (issue 35 round 11,
-    nemorl12): vLLM V1's ``determine_available_memory`` (vllm ``v1/worker/gpu_worker.py``) sizes the KV cache as
-    ``total × gpu_memory_utilization − weights − torch peak of the profile run − non-torch increase``, for the
-    ``LLM`` instance NeMo RL, verl and TRL create as for a server. The serving model's mechanism and constants,
-    not a copy (both read :mod:`core.serving_facts`): ``inference.vllm_profile_peak_bytes``, the larger of the two
-    parts of :func:`serving_facts.vllm_profile_parts` (one layer's live tensors over ``max_num_batched_tokens``, the
-    sampler's fp32 logits of ``max_num_seqs`` sequences), and :data:`serving_facts.VLLM_NON_TORCH_GIB` (the custom
-    all-reduce and NCCL buffers of the profile run, by link and one or several ranks). ``max_seqs``: the engine's
-    ``max_num_seqs`` (the rollouts' own, :func:`vllm_default_max_num_seqs`); ``profile_tokens``: its
-    ``max_num_batched_tokens`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`). Before this the rollout pool was
-    ``fraction × card − weights``: Qwen3-30B-A3B at vLLM TP 2 on an H100 (0.6) kept 19.6 GiB of KV per GPU, vLLM
-    keeps 14.7."""
-    hidden = float(getattr(arch, "hidden_size", 0) or arch.num_heads * arch.head_dim)
-    ffn = float(getattr(arch, "intermediate_size", 0) or 4.0 * hidden)
-    layer, sampler = vllm_profile_parts(hidden, ffn, float(getattr(arch, "vocab_size", 0) or 0), tp, profile_tokens,
-                                        max_seqs, xp=ops)
-    link = "nvlink" if nvlink else "pcie"
-    non_torch = ops.where(tp > 1.0, VLLM_NON_TORCH_GIB[(link, 2)], VLLM_NON_TORCH_GIB[(link, 1)]) * 1024.0 ** 3
-    return ops.maximum(layer, sampler) + non_torch
+#: what an RL rollout's vLLM engine keeps out of its KV pool besides the weights (issue 35 round 11): the search's
+#: start filter (``methods.vllm_start_room``) and the rollouts' pool read the same function
+rollout_engine_reserve_bytes = vllm_engine_reserve_bytes
 
 
 def rollout_kv_pool_bytes(share, gpu_memory_gib, weights, arch, tp, max_seqs, profile_tokens, nvlink, ops=_ScalarOps):
