@@ -462,7 +462,8 @@ def nemo_key_split(scn: dict) -> dict:
     no_ref = predict(_variant(scn, reference="none"))
     # (NeMo RL's copies are their own named part since round 6's breakdown6, carved out of optimizer_offload)
     moves = (e.time.parts.get("optimizer_offload", 0.0) + e.time.parts.get("nemo_rl_host_copies", 0.0)) * k
-    refit = e.time.parts.get("weight_refit", 0.0) * k
+    # (NeMo RL's per-tensor refit host work is named apart since issue 35 round 11, nemorl12; the timer holds it)
+    refit = (e.time.parts.get("weight_refit", 0.0) + e.time.parts.get("nemo_rl_refit_tensors", 0.0)) * k
     opt_out = base["step"] - _without_d2h_cost(scn)["step"]
     from gpuplanner.core import timing as T
     opt_back = opt_out * T.NEMO_RL_PAGEABLE_D2H_BPS / T.NEMO_RL_PAGEABLE_H2D_BPS

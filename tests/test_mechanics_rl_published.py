@@ -63,7 +63,9 @@ def test_decode_steps_by_hand():
 def test_max_num_seqs_slows_generation():
     big = estimate(scn(frac=0.25, gbs=4096)).time.seconds["generation"]
     capped = estimate(scn(frac=0.25, gbs=4096, max_num_seqs=64)).time.seconds["generation"]
-    assert capped > 1.5 * big
+    # (1.58x before issue 35 round 11; 1.47x since the 1,024-sequence engine keeps vLLM's profile-run reserve, 2.2 GiB
+    # of sampler logits and non-torch memory, out of its 0.3 share: timing.rollout_engine_reserve_bytes)
+    assert capped > 1.4 * big
 
 
 def test_padding_free_rl_trains_prompt_and_mean_completion():

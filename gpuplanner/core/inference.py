@@ -92,6 +92,9 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr
 from .serving_facts import kv_heads_per_rank
+# (shared with the time model's rollouts, which cannot import this module: serving_facts holds them and their sources)
+from .serving_facts import (ACT_BYTES, CUDA_VISIBLE_SHARE, SAMPLER_COPIES, VLLM_LLM_CLASS_BUDGET,  # noqa: F401
+                            VLLM_NON_TORCH_GIB, vllm_profile_parts)
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
 from .methods import DECODE_GEMMS_PER_LAYER, MOE_DECODE_EXTRA_KERNELS, decode_kernels_fixed_s  # noqa: F401
 from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP, VLLM_EAGER_TP_OPS_PER_LAYER
@@ -306,13 +309,6 @@ GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
 GDDR_ECC_VISIBLE = 46068.0 / 49152.0
 
 
-#: Share of the memory nvidia-smi counts that CUDA hands out (``cudaMemGetInfo``'s total, what vLLM's profiler and
-#: PyTorch's allocator see): the driver keeps a few hundred MiB for itself. An H100 80GB reports 81,559 MiB in
-#: nvidia-smi and "total_gpu_memory (79.22GiB)" in vLLM's start-up log (vllm PR #10511, Dec 2024): 79.22 / 80. PyTorch's
-#: out-of-memory messages ("GPU 0 has a total capacity of …") give the same share elsewhere: 79.15–79.25 GiB on 80GB
-#: A100/H100, 139.72–139.81 GiB on the 141 GB H200 (0.991), 23.64–23.69 GiB on the 24 GB RTX 4090 (0.986), and
-#: 44.34–44.42 GiB on the L40S after its ECC share (46,068 MiB × 0.987; vLLM issue #15815's log: 44.42 GiB).
-CUDA_VISIBLE_SHARE = 79.22 / 80.0
 
 
 def visible_memory_bytes(gpu: Any) -> float:
@@ -328,8 +324,6 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
     return eff.memory_bandwidth_gddr if gddr else eff.memory_bandwidth
 
 
-#: Activations are 16-bit between the layers (the all-reduced hidden state, vLLM/TensorRT-LLM's model dtype).
-ACT_BYTES = 2.0
 
 
 def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int,
@@ -864,16 +858,6 @@ DEFAULT_ENGINE = "vllm"
 #: shares its GEMMs with that many tokens under continuous batching.
 LARGE_BUDGET, SMALL_BUDGET = (8192, 1024), (2048, 256)
 LARGE_GPU_GIB = 70.0
-#: Issue 35 round 9 (serveoos9): vLLM's scheduler budget is not one figure. Its defaults depend on how the engine is
-#: started (vllm ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults``: the offline ``LLM`` class 16,384 tokens /
-#: 1,024 sequences on cards of at least 70 GiB other than the A100, 8,192 / 256 elsewhere; the OpenAI server
-#: 8,192 / 1,024 and 2,048 / 256, :data:`LARGE_BUDGET` and :data:`SMALL_BUDGET`) and on the version: V0 without
-#: chunked prefill (its ``LLM`` class below 32K context) ran ``max(max_model_len, 2048)`` tokens a step (vllm v0.7
-#: ``config.py`` ``SchedulerConfig.__post_init__``, ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``), with ``max_num_seqs`` as
-#: given. The budget sets both the prefill step's rows and the profiling forward that is kept out of the KV pool
-#: (``profile_run`` at ``max_num_batched_tokens`` over ``max_num_seqs`` dummy requests), so a run that states its own
-#: passes it (:func:`run_budget`); the planner's serving plans keep the server defaults.
-VLLM_LLM_CLASS_BUDGET = {True: (16384, 1024), False: (8192, 256)}
 VLLM_V0_MIN_BATCHED_TOKENS = 2048
 
 
@@ -900,9 +884,6 @@ def token_budget(engine: str, gpu: Any) -> tuple[int, int]:
     return LARGE_BUDGET if big else SMALL_BUDGET
 
 
-#: fp32 tensors of ``sequences × vocab`` the sampler holds at once in the profile run: logits, probabilities,
-#: log-probabilities and the sorted copy for top-p/top-k (vLLM ``Sampler``; a count).
-SAMPLER_COPIES = 4
 #: Memory outside PyTorch's allocator (cuBLAS workspaces, NCCL and custom all-reduce buffers) that the engines'
 #: profiling subtracts, as their start-up logs print it ("non_torch_memory"): on NVLink H100s 1.79 GiB alone and
 #: 3.58 GiB per GPU with TP 2 (vLLM PR #10511, ``vllm serve meta-llama/Meta-Llama-3-8B``, Dec 2024); on PCIe cards
@@ -922,9 +903,7 @@ def activation_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LA
 def _profile_parts(m: ServingModel, tp: int, budget: tuple[int, int]) -> tuple[float, float]:
     """The two parts of :func:`activation_peak_bytes`: (one layer's live tensors, the sampler's logits)."""
     tokens, seqs = budget
-    ffn = m.ffn_size or 4 * m.hidden
-    layer = tokens * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
-    return layer, seqs * m.vocab_size * 4.0 * SAMPLER_COPIES
+    return vllm_profile_parts(m.hidden, m.ffn_size or 4 * m.hidden, m.vocab_size, max(tp, 1), tokens, seqs)
 
 
 def non_torch_bytes(gpu: Any, tp: int, table: dict | None = None) -> float:
@@ -933,15 +912,6 @@ def non_torch_bytes(gpu: Any, tp: int, table: dict | None = None) -> float:
     return (NON_TORCH_GIB if table is None else table)[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
 
 
-#: vLLM V1's own split of what is not KV cache (issue 35 round 7): ``determine_available_memory`` (vllm
-#: ``v1/worker/gpu_worker.py``) takes a memory snapshot after the worker's CUDA context, NCCL communicators and weights
-#: exist, runs ``profile_run`` inside ``memory_profiling`` and subtracts ``weights + torch peak increase + non-torch
-#: increase`` from ``total × gpu_memory_utilization``. Only what the profile run ADDS outside PyTorch counts: "non-torch
-#: forward increase memory: 0.25GiB" alone and 2.07 GiB with TP 2 (2.13 with TP 4) on H100s for Llama-3.1-8B-Instruct
-#: (vLLM 0.19.0 start-up logs of llm-d-incubation/llm-d-planner's accuracy sweep, Apr 2026: the custom all-reduce and
-#: NCCL buffers ``_dummy_run(is_profile=True)`` pre-allocates). The older split (:data:`NON_TORCH_GIB`, vLLM 0.6) counted
-#: the context too. PCIe cards keep their measured 0.30 GiB (no NVLink all-reduce buffers). Measured, not derived.
-VLLM_NON_TORCH_GIB = {("nvlink", 1): 0.25, ("nvlink", 2): 2.07, ("pcie", 1): 0.30, ("pcie", 2): 0.30}
 
 
 def vllm_profile_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LARGE_BUDGET) -> float:

@@ -73,6 +73,7 @@ from typing import Any
 from .arrayops import ops_for
 from .rollout_lengths import expected_longest_runaway
 from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
+from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_NON_TORCH_GIB, vllm_profile_parts
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward")
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
@@ -444,7 +445,30 @@ def vllm_kv_per_token_per_gpu(arch, tp, xp=None, dtype_bytes: float = 2.0):
 VLLM_SEPARATE_SHARE = 0.9
 
 
-def vllm_start_room(prof: MethodProfile, *, arch, params_total: float, gpu_memory_gib, tp):
+def vllm_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, xp=None):
+    """Bytes per GPU an RL rollout's vLLM engine keeps out of its KV pool besides the weights (issue 35 round 11,
+    nemorl12): vLLM V1's ``determine_available_memory`` (vllm ``v1/worker/gpu_worker.py``) sizes the KV cache as
+    ``total × gpu_memory_utilization − weights − torch peak of the profile run − non-torch increase``, for the
+    ``LLM`` instance NeMo RL, verl and TRL create as for a server. The serving model's mechanism and constants,
+    not a copy (both read :mod:`core.serving_facts`): ``inference.vllm_profile_peak_bytes``, the larger of the two
+    parts of :func:`serving_facts.vllm_profile_parts` (one layer's live tensors over ``max_num_batched_tokens``, the
+    sampler's fp32 logits of ``max_num_seqs`` sequences), and :data:`serving_facts.VLLM_NON_TORCH_GIB` (the custom
+    all-reduce and NCCL buffers of the profile run, by link and one or several ranks). ``max_seqs``: the engine's
+    ``max_num_seqs`` (the rollouts' own, ``timing.vllm_default_max_num_seqs``); ``profile_tokens``: its
+    ``max_num_batched_tokens`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`); ``xp``: :mod:`core.arrayops`'s ops
+    for array ``tp`` (None: numbers). Before this the rollout pool was ``fraction × card − weights``: Qwen3-30B-A3B
+    at vLLM TP 2 on an H100 (0.6) kept 19.6 GiB of KV per GPU, vLLM keeps 14.7."""
+    xp = xp or ops_for(tp)
+    hidden = float(getattr(arch, "hidden_size", 0) or arch.num_heads * arch.head_dim)
+    ffn = float(getattr(arch, "intermediate_size", 0) or 4.0 * hidden)
+    layer, sampler = vllm_profile_parts(hidden, ffn, float(getattr(arch, "vocab_size", 0) or 0), tp, profile_tokens,
+                                        max_seqs, xp=xp)
+    link = "nvlink" if nvlink else "pcie"
+    non_torch = xp.where(tp > 1.0, VLLM_NON_TORCH_GIB[(link, 2)], VLLM_NON_TORCH_GIB[(link, 1)]) * 1024.0 ** 3
+    return xp.maximum(layer, sampler) + non_torch
+
+
+def vllm_start_room(prof: MethodProfile, *, arch, params_total: float, gpu_memory_gib, tp, reserve=0.0):
     """Bytes of vLLM's memory share left after its 16-bit weights (``2·N/tp``) and one full-length sequence's KV
     cache (``prompt_len + rollout_len`` tokens). Below zero vLLM does not start: it raises "No available memory for
     the cache blocks. Try increasing `gpu_memory_utilization`" (vLLM ``worker.py`` ``raise_if_cache_size_invalid``)
@@ -453,7 +477,9 @@ def vllm_start_room(prof: MethodProfile, *, arch, params_total: float, gpu_memor
     ``check_enough_kv_cache_memory``). Issue 35 round 6, advice4: GRPO of Qwen3-30B-A3B with TRL's colocate share
     of 0.3 put 30.5 GB of weights (TP 2) in 24 GiB of an A800 and timed the rollouts with no KV cache at all."""
     share = VLLM_SEPARATE_SHARE if prof.engine == "vllm_separate" else prof.gpu_fraction
-    return (share * gpu_memory_gib * 2.0**30 - 2.0 * params_total / tp
+    # (issue 35 round 11: of the memory CUDA reports, less what vLLM's profile run keeps, ``reserve``:
+    # :func:`vllm_engine_reserve_bytes`, the same available memory vLLM checks one sequence against)
+    return (share * gpu_memory_gib * 2.0**30 * CUDA_VISIBLE_SHARE - 2.0 * params_total / tp - reserve
             - vllm_kv_per_token_per_gpu(arch, tp) * float(prof.prompt_len + prof.rollout_len))
 
 

@@ -67,7 +67,8 @@ from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
-from .methods import method_profile, vllm_start_room
+from .methods import method_profile, vllm_engine_reserve_bytes, vllm_start_room
+from .arrayops import ArrayOps
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -2202,8 +2203,12 @@ def _vllm_starts(ctx: SearchContext, tp) -> np.ndarray | None:
         return None
     gen_tp = np.full(len(tp), float(prof.rollout_tp)) if prof.rollout_tp else np.asarray(tp, dtype=float)
     r = ctx.resolved
+    kw = ctx.time_kwargs  # vLLM's own reserve, as the rollouts' pool takes it (methods.vllm_engine_reserve_bytes)
+    reserve = vllm_engine_reserve_bytes(r.arch, gen_tp, float(prof.max_num_seqs or kw["vllm_max_num_seqs"]),
+                                        kw["vllm_profile_tokens"], kw["vllm_nvlink"], xp=ArrayOps)
     return np.asarray(vllm_start_room(prof, arch=r.arch, params_total=float(r.params.total),
-                                      gpu_memory_gib=float(ctx.gpu.memory_gib or 0.0), tp=gen_tp) >= 0.0)
+                                      gpu_memory_gib=float(ctx.gpu.memory_gib or 0.0), tp=gen_tp,
+                                      reserve=reserve) >= 0.0)
 
 
 def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,

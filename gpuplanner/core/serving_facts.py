@@ -52,3 +52,54 @@ def kv_heads_per_rank(num_kv_heads, tp, xp=None):
         return max(1, int(num_kv_heads) // max(int(tp), 1))
     tp = xp.maximum(xp.asarray(tp, dtype=float), 1.0)
     return xp.maximum(float(num_kv_heads) // tp, 1.0)
+
+
+# ---- vLLM V1's KV-pool sizing facts (issue 35 round 11, nemorl12: moved here from core.inference so the time
+# model's RL rollouts, timing.rollout_engine_reserve_bytes, read the same ones; inference re-exports them)
+
+#: Share of the memory nvidia-smi counts that CUDA hands out (``cudaMemGetInfo``'s total, what vLLM's profiler and
+#: PyTorch's allocator see): the driver keeps a few hundred MiB for itself. An H100 80GB reports 81,559 MiB in
+#: nvidia-smi and "total_gpu_memory (79.22GiB)" in vLLM's start-up log (vllm PR #10511, Dec 2024): 79.22 / 80. PyTorch's
+#: out-of-memory messages ("GPU 0 has a total capacity of …") give the same share elsewhere: 79.15–79.25 GiB on 80GB
+#: A100/H100, 139.72–139.81 GiB on the 141 GB H200 (0.991), 23.64–23.69 GiB on the 24 GB RTX 4090 (0.986), and
+#: 44.34–44.42 GiB on the L40S after its ECC share (46,068 MiB × 0.987; vLLM issue #15815's log: 44.42 GiB).
+CUDA_VISIBLE_SHARE = 79.22 / 80.0
+
+#: Activations are 16-bit between the layers (the all-reduced hidden state, vLLM/TensorRT-LLM's model dtype).
+ACT_BYTES = 2.0
+
+#: fp32 tensors of ``sequences × vocab`` the sampler holds at once in the profile run: logits, probabilities,
+#: log-probabilities and the sorted copy for top-p/top-k (vLLM ``Sampler``; a count).
+SAMPLER_COPIES = 4
+
+#: Issue 35 round 9 (serveoos9): vLLM's scheduler budget is not one figure. Its defaults depend on how the engine is
+#: started (vllm ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults``: the offline ``LLM`` class 16,384 tokens /
+#: 1,024 sequences on cards of at least 70 GiB other than the A100, 8,192 / 256 elsewhere; the OpenAI server
+#: 8,192 / 1,024 and 2,048 / 256, ``inference.LARGE_BUDGET`` and ``SMALL_BUDGET``) and on the version: V0 without
+#: chunked prefill (its ``LLM`` class below 32K context) ran ``max(max_model_len, 2048)`` tokens a step (vllm v0.7
+#: ``config.py`` ``SchedulerConfig.__post_init__``, ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``), with ``max_num_seqs`` as
+#: given. The budget sets both the prefill step's rows and the profiling forward that is kept out of the KV pool
+#: (``profile_run`` at ``max_num_batched_tokens`` over ``max_num_seqs`` dummy requests), so a run that states its own
+#: passes it (``inference.run_budget``); the planner's serving plans keep the server defaults.
+VLLM_LLM_CLASS_BUDGET = {True: (16384, 1024), False: (8192, 256)}
+
+#: vLLM V1's own split of what is not KV cache (issue 35 round 7): ``determine_available_memory`` (vllm
+#: ``v1/worker/gpu_worker.py``) takes a memory snapshot after the worker's CUDA context, NCCL communicators and weights
+#: exist, runs ``profile_run`` inside ``memory_profiling`` and subtracts ``weights + torch peak increase + non-torch
+#: increase`` from ``total × gpu_memory_utilization``. Only what the profile run ADDS outside PyTorch counts: "non-torch
+#: forward increase memory: 0.25GiB" alone and 2.07 GiB with TP 2 (2.13 with TP 4) on H100s for Llama-3.1-8B-Instruct
+#: (vLLM 0.19.0 start-up logs of llm-d-incubation/llm-d-planner's accuracy sweep, Apr 2026: the custom all-reduce and
+#: NCCL buffers ``_dummy_run(is_profile=True)`` pre-allocates). The older split (``inference.NON_TORCH_GIB``, vLLM
+#: 0.6) counted the context too. PCIe cards keep their measured 0.30 GiB (no NVLink all-reduce buffers). Measured,
+#: not derived.
+VLLM_NON_TORCH_GIB = {("nvlink", 1): 0.25, ("nvlink", 2): 2.07, ("pcie", 1): 0.30, ("pcie", 2): 0.30}
+
+
+def vllm_profile_parts(hidden, ffn, vocab, tp, tokens, seqs, xp=None):
+    """The two parts of vLLM's profile run per GPU (``inference.activation_peak_bytes``): one layer's live tensors
+    over ``tokens`` — the residual and normed hidden states (``2h``) and the MLP's gate/up output and activation
+    (``3·ffn/tp``), :data:`ACT_BYTES` each — and the sampler's :data:`SAMPLER_COPIES` fp32 copies of the logits of
+    ``seqs`` sequences. ``tp`` may be an array (``xp``: :mod:`core.arrayops`, the search), at least 1."""
+    tp = max(tp, 1) if xp is None else xp.maximum(tp, 1.0)
+    layer = tokens * (2.0 * hidden + 3.0 * ffn / tp) * ACT_BYTES
+    return layer, seqs * vocab * 4.0 * SAMPLER_COPIES

@@ -131,8 +131,10 @@ from . import hf_moe as _hfmoe
 from . import nanotron as _nanotron
 from . import packing as _packing
 from .serving_facts import DECODE_MBU_HBM
+from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_LLM_CLASS_BUDGET
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_domain_allreduce, vllm_net_allreduce
+from .methods import vllm_engine_reserve_bytes
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -1410,8 +1412,8 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
-                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
-                 "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs",
+                 "vllm_profile_tokens", "vllm_nvlink", "host_link_gbs", "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -2032,6 +2034,7 @@ def time_layout(
     # four separate per-row values (not one tuple): take_layout/pack_layout pick the rows of arrays only
     (off["nemo_export_pipe"], off["nemo_export_tens"], off["nemo_export_expert"],
      off["nemo_export_hbm"]) = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
+    off["nemo_refit_tensors"] = nemo_rl_refit_tensors(framework, profile, m, tool=tool) + 0.0 * tp
     if disp == "flex":
         off.update(hybridep_ib_layout(m, ep, ep_stride, dom, ops))
     off["lora_tp_mb"] = lora_tp_mb
@@ -2631,6 +2634,43 @@ def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None
     tens = (1.0 - 1.0 / tp) * (w - x) + (1.0 - 1.0 / etp) * x / ep
     expert = (1.0 - 1.0 / ep) * x
     return (pipe, tens, expert, 2.0 * w)
+
+
+#: Host seconds per Hugging Face tensor of NeMo RL's refit (issue 35 round 11, nemorl12). Every refit, colocated
+#: or not, walks the whole model one Hugging Face tensor at a time, on every training rank and every vLLM worker
+#: (NVIDIA-NeMo/RL v0.6.0):
+#:
+#: * trainer: ``megatron_policy_worker._iter_params_with_optional_kv_scales`` iterates Megatron-Bridge's
+#:   ``export_hf_weights`` (submodule 95e5f38, ``model_bridge.stream_weights_megatron_to_hf``): one conversion task
+#:   per Megatron parameter, each a Python ``megatron_to_hf`` call; a routed expert's task all-gathers that one
+#:   expert's weight over the expert-parallel group (``param_mapping.gather_from_ep_ranks``: one
+#:   ``torch.distributed.all_gather`` per local expert weight, a regex per global expert id) and yields ``ep``
+#:   tensors, the gated fc1 split into gate and up. Each yielded tensor is then copied into the IPC buffer
+#:   (``policy/utils.stream_weights_via_ipc_zmq_impl``: ``pack_tensor``) or the packed broadcast
+#:   (``broadcast_weights_for_collective`` → ``packed_broadcast_producer``) by its own ``copy_``.
+#: * vLLM: ``vllm_backend.update_weights_via_ipc_zmq`` / ``update_weights_from_collective`` slice the buffer into one
+#:   view per name and call ``model.load_weights``, which routes each name through the model's
+#:   ``stacked_params_mapping`` / ``expert_params_mapping`` and its ``weight_loader`` (FusedMoE: one call per expert
+#:   shard), then ``process_weights_after_loading``.
+#:
+#: So the refit costs host time per tensor on top of its bytes (:func:`nemo_rl_export_seconds`), and an MoE has
+#: thousands of tensors per layer group (:func:`methods.param_tensors`: Qwen3-30B-A3B 18,867; dense Llama-3.1-8B 291).
+#: Published (NVIDIA-NeMo/RL PR #3294, integrated B200 measurements of the colocated refit's "transfer + update"):
+#: Qwen3-30B-A3B 9.67 s and Qwen3-235B-A22B 18.40 s on the per-tensor MXFP8 path, 0.51 ms and 0.50 ms per Hugging
+#: Face tensor (18,867 and 36,945 tensors): the time follows the tensor count, not the bytes (7.7× the bytes, 1.9× the
+#: time). The same PR's path with the quantisation moved to the trainer and the loader routes and IPC buffers
+#: reused: 2.98 s and 7.26 s, 0.16 ms and 0.20 ms per tensor. The BF16 path of v0.6 quantises nothing but reuses
+#: nothing either; the smaller of the optimised figures is taken as its per-tensor floor.
+NEMO_RL_REFIT_S_PER_TENSOR = 0.16e-3
+
+
+def nemo_rl_refit_tensors(framework, profile, m, tool=None) -> float:
+    """Hugging Face tensors one GPU handles per NeMo RL refit (:data:`NEMO_RL_REFIT_S_PER_TENSOR`): every tensor of
+    the model (:func:`methods.param_tensors`) on NeMo RL's Megatron worker with a vLLM engine, colocated (CUDA IPC)
+    or separate (NCCL broadcast): both paths iterate the same export and vLLM's ``load_weights``. 0 elsewhere."""
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine in ("vllm_colocated", "vllm_separate")):
+        return 0.0
+    return float(param_tensors(m.arch))
 
 
 def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
@@ -3773,6 +3813,8 @@ def time_gpu(
     gpu_memory_gib: float = 0.0,
     mfu=None,
     vllm_max_num_seqs=256.0,
+    vllm_profile_tokens=16384.0,
+    vllm_nvlink=True,
     host_link_gbs=32.0,
     host_cpu_factor=1.0,
     sm_ghz=0.0,
@@ -4075,7 +4117,8 @@ def time_gpu(
         generation, wait_longest, refit, scale_t, net_ar = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
             intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
-            host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
+            host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY, profile_tokens=vllm_profile_tokens,
+            nvlink=vllm_nvlink)
         if profile.engine == "vllm_separate":
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
@@ -4093,6 +4136,9 @@ def time_gpu(
         generation = generation + refit
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
+    # (of the refit: NeMo RL's per-tensor host work, named apart; _rollouts adds it once per generation batch)
+    refit_tensors = (lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR
+                     / float(max(profile.updates_per_generation, 1)) if profile.rl else 0.0) + 0.0 * step
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     grace_s = (launch_mb + moe_host + hf_moe - sum(host_x86)) * m_acc  # named in the breakdown, inside compute
     launch_mb, moe_host, hf_moe = host_x86
@@ -4101,7 +4147,8 @@ def time_gpu(
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
-             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "weight_refit": refit - refit_tensors + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "nemo_rl_refit_tensors": refit_tensors + 0.0 * step,
              "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
@@ -4146,6 +4193,20 @@ def time_gpu(
     }
 
 
+#: what an RL rollout's vLLM engine keeps out of its KV pool besides the weights (issue 35 round 11): the search's
+#: start filter (``methods.vllm_start_room``) and the rollouts' pool read the same function
+rollout_engine_reserve_bytes = vllm_engine_reserve_bytes
+
+
+def rollout_kv_pool_bytes(share, gpu_memory_gib, weights, arch, tp, max_seqs, profile_tokens, nvlink, ops=_ScalarOps):
+    """An RL rollout's vLLM KV pool per GPU (at least 1 byte): ``share`` (``gpu_memory_utilization``) of the memory
+    CUDA reports (``torch.cuda.mem_get_info``'s total: :data:`serving_facts.CUDA_VISIBLE_SHARE` of the card), less the
+    16-bit ``weights`` and :func:`rollout_engine_reserve_bytes`."""
+    total = gpu_memory_gib * 2.0**30 * CUDA_VISIBLE_SHARE
+    reserve = rollout_engine_reserve_bytes(arch, tp, max_seqs, profile_tokens, nvlink, ops)
+    return ops.maximum(share * total - weights - reserve, 1.0)
+
+
 def vllm_tp_allreduce(tp, dom, nic, intra, ops):
     """(latency s, bytes/s) of one of an RL vLLM engine's decode all-reduces where NCCL runs it: across NVLink
     domains (:func:`methods.vllm_net_allreduce`) or inside one for engines wider than vLLM's own all-reduces
@@ -4157,7 +4218,7 @@ def vllm_tp_allreduce(tp, dom, nic, intra, ops):
 
 
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
-              host_bw=32e9 * PCIE_HOST_EFFICIENCY):
+              host_bw=32e9 * PCIE_HOST_EFFICIENCY, profile_tokens=16384.0, nvlink=True):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
     weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes).
     Generation: :func:`methods.generation_seconds` with the engine's KV pool. Refit, every step, after the optimizer
@@ -4202,8 +4263,9 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
     scale_t = 1.0
+    kv = (gpu_memory_gib, w16, m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)  # r11
     if profile.engine == "vllm_colocated":
-        pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
         # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
@@ -4212,7 +4274,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
         # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-        pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        pool = rollout_kv_pool_bytes(0.9, *kv)
         seqs = seqs / frac
         refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
         if profile.per_tensor_sync:
@@ -4233,6 +4295,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
         tp_net=tp_net)
+    refit = refit + lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR  # NeMo RL's, tensor by tensor
     return gen.seconds / k, gen.wait_longest / k, refit / k, scale_t, gen.net_allreduce / k
 
 
@@ -4273,6 +4336,7 @@ PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_d
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "nemo_rl_refit_tensors": "generation",
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
@@ -4294,6 +4358,8 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "nemo_rl_refit_tensors": QT_TRANSLATE_NOOP(
+        "Timing", "NeMo RL refit: exporting and loading the weights one tensor at a time (host)"),
     "rollout_net_allreduce": QT_TRANSLATE_NOOP(
         "Timing", "rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
@@ -4479,6 +4545,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
         vllm_max_num_seqs=vllm_default_max_num_seqs(r.gpu),
+        vllm_profile_tokens=vllm_default_profile_tokens(r.gpu), vllm_nvlink=gf.intra_link == "nvlink",
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
@@ -4577,6 +4644,12 @@ def vllm_default_max_num_seqs(gpu: Any) -> float:
     mem = float(getattr(gpu, "memory_gib", 0.0) or 0.0)
     name = f"{getattr(gpu, 'id', '')} {getattr(gpu, 'name', '')}".lower()
     return 1024.0 if mem >= 70.0 and "a100" not in name else 256.0
+
+
+def vllm_default_profile_tokens(gpu: Any) -> float:
+    """The ``LLM`` class's ``max_num_batched_tokens`` on ``gpu`` (:data:`serving_facts.VLLM_LLM_CLASS_BUDGET`: 16,384
+    where :func:`vllm_default_max_num_seqs` gives 1,024 sequences, else 8,192): the tokens of vLLM's profile run."""
+    return float(VLLM_LLM_CLASS_BUDGET[vllm_default_max_num_seqs(gpu) >= 1024.0][0])
 
 
 def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:

@@ -8896,6 +8896,10 @@
         <translation>采样：把新权重加载到推理引擎</translation>
     </message>
     <message>
+        <source>NeMo RL refit: exporting and loading the weights one tensor at a time (host)</source>
+        <translation>NeMo RL 权重同步：逐个张量导出并加载权重（主机）</translation>
+    </message>
+    <message>
         <source>CPU offload: optimizer step on the CPU and PCIe copies</source>
         <translation>CPU 卸载：在 CPU 上执行的优化器步和 PCIe 拷贝</translation>
     </message>
