@@ -949,6 +949,14 @@ SGLANG_DEFAULT_BUDGETS = ((20, 2048, 8, 8), (35, 2048, 24, 80), (60, 4096, 32, 1
 SGLANG_RESERVE_MIB = (512.0, 1.5, 2.0, 1024.0 / 8.0, 60 * 1024.0, 10 * 1024.0)
 
 
+def sglang_budget_row(gpu: Any) -> tuple:
+    """SGLang's row of :data:`SGLANG_DEFAULT_BUDGETS` for ``gpu``, by the memory CUDA reports in MiB
+    (:func:`visible_memory_bytes`): the one lookup for its memory fraction (:func:`engine_default_fraction`) and its
+    chunked-prefill budget (:func:`prefill_chunk_tokens`)."""
+    mib = visible_memory_bytes(gpu) / 1024.0 ** 2
+    return next(b for b in SGLANG_DEFAULT_BUDGETS if mib < b[0] * 1024.0)
+
+
 #: Issue 35 round 10 (serve10): what SGLang has used of each GPU before it loads the weights — the CUDA context and
 #: its distributed start (NCCL communicators, the custom all-reduce's buffers) — in GiB, by link and one or several
 #: ranks. SGLang's ``mem_fraction_static`` is a share of the memory FREE at that point, not of the card's total:
@@ -985,7 +993,7 @@ def engine_default_fraction(engine: str, gpu: Any, tp: int) -> float:
     mib = visible_memory_bytes(gpu) / 1024.0 ** 2
     if mib <= 0:
         return GPU_MEMORY_UTILIZATION
-    _, chunk, small, large = next(b for b in SGLANG_DEFAULT_BUDGETS if mib < b[0] * 1024.0)
+    _, chunk, small, large = sglang_budget_row(gpu)
     graphs = small if tp < 4 else large
     base, per_token, per_graph, per_rank, floor_above, floor = SGLANG_RESERVE_MIB
     reserve = base + max(chunk, 2048) * per_token + graphs * per_graph + max(tp, 1) * per_rank
@@ -1351,8 +1359,7 @@ def prefill_chunk_tokens(engine: str, gpu: Any) -> int | None:
     if engine == "vllm":
         return token_budget(engine, gpu)[0]
     if engine == "sglang":
-        mib = float(getattr(gpu, "memory_gib", 0) or 0) * 1024.0
-        return next(b for b in SGLANG_DEFAULT_BUDGETS if mib < b[0] * 1024.0)[1]
+        return sglang_budget_row(gpu)[1]
     return None
 
 

@@ -35,6 +35,7 @@ from gpuplanner.core.errors import PlannerError
 
 from gpuplanner.app import engine
 from .model import ScenarioModel
+from .offthread import run_jobs, stop_worker
 
 ESTIMATE_SECTIONS = {"model", "training", "parallel", "hardware", "data", "assumptions", "constraints", "all",
                      "plan"}
@@ -69,21 +70,11 @@ def _same_scaling(a, b) -> bool:
     return a is not None and b is not None and _same_value(a, b)
 
 
-def _run_jobs(jobs: "queue.SimpleQueue") -> None:
-    """A worker thread's loop: run each job in turn; ``None`` ends it."""
-    while True:
-        job = jobs.get()
-        if job is None:
-            return
-        job()
-        del job  # what the job held is freed now, on this thread (not when the next job arrives)
-
-
 def _post(thread: "threading.Thread | None", jobs: "queue.SimpleQueue", job, name: str) -> threading.Thread:
     """Queue ``job`` for the persistent worker ``thread`` (started, as ``name``, when there is none alive);
     returns the worker."""
     if thread is None or not thread.is_alive():
-        thread = threading.Thread(target=_run_jobs, args=(jobs,), name=name, daemon=True)
+        thread = threading.Thread(target=run_jobs, args=(jobs,), name=name, daemon=True)
         thread.start()
     jobs.put(job)
     return thread
@@ -105,10 +96,7 @@ def release_elsewhere(obj: Any) -> None:
 def stop_release_thread(timeout_s: float = 5.0) -> None:
     """End the release thread once what it was given is dropped (on close and at the self-test's end; why:
     :func:`gpuplanner.ui.offthread.shutdown`)."""
-    thread = _RELEASE_THREAD[0]
-    if thread is not None and thread.is_alive():
-        _RELEASE_QUEUE.put(None)
-        thread.join(timeout_s)
+    stop_worker(_RELEASE_THREAD[0], _RELEASE_QUEUE, timeout_s)
     _RELEASE_THREAD[0] = None
 
 
@@ -280,17 +268,13 @@ class LiveEstimator(QObject):
         self._scaling_generation += 1
         self._scaling_pending = False
         self._scaling_idle.wait(timeout_ms / 1000)
-        if self._scaling_thread is not None:
-            self._scaling_jobs.put(None)  # the worker's loop ends
-            self._scaling_thread.join(timeout_ms / 1000)
-            self._scaling_thread = None
+        stop_worker(self._scaling_thread, self._scaling_jobs, timeout_ms / 1000)  # the worker's loop ends
+        self._scaling_thread = None
         self._scaling_running = False
         self._estimate_generation += 1
         self._estimate_idle.wait(timeout_ms / 1000)
-        if self._estimate_thread is not None:
-            self._estimate_jobs.put(None)
-            self._estimate_thread.join(timeout_ms / 1000)
-            self._estimate_thread = None
+        stop_worker(self._estimate_thread, self._estimate_jobs, timeout_ms / 1000)
+        self._estimate_thread = None
 
 
 PROGRESS_INTERVAL_S = 0.25  # the search's progress reaches the status bar at most this often

@@ -37,13 +37,23 @@ _PENDING = [0]  # jobs handed over and not finished (read on the GUI thread)
 _LOCK = threading.Lock()
 
 
-def _loop() -> None:
+def run_jobs(jobs: "queue.SimpleQueue") -> None:
+    """A persistent worker thread's loop (this module's and :mod:`gpuplanner.ui.live`'s): run each job in turn;
+    ``None`` ends it (:func:`stop_worker`)."""
     while True:
-        job = _JOBS.get()
-        if job is None:  # shutdown()
+        job = jobs.get()
+        if job is None:
             return
         job()
-        del job
+        del job  # what the job held is freed now, on this thread (not when the next job arrives)
+
+
+def stop_worker(thread: "threading.Thread | None", jobs: "queue.SimpleQueue", timeout_s: float) -> None:
+    """End the worker ``thread`` of :func:`run_jobs` on ``jobs`` once the jobs handed to it are done (why:
+    :func:`shutdown`); the caller forgets the thread."""
+    if thread is not None and thread.is_alive():
+        jobs.put(None)
+        thread.join(timeout_s)
 
 
 def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None], None]) -> None:
@@ -76,7 +86,7 @@ def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None],
     with _LOCK:
         _PENDING[0] += 1
     if _WORKER[0] is None or not _WORKER[0].is_alive():
-        _WORKER[0] = threading.Thread(target=_loop, name="off-gui", daemon=True)
+        _WORKER[0] = threading.Thread(target=run_jobs, args=(_JOBS,), name="off-gui", daemon=True)
         _WORKER[0].start()
     _JOBS.put(body)
 
@@ -92,10 +102,7 @@ def shutdown(timeout_s: float = 5.0) -> None:
     ``pthread_exit`` (``PyThread_exit_thread`` in ``take_gil``), whose forced unwinding cannot cross PySide's C++
     frames, and the C++ runtime calls ``std::terminate`` ("terminate called without an active exception").
     A later :func:`run_off_gui` starts a new worker."""
-    worker = _WORKER[0]
-    if worker is not None and worker.is_alive():
-        _JOBS.put(None)
-        worker.join(timeout_s)
+    stop_worker(_WORKER[0], _JOBS, timeout_s)
     _WORKER[0] = None
 
 
