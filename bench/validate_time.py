@@ -1779,6 +1779,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
                     "fsdp9.md"),
         *_fragments("titan10.md"),
         *_fragments("nemorl11.md"),
+        *_fragments("verl11.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "
