@@ -58,20 +58,20 @@ def test_published_two_gpu_rows_move_closer():
 
 
 def test_verl_loss_bytes_by_hand():
-    """The update with an entropy bonus: 16-bit logits + flash-attn's own 16-bit gradient (``inplace_backward=False``)
-    + the compiled entropy's 16-bit gradient; the old log-probabilities: 16-bit logits + Inductor's fp32
-    ``exp(x − max)``."""
-    update = 2 + 2 + 2
-    old_logprob = 2 + 4
-    assert M.verl_loss_bytes_per_logit() == update == old_logprob
+    """Round 11 (verl11): with padding removed the peak is CopySlices' (the in-place temperature division on the
+    squeezed view): incoming gradient + ``result`` + ``grad_slice.clone()`` + the division's output, 2 bytes each;
+    without padding removal round 10's 6 (16-bit logits + flash-attn's own gradient + the entropy's gradient)."""
+    assert M.verl_loss_bytes_per_logit(True) == 2 + 2 + 2 + 2
+    assert M.verl_loss_bytes_per_logit(False) == 2 + 2 + 2
 
 
 def test_verl_row_charges_six_bytes_a_logit(monkeypatch):
-    """The 0.5B row (32 × 630 tokens a GPU, vocab 151,936): going from TRL's 4 bytes a logit to verl's 6 adds up to
-    2 bytes a logit to the peak (less where the head is not the whole peak's difference), and at least half of it."""
+    """The 0.5B row (32 × 630 tokens a GPU, vocab 151,936): going from round 10's 6 bytes a logit to CopySlices' 8
+    (round 11) adds up to 2 bytes a logit to the peak (less where the head is not the whole peak's difference), and
+    at least half of it."""
     d = copy.deepcopy(ROWS[L05][2])
     now = _mb(d).activations
-    monkeypatch.setattr(M, "verl_loss_bytes_per_logit", lambda: 4.0)
+    monkeypatch.setattr(M, "verl_loss_bytes_per_logit", lambda padding_free=True: 6.0)
     trl = _mb(d).activations
     two = 2.0 * 32 * 630 * 151936 / 2**30
     assert 0.5 * two <= now - trl <= two * 1.001

@@ -264,6 +264,8 @@ def memory_kwargs(r: Resolved) -> dict:
         lora_dropout=float(t.lora_dropout) if t.method in ("lora", "qlora") else 0.0,
         # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1
         fsdp1_root=engine_of(t.framework) in ("fsdp", "hf") and int(t.fsdp_version) == 1,
+        # verl's remove-padding path divides a view of the logits in place (memory.verl_loss_bytes_per_logit)
+        padding_free=bool(t.padding_free),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -1330,6 +1330,7 @@ def memory_arrays(
     dora: bool = False,
     lora_dropout: float = 0.0,
     fsdp1_root: bool = False,
+    padding_free: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1661,7 +1662,7 @@ def memory_arrays(
         if trl and verl_offload_per_phase(profile, framework):
             # verl's actor: flash-attn's cross-entropy on the 16-bit logits and the compiled entropy (verl_loss_
             # bytes_per_logit), over every token (rl_logit_fraction)
-            out_layer = out_saved + (verl_loss_bytes_per_logit() - logps_b) * (s_local * mbs * mh.V / tp)
+            out_layer = out_saved + (verl_loss_bytes_per_logit(padding_free) - logps_b) * (s_local * mbs * mh.V / tp)
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
             # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;
@@ -2100,26 +2101,38 @@ def verl_offload_per_phase(prof: MethodProfile, framework: str) -> bool:
     return bool(prof.rl) and framework == "fsdp"
 
 
-def verl_loss_bytes_per_logit() -> float:
+def verl_loss_bytes_per_logit(padding_free: bool = True) -> float:
     """Bytes per logit live at the peak of verl's actor loss (``verl/workers/actor/dp_actor.py``
-    ``_forward_micro_batch``, v0.4.1, no fused kernels), 6 either way:
+    ``_forward_micro_batch``, volcengine/verl v0.3.0.post1 070ed6ac to v0.4.1 / ee65422, no fused kernels):
+    8 with ``use_remove_padding`` (``padding_free``), 6 without.
 
-    * The update with an entropy bonus (``entropy_coeff`` != 0; 0.001 before verl's 2025-05-30 default of 0):
-      ``logprobs_from_logits`` runs flash-attn's ``cross_entropy_loss`` with ``inplace_backward=False``
-      (``verl/utils/torch_functional.py``), whose backward allocates its own 16-bit gradient
-      (``flash_attn/ops/triton/cross_entropy.py``: ``dlogits = logits if inplace_backward else
-      torch.empty_like(logits)``); the compiled ``entropy_from_logits`` (``torch.compile(..., dynamic=True)``,
-      ``use_torch_compile`` True) saves only the logits and per-row values, and its backward writes one 16-bit
-      gradient. Both gradients exist beside the 16-bit logits before autograd sums them in place: 2 + 2 + 2.
-    * The old log-probabilities (``fsdp_workers.compute_log_prob`` always passes ``calculate_entropy=True``), under
-      ``no_grad``: the 16-bit logits and the compiled entropy's fp32 ``exp(x − max)`` (4 bytes per logit), which
-      Inductor realizes while lowering the softmax, because its sum and its division both read it (measured: CPU
-      Inductor, PyTorch 2.13, the forward's ``ir_pre_fusion`` holds a ``(rows, vocab)`` fp32 buffer and
-      ``output_code`` allocates it): 2 + 4. ASSUMED the same lowering on CUDA.
+    With padding removed verl takes ``logits_rmpad = output.logits.squeeze(0)`` (a view of the ``(1, total_nnz,
+    vocab)`` output) and divides it **in place** by the temperature (``logits_rmpad.div_(temperature)``). An in-place
+    op on a view of a tensor that needs its gradient makes autograd put a ``CopySlices`` node on the base (the view's
+    own ``grad_fn`` becomes ``AsStridedBackward0``). ``CopySlices::apply`` (PyTorch
+    ``torch/csrc/autograd/functions/tensor.cpp``, the same C++ on every device) allocates ``result =
+    grad.new_empty_strided(base.sizes(), …)``, copies the incoming gradient into it, and calls the division's backward
+    on ``grad_slice.clone()``, which returns a third tensor (``grad / temperature``); the incoming gradient is still
+    held. So when the logits' gradient passes that node, four 16-bit ``(tokens, vocab)`` tensors are live: 2 + 2 + 2 +
+    2 = 8 bytes a logit, with or without an entropy bonus. Measured (issue 35 round 11, verl11): the same head on the
+    CPU (PyTorch 2.13, peak RSS while ``backward`` runs) holds 8.0–8.1 bytes a logit with the in-place division on the
+    view and 4.2 (no entropy) / 6.1 (entropy) with an out-of-place division.
 
-    Before this round the model charged verl TRL's ``selective_log_softmax`` path (4: the 16-bit logits and their
-    16-bit log-softmax, :data:`TRL_SELECTIVE_LOG_SOFTMAX`)."""
-    return 6.0
+    Earlier in the backward the loss's own gradients peak at 6 (the 16-bit logits, flash-attn's own gradient —
+    ``cross_entropy_loss(..., inplace_backward=False)`` when the entropy is computed,
+    ``flash_attn/ops/triton/cross_entropy.py``: ``dlogits = logits if inplace_backward else torch.empty_like(logits)``
+    — and the compiled entropy's 16-bit gradient), below CopySlices' 8.
+
+    The compiled ``entropy_from_logits`` (``torch.compile(..., dynamic=True)``) holds no ``(tokens, vocab)`` fp32
+    buffer on CUDA: Inductor realizes a reused ``exp`` only on the CPU (``torch/_inductor/ir.py``
+    ``StorageBox.should_realize_on_reuse``: the "heavy ops on cpu" rule is guarded by ``is_cpu``; on CUDA a node
+    with so few reads is recomputed inside the fused Triton reduction). Round 10 had read the CPU's realized
+    ``exp(x − max)`` (4 bytes a logit) as the old log-probabilities' peak; on CUDA that pass holds the 16-bit logits
+    only, below the update's.
+
+    Without padding removal verl divides the whole output (``logits.div_``: not a view, no ``CopySlices``) and
+    slices the response afterwards; that path keeps round 10's 6 (not re-derived here)."""
+    return 8.0 if padding_free else 6.0
 
 
 #: Issue 35 round 10 (verlmem10): verl's actor computes the logits of every token of its micro-batch, the prompt's

@@ -457,6 +457,27 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: GPU idles in the forward and the backward's GPU work starts after it (:func:`host_waits`). PEFT's
 #: ``method_comparison`` loop syncs the same way (``attention_mask.sum().item()`` before, ``loss.item()`` after).
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
+
+
+def hf_flash_layer_syncs(profile, framework: str) -> bool:
+    """Issue 35 round 11 (verl11): whether every forward's decoder layers sync the host, as verl's do, so that FSDP
+    cannot gather a layer's weights under the previous layer's forward (``time_gpu``: the forward gathers exposed).
+
+    verl's FSDP workers load their models with ``attn_implementation="flash_attention_2"`` and patch transformers'
+    ``_flash_attention_forward`` with their own (``verl/models/transformers/monkey_patch.py``
+    ``_ulysses_flash_attention_forward``, volcengine/verl v0.3.0.post1 to v0.4.1), which calls transformers' with
+    the position ids. Transformers' glue (``modeling_flash_attention_utils._flash_attention_forward``, 4.4x–4.5x)
+    then syncs the host in every decoder layer of every forward: with padding removed it tests
+    ``not (torch.diff(position_ids, dim=-1) >= 0).all()`` in a Python ``if`` and ``prepare_fa2_from_position_ids``
+    indexes ``indices_q[position_ids == 0]`` (a ``nonzero``); a padded batch's ``_upad_input`` runs ``nonzero`` and
+    ``.max().item()``. verl also sets FSDP's ``forward_prefetch=False``: a unit's all-gather is issued in its own
+    pre-forward hook, which the host reaches only after the previous layer's sync, i.e. after the GPU has finished
+    that layer. So each forward gather runs alone on the GPU: in the forward with grad and in the no-grad log-prob
+    and reference forwards. The backward's gathers (issued in the pre-backward hook, ``BACKWARD_PRE`` prefetch, the
+    recompute's syncs waiting on the compute stream only) still hide. RL on ``framework`` fsdp is verl's workers (as
+    ``offload_layout``); the HF Trainer stacks run the same glue but not FSDP's gathers this way, and are left as
+    they were."""
+    return bool(getattr(profile, "rl", False)) and framework == "fsdp"
 #: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
 #: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
 #: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
@@ -2053,7 +2074,7 @@ def time_layout(
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "extra_host_more": extra_host_more, "mem_tok_bytes": mem_tok_bytes, "verl_lp_tok": verl_lp_tok,
         "precomp_h": precomp_h, "ep_nograd_passes": ep_nograd_passes,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
-        "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
+        "fwd_share": fwd_share, "fa_sync": hf_flash_layer_syncs(profile, framework), "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes, "tp_layer_ar_bytes": tp_layer_ar_bytes,
         "tp_unfused_share": tp_async_unfused_share(framework, precision, fp8_recipe, rec_whole, rec_op),
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp * packed_rows(pack_len, s, m_acc, ops),
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > dom, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
@@ -4011,7 +4032,9 @@ def time_gpu(
         # FSDP2's outer units (fsdp2_edge_unit_bytes): the step's first gather and last reduce-scatter are the
         # embedding's unit (the root's, in torchtitan's layout before July 2025) beyond one block's share
         edge_f = minimum(gf_ov / L_stage + lay["edge_ag_bytes"] / dp_bw, gf_ov)
-        f_exp = where(ov_param, maximum(gf_ov - t_fwd, edge_f), gather_f)
+        # (verl: its layers sync the host, so no forward gather hides, hf_flash_layer_syncs)
+        ov_fwd = ov_param & (not lay.get("fa_sync", False))
+        f_exp = where(ov_fwd, maximum(gf_ov - t_fwd, edge_f), gather_f)
         b_ov = where(ov_param, gb_ov, 0.0) + where(ov_grad, rs, 0.0)
         edge_b = minimum(b_ov / L_stage + where(ov_grad, lay["edge_rs_bytes"] / dp_bw, 0.0), b_ov)
         b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
@@ -4019,7 +4042,7 @@ def time_gpu(
         # the objective's no-grad forwards' own gathers (nograd_gathers): under their forwards' time with the
         # prefetch on, else on the compute stream
         gather_x = gather * lay["xf_gathers"]
-        x_exp = where(ov_param, maximum(gather_x - t_mb_objective, gather_x / L_stage), gather_x)
+        x_exp = where(ov_fwd, maximum(gather_x - t_mb_objective, gather_x / L_stage), gather_x)
         # (a precomputed reference's pass gathers the same way, before training: with its FLOPs, precomp_s)
         gather_p = gather * lay["xf_gathers_pre"]
         pre_exp = m_acc * where(ov_param, maximum(gather_p - t_mb * lay["precomp_h"] / hflops_tok, gather_p / L_stage),
