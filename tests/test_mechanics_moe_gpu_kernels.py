@@ -133,9 +133,9 @@ def test_search_equals_evaluate_with_current_scaling():
 
 def _busiest_rank(ep: int, copies: float, n_exp: int = 128, k: int = 8) -> float:
     """moeimb10, hand-derived: the busiest of ``ep`` ranks under random routing over the mean one, ``copies`` routed
-    copies per rank, Blom's expected maximum of ``ep`` standard normals (Qwen3-30B-A3B: 128 experts, top 8)."""
-    from statistics import NormalDist
-    z = NormalDist().inv_cdf((ep - 0.375) / (ep + 0.25))
+    copies per rank, the expected maximum of ``ep`` standard normals (Qwen3-30B-A3B: 128 experts, top 8)."""
+    from gpuplanner.core.rank_imbalance import expected_max_normal  # checked against the integral by hand elsewhere
+    z = expected_max_normal(ep)
     return 1.0 + z * ((1.0 - 1.0 / ep) * (n_exp - k) / (n_exp - 1) / copies) ** 0.5
 
 

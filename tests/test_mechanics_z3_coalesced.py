@@ -41,7 +41,7 @@ def test_gqa_under_auto_prefetches_k_v_o_together_once_a_layer():
     """Llama 3.1 8B (h 4096, 8 KV heads): bucket 0.9·4096² = 15.1M. q (16.8M) and each MLP weight (58.7M) reach it
     alone; k and v (4.2M each) do not, so k, v and o go in one call: 1 + 2·3 = 7 per-rank ops a layer. Backward
     order: down, up, gate, o alone, then v, k, q together: 7 again."""
-    fwd, rev = Z.z3_prefetch_groups_layer(_arch({"preset": "llama-3.1-8b"}), "hf", "hf", "full", 16, "all_linear")
+    fwd, rev = Z.z3_prefetch_groups_layer(_arch({"preset": "llama-3.1-8b"}), "hf", "full", 16, "all_linear")
     assert fwd == pytest.approx(7.0) and rev == pytest.approx(7.0)
 
 
@@ -49,7 +49,7 @@ def test_full_attention_heads_under_auto_run_no_loop():
     """OLMo 2 7B (32 KV heads): every weight is at least 4096² ≥ 0.9·4096², so every prefetch takes one weight
     and the one-parameter path runs: no per-rank loop."""
     olmo = _load("validate_post_time").OLMO2_7B
-    assert Z.z3_prefetch_groups_layer(_arch(olmo), "hf", "hf", "full", 16, "all_linear") == (0.0, 0.0)
+    assert Z.z3_prefetch_groups_layer(_arch(olmo), "hf", "full", 16, "all_linear") == (0.0, 0.0)
 
 
 def test_walk_by_hand_on_a_toy_sequence():

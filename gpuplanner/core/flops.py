@@ -42,6 +42,7 @@ import math
 import numpy as np
 
 from dataclasses import dataclass
+from .lognormal import lognormal_loc_sig
 from .memory import QLORA_NF4_BYTES, ModelFacts
 from functools import lru_cache
 
@@ -137,8 +138,7 @@ def _longest_grid(mu: float, cv: float, cap: float):
     """The quadrature grid of :func:`expected_longest` for one length distribution and cut: the log-normal's
     ``loc``/``sig``, the normal variable ``z``, Φ(z) and the length x(z). It depends on neither ``n`` nor the
     layout, so a search's layouts (and the app's repeated estimates) share it; the arrays are read-only."""
-    s2 = math.log1p(cv * cv)
-    loc, sig = math.log(mu) - 0.5 * s2, math.sqrt(s2)
+    loc, sig = lognormal_loc_sig(mu, cv)
     # in the normal variable z (x = exp(loc + sig z)): E = x(z_lo) + ∫ (1 − Φ(z)ⁿ) sig x dz from z_lo to the cut
     z_lo, z_hi = -_LONGEST_Z, min(_LONGEST_Z, (math.log(cap) - loc) / sig)
     z = np.linspace(z_lo, z_hi, _LONGEST_GRID + 1)

@@ -37,6 +37,8 @@ import math
 from functools import lru_cache
 from statistics import NormalDist
 
+from .lognormal import lognormal_loc_sig
+
 #: ms-swift ``swift/dataset/packing.py`` ``PackingDataset.PACKING_BATCH_SIZE``: the samples packed together
 SWIFT_PACK_GROUP = 1000
 #: TRL ``pack_dataset``: ``datasets.Dataset.map(batched=True)`` with its default ``batch_size`` of 1000
@@ -50,8 +52,7 @@ def kept_lengths(mean: float, cv: float, cap: float, n: int, overflow: str = "de
     """``n`` sample lengths at the mid-quantiles of a log-normal (mean ``mean``, spread ``cv``) cut at ``cap``:
     samples above it dropped (``overflow`` "delete", ms-swift's ``truncation_strategy``) or cut to ``cap``
     ("truncate", TRL's ``bfd``)."""
-    s2 = math.log1p(cv * cv)
-    loc, sig = math.log(mean) - 0.5 * s2, math.sqrt(s2)
+    loc, sig = lognormal_loc_sig(mean, cv)
     nd = NormalDist()
     top = nd.cdf((math.log(cap) - loc) / sig) if overflow == "delete" else 1.0
     return [min(cap, math.exp(loc + sig * nd.inv_cdf(top * (i + 0.5) / n))) for i in range(n)]

@@ -5,8 +5,9 @@ A generation batch ends with its longest completion (``methods.expected_longest`
 log-normal body, as pref8 found for datasets' samples (:func:`flops.expected_longest`), plus a small share of
 completions that never emit EOS and run to the cap.
 
-This module imports nothing of the planner: ``methods`` reads it, and ``flops`` (which holds the datasets'
-log-normal) sits above ``methods`` in the import order (flops → memory → methods).
+This module imports nothing of the planner but the leaf ``lognormal`` (the log-normal's parameters): ``methods``
+reads it, and ``flops`` (which holds the datasets' log-normal) sits above ``methods`` in the import order
+(flops → memory → methods).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import math
 from functools import lru_cache
 
 import numpy as np
+
+from .lognormal import lognormal_loc_sig
 
 #: points of the quadrature over ±_Z standard deviations of log-length (as flops.expected_longest's grid)
 _GRID = 512
@@ -25,8 +28,7 @@ _Z = 8.0
 def _grid(mu: float, cv: float, cap: float):
     """The log-normal's ``loc``/``sig``, the normal variable ``z`` up to the cut, Φ(z) and the length x(z)
     (read-only arrays, shared by the search's layouts)."""
-    s2 = math.log1p(cv * cv)
-    loc, sig = math.log(mu) - 0.5 * s2, math.sqrt(s2)
+    loc, sig = lognormal_loc_sig(mu, cv)
     z = np.linspace(-_Z, min(_Z, (math.log(cap) - loc) / sig), _GRID + 1)
     cdf = 0.5 * (1.0 + np.array([math.erf(v / math.sqrt(2.0)) for v in z]))
     x = np.exp(loc + sig * z)

@@ -434,10 +434,12 @@ def _coalesced_walk(mods: list[float], bucket: float, persist: float) -> float:
 
 
 @lru_cache(maxsize=256)
-def z3_prefetch_groups_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+def z3_prefetch_groups_layer(a: ModelArch, framework: str, method: str, lora_rank: int,
                              lora_targets: str) -> tuple[float, float]:
     """``(forward order, backward order)``: the per-rank host ops of ZeRO-3's coalesced prefetches per decoder layer
-    and pass, divided by the data-parallel ranks (note above :data:`Z3_COALESCED_OPS_RANK`)."""
+    and pass, divided by the data-parallel ranks (note above :data:`Z3_COALESCED_OPS_RANK`). No ``tool``: the
+    walk takes each routed expert as its own hooked module whatever the tool (a z3-leaf MoE block is not modelled
+    here)."""
     h = float(a.hidden_size)
     bucket = Z3_PREFETCH_DEFAULT if framework == "deepspeed" else Z3_PREFETCH_HF_PER_H2 * h * h
     persist = _persist_threshold(a, framework)
@@ -454,9 +456,11 @@ def z3_coalesced_host_seconds_layer(a: ModelArch, framework: str, tool: str | No
     """Host seconds per decoder layer and micro-batch of the coalesced prefetches' per-rank loops: the forward, then
     the recompute forward (``rec_whole``, in forward order) or the backward's re-gather (reverse order), as
     :func:`z3_gather_host_seconds_layer` counts two gathers of each weight. ``n_dp`` and ``rec_whole`` may be
-    arrays; 0 on one rank (``_no_gather_coalesced``: no loop) and where ZeRO-3 is not DeepSpeed's."""
+    arrays; 0 on one rank (``_no_gather_coalesced``: no loop) and where ZeRO-3 is not DeepSpeed's. ``tool`` is not
+    read (the walk does not depend on it); it stays so the signature matches :func:`z3_host_seconds_layer`'s and
+    :func:`z3_gather_host_seconds_layer`'s (bench/z3_release_walk.py wraps this function and reads it)."""
     if framework not in Z3_ENGINES:
         return 0.0 * n_dp * rec_whole
-    fwd, rev = z3_prefetch_groups_layer(a, framework, tool, method, int(lora_rank), lora_targets)
+    fwd, rev = z3_prefetch_groups_layer(a, framework, method, int(lora_rank), lora_targets)
     per_rank = fwd * (1.0 + rec_whole) + rev * (1.0 - rec_whole)
     return (n_dp > 1.0) * n_dp * per_rank * Z3_VIEW_OP_S
