@@ -56,3 +56,18 @@ def test_megatron_mixtral_8x22b_release_log():
 def test_bad_metric_rejected():
     with pytest.raises(ScenarioError):
         _sc(1, 8, metric="last")
+
+
+def test_agrees_with_round_8s_one_micro_batch_reading():
+    """bench/validate_memory_oos8.py ``last_rank`` reads the last rank by giving the scenario one micro-batch per step
+    (every rank then holds one): the core's figure is the same number, without changing the scenario."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from validate_memory_oos8 import last_rank, megatron_small
+
+    for pp in (2, 4):
+        sc = megatron_small(pp=pp, gpu="h100")
+        core = evaluate(scenario_from_dict({**sc, "assumptions": {**sc.get("assumptions", {}),
+                                                                   "memory_metric": "allocated_last"}}))
+        assert core.memory.metric("allocated_last") == pytest.approx(last_rank(sc), rel=1e-9)
