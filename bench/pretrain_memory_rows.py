@@ -88,7 +88,7 @@ def megatron_7b_test(tp: int, pp: int, vpp: int, mbs: int, gpu: str) -> dict:
                          "recompute": "none", "precision": "bf16"},
             "parallel": {"tp": tp, "pp": pp, "vpp": vpp, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": {"h100": "h100-sxm-80gb", "a100": "a100-sxm-80gb"}[gpu], "num_gpus": 8},
-            "assumptions": {"memory_metric": "allocated"}}
+            "assumptions": {"memory_metric": "allocated_last"}}
 
 
 def rows_r6() -> list[tuple[str, str, dict, float, str]]:
@@ -182,4 +182,55 @@ def megatron_15b_test(gpu: str) -> dict:
                          "recompute": "none", "precision": "bf16"},
             "parallel": {"tp": 8, "pp": 1, "zero": 1, "sequence_parallel": True},
             "hardware": {"gpu": gpu, "num_gpus": 128},
-            "assumptions": {"memory_metric": "allocated"}}
+            "assumptions": {"memory_metric": "allocated_last"}}
+
+
+def megatron_mixtral_test(preset: str, vocab: int, tp: int, pp: int, vpp: int, ep: int, etp: int, gbs: int,
+                          gpu: str, num_gpus: int) -> dict:
+    """A Megatron-LM Mixtral release test (``tests/functional_tests/test_cases/mixtral/*_release``) as a scenario:
+    mbs 1, sequence 4096, TP + SP, the distributed optimizer, no recompute, bf16, alltoall dispatcher, grouped GEMM,
+    top-2 of 8 experts, untied embeddings, RMSNorm, SwiGLU, no biases, RoPE (the model_config.yaml). The vocabulary
+    is padded to a multiple of 128 × TP (``--make-vocab-size-divisible-by`` 128); ``--expert-tensor-parallel-size``
+    defaults to TP (megatron/training/arguments.py)."""
+    return {"model": {"preset": preset, "vocab_size": -(-vocab // (128 * tp)) * 128 * tp,
+                      "max_position_embeddings": 4096},
+            "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": gbs,
+                         "recompute": "none", "precision": "bf16"},
+            "parallel": {"tp": tp, "pp": pp, "vpp": vpp, "ep": ep, "expert_tp": etp, "zero": 1,
+                         "sequence_parallel": True, "moe_dispatcher": "alltoall"},
+            "hardware": {"gpu": gpu, "num_gpus": num_gpus},
+            "assumptions": {"memory_metric": "allocated_last"}}
+
+
+#: Megatron-LM's Mixtral release tests (NVIDIA/Megatron-LM@d98e8a64dd, golden values last changed 93ebf8d72f,
+#: Aug 2026): (test case, preset, tokenizer vocabulary, tp, pp, vpp, ep, etp, global batch, ASSUMED GPUs,
+#: {gpu: (the largest 'mem-max-allocated-bytes' over the logged steps, 'mem-allocated-bytes' at the last one)}).
+#: The 8x7B alltoall run resumes from checkpoints (ft_launcher): its peak restarts with each job (last step:
+#: 25,603,858,432 B on H100, 25,339,500,544 B on A100); the largest logged is taken, as for the other two
+MIXTRAL_RELEASE = (
+    ("mixtral_8x7b_alltoall_tp2pp4ep4_release", "mixtral-8x7b", 256000, 2, 4, 1, 4, 2, 1024, 128,
+     {"h100-sxm-80gb": (26495959040.0, 17703634944.0), "a100-sxm-80gb": (26760161280.0, 17448753152.0)}),
+    ("mixtral_8x7b_tp1pp4ep8vpp8_release", "mixtral-8x7b", 32000, 2, 4, 8, 8, 1, 256, 64,
+     {"h100-sxm-80gb": (35505844224.0, 19743387648.0), "a100-sxm-80gb": (35900022784.0, 19085930496.0)}),
+    ("mixtral_8x22b_tp2pp8ep8vpp1_release", "mixtral-8x22b", 32768, 2, 8, 1, 8, 2, 256, 128,
+     {"h100-sxm-80gb": (28533706752.0, 23002929152.0), "a100-sxm-80gb": (28168466432.0, 22284785664.0)}),
+)
+
+
+def rows_r11() -> list[tuple[str, str, dict, float, str]]:
+    """Issue 35 round 11 (memoos11): Megatron-LM's Mixtral release tests, scored before any change (same tuple as
+    :func:`rows`; the published figure in GiB)."""
+    src = ("NVIDIA/Megatron-LM@d98e8a64dd tests/functional_tests/test_cases/mixtral/{mixtral_8x7b_alltoall_tp2pp4ep4,"
+           "mixtral_8x7b_tp1pp4ep8vpp8,mixtral_8x22b_tp2pp8ep8vpp1}_release (model_config.yaml; "
+           "golden_values_dev_dgx_h100.json / _lts_dgx_a100.json, the largest 'mem-max-allocated-bytes' logged, "
+           "written by the tensorboard writer on the last rank, i.e. the last pipeline stage): Mixtral 8x7B / 8x22B "
+           "layers, sequence 4096, micro-batch 1, TP 2 + SP, distributed optimizer, bf16, no recompute, alltoall, "
+           "grouped GEMM. ASSUMED: the GPU count (not in the config; chosen so the logged allocation after the step, "
+           "'mem-allocated-bytes' = the model states, matches the distributed optimizer's shard); the tokenizer "
+           "vocabularies (nemotron_2_256k: 256,000; the Llama2Tokenizer model files: Mixtral's own 32,000 / 32,768)")
+    out = []
+    for case, preset, vocab, tp, pp, vpp, ep, etp, gbs, n, figs in MIXTRAL_RELEASE:
+        for gpu, (peak, _states) in figs.items():
+            out.append(("Megatron-LM Mixtral release tests", f"{case.replace('_release', '')} {gpu.split('-')[0].upper()}",
+                        megatron_mixtral_test(preset, vocab, tp, pp, vpp, ep, etp, gbs, gpu, n), peak / 2**30, src))
+    return out

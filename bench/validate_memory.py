@@ -696,6 +696,19 @@ def oos8_lines() -> list[str]:
     return [f"- {t}" for t in OOS8_TEXT] + [""] + mod.table()
 
 
+def oos11_lines() -> list[str]:
+    """Issue 35 round 11 (memoos11): Megatron-LM's Mixtral release tests, busiest rank (before) vs last rank."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("validate_memory_oos11", Path(__file__).with_name(
+        "validate_memory_oos11.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return ["Entered from the logs and scored on main before any change (the busiest rank's max allocated); after: "
+            "`assumptions.memory_metric: allocated_last`, the last pipeline rank, where Megatron-LM's tensorboard "
+            "writer is (rank world_size − 1). Error = published / predicted − 1.", ""] + mod.lines()
+
+
 def margin_lines() -> list[str]:
     """Issue 35 round 9: the memory headroom every plan is checked against (``advisor.memory_margin``), computed
     from every published-peak table by bench/memory_margin.py, per category and per framework."""
@@ -814,6 +827,8 @@ def main(argv=None) -> int:
     lines += ["", "Mechanisms behind the change (issue 35 round 6, `core/memory.py`):", ""] + [
         f"- {t}" for t in ISSUE35_R6_PRETRAIN]
     lines += ["", "### Out-of-sample rows, issue 35 round 8 (`python bench/validate_memory_oos8.py`)", ""] + oos8_lines()
+    lines += ["", "### Out-of-sample rows, issue 35 round 11: the rank Megatron-LM logs from "
+              "(`python bench/validate_memory_oos11.py`)", ""] + oos11_lines()
     lines += ["", "### Memory headroom: the margin every plan is checked against (issue 35 round 9)", ""] + margin_lines()
     text = "\n".join(lines) + "\n"
     print(text)

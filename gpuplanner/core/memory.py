@@ -1145,6 +1145,8 @@ class MemoryBreakdown:
     #: cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): in ``reserved`` and on the
     #: device (nvidia-smi), not in :attr:`total`, since the allocator frees them before an out-of-memory error
     cached: float = 0.0
+    #: the last pipeline rank's max allocated (Megatron-LM's logged 'mem-max-allocated-bytes'); = allocated at PP 1
+    allocated_last: float | None = None
 
     @property
     def total(self) -> float:
@@ -1155,8 +1157,9 @@ class MemoryBreakdown:
 
     def metric(self, name: str) -> float:
         """The figure a measurement reports (``assumptions.memory_metric``): ``allocated``, ``reserved`` or
-        ``device`` (= :attr:`total`)."""
-        value = {"allocated": self.allocated, "reserved": self.reserved}.get(name)
+        ``device`` (= :attr:`total`); ``allocated_last``: allocated on the last pipeline rank."""
+        value = {"allocated": self.allocated, "reserved": self.reserved,
+                 "allocated_last": self.allocated if self.allocated_last is None else self.allocated_last}.get(name)
         return self.total + self.cached if value is None else value
 
     @property
@@ -1185,7 +1188,8 @@ class MemoryBreakdown:
                    extra={k: g(k) for k in held},
                    allocated=g("allocated") if "allocated" in arr else None,
                    reserved=g("reserved") if "reserved" in arr else None,
-                   cached=g("allocator_cache") if "allocator_cache" in arr else 0.0)
+                   cached=g("allocator_cache") if "allocator_cache" in arr else 0.0,
+                   allocated_last=g("allocated_last") if "allocated_last" in arr else None)
 
 
 def expandable_segments_default(framework: str, fsdp_version: int = 2) -> bool:
@@ -1732,6 +1736,11 @@ def memory_arrays(
     last_stage = (layers_stage * stored * pipeline_inflight_last(pp, vpp, m_micro, xp)
                   + xp.where(io_on, io_last, 0.0) + tail)
     acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
+    # the last pipeline rank's own peak (assumptions.memory_metric = "allocated_last"): Megatron-LM logs
+    # 'mem-max-allocated-bytes' from its tensorboard writer, which only the last rank holds
+    # (megatron/training/global_vars.py _set_tensorboard_writer: rank == world_size − 1; training.py training_log:
+    # torch.cuda.memory_stats()["allocated_bytes.all.peak"]), and under 1F1B that rank holds one micro-batch
+    acts_last = xp.where(pp > 1, last_stage, first_stage + tail)
     # the caching allocator's high-water mark at the loss (loss_reserved_extra_bytes_per_logit): reserved, not live
     loss_hw = xp.where(eager_ce, loss_reserved_extra_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
     # the fp32 loss tensors' segments cached from an earlier, shorter batch (varlen_cache_bytes_per_logit)
@@ -1876,6 +1885,7 @@ def memory_arrays(
         other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
         total = states + acts + other + extra_sum
     reserved = allocated + waste + loss_extra + grads_cached
+    allocated_last = allocated - acts + acts_last
     # cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): fixed segments only, and no
     # more than the card leaves beside the CUDA context (the allocator frees them before an out-of-memory error)
     expandable = (expandable_segments_default(framework) if expandable_segments is None
@@ -1887,7 +1897,7 @@ def memory_arrays(
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
-        "allocated": allocated, "reserved": reserved, "allocator_cache": cache,
+        "allocated": allocated, "reserved": reserved, "allocator_cache": cache, "allocated_last": allocated_last,
     }
     out.update(extra)
     return out

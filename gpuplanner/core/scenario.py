@@ -632,10 +632,11 @@ class AssumptionsSection(_Section):
     expandable_segments: bool | None = Field(
         None, description="PyTorch caching allocator PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (reserved "
                           "memory without fragmentation); null: the framework's default (core/memory.py)")
-    memory_metric: Literal["allocated", "reserved"] = Field(
+    memory_metric: Literal["allocated", "reserved", "allocated_last"] = Field(
         "reserved", description="which caching-allocator figure a measured peak is compared with: allocated "
-                                "(torch.cuda.max_memory_allocated) or reserved (max_memory_reserved); what fits is "
-                                "judged on the device total either way (core/memory.py)")
+                                "(torch.cuda.max_memory_allocated), reserved (max_memory_reserved) or allocated_last "
+                                "(max allocated on the last pipeline rank, what Megatron-LM logs to tensorboard); "
+                                "what fits is judged on the device total either way (core/memory.py)")
 
 
 class PriceQuote(_Section):

@@ -107,6 +107,8 @@ def test_assumptions_write_and_refuse(win):
         assert getattr(user(win).assumptions, key) is None and not f[key].box.error
     type_text(f["memory_headroom_gib"], "")  # no null here: a number is needed
     refused(f["memory_headroom_gib"])
+    choose(f["memory_metric"], "allocated_last")
+    assert user(win).assumptions.memory_metric == "allocated_last"
     choose(f["memory_metric"], "allocated")
     assert user(win).assumptions.memory_metric == "allocated"
 

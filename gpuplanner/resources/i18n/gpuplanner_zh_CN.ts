@@ -9234,6 +9234,10 @@
         <translation>已分配（max_memory_allocated）</translation>
     </message>
     <message>
+        <source>allocated on the last pipeline rank</source>
+        <translation>流水线最后一个进程的已分配峰值</translation>
+    </message>
+    <message>
         <source>Master weights</source>
         <translation>主权重</translation>
     </message>
@@ -9264,6 +9268,10 @@
     <message>
         <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
         <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
+    </message>
+    <message>
+        <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated, on the busiest rank or on the last pipeline rank (the one Megatron-LM logs its memory from). What fits is judged on the whole card either way</source>
+        <translation>实测峰值与分配器的哪个数字比较：torch.cuda.max_memory_reserved（默认）或 max_memory_allocated，取最忙的进程或流水线最后一个进程（Megatron-LM 从该进程记录显存）。能否放下都按整张卡判断</translation>
     </message>
     <message>
         <source>Optimizer in backward</source>
@@ -9416,10 +9424,6 @@
     <message>
         <source>Measured memory figure</source>
         <translation>实测显存指标</translation>
-    </message>
-    <message>
-        <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated. What fits is judged on the whole card either way</source>
-        <translation>实测峰值与分配器的哪个数字比较：torch.cuda.max_memory_reserved（默认）或 max_memory_allocated。能否放下都按整张卡判断</translation>
     </message>
     <message>
         <source>one flat all-gather per module (v0.5.5 and later)</source>

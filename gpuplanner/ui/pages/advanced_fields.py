@@ -91,7 +91,8 @@ class TrainingAdvanced(QObject):
              "memory_headroom_gib": float_edit(m, "assumptions.memory_headroom_gib"),
              "cuda_context_gib": float_edit(m, "assumptions.cuda_context_gib", True),
              "fragmentation": float_edit(m, "assumptions.fragmentation", True),
-             "memory_metric": BoundCombo(m, "assumptions.memory_metric", ["reserved", "allocated"])}
+             "memory_metric": BoundCombo(m, "assumptions.memory_metric",
+                                         ["reserved", "allocated", "allocated_last"])}
         self.fields.update(a)
         self.labels.update({k: page.add_field(af, f) for k, f in a.items()})
 
@@ -207,7 +208,8 @@ class TrainingAdvanced(QObject):
         f["fragmentation"].box.set_unit(self.tr("of the rest"))
         f["fragmentation"].setPlaceholderText(self.tr("default: 0.05"))
         f["memory_metric"].set_labels({"reserved": self.tr("reserved (max_memory_reserved)"),
-                                       "allocated": self.tr("allocated (max_memory_allocated)")})
+                                       "allocated": self.tr("allocated (max_memory_allocated)"),
+                                       "allocated_last": self.tr("allocated on the last pipeline rank")})
 
     def _switch_texts(self) -> dict[str, tuple[str, str]]:
         return {
@@ -368,7 +370,8 @@ class TrainingAdvanced(QObject):
                 "Empty: 0.05 (a judgement; expandable segments leave almost none)")),
             "memory_metric": (self.tr("Measured memory figure"), self.tr(
                 "Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved "
-                "(default) or max_memory_allocated. What fits is judged on the whole card either way")),
+                "(default) or max_memory_allocated, on the busiest rank or on the last pipeline rank (the one "
+                "Megatron-LM logs its memory from). What fits is judged on the whole card either way")),
         }
 
 
