@@ -88,13 +88,13 @@ def _calibration_rows() -> tuple[list[tuple], list[tuple[str, str]]]:
 
 
 def _pretrain_rows() -> list[tuple]:
-    """torchtitan / torchao / Megatron-LM pretraining peaks (rounds 4 and 6), each in the metric its source logs."""
+    """torchtitan / torchao / Megatron-LM pretraining peaks (rounds 4, 6 and 11), each in the metric its source logs."""
     from gpuplanner.core.estimate import estimate
     from gpuplanner.core.scenario import scenario_from_dict
 
     pm = importlib.import_module("pretrain_memory_rows")
     out = []
-    for fam, rid, sc, pub, _src in pm.rows() + pm.rows_r6():
+    for fam, rid, sc, pub, _src in pm.rows() + pm.rows_r6() + pm.rows_r11():
         sc = {**sc, "assumptions": {"memory_metric": "reserved", **sc.get("assumptions", {})}}
         pred = estimate(scenario_from_dict(sc)).memory.metric(sc["assumptions"]["memory_metric"])
         out.append(("pretraining", fam, rid, pred, pub, sc["training"].get("framework")))
