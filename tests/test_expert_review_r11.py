@@ -62,8 +62,12 @@ def test_grpo_moe_month_first_names_the_one_node_plan_with_the_savers():
     d2["training"]["rl"]["engine_sleep"] = True
     d2["parallel"] = {"offload_optimizer": True}
     best = _search(d2, top=1).plans[0]
-    assert best.evaluation.nodes == 1 and best.rental_mode == "card_hour" and not _failed(best)
-    assert best.cost < 0.05 * one.cost
+    # Round 11 (nemorl12) counts vLLM's start-up reserve (profiling run, communication buffers) before its KV pool:
+    # the one-node 8 × H20 card-hour plan no longer starts vLLM beside the training state (the planner does not
+    # model ms-swift's `offload_model` during rollouts), so the savers' best is now the same node with every rule
+    # passed. The line still names the search's own plan with the savers set, and only when it ranks better.
+    assert best.evaluation.nodes == 1 and not _failed(best)
+    assert best.cost <= one.cost
     p = line.params
     assert (p["n"], p["gpu"]) == (best.num_gpus, best.gpu_name)
     assert p["cost"] == pytest.approx(best.cost) and p["days"] == pytest.approx(best.calendar_days)
@@ -155,7 +159,7 @@ def test_the_line_reads_as_chinese():
         zh = translate_message(m.context, m.text, m.params)
     finally:
         _lang.install("en")
-    assert "training.rl.engine_sleep" in zh and "按需卡时" in zh
+    assert "training.rl.engine_sleep" in zh and "parallel.offload_optimizer" in zh
     assert not any(w in zh for w in ("With ", "best plan", "billed", "ranking rule", "choice is kept", "asleep"))
 
 

@@ -1401,12 +1401,17 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
             "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
             "rule": _rule_name("price_fabric")}
-    plans[0].explanation.insert(1, Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-             "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
-             "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
-             "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
-             "the network, rent it instead."), args))
+    plans[0].explanation.insert(1, Msg(CTX, HELD_BACK_LINE, args))
+
+
+#: #1's line naming a better plan held back by the networked-quote rule (its place under #1's rank lines is where
+#: :func:`_savers_note` puts its own line after it; matched by this message id, never by displayed text).
+HELD_BACK_LINE = QT_TRANSLATE_NOOP(
+    CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
+         "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
+         "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
+         "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
+         "the network, rent it instead.")
 
 
 def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, rows=None) -> dict[int, float]:
@@ -2114,7 +2119,7 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
     if line is None:
         return
     ex = res.plans[0].explanation
-    at = 1 + sum(1 for m in ex[1:2] if m.text.startswith("A better plan by the objective ranks after this one"))
+    at = 1 + sum(1 for m in ex[1:2] if m.text == HELD_BACK_LINE)
     ex.insert(at, line)
 
 
