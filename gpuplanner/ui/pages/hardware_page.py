@@ -377,6 +377,7 @@ class HardwarePage(BasePage):
         hh = self.table.horizontalHeader()
         room = self.table.viewport().width()
         if room <= 0 or not self.table.isVisible():  # a hidden page fits when it is shown (its resize event)
+            self.update_row_detail()  # but its line follows the document now (it may be shown at the same size)
             return
         widths = {c: self._column_width(c) for c in range(len(COLS))}
         widths[C_SRC] = min(widths[C_SRC], 160)  # the stretching last column: room for a short source at least
@@ -398,7 +399,8 @@ class HardwarePage(BasePage):
         hh = self.table.horizontalHeader()
         cols = [c for c in reversed(OPTIONAL_COLS) if hh.isSectionHidden(c)]
         rows = getattr(self, "row_ids", [])
-        r = self.table.currentRow()
+        picked = self.table.selectionModel().selectedRows()
+        r = picked[0].row() if picked else -1  # a row the user picked, else the live estimate's GPU
         if not (0 <= r < len(rows)):
             gpu = self.model.scenario.hardware.gpu
             r = rows.index(gpu) if gpu in rows else -1
@@ -723,6 +725,8 @@ class HardwarePage(BasePage):
         self.fill_table()
 
     def on_model_changed(self, section: str) -> None:
+        if section in ("all", "plan"):  # another document or plan: the row picked for the last one means nothing
+            self.table.clearSelection()
         if section in ("constraints", "hardware", "all", "plan"):
             self.fill_table()
             self.spot.refresh()
