@@ -32,9 +32,10 @@ this is the table they replaced.
     later table), compared as allocated GiB after converting GB to GiB.
 
 Skipped (settings that must be guessed): "2 x RTX 4090 LoRA" (``7B_lora.yaml`` has
-``enable_activation_checkpointing: False``, but 16.2 GB at batch 4 x 2048 on Llama2-7B needs checkpointing: the
-run's setting is not the config's); "8 x A100 Full Finetune *" 70B (no ``70B_full`` config existed at 0217d44c2;
-the optimizer placement and wrapping of that run are unknown); "8 x A100 LoRA" 70B (``70B_lora.yaml``: rank 16 on
+``enable_activation_checkpointing: False``, but 16.2 GB at batch 4 x 2048 on Llama2-7B needs checkpointing -- the
+model gives 47.6 GB allocated without it, 13.1 GB with it: the run's setting is not the config's); "8 x A100
+Full Finetune *" 70B (no ``70B_full`` config existed at 0217d44c2; the optimizer placement and wrapping of that run
+are unknown); "8 x A100 LoRA" 70B (``70B_lora.yaml``: rank 16 on
 q/k/v, FSDP1, checkpointing): 3,384 tokens/s per GPU at 4,096-token inputs would need 4 x 70e9 FLOP a token
 (forward and input gradients, no recompute) x 3,384 = 9.5e14 FLOP/s, three times an A100's 312 TFLOPS, and 26.4 GB
 cannot hold the 21 GB of checkpointed layer inputs (4 x 4096 x 8192 x 2 bytes x 80 layers) beside the 17.5 GB
