@@ -42,6 +42,17 @@ cannot hold the 21 GB of checkpointed layer inputs (4 x 4096 x 8192 x 2 bytes x 
 weight shard: the figure is a total over the GPUs or the inputs were not 4,096 tokens, and the table does not say
 which (the later table's 70B figures are likewise left unscored in shared/reference: "not stated whether per GPU
 or total"). All three printed, not scored.
+* ``qwen-multinode`` -- QwenLM/Qwen ``README.md`` at 2df8e8a, "Profiling of Memory and Speed", the "LoRA
+  (multinode)" Qwen-7B row (not held: ``bench/validate_peft.py`` and ``bench/validate_ft_tools.py`` hold the same
+  table's single-GPU and single-node ZeRO-3 rows): "two servers, each containing two A100-SXM4-80G GPUs, and the rest
+  of configurations are the same as other Qwen-7B experiments" (batch 1, gradient accumulation 8, FlashAttention 2,
+  inputs padded to the length). The script for multi-GPU LoRA is ``finetune/finetune_lora_ds.sh`` (HF Trainer,
+  ``--use_lora --gradient_checkpointing --bf16``, default ``DS_CONFIG_PATH="finetune/ds_config_zero2.json"``:
+  ZeRO-2, ``overlap_comm``, buckets 2e8), ``finetune.py``: LoRA r 64 on c_attn/c_proj/w1/w2, dropout 0.05; the
+  memory is the sum over the 4 GPUs ("G" as the other Qwen rows: nvidia-smi MiB / 1000, compared per GPU as device
+  GiB). The network between the two servers is not stated: entered as 200 Gb/s InfiniBand, and the predictions do
+  not move with it (25 GbE gives the same step times to 0.01 s: LoRA's gradients are 0.6 GB a step), so the
+  unstated setting does not decide the error.
 * ``tt-pr961`` -- pytorch/torchtune PR #961 (2024-05-10, closed): the single-GPU full run reproduced with every
   input forced to 2,048 tokens (``7B_full_low_memory.yaml batch_size=4``): "20.2 peak memory allocated (and similar
   for reserved)". Memory only.
@@ -118,8 +129,52 @@ def all_rows() -> list[vft.Row]:
     return out
 
 
+#: QwenLM/Qwen README @2df8e8a, "LoRA (multinode)" Qwen-7B, 2 nodes x 2 A100-SXM4-80G: (G summed over 4 GPUs, s/it)
+QWEN_MULTINODE = ((74.7, 2.09), (77.6, 3.16), (84.9, 5.17), (95.1, 9.25), (121.1, 18.1), (155.5, 37.4))
+#: hardware of the multinode rows beyond gpu and count (the network is not stated; see the docstring)
+QWEN_MN_HW = {"gpus_per_node": 2, "inter_node": "ib-hdr-200"}
+
+
+def qwen_multinode_rows() -> list[vft.Row]:
+    import validate_peft as vp
+
+    out = []
+    for seq, (g, s_it) in zip(vp.LENGTHS, QWEN_MULTINODE):
+        sc = vp.scenario("7B", "lora", seq)
+        t = dict(sc["training"], global_batch_size=8 * 4)
+        for kind, val in (("step", s_it), ("memory", g / 4 * vft.QWEN_G_GIB)):
+            out.append(vft.Row(f"qwen-readme-7B-lora-multinode-{seq}-{kind}", f"qwen-multinode-{kind}", kind, val,
+                               sc["model"], t, num_gpus=4, parallel={"zero": 2}, fused_qkv=True,
+                               assumed=("finetune_lora_ds.sh with its default ds_config_zero2.json",
+                                        "the two servers joined by 200 Gb/s InfiniBand (not stated; no effect)",
+                                        "'G' summed over the 4 GPUs, read as nvidia-smi MiB / 1000, per GPU")))
+    return out
+
+
+def predict(row: vft.Row) -> float:
+    """vft.predict, with the multinode rows' servers of two GPUs (``QWEN_MN_HW``)."""
+    if "multinode" not in row.id:
+        return vft.predict(row)
+    import dataclasses
+
+    from gpuplanner.core.estimate import memory_breakdown, resolve
+    from gpuplanner.core.memory import model_facts
+    from gpuplanner.core.params import count_params
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    d = {"model": row.model, "training": row.training, "parallel": row.parallel,
+         "hardware": {"gpu": row.gpu, "num_gpus": row.num_gpus, **QWEN_MN_HW}}
+    r = resolve(scenario_from_dict(d))
+    arch = r.arch.replace(fused_qkv=True)  # modeling_qwen.py: one c_attn for q, k, v
+    r = dataclasses.replace(r, arch=arch, facts=model_facts(arch, count_params(arch)))
+    if row.kind == "memory":
+        return memory_breakdown(r).metric(row.metric)
+    return time_estimate(r).step_time_s
+
+
 def results() -> list[tuple[vft.Row, float, float]]:
-    return [(r, p, vft.error(r, p)) for r in all_rows() for p in (vft.predict(r),)]
+    return [(r, p, vft.error(r, p)) for r in all_rows() + qwen_multinode_rows() for p in (predict(r),)]
 
 
 def _stats(errs: list[float]) -> str:
@@ -134,8 +189,9 @@ def table(before: dict | None = None) -> list[str]:
     scored: dict[str, list[float]] = {}
     for r, p, e in results():
         b = "" if not before or r.id not in before else f"{before[r.id]:+.1%}"
-        unit = "tokens/s/GPU" if r.kind == "tps" else "GiB allocated"
-        lines.append(f"| {r.id} | {unit} | {r.measured:.1f} | {p:.1f} | {e:+.1%} | {b} |")
+        unit = {"tps": "tokens/s/GPU", "step": "s/step"}.get(r.kind, f"GiB {r.metric}")
+        fmt = ".2f" if r.kind == "step" else ".1f"
+        lines.append(f"| {r.id} | {unit} | {r.measured:{fmt}} | {p:{fmt}} | {e:+.1%} | {b} |")
         scored.setdefault(r.table, []).append(e)
     for rid, tps, gb in SHOWN:
         lines.append(f"| {rid} | tokens/s/GPU, GB | {tps}, {gb} | not scored | | |")
@@ -153,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     before = json.loads(a.before.read_text()) if a.before else None
     print(f"Source: {TT_SRC}")
     print("\n".join(table(before)))
-    for r in all_rows():
+    for r in all_rows() + qwen_multinode_rows()[:2]:
         for x in r.assumed:
             print(f"ASSUMED {r.id}: {x}")
     if a.write_before:

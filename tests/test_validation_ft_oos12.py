@@ -82,3 +82,30 @@ def test_paged_row_is_the_unpriced_paging():
     states = 2 * 4 * 6.74e9  # exp_avg and exp_avg_sq, fp32
     assert states > get_gpu("rtx-4090-24gb").memory_gib * GIB
     assert vft.error(paged, vft.predict(paged)) > 1.0
+
+
+def test_qwen_multinode_rows_memory_and_network():
+    """The Qwen-7B "LoRA (multinode)" rows: their memory (summed over 4 GPUs) agrees with batch 1 (the profile's
+    setting) within 10%, and the unstated network between the two servers does not move the step prediction
+    (LoRA's gradients are small), so the unstated setting does not decide the rows' step-time error."""
+    rows = B.qwen_multinode_rows()
+    assert len(rows) == 12
+    for r in rows:
+        if r.kind == "memory":
+            assert abs(vft.error(r, B.predict(r))) < 0.10
+    step = next(r for r in rows if r.kind == "step" and "-2048-" in r.id)
+    base = B.predict(step)
+    old = dict(B.QWEN_MN_HW)
+    try:
+        B.QWEN_MN_HW["inter_node"] = "eth-25"
+        slow = B.predict(step)
+    finally:
+        B.QWEN_MN_HW.clear()
+        B.QWEN_MN_HW.update(old)
+    assert abs(slow / base - 1.0) < 0.01
+    # the published steps are ~1.75x the same table's single-GPU LoRA rows at every length (validate_peft.PUBLISHED)
+    import validate_peft as vp
+
+    single = vp.PUBLISHED[("7B", "lora")]
+    ratios = [mn[1] / sg for mn, sg in zip(B.QWEN_MULTINODE, single)]
+    assert min(ratios) > 1.7 and max(ratios) < 2.2
