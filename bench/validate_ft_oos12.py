@@ -51,7 +51,7 @@ or total"). All three printed, not scored.
   ZeRO-2, ``overlap_comm``, buckets 2e8), ``finetune.py``: LoRA r 64 on c_attn/c_proj/w1/w2, dropout 0.05; the
   memory is the sum over the 4 GPUs ("G" as the other Qwen rows: nvidia-smi MiB / 1000, compared per GPU as device
   GiB). The network between the two servers is not stated: entered as 200 Gb/s InfiniBand, and the predictions do
-  not move with it (25 GbE gives the same step times to 0.01 s: LoRA's gradients are 0.6 GB a step), so the
+  not move with it (25 GbE gives the same step times to 0.01 s: LoRA's gradients are 0.3-0.6 GB a micro-batch), so the
   unstated setting does not decide the error.
 * ``tt-pr961`` -- pytorch/torchtune PR #961 (2024-05-10, closed): the single-GPU full run reproduced with every
   input forced to 2,048 tokens (``7B_full_low_memory.yaml batch_size=4``): "20.2 peak memory allocated (and similar
@@ -198,6 +198,10 @@ def table(before: dict | None = None) -> list[str]:
     lines.append("")
     for t, errs in scored.items():
         lines.append(f"{t}: {_stats(errs)}")
+    mem = [e for t, v in scored.items() if t.endswith("-mem") or t.endswith("-memory") for e in v]
+    step = [e for t, v in scored.items() if not (t.endswith("-mem") or t.endswith("-memory")) for e in v]
+    lines.append(f"all new step-time rows: {_stats(step)}")
+    lines.append(f"all new memory rows: {_stats(mem)}")
     return lines
 
 
