@@ -50,10 +50,10 @@ MAP: dict[str, tuple[dict, str]] = {
         "recompute": "full", "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}},
         "active"),
     "torchtune-readme-l31-8b-lora-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **T31, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        **T31, "method": "lora", "lora_rank": 8, "lora_targets": "qv", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),  # q, v
     "torchtune-readme-l31-8b-lora-a6000": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **T31, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        **T31, "method": "lora", "lora_rank": 8, "lora_targets": "qv", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}}, "active"),
     "torchtune-readme-l31-8b-qlora-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
         **T31, "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full",

@@ -56,13 +56,13 @@ TT_ROWS: dict[str, dict] = {
         **TT, "method": "full", "optimizer": "adamw_8bit", "optimizer_in_backward": True, "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2, "torch_compile": True}, "hardware": {"gpu": "rtx-a6000-48gb"}},
     "torchtune-readme-l31-8b-lora-4090": {"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "qv", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2, "torch_compile": True}, "hardware": {"gpu": "rtx-4090-24gb"}},
     "torchtune-readme-l31-8b-lora-a6000": {"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "qv", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2, "torch_compile": True}, "hardware": {"gpu": "rtx-a6000-48gb"}},
     "torchtune-readme-l31-8b-qlora-4090": {"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "qlora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        **TT, "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2, "torch_compile": True}, "hardware": {"gpu": "rtx-4090-24gb"}},
 }
 _3B = {"model": LLAMA32_3B, "hardware": {"gpu": "a100-sxm-80gb"}}
