@@ -14,6 +14,10 @@ runner's default), temperature 0:
     suite D (suites/suite_D/suite.json: input p50 32,705 tokens, output 256, max_model_len 40,000), TTFT p50
     3,858.68 ms, TPOT p50 15.73 ms (2 runs).
 Suite A's interactive prompts are serveoos9's (median 193.5 + 11 template tokens, bench/validate_serve_oos9.py).
+ASSUMED: the chat template as in the 0.7.3 runner; the stored version of ``scripts/nvidia/run_vllm.py`` (commit
+67e690ff) passes the raw prompt to ``AsyncLLMEngine.generate`` (193.5 tokens: modelled TTFT 35.8 instead of 36.5 ms)
+and sets no ``max_model_len`` (Llama-3.1-8B's 131,072 > 32K, so suite D's chunked prefill is on either way). The
+interactive timer runs around ``engine.generate(prompt, …)``: tokenization and the first detokenization are inside it.
 V0 0.6.x turns chunked prefill on by itself when max_model_len > 32K (serve11, vllm ``engine/arg_utils.py``), so suite
 D's prompt runs in chunks: 512 tokens a step is serve11's figure for that era; 2,048 and unchunked are printed as a
 sensitivity. The offline results of these submissions print "throughput_tokens_per_sec" without saying whether
