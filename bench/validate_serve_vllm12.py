@@ -120,6 +120,27 @@ def score():
     return out
 
 
+BEFORE = "--before" in sys.argv  # the round-11 model: no front-end wait in the first token
+BEFORE_AFTER = []  # (label, published TTFT ms, modelled before, modelled after)
+
+
+def lab_of(name, prec):
+    return f"silybench vLLM 0.30 {SILY_MODEL} {prec} {SILY_CARD} {name}"
+
+
+def print_before_after():
+    """The first-token rows before (round 11) and after round 12's front-end wait (inf.api_request_wait_s)."""
+    print("\n| silybench row | TTFT p95 ms published | before (r11) | after (r12) |")
+    print("|---|---|---|---|")
+    for lab, pub, b, a in BEFORE_AFTER:
+        print(f"| {lab.split(' ', 4)[-1]} | {pub:.1f} | {b:.1f} ({b / pub - 1:+.0%}) [{pub / b - 1:+.0%}] | "
+              f"{a:.1f} ({a / pub - 1:+.0%}) [{pub / a - 1:+.0%}] |")
+    for name, i in (("before", 2), ("after", 3)):
+        for sub in ("", " bf16 ", " fp8 "):
+            xs = [r[i] / r[1] - 1 for r in BEFORE_AFTER if sub in r[0]]
+            print(_line(f"first token {name}{sub or ' (all)'}".rstrip(), xs))
+
+
 def sily_rows(out):
     """The silybench vLLM 0.30 rows (S): first token, batch-1 decode, maximum load, KV capacity."""
     m, g = model(SILY_MODEL), get_gpu(SILY_CARD)
@@ -129,7 +150,10 @@ def sily_rows(out):
     print("|---|---|---|---|---|")
     for name, p, o, by_prec in SILY:
         for prec, (ttft, itl, tput) in by_prec.items():
-            f = inf.time_to_first_token_s(m, g, prompt_tokens=p, precision=prec, tp=1, loop=loop, chunk=chunk) * 1e3
+            f0 = inf.time_to_first_token_s(m, g, prompt_tokens=p, precision=prec, tp=1, loop=loop, chunk=chunk) * 1e3
+            # vllm bench serve drives the OpenAI server: the front end's tokenizer window (round 12), unless --before
+            f = f0 + (0.0 if BEFORE else inf.api_request_wait_s("vllm") * 1e3)
+            BEFORE_AFTER.append((lab_of(name, prec), ttft, f0, f0 + inf.api_request_wait_s("vllm") * 1e3))
             t = inf.decode_step_s(m, g, precision=prec, kv_bytes=kvb, batch=1, context=p + o / 2, tp=1,
                                   eff=inf.ServingEfficiency(), loop=loop)[0] * 1e3
             n = 5 * SILY_C
@@ -137,7 +161,7 @@ def sily_rows(out):
                                    kv_precision="bf16", tp=1, engine="vllm", utilization=0.90, max_batch=SILY_C,
                                    loop=loop)
             v = run.output_tokens_per_s if run else 0.0
-            lab = f"silybench vLLM 0.30 {SILY_MODEL} {prec} {SILY_CARD} {name}"
+            lab = lab_of(name, prec)
             out["first token"].append((f / ttft - 1, f"{lab} TTFT"))
             out["batch-1 decode"].append((itl / t - 1, f"{lab} ITL"))
             out["max load"].append((v / tput - 1, f"{lab} c512"))
@@ -188,4 +212,5 @@ def report(out):
 
 if __name__ == "__main__":
     report(sily_rows(score()))
+    print_before_after()
     sys.exit(0)
