@@ -1366,8 +1366,9 @@ API_TOKENIZE_WAIT_S = {"vllm": 0.002}
 
 
 def api_request_wait_s(engine: str) -> float:
-    """Seconds an idle server's front end holds a request before tokenizing it (:data:`API_TOKENIZE_WAIT_S`); 0 for
-    an engine driven in-process (``LLM`` / ``AsyncLLMEngine``), which tokenizes on the caller's thread."""
+    """Seconds an idle server's front end holds a request before tokenizing it (:data:`API_TOKENIZE_WAIT_S`). A run
+    that drives the engine in-process (``LLM`` / ``AsyncLLMEngine``: AccelMark's runners) tokenizes on the caller's
+    thread and does not pay it: :func:`time_to_first_token_s` leaves it out; :func:`size_serving` adds it."""
     return API_TOKENIZE_WAIT_S.get(engine, 0.0)
 
 
