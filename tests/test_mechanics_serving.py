@@ -322,9 +322,11 @@ def test_engine_field_reaches_the_serving_size_and_its_json():
         assert s.kv_cache_gib_per_gpu == pytest.approx(
             # the plan sets no fraction: each engine's own default (issue 35 r7, sglmem7: SGLang's is 0.834 here)
             I.kv_cache_bytes_per_gpu(m, get_gpu(H100), precision="bf16", tp=s.tp, engine=eng, utilization=None) / GIB)
+        # issue 35 r12 (vllm12): plus the engine's API-server tokenizer window (vLLM 2 ms, the others 0)
         assert s.ttft_s == pytest.approx(I.time_to_first_token_s(m, get_gpu(H100), prompt_tokens=3584,
                                                                  precision="bf16", tp=s.tp,
-                                                                 loop=I.ENGINE_LOOP[eng]))
+                                                                 loop=I.ENGINE_LOOP[eng])
+                                         + I.api_request_wait_s(eng))
         assert s.to_json()["kv_cache_gib_per_gpu"] == s.kv_cache_gib_per_gpu
         sizes[eng] = s
     # TensorRT-LLM holds each request's whole length: fewer users per replica than vLLM's paged growth

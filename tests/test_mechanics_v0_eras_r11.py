@@ -154,7 +154,7 @@ def test_plan_first_token_uses_the_engine_chunk():
     kw = dict(concurrency=4, context_tokens=8192 + 256, prompt_tokens=8192, output_tokens=256)
     size = I.size_serving(m, g, engine="vllm", **kw)
     want = I.time_to_first_token_s(m, g, prompt_tokens=8192, precision="bf16", tp=size.tp, loop="overlapped",
-                                   chunk=2048)
+                                   chunk=2048) + 0.002  # issue 35 r12: vLLM's API-server tokenizer window, 2 ms
     assert size.ttft_s == pytest.approx(want)
     trt = I.size_serving(m, g, engine="tensorrt-llm", **kw)
     assert trt.ttft_s == pytest.approx(I.time_to_first_token_s(m, g, prompt_tokens=8192, precision="bf16",
