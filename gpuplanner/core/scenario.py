@@ -61,6 +61,14 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none",
                    # GPT-NeoX v1.0 ``neox_args.py``: ``checkpoint_activations: bool = False``
                    "gpt-neox": "none"}
+#: LoRA dropout each tool applies by default where it differs from PEFT's ``LoraConfig`` default (0.0); the scenario
+#: applies it when ``training.lora_dropout`` is not given (issue 35 round 12, swiftlora12). ms-swift
+#: ``swift/llm/argument/tuner_args.py`` ``TunerArguments.lora_dropout: float = 0.05`` and Megatron-SWIFT
+#: ``swift/megatron/argument/megatron_args.py`` ``lora_dropout: float = 0.05`` (github.com/modelscope/ms-swift commit
+#: ea766ff5b, 2025-07-10; the same at 3602360a5: ``swift/arguments/tuner_args.py``,
+#: ``swift/megatron/arguments/megatron_args.py``). LLaMA-Factory (``finetuning_args.py``: 0.0), Megatron-Bridge and
+#: the HF Trainer with PEFT keep 0.0.
+_TOOL_LORA_DROPOUT = {"ms-swift": 0.05, "megatron-swift": 0.05}
 
 
 class _Section(NoBoolForNumbers):
@@ -429,7 +437,9 @@ class TrainingSection(_Section):
     lora_targets: LoraTargets = "all_linear"
     lora_dropout: float = Field(
         0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
-                                         "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
+                                         "default 0.0: nn.Identity; not given: ms-swift's and Megatron-SWIFT's "
+                                         "own default 0.05, _TOOL_LORA_DROPOUT); above 0 it adds a dropout pass "
+                                         "per adapted "
                                          "linear (time model) and keeps each adapted linear's own dropped input "
                                          "and mask for backward (memory.lora_dropout_bytes_per_token)")
     lora_a2a: bool = Field(False, description="Megatron-Bridge LoRA(a2a_experimental=...) (default False; NeMo's "
@@ -917,6 +927,9 @@ class Scenario(_Section):
         if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
             # a tool's documented default (core/frameworks.py), unless the user set recompute
             self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
+        if self.training.framework in _TOOL_LORA_DROPOUT and "lora_dropout" not in self.training.model_fields_set:
+            # the tool's documented LoRA dropout (_TOOL_LORA_DROPOUT), unless the user set lora_dropout
+            self.training.lora_dropout = _TOOL_LORA_DROPOUT[self.training.framework]
         if t.checkpoint_reentrant is not None and t.framework in CHECKPOINT_REENTRANT_REFUSED.get(t.checkpoint_reentrant, ()):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
