@@ -2858,7 +2858,13 @@ MOE_COUNTS_ALLGATHER = "all_gather"
 #:   same count as an eager decoder layer (:data:`EAGER_OPS_FWD_LAYER` + :data:`EAGER_OPS_BWD_LAYER`), a
 #:   judgement: Transformer Engine fuses the attention block's kernels, the router and dispatcher add as many;
 #:
-#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`.
+#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`. The price of one
+#: such GEMM (issue 35 round 12, swiftlora12): Transformer Engine's ``cublas_gemm`` (release_v2.3
+#: ``common/gemm/cublaslt_gemm.cu``, called once per expert by ``nvte_multi_stream_cublas_gemm``) creates the matmul
+#: and layout descriptors and a preference, and calls ``cublasLtMatmulAlgoGetHeuristic``, on every call, with no
+#: memo; RAPIDS RAFT measured that pattern at about 10 µs from the host call to the kernel launch, 5 µs once the
+#: heuristic and descriptors were memoised (github.com/NVIDIA/raft PR #1736, "approx 10us -> 5us", NVTX): the
+#: :data:`methods.EAGER_OP_S` of 10 µs used here.
 MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
 
 
