@@ -71,6 +71,16 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
 _TOOL_LORA_DROPOUT = {"ms-swift": 0.05, "megatron-swift": 0.05}
 
 
+def _apply_tool_defaults(t) -> None:
+    """A tool's documented defaults where the scenario leaves the field out (the user's own value always wins):
+    activation recomputation (:data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py) and LoRA dropout
+    (:data:`_TOOL_LORA_DROPOUT`)."""
+    if t.framework in _TOOL_RECOMPUTE and "recompute" not in t.model_fields_set:
+        t.recompute = _TOOL_RECOMPUTE[t.framework]
+    if t.framework in _TOOL_LORA_DROPOUT and "lora_dropout" not in t.model_fields_set:
+        t.lora_dropout = _TOOL_LORA_DROPOUT[t.framework]
+
+
 class _Section(NoBoolForNumbers):
     # NaN and ±Infinity are never a valid value: every number is finite and within its documented range
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
@@ -924,12 +934,7 @@ class Scenario(_Section):
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.preference.reference=lora_base needs method lora or qlora")))
-        if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
-            # a tool's documented default (core/frameworks.py), unless the user set recompute
-            self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
-        if self.training.framework in _TOOL_LORA_DROPOUT and "lora_dropout" not in self.training.model_fields_set:
-            # the tool's documented LoRA dropout (_TOOL_LORA_DROPOUT), unless the user set lora_dropout
-            self.training.lora_dropout = _TOOL_LORA_DROPOUT[self.training.framework]
+        _apply_tool_defaults(self.training)
         if t.checkpoint_reentrant is not None and t.framework in CHECKPOINT_REENTRANT_REFUSED.get(t.checkpoint_reentrant, ()):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
