@@ -9251,7 +9251,7 @@
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer; ms-swift and Megatron-SWIFT default to 0.05, which a plan file without this field takes). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
-        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层；ms-swift 和 Megatron-SWIFT 默认 0.05，未写此字段的计划文件即取该值）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
+        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层；ms-swift 和 Megatron-SWIFT 默认 0.05，未写此字段的方案文件即取该值）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
