@@ -87,13 +87,14 @@ def test_miss_form_of_a_pair_fixed_cost_against_rate():
 
 def test_published_pairs_tell_the_miss_form_apart():
     # the published figures alone (examples/train/rlhf/dpo/full.sh 3.32 / 1.90 s; examples/megatron/lora/dense.sh
-    # 0.61 / 0.45 s) against the model: the ZeRO-3 DPO pair is closed by a rate and not by a fixed cost, the
-    # Megatron pair by a fixed cost of under 0.25 s per step (the rate leaves the padded DPO row within 10%, the fixed
-    # cost 15% or more too fast)
+    # 0.61 / 0.45 s) against the model: the ZeRO-3 DPO pair is closed by a rate and not by a fixed cost (the rate
+    # leaves the padded DPO row within 10%, the fixed cost 15% or more too fast). The Megatron pair's fixed cost stays
+    # under 0.25 s per step; since the LoRA row runs Megatron-SWIFT's default dropout 0.05 (issue 35 round 12,
+    # swiftlora12) both forms leave the full row within 10% (6.3% and 4.9%): the pair no longer tells them apart
     res = []
     for row in vpt.all_rows():
         if any(row.id in p[:2] for p in vpt.MISS_FORM_PAIRS):
             res.append((row.id, row.table, row.measured, vpt.predict(row).step_time_s))
     dpo, mg = vpt.miss_form_rows(res)
     assert abs(dpo[1] / dpo[5] - 1.0) < 0.10 and dpo[1] / dpo[4] - 1.0 > 0.15
-    assert 0.0 < mg[3] < 0.25 and abs(mg[1] / mg[4] - 1.0) < abs(mg[1] / mg[5] - 1.0)
+    assert 0.0 < mg[3] < 0.25 and abs(mg[1] / mg[4] - 1.0) < 0.10 and abs(mg[1] / mg[5] - 1.0) < 0.10

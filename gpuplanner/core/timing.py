@@ -1763,7 +1763,8 @@ def time_layout(
     exp_trainable = moe_trainable_expert_weights(method, lora_exp)  # per local expert (swiftmoe10)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
-                                 rec_whole=rec_whole, trainable_weights=exp_trainable)
+                                 rec_whole=rec_whole, trainable_weights=exp_trainable,
+                                 adapter_ops=swift_lora_layer_ops(tool, lora, lora_targets, lora_dropout, lora_exp))
     # ... and the per-expert host work a full recompute's re-run forward syncs into the backward (swiftlora11)
     moe_host_exp_b = moe_host_exp_bwd(m, framework, precision, ep, pp, cuda_graph_scope, fp8_recipe, lora_exp,
                                       exp_trainable)
@@ -2857,7 +2858,13 @@ MOE_COUNTS_ALLGATHER = "all_gather"
 #:   same count as an eager decoder layer (:data:`EAGER_OPS_FWD_LAYER` + :data:`EAGER_OPS_BWD_LAYER`), a
 #:   judgement: Transformer Engine fuses the attention block's kernels, the router and dispatcher add as many;
 #:
-#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`.
+#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`. The price of one
+#: such GEMM (issue 35 round 12, swiftlora12): Transformer Engine's ``cublas_gemm`` (release_v2.3
+#: ``common/gemm/cublaslt_gemm.cu``, called once per expert by ``nvte_multi_stream_cublas_gemm``) creates the matmul
+#: and layout descriptors and a preference, and calls ``cublasLtMatmulAlgoGetHeuristic``, on every call, with no
+#: memo; RAPIDS RAFT measured that pattern at about 10 µs from the host call to the kernel launch, 5 µs once the
+#: heuristic and descriptors were memoised (github.com/NVIDIA/raft PR #1736, "approx 10us -> 5us", NVTX): the
+#: :data:`methods.EAGER_OP_S` of 10 µs used here.
 MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
 
 
@@ -3012,6 +3019,43 @@ def moe_lora_on_experts(m: ModelFacts, tool: str | None, lora: bool, lora_target
     a MoE model, a tool of :data:`MOE_LORA_EXPERT_TOOLS`, targets that take the MLP (:data:`LORA_MLP_TARGETS`)."""
     return bool(lora and tool in MOE_LORA_EXPERT_TOOLS and lora_targets in LORA_MLP_TARGETS
                 and float(getattr(m, "n_experts", 0) or 0) > 0 and m.moe_frac)
+
+
+#: Megatron-SWIFT's adapters' own eager ops in each MoE layer (issue 35 round 12, swiftlora12), beyond the per-expert
+#: GEMMs of :data:`MOE_LORA_EXPERT_GEMMS`. ms-swift ``swift/megatron/tuners/lora.py`` ``LoraParallelLinear.forward``
+#: (commit ea766ff5b, the LoRA support the 2-GPU MoE scripts ran; unchanged through 3f0969760 and 7f9360b33) runs,
+#: after the base layer, for every adapted linear: ``x = x.to(dtype)`` (no kernel: the adapters are bf16 after
+#: Megatron's ``Float16Module``), ``lora_A(dropout(x))``, ``lora_B(...)``, ``lora_result * scaling``,
+#: ``result + lora_result`` and ``result.to(previous_dtype)`` (no kernel) — eager PyTorch between Transformer Engine
+#: modules, issued from Python like every Megatron forward op here (:data:`methods.EAGER_FWD_OP_S`; their backward
+#: from autograd's engine, :data:`methods.EAGER_OP_S`). ``dropout`` is ``nn.Dropout(lora_dropout)`` (one kernel each
+#: way; ``nn.Identity`` at 0; ms-swift's default 0.05, ``megatron_args.py``). So an adapted ``TELinear`` /
+#: ``TELayerNormColumnParallelLinear`` (``linear_qkv``, ``linear_proj``) adds PEFT's count, :data:`EAGER_OPS_LORA_FWD`
+#: and :data:`EAGER_OPS_LORA_BWD` (+ the dropout each way); an adapted ``TEGroupedLinear`` (the experts' fc1, fc2)
+#: the same less the adapter GEMMs already counted per expert (:data:`LORA_ADAPTER_GEMMS`: ``lora_A`` and ``lora_B``
+#: forward; their data and weight gradients). No ``AccumulateGrad`` add: Megatron's gradient-accumulation fusion has
+#: TE write the adapters' weight gradients into ``main_grad``. The tools: :data:`LORA_TP_TOOLS`.
+LORA_ADAPTER_GEMMS = (2.0, 4.0)
+
+
+def swift_lora_layer_ops(tool: str | None, lora: bool, lora_targets: str, lora_dropout: float,
+                         lora_experts: bool) -> tuple[float, float]:
+    """(forward, backward) eager ops per MoE layer of Megatron-SWIFT's adapters outside the per-expert GEMMs
+    (:data:`LORA_ADAPTER_GEMMS`): ``n_plain`` adapted attention linears (``linear_qkv``, ``linear_proj`` by
+    ``lora_targets``, :data:`LORA_TP_LINEARS`) at PEFT's per-module count and ``n_grouped`` adapted expert linears
+    (fc1, fc2 where ``lora_experts``) at that count less their GEMMs, each with one dropout op per pass where
+    ``lora_dropout`` > 0; (0, 0) for other tools, full fine-tuning or targets outside :data:`LORA_TP_LINEARS`."""
+    if not (lora and tool in LORA_TP_TOOLS) or lora_targets not in LORA_TP_LINEARS:
+        return 0.0, 0.0
+    mlp = 2.0 if lora_targets in LORA_MLP_TARGETS else 0.0  # fc1 and fc2: the experts' grouped linears
+    n_plain = sum(LORA_TP_LINEARS[lora_targets]) - mlp
+    n_grouped = mlp if lora_experts else 0.0
+    drop = 1.0 if lora_dropout > 0.0 else 0.0
+    g_fwd, g_bwd = LORA_ADAPTER_GEMMS
+    fwd = n_plain * (EAGER_OPS_LORA_FWD + drop) + n_grouped * (EAGER_OPS_LORA_FWD - g_fwd + drop)
+    bwd = (n_plain * (EAGER_OPS_LORA_BWD + drop * EAGER_OPS_LORA_DROPOUT_BWD)
+           + n_grouped * (EAGER_OPS_LORA_BWD - g_bwd + drop * EAGER_OPS_LORA_DROPOUT_BWD))
+    return fwd, bwd
 
 
 #: Host work per trainable routed-expert weight in each backward of Megatron-Core's grouped experts (issue 35 round 10,
@@ -3235,7 +3279,7 @@ def moe_expert_host_ops(framework: str, precision: str, fp8_recipe: str | None =
 
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
-                   lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0):
+                   lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0, adapter_ops=(0.0, 0.0)):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -3250,7 +3294,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     combine kernels (:func:`moe_dispatch_host_ops`) join the forward's other kernels and the backward's, at the same
     per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`). ``rec_whole``: the share of
     layers fully recomputed, whose forward the host issues again in the backward; ``trainable_weights``: trainable
-    Parameters per local expert (:func:`moe_trainable_expert_weights`, :data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`)."""
+    Parameters per local expert (:func:`moe_trainable_expert_weights`, :data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`);
+    ``adapter_ops``: (forward, backward) eager ops per MoE layer of LoRA adapters outside the per-expert GEMMs
+    (:func:`swift_lora_layer_ops`), issued with the layer's other ops (a whole-layer CUDA graph replays them too)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -3261,8 +3307,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
         per_fwd = per_all = 0.0
         exp_fwd = 0.0
-    rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
-    bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    a_fwd, a_bwd = (0.0, 0.0) if cuda_graph_scope == "layer" else adapter_ops  # swiftlora12: the adapters' own ops
+    rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd + a_fwd) * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER - g_bwd + a_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
     if dispatch:  # the dispatcher's dispatch/combine kernels (issue 35 round 8, moe11)
         d_fwd, d_bwd = moe_dispatch_host_ops(m, framework, moe_dispatcher, ep, pp, cuda_graph_scope)
         rest_fwd, bwd = rest_fwd + d_fwd * EAGER_FWD_OP_S, bwd + d_bwd * EAGER_OP_S

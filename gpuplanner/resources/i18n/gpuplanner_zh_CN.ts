@@ -9250,6 +9250,10 @@
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
     </message>
     <message>
+        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer; ms-swift and Megatron-SWIFT default to 0.05, which a plan file without this field takes). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
+        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层；ms-swift 和 Megatron-SWIFT 默认 0.05，未写此字段的方案文件即取该值）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
+    </message>
+    <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
     </message>
@@ -9576,10 +9580,6 @@
     <message>
         <source>the QKV projection&apos;s collectives not overlapped</source>
         <translation>QKV 投影的集合通信不做重叠</translation>
-    </message>
-    <message>
-        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
-        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
     </message>
     <message>
         <source>LoRA all-to-all</source>

@@ -260,7 +260,8 @@ class TrainingAdvanced(QObject):
                 "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
                 "only")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
-                "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
+                "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer; ms-swift and Megatron-SWIFT default "
+                "to 0.05, which a plan file without this field takes). Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
                 "the backward pass (more memory); from 0 to below 1")),
         }
