@@ -24,6 +24,19 @@ One rank takes ``_no_gather_coalesced`` (no all-gather, no per-rank loop) and De
 data dependencies itself (no fetch events, no ``wait_stream``): the measured figure is DeepSpeed's Python
 bookkeeping and the autograd ``Function`` wrappers, without the CUDA calls a GPU rank adds. A CPU VM's Python is not
 a datacenter host's: only the ratio to an eager op in the same process is used.
+
+Environment: ``ARCH=olmo2`` (OLMo 2's layer), ``REUSE_LAYERS`` (default 4.6), ``CLOCK=thread`` (main-thread CPU time),
+``RANK`` / ``WORLD_SIZE`` / ``MASTER_PORT`` (two ranks: start two processes).
+
+Round 12 results (shared 2-vCPU AMD EPYC VM; per decoder layer from the 8- and 16-layer slopes, the minimum of 12
+interleaved repeats; two runs, wall clock and thread time; docs/notes/2026-12-07/issue-35-r12-z3host12.md):
+plain eager 0.66 ms a forward-only layer and 2.9–4.0 ms a training layer (forward, reentrant recompute, backward);
+ZeRO-3 adds 1.8–2.5 ms and 7.0–7.2 ms, i.e. 2.8–3.8 and 1.8–2.4 eager layers (the model's counts at 24 µs an op
+and 10 µs a reduce-path op, one rank: 2.8 and 3.6). Hooked module passes per layer: Llama 13 forward, 13 recompute,
+13 backward; OLMo 2 16 / 16 / 15 (q_norm, k_norm and 4.47.1's per-attention ``rotary_emb``). DeepSpeed's autograd
+``Function`` applications: 1.9–2.2 per module pass; NVTX ranges (``instrument_w_nvtx``): 9–10 per module pass.
+Two ranks (thread time, 16 layers): 138–180 µs more main-thread time per gathered weight, besides the time inside
+gloo's collectives.
 """
 from __future__ import annotations
 
@@ -151,6 +164,15 @@ class _Counts:
             return orig_rel(self, param)
 
         c._PartitionedParameterCoordinator__all_gather_params = ag
+        from deepspeed.accelerator import get_accelerator
+
+        acc, orig_push = get_accelerator(), get_accelerator().range_push
+
+        def push(msg):  # instrument_w_nvtx's NVTX range (torch.cuda.nvtx.range_push on a GPU; a no-op on CPU)
+            n["nvtx"] += 1
+            return orig_push(msg)
+
+        acc.range_push = push
         c._PartitionedParameterCoordinator__release_param = rel
         cdb.all_gather_function = timed("all_gather", cdb.all_gather_function)
         cdb.reduce_scatter_function = timed("reduce_scatter", cdb.reduce_scatter_function)
@@ -226,7 +248,7 @@ def main(layers: int, repeats: int) -> None:
               f"{n.get('all_gather', 0)} all-gathers + {n.get('reduce_scatter', 0)} reduce-scatters, "
               f"{n.get('comm_s', 0.0) * 1e3:.2f} ms inside them (issue and wait); added less that "
               f"{(z - p - n.get('comm_s', 0.0)) * 1e3:.2f} ms = {(z - p - n.get('comm_s', 0.0)) / mods * 1e6:.1f} us "
-              f"a module pass; aten ops added {z_ops[kind] - ops[kind]}; weights gathered {n.get('gathered', 0)}, released {n.get('released', 0)}")
+              f"a module pass; aten ops added {z_ops[kind] - ops[kind]}; weights gathered {n.get('gathered', 0)}, released {n.get('released', 0)}; NVTX ranges {n.get('nvtx', 0)}")
 
 
 if __name__ == "__main__":
