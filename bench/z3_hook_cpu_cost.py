@@ -123,6 +123,11 @@ class _Counts:
             return orig_apply(counted, value, warning_msg_fn)
 
         po.apply_to_tensors_only = apply
+        self._wrap_comm(n)
+
+    @staticmethod
+    def _wrap_comm(n) -> None:
+        """Counts and times the collectives (issue and wait), the gathered and released weights, the NVTX ranges."""
         from deepspeed.comm import comm as dcomm
 
         cdb = dcomm.cdb
