@@ -127,9 +127,11 @@ def test_open_instruct_miss_is_per_micro_batch_by_hand():
     rows = [("a", (16 * 0.9 + 0.4) * s1 / 3600.0, 0, 0, 16.0, 0), ("b", (4 * 0.9 + 0.4) * s2 / 3600.0, 0, 0, 4.0, 0)]
     a1, a2, x = v.open_instruct_split(rows)
     assert a1 == pytest.approx(0.9) and a2 == pytest.approx(0.9) and x == pytest.approx(0.4)
-    # on the published rows the per-step cost is small and the miss is per micro-batch (round 10 note)
+    # on the published rows the per-step cost is small and the miss is per micro-batch (round 10 note); since
+    # round 12 (z3host12: OLMo 2's q_norm / k_norm hooks) the model's 8B / 7B ratio puts X at -0.05 s, zero within
+    # the plots' read-off precision (±0.05 h on the 7B's 3.34 h is ±0.06 s a step)
     a1, a2, x = v.open_instruct_split()
-    assert 0.0 < x < 1.0 and 0.85 < a1 < 1.05 and 0.85 < a2 < 1.05
+    assert -0.1 < x < 1.0 and 0.85 < a1 < 1.05 and 0.85 < a2 < 1.05
 
 
 def test_reference_pass_bound_by_hand():

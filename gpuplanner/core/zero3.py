@@ -69,6 +69,15 @@ Z3_GRAD_OPS_PARAM = 2.0
 #: containers and the MLP's activation module (Transformers ``LlamaDecoderLayer``: ``input_layernorm``,
 #: ``self_attn``, ``post_attention_layernorm``, ``mlp``, ``act_fn``)
 Z3_LAYER_MODULES = 6.0
+#: hooked modules a per-head query/key norm adds to the attention (``ModelArch.qk_norm``): ``q_norm`` and ``k_norm``,
+#: each an ``RMSNorm`` module that the attention's forward calls (Transformers ``Olmo2Attention``:
+#: ``self.q_norm(self.q_proj(hidden_states))``, ``self.k_norm(self.k_proj(hidden_states))``; ``Qwen3Attention``
+#: likewise). DeepSpeed hooks every submodule (``_register_hooks_recursively``), so each runs the four hooks in
+#: every pass; their weights (head_dim or hidden elements) stay below the persistence threshold (no gather), and
+#: each is one more trainable tensor in the backward's gradient hooks and reduce buckets. Counted on
+#: Transformers 4.47.1 (the version open-instruct 686a521a3 pins): an OLMo 2 decoder layer is 16 modules, 15 of
+#: them called in the forward (its attention's unused ``rotary_emb`` is not), Llama's 14 and 13 (round 12, z3host12).
+Z3_QK_NORM_MODULES = 2.0
 #: hooked modules of one routed expert besides its linears: the expert's MLP and its activation
 Z3_EXPERT_MODULES = 2.0
 #: hooked modules a PEFT LoRA linear adds besides its base linear: the ``lora.Linear`` wrapper, the dropout,
@@ -115,7 +124,7 @@ def _layer_ops(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float)
     else:
         mods = Z3_LAYER_MODULES + att + mlp + Z3_EXPERT_MODULES * n_exp
         fetch = (att + mlp) * fp
-    mods += Z3_LORA_MODULES * n_ad
+    mods += Z3_LORA_MODULES * n_ad + (Z3_QK_NORM_MODULES if a.qk_norm else 0.0)
     fetch += ad_part * n_ad * fp  # lora_A and lora_B: two hooked modules of one partitioned weight each
     return mods * Z3_HOOK_OPS_MODULE + fetch
 
@@ -151,7 +160,8 @@ def z3_ops_layer(a: ModelArch, framework: str, tool: str | None, method: str, lo
     for moe, share in _layer_kinds(a):
         att, mlp, _n_exp = _linears(a, moe)
         per_pass += share * _layer_ops(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part)
-        trainable = 2.0 * n_ad if lora else att + mlp + 2.0  # full: every linear weight and the two norms
+        # full: every linear weight, the two norms and the query/key norms
+        trainable = 2.0 * n_ad if lora else att + mlp + 2.0 + (Z3_QK_NORM_MODULES if a.qk_norm else 0.0)
         grads += share * trainable * Z3_GRAD_OPS_PARAM
     L = max(float(a.num_layers), 1.0)
     return per_pass / L, grads / L
@@ -194,7 +204,7 @@ Z3_REDUCE_BUCKET_DEFAULT, Z3_REDUCE_BUCKET_HF_PER_H2 = 5e8, 1.0
 
 def _trainable_tensors(a: ModelArch, moe: bool, lora: bool, lora_rank: int, lora_targets: str) -> list:
     """``(elements, count)`` of one layer's trainable tensors: LoRA's A and B per adapted linear; else every
-    weight matrix as the checkpoint stores it, the attention biases and the two norms."""
+    weight matrix as the checkpoint stores it, the attention biases, the two norms and the query/key norms."""
     L = max(float(a.num_layers), 1.0)
     if lora:
         out = []
@@ -208,7 +218,8 @@ def _trainable_tensors(a: ModelArch, moe: bool, lora: bool, lora_rank: int, lora
         lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
     out = [(float(l.weight_each), float(l.count)) for l in att + lins]
     out += [(float(l.fan_out), float(l.count)) for l in att + lins if l.bias]
-    return out + [(float(a.hidden_size), 2.0)]
+    qk = [(float(a.head_dim), Z3_QK_NORM_MODULES)] if a.qk_norm else []  # as core/params.layer_norm_params
+    return out + [(float(a.hidden_size), 2.0)] + qk
 
 
 @lru_cache(maxsize=256)
@@ -400,7 +411,8 @@ def _hooked_weights(a: ModelArch, moe: bool, n_ad: float, ad_part: float, lora_t
 
     seq = [0.0, 0.0, 0.0]
     for l in att:
-        seq += mods(l)
+        # the query/key norm right after its projection (Z3_QK_NORM_MODULES): a hooked module with no gathered weight
+        seq += mods(l) + ([0.0] if a.qk_norm and l.name.endswith(("q_proj", "k_proj")) else [])
     seq += [0.0, 0.0]
     for l in lins:
         for _ in range(int(l.count)):
