@@ -4,9 +4,9 @@ Usage: python bench/validate_pt_oos12.py [--md]
 
 Every row was entered and scored BEFORE any model change (``BEFORE`` holds those predictions, main 4e4cf1ff). No
 constant was chosen from these rows. Error = predicted / published − 1 in tokens/s per GPU, which equals
-published step / predicted step − 1 (+ = the model is too fast). Before entering a source I grepped ``bench/``, ``tests/`` and ``docs/`` for its
-repository and release: none of these releases was held (``bench/validate_bridge_oos.py`` holds dgxc v25.02 /
-v25.02.01 only).
+published step / predicted step − 1 (+ = the model is too fast). Before entering a source I grepped ``bench/``,
+``tests/`` and ``docs/`` for its repository and release: none of these releases was held
+(``bench/validate_bridge_oos.py`` holds dgxc v25.02 / v25.02.01 only).
 
 Source: NVIDIA's DGX Cloud benchmarking recipes, github.com/NVIDIA/dgxc-benchmarking (read with ``git show`` of the
 release tags), each README's "Performance" tables ("Training step time (seconds per step)", "Throughput in tokens per
@@ -107,7 +107,8 @@ def scenario(row) -> dict:
 
 #: Predicted tokens/s/GPU on main 4e4cf1ff, before any change of this round (filled from the first run).
 BEFORE: dict[int, float] = {i: v for i, v in enumerate([
-    1423, 1422, 188, 188, 307, 306, 470, 471, 757, 758, 5224, 7480, 204, 314, 540, 538, 843, 843, 565, 559, 893, 882])}
+    1422.7, 1421.8, 188.5, 188.4, 306.6, 306.4, 470.4, 470.7, 756.9, 757.9, 5224.3, 7480.1, 204.0, 313.8, 539.6,
+    538.4, 843.3, 842.6, 564.9, 559.3, 893.1, 882.4])}
 
 
 def _pct(values, q):
@@ -120,8 +121,11 @@ def _pct(values, q):
 def main() -> int:
     res = _vbd().results(ROWS, scenario)
     md = "--md" in sys.argv
-    hdr = "| # | source | system | model | prec | GPUs | GBS | TP/PP/CP/VP | published tok/s/GPU | before | now | error before | error now | top part |"
+    hdr = ("| # | source | system | model | prec | GPUs | GBS | TP/PP/CP/VP | published tok/s/GPU | before | now | "
+           "error before | error now | top part |")
     print(hdr if md else hdr.replace("|", " "))
+    if md:
+        print("|---" * 14 + "|")
     fams: dict[str, list[tuple[float, float]]] = {}
     for i, r in enumerate(res):
         row = r["row"]
@@ -136,7 +140,10 @@ def main() -> int:
               f"{row[9]}/{row[10]}/{row[11]}/{row[12]} | {r['pub']:.0f} | {before:.0f} | {r['pred']:.0f} | "
               f"{eb:+.1%} | {en:+.1%} | {r['top']} |")
     print()
-    print("| family | rows | median abs before | p90 before | signed median before | median abs now | p90 now | signed median now |")
+    print("| family | rows | median abs before | p90 before | signed median before | median abs now | p90 now | "
+          "signed median now |")
+    if md:
+        print("|---" * 8 + "|")
     for name, pairs in sorted(fams.items()):
         b = [abs(p[0]) for p in pairs]
         n = [abs(p[1]) for p in pairs]
