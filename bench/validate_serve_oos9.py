@@ -210,12 +210,21 @@ if "--before" in sys.argv:  # the model as it was before round 9: no V0 output p
     inf.MARLIN_PROBLEM_ROWS = 1e12
 
 
+#: Issue 35 round 12 (fp8serve12): the runner sets no ``kv_cache_dtype`` (runners/nvidia_vllm_47f5d58e/runner.py; suite C's
+#: ``precision_model_map`` passes only ``quantization``, suites/suite_C/suite.json) and the FP8 checkpoint
+#: (RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8, static per-tensor W8A8) quantizes no KV cache, so vLLM's ``auto`` keeps
+#: the cache in bf16 for every format; until round 12 the FP8 rows took the planner's default (an fp8 cache, twice the
+#: tokens). ``--kv-as-before`` scores them as before.
+KV_AS_BEFORE = "--kv-as-before" in sys.argv
+
+
 def offline_run(card, suite, ver, precision="bf16"):
     """The modelled offline run (inf.MaxLoadRun) of one AccelMark suite on one card."""
     preset, tp, scale, data, _med, tmpl, out_mean, cap, mml = SUITES[suite]
     seqs = SEQS.get((card, suite, ver), 512)
     return inf.max_load_run(model(preset), get_gpu(card), prompts=[(p + tmpl) * scale for p in data],
                             outputs=clipped_outputs(out_mean, cap, len(data)), requests=len(data), precision=precision,
+                            kv_precision=None if KV_AS_BEFORE else "bf16",
                             tp=tp, engine="vllm", utilization=0.90, max_batch=seqs, loop=loop_of(ver),
                             budget=run_budget(card, ver, STATED, mml, seqs))
 

@@ -267,6 +267,20 @@ def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
     return "fp8" if precision == "fp8" else "bf16"
 
 
+#: Issue 35 round 12 (fp8serve12): the attention's matrix products (QKᵀ and PV of a prefill) run in FP8 only with FP8
+#: weights and an FP8 KV cache; otherwise in 16-bit, whatever the linear layers' precision. vLLM's ``Fp8Config`` gives
+#: the linear layers ``Fp8LinearMethod`` and the attention only ``Fp8KVCacheMethod`` (the KV scales;
+#: vllm ``model_executor/layers/quantization/fp8.py`` ``get_quant_method``), so with ``--quantization fp8`` and the
+#: KV cache at the model dtype (``--kv-cache-dtype auto``) FlashAttention runs on BF16 queries, keys and values; it
+#: takes FP8 inputs (FlashAttention-3's ``q_descale``/``k_descale``/``v_descale``) only when the cache is FP8
+#: (``kv_cache_dtype`` fp8). TensorRT-LLM's FP8 context FMHA likewise needs the FP8 KV cache
+#: (``use_fp8_context_fmha``). W8A8 INT8 (vLLM ``CompressedTensorsW8A8Int8``) has no 8-bit attention: 16-bit.
+def attention_precision(precision: str, kv_precision: str | None = None) -> str:
+    """The precision a prefill's attention products run at (above): ``fp8`` with fp8 weights and an fp8 KV cache
+    (:func:`kv_precision_for`: the default with fp8 weights), else ``bf16``."""
+    return "fp8" if precision == "fp8" and kv_precision_for(precision, kv_precision) == "fp8" else "bf16"
+
+
 def peak_flops(gpu: Any, precision: str) -> float | None:
     """Dense tensor FLOP/s for the matrix products: fp8 (and int8: the same tensor-core rate on Hopper/Ada) at
     the fp8 rate where the card has one; weight-only int4 dequantises to 16-bit (bf16 rate). At the card's
@@ -810,7 +824,8 @@ def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, token
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
-              rows: float | None = None, own_weights: bool = False, forward_rows: float | None = None) -> float:
+              rows: float | None = None, own_weights: bool = False, forward_rows: float | None = None,
+              attn_precision: str | None = None) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
@@ -819,7 +834,8 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     phase), so its GEMMs stream the weights themselves: the rows constant is then the card's ridge
     (:func:`ridge_rows`), not the tile constant ``T0`` (issue 35, round 3: the FP8 first-token rows at 128-token
     prompts). ``forward_rows``: the tokens of the forward whose all-reduces the prompt shares (default ``rows``;
-    :func:`prefill_all_reduce_s`)."""
+    :func:`prefill_all_reduce_s`). ``attn_precision``: the attention products' precision (:func:`attention_precision`;
+    default ``precision``)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
@@ -827,9 +843,20 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     lin = 2.0 * matmul_params(m, prompt) * prompt / tp  # the LM head on the prompt's last token only
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
-    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
+    return lin / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
+        + attention_flops_s(m, gpu, attn, attn_precision or precision, r, tp, t0) \
         + (0.0 if own_weights else expert_grouped_gemm_extra_s(m, gpu, precision, prompt, r, tp, None)) \
         + prefill_all_reduce_s(m, gpu, prompt=prompt, rows=r if forward_rows is None else forward_rows, tp=tp)
+
+
+def attention_flops_s(m: ServingModel, gpu: Any, flops: float, precision: str, rows: float, tp: int,
+                      t0: float | None) -> float:
+    """Seconds of a prefill's attention ``flops`` (per GPU) at ``precision``'s rate and the forward's GEMM share
+    (:func:`gemm_efficiency` of ``rows`` rows, rows constant ``t0``; :func:`attention_precision`)."""
+    if flops <= 0:
+        return 0.0
+    peak = peak_flops(gpu, precision) or 0.0
+    return math.inf if peak <= 0 else flops / (peak * gemm_efficiency(m, gpu, precision, rows, tp, t0=t0))
 
 
 # Issue 35, round 6 (serve8): a prompt's tensor-parallel all-reduces are those of the forward it joins. The engines run
@@ -1086,7 +1113,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     if b < 1:
         return None
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
-                    rows=token_budget(engine, gpu)[0])
+                    rows=token_budget(engine, gpu)[0], attn_precision=attention_precision(precision, kv_precision))
     tile = dense_tile_rows(engine, gpu, precision)  # issue 35 round 11 (gemmtile11)
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
@@ -1257,7 +1284,8 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
                                                     utilization=gpu_memory_utilization) / GIB,
         ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
-                                     eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu))
+                                     eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu),
+                                     kv_precision=kvp)
         + api_request_wait_s(engine))
 
 
@@ -1300,7 +1328,8 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
     host work per step (:func:`exposed_host_s`)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
-                            rows=batch * prompt_tokens, own_weights=True)
+                            rows=batch * prompt_tokens, own_weights=True,
+                            attn_precision=attention_precision(precision, kv_precision))
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
                          context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff, kv_passes=kv_passes, loop=loop)
     return batch * output_tokens / (pre + output_tokens * t) / tp
@@ -1308,7 +1337,7 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
                           eff: ServingEfficiency = ServingEfficiency(), loop: str = "none",
-                          chunk: int | None = None) -> float:
+                          chunk: int | None = None, kv_precision: str | None = None) -> float:
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
@@ -1317,28 +1346,31 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     earlier step, so ``loop``'s host time adds whole (:func:`engine_host_s`; issue 35 round 6, serve7); vLLM V0
     (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10).
     ``chunk``: the engine's chunked-prefill budget (:func:`prefill_chunk_tokens`; issue 35 round 11): a longer prompt
-    runs as one step per chunk (:func:`_prefill_step_s`)."""
+    runs as one step per chunk (:func:`_prefill_step_s`). ``kv_precision``: the KV cache's, which sets the attention's
+    precision (:func:`attention_precision`; issue 35 round 12)."""
     p = float(prompt_tokens)
+    attn_p = attention_precision(precision, kv_precision)
     step = float(chunk) if chunk and prompt_tokens > chunk else max(p, 1.0)  # min(left, budget) tokens a step
     host = engine_host_s(m, loop, tp=tp, cuda_graphs=loop not in VLLM_V0_ERAS)
     starts = [i * step for i in range(max(1, math.ceil(p / step)))]
-    return sum(_prefill_step_s(m, gpu, precision=precision, tokens=min(step, p - s0), prior=s0, tp=tp, eff=eff) + host
-               for s0 in starts)
+    return sum(_prefill_step_s(m, gpu, precision=precision, tokens=min(step, p - s0), prior=s0, tp=tp, eff=eff,
+                               attn_precision=attn_p) + host for s0 in starts)
 
 
 def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float, prior: float, tp: int,
-                    eff: ServingEfficiency) -> float:
+                    eff: ServingEfficiency, attn_precision: str | None = None) -> float:
     """GPU seconds of one prefill forward of ``tokens`` prompt tokens whose ``prior`` tokens are already in the KV
     cache (:func:`time_to_first_token_s`): :func:`prefill_s` with its own weights, the chunk's attention to the prior
     tokens (``4·layers·heads·d·tokens·prior`` FLOPs: QKᵀ and PV, nothing masked, at the chunk's GEMM share), or one
     read of the weights, whichever is longer, plus the kernels' fixed time. Chunks of a prompt sum to the whole
     prompt's causal attention (``2·layers·heads·d·P²``); what chunking adds is each chunk's weight read, its smaller
     GEMMs and its engine step."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=tokens, tp=tp, eff=eff, rows=tokens, own_weights=True)
+    ap = attn_precision or precision
+    pre = prefill_s(m, gpu, precision=precision, prompt=tokens, tp=tp, eff=eff, rows=tokens, own_weights=True,
+                    attn_precision=ap)
     if prior > 0:
-        peak = peak_flops(gpu, precision) or 0.0
-        pre += 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp / (
-            peak * gemm_efficiency(m, gpu, precision, tokens, tp, t0=ridge_rows(gpu, precision)))
+        pre += attention_flops_s(m, gpu, 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp, ap,
+                                 tokens, tp, ridge_rows(gpu, precision))
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, tokens) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
@@ -1529,7 +1561,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     if not gpu.mem_bw_tbs or not gpu.memory_gib or peak_flops(gpu, precision) is None or not prompts:
         return None
     w = float(requests) / len(prompts)
-    kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
+    kvb, attn_p = KV_BYTES[kv_precision_for(precision, kv_precision)], attention_precision(precision, kv_precision)
     pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
                                   budget=budget) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
     cap = max_running_requests(engine, gpu, budget)
@@ -1561,7 +1593,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         # flow a step admits as many prompts as its running requests finish, b / mean output (a sample stands for w)
         fwd = min(float(rows), max(new + [len(run) * w * p_mean / o_mean])) if new else float(rows)
         t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows,
-                                           forward_rows=fwd) for p in new)
+                                           forward_rows=fwd, attn_precision=attn_p) for p in new)
         b = len(run) * w
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
