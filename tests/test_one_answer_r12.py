@@ -1,0 +1,245 @@
+"""One plan, one answer on round 12's new paths (issue 35 r12 parity12).
+
+Round 12 added: vLLM's API-server tokenizer window in a vLLM plan's first token (inference.api_request_wait_s,
+vllm12); attention at the KV cache's precision, FP8 only with FP8 weights and an FP8 KV cache
+(inference.attention_precision, fp8serve12); ms-swift's and Megatron-SWIFT's LoRA dropout default 0.05 when a file
+leaves ``training.lora_dropout`` out (scenario._TOOL_LORA_DROPOUT) and Megatron-SWIFT's adapters' own eager ops per
+MoE layer (timing.swift_lora_layer_ops, swiftlora12); OLMo 2 / Qwen3 ``q_norm`` / ``k_norm`` as hooked modules and
+trainable tensors under DeepSpeed ZeRO-3 (zero3.Z3_QK_NORM_MODULES, z3host12). For each: a case where the term is
+live (switching it off moves the figure, so the test can fail), and the same figure in ``gpuplanner plan`` (text and
+``--json``), ``estimate --json``, ``project`` and the PDF's text (en and zh), all read from one Evaluation / ServingSize.
+The app's copies (Plans page, live panel, Project page) are checked in tests/ui/test_one_answer_r12_ui.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core import inference as I
+from gpuplanner.core import timing as T
+from gpuplanner.core import zero3 as Z3
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_one_answer import _estimate_json, _plan_json  # noqa: E402
+import test_one_answer_r10 as R10  # noqa: E402  (a module, so pytest does not collect its tests again here)
+from test_one_answer_r10 import _patch  # noqa: E402
+from test_one_answer_r11 import _cli, _flat, _pdf_text, _tight  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVE_SRC = ROOT / "tests" / "data" / "expert_review_r11" / "serve-32b-200-users.gpuplan"
+
+
+def _write(d: dict, name: str) -> Path:
+    out = Path(tempfile.mkdtemp(prefix="parity12-")) / name
+    out.write_text(json.dumps(d), encoding="utf-8")
+    return out
+
+
+def _serving_doc(**inference) -> Path:
+    """expert11's 32B serving project with the serving phase's ``inference`` fields replaced."""
+    d = json.loads(SERVE_SRC.read_text(encoding="utf-8"))
+    for ph in d["project"]["phases"]:
+        if ph["kind"] == "inference":
+            ph["inference"].update(inference)
+    return _write(d, SERVE_SRC.name)
+
+
+#: vllm12: vLLM's OpenAI server holds a lone request 2 ms in its micro-batching tokenizer (the shipped case, vLLM)
+VLLM_DOC = _serving_doc()
+#: fp8serve12: FP8 weights (``--quantization fp8``) with the cache at the model dtype, on an H100, 16k contexts (the
+#: prompt's attention products matter): attention runs at BF16
+FP8_DOC = _serving_doc(precision="fp8", kv_precision="bf16", gpu="h100-sxm-80gb", context_tokens=16384)
+
+
+def _first_token_ms(out: str, zh: bool = False) -> str:
+    pat = r"首个token用时([\d,]+)ms" if zh else r"first token (?:in )?([\d,]+) ms"
+    m = re.search(pat, _tight(out) if zh else _flat(out))
+    assert m, out[-2000:]
+    return m.group(1)
+
+
+def _serving(doc: Path):
+    from gpuplanner.app.answer import answer
+
+    (s,) = [ph.serving for ph in answer(doc).project.phases if ph.serving is not None]
+    return s
+
+
+# ---------------------------------------------------------------------------- serving: first token (vllm12, fp8serve12)
+
+SERVING_CASES = [
+    ("vllm-api-tokenizer-wait", VLLM_DOC, lambda mp: mp.setattr(I, "API_TOKENIZE_WAIT_S", {})),
+    ("fp8-attention-at-kv-precision", FP8_DOC,
+     lambda mp: mp.setattr(I, "attention_precision", lambda precision, kv_precision=None: precision)),
+]
+
+
+@pytest.mark.parametrize("case", SERVING_CASES, ids=[c[0] for c in SERVING_CASES])
+def test_first_token_is_the_same_in_project_and_pdf_and_live(case, tmp_path, capsys):
+    """The idle replica's first token: ``project`` prints the phase's ``ServingSize.ttft_s`` in milliseconds and the
+    en PDF the same figure; switching the round-12 term off moves it (the 2 ms window; FP8 attention with a BF16
+    cache is faster than it runs)."""
+    name, doc, off = case
+    s = _serving(doc)
+    ms = _first_token_ms(_cli(["project", str(doc)], capsys))
+    assert ms == f"{round(s.ttft_s * 1e3):,}"
+    assert _first_token_ms(_pdf_text(doc, tmp_path)) == ms
+    with pytest.MonkeyPatch.context() as mp:
+        off(mp)
+        s_off = _serving(doc)
+        ms_off = _first_token_ms(_cli(["project", str(doc)], capsys))
+    assert ms_off == f"{round(s_off.ttft_s * 1e3):,}"
+    if name == "vllm-api-tokenizer-wait":
+        assert s.ttft_s - s_off.ttft_s == pytest.approx(I.API_TOKENIZE_WAIT_S["vllm"], rel=1e-6)
+    else:
+        assert s_off.ttft_s < s.ttft_s * (1 - 1e-3), (s.ttft_s, s_off.ttft_s)
+        assert ms_off != ms
+
+
+def test_first_token_in_chinese_project_and_pdf(tmp_path, capsys):
+    """``project --lang zh_CN`` and the zh PDF carry the same milliseconds as the en CLI (FP8 case)."""
+    ms = _first_token_ms(_cli(["project", str(FP8_DOC)], capsys))
+    out = _cli(["project", str(FP8_DOC), "--lang", "zh_CN"], capsys)
+    assert _first_token_ms(out, zh=True) == ms and "first token" not in out
+    pdf = _pdf_text(FP8_DOC, tmp_path, "zh_CN")
+    assert "first token" not in pdf
+    m = re.search(r"首个token[^\d]{0,12}([\d,]+)", _tight(pdf))
+    assert m and m.group(1) == ms, _tight(pdf)[-3000:]
+
+
+# ---------------------------------------------------------------------------- ms-swift's LoRA dropout default (swiftlora12)
+
+#: an ms-swift LoRA file that leaves ``lora_dropout`` out: the tool's own 0.05 applies
+SWIFT = {"model": {"preset": "qwen3-8b"},
+         "training": {"framework": "ms-swift", "method": "lora", "seq_len": 2048, "micro_batch_size": 2,
+                      "global_batch_size": 32, "lora_rank": 8, "lora_targets": "all_linear"},
+         "parallel": {"zero": 2}, "hardware": {"gpu": "a800-sxm-80gb", "num_gpus": 4},
+         "data": {"tokens": 5e7},
+         "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb"]}}
+
+
+def _with_dropout(d: dict, p: float) -> dict:
+    d = copy.deepcopy(d)
+    d["training"]["lora_dropout"] = p
+    return d
+
+
+def test_swift_dropout_default_is_live_and_the_same_in_estimate_plan_and_pdf(tmp_path, capsys):
+    """A file without ``lora_dropout`` reads ms-swift's 0.05: ``estimate --json`` equals the same file with 0.05
+    written and differs from 0 written (the term is live); ``plan --json`` of the manual layout (its plan 1, the
+    scenario as given) and ``plan`` text carry the same step time; the PDF the same calendar days."""
+    from gpuplanner.app.answer import answer
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.formatting import format_time_number
+
+    assert scenario_from_dict(SWIFT).training.lora_dropout == 0.05
+    e = _estimate_json(tmp_path, SWIFT, capsys)
+    e05 = _estimate_json(tmp_path, _with_dropout(SWIFT, 0.05), capsys)
+    e0 = _estimate_json(tmp_path, _with_dropout(SWIFT, 0.0), capsys)
+    assert e["step_time_s"] == pytest.approx(e05["step_time_s"], rel=1e-12)
+    assert e0["step_time_s"] < e["step_time_s"] * (1 - 1e-4), (e0["step_time_s"], e["step_time_s"])
+    doc = _write(SWIFT, "swift-lora.json")
+    ev = answer(doc).evaluation
+    assert ev.time_modelled.step_time_s == pytest.approx(e["step_time_s"], rel=1e-9)
+    assert ev.calendar_days == pytest.approx(e["calendar_days"], rel=1e-9)
+    (p,) = _plan_json(tmp_path, SWIFT, capsys, top=1)["plans"]
+    e_plan = _estimate_json(tmp_path, p["scenario"], capsys)
+    assert e_plan["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
+    assert p["scenario"]["training"].get("lora_dropout", 0.05) == 0.05
+    pdf = _flat(_pdf_text(doc, tmp_path))
+    assert format_time_number(e["calendar_days"]) in pdf
+
+
+def test_swift_dropout_default_search_equals_evaluate(tmp_path, capsys):
+    """The ranking's arrays equal ``evaluate`` of each candidate and ``plan --json``'s top plans reproduce with
+    ``estimate --json`` (round 10's harness) on the file without ``lora_dropout``."""
+    d = copy.deepcopy(SWIFT)
+    d.pop("hardware")
+    d["parallel"] = {"zero": 2, "auto": True}
+    R10.test_round10_paths_search_equals_evaluate(d, tmp_path, capsys)
+
+
+# ---------------------------------------------------------------------------- training terms: search == evaluate, live
+
+def _clear_z3_caches() -> None:
+    for f in vars(Z3).values():
+        if callable(getattr(f, "cache_clear", None)):
+            f.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_z3_caches():
+    """zero3's per-layer counts are memoised (lru_cache): a test that patches a count must not leave them stale."""
+    _clear_z3_caches()
+    yield
+    _clear_z3_caches()
+
+
+def _no_qk_norm_hooks(d: dict, mp) -> dict:
+    """z3host12's count off: no hooked query/key norm (the memoised per-layer counts recomputed)."""
+    mp.setattr(Z3, "Z3_QK_NORM_MODULES", 0.0)
+    _clear_z3_caches()
+    return d
+
+
+ROUND12_CASES = [
+    ("swift-lora-adapter-ops",  # swiftlora12: Megatron-SWIFT's adapters' own eager ops in each MoE layer
+     {"model": {"preset": "qwen3-30b-a3b"},
+      "training": {"framework": "megatron-swift", "method": "lora", "seq_len": 2048, "micro_batch_size": 8,
+                   "global_batch_size": 16, "padding_free": True, "lora_rank": 8, "lora_targets": "all_linear"},
+      "data": {"tokens": 5e7, "mean_sample_len": 465},
+      "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb"]}},
+     [_patch(T, "swift_lora_layer_ops", lambda *a, **k: (0.0, 0.0))]),
+    ("z3-qk-norm-hooks",  # z3host12: Qwen3's q_norm / k_norm hooked modules and gradient tensors under ZeRO-3
+     {"model": {"preset": "qwen3-8b"},
+      "training": {"method": "full", "framework": "deepspeed", "seq_len": 1024, "micro_batch_size": 1,
+                   "global_batch_size": 64},
+      "parallel": {"zero": 3}, "data": {"tokens": 2e8},
+      "constraints": {"max_gpus": 16, "gpu_candidates": ["h100-sxm-80gb"]}},
+     [_no_qk_norm_hooks]),
+]
+IDS = [k for k, _, _ in ROUND12_CASES]
+
+
+@pytest.mark.parametrize("d", [copy.deepcopy(d) for _, d, _ in ROUND12_CASES], ids=IDS)
+def test_round12_paths_search_equals_evaluate(d, tmp_path, capsys):
+    """Round 10's harness on round 12's training terms."""
+    R10.test_round10_paths_search_equals_evaluate(d, tmp_path, capsys)
+
+
+@pytest.mark.parametrize("case", ROUND12_CASES, ids=IDS)
+def test_round12_term_moves_the_search_rows(case, monkeypatch):
+    """Switching the term off moves the ranking's own rows (compute hours of candidates that fit): the search reads
+    the term, not a copy of it."""
+    R11 = pytest.importorskip("test_one_answer_r11")
+    R11.test_round11_term_moves_the_search_rows(case, monkeypatch)
+
+
+@pytest.mark.parametrize("case", ROUND12_CASES, ids=IDS)
+def test_round12_term_moves_estimate_and_plan_agrees(case, tmp_path, capsys, monkeypatch):
+    """``plan --json``'s #1 estimated with ``estimate --json``: the same step time; with the term off the same
+    layout at one sample a micro-batch gets faster (the term is in the one Evaluation both read), and ``plan`` text
+    prints #1's days."""
+    from gpuplanner.formatting import format_time_number
+
+    _, d, (off,) = case
+    (p,) = _plan_json(tmp_path, d, capsys, top=1)["plans"]
+    on = _estimate_json(tmp_path, p["scenario"], capsys)
+    assert on["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
+    doc = _write(d, "r12-case.json")
+    assert format_time_number(p["calendar_days"]) in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
+    # #1's layout at one sample a micro-batch, where the host's per-layer work is not hidden behind the GPU's
+    fixed = copy.deepcopy(p["scenario"])
+    fixed["training"]["micro_batch_size"] = 1
+    one = _estimate_json(tmp_path, fixed, capsys)
+    off(d, monkeypatch)
+    without = _estimate_json(tmp_path, fixed, capsys)
+    assert without["step_time_s"] < one["step_time_s"] * (1 - 1e-5), (one["step_time_s"], without["step_time_s"])
+    assert without["time_parts"] != one["time_parts"]
