@@ -166,6 +166,35 @@ def test_swift_dropout_default_search_equals_evaluate(tmp_path, capsys):
     R10.test_round10_paths_search_equals_evaluate(d, tmp_path, capsys)
 
 
+def _searched_swift() -> dict:
+    """:data:`SWIFT` with no framework named: the search picks among ``framework_candidates`` (ms-swift only)."""
+    d = copy.deepcopy(SWIFT)
+    d["training"].pop("framework")
+    d.pop("hardware")
+    d["parallel"] = {"auto": True}
+    d["constraints"]["framework_candidates"] = ["ms-swift"]
+    return d
+
+
+def test_searched_swift_plan_gets_the_tool_dropout(tmp_path, capsys):
+    """A plan search that picks ms-swift (the file names no framework) times it with ms-swift's own dropout, as a
+    file naming ms-swift is timed: ``plan --json``'s #1 equals ``estimate --json`` of #1's layout written with
+    ``framework: ms-swift`` and no ``lora_dropout``. (Before: the searched ms-swift plan kept PEFT's 0.0.)"""
+    (p,) = _plan_json(tmp_path, _searched_swift(), capsys, top=1)["plans"]
+    assert p["scenario"]["training"]["framework"] == "ms-swift"
+    assert p["scenario"]["training"]["lora_dropout"] == 0.05
+    written = copy.deepcopy(p["scenario"])
+    written["training"].pop("lora_dropout")
+    e = _estimate_json(tmp_path, written, capsys)
+    assert e["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
+    e0 = _estimate_json(tmp_path, _with_dropout(written, 0.0), capsys)
+    assert e0["step_time_s"] < e["step_time_s"] * (1 - 1e-4)
+
+
+def test_searched_swift_search_equals_evaluate(tmp_path, capsys):
+    R10.test_round10_paths_search_equals_evaluate(_searched_swift(), tmp_path, capsys)
+
+
 # ---------------------------------------------------------------------------- training terms: search == evaluate, live
 
 def _clear_z3_caches() -> None:

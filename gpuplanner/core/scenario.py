@@ -71,6 +71,12 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
 _TOOL_LORA_DROPOUT = {"ms-swift": 0.05, "megatron-swift": 0.05}
 
 
+def tool_lora_dropout(framework: str) -> float | None:
+    """The LoRA dropout ``framework`` applies by default where it differs from PEFT's 0.0
+    (:data:`_TOOL_LORA_DROPOUT`), or None."""
+    return _TOOL_LORA_DROPOUT.get(framework)
+
+
 def _apply_tool_defaults(t) -> None:
     """A tool's documented defaults where the scenario leaves the field out (the user's own value always wins):
     activation recomputation (:data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py) and LoRA dropout

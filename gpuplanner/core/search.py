@@ -60,7 +60,7 @@ from .frameworks import interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
-from .scenario import EMPTY_CACHE_ENGINES, Scenario
+from .scenario import EMPTY_CACHE_ENGINES, Scenario, tool_lora_dropout
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
 from . import megatron_fsdp as mfsdpmod
@@ -1488,7 +1488,13 @@ def _resolved_for(base, gpu, gpus_per_node: int, framework: str | None = None):
     })
     upd: dict[str, Any] = {"hardware": hw}
     if framework is not None and framework != s.training.framework:
-        upd["training"] = s.training.model_copy(update={"framework": framework})
+        tu: dict[str, Any] = {"framework": framework}
+        drop = tool_lora_dropout(framework)
+        if drop is not None and "lora_dropout" not in s.training.model_fields_set:
+            # the tool's own LoRA dropout default, as a file naming the tool gets it (scenario._apply_tool_defaults;
+            # issue 35 r12 parity12: a searched ms-swift plan was timed with PEFT's 0.0)
+            tu["lora_dropout"] = drop
+        upd["training"] = s.training.model_copy(update=tu)
     return replace(base, scenario=s.model_copy(update=upd), gpu=gpu)
 
 
