@@ -1340,11 +1340,12 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "the objective.")
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
             args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
-                        cost=float(cat["cost"][best_above]), days=elapsed_msg(float(cat["calendar_hours"][best_above] / 24.0)),
+                        cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
+                        span=elapsed_msg(float(cat["calendar_hours"][best_above] / 24.0)),
                         cur=cur)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule "
                                           "“MFU grade” (from the interconnect, or untested kernels), so it ranks after the "
-                                          "best plan graded above poor ({cost:,.0f} {cur}, {days}); then "
+                                          "best plan graded above poor ({cost:,.0f} {cur}, {span}); then "
                                           "by the objective.")
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
@@ -1399,7 +1400,8 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     cj = contexts[int(cat["ctx"][j])]
     n = int(cat["num_gpus"][j])
     args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
-            "cost": float(cat["cost"][j]), "cur": cur, "days": elapsed_msg(float(cat["calendar_hours"][j]) / 24.0),
+            "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
+            "span": elapsed_msg(float(cat["calendar_hours"][j]) / 24.0),
             "rule": _rule_name("price_fabric")}
     plans[0].explanation.insert(1, Msg(CTX, HELD_BACK_LINE, args))
 
@@ -1408,7 +1410,7 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
 #: :func:`_savers_note` puts its own line after it; matched by this message id, never by displayed text).
 HELD_BACK_LINE = QT_TRANSLATE_NOOP(
     CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-         "for {days}, but its price is not from a quote for networked servers and buys no network "
+         "for {span}, but its price is not from a quote for networked servers and buys no network "
          "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
          "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
          "the network, rent it instead.")
