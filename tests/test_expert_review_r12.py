@@ -106,3 +106,33 @@ def test_every_rental_label_fits_the_project_column(label):
     from gpuplanner.commands._args import cut
 
     assert cut(label, cmd.RENTAL_WIDTH) == label
+
+
+def test_refusal_says_the_fit_instead_plan_misses_the_deadline():
+    """Llama 3.1 405B full fine-tuning on ≤ 16 GPUs in 7 days: nothing fits, and the offload line's plan (16 × A800,
+    ~130 days) now says it misses the 7-day deadline; the user's choice is still only said, never applied."""
+    res = search.search(Scenario.model_validate(_doc("refuse-405b-16-4090.json")), top=3)
+    assert not res.plans
+    lines = [m for m in res.notes if hasattr(m, "text") and "fits: its best plan is" in m.text]
+    assert lines, [str(m) for m in res.notes]
+    offload = [m for m in lines if "offload_params" in m.render()]
+    assert len(offload) == 1
+    text = offload[0].render()
+    assert offload[0].params["days"] > 7 and "misses the deadline of 7 days" in text
+    assert text.endswith("Your choice is kept; change it to plan with this.")
+
+
+def test_fit_instead_misses_by_constraint():
+    from types import SimpleNamespace as NS
+
+    def scen(deadline, budget):
+        return NS(constraints=NS(deadline_days=deadline, budget=budget))
+
+    late = NS(meets_deadline=False, within_budget=True, currency="CNY")
+    both = NS(meets_deadline=False, within_budget=False, currency="CNY")
+    ok = NS(meets_deadline=True, within_budget=True, currency="CNY")
+    assert search._fit_instead_misses(scen(7, None), ok) is None
+    assert "deadline of 7 days" in search._fit_instead_misses(scen(7, None), late).render()
+    m = search._fit_instead_misses(scen(7, 1000), both).render()
+    assert "deadline of 7 days" in m and "budget" in m
+    assert search._fit_instead_misses(scen(None, None), both) is None

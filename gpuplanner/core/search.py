@@ -2180,13 +2180,39 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
         if not res.plans:
             continue
         p = res.plans[0]
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your "
-                 "choice is kept; change it to plan with this."),
-            {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
-             "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
-             "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
+        args = {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
+                "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
+                "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}
+        misses = _fit_instead_misses(s, p)
+        if misses is None:
+            text = QT_TRANSLATE_NOOP(CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, "
+                                          "{cost:,.0f} {cur}. Your choice is kept; change it to plan with this.")
+        else:
+            args["misses"] = misses
+            text = QT_TRANSLATE_NOOP(CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, "
+                                          "{cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan "
+                                          "with this.")
+        out.append(Msg(CTX, text, args))
     return out
+
+
+def _fit_instead_misses(s: Scenario, p) -> Msg | None:
+    """What a :data:`FIT_INSTEAD` plan misses of the user's constraints, said on its line: a 405B full fine-tune on
+    ≤ 16 GPUs with a 7-day deadline was offered "ZeRO-3 with the weights in CPU memory fits: … 132.7 days" with no
+    word that the deadline is 7 days (issue 35 round 12, expert12). None when it meets both."""
+    c = s.constraints
+    late = c.deadline_days is not None and not p.meets_deadline
+    dear = c.budget is not None and not p.within_budget
+    if late and dear:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days and is over the budget of "
+                                               "{b:,.0f} {cur}"), {"d": c.deadline_days, "b": c.budget,
+                                                                   "cur": p.currency})
+    if late:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days"), {"d": c.deadline_days})
+    if dear:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it is over the budget of {b:,.0f} {cur}"),
+                   {"b": c.budget, "cur": p.currency})
+    return None
 
 
 def _with_times(ctx: SearchContext, tp_all, idx, sub: dict, tm: dict):

@@ -4609,6 +4609,22 @@
         <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
     </message>
     <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
+        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
+        <source>it misses the deadline of {d:g} days</source>
+        <translation>它赶不上 {d:g} 天的截止时间</translation>
+    </message>
+    <message>
+        <source>it is over the budget of {b:,.0f} {cur}</source>
+        <translation>它超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
     </message>
