@@ -68,7 +68,7 @@ def test_burst_line_by_billing_mode(mode, expect):
     assert "8 cards" in line.render()
     assert costmod._phase_line("stable", mode, 8) == []
     research = costmod._phase_line("research", mode, 8)
-    assert bool(research) == (mode in ("card_hour", "spot"))
+    assert bool(research) == (mode in ("card_hour", "spot", "week", "month"))
 
 
 def test_burst_lease_line_in_chinese(capsys):
@@ -136,3 +136,17 @@ def test_fit_instead_misses_by_constraint():
     m = search._fit_instead_misses(scen(7, 1000), both).render()
     assert "deadline of 7 days" in m and "budget" in m
     assert search._fit_instead_misses(scen(None, None), both) is None
+
+
+def test_research_lease_says_it_bills_idle_hours(capsys):
+    """LoRA of Qwen2.5-14B in the research phase at 30 h/week, H200 only (no card-hour quote: a monthly lease):
+    #1 printed no research line at all; it now says the lease bills the 138 idle hours a week and to ask for an
+    hourly quote. A card-hour plan keeps the guide's research line."""
+    out = _cli(["plan", str(DATA / "lora-14b-research-30h-h200-only.json"), "--top", "1", "--lang", "en"], capsys)
+    assert "whole machines per month" in out
+    assert "Research phase: start/stop sessions favour card-hours, but this plan is billed on whole machines per " \
+           "month" in out and "138 hours a week you do not work" in out
+    (full,) = costmod._phase_line("research", "month", 8, 168.0)
+    assert "hourly quote" in full.render() and "do not work" not in full.render()
+    (hourly,) = costmod._phase_line("research", "card_hour", 8, 30.0)
+    assert "counted here" in hourly.render()

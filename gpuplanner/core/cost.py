@@ -790,7 +790,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No weekly/monthly quote for {gpu}: derived from the hourly price without a discount; ask "
                     "the vendor, monthly contracts are usually cheaper."), {"gpu": shown}))
-    out += _phase_line(phase, mode, num_gpus)
+    out += _phase_line(phase, mode, num_gpus, hours_per_week)
     if price.is_default:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
@@ -798,7 +798,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
     return out
 
 
-def _phase_line(phase: str, mode: str, num_gpus: int) -> list[Msg]:
+def _phase_line(phase: str, mode: str, num_gpus: int, hours_per_week: float = HOURS_PER_WEEK) -> list[Msg]:
     """The planning guide's phase advice (§3 "Time and elasticity"), said of this plan's billing. A burst
     (突发扩容) needs capacity that scales out in real time: card-hours on demand (or under a cap). A plan billed
     on a whole-machine lease is no such capacity, and "rent elastic on-demand capacity" printed under it
@@ -819,6 +819,17 @@ def _phase_line(phase: str, mode: str, num_gpus: int) -> list[Msg]:
         return [Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Research phase: start/stop sessions favour card-hours; each fresh start pays setup and data "
                     "migration, counted here."), {})]
+    if phase == "research" and mode in ("week", "month"):
+        # the same contradiction in the research phase (研发验证期, card-hours): a leased #1 printed no phase line
+        if hours_per_week >= HOURS_PER_WEEK - 1.0:
+            return [Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}: "
+                        "ask the vendor for an hourly quote."), {"mode": Msg(CTX, MODE_LABELS[mode])})]
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}, "
+                    "which bills every hour of the term, the {idle:.0f} hours a week you do not work included: "
+                    "ask the vendor for an hourly quote."),
+            {"mode": Msg(CTX, MODE_LABELS[mode]), "idle": max(HOURS_PER_WEEK - hours_per_week, 0.0)})]
     return []
 
 

@@ -1464,6 +1464,14 @@
         <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
     </message>
     <message>
+        <source>Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}: ask the vendor for an hourly quote.</source>
+        <translation>研究阶段：频繁启停适合按卡时计费，但此方案的计费方式为{mode}：请向供应商询问按小时报价。</translation>
+    </message>
+    <message>
+        <source>Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}, which bills every hour of the term, the {idle:.0f} hours a week you do not work included: ask the vendor for an hourly quote.</source>
+        <translation>研究阶段：频繁启停适合按卡时计费，但此方案的计费方式为{mode}，租期内每个小时都计费，包括你每周不工作的 {idle:.0f} 小时：请向供应商询问按小时报价。</translation>
+    </message>
+    <message>
         <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
         <translation>按“时间与预算”页的租用方式设定以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
     </message>
