@@ -163,7 +163,8 @@ def test_savers_line_figures_are_the_savers_plans_estimate(savers_answer, tmp_pa
     e = _estimate_json(tmp_path, p["scenario"], capsys)
     line = msg.render()
     assert f"{e['num_gpus']} × " in line
-    assert f"{e['calendar_days']:.2f} days" in line
+    # round 12 (expert12): the span in the unit and precision of the plan's own lines (messages.elapsed_msg)
+    assert msg.params["span"].render() in line and f"{e['calendar_days']:.2f} days" not in line
     assert f"{e['cost']:,.0f}" in line
     assert e["rental_mode"] == "card_hour" and "card-hours on demand" in line
     assert msg.params["days"] == pytest.approx(e["calendar_days"], rel=1e-9)
@@ -205,7 +206,7 @@ def test_savers_line_in_chinese_cli_and_pdf(savers_answer, tmp_path, capsys):
     zh = _zh_line(msg)
     assert zh != msg.render() and "parallel.offload_optimizer" in zh
     assert not english_words(zh, _zh_allowed()), english_words(zh, _zh_allowed())
-    assert f"{msg.params['days']:.2f}" in zh and f"{msg.params['cost']:,.0f}" in zh
+    assert _zh_line(msg.params["span"]) in zh and f"{msg.params['cost']:,.0f}" in zh
     out = _cli(["plan", str(SAVERS_DOC), "--top", "1", "--lang", "zh_CN"], capsys)
     assert _tight(zh) in _tight(out)
     assert "Your choice" not in out and "best plan" not in out

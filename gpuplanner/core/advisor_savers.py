@@ -31,7 +31,7 @@ from . import advisor as advisormod
 from . import rules as rulesmod
 from .cost import MODE_LABELS
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg
+from .messages import Msg, elapsed_msg
 from .methods import method_profile
 
 CTX = "Plan"
@@ -147,16 +147,17 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
         return None
     keys, _ = saver_change(s, frameworks)
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
-            "fw": q.framework_name, "days": float(q.calendar_days), "cost": float(q.cost), "cur": q.currency,
+            "fw": q.framework_name, "days": float(q.calendar_days),
+            "span": elapsed_msg(float(q.calendar_days)), "cost": float(q.cost), "cur": q.currency,
             "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}
     rule = advisormod.first_rule(plan_penalty(q))
     if rule is None:
-        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
+        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {span}, "
                                       "{cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your "
                                       "choice is kept; change it to plan with this.")
     else:
         args["rule"] = Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rule])
-        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
+        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {span}, "
                                       "{cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule "
                                       "“{rule}”. Your choice is kept; change it to plan with this.")
     return Msg(CTX, text, args)

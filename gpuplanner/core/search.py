@@ -50,7 +50,7 @@ from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, error_text
+from .messages import MsgStr, elapsed_msg, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from . import advisor_savers as saversmod
@@ -1341,10 +1341,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
             args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
                         cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
+                        span=elapsed_msg(float(cat["calendar_hours"][best_above] / 24.0)),
                         cur=cur)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule "
                                           "“MFU grade” (from the interconnect, or untested kernels), so it ranks after the "
-                                          "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
+                                          "best plan graded above poor ({cost:,.0f} {cur}, {span}); then "
                                           "by the objective.")
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
@@ -1400,6 +1401,7 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     n = int(cat["num_gpus"][j])
     args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
             "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
+            "span": elapsed_msg(float(cat["calendar_hours"][j]) / 24.0),
             "rule": _rule_name("price_fabric")}
     plans[0].explanation.insert(1, Msg(CTX, HELD_BACK_LINE, args))
 
@@ -1408,7 +1410,7 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
 #: :func:`_savers_note` puts its own line after it; matched by this message id, never by displayed text).
 HELD_BACK_LINE = QT_TRANSLATE_NOOP(
     CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-         "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
+         "for {span}, but its price is not from a quote for networked servers and buys no network "
          "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
          "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
          "the network, rent it instead.")
@@ -2184,13 +2186,39 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
         if not res.plans:
             continue
         p = res.plans[0]
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your "
-                 "choice is kept; change it to plan with this."),
-            {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
-             "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
-             "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
+        args = {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
+                "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
+                "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}
+        misses = _fit_instead_misses(s, p)
+        if misses is None:
+            text = QT_TRANSLATE_NOOP(CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, "
+                                          "{cost:,.0f} {cur}. Your choice is kept; change it to plan with this.")
+        else:
+            args["misses"] = misses
+            text = QT_TRANSLATE_NOOP(CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, "
+                                          "{cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan "
+                                          "with this.")
+        out.append(Msg(CTX, text, args))
     return out
+
+
+def _fit_instead_misses(s: Scenario, p) -> Msg | None:
+    """What a :data:`FIT_INSTEAD` plan misses of the user's constraints, said on its line: a 405B full fine-tune on
+    ≤ 16 GPUs with a 7-day deadline was offered "ZeRO-3 with the weights in CPU memory fits: … 132.7 days" with no
+    word that the deadline is 7 days (issue 35 round 12, expert12). None when it meets both."""
+    c = s.constraints
+    late = c.deadline_days is not None and not p.meets_deadline
+    dear = c.budget is not None and not p.within_budget
+    if late and dear:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days and is over the budget of "
+                                               "{b:,.0f} {cur}"), {"d": c.deadline_days, "b": c.budget,
+                                                                   "cur": p.currency})
+    if late:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days"), {"d": c.deadline_days})
+    if dear:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it is over the budget of {b:,.0f} {cur}"),
+                   {"b": c.budget, "cur": p.currency})
+    return None
 
 
 def _with_times(ctx: SearchContext, tp_all, idx, sub: dict, tm: dict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_time_number, format_plan_days, format_number, format_percent, format_sig, format_days_span, gpu_display_name
+from gpuplanner.formatting import colon, format_time_number, format_plan_days, format_number, format_percent, format_mfu, format_sig, format_days_span, gpu_display_name
 from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
@@ -103,8 +103,8 @@ def mfu_with_grade(mfu: float, ev) -> str:
     grade = grade_text(ev.mfu_grade)
     if ev.rl_training_mfu is not None:
         grade = QCoreApplication.translate("PlansPage", "training passes {0}, {1}").format(
-            format_percent(ev.rl_training_mfu, 0), grade)
-    return join_clause(format_percent(mfu, 0), paren(grade))
+            format_mfu(ev.rl_training_mfu), grade)
+    return join_clause(format_mfu(mfu), paren(grade))
 
 
 def recompute_phrase(policy: str, name: str) -> str:
@@ -268,7 +268,7 @@ class PlanTableModel(QAbstractTableModel):
                 if p.mfu is None:
                     return "—"
                 # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule
-                return format_percent(p.mfu, 0)
+                return format_mfu(p.mfu)
             if col == "cost":
                 return "—" if p.cost is None else format_number(p.cost, 0)
             if col == "framework":
@@ -750,7 +750,7 @@ class PlansPage(BasePage):
             "—" if p.mfu is None else mfu_with_grade(p.mfu, ev))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
-                format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
+                format_mfu(ev.mfu), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
             from gpuplanner.core.evaluate import band_name, cost_band_msg
 
