@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import pytest
 
 from gpuplanner.core import advisor_savers as sv
+from gpuplanner.core.advisor import BIT_RULES
 from gpuplanner.core import search
 from gpuplanner.core.scenario import Scenario
 
@@ -126,7 +127,8 @@ def test_saver_change_by_method():
 
 def _plan(mode: str, days: float, cost: float = 100.0, failed=()):
     rules = [SimpleNamespace(id=r, status="failed") for r in failed]
-    return SimpleNamespace(rental_mode=mode, calendar_days=days, cost=cost,
+    pen = sum(bit for bit, rid in BIT_RULES if rid in failed)  # the search's ranking penalty of these failures
+    return SimpleNamespace(rental_mode=mode, calendar_days=days, cost=cost, penalty=pen,
                            evaluation=SimpleNamespace(rules=rules))
 
 
@@ -138,8 +140,8 @@ def test_idle_term_and_order_by_hand():
     assert not sv.idle_term(_plan("month", 20.0))
     assert sv.idle_term(_plan("week", 3.0)) and not sv.idle_term(_plan("week", 4.0))
     assert not sv.idle_term(_plan("card_hour", 0.07))
-    assert sv.plan_penalty(_plan("month", 1, failed=("memory_headroom",))) == 1
-    assert sv.plan_penalty(_plan("month", 1, failed=("price_fabric", "mfu_grade"))) == 18
+    assert _plan("month", 1, failed=("memory_headroom",)).penalty == 1
+    assert _plan("month", 1, failed=("price_fabric", "mfu_grade")).penalty == 18
     tight = _plan("month", 1.0, cost=94000, failed=("memory_headroom",))
     assert sv.ranks_better(_plan("card_hour", 5.0, cost=99999), tight, "cheapest")  # lower penalty wins
     assert not sv.ranks_better(_plan("card_hour", 0.1, cost=300, failed=("price_fabric",)), tight, "cheapest")
@@ -147,6 +149,17 @@ def test_idle_term_and_order_by_hand():
     assert sv.ranks_better(same, tight, "cheapest") and not sv.ranks_better(same, tight, "fastest")
     assert sv.wants_savers(tight) and sv.wants_savers(_plan("month", 3.0))
     assert not sv.wants_savers(_plan("card_hour", 3.0))
+
+
+def test_each_plan_carries_the_penalty_it_was_ranked_with():
+    """``Plan.penalty`` (set by the search where it ranks, round 12 tidy12) is the sum of the bits of the ranking
+    rules the plan's own checks fail (what advisor_savers compared before); #1 of the GRPO case fails memory_headroom
+    (bit 1)."""
+    plans = _search(_doc("grpo-qwen3-30b-a3b.json"), top=5).plans
+    assert plans and plans[0].penalty & 1
+    for p in plans:
+        failed = {r.id for r in p.evaluation.rules if r.status == "failed"}
+        assert p.penalty == sum(bit for bit, rid in BIT_RULES if rid in failed)
 
 
 def test_the_line_reads_as_chinese():

@@ -88,12 +88,6 @@ def _failed(p: Any) -> set[str]:
     return {r.id for r in p.evaluation.rules if r.status == "failed"}
 
 
-def plan_penalty(p: Any) -> int:
-    """The plan's ranking penalty read from its failed checks (:data:`advisor.BIT_RULES`)."""
-    bad = _failed(p)
-    return sum(bit for bit, rid in advisormod.BIT_RULES if rid in bad)
-
-
 def idle_term(p: Any) -> bool:
     """Billed by a whole week or month for a run shorter than :data:`IDLE_TERM_SHARE` of that term."""
     term = TERM_DAYS.get(str(p.rental_mode))
@@ -110,8 +104,9 @@ def _key(p: Any, objective: str) -> float:
 
 
 def ranks_better(q: Any, p: Any, objective: str) -> bool:
-    """``q`` before ``p`` by the search's order: a lower penalty, else a better objective."""
-    a, b = plan_penalty(q), plan_penalty(p)
+    """``q`` before ``p`` by the search's order: a lower ranking penalty (``Plan.penalty``, the one the search
+    ranked each with), else a better objective."""
+    a, b = int(q.penalty), int(p.penalty)
     return a < b or (a == b and _key(q, objective) < _key(p, objective))
 
 
@@ -149,7 +144,7 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
             "fw": q.framework_name, "days": float(q.calendar_days), "cost": float(q.cost), "cur": q.currency,
             "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}
-    rule = advisormod.first_rule(plan_penalty(q))
+    rule = advisormod.first_rule(q.penalty)
     if rule is None:
         text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
                                       "{cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your "

@@ -201,6 +201,9 @@ class Plan(PlanFigures):
     #: #1 only: why it beat the best plan of the next GPU type and of the next framework (core.search.decision):
     #: ``{"versus", "gpu", "framework", "rule", "figures", "message"}`` each
     decision: list[dict] = field(default_factory=list)
+    #: the ranking penalty the search ranked this plan with (:func:`_penalty_of`: the :data:`advisor.BIT_RULES` bits
+    #: of the rules it fails, 0 = none), set where the plan is made; :mod:`core.advisor_savers` compares plans by it
+    penalty: int = 0
 
     # ---- read from the Evaluation (the plan is said once: core.evaluate.Evaluation and its Layout)
     gpu = property(lambda self: self.evaluation.gpu_id)
@@ -2462,15 +2465,16 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     fw_of = ctx_fw[cat["ctx"]]
     days, per_pflop = cat["calendar_hours"] / 24.0, cat["cost"] / max(total_pflop, 1e-30)
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
+    pen = _penalty_of(cat, con.rules.mfu_grade)
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
-                                           _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
+                                           pen, _above_poor(cat))
     chosen = order[:top]
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = tie_front(days, cat["cost"], _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False)))
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
-    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
+    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
@@ -2789,10 +2793,11 @@ def _layout_words(cat, j: int) -> str:
 # -------------------------------------------------------------------------------------------- explain
 
 
-def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool = True) -> Plan:
+def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool = True, penalty: int = 0) -> Plan:
     """The shown plan: :func:`evaluate.evaluate` on the candidate's complete scenario (the same formulas the
     ranking used), with the search's explanation and warnings. ``tp_rule``: whether TP over PCIe was ranked
-    down (:func:`nvlink_fits`); where it was not, the plan's verdict on that rule says why."""
+    down (:func:`nvlink_fits`); where it was not, the plan's verdict on that rule says why. ``penalty``: the row's
+    ranking penalty (:func:`_penalty_of`), kept on the plan (:attr:`Plan.penalty`)."""
     scen = candidate_scenario(ctx, cat, i)
     ev = evaluate(scen, resolved=replace(ctx.resolved, scenario=scen), prices=ctx.table, overheads=ctx.overheads)
     if not tp_rule and ev.tp_over_pcie:
@@ -2800,6 +2805,7 @@ def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool =
                                      if r.id == "tp_over_pcie" else r for r in ev.rules))
     limits = {k[5:]: float(v[i]) for k, v in cat.items() if k.startswith("frac_") and np.isfinite(v[i])}
     plan = Plan.from_evaluation(ev, limits)
+    plan.penalty = int(penalty)
     plan.peak_tflops = _peak(ctx.gpu, scen.training.precision)
     plan.link = _link(ctx.gpu)
     plan.explanation = explain(ctx, plan)
