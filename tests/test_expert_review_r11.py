@@ -162,6 +162,19 @@ def test_each_plan_carries_the_penalty_it_was_ranked_with():
         assert p.penalty == sum(bit for bit, rid in BIT_RULES if rid in failed)
 
 
+def test_the_savers_line_goes_under_the_held_back_line_by_place():
+    """The Mixtral example's #1 has its rank line, the held-back line and the savers line, in that order, and
+    ``Plan.head_lines`` counts the three: the savers line is placed by that count (tidy12), not by matching the
+    held-back line's text."""
+    d = json.loads((Path(__file__).resolve().parents[1] / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text())
+    one = _search(d, top=2).plans[0]
+    head = one.explanation[:one.head_lines]
+    assert one.head_lines == 3
+    assert head[0].render().startswith("Ranks #1") and head[1].text == search.HELD_BACK_LINE
+    assert head[2] is _savers_lines(one)[0]
+    assert not any(m.text.startswith("Ranks #") for m in one.explanation[3:])
+
+
 def test_the_line_reads_as_chinese():
     from gpuplanner.commands import _lang
     from gpuplanner.i18n import translate_message

@@ -204,6 +204,9 @@ class Plan(PlanFigures):
     #: the ranking penalty the search ranked this plan with (:func:`_penalty_of`: the :data:`advisor.BIT_RULES` bits
     #: of the rules it fails, 0 = none), set where the plan is made; :mod:`core.advisor_savers` compares plans by it
     penalty: int = 0
+    #: how many lines the ranking put first in ``explanation`` (its rank line, #1's held-back line, #1's savers
+    #: line): a line added under them goes at this index (:func:`_fabric_ahead_line`, :func:`_savers_note`)
+    head_lines: int = 0
 
     # ---- read from the Evaluation (the plan is said once: core.evaluate.Evaluation and its Layout)
     gpu = property(lambda self: self.evaluation.gpu_id)
@@ -1375,6 +1378,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type "
                                           "and count).")
         plan.explanation.insert(0, Msg(CTX, text, args))
+        plan.head_lines += 1
 
 
 def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, objective: str, cur: str) -> None:
@@ -1404,11 +1408,11 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
             "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
             "rule": _rule_name("price_fabric")}
-    plans[0].explanation.insert(1, Msg(CTX, HELD_BACK_LINE, args))
+    plans[0].explanation.insert(plans[0].head_lines, Msg(CTX, HELD_BACK_LINE, args))
+    plans[0].head_lines += 1
 
 
-#: #1's line naming a better plan held back by the networked-quote rule (its place under #1's rank lines is where
-#: :func:`_savers_note` puts its own line after it; matched by this message id, never by displayed text).
+#: #1's line naming a better plan held back by the networked-quote rule (under #1's rank line: ``Plan.head_lines``).
 HELD_BACK_LINE = QT_TRANSLATE_NOOP(
     CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
          "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
@@ -2121,9 +2125,9 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
     line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
     if line is None:
         return
-    ex = res.plans[0].explanation
-    at = 1 + sum(1 for m in ex[1:2] if m.text == HELD_BACK_LINE)
-    ex.insert(at, line)
+    top = res.plans[0]
+    top.explanation.insert(top.head_lines, line)  # under the ranking's own lines (Plan.head_lines)
+    top.head_lines += 1
 
 
 #: What the search tries, when nothing fits, in place of the user's choice (said, never applied: the user's
