@@ -19,6 +19,7 @@ import pytest
 
 from gpuplanner.core import advisor_savers as sv
 from gpuplanner.core.advisor import BIT_RULES
+from gpuplanner.formatting import format_plan_days
 from gpuplanner.core import search
 from gpuplanner.core.scenario import Scenario
 
@@ -71,7 +72,9 @@ def test_grpo_moe_month_first_names_the_one_node_plan_with_the_savers():
     assert best.cost <= one.cost
     p = line.params
     assert (p["n"], p["gpu"]) == (best.num_gpus, best.gpu_name)
-    assert p["cost"] == pytest.approx(best.cost) and p["days"] == pytest.approx(best.calendar_days)
+    # the days through the one formatter, at the plan's headline precision (round 12, tidy12)
+    assert p["cost"] == pytest.approx(best.cost) and float(p["days"]) == pytest.approx(best.calendar_days, abs=0.005)
+    assert p["days"] == format_plan_days(best.calendar_days, best.evaluation.calendar_days_band)
     text = line.render()
     assert "training.rl.engine_sleep" in text and "parallel.offload_optimizer" in text
     assert "passes every ranking rule" in text

@@ -129,6 +129,8 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
     """The line for #1 (``plans[0]``) of scenario ``s``: the best plan with the savers on (``run``: the scenario
     dict → the search's result, or None when it cannot run; ``frameworks``: those the search tried), when #1 is one
     to look past and that plan ranks better; else None."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     if not plans or not wants_savers(plans[0]):
         return None
     d = savers_scenario_dict(s, frameworks)
@@ -142,16 +144,17 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
         return None
     keys, _ = saver_change(s, frameworks)
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
-            "fw": q.framework_name, "days": float(q.calendar_days), "cost": float(q.cost), "cur": q.currency,
+            "fw": q.framework_name, "cost": float(q.cost), "cur": q.currency,
+            "days": format_plan_days(q.calendar_days, q.evaluation.calendar_days_band),  # as the plan's headline
             "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}
     rule = advisormod.first_rule(q.penalty)
     if rule is None:
-        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
+        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days} days, "
                                       "{cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your "
                                       "choice is kept; change it to plan with this.")
     else:
         args["rule"] = Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rule])
-        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
+        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days} days, "
                                       "{cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule "
                                       "“{rule}”. Your choice is kept; change it to plan with this.")
     return Msg(CTX, text, args)

@@ -1320,6 +1320,8 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     if feasible and contexts is not None:
         _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
         return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
@@ -1346,11 +1348,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "the objective.")
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
             args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
-                        cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
-                        cur=cur)
+                        cost=float(cat["cost"][best_above]), cur=cur,
+                        days=format_plan_days(float(cat["calendar_hours"][best_above] / 24.0)))
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule "
                                           "“MFU grade” (from the interconnect, or untested kernels), so it ranks after the "
-                                          "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
+                                          "best plan graded above poor ({cost:,.0f} {cur}, {days} days); then "
                                           "by the objective.")
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
@@ -1388,6 +1390,8 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     94,000 CNY for a 2-hour job while 16 × H20 over 2 nodes would cost 286 CNY, or 256 × A100 (the only networked
     lease) at 1.1M CNY over 64 × H800 at 0.29M. The rank is kept (the 286 CNY buys no network); the line says which
     plan that is, at what figures, and what to ask for, so the reader knows the cheaper road and its condition."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     if not plans or not len(order):
         return
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
@@ -1406,7 +1410,7 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     cj = contexts[int(cat["ctx"][j])]
     n = int(cat["num_gpus"][j])
     args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
-            "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
+            "cost": float(cat["cost"][j]), "cur": cur, "days": format_plan_days(float(cat["calendar_hours"][j]) / 24.0),
             "rule": _rule_name("price_fabric")}
     plans[0].explanation.insert(plans[0].head_lines, Msg(CTX, HELD_BACK_LINE, args))
     plans[0].head_lines += 1
@@ -1415,7 +1419,7 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
 #: #1's line naming a better plan held back by the networked-quote rule (under #1's rank line: ``Plan.head_lines``).
 HELD_BACK_LINE = QT_TRANSLATE_NOOP(
     CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-         "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
+         "for {days} days, but its price is not from a quote for networked servers and buys no network "
          "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
          "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
          "the network, rent it instead.")

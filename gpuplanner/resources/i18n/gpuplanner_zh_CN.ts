@@ -4589,16 +4589,16 @@
         <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
     </message>
     <message>
-        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, {cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your choice is kept; change it to plan with this.</source>
-        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days:.2f} 天，{cost:,.0f} {cur}，计费方式为{mode}，且通过全部排序规则。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days} days, {cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your choice is kept; change it to plan with this.</source>
+        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days} 天，{cost:,.0f} {cur}，计费方式为{mode}，且通过全部排序规则。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
-        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, {cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule “{rule}”. Your choice is kept; change it to plan with this.</source>
-        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days:.2f} 天，{cost:,.0f} {cur}，计费方式为{mode}，但未通过规划规则“{rule}”。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days} days, {cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule “{rule}”. Your choice is kept; change it to plan with this.</source>
+        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days} 天，{cost:,.0f} {cur}，计费方式为{mode}，但未通过规划规则“{rule}”。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
-        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
-        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
+        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days} days, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
+        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
     </message>
     <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
@@ -4841,8 +4841,8 @@
         <translation>排第 {n}：排在通过规划规则“{rule}”的方案之后，其余按目标排序。</translation>
     </message>
     <message>
-        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
-        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days} days); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days} 天）之后；其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} of the fastest plan, a difference the estimate cannot tell apart, so the cheaper ranks first.</source>
