@@ -1091,9 +1091,8 @@ def _serving_detail(d: dict, cur: str) -> str:
     if d.get("per_m") is not None:
         extra = format_clauses([extra, translate("Report", "{price} per million tokens").format(
             price=fmt_price(d["per_m"], cur))])
-    if d.get("engine"):
-        extra = format_clauses([extra, translate("Report", "{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms").format(
-            engine=d["engine"], kv=format_number(d["kv_gib"], 1), ttft=format_number(d["ttft_s"] * 1e3, 0))])
+    if d.get("first_token") is not None:  # the CLI's and the Project page's sentence (core.serving_facts)
+        extra = format_clauses([extra, tr_text(d["first_token"])])
     return extra
 
 

@@ -1009,10 +1009,6 @@
         <translation>GPU 数</translation>
     </message>
     <message>
-        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
-        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
-    </message>
-    <message>
         <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
         <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
     </message>
@@ -5851,6 +5847,10 @@
         <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
     </message>
     <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
+    </message>
+    <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
     </message>
@@ -8071,10 +8071,6 @@
     <message>
         <source>spares</source>
         <translation>备件</translation>
-    </message>
-    <message>
-        <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
-        <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
     </message>
     <message>
         <source>Rental price per {n}-GPU server-month, {gpu}</source>
