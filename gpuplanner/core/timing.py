@@ -3712,7 +3712,9 @@ def ep_recompute_passes(rec_whole):
     gather) run again, 4 + 2·rec_whole transfers per MoE layer and micro-batch instead of 4; the count exchange
     before the all-to-all runs once per forward, 1 + rec_whole times (NVIDIA/Megatron-LM d98e8a64). torch's
     ``checkpoint`` (torchtitan's full AC, HF gradient checkpointing) re-runs the wrapped forward the same way."""
-    return 1.0 + 0.5 * rec_whole, 1.0 + rec_whole
+    # (4 + 2·rec_whole)/4 is 1 + rec_whole/2 to the last bit: dividing by 4 and halving are exact in binary floating
+    # point, so this is the one count of tp_layer_collectives, not a copy of it
+    return tp_layer_collectives(rec_whole, 0.0) / 4.0, 1.0 + rec_whole
 
 
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
