@@ -3233,6 +3233,20 @@ def moe_expert_host_ops(framework: str, precision: str, fp8_recipe: str | None =
     return per_fwd, per_all
 
 
+def _megatron_experts(m: ModelFacts, framework: str) -> float:
+    """The experts per MoE layer whose per-expert host work :func:`moe_host_parts` and :func:`moe_host_exp_bwd`
+    count (Megatron-Core's MoE layers); 0.0 for a dense model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    return n_exp if framework == "megatron" and n_exp > 0 and m.moe_frac else 0.0
+
+
+def _per_expert_host_s(ops_per_expert, n_exp: float, ep, n_layers):
+    """Host seconds of ``ops_per_expert`` kernels for each of the ``n_exp / ep`` local experts of ``n_layers`` MoE
+    layers, at :data:`methods.EAGER_OP_S` each (TE's per-expert C++ loops, autograd's engine): the one scaling of
+    :func:`moe_host_parts` and :func:`moe_host_exp_bwd`."""
+    return ops_per_expert * n_exp / ep * EAGER_OP_S * n_layers
+
+
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
                    lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0):
@@ -3251,12 +3265,12 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     per-kernel costs; ``dispatch=False`` leaves them out (:func:`moe_host_seconds`). ``rec_whole``: the share of
     layers fully recomputed, whose forward the host issues again in the backward; ``trainable_weights``: trainable
     Parameters per local expert (:func:`moe_trainable_expert_weights`, :data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`)."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+    n_exp = _megatron_experts(m, framework)
+    if not n_exp:
         return 0.0, 0.0, 0.0
     per_fwd, per_all = moe_expert_host_ops(framework, precision, fp8_recipe, lora_experts)
     n_layers = m.moe_frac * m.L / pp
-    exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
+    exp_fwd = _per_expert_host_s(per_fwd, n_exp, ep, n_layers)
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
     if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
         per_fwd = per_all = 0.0
@@ -3268,7 +3282,7 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
         rest_fwd, bwd = rest_fwd + d_fwd * EAGER_FWD_OP_S, bwd + d_bwd * EAGER_OP_S
     # swiftmoe10: each trainable expert weight's backward bookkeeping (MOE_HOST_OPS_PER_TRAINABLE_WEIGHT), and a full
     # recompute's second forward, issued by the host again inside the backward (Megatron's CheckpointFunction.backward)
-    bwd = bwd + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT * n_exp / ep * EAGER_OP_S * n_layers
+    bwd = bwd + _per_expert_host_s(trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT, n_exp, ep, n_layers)
     bwd = bwd + rec_whole * (exp_fwd + rest_fwd)
     return exp_fwd, rest_fwd, bwd
 
@@ -3328,12 +3342,12 @@ def moe_host_exp_bwd(m: ModelFacts, framework: str, precision: str, ep, pp, cuda
     (:data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`), at :data:`methods.EAGER_OP_S`, for every MoE layer of the stage as
     if recomputed (:func:`moe_recompute_sync_exposure` takes the recomputed share); 0 for a dense model, another
     framework or a whole-layer CUDA graph."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or cuda_graph_scope == "layer":
+    n_exp = _megatron_experts(m, framework)
+    if not n_exp or cuda_graph_scope == "layer":
         return 0.0
     _per_fwd, per_all = moe_expert_host_ops(framework, precision, fp8_recipe, lora_experts)
     per = per_all + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT
-    return per * n_exp / ep * EAGER_OP_S * m.moe_frac * m.L / pp
+    return _per_expert_host_s(per, n_exp, ep, m.moe_frac * m.L / pp)
 
 
 def moe_recompute_sync_exposure(exp_b, rec_whole, gx_b, e_half, ops=_ScalarOps):
