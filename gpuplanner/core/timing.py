@@ -3402,6 +3402,13 @@ def nvlink_span(gpn, ep_domain, f64=float):
     return gpn if ep_domain is None else f64(ep_domain)
 
 
+def _domain_members(ep, stride, domain, ops=_ScalarOps):
+    """Members of an ``ep``-rank expert-parallel group (``ep`` as a float) taking every ``stride``-th rank that share
+    one NVLink domain of ``domain`` GPUs: ``ceil(domain / stride)``, at least 1 and at most ``ep`` (the one count of
+    :func:`ep_peer_shares`, :func:`flex_peer_shares` and :func:`flex_dest_nodes`)."""
+    return ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+
+
 def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
     it) for an expert-parallel group of ``ep`` ranks taking every ``stride``-th rank (Megatron-Core's expert grid
@@ -3412,7 +3419,7 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     domain is the node, or the whole NVLink domain where the NVSwitch spans nodes (GB200 NVL72: 72 GPUs,
     ``catalog.nvlink_domain``; NCCL's multi-node NVLink)."""
     ep = ops.f(ep)
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    local = _domain_members(ep, stride, domain, ops)
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
@@ -3515,12 +3522,9 @@ def flex_peer_shares(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
     if n_exp <= 0 or k <= 0:
         return a_in, a_off
     ep = ops.f(ep)
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    local = _domain_members(ep, stride, domain, ops)
     n_dom = ep / local
-    e_dom = n_exp / n_dom
-    miss = 1.0
-    for i in range(k):
-        miss = miss * ops.maximum(n_exp - e_dom - i, 0.0) / (n_exp - i)
+    miss = _none_in_group(n_exp, k, n_dom, ops)
     remote = (n_dom - 1.0) * (1.0 - miss) / k  # network copies per routed copy
     off = ops.minimum(remote, a_off)
     return a_in + a_off * (local - 1.0) / local, off
@@ -3550,22 +3554,37 @@ def flex_dest_ranks(m: ModelFacts, ep, ops=_ScalarOps):
     ep = ops.maximum(ops.f(ep), 1.0)
     if n_exp <= 0 or k <= 0:
         return ep * 0.0
+    return ep * (1.0 - _none_in_group(n_exp, k, ep, ops))
+
+
+def _none_in_group(n_exp: float, k: int, groups, ops=_ScalarOps):
+    """The chance that a given one of ``groups`` equal groups of the ``n_exp`` experts holds none of a token's ``k``
+    experts drawn uniformly without replacement: ``Π_{i<k} (E − E/groups − i) / (E − i)`` (the one product of
+    :func:`flex_peer_shares` and :func:`flex_dest_ranks`, a group a rank, and :func:`flex_dest_nodes`, a group a
+    domain)."""
     miss = 1.0
     for i in range(k):
-        miss = miss * ops.maximum(n_exp - n_exp / ep - i, 0.0) / (n_exp - i)
-    return ep * (1.0 - miss)
+        miss = miss * ops.maximum(n_exp - n_exp / groups - i, 0.0) / (n_exp - i)
+    return miss
+
+
+def _table_rates(table, ep):
+    """(dispatch, combine) bytes/s per rank from a measured ``(ranks, dispatch GB/s, combine GB/s)`` table,
+    interpolated linearly in the rank count and held at the end points (:func:`hybridep_nvl_rates`,
+    :func:`hybridep_ib_rates`); floats for a scalar ``ep``, arrays for an array."""
+    r = [x[0] for x in table]
+    d = np.interp(ep, r, [x[1] for x in table]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in table]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
 
 
 def hybridep_nvl_rates(ep):
     """(dispatch, combine) bytes/s per rank of HybridEP inside one NVLink 5 domain for an ``ep``-rank group:
     :data:`HYBRIDEP_NVL_GBS` interpolated linearly in the rank count, held at the end points outside 8–36 ranks
     (no larger group was measured; the rates fall slowly from 16 ranks on)."""
-    r = [x[0] for x in HYBRIDEP_NVL_GBS]
-    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_NVL_GBS]) * 1e9
-    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_NVL_GBS]) * 1e9
-    if np.ndim(d) == 0:
-        return float(d), float(c)
-    return d, c
+    return _table_rates(HYBRIDEP_NVL_GBS, ep)
 
 
 def hybridep_nvl_seconds(lay: dict, intra_p2p):
@@ -3607,23 +3626,15 @@ def flex_dest_nodes(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
     ep = ops.maximum(ops.f(ep), 1.0)
     if n_exp <= 0 or k <= 0:
         return ep * 0.0
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    local = _domain_members(ep, stride, domain, ops)
     n_dom = ep / local
-    miss = 1.0
-    for i in range(k):
-        miss = miss * ops.maximum(n_exp - n_exp / n_dom - i, 0.0) / (n_exp - i)
-    return n_dom * (1.0 - miss)
+    return n_dom * (1.0 - _none_in_group(n_exp, k, n_dom, ops))
 
 
 def hybridep_ib_rates(ep):
     """(dispatch, combine) bytes/s per rank of HybridEP across nodes for an ``ep``-rank group: :data:`HYBRIDEP_IB_GBS`
     interpolated linearly in the rank count, held at the end points outside 16–64 ranks."""
-    r = [x[0] for x in HYBRIDEP_IB_GBS]
-    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_IB_GBS]) * 1e9
-    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_IB_GBS]) * 1e9
-    if np.ndim(d) == 0:
-        return float(d), float(c)
-    return d, c
+    return _table_rates(HYBRIDEP_IB_GBS, ep)
 
 
 def hybridep_ib_layout(m: ModelFacts, ep, stride, domain, ops=_ScalarOps) -> dict:
