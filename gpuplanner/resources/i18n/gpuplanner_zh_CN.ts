@@ -1380,6 +1380,14 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
+        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
+        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+    <message>
         <source>hardware (purchase and depreciation)</source>
         <translation>硬件（购置与折旧）</translation>
     </message>
@@ -5497,10 +5505,6 @@
         <translation>自建合计</translation>
     </message>
     <message>
-        <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
-        <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
-    </message>
-    <message>
         <source>Purchase price</source>
         <translation>购买价格</translation>
     </message>
@@ -5611,10 +5615,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>Whether owning breaks even is unknown without a purchase price.</source>
-        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
@@ -7437,10 +7437,6 @@
         <translation>自建合计</translation>
     </message>
     <message>
-        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
-        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
-    </message>
-    <message>
         <source>Not counted (no figure entered): {0}</source>
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
@@ -8087,10 +8083,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>Whether owning breaks even is unknown without a purchase price.</source>
-        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>deadline {d} d, right of the chart: every plan meets it</source>
