@@ -2169,6 +2169,8 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
                        cancel: Callable[[], bool] | None) -> list[Msg]:
     """When nothing fits: the best plan of each :data:`FIT_INSTEAD` change that applies to ``s`` and fits on the
     same candidates (one line each), or nothing."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     out: list[Msg] = []
     for methods, label, change in FIT_INSTEAD:
         if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
@@ -2190,10 +2192,11 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
             continue
         p = res.plans[0]
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your "
+            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days} days, {cost:,.0f} {cur}. Your "
                  "choice is kept; change it to plan with this."),
             {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
-             "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
+             "fw": name_for(p.framework, v.training.method),
+             "days": format_plan_days(p.calendar_days, p.evaluation.calendar_days_band),  # as its headline
              "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
     return out
 
@@ -2692,6 +2695,8 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                      s: Scenario) -> list[Msg]:
     """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
     other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     fw = plan.framework
     sup = FRAMEWORKS[fw]
     sup = replace(sup, name=name_for(fw, s.training.method))  # torchtune for a PEFT plan of the fsdp row
@@ -2720,10 +2725,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
+                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
-                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": od, "cost": oc,
+                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": format_plan_days(od),
+                 "cost": oc,
                  "cur": plan.currency,
                  "rel": _rel(oc, plan.cost)}))
         excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws

@@ -4725,8 +4725,8 @@
         <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
     </message>
     <message>
-        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
@@ -4789,8 +4789,8 @@
         <translation>ZeRO-3 并把权重放在 CPU 内存中（parallel.offload_params）</translation>
     </message>
     <message>
-        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
-        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
         <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
