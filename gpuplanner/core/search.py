@@ -2476,9 +2476,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     fw_of = ctx_fw[cat["ctx"]]
     days, per_pflop = cat["calendar_hours"] / 24.0, cat["cost"] / max(total_pflop, 1e-30)
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
-    pen = _penalty_of(cat, con.rules.mfu_grade)
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
-                                           pen, _above_poor(cat))
+                                           pen := _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
     chosen = order[:top]
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
