@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.serving_facts import ENGINE_NAMES
+from ..core.serving_facts import first_token_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
@@ -104,10 +104,7 @@ def text_lines(res) -> list[str]:
                 tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
                 bound=_bound_text(s.bound),
                 per_m=per_m))
-            lines.append(" " * 22 + translate(
-                CTX, "{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica").format(
-                engine=ENGINE_NAMES.get(s.engine, s.engine), kv=format_number(s.kv_cache_gib_per_gpu, 1),
-                ttft=format_number(s.ttft_s * 1e3, 0)))
+            lines.append(" " * 22 + msg(first_token_line(s)))
         if p.cpu is not None:
             lines.append(" " * 22 + translate(CTX, "CPU: {gb} GB at {rate} MB/s per core = {h} core-hours").format(
                 gb=format_number(p.cpu.data_gb), rate=format_number(p.cpu.mb_s_per_core, 2),

@@ -950,6 +950,26 @@ BUILD_PART_INPUTS = {"hardware": ("machine_price",), "rack": ("colocation_per_ma
                      "spares": ("spare_rate_per_year", "machine_price")}
 
 
+#: the break-even sentence under the rent-or-build table (the Plans page and the PDF: :func:`break_even_line`; issue 35
+#: round 12, tidy12: two wordings before)
+BREAK_EVEN_LINE = QT_TRANSLATE_NOOP("Cost", "Owning breaks even when the servers are busy {u} of the time over {y} "
+                                            "years (straight-line depreciation, no resale value).")
+BREAK_EVEN_UNKNOWN = QT_TRANSLATE_NOOP("Cost", "Whether owning breaks even is unknown without a purchase price.")
+
+
+def break_even_line(rb) -> Msg | None:
+    """The break-even sentence of ``rb`` (a :class:`BuildResult`): the utilisation at which owning breaks even, or
+    that it is unknown without a purchase price; None when owning never pays off (the verdict sentence above the
+    table says so, once). Numbers through the one formatter (a whole percent, the years as entered)."""
+    from ..formatting import format_percent, format_sig  # pure Python, no Qt: the core stays pure
+
+    u = rb.break_even_utilisation
+    if u is not None:
+        return Msg("Cost", BREAK_EVEN_LINE, {"u": format_percent(u, 0),
+                                             "y": format_sig(rb.inputs.depreciation_years or 0, 6)})
+    return Msg("Cost", BREAK_EVEN_UNKNOWN, {}) if rb.verdict == "unknown" else None
+
+
 def unknown_build_parts(rb) -> frozenset[str]:
     """The parts of building ``rb`` (a :class:`BuildResult`) cannot state: an input of theirs is missing."""
     return frozenset(k for k, inputs in BUILD_PART_INPUTS.items() if any(i in rb.missing for i in inputs))

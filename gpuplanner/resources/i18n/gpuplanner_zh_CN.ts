@@ -1009,10 +1009,6 @@
         <translation>GPU 数</translation>
     </message>
     <message>
-        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
-        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
-    </message>
-    <message>
         <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
         <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
     </message>
@@ -1382,6 +1378,14 @@
     <message>
         <source>Default price for {gpu} ({source}, {date}): replace it with your quote.</source>
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
+    </message>
+    <message>
+        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
+        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>hardware (purchase and depreciation)</source>
@@ -4549,6 +4553,18 @@
         <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{span}，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
     </message>
     <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {span}, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {span}, {cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>it is over the budget of {b:,.0f} {cur}</source>
+        <translation>它超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
     </message>
@@ -4617,20 +4633,12 @@
         <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
     </message>
     <message>
-        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan with this.</source>
-        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
-    </message>
-    <message>
         <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
         <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
         <source>it misses the deadline of {d:g} days</source>
         <translation>它赶不上 {d:g} 天的截止时间</translation>
-    </message>
-    <message>
-        <source>it is over the budget of {b:,.0f} {cur}</source>
-        <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
@@ -4753,8 +4761,8 @@
         <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
     </message>
     <message>
-        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
@@ -4815,10 +4823,6 @@
     <message>
         <source>ZeRO-3 with the weights in CPU memory (parallel.offload_params)</source>
         <translation>ZeRO-3 并把权重放在 CPU 内存中（parallel.offload_params）</translation>
-    </message>
-    <message>
-        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
-        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
         <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
@@ -5529,10 +5533,6 @@
         <translation>自建合计</translation>
     </message>
     <message>
-        <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
-        <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
-    </message>
-    <message>
         <source>Purchase price</source>
         <translation>购买价格</translation>
     </message>
@@ -5643,10 +5643,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>Whether owning breaks even is unknown without a purchase price.</source>
-        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
@@ -5877,6 +5873,10 @@
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
         <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
+    </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
     </message>
     <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
@@ -7465,10 +7465,6 @@
         <translation>自建合计</translation>
     </message>
     <message>
-        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
-        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
-    </message>
-    <message>
         <source>Not counted (no figure entered): {0}</source>
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
@@ -8101,10 +8097,6 @@
         <translation>备件</translation>
     </message>
     <message>
-        <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
-        <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
-    </message>
-    <message>
         <source>Rental price per {n}-GPU server-month, {gpu}</source>
         <translation>{gpu} 每台 {n} 卡服务器每月租用价格</translation>
     </message>
@@ -8119,10 +8111,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>Whether owning breaks even is unknown without a purchase price.</source>
-        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>deadline {d} d, right of the chart: every plan meets it</source>

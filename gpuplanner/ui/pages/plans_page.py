@@ -835,7 +835,7 @@ class PlansPage(BasePage):
         Evaluation; nothing computed here)."""
         from PySide6.QtCore import QCoreApplication
 
-        from gpuplanner.core.cost import BUILD_PART_LABELS, unknown_build_parts
+        from gpuplanner.core.cost import BUILD_PART_LABELS, break_even_line, unknown_build_parts
 
         esc = html.escape
         cur = rb.currency
@@ -852,11 +852,7 @@ class PlansPage(BasePage):
         won = " ✔" if rb.verdict == "build" else ""
         cells.append(f"<tr><td><b>{esc(self.tr('Build, total'))}{won}</b></td>"
                      f"<td align=right><b>{amount(rb.build_total, not unknown)}</b></td></tr>")
-        u = rb.break_even_utilisation
-        be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
-            format_percent(u, 0), format_sig(rb.inputs.depreciation_years, 6)) if u is not None else
-              self.tr("Whether owning breaks even is unknown without a purchase price.") if rb.verdict == "unknown"
-              else "")  # never: the verdict sentence above the table says so ("owning never pays off"), once
+        be = tr_msg(break_even_line(rb))  # the PDF's sentence (core.cost); none when owning never pays off
         names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
                  "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),
                  "ops_staff_per_month": self.tr("Operations staff"), "spare_rate_per_year": self.tr("Spares")}
