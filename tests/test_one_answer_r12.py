@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_one_answer import _estimate_json, _plan_json  # noqa: E402
 import test_one_answer_r10 as R10  # noqa: E402  (a module, so pytest does not collect its tests again here)
 from test_one_answer_r10 import _patch  # noqa: E402
-from test_one_answer_r11 import _cli, _flat, _pdf_text, _tight  # noqa: E402
+from test_one_answer_r11 import _cli, _flat, _loose, _pdf_text, _tight, _zh_line  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVE_SRC = ROOT / "tests" / "data" / "expert_review_r11" / "serve-32b-200-users.gpuplan"
@@ -86,11 +86,16 @@ def test_first_token_is_the_same_in_project_and_pdf_and_live(case, tmp_path, cap
     """The idle replica's first token: ``project`` prints the phase's ``ServingSize.ttft_s`` in milliseconds and the
     en PDF the same figure; switching the round-12 term off moves it (the 2 ms window; FP8 attention with a BF16
     cache is faster than it runs)."""
+    from gpuplanner.core.serving_facts import first_token_line
+
     name, doc, off = case
     s = _serving(doc)
-    ms = _first_token_ms(_cli(["project", str(doc)], capsys))
-    assert ms == f"{round(s.ttft_s * 1e3):,}"
-    assert _first_token_ms(_pdf_text(doc, tmp_path)) == ms
+    line = _flat(first_token_line(s).render())  # the one sentence (tidy12): the CLI, the PDF and the Project page
+    out = _cli(["project", str(doc)], capsys)
+    ms = _first_token_ms(out)
+    assert ms == f"{round(s.ttft_s * 1e3):,}" and _flat(out).count(line) == 1
+    pdf = _pdf_text(doc, tmp_path)
+    assert _first_token_ms(pdf) == ms and _loose(line) in _loose(pdf)
     with pytest.MonkeyPatch.context() as mp:
         off(mp)
         s_off = _serving(doc)
@@ -105,11 +110,15 @@ def test_first_token_is_the_same_in_project_and_pdf_and_live(case, tmp_path, cap
 
 def test_first_token_in_chinese_project_and_pdf(tmp_path, capsys):
     """``project --lang zh_CN`` and the zh PDF carry the same milliseconds as the en CLI (FP8 case)."""
+    from gpuplanner.core.serving_facts import first_token_line
+
     ms = _first_token_ms(_cli(["project", str(FP8_DOC)], capsys))
+    zh = _zh_line(first_token_line(_serving(FP8_DOC)))
+    assert zh != first_token_line(_serving(FP8_DOC)).render()
     out = _cli(["project", str(FP8_DOC), "--lang", "zh_CN"], capsys)
-    assert _first_token_ms(out, zh=True) == ms and "first token" not in out
+    assert _first_token_ms(out, zh=True) == ms and "first token" not in out and _tight(zh) in _tight(out)
     pdf = _pdf_text(FP8_DOC, tmp_path, "zh_CN")
-    assert "first token" not in pdf
+    assert "first token" not in pdf and _tight(zh) in _tight(pdf)
     m = re.search(r"首个token[^\d]{0,12}([\d,]+)", _tight(pdf))
     assert m and m.group(1) == ms, _tight(pdf)[-3000:]
 
@@ -272,3 +281,44 @@ def test_round12_term_moves_estimate_and_plan_agrees(case, tmp_path, capsys, mon
     without = _estimate_json(tmp_path, fixed, capsys)
     assert without["step_time_s"] < one["step_time_s"] * (1 - 1e-5), (one["step_time_s"], without["step_time_s"])
     assert without["time_parts"] != one["time_parts"]
+
+
+# ---------------------------------------------------------------------------- a new step-time part, everywhere
+
+
+def check_part_everywhere(d: dict, key: str, tmp_path, capsys) -> None:
+    """The breakdown part ``key`` of the scenario ``d`` (a manual layout: the document stands for it) is live
+    (non-zero, a printed share) and reads the same in ``estimate`` (text rows), ``estimate --json``
+    (``time_breakdown``, ``time_parts``), the PDF's step-time table and the zh CLI's label, all from the one
+    Evaluation; ``plan --json``'s plans reproduce with ``estimate --json`` (round 10's harness)."""
+    from gpuplanner.app.answer import answer, report_data
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import BREAKDOWN_LABELS
+    from gpuplanner.report.render import build_html
+    from test_breakdown_rows import cli_breakdown_rows, pdf_breakdown_rows, want_rows
+
+    ev = evaluate(scenario_from_dict(d))
+    assert ev.time.parts.get(key, 0.0) > 0.0 and ev.time.breakdown.get(key, 0.0) >= 0.0005, ev.time.breakdown
+    want = want_rows(ev)
+    label = BREAKDOWN_LABELS[key]
+    assert label in dict(want)
+    path = _write(d, f"{key}.json")
+    assert cli_breakdown_rows(_cli(["estimate", str(path)], capsys)) == want
+    js = json.loads(_cli(["estimate", str(path), "--json"], capsys))
+    assert js["time_breakdown"][key] == pytest.approx(ev.time.breakdown[key], abs=1e-6)  # six decimals
+    assert js["step_time_s"] == pytest.approx(ev.time_modelled.step_time_s, rel=1e-12)
+    ans = answer(path)
+    assert ans.evaluation.scenario == ev.scenario
+    assert pdf_breakdown_rows(build_html(report_data(path, answer_=ans), {})) == want
+    zh = _cli(["estimate", str(path), "--lang", "zh_CN"], capsys)
+    from gpuplanner.commands import _lang
+    from gpuplanner.i18n import translate_message
+
+    _lang.install("zh_CN")
+    try:
+        zl = translate_message("Timing", label, {})
+    finally:
+        _lang.install("en")
+    assert zl != label and zl in zh and label not in zh
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(d), tmp_path, capsys)

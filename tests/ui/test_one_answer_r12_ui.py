@@ -84,3 +84,6 @@ def test_the_project_page_first_token_is_the_cli_sentence(doc, make_window, lang
     assert text.count(m.group(0)) == 1, text
     (s,) = [ph.serving for ph in page.result.phases if ph.serving is not None]
     assert f"first token in {round(s.ttft_s * 1e3):,} ms" in text
+    from gpuplanner.core.serving_facts import first_token_line
+
+    assert _flat(first_token_line(s).render()) == m.group(0)
