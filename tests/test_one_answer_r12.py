@@ -14,6 +14,7 @@ The app's copies (Plans page, live panel, Project page) are checked in tests/ui/
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 import sys
@@ -321,7 +322,8 @@ def check_part_everywhere(d: dict, key: str, tmp_path, capsys, harness: bool = T
     assert js["step_time_s"] == pytest.approx(ev.time_modelled.step_time_s, rel=1e-12)
     ans = answer(path)
     assert ans.evaluation.scenario == ev.scenario
-    assert pdf_breakdown_rows(build_html(report_data(path, answer_=ans), {})) == want
+    pdf = pdf_breakdown_rows(build_html(report_data(path, answer_=ans), {}))
+    assert [(html.unescape(lab), pct) for lab, pct in pdf] == want
     zh = _cli(["estimate", str(path), "--lang", "zh_CN"], capsys)
     from gpuplanner.commands import _lang
     from gpuplanner.i18n import translate_message
