@@ -32,6 +32,7 @@ from . import rules as rulesmod
 from .cost import MODE_LABELS
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
+from .frameworks import RL_OFFLOAD_MODEL_TOOLS
 from .methods import method_profile
 
 CTX = "Plan"
@@ -48,6 +49,20 @@ LABELS = {
              "and parallel.offload_optimizer: ms-swift's own colocated GRPO examples set both)"),
     ("sleep",): QT_TRANSLATE_NOOP(CTX, "vLLM asleep while the model trains (training.rl.engine_sleep)"),
     ("offload",): QT_TRANSLATE_NOOP(CTX, "the optimizer states in CPU memory (parallel.offload_optimizer)"),
+    ("sleep", "model"): QT_TRANSLATE_NOOP(
+        CTX, "vLLM asleep while the model trains and the training model in CPU memory while vLLM generates "
+             "(training.rl.engine_sleep and training.rl.offload_model: Megatron-SWIFT --sleep_level 2 "
+             "--offload_model true --offload_optimizer true)"),
+    ("model",): QT_TRANSLATE_NOOP(
+        CTX, "the training model in CPU memory while vLLM generates (training.rl.offload_model: Megatron-SWIFT "
+             "--offload_model true --offload_optimizer true)"),
+    ("sleep", "model", "offload"): QT_TRANSLATE_NOOP(
+        CTX, "vLLM asleep while the model trains, the training model in CPU memory while vLLM generates and the "
+             "optimizer states in CPU memory (training.rl.engine_sleep, training.rl.offload_model and "
+             "parallel.offload_optimizer: ms-swift's moe_colocate_full.sh example sets all three)"),
+    ("model", "offload"): QT_TRANSLATE_NOOP(
+        CTX, "the training model in CPU memory while vLLM generates and the optimizer states in CPU memory "
+             "(training.rl.offload_model and parallel.offload_optimizer)"),
 }
 
 
@@ -82,6 +97,33 @@ def saver_change(s: Any, frameworks: tuple[str, ...] | None = None) -> tuple[tup
         if len(ok) < len(fws):
             change["constraints"] = {"framework_candidates": ok}
     return tuple(keys), change
+
+
+def saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tuple[tuple[str, ...], dict]]:
+    """The saver sets to search, fewest costs first (issue 35 round 12, savers12): for colocated RL on a tool of
+    :data:`frameworks.RL_OFFLOAD_MODEL_TOOLS` among ``frameworks``, the training model in CPU memory while vLLM
+    generates (``training.rl.offload_model``, with vLLM asleep: the pair that frees the card for each phase;
+    its time is a copy over the host link, no CPU optimizer step), then the same with the optimizer states in CPU
+    memory as well (:func:`saver_change`), the search narrowed to those tools; else :func:`saver_change` alone.
+    Empty when no saver applies."""
+    base = saver_change(s, frameworks)
+    prof = method_profile(s.training)
+    fws = tuple(frameworks) if frameworks else (s.training.framework,)
+    tools = [f for f in fws if f in RL_OFFLOAD_MODEL_TOOLS]
+    if not (prof.rl and prof.engine == "vllm_colocated" and not prof.offload_model and tools):
+        return [base] if base[0] else []
+    keys = (("sleep",) if not prof.engine_sleep else ()) + ("model",)
+    rl = {"offload_model": True}
+    if not prof.engine_sleep:
+        rl["engine_sleep"] = True
+    change: dict = {"training": {"rl": rl}}
+    if len(tools) < len(fws):
+        change["constraints"] = {"framework_candidates": tools}
+    out = [(keys, change)]
+    if "offload" in base[0]:
+        both = _merged(_merged({}, change), {"parallel": {"offload_optimizer": True}})
+        out.append((keys + ("offload",), both))
+    return out
 
 
 def _failed(p: Any) -> set[str]:
@@ -121,12 +163,35 @@ def _merged(d: dict, change: dict) -> dict:
     return d
 
 
-def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None) -> dict | None:
-    """The scenario as the user wrote it with the savers on (None: no saver applies)."""
-    keys, change = saver_change(s, frameworks)
-    if not keys:
-        return None
+def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None, change: dict | None = None) -> dict | None:
+    """The scenario as the user wrote it with the savers on (None: no saver applies); ``change``: one of
+    :func:`saver_options` (default: :func:`saver_change`)."""
+    if change is None:
+        keys, change = saver_change(s, frameworks)
+        if not keys:
+            return None
     return _merged(s.model_dump(exclude_unset=True), change)
+
+
+def _best_with_savers(s: Any, one: Any, objective: str, run: Callable[[dict], Any],
+                      frameworks: tuple[str, ...] | None):
+    """(keys, plan) for #1 ``one``: the first saver set of :func:`saver_options` (fewest savers: each costs time and
+    host memory, and each is a change the user must make) whose best plan ranks better than #1 and passes every
+    ranking rule; else, among the sets whose best plan ranks better than #1, the one ranking best by the search's
+    order (the earlier on a tie). (None, None) when none ranks better; later sets are not searched once one passes."""
+    best_keys, best = None, None
+    for keys, change in saver_options(s, frameworks):
+        res = run(savers_scenario_dict(s, frameworks, change))
+        if res is None or not res.plans:
+            continue
+        q = res.plans[0]
+        if not ranks_better(q, one, objective):
+            continue
+        if plan_penalty(q) == 0:
+            return keys, q
+        if best is None or ranks_better(q, best, objective):
+            best_keys, best = keys, q
+    return best_keys, best
 
 
 def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
@@ -136,16 +201,9 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
     to look past and that plan ranks better; else None."""
     if not plans or not wants_savers(plans[0]):
         return None
-    d = savers_scenario_dict(s, frameworks)
-    if d is None:
+    keys, q = _best_with_savers(s, plans[0], objective, run, frameworks)
+    if q is None:
         return None
-    res = run(d)
-    if res is None or not res.plans:
-        return None
-    q, one = res.plans[0], plans[0]
-    if not ranks_better(q, one, objective):
-        return None
-    keys, _ = saver_change(s, frameworks)
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
             "fw": q.framework_name, "days": float(q.calendar_days), "cost": float(q.cost), "cur": q.currency,
             "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}
