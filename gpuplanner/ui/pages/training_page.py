@@ -667,11 +667,10 @@ class TrainingPage(BasePage):
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
                    "prompt_pad_len": rl,
-                   # Megatron-SWIFT's setting (core/frameworks.RL_OFFLOAD_MODEL_TOOLS), or a search that may pick it;
-                   # kept enabled while ticked, so a file's choice can be cleared
+                   # Megatron-SWIFT's setting (core/frameworks.RL_OFFLOAD_MODEL_TOOLS); kept enabled while ticked,
+                   # so a file's choice can be cleared
                    "rl_offload_model": (rl and s.training.rl.generation_engine == "vllm_colocated"
-                                        and (s.training.framework in RL_OFFLOAD_MODEL_TOOLS
-                                             or bool(s.constraints.search_frameworks)))
+                                        and s.training.framework in RL_OFFLOAD_MODEL_TOOLS)
                    or bool(s.training.rl.offload_model),
                    "critic_padding_free": obj == "ppo",
                    "sample_len_std": s.data.mean_sample_len is not None
