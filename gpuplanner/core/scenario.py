@@ -825,10 +825,17 @@ def _check_fused_ce(t) -> None:
 EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
 
 
-def _check_rl_offload_model(t) -> None:
-    """``training.rl.offload_model``: ms-swift's offload context runs in colocate mode only (``rollout_mixin``:
-    ``elif self.vllm_mode == 'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS`."""
-    if t.objective not in ("ppo", "grpo") or not t.rl.offload_model:
+def _check_rl_engine(t) -> None:
+    """The rollout engine's choices: ``schedule=one_step_off`` needs vLLM on its own GPUs; ``offload_model``:
+    ms-swift's offload context runs in colocate mode only (``rollout_mixin``: ``elif self.vllm_mode ==
+    'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS`."""
+    if t.objective not in ("ppo", "grpo"):
+        return
+    if t.rl.schedule == "one_step_off" and t.rl.generation_engine != "vllm_separate":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
+                 "GPUs, overlapped with training)")))
+    if not t.rl.offload_model:
         return
     if t.rl.generation_engine != "vllm_colocated":
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
@@ -926,12 +933,7 @@ class Scenario(_Section):
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
-        if (t.objective in ("ppo", "grpo") and t.rl.schedule == "one_step_off"
-                and t.rl.generation_engine != "vllm_separate"):
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
-                     "GPUs, overlapped with training)")))
-        _check_rl_offload_model(t)
+        _check_rl_engine(t)
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

@@ -59,6 +59,13 @@ def attention_kernel_applies(s) -> bool:
     return not fa2 or t.attention_kernel == "cudnn"
 
 
+def offload_model_enabled(s, rl: bool) -> bool:
+    """``training.rl.offload_model``: Megatron-SWIFT's setting (core/frameworks.RL_OFFLOAD_MODEL_TOOLS) for colocated
+    vLLM; kept enabled while ticked, so a file's choice can be cleared."""
+    return bool((rl and s.training.rl.generation_engine == "vllm_colocated"
+                 and s.training.framework in RL_OFFLOAD_MODEL_TOOLS) or s.training.rl.offload_model)
+
+
 class TrainingPage(BasePage):
     def title(self) -> str:
         return self.tr("Training setup")
@@ -667,11 +674,7 @@ class TrainingPage(BasePage):
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
                    "prompt_pad_len": rl,
-                   # Megatron-SWIFT's setting (core/frameworks.RL_OFFLOAD_MODEL_TOOLS); kept enabled while ticked,
-                   # so a file's choice can be cleared
-                   "rl_offload_model": (rl and s.training.rl.generation_engine == "vllm_colocated"
-                                        and s.training.framework in RL_OFFLOAD_MODEL_TOOLS)
-                   or bool(s.training.rl.offload_model),
+                   "rl_offload_model": offload_model_enabled(s, rl),
                    "critic_padding_free": obj == "ppo",
                    "sample_len_std": s.data.mean_sample_len is not None
                    and not (s.training.packing or s.training.padding_free),
