@@ -43,15 +43,14 @@ def _savers_lines(p) -> list:
 
 def test_grpo_moe_month_first_names_the_one_node_plan_with_the_savers():
     """#1 stays 8 × H200 by the month (no card-hour quote rents networked servers); the line under its rank lines
-    names the one-node plan billed by the card-hour that passes every ranking rule, with the fewest savers that give
-    one. Its figures are the search's own with the savers set (the line is not a guess).
+    names the one-node plan billed by the card-hour that the savers give, the best by the search's own order among
+    the saver sets tried. Its figures are the search's own with the savers set (the line is not a guess).
 
-    Round 12 (savers12): the savers are vLLM asleep and the training model in CPU memory while vLLM generates
-    (``training.rl.offload_model``, Megatron-SWIFT ``--offload_model true --offload_optimizer true``: ms-swift's own
-    examples/megatron/grpo/moe_colocate_full.sh), no CPU optimizer step; and the search now tries Megatron-SWIFT's
-    layouts with experts over the tensor-parallel ranks (ETP 1: TP 4 × EP 4 × PP 2, that example's). Round 11's line
-    named the same node by the month (vLLM's start-up reserve left no 96 GB card room beside the training state
-    without the model's offload)."""
+    Round 12 (savers12): the saver sets are vLLM asleep with the training model in CPU memory while vLLM generates
+    (``training.rl.offload_model``: Megatron-SWIFT ``--offload_model true --offload_optimizer true``), round 11's
+    vLLM asleep with the optimizer in CPU memory, and all three (ms-swift's examples/megatron/grpo/
+    moe_colocate_full.sh); and the search now tries Megatron-SWIFT's layouts with experts over the tensor-parallel
+    ranks (ETP 1: that example's TP 4 × EP 4 × PP 2). Round 11's line named the same node by the month."""
     d = _doc("grpo-qwen3-30b-a3b.json")
     res = _search(d)
     one = res.plans[0]
@@ -63,19 +62,31 @@ def test_grpo_moe_month_first_names_the_one_node_plan_with_the_savers():
     at = one.explanation.index(line)
     assert one.explanation[0].render().startswith("Ranks #1")
     assert all(m.text.startswith(("Ranks #", "A better plan by the objective")) for m in one.explanation[:at])
-    # the same plan the search finds with the savers set by hand
-    d2 = json.loads(json.dumps(d))
-    d2["training"]["rl"]["engine_sleep"] = True
-    d2["training"]["rl"]["offload_model"] = True
-    best = _search(d2, top=1).plans[0]
+    # the plan the search finds with each saver set written by hand; the line names the best by the search's order
+    fields = {"sleep": ("training", "rl", "engine_sleep"), "model": ("training", "rl", "offload_model"),
+              "offload": ("parallel", None, "offload_optimizer")}
+    found = []
+    for keys in (("sleep", "model"), ("sleep", "offload"), ("sleep", "model", "offload")):
+        d2 = json.loads(json.dumps(d))
+        for k in keys:
+            sect, sub, name = fields[k]
+            (d2.setdefault(sect, {}).setdefault(sub, {}) if sub else d2.setdefault(sect, {}))[name] = True
+        found.append((keys, _search(d2, top=1).plans[0]))
+    # the expected outcome of the model's offload alone: one node of 96 GB cards, card-hours, every rule passed
+    alone = found[0][1]
+    assert alone.evaluation.nodes == 1 and not _failed(alone) and alone.rental_mode == "card_hour"
+    keys, best = found[0]
+    for k, q in found[1:]:
+        if sv.ranks_better(q, best, res.objective):
+            keys, best = k, q
     assert best.evaluation.nodes == 1 and not _failed(best) and best.rental_mode == "card_hour"
     assert best.cost < 0.01 * one.cost
     p = line.params
     assert (p["n"], p["gpu"]) == (best.num_gpus, best.gpu_name)
     assert p["cost"] == pytest.approx(best.cost) and p["days"] == pytest.approx(best.calendar_days)
     text = line.render()
-    assert "training.rl.engine_sleep" in text and "training.rl.offload_model" in text
-    assert "parallel.offload_optimizer" not in text  # the fewest savers: no CPU optimizer step is needed
+    for k in keys:
+        assert ".".join(x for x in fields[k] if x) in text
     assert "passes every ranking rule" in text
 
 

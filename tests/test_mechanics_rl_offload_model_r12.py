@@ -173,12 +173,19 @@ def test_megatron_swift_layouts_may_spread_experts_over_tensor_ranks():
     assert all(p.evaluation.layout.ep <= p.evaluation.layout.dp for p in res.plans)
 
 
-def test_saver_options_ask_the_least_first():
+def test_saver_options_fewest_savers_first():
     s = Scenario.model_validate(json.loads((DATA / "grpo-qwen3-30b-a3b.json").read_text(encoding="utf-8")))
     opts = sv.saver_options(s, ("megatron-swift", "trl"))
-    assert [k for k, _ in opts] == [("sleep", "model"), ("sleep", "model", "offload")]
+    assert [k for k, _ in opts] == [("sleep", "model"), ("sleep", "offload"), ("sleep", "model", "offload")]
     assert opts[0][1] == {"training": {"rl": {"offload_model": True, "engine_sleep": True}},
                           "constraints": {"framework_candidates": ["megatron-swift"]}}
-    assert opts[1][1]["parallel"] == {"offload_optimizer": True}
+    assert opts[1] == sv.saver_change(s, ("megatron-swift", "trl"))
+    assert opts[2][1]["parallel"] == {"offload_optimizer": True}
+    assert opts[2][1]["training"]["rl"] == {"offload_model": True, "engine_sleep": True}
+    # LoRA: no optimizer states to offload: vLLM asleep alone, then with the model's offload
+    d = json.loads((DATA / "grpo-qwen3-30b-a3b.json").read_text(encoding="utf-8"))
+    d["training"]["method"] = "lora"
+    lora = Scenario.model_validate(d)
+    assert [k for k, _ in sv.saver_options(lora, ("megatron-swift",))] == [("sleep",), ("sleep", "model")]
     # no Megatron-SWIFT among the frameworks: the round-11 savers alone
     assert sv.saver_options(s, ("trl",)) == [sv.saver_change(s, ("trl",))]

@@ -16,6 +16,14 @@ megatron/training/arguments.py requires ``--use-precision-aware-optimizer`` with
 ranks 8 × H200 by the month at 97% of the card first, while with the optimizer in CPU memory 8 × H800 on one node
 fits with the headroom on card-hours.
 
+Round 12 (savers12): the savers of colocated RL on Megatron-SWIFT also move the training model to CPU memory while
+vLLM generates (``training.rl.offload_model``, the example's ``--offload_model true --offload_optimizer true``):
+with vLLM asleep, training and generation each have the card to themselves, at the price of a copy over the host
+link each step, where the CPU optimizer costs a CPU Adam step. :func:`saver_options` lists the sets to try, fewest
+first; the line names the one whose best plan ranks best by the search's order (the fewer savers on a tie). GRPO of
+Qwen3-30B-A3B, cheapest: all three savers give 4 × A800 on one node, card-hours; vLLM asleep and the model
+offloaded alone give 8 × H20 on one node (the example's TP 4 × EP 4 × PP 2), faster and dearer.
+
 The user's choices are kept (as ``search.FIT_INSTEAD``: said, never applied): the savers cost time (the optimizer
 step on the host, vLLM's wake-up) and host memory, which the search counts for the plan it names. #1 keeps its rank;
 its explanation says, right under its rank line, which plan the savers give, at what figures, and which fields to
@@ -100,12 +108,12 @@ def saver_change(s: Any, frameworks: tuple[str, ...] | None = None) -> tuple[tup
 
 
 def saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tuple[tuple[str, ...], dict]]:
-    """The saver sets to search, fewest costs first (issue 35 round 12, savers12): for colocated RL on a tool of
+    """The saver sets to search, fewest savers first (issue 35 round 12, savers12): for colocated RL on a tool of
     :data:`frameworks.RL_OFFLOAD_MODEL_TOOLS` among ``frameworks``, the training model in CPU memory while vLLM
-    generates (``training.rl.offload_model``, with vLLM asleep: the pair that frees the card for each phase;
-    its time is a copy over the host link, no CPU optimizer step), then the same with the optimizer states in CPU
-    memory as well (:func:`saver_change`), the search narrowed to those tools; else :func:`saver_change` alone.
-    Empty when no saver applies."""
+    generates (``training.rl.offload_model``, with vLLM asleep: the pair that frees the card for each phase; its
+    time is a copy over the host link, no CPU optimizer step; the search narrowed to those tools), then, where the
+    method has optimizer states to offload, :func:`saver_change`'s set (vLLM asleep, the optimizer in CPU memory)
+    and all three; else :func:`saver_change` alone. Empty when no saver applies."""
     base = saver_change(s, frameworks)
     prof = method_profile(s.training)
     fws = tuple(frameworks) if frameworks else (s.training.framework,)
@@ -120,10 +128,12 @@ def saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tup
     if len(tools) < len(fws):
         change["constraints"] = {"framework_candidates": tools}
     out = [(keys, change)]
+    if base[0]:
+        out.append(base)  # round 11's set (vLLM asleep, and the optimizer in CPU memory where it applies)
     if "offload" in base[0]:
         both = _merged(_merged({}, change), {"parallel": {"offload_optimizer": True}})
-        out.append((keys + ("offload",), both))
-    return out
+        out.append((keys + ("offload",), both))  # all three (ms-swift's example)
+    return sorted(out, key=lambda kc: len(kc[0]))  # fewest savers first (stable: the model's offload on a tie)
 
 
 def _failed(p: Any) -> set[str]:
@@ -175,21 +185,17 @@ def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None, chan
 
 def _best_with_savers(s: Any, one: Any, objective: str, run: Callable[[dict], Any],
                       frameworks: tuple[str, ...] | None):
-    """(keys, plan) for #1 ``one``: the first saver set of :func:`saver_options` (fewest savers: each costs time and
-    host memory, and each is a change the user must make) whose best plan ranks better than #1 and passes every
-    ranking rule; else, among the sets whose best plan ranks better than #1, the one ranking best by the search's
-    order (the earlier on a tie). (None, None) when none ranks better; later sets are not searched once one passes."""
+    """(keys, plan) for #1 ``one``: among the saver sets of :func:`saver_options` whose best plan ranks better than
+    #1, the one whose plan ranks best by the search's own order (:func:`ranks_better`: fewer or lighter failed
+    rules, then the objective); on a tie the earlier set, with fewer savers (each costs time and host memory, and
+    each is a change the user must make). (None, None) when none ranks better."""
     best_keys, best = None, None
     for keys, change in saver_options(s, frameworks):
         res = run(savers_scenario_dict(s, frameworks, change))
         if res is None or not res.plans:
             continue
         q = res.plans[0]
-        if not ranks_better(q, one, objective):
-            continue
-        if plan_penalty(q) == 0:
-            return keys, q
-        if best is None or ranks_better(q, best, objective):
+        if ranks_better(q, one, objective) and (best is None or ranks_better(q, best, objective)):
             best_keys, best = keys, q
     return best_keys, best
 

@@ -2205,8 +2205,8 @@ def rl_model_offloaded(prof: MethodProfile, tool) -> bool:
 def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp):
     """Bytes the colocated engine adds beyond the training state and activations when the training model
     (``held``: weights, gradients, optimizer states, reference) leaves the GPU while vLLM generates: the larger of
-    the generation's pool and the refit's vLLM weights (:data:`offloaded_pool_bytes` comment), less what training
-    already holds, never below zero."""
+    the generation's pool and the refit's vLLM weights (the comment above), less what training already holds,
+    never below zero."""
     return xp.maximum(xp.maximum(pool - held - acts, w16_vllm - acts), 0.0)
 
 
