@@ -116,7 +116,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .params import LORA_MLP_TARGETS, base_linear_params, lora_params
 from . import params as params_mod
-from .memory import RECOMPUTE_CODES, expert_tp_of
+from .memory import RECOMPUTE_CODES, expert_tp_of, rl_model_offloaded
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
@@ -2050,6 +2050,8 @@ def time_layout(
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
     off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params, tool=tool)
+    off["off_rl_model"] = rl_model_offload_bytes(profile, tool, weight_gpu=weight_gpu, opt_params=opt_params,
+                                                 offload=offload, where=where)
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
@@ -2505,7 +2507,39 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw))
+            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw)
+            + lay.get("off_rl_model", 0.0) / host_bw)
+
+
+#: Issue 35 round 12 (savers12): bytes per optimizer-shard parameter Megatron-SWIFT's ``--offload_optimizer`` moves
+#: out and back around each generation (modelscope/ms-swift 3602360a5, ``swift/megatron/trainers/utils.py``
+#: ``offload_megatron_optimizer``: ``offload_megatron_copy_params`` moves the fp32 master shard
+#: (``shard_fp32_from_float16_groups``), then ``exp_avg`` and ``exp_avg_sq``): 4 + 4 + 4. With Megatron's CPU
+#: optimizer (``parallel.offload_optimizer``, ``--optimizer_cpu_offload``) they already live on the host: none.
+RL_MODEL_OFFLOAD_OPT_BYTES = 12.0
+
+
+def rl_model_offload_bytes(profile, tool, *, weight_gpu, opt_params, offload, where):
+    """Host-link bytes per step on one GPU of ``training.rl.offload_model`` (memory.offloaded_pool_bytes has the
+    sequence), out and back, shared by the ``updates_per_generation`` optimizer steps of one generation batch:
+
+    * the 16-bit parameter buffer, ``2·weight_gpu`` (``offload_megatron_model_to_cpu``: a synchronous copy into a
+      pinned buffer kept from the first step; ``load_megatron_model_to_gpu`` copies it back ``non_blocking``); the
+      gradient buffer is freed and re-zeroed on the GPU, not copied;
+    * a separate reference model's 16-bit weights, as many (its ``param.data.to('cpu', non_blocking=True)``:
+      PyTorch's ``_to_copy`` allocates a pinned destination for a non-blocking device-to-host copy,
+      ``aten/src/ATen/native/TensorConversions.cpp`` ``pin_out``);
+    * the optimizer shard, :data:`RL_MODEL_OFFLOAD_OPT_BYTES` per parameter (non-blocking, so pinned), unless
+      ``offload`` (Megatron's CPU optimizer) keeps it on the host (``where``: the array module's).
+
+    All run at the pinned rate, none under compute: the download before generation, the upload before the next
+    training pass. Zero unless :func:`memory.rl_model_offloaded`."""
+    if not rl_model_offloaded(profile, tool):
+        return 0.0 * weight_gpu
+    ref = 2.0 * weight_gpu if (profile.reference == "separate" and profile.ref_forwards > 0) else 0.0
+    opt = where(offload, 0.0, RL_MODEL_OFFLOAD_OPT_BYTES * opt_params)
+    one_way = 2.0 * weight_gpu + ref + opt
+    return 2.0 * one_way / float(max(profile.updates_per_generation, 1))
 
 
 def nemo_rl_host_seconds(lay: dict, host_bw):
@@ -4250,9 +4284,11 @@ def time_gpu(
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
+    # (Megatron-SWIFT's training model out and back around each generation, training.rl.offload_model: named apart)
+    rl_off_s = lay.get("off_rl_model", 0.0) / (f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
     parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
-                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step,
+                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s - rl_off_s, 0.0) + 0.0 * step, "rl_model_offload": rl_off_s,
                   "overlap_contention": dp_contention + 0.0 * step})
     parts.update(fsdp1_lora_parts(fl_wait, fl_logprob, m_acc, step))
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
@@ -4437,7 +4473,7 @@ PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_d
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
-               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute",
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "rl_model_offload": "other", "grace_host": "compute",
                "overlap_contention": "compute"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
@@ -4467,6 +4503,8 @@ PART_LABELS = {
     "hf_eager_attention": QT_TRANSLATE_NOOP("Timing", "eager attention (Transformers): the whole score matrix"),
     "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
     "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
+    "rl_model_offload": QT_TRANSLATE_NOOP("Timing", "training model to CPU memory while vLLM generates, and back "
+                                                    "(offload_model)"),
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
     "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
 }
