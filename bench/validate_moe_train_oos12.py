@@ -4,7 +4,9 @@ round 12, moetrain12).
 Usage: python bench/validate_moe_train_oos12.py [--dump]
 
 Every row was entered and scored BEFORE any model change (``BEFORE`` holds those predictions, main baed1ea5); "now"
-is the current code. Error = published step / predicted step − 1 (+ = the model is too fast). Before entering a source
+is the current code. This round's changes (``timing.expert_rows``: rows per local expert follow expert TP;
+``timing.moe_wgrad_terms``: the experts' wgrad GEMMs accumulating into an fp32 ``main_grad``) move only the TP 2
+rows here, by ≤ 1 point; no constant was chosen from these rows. Error = published step / predicted step − 1 (+ = the model is too fast). Before entering a source
 I grepped ``bench/``, ``tests/`` and ``docs/`` for its address ("issues/643", "#643", "issues/658", "#658"): #643 was
 named in the round-11 note ``issue-35-r11-nemorl12.md`` as a lead, never entered as a row; #658 nowhere.
 
