@@ -3957,8 +3957,8 @@ def time_gpu(
     # ... and the experts' wgrad GEMMs' excess over their FLOP time where fp32 main_grad traffic binds (moe_wgrad_terms)
     # (max(bytes / HBM − FLOPs / the experts' rate, 0): their FLOP time is already in the compute; dropping scales the
     # rows' FLOPs, not the fp32 buffer)
-    moe_wg_t = lay["moe_wg_flops"] * cap / (gen_eff * lay["size_exp"] * peak * lay["fp8_gemm_scale"])
-    moe_wgrad = maximum(lay["moe_wg_bytes"] / mem_bw - moe_wg_t, 0.0) + 0.0 * t_mb
+    moe_wg_t = lay.get("moe_wg_flops", 0.0) * cap / (gen_eff * lay["size_exp"] * peak * lay["fp8_gemm_scale"])
+    moe_wgrad = maximum(lay.get("moe_wg_bytes", 0.0) / mem_bw - moe_wg_t, 0.0) + 0.0 * t_mb
     t_mb = t_mb + moe_launch + moe_wgrad
     # DoRA's weight-norm passes (dora_terms): a fixed HBM cost per micro-batch, named in the breakdown
     dora_s = lay.get("dora_mb", 0.0) / mem_bw + 0.0 * t_mb
