@@ -8928,6 +8928,10 @@
         <translation>MoE token 重排与路由</translation>
     </message>
     <message>
+        <source>MoE weight gradients: few tokens per expert, the fp32 gradient buffer&apos;s traffic binds</source>
+        <translation>MoE 权重梯度：每个专家的 token 很少，fp32 梯度缓冲区的显存读写成为瓶颈</translation>
+    </message>
+    <message>
         <source>rollouts: waiting for the longest completion</source>
         <translation>采样：等待最长的生成结束</translation>
     </message>
