@@ -459,6 +459,22 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
+def fsdp1_grad_cast_bytes(profile, framework: str, w_bytes, g_bytes) -> float:
+    """Issue 35 round 12 (verl12): bytes per unsharded gradient element of FSDP1's cast to the reduce dtype, per
+    reduce-scatter. verl's FSDP workers wrap with ``MixedPrecision(param_dtype=bf16, reduce_dtype=fp32,
+    buffer_dtype=fp32)`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``: no
+    ``mixed_precision`` in the config gives those, v0.3.0.post1, db84a4007, v0.4.1; the critic the same), and
+    FSDP1's post-backward hook casts each unit's unsharded gradient before reducing it
+    (``torch/distributed/fsdp/_runtime_utils.py`` ``_post_backward_hook``: ``if flat_param.grad.dtype !=
+    handle._reduce_dtype: flat_param.grad.data = flat_param.grad.to(handle._reduce_dtype)``, on the post-backward
+    stream): read the 16-bit gradient, write it in fp32 — the same bytes as FSDP2's ``_chunk_cat`` (``2 + g`` in
+    :func:`time_layout`). Only where the model knows the reduce dtype from the tool's code: RL on ``framework`` fsdp
+    is verl's workers (as :func:`hf_flash_layer_syncs`); llm-foundry's FSDP1 (``mixed_precision`` PURE or DEFAULT
+    in its yamls) is left as it was. 0 when the gradient is already in the reduce dtype."""
+    verl = bool(getattr(profile, "rl", False)) and framework == "fsdp"
+    return (w_bytes + g_bytes) if (verl and g_bytes != w_bytes) else 0.0
+
+
 def hf_flash_layer_syncs(profile, framework: str) -> bool:
     """Issue 35 round 11 (verl11): whether every forward's decoder layers sync the host, as verl's do, so that FSDP
     cannot gather a layer's weights under the previous layer's forward (``time_gpu``: the forward gathers exposed).
@@ -1976,7 +1992,8 @@ def time_layout(
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
-        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+        fsdp_copy_bytes = (n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+                           + n_rs * grad_gpu * fsdp1_grad_cast_bytes(profile, framework, w_bytes, g_bytes))
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
