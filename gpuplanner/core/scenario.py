@@ -283,7 +283,9 @@ class TrainingSection(_Section):
         None, description="AdamW's implementation (torch.optim: fused=True or foreach=True): foreach runs eight "
                           "multi-tensor passes over the fp32 shard, fused one kernel (time model). None: the tool's "
                           "default, fused (torchtitan since 6e4988550, Feb 2025: optimizer.implementation 'fused'; "
-                          "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach")
+                          "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach; verl (RL on fsdp) builds "
+                          "torch.optim.AdamW without fused: the eight passes (foreach, or FSDP1's single-tensor "
+                          "loop, the same bytes)")
     framework: Framework = "hf"
     master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")

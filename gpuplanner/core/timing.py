@@ -459,6 +459,22 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
+def fsdp1_grad_cast_bytes(profile, framework: str, w_bytes, g_bytes) -> float:
+    """Issue 35 round 12 (verl12): bytes per unsharded gradient element of FSDP1's cast to the reduce dtype, per
+    reduce-scatter. verl's FSDP workers wrap with ``MixedPrecision(param_dtype=bf16, reduce_dtype=fp32,
+    buffer_dtype=fp32)`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``: no
+    ``mixed_precision`` in the config gives those, v0.3.0.post1, db84a4007, v0.4.1; the critic the same), and
+    FSDP1's post-backward hook casts each unit's unsharded gradient before reducing it
+    (``torch/distributed/fsdp/_runtime_utils.py`` ``_post_backward_hook``: ``if flat_param.grad.dtype !=
+    handle._reduce_dtype: flat_param.grad.data = flat_param.grad.to(handle._reduce_dtype)``, on the post-backward
+    stream): read the 16-bit gradient, write it in fp32 — the same bytes as FSDP2's ``_chunk_cat`` (``2 + g`` in
+    :func:`time_layout`). Only where the model knows the reduce dtype from the tool's code: RL on ``framework`` fsdp
+    is verl's workers (as :func:`hf_flash_layer_syncs`); llm-foundry's FSDP1 (``mixed_precision`` PURE or DEFAULT
+    in its yamls) is left as it was. 0 when the gradient is already in the reduce dtype."""
+    verl = bool(getattr(profile, "rl", False)) and framework == "fsdp"
+    return (w_bytes + g_bytes) if (verl and g_bytes != w_bytes) else 0.0
+
+
 def hf_flash_layer_syncs(profile, framework: str) -> bool:
     """Issue 35 round 11 (verl11): whether every forward's decoder layers sync the host, as verl's do, so that FSDP
     cannot gather a layer's weights under the previous layer's forward (``time_gpu``: the forward gathers exposed).
@@ -586,6 +602,29 @@ OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
 #: (compile) and +1.4% (eager) on 8 H100 SXM (tests/test_mechanics_fsdp2_edges.py); eager's further ~0.8 points would
 #: be the host's per-tensor dispatch of the foreach ops over DTensor parameters (pytorch/pytorch#134191), not modelled.
 OPT_BYTES_ADAMW_FOREACH = 80.0
+
+
+def adamw_unfused(implementation, profile, framework: str) -> bool:
+    """Issue 35 round 12 (verl12): whether AdamW runs torch's unfused passes (:data:`OPT_BYTES_ADAMW_FOREACH`), not
+    one fused kernel. ``training.optimizer_implementation`` decides when set; left at None it is the tool's default:
+
+    * verl's FSDP workers (RL on ``framework`` fsdp, as :func:`hf_flash_layer_syncs`) build the actor's and the
+      critic's optimizer as ``optim.AdamW(module.parameters(), lr=..., betas=..., weight_decay=...)`` with neither
+      ``fused`` nor ``foreach`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer`` and
+      ``_build_critic_model_optimizer``: v0.3.0.post1, db84a4007 of 2025-05-02, v0.4.1, 3ebe6717a, v0.5.0; at HEAD
+      b178a3cd5 ``verl/workers/config/optimizer.py`` ``build_optimizer`` defaults to ``torch.optim`` ``AdamW``
+      with no ``fused`` either). torch then picks foreach for plain and DTensor (FSDP2) parameters, and the
+      single-tensor loop for FSDP1's ``FlatParameter`` (``torch/optim/optimizer.py``
+      ``_default_to_fused_or_foreach``: ``type(p) in _foreach_supported_types``, which lists ``torch.Tensor`` and
+      ``nn.Parameter``, not their subclasses). ``_single_tensor_adamw`` runs the same eight passes one tensor at a
+      time (``param.mul_``, ``exp_avg.lerp_``, ``exp_avg_sq.mul_(...).addcmul_``, ``exp_avg_sq.sqrt()``, the
+      division by ``bias_correction2_sqrt``, ``.add_(eps)``, ``param.addcdiv_``): the same 80 bytes a parameter.
+      verl steps once per mini-batch (``dp_actor.update_policy`` → ``_optimizer_step``), so this is paid
+      ``train_batch_size / ppo_mini_batch_size`` times a verl step — the planner's optimizer steps.
+    * Every other tool keeps its default, fused (the field's documented default)."""
+    if implementation is not None:
+        return implementation == "foreach"
+    return bool(getattr(profile, "rl", False)) and framework == "fsdp"
 
 
 def gpu_generation(gpu_id) -> str:
@@ -1956,7 +1995,8 @@ def time_layout(
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
-        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+        fsdp_copy_bytes = (n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+                           + n_rs * grad_gpu * fsdp1_grad_cast_bytes(profile, framework, w_bytes, g_bytes))
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
@@ -4750,7 +4790,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **attention_kwargs(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
-        optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
+        optimizer_foreach=adamw_unfused(getattr(t, "optimizer_implementation", None), prof, engine),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         dora=bool(getattr(t, "dora", False)),

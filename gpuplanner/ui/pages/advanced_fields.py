@@ -183,7 +183,7 @@ class TrainingAdvanced(QObject):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
-        f["optimizer_implementation"].set_labels({None: self.tr("tool default (fused)"),
+        f["optimizer_implementation"].set_labels({None: self.tr("tool default (fused; verl: unfused)"),
                                                    "fused": self.tr("fused (one kernel)"),
                                                    "foreach": self.tr("foreach (multi-tensor passes)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
@@ -315,7 +315,8 @@ class TrainingAdvanced(QObject):
                 "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
                 "states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: "
                 "fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and "
-                "DeepSpeed; torchtitan before it ran foreach. AdamW only")),
+                "DeepSpeed; torchtitan before it ran foreach; verl's RL workers build AdamW without fused, so "
+                "its steps make the eight passes. AdamW only")),
         }
 
     def _layout_texts(self) -> dict[str, tuple[str, str]]:
