@@ -30,6 +30,7 @@ from .memory import (
     model_facts,
     varlen_record_fraction,
 )
+from .recompute import megatron_modules as rc_modules
 from .params import ParamCount, adapter_params, count_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
@@ -274,7 +275,8 @@ def memory_kwargs(r: Resolved) -> dict:
 def recompute_kwargs(t) -> dict:
     """The recompute policy's parameters (core/recompute.py) for the memory and time models."""
     return dict(recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
-                recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather)
+                recompute_method=t.recompute_method, recompute_modules=rc_modules(t), fp8_recipe=t.fp8_recipe,
+                fp8_all_gather=t.fp8_all_gather)
 
 
 def memory_breakdown(r: Resolved) -> MemoryBreakdown:

@@ -435,8 +435,11 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
-    if getattr(s.parallel, "cuda_graph_scope", None):  # Megatron: per-layer graphs refuse full recompute (scenario.py)
+    # Megatron: per-layer graphs and the EP all-to-all overlap refuse full recompute (scenario.py)
+    if getattr(s.parallel, "cuda_graph_scope", None) or getattr(s.parallel, "ep_a2a_overlap", False):
         rcs = tuple(r for r in rcs if r != "full") or rcs
+    if getattr(t, "recompute_modules", None) is not None:  # the modules are a selective-recompute choice (scenario.py)
+        rcs = tuple(r for r in rcs if r == "megatron_selective") or rcs
     recomputes = tuple(RECOMPUTE_CODES[r] for r in rcs)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
