@@ -136,6 +136,15 @@ def _check_moe_dispatcher(scenario: Scenario) -> None:
             field="parallel.moe_dispatcher")
 
 
+def _check_recompute_modules_arch(scenario: Scenario, arch: ModelArch) -> None:
+    """``mla_up_proj`` needs multi-latent attention (Megatron-LM d98e8a64 ``transformer_config.py``: "mla_up_proj in
+    recompute_modules is only supported with multi_latent_attention")."""
+    if "mla_up_proj" in (scenario.training.recompute_modules or ()) and not arch.is_mla:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "recompute_modules mla_up_proj needs a model with multi-latent attention (Megatron-Core)")),
+            field="training.recompute_modules")
+
+
 def _check_cuda_graph_moe(scenario: Scenario, is_moe: bool) -> None:
     """The router's CUDA graph scope needs MoE layers (Megatron-LM ``transformer_config.py`` ``__post_init__``,
     commit d98e8a64: "moe cuda graph is only supported for MoE"); a whole MoE layer needs drop-and-pad."""
@@ -172,6 +181,7 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         _check_ep_fold(scenario)
     _check_moe_dispatcher(scenario)
     _check_cuda_graph_moe(scenario, arch.is_moe)
+    _check_recompute_modules_arch(scenario, arch)
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")
