@@ -189,3 +189,46 @@ def test_without_core_attn_the_attention_core_is_not_rerun():
     attended = (s + 1) / 2  # causal: the mean context of a token
     core = 2 * attended * (32 * 128 + 32 * 128) * 48
     assert t0.hardware_flops_per_token - t1.hardware_flops_per_token == pytest.approx(core, rel=1e-3)
+
+
+# ------------------------------------------------------------------------------------------------- the search
+
+def _search_scenario(parallel: dict, training: dict | None = None) -> dict:
+    return {"model": {"preset": "qwen3-30b-a3b"},
+            "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": 4096,
+                         **(training or {})},
+            "parallel": parallel,
+            "data": {"tokens": 2e10}, "constraints": {"max_gpus": 32, "gpu_candidates": ["h100-sxm-80gb"],
+                                                      "prices": {"h100-sxm-80gb": {"card_hour": 30.0,
+                                                                                   "machine_month": 120000.0,
+                                                                                   "currency": "CNY"}}}}
+
+
+def test_search_equals_evaluate_with_the_fields():
+    """The search's vectorised step equals ``evaluate()`` of each candidate's scenario with the overlap on (and with
+    recompute modules), and every candidate is one Megatron runs: EP > 1, PP 1 or interleaved, no full recompute;
+    the candidate's scenario validates again (a plan the user keeps is not refused)."""
+    import math
+
+    import numpy as np
+
+    from tests.search_helpers import sampled_candidates, vectorised_step_s
+
+    for parallel, training in (({"ep_a2a_overlap": True, "auto": True}, None),
+                               ({"auto": True}, {"recompute": "megatron_selective",
+                                                 "recompute_modules": ["layernorm", "moe_act"]})):
+        s = scenario_from_dict(_search_scenario(parallel, training))
+        checked = 0
+        for ctx, vec, i, sc, ev in sampled_candidates(s, np.random.default_rng(5), 80):
+            step = vectorised_step_s(vec, i, ev)
+            assert math.isclose(step, ev.time.step_time_s, rel_tol=1e-9), (ctx.gpu.id, sc.parallel)
+            p = sc.parallel
+            if parallel.get("ep_a2a_overlap"):
+                assert p.ep > 1 and (p.pp == 1 or p.vpp > 1) and sc.training.recompute != "full", p
+            else:
+                assert sc.training.recompute == "megatron_selective"
+            d = sc.model_dump()
+            d["parallel"]["auto"] = False
+            scenario_from_dict(d)  # "use this layout": still a valid scenario
+            checked += 1
+        assert checked >= 5
