@@ -116,7 +116,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .params import LORA_MLP_TARGETS, base_linear_params, lora_params
 from . import params as params_mod
-from .memory import RECOMPUTE_CODES, expert_tp_of
+from .memory import RECOMPUTE_CODES, expert_tp_of, rl_model_offloaded
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
@@ -459,6 +459,22 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
+def fsdp1_grad_cast_bytes(profile, framework: str, w_bytes, g_bytes) -> float:
+    """Issue 35 round 12 (verl12): bytes per unsharded gradient element of FSDP1's cast to the reduce dtype, per
+    reduce-scatter. verl's FSDP workers wrap with ``MixedPrecision(param_dtype=bf16, reduce_dtype=fp32,
+    buffer_dtype=fp32)`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``: no
+    ``mixed_precision`` in the config gives those, v0.3.0.post1, db84a4007, v0.4.1; the critic the same), and
+    FSDP1's post-backward hook casts each unit's unsharded gradient before reducing it
+    (``torch/distributed/fsdp/_runtime_utils.py`` ``_post_backward_hook``: ``if flat_param.grad.dtype !=
+    handle._reduce_dtype: flat_param.grad.data = flat_param.grad.to(handle._reduce_dtype)``, on the post-backward
+    stream): read the 16-bit gradient, write it in fp32 — the same bytes as FSDP2's ``_chunk_cat`` (``2 + g`` in
+    :func:`time_layout`). Only where the model knows the reduce dtype from the tool's code: RL on ``framework`` fsdp
+    is verl's workers (as :func:`hf_flash_layer_syncs`); llm-foundry's FSDP1 (``mixed_precision`` PURE or DEFAULT
+    in its yamls) is left as it was. 0 when the gradient is already in the reduce dtype."""
+    verl = bool(getattr(profile, "rl", False)) and framework == "fsdp"
+    return (w_bytes + g_bytes) if (verl and g_bytes != w_bytes) else 0.0
+
+
 def hf_flash_layer_syncs(profile, framework: str) -> bool:
     """Issue 35 round 11 (verl11): whether every forward's decoder layers sync the host, as verl's do, so that FSDP
     cannot gather a layer's weights under the previous layer's forward (``time_gpu``: the forward gathers exposed).
@@ -586,6 +602,29 @@ OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
 #: (compile) and +1.4% (eager) on 8 H100 SXM (tests/test_mechanics_fsdp2_edges.py); eager's further ~0.8 points would
 #: be the host's per-tensor dispatch of the foreach ops over DTensor parameters (pytorch/pytorch#134191), not modelled.
 OPT_BYTES_ADAMW_FOREACH = 80.0
+
+
+def adamw_unfused(implementation, profile, framework: str) -> bool:
+    """Issue 35 round 12 (verl12): whether AdamW runs torch's unfused passes (:data:`OPT_BYTES_ADAMW_FOREACH`), not
+    one fused kernel. ``training.optimizer_implementation`` decides when set; left at None it is the tool's default:
+
+    * verl's FSDP workers (RL on ``framework`` fsdp, as :func:`hf_flash_layer_syncs`) build the actor's and the
+      critic's optimizer as ``optim.AdamW(module.parameters(), lr=..., betas=..., weight_decay=...)`` with neither
+      ``fused`` nor ``foreach`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer`` and
+      ``_build_critic_model_optimizer``: v0.3.0.post1, db84a4007 of 2025-05-02, v0.4.1, 3ebe6717a, v0.5.0; at HEAD
+      b178a3cd5 ``verl/workers/config/optimizer.py`` ``build_optimizer`` defaults to ``torch.optim`` ``AdamW``
+      with no ``fused`` either). torch then picks foreach for plain and DTensor (FSDP2) parameters, and the
+      single-tensor loop for FSDP1's ``FlatParameter`` (``torch/optim/optimizer.py``
+      ``_default_to_fused_or_foreach``: ``type(p) in _foreach_supported_types``, which lists ``torch.Tensor`` and
+      ``nn.Parameter``, not their subclasses). ``_single_tensor_adamw`` runs the same eight passes one tensor at a
+      time (``param.mul_``, ``exp_avg.lerp_``, ``exp_avg_sq.mul_(...).addcmul_``, ``exp_avg_sq.sqrt()``, the
+      division by ``bias_correction2_sqrt``, ``.add_(eps)``, ``param.addcdiv_``): the same 80 bytes a parameter.
+      verl steps once per mini-batch (``dp_actor.update_policy`` → ``_optimizer_step``), so this is paid
+      ``train_batch_size / ppo_mini_batch_size`` times a verl step — the planner's optimizer steps.
+    * Every other tool keeps its default, fused (the field's documented default)."""
+    if implementation is not None:
+        return implementation == "foreach"
+    return bool(getattr(profile, "rl", False)) and framework == "fsdp"
 
 
 def gpu_generation(gpu_id) -> str:
@@ -1545,6 +1584,8 @@ def time_layout(
     moe_capacity_factor: float | None = None,
     moe_pad_to_capacity: bool = False,
     sdpa_mask: str | None = None,
+    ep_a2a_overlap: bool = False,
+    recompute_modules: tuple | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
     gpt_j_residual: bool = False,
@@ -1593,6 +1634,14 @@ def time_layout(
     rec_whole, rec_attn, rec_op = rc.time_shares(recompute, m.L / pp, recompute_every_n, recompute_num_layers,
                                                  recompute_method)
     op_lin = rc.op_sac_plan(m.arch)["recompute_linear"]
+    # Megatron's selective recompute modules (rc.module_terms; the default, the attention core alone, adds nothing)
+    rec_sel = ops.where(recompute == rc.MEGATRON_SELECTIVE, 1.0, 0.0) if recompute_modules is not None else 0.0
+    mod = rc.module_terms(m, recompute_modules, precision == "fp8" and framework == "megatron")
+    if not mod["core_attn"]:
+        rec_attn = rec_attn * (1.0 - rec_sel)
+    # the share of the MoE layers whose forward is re-run whole: whole-layer recompute, or the "moe" module (its
+    # dispatch, kernel launches and host syncs run again with it)
+    rec_moe = maximum(rec_whole, rec_sel * mod["moe"])
 
     # ---- FLOPs per token (flops.py; recomputation added element-wise here)
     lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
@@ -1604,7 +1653,7 @@ def time_layout(
     else:
         mflops_tok = 3.0 * (fwd.layers + fwd.head + fwd.attention)
     rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
-               + rec_op * op_lin * (fwd.layers + f_lora))
+               + rec_op * op_lin * (fwd.layers + f_lora) + rec_sel * mod["flops"])
     hflops_tok = mflops_tok + rec_tok
     if lora and dora and lora_dropout > 0.0:
         # DoRA under lora_dropout: the base linears run again on the dropped input, forward and input gradient (W is
@@ -1649,6 +1698,8 @@ def time_layout(
         loss_bytes = MEGATRON_UNFUSED_CE_BYTES * m.V + 0.0 * loss_bytes
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
+    # the recompute modules' element-wise re-runs (norms, the experts' activation: rc.module_terms), all layers
+    ew_bytes = ew_bytes + rec_sel * (mod["ew_rep"] / where(sp, tp, 1.0) + mod["ew_split"] / tp) / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
     attn_hf_bytes = where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
@@ -1763,15 +1814,18 @@ def time_layout(
     exp_trainable = moe_trainable_expert_weights(method, lora_exp)  # per local expert (swiftmoe10)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
-                                 rec_whole=rec_whole, trainable_weights=exp_trainable,
+                                 rec_whole=rec_moe, trainable_weights=exp_trainable,
                                  adapter_ops=swift_lora_layer_ops(tool, lora, lora_targets, lora_dropout, lora_exp))
     # ... and the per-expert host work a full recompute's re-run forward syncs into the backward (swiftlora11)
     moe_host_exp_b = moe_host_exp_bwd(m, framework, precision, ep, pp, cuda_graph_scope, fp8_recipe, lora_exp,
                                       exp_trainable)
-    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
+    # the experts' wgrad GEMMs accumulating into fp32 main_grad (moe_wgrad_terms): a roofline on HBM at few rows
+    moe_wg_flops, moe_wg_bytes = moe_wgrad_terms(m, framework, method, lora_exp,
+                                                 expert_rows(m, tokens_mb, ep, exp_tp, tp), ep, exp_tp, pp)
+    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_moe, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
-                                                      rec_whole) * MOE_GEMM_LAUNCH_S
+                                                      rec_moe) * MOE_GEMM_LAUNCH_S
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -1953,7 +2007,8 @@ def time_layout(
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
-        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+        fsdp_copy_bytes = (n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+                           + n_rs * grad_gpu * fsdp1_grad_cast_bytes(profile, framework, w_bytes, g_bytes))
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
@@ -2011,7 +2066,8 @@ def time_layout(
         ep_counts_s = _ring_latency(exp_tp * ep, gpn if ep_domain is None else f64(ep_domain),
                                     MOE_COUNTS_ALLGATHER, ops)
     # whole-layer recompute re-runs the MoE layer's forward with its collectives (ep_recompute_passes, ptoos11)
-    ep_rec, ep_rec_fwd = ep_recompute_passes(rec_whole)
+    # the MoE layer's forward re-run (whole-layer recompute, or the "moe" recompute module) re-runs its dispatch
+    ep_rec, ep_rec_fwd = ep_recompute_passes(rec_moe)
 
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
@@ -2050,6 +2106,8 @@ def time_layout(
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
     off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params, tool=tool)
+    off["off_rl_model"] = rl_model_offload_bytes(profile, tool, weight_gpu=weight_gpu, opt_params=opt_params,
+                                                 offload=offload, where=where)
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
@@ -2067,7 +2125,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_whole, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2106,6 +2164,11 @@ def time_layout(
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
         "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
+        # Megatron-Core's EP all-to-all overlap (a2a_overlap_ep_seconds): on with PP 1 or an interleaved pipeline
+        # (transformer_config.py refuses PP > 1 without VPP, EP 1, other dispatchers, full recompute)
+        "a2a_ovl": (bool(ep_a2a_overlap) & (disp in ("alltoall", "flex")) & (ep > 1) & ((pp == 1) | (vpp > 1))
+                    & (rec_whole == 0.0)),
+        "a2a_ovl_warm": a2a_overlap_warmup(pp, vpp),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "ep_rec": ep_rec, "ep_rec_fwd": ep_rec_fwd,
         "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
@@ -2505,7 +2568,39 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw))
+            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw)
+            + lay.get("off_rl_model", 0.0) / host_bw)
+
+
+#: Issue 35 round 12 (savers12): bytes per optimizer-shard parameter Megatron-SWIFT's ``--offload_optimizer`` moves
+#: out and back around each generation (modelscope/ms-swift 3602360a5, ``swift/megatron/trainers/utils.py``
+#: ``offload_megatron_optimizer``: ``offload_megatron_copy_params`` moves the fp32 master shard
+#: (``shard_fp32_from_float16_groups``), then ``exp_avg`` and ``exp_avg_sq``): 4 + 4 + 4. With Megatron's CPU
+#: optimizer (``parallel.offload_optimizer``, ``--optimizer_cpu_offload``) they already live on the host: none.
+RL_MODEL_OFFLOAD_OPT_BYTES = 12.0
+
+
+def rl_model_offload_bytes(profile, tool, *, weight_gpu, opt_params, offload, where):
+    """Host-link bytes per step on one GPU of ``training.rl.offload_model`` (memory.offloaded_pool_bytes has the
+    sequence), out and back, shared by the ``updates_per_generation`` optimizer steps of one generation batch:
+
+    * the 16-bit parameter buffer, ``2·weight_gpu`` (``offload_megatron_model_to_cpu``: a synchronous copy into a
+      pinned buffer kept from the first step; ``load_megatron_model_to_gpu`` copies it back ``non_blocking``); the
+      gradient buffer is freed and re-zeroed on the GPU, not copied;
+    * a separate reference model's 16-bit weights, as many (its ``param.data.to('cpu', non_blocking=True)``:
+      PyTorch's ``_to_copy`` allocates a pinned destination for a non-blocking device-to-host copy,
+      ``aten/src/ATen/native/TensorConversions.cpp`` ``pin_out``);
+    * the optimizer shard, :data:`RL_MODEL_OFFLOAD_OPT_BYTES` per parameter (non-blocking, so pinned), unless
+      ``offload`` (Megatron's CPU optimizer) keeps it on the host (``where``: the array module's).
+
+    All run at the pinned rate, none under compute: the download before generation, the upload before the next
+    training pass. Zero unless :func:`memory.rl_model_offloaded`."""
+    if not rl_model_offloaded(profile, tool):
+        return 0.0 * weight_gpu
+    ref = 2.0 * weight_gpu if (profile.reference == "separate" and profile.ref_forwards > 0) else 0.0
+    opt = where(offload, 0.0, RL_MODEL_OFFLOAD_OPT_BYTES * opt_params)
+    one_way = 2.0 * weight_gpu + ref + opt
+    return 2.0 * one_way / float(max(profile.updates_per_generation, 1))
 
 
 def nemo_rl_host_seconds(lay: dict, host_bw):
@@ -3721,15 +3816,30 @@ def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     return 4.0 * ops.maximum(n - 1.0, 0.0) * lay["tokens_mb"] / lay["tp"] * m.h * 2.0 / bw
 
 
+def expert_rows(m: ModelFacts, tokens_mb, ep, exp_tp, tp):
+    """Rows each local expert's GEMMs multiply in one micro-batch under balanced routing (issue 35 round 12,
+    moetrain12): ``tokens_mb / tp × expert_tp × ep × k / E``. Sequence parallelism splits a micro-batch's tokens over
+    the ``tp`` ranks before the router (Megatron-Core's MoE requires it with TP); each rank routes its ``tokens / tp``,
+    the all-to-all brings the ``ep`` ranks' copies to the expert's owner, and the expert-TP group all-gathers its
+    ``expert_tp`` ranks' tokens (``token_dispatcher.py`` ``MoEAlltoAllTokenDispatcher.token_dispatch``:
+    ``gather_from_sequence_parallel_region(..., group=self.tp_group)`` with ``tp_group`` the expert-TP group,
+    ``pg_collection.expt_tp``; NVIDIA/Megatron-LM d98e8a64; the MoE README's "MoE Parallel Folding": expert TP
+    independent of attention TP). With ``expert_tp = tp`` (Megatron's default) this is ``tokens × ep × k / E``, as
+    before; with expert TP 1 under TP 4 (the Model Zoo's Qwen3-235B TP 4 × EP 8 row) a quarter of it: 512 rows, not
+    2,048 (``bench/validate_pretrain_oos11.py`` ``rows_per_expert``)."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    return tokens_mb * exp_tp / tp * ep * float(m.k_active) / max(n_exp, 1.0)
+
+
 def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, copy_elems: float = 0.0):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
     for a model with routed experts; (0, 1, 0) for a dense one.
 
     Expert GEMMs (grouped GEMMs: Megatron ``--moe-grouped-gemm``, TE ``GroupedLinear``): each local expert
-    multiplies only the tokens routed to it — ``tokens × ep × k / E`` rows per micro-batch (the all-to-all brings
-    the ``ep`` ranks' tokens to the expert's owner) — by a ``moe_intermediate_size / expert_tp``-wide weight, so
-    the same tile-quantisation factor as the dense GEMMs (module docstring: ``D0``, ``T0``) is taken on those
-    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate.
+    multiplies only the tokens routed to it — :func:`expert_rows` rows per micro-batch — by a
+    ``moe_intermediate_size / expert_tp``-wide weight, so the same tile-quantisation factor as the dense GEMMs
+    (module docstring: ``D0``, ``T0``) is taken on those dimensions; small experts (768 wide) and few tokens per
+    expert run well below the dense layers' rate.
     ``copy_elems``: the framework's further 16-bit passes per routed copy of width ``h`` (:func:`moe_copy_elems`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
@@ -3737,7 +3847,7 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, c
     k = float(m.k_active)
     exp_fwd = 2.0 * float(m.params.expert_params) * k / n_exp  # routed-expert GEMM FLOPs per token, forward
     share = min(exp_fwd / max(fwd.layers, 1.0), 1.0)
-    rows = tokens_mb * ep * k / n_exp
+    rows = expert_rows(m, tokens_mb, ep, exp_tp, tp)
     size_exp = 1.0 / (1.0 + D0 * exp_tp / max(float(m.f_moe), 1.0)) / (1.0 + T0 / rows)
     n_moe = m.moe_frac * m.L
     elems = (MOE_PERMUTE_ELEMS_PER_COPY + copy_elems) * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
@@ -3745,6 +3855,39 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, c
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+#: Megatron-Core accumulates each weight gradient into an fp32 ``main_grad`` inside the weight-gradient GEMM
+#: (``--gradient-accumulation-fusion``, on by default: ``TEGroupedLinear`` passes ``fuse_wgrad_accumulation=
+#: config.gradient_accumulation_fusion``, NVIDIA/Megatron-LM d98e8a64 ``core/extensions/transformer_engine.py``; bf16
+#: training keeps ``main_grad`` in fp32, ``training/arguments.py``: ``accumulate_allreduce_grads_in_fp32`` unless
+#: ``--grad-reduce-in-bf16``). Transformer Engine's ``GroupedLinear`` backward then runs each local expert's wgrad GEMM
+#: with ``accumulate=True`` into that buffer (NVIDIA/TransformerEngine d0067d0 ``pytorch/module/grouped_linear.py``:
+#: ``accumulate_wgrad_into_param_main_grad``, ``wgrad_output = main_grads``): the epilogue reads and writes 4 bytes
+#: per weight element, every micro-batch, whatever the rows. A wgrad GEMM does ``2·rows`` FLOPs per weight element,
+#: so below ``rows ≈ 4 × rate / bandwidth`` (~600 rows on an H100 at the experts' rate) it is bound by HBM, not by
+#: its FLOPs (roofline: Williams, Waterman & Patterson 2009, CACM 52(4)). Bytes per weight element of the buffer:
+MAIN_GRAD_ACCUM_BYTES = 8.0
+
+
+def moe_wgrad_terms(m: ModelFacts, framework: str, method: str, lora_experts: bool, rows, ep, exp_tp, pp):
+    """(FLOPs, HBM bytes) of one micro-batch's routed-expert weight-gradient GEMMs on one pipeline stage of one GPU
+    (:data:`MAIN_GRAD_ACCUM_BYTES`): per local expert and MoE layer ``2·rows·W`` FLOPs and ``8·W`` bytes of fp32
+    ``main_grad`` plus the two operands' 16-bit rows (fc1: input ``h`` and output gradient ``2f`` gated / ``f``;
+    fc2: input ``f`` and output gradient ``h``, ``f`` over expert TP), ``W`` = one expert's weights over expert TP;
+    (0, 0) for a dense model, another framework, or frozen experts (LoRA: :func:`moe_trainable_expert_weights`). The
+    recompute re-runs forwards only, so the count does not depend on it."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
+        return 0.0, 0.0
+    if lora_experts or method not in ("full", "pretrain"):
+        return 0.0, 0.0
+    n_layers = m.moe_frac * m.L / pp
+    w_exp = float(m.params.expert_params) / (m.moe_frac * m.L * n_exp) / exp_tp
+    f_loc = float(m.f_moe) / exp_tp
+    operands = 2.0 * rows * (2.0 * m.h + (3.0 if m.gated else 2.0) * f_loc)
+    per = n_exp / ep * n_layers
+    return 2.0 * rows * w_exp * per, (MAIN_GRAD_ACCUM_BYTES * w_exp + operands) * per
 
 
 def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
@@ -3816,6 +3959,60 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
         ib_layer = hybridep_ib_seconds(lay, nic) * lay.get("moe_cap", 1.0)
         ep_layer = ops.where(ib, ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, ib_layer), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"] * rec, 0.0) + etp_s
+
+
+#: The share of the GPU's SMs that the expert all-to-all's kernels hold while they run beside compute: DeepSeek-V3
+#: technical report (arXiv 2412.19437) §3.2.2, "only 20 SMs are sufficient to fully utilize the bandwidths of IB and
+#: NVLink" on the H800's 132 SMs, the count DualPipe's overlap gives up; Megatron-LM d98e8a64 ``transformer_config.py``
+#: ``moe_deepep_num_sms`` ("historical default 20"). One share for every GPU and dispatcher (issue 35 round 7, helper
+#: a2aovl8; :func:`a2a_overlap_ep_seconds`).
+EP_OVERLAP_COMM_SM_SHARE = 20.0 / 132.0
+
+
+#: The GPU generations on which Megatron-Core's EP all-to-all overlap costs the TP communication overlap: Megatron-LM
+#: d98e8a64 ``training/arguments.py`` (``get_device_arch_version() < 10``, "For Hopper and before, try not to use
+#: tensor model parallelism or context parallelism with overlap_moe_expert_parallel_comm": TP needs
+#: CUDA_DEVICE_MAX_CONNECTIONS = 1, the overlap a larger value); Megatron-Bridge v0.4.2
+#: ``scripts/performance/perf_plugins.py`` sets 1 on Hopper with TP/CP > 1 only ``and not moe_a2a_overlap``. The user's
+#: explicit ``training.tp_comm_overlap`` still wins (:func:`time_kwargs`).
+A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS = frozenset({"volta", "ampere", "ada", "hopper"})
+
+
+def a2a_overlap_warmup(pp, vpp):
+    """Forward chunks that Megatron-Core's EP all-to-all overlap runs alone, before the first combined
+    forward-backward step (and as many backward chunks alone after the last): Megatron-LM d98e8a64
+    ``pipeline_parallel/schedules.py`` ``get_pp_rank_microbatches``: ``(pp − rank − 1) × 2 + (vpp − 1) ×
+    microbatch_group_size_per_vp_stage (= pp)`` and "one extra micro-batch forward step before the 1f1b stages" with
+    ``overlap_moe_expert_parallel_comm``; the first stage (rank 0), which has the most. Without a pipeline
+    (``combined_1f1b.py`` ``combined_1f1b_schedule_for_no_pipelining``): the first forward alone, so 1."""
+    return (pp - 1.0) * 2.0 + (vpp - 1.0) * pp + 1.0
+
+
+def a2a_overlap_ep_seconds(lay: dict, ep_mb, t_gpu_mb, t_exp_mb, m_acc):
+    """The expert all-to-all left exposed per step under Megatron-Core's EP overlap (``--overlap-moe-expert-
+    parallel-comm --delay-wgrad-compute``; Megatron-Bridge ``comm_overlap.moe_a2a_overlap``). Megatron-LM d98e8a64
+    ``models/common/model_chunk_schedule_plan.py`` ``TransformerLayerSchedulePlan.run`` pairs one micro-batch's layer
+    forward with another's layer backward, the communication on its own stream::
+
+        comm: combine_bwd      | dispatch_fwd → dispatch_bwd      | combine_fwd
+        comp: pre_dispatch_fwd | mlp_bwd → mlp_bwd_dw → mlp_fwd   | pre_dispatch_bwd
+
+    Each of the four all-to-alls is a quarter ``c`` of ``ep_mb`` (one micro-batch's dispatch and combine, forward
+    and backward). ``pre_dispatch`` is the attention block and router (the micro-batch's GPU work ``t_gpu_mb`` less
+    its expert GEMMs ``t_exp_mb``; backward twice the forward); the experts' forward, dgrad and delayed wgrad are a
+    third of ``t_exp_mb`` each. ``mlp_fwd`` waits for ``dispatch_fwd`` and ``dispatch_bwd`` for the dgrad. The
+    chunks run alone (:func:`a2a_overlap_warmup`, per ``vpp`` chunks one micro-batch) keep their whole all-to-all.
+    The cost: while an all-to-all runs beside compute, the compute loses the communication kernels' SMs
+    (:data:`EP_OVERLAP_COMM_SM_SHARE` of the time the two run together). Issue 35 round 7 (helper a2aovl8), kept
+    as built there; round 12 (mgfields12) adds the refusals' EP/dispatcher cases and the hidden part's line."""
+    c = ep_mb / 4.0
+    attn = np.maximum(t_gpu_mb - t_exp_mb, 0.0)
+    m3 = t_exp_mb / 3.0
+    mid_end = np.maximum(np.maximum(c, 2.0 * m3) + m3, np.maximum(c, m3) + c)
+    pair = np.maximum(c - attn / 3.0, 0.0) + (mid_end - 3.0 * m3) + np.maximum(c - attn * 2.0 / 3.0, 0.0)
+    pair = pair + EP_OVERLAP_COMM_SM_SHARE * (4.0 * c - pair)
+    alone = np.minimum(lay["a2a_ovl_warm"] / lay["vpp"], m_acc)
+    return ep_mb * alone + pair * (m_acc - alone)
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -3977,7 +4174,12 @@ def time_gpu(
     # the grouped experts' per-expert GEMM launches (moe_gemm_launches) and FP8 casts (moe_quant_kernels): a fixed GPU
     # cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
-    t_mb = t_mb + moe_launch
+    # ... and the experts' wgrad GEMMs' excess over their FLOP time where fp32 main_grad traffic binds (moe_wgrad_terms)
+    # (max(bytes / HBM − FLOPs / the experts' rate, 0): their FLOP time is already in the compute; dropping scales the
+    # rows' FLOPs, not the fp32 buffer)
+    moe_wg_t = lay.get("moe_wg_flops", 0.0) * cap / (gen_eff * lay["size_exp"] * peak * lay["fp8_gemm_scale"])
+    moe_wgrad = maximum(lay.get("moe_wg_bytes", 0.0) / mem_bw - moe_wg_t, 0.0) + 0.0 * t_mb
+    t_mb = t_mb + moe_launch + moe_wgrad
     # DoRA's weight-norm passes (dora_terms): a fixed HBM cost per micro-batch, named in the breakdown
     dora_s = lay.get("dora_mb", 0.0) / mem_bw + 0.0 * t_mb
     t_mb = t_mb + dora_s
@@ -3986,13 +4188,14 @@ def time_gpu(
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok) and their expert dispatch
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
-    t_exp_mb = t_exp_gemm_mb + moe_launch
+    t_exp_mb = t_exp_gemm_mb + moe_launch + moe_wgrad
     # the waits for the host: eager launches, Megatron's MoE syncs, Transformers' expert loop (host_waits)
     t_mb_gpu_pre = t_mb  # the micro-batch's GPU time before the host waits (fsdp1_lora_waits)
     launch_mb, moe_host, hf_moe = host_waits(lay, hcf, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb)
     # the same waits behind an x86 host, so that a Grace host's extra is its own line
     host_x86 = ((launch_mb, moe_host, hf_moe) if not np.any(np.asarray(hcf) != 1.0)
                 else host_waits(lay, 1.0, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb))
+    t_gpu_mb = t_mb  # the GPU's own work of one micro-batch, before the host waits (a2a_overlap_ep_seconds)
     t_mb = t_mb + launch_mb + moe_host + hf_moe
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
@@ -4173,6 +4376,13 @@ def time_gpu(
         # (the no-grad passes' forward share is of the four transfers without recompute: ep_mb holds the training
         # micro-batch's recompute re-run, ep_recompute_passes, which a no-grad forward does not have)
         ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0) / lay.get("ep_rec", 1.0))
+    ep_hidden = 0.0 * ep_comm if full else None
+    ovl = lay.get("a2a_ovl", False)
+    if not (np.ndim(ovl) == 0 and not ovl):  # Megatron-Core's EP all-to-all overlap (a2a_overlap_ep_seconds)
+        ovl_exposed = a2a_overlap_ep_seconds(lay, ep_mb, t_gpu_mb, t_exp_mb, m_acc)
+        if full:  # the all-to-all run under the other micro-batch's compute (not in the step time)
+            ep_hidden = where(ovl, maximum(ep_mb * m_acc - ovl_exposed, 0.0), 0.0)
+        ep_comm = where(ovl, ep_comm - ep_mb * m_acc + ovl_exposed, ep_comm)
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
@@ -4243,16 +4453,19 @@ def time_gpu(
     parts = {"lora_adapters": lora_s + 0.0 * step, "dora_weight_norm": dora_s * m_acc + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
-             "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "moe_wgrad_main_grad": moe_wgrad * m_acc + 0.0 * step,
+             "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit - refit_tensors + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
              "nemo_rl_refit_tensors": refit_tensors + 0.0 * step,
              "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
+    # (Megatron-SWIFT's training model out and back around each generation, training.rl.offload_model: named apart)
+    rl_off_s = lay.get("off_rl_model", 0.0) / (f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
     parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
-                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step,
+                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s - rl_off_s, 0.0) + 0.0 * step, "rl_model_offload": rl_off_s,
                   "overlap_contention": dp_contention + 0.0 * step})
     parts.update(fsdp1_lora_parts(fl_wait, fl_logprob, m_acc, step))
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
@@ -4264,8 +4477,8 @@ def time_gpu(
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
         parts = {k: v * scale for k, v in parts.items()}
         if full:
-            tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
-                x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
+            tp_hidden, dp_hidden, pp_hidden, cp_hidden, ep_hidden, p2p = (
+                x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, ep_hidden, p2p))
         step, precomp_s = (target - precomp_s * scale), precomp_s * scale
     tok_s_gpu = tokens_step_gpu / (step + precomp_s)  # the run's throughput: the precompute pass included
     mfu_step = tok_s_gpu * mflops_tok / peak16
@@ -4281,6 +4494,7 @@ def time_gpu(
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
         "pp_p2p": p2p, "tp_hidden": tp_hidden, "dp_hidden": dp_hidden, "pp_hidden": pp_hidden, "cp_hidden": cp_hidden,
+        "ep_hidden": ep_hidden,
         "overlap_grad_reduce": ov_grad, "overlap_param_gather": ov_param, "tp_comm_overlap": ov_tp,
         "overlap_p2p_comm": ov_p2p,
         "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
@@ -4413,7 +4627,9 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
 #: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`) and FP8 quantisation kernels
-#: (:func:`moe_quant_kernels`), inside compute. ``hf_moe_loop``:
+#: (:func:`moe_quant_kernels`), inside compute. ``moe_wgrad_main_grad``: the experts' weight-gradient GEMMs' time
+#: beyond their FLOPs where the fp32 ``main_grad`` accumulation binds on HBM (:func:`moe_wgrad_terms`), inside compute.
+#: ``hf_moe_loop``:
 #: Transformers' eager MoE block looping over the experts with a host sync each (core/hf_moe.py), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
@@ -4430,14 +4646,15 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute", "fsdp1_lora_units": "compute", "fsdp1_lora_units_logprob": "compute",
-               "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
+               "moe_host_sync": "compute", "moe_gemm_launch": "compute", "moe_wgrad_main_grad": "compute",
+               "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
                "nemo_rl_refit_tensors": "generation",
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
-               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute",
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "rl_model_offload": "other", "grace_host": "compute",
                "overlap_contention": "compute"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
@@ -4451,6 +4668,8 @@ PART_LABELS = {
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)"),
+    "moe_wgrad_main_grad": QT_TRANSLATE_NOOP(
+        "Timing", "MoE weight gradients: few tokens per expert, the fp32 gradient buffer's traffic binds"),
     "hf_moe_loop": QT_TRANSLATE_NOOP("Timing", "MoE expert loop in Python (a host sync per expert)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
@@ -4467,6 +4686,8 @@ PART_LABELS = {
     "hf_eager_attention": QT_TRANSLATE_NOOP("Timing", "eager attention (Transformers): the whole score matrix"),
     "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
     "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
+    "rl_model_offload": QT_TRANSLATE_NOOP("Timing", "training model to CPU memory while vLLM generates, and back "
+                                                    "(offload_model)"),
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
     "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
 }
@@ -4485,7 +4706,7 @@ BREAKDOWN_LABELS = {
     **PART_LABELS,
 }
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
-HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
+HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm", "ep_comm")
 #: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`): the step's
 #: own labels, and the pipeline's sends (their exposed part is inside the bubble)
 HIDDEN_LABELS = {k: BREAKDOWN_LABELS[k] for k in HIDDEN_KEYS if k in BREAKDOWN_LABELS}
@@ -4533,7 +4754,7 @@ class TimeEstimate:
         ``pp_bubble``)."""
         sec = self.seconds
         exposed = {"tp_comm": sec["tp_comm"], "dp_comm": sec["dp_comm"], "cp_comm": sec["cp_comm"],
-                   "pp_p2p": self.p2p_s}
+                   "pp_p2p": self.p2p_s, "ep_comm": sec["ep_comm"]}
         return {k: {"exposed": exposed[k], "hidden": self.hidden.get(k, 0.0)} for k in HIDDEN_KEYS}
 
     p2p_s: float = 0.0  # exposed pipeline point-to-point sends (part of ``seconds["pp_bubble"]``)
@@ -4650,7 +4871,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **attention_kwargs(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
-        optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
+        optimizer_foreach=adamw_unfused(getattr(t, "optimizer_implementation", None), prof, engine),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         dora=bool(getattr(t, "dora", False)),
@@ -4667,11 +4888,18 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
+        ep_a2a_overlap=bool(getattr(s.parallel, "ep_a2a_overlap", False)),
+        recompute_modules=rc.megatron_modules(t),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
         gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
+    if t.tp_comm_overlap is None and getattr(s.parallel, "ep_a2a_overlap", False) \
+            and gpu_generation(gf) in A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS:
+        # Hopper and before: the EP all-to-all overlap wants CUDA_DEVICE_MAX_CONNECTIONS > 1, TE's TP overlap 1
+        # (A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS); Megatron-Bridge keeps the all-to-all's, so the TP collectives wait
+        kw["tp_comm_overlap"] = False
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
         # CUDA IPC peer memory inside the NVLink domain; cards joined by PCIe (GeForce: no P2P at all) run the TP

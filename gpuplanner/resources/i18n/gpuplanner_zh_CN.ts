@@ -2124,6 +2124,10 @@
         <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
     </message>
     <message>
+        <source>recompute_modules mla_up_proj needs a model with multi-latent attention (Megatron-Core)</source>
+        <translation>recompute_modules 中的 mla_up_proj 需要使用多头潜在注意力（MLA）的模型（Megatron-Core）</translation>
+    </message>
+    <message>
         <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
         <translation>cuda_graph_scope={scope} 会捕获 MoE 路由器；该模型没有 MoE 层</translation>
     </message>
@@ -4561,6 +4565,10 @@
         <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
+        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
+        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
         <source>it is over the budget of {b:,.0f} {cur}</source>
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
@@ -4633,8 +4641,20 @@
         <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
     </message>
     <message>
-        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
-        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+        <source>vLLM asleep while the model trains and the training model in CPU memory while vLLM generates (training.rl.engine_sleep and training.rl.offload_model: Megatron-SWIFT --sleep_level 2 --offload_model true --offload_optimizer true)</source>
+        <translation>训练时 vLLM 休眠、vLLM 生成时训练模型放在 CPU 内存中（training.rl.engine_sleep 和 training.rl.offload_model：Megatron-SWIFT 的 --sleep_level 2 --offload_model true --offload_optimizer true）</translation>
+    </message>
+    <message>
+        <source>the training model in CPU memory while vLLM generates (training.rl.offload_model: Megatron-SWIFT --offload_model true --offload_optimizer true)</source>
+        <translation>vLLM 生成时训练模型放在 CPU 内存中（training.rl.offload_model：Megatron-SWIFT 的 --offload_model true --offload_optimizer true）</translation>
+    </message>
+    <message>
+        <source>vLLM asleep while the model trains, the training model in CPU memory while vLLM generates and the optimizer states in CPU memory (training.rl.engine_sleep, training.rl.offload_model and parallel.offload_optimizer: ms-swift&apos;s moe_colocate_full.sh example sets all three)</source>
+        <translation>训练时 vLLM 休眠、vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.engine_sleep、training.rl.offload_model 和 parallel.offload_optimizer：ms-swift 的 moe_colocate_full.sh 示例三者都开启）</translation>
+    </message>
+    <message>
+        <source>the training model in CPU memory while vLLM generates and the optimizer states in CPU memory (training.rl.offload_model and parallel.offload_optimizer)</source>
+        <translation>vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.offload_model 和 parallel.offload_optimizer）</translation>
     </message>
     <message>
         <source>it misses the deadline of {d:g} days</source>
@@ -7196,6 +7216,41 @@
     </message>
 </context>
 <context>
+    <name>RecomputeModuleChecks</name>
+    <message>
+        <source>attention core (Megatron&apos;s default)</source>
+        <translation>注意力核心（Megatron 的默认值）</translation>
+    </message>
+    <message>
+        <source>attention core</source>
+        <translation>注意力核心</translation>
+    </message>
+    <message>
+        <source>norms</source>
+        <translation>归一化层</translation>
+    </message>
+    <message>
+        <source>expert activation</source>
+        <translation>专家激活函数</translation>
+    </message>
+    <message>
+        <source>MLA up projections</source>
+        <translation>MLA 上投影</translation>
+    </message>
+    <message>
+        <source>dense MLP</source>
+        <translation>稠密 MLP</translation>
+    </message>
+    <message>
+        <source>MoE layer</source>
+        <translation>MoE 层</translation>
+    </message>
+    <message>
+        <source>shared experts</source>
+        <translation>共享专家</translation>
+    </message>
+</context>
+<context>
     <name>RecoveryDialog</name>
     <message>
         <source>Recover unsaved work</source>
@@ -8637,6 +8692,14 @@
         <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
     </message>
     <message>
+        <source>training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the GPUs vLLM generates on)</source>
+        <translation>training.rl.offload_model 需要 generation_engine 为 vllm_colocated（训练模型让出 vLLM 生成所用的 GPU）</translation>
+    </message>
+    <message>
+        <source>training.rl.offload_model is a Megatron-SWIFT setting (--offload_model, --offload_optimizer); framework {framework} has no such choice</source>
+        <translation>training.rl.offload_model 是 Megatron-SWIFT 的设置（--offload_model、--offload_optimizer）；框架 {framework} 没有这一选项</translation>
+    </message>
+    <message>
         <source>training.gpt_j_residual is GPT-NeoX&apos;s gpt-j-residual switch; framework {framework} has no such choice</source>
         <translation>training.gpt_j_residual 是 GPT-NeoX 的 gpt-j-residual 开关；框架 {framework} 没有这一选项</translation>
     </message>
@@ -8679,6 +8742,42 @@
     <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.ep_a2a_overlap 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap with training.recompute=full: Megatron-Core refuses full recompute with the expert all-to-all overlap</source>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute=full 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持完全重计算</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap with &apos;moe&apos; in training.recompute_modules: Megatron-Core refuses to recompute the MoE layer under the expert all-to-all overlap</source>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute_modules 中的 moe 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持重计算 MoE 层</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap needs the alltoall or flex dispatcher, not allgather (Megatron-Core)</source>
+        <translation>parallel.ep_a2a_overlap 需要 alltoall 或 flex 分发器，不能用 allgather（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap needs expert parallelism: parallel.ep &gt; 1 (Megatron-Core)</source>
+        <translation>parallel.ep_a2a_overlap 需要专家并行：parallel.ep &gt; 1（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap with parallel.pp &gt; 1 needs parallel.vpp &gt; 1 (Megatron-Core)</source>
+        <translation>parallel.ep_a2a_overlap 在 parallel.pp &gt; 1 时需要 parallel.vpp &gt; 1（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>training.recompute_modules is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>training.recompute_modules 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>training.recompute_modules needs training.recompute=megatron_selective (Megatron-Core reads the modules only under selective recompute), not {recompute}</source>
+        <translation>training.recompute_modules 需要 training.recompute=megatron_selective（Megatron-Core 只在选择性重计算下读取这些模块），而不是 {recompute}</translation>
+    </message>
+    <message>
+        <source>training.recompute_modules with moe_act or layernorm needs an FP8 recipe other than te_delayed (Megatron-Core: delayed scaling does not support them)</source>
+        <translation>training.recompute_modules 含 moe_act 或 layernorm 时，FP8 配方不能是 te_delayed（Megatron-Core：延迟缩放不支持它们）</translation>
     </message>
     <message>
         <source>a scenario must be a JSON object</source>
@@ -8904,6 +9003,10 @@
         <translation>MoE token 重排与路由</translation>
     </message>
     <message>
+        <source>MoE weight gradients: few tokens per expert, the fp32 gradient buffer&apos;s traffic binds</source>
+        <translation>MoE 权重梯度：每个专家的 token 很少，fp32 梯度缓冲区的显存读写成为瓶颈</translation>
+    </message>
+    <message>
         <source>rollouts: waiting for the longest completion</source>
         <translation>采样：等待最长的生成结束</translation>
     </message>
@@ -8946,6 +9049,10 @@
     <message>
         <source>NeMo RL: optimizer and weight copies to the host around the refit</source>
         <translation>NeMo RL：权重同步前后优化器与权重在主机间的拷贝</translation>
+    </message>
+    <message>
+        <source>training model to CPU memory while vLLM generates, and back (offload_model)</source>
+        <translation>vLLM 生成时训练模型移到 CPU 内存并移回（offload_model）</translation>
     </message>
     <message>
         <source>Grace host CPU: issuing kernels slower than an x86 server</source>
@@ -9206,10 +9313,6 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <source>tool default (fused)</source>
-        <translation>工具默认（融合）</translation>
-    </message>
-    <message>
         <source>fused (one kernel)</source>
         <translation>融合（一个内核）</translation>
     </message>
@@ -9220,6 +9323,10 @@
     <message>
         <source>probability</source>
         <translation>概率</translation>
+    </message>
+    <message>
+        <source>overlap the expert all-to-all with another micro-batch</source>
+        <translation>让专家 all-to-all 与另一个微批次的计算重叠</translation>
     </message>
     <message>
         <source>of peak</source>
@@ -9266,6 +9373,14 @@
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
     </message>
     <message>
+        <source>Recompute modules</source>
+        <translation>重计算模块</translation>
+    </message>
+    <message>
+        <source>Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix (nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. Expert activation: the experts&apos; activation output. MLA up projections. Dense MLP. MoE layer: the whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron&apos;s default, the attention core. Megatron only, with selective recompute</source>
+        <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其 all-to-all。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
+    </message>
+    <message>
         <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer; ms-swift and Megatron-SWIFT default to 0.05, which a plan file without this field takes). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
         <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层；ms-swift 和 Megatron-SWIFT 默认 0.05，未写此字段的方案文件即取该值）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
     </message>
@@ -9286,8 +9401,20 @@
         <translation>AdamW 实现</translation>
     </message>
     <message>
+        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach; verl&apos;s RL workers build AdamW without fused, so its steps make the eight passes. AdamW only</source>
+        <translation>PyTorch AdamW 的两种实现（torchtitan 的优化器实现设置）。融合：一个内核同时更新权重和两个动量。多张量遍历（torch._foreach_addcdiv_ 等内核）：对 fp32 状态做八次遍历，优化器步的显存读写量约为融合实现的 2.7 倍（步更慢）。工具默认：融合，与 2025 年 2 月以来的 torchtitan 以及 Megatron 和 DeepSpeed 的融合 Adam 相同；此前的 torchtitan 用多张量遍历；verl 的强化学习进程构建 AdamW 时不开融合，每次优化器步都做这八次遍历。仅适用于 AdamW</translation>
+    </message>
+    <message>
         <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
         <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
+    </message>
+    <message>
+        <source>EP all-to-all overlap</source>
+        <translation>专家并行 all-to-all 重叠</translation>
+    </message>
+    <message>
+        <source>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute: one micro-batch&apos;s layer forward runs beside another&apos;s backward, so the expert all-to-all hides behind their attention and expert GEMMs (faster steps). Needs expert parallelism, the all-to-all or flex dispatcher, no full recompute, no MoE-layer recompute and, with a pipeline, interleaving (VPP above 1). On Hopper and older GPUs the tensor-parallel overlap is then off unless you set it. Off: Megatron&apos;s default. Megatron only</source>
+        <translation>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute：一个微批次的层前向与另一个微批次的反向同时运行，专家 all-to-all 隐藏在它们的注意力和专家矩阵乘法之下（步骤更快）。需要专家并行、all-to-all 或 flex 分发器、不使用完全重计算、不重计算 MoE 层，有流水线时还需交错调度（VPP 大于 1）。在 Hopper 及更早的 GPU 上，除非你自行设置，张量并行通信重叠随之关闭。关闭：Megatron 的默认值。仅 Megatron</translation>
     </message>
     <message>
         <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated, on the busiest rank or on the last pipeline rank (the one Megatron-LM logs its memory from). What fits is judged on the whole card either way</source>
@@ -9296,6 +9423,10 @@
     <message>
         <source>Optimizer in backward</source>
         <translation>反向中更新优化器</translation>
+    </message>
+    <message>
+        <source>tool default (fused; verl: unfused)</source>
+        <translation>工具默认（融合；verl：非融合）</translation>
     </message>
     <message>
         <source>per GPU</source>
@@ -9380,10 +9511,6 @@
     <message>
         <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
         <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
-    </message>
-    <message>
-        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach. AdamW only</source>
-        <translation>PyTorch AdamW 的两种实现（torchtitan 的优化器实现设置）。融合：一个内核同时更新权重和两个动量。多张量遍历（torch._foreach_addcdiv_ 等内核）：对 fp32 状态做八次遍历，优化器步的显存读写量约为融合实现的 2.7 倍（步更慢）。工具默认：融合，与 2025 年 2 月以来的 torchtitan 以及 Megatron 和 DeepSpeed 的融合 Adam 相同；此前的 torchtitan 用多张量遍历。仅适用于 AdamW</translation>
     </message>
     <message>
         <source>Interleaved pipeline (VPP)</source>
@@ -9853,6 +9980,14 @@
         <translation>冻结的奖励模型（策略模型架构加价值头）或奖励函数</translation>
     </message>
     <message>
+        <source>Model offload during rollouts</source>
+        <translation>采样期间卸载训练模型</translation>
+    </message>
+    <message>
+        <source>Megatron-SWIFT (--offload_model, --offload_optimizer; both off by default): the training model&apos;s weights, gradients and optimizer states leave the GPUs while vLLM generates and come back before training, so with vLLM asleep each phase has the card to itself; the copies over PCIe cost time every step</source>
+        <translation>Megatron-SWIFT（--offload_model、--offload_optimizer；默认均关闭）：vLLM 生成时训练模型的权重、梯度和优化器状态离开 GPU，训练前再移回；配合 vLLM 休眠，每个阶段独占整张卡；经 PCIe 的拷贝每步都要花时间</translation>
+    </message>
+    <message>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
@@ -10051,6 +10186,10 @@
     <message>
         <source>free vLLM memory while training</source>
         <translation>训练时释放 vLLM 显存</translation>
+    </message>
+    <message>
+        <source>training model in CPU memory while vLLM generates</source>
+        <translation>vLLM 生成时训练模型放在 CPU 内存中</translation>
     </message>
     <message>
         <source>weight-decomposed LoRA (PEFT use_dora)</source>
