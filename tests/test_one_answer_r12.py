@@ -336,3 +336,142 @@ def check_part_everywhere(d: dict, key: str, tmp_path, capsys, harness: bool = T
     assert zl != label and zl in zh and label not in zh
     if harness:
         R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(d), tmp_path, capsys)
+
+
+def check_hidden_everywhere(d: dict, key: str, tmp_path, capsys) -> None:
+    """The share of ``key``'s communication run under compute (``TimeEstimate.hidden_shares``) is live and reads the
+    same in ``estimate``'s "hidden" line and the PDF's step-time table (both through formatting.hidden_share_rows)."""
+    from gpuplanner.app.answer import answer, report_data
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import HIDDEN_LABELS
+    from gpuplanner.formatting import hidden_share_rows
+    from gpuplanner.report.render import build_html
+
+    ev = evaluate(scenario_from_dict(d))
+    rows = dict(hidden_share_rows(ev.time.hidden_shares))
+    assert key in rows, ev.time.hidden_shares
+    label, pct = HIDDEN_LABELS[key], rows[key]
+    path = _write(d, f"{key}-hidden.json")
+    out = _flat(_cli(["estimate", str(path)], capsys))
+    assert f"{label} {pct}" in out, out
+    page = html.unescape(build_html(report_data(path, answer_=answer(path)), {}))
+    assert re.search(re.escape(f"{label}, hidden under compute (not in the step)") + r"</td><td[^>]*>"
+                     + re.escape(pct) + "<", page), page[page.find(">Step time</th>"):][:3000]
+
+
+# ---------------------------------------------------------------------------- merged late: savers12, mgfields12, moetrain12
+
+#: savers12's breakdown case: ms-swift's moe_colocate_full.sh layout on 8 × H20 with the training model offloaded
+OFFLOAD_MODEL = json.loads((ROOT / "tests" / "data" / "breakdown6" / "swift-grpo-offload-model-h20.json")
+                           .read_text(encoding="utf-8"))
+
+
+def test_rl_model_offload_part_everywhere(tmp_path, capsys):
+    check_part_everywhere(OFFLOAD_MODEL, "rl_model_offload", tmp_path, capsys, harness=False)
+
+
+def test_rl_model_offload_memory_and_time_are_live(tmp_path, capsys):
+    """``training.rl.offload_model`` off: the part is gone, the step is shorter and the memory per GPU differs, in
+    ``estimate --json`` of the same layout (the one Evaluation reads both)."""
+    on = _estimate_json(tmp_path, OFFLOAD_MODEL, capsys)
+    d = copy.deepcopy(OFFLOAD_MODEL)
+    d["training"]["rl"]["offload_model"] = False
+    off = _estimate_json(tmp_path, d, capsys)
+    assert "rl_model_offload" not in off["time_parts"] and on["time_parts"]["rl_model_offload"]
+    assert off["step_time_s"] < on["step_time_s"]
+    assert off["memory_per_gpu_gib"]["total"] != on["memory_per_gpu_gib"]["total"]
+
+
+GRPO_DOC = _auto_doc(ROOT / "tests" / "data" / "expert_review_r11" / "grpo-qwen3-30b-a3b.json")
+
+
+def test_offload_model_savers_line_is_the_same_in_plan_json_and_pdf(tmp_path, capsys):
+    """savers12's line under #1 of the GRPO MoE month names ``training.rl.offload_model``: once in ``plan``, once in
+    ``plan --json``'s plan 1 (no other plan), once in the PDF (en), translated in the zh CLI and PDF."""
+    from gpuplanner.app.answer import answer
+
+    ans = answer(GRPO_DOC)
+    assert ans.chosen_plan is ans.plans[0]
+    (msg,) = [m for m in ans.plans[0].explanation if m.text.startswith("With ") and m.text.endswith(KEPT)]
+    line = _flat(msg.render())
+    assert "training.rl.offload_model" in line
+    assert _flat(_cli(["plan", str(GRPO_DOC), "--top", "3"], capsys)).count(line) == 1
+    plans = json.loads(_cli(["plan", str(GRPO_DOC), "--top", "3", "--json"], capsys))["plans"]
+    expl = [[_flat(str(e)) for e in p.get("explanation", [])] for p in plans]
+    assert sum(line in e for e in expl[0]) == 1 and not any(line in e for ex in expl[1:] for e in ex)
+    assert _flat(_pdf_text(GRPO_DOC, tmp_path)).count(line) == 1
+    zh = _zh_line(msg)
+    assert zh != msg.render() and "training.rl.offload_model" in zh
+    assert _tight(zh) in _tight(_cli(["plan", str(GRPO_DOC), "--top", "1", "--lang", "zh_CN"], capsys))
+    # the PDF, clause by clause: where the sentence crosses a page, pdftotext returns the lines Qt draws outside the
+    # page's clip too (the last lines of page N again at the top of page N+1, with the page's title and number
+    # between), so the whole sentence is not one run of text there; each clause is
+    pdf = _tight(_pdf_text(GRPO_DOC, tmp_path, "zh_CN"))
+    clauses = [c for c in re.split(r"[，；]", _tight(zh)) if c]
+    assert len(clauses) >= 6 and all(c in pdf for c in clauses), [c for c in clauses if c not in pdf]
+
+
+def _mg_moe(training: dict | None = None, parallel: dict | None = None) -> dict:
+    """mgfields12's case: Qwen3-30B-A3B on 8 × H100, EP 8, flex dispatcher, Megatron's selective recompute."""
+    return {"model": {"preset": "qwen3-30b-a3b"},
+            "training": {"framework": "megatron", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
+                         "global_batch_size": 64, "recompute": "megatron_selective", **(training or {})},
+            "parallel": {"tp": 1, "pp": 1, "ep": 8, "expert_tp": 1, "zero": 1, "moe_dispatcher": "flex",
+                         **(parallel or {})},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8},
+            "data": {"tokens": 1e9}, "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}}
+
+
+def test_ep_a2a_overlap_hidden_share_everywhere_and_live(tmp_path, capsys):
+    """``parallel.ep_a2a_overlap``: the expert all-to-all's share run under compute reads the same in ``estimate``
+    and the PDF; off, that hidden share is gone and the step is longer; ``plan --json`` reproduces with
+    ``estimate --json`` (round 10's harness)."""
+    on = _mg_moe(parallel={"ep_a2a_overlap": True})
+    check_hidden_everywhere(on, "ep_comm", tmp_path, capsys)
+    e_on, e_off = _estimate_json(tmp_path, on, capsys), _estimate_json(tmp_path, _mg_moe(), capsys)
+    assert e_on["step_time_s"] < e_off["step_time_s"]
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+    assert evaluate(scenario_from_dict(_mg_moe())).time.hidden_shares.get("ep_comm", 0.0) == 0.0
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(on), tmp_path, capsys)
+
+
+def test_recompute_modules_reach_estimate_and_plan(tmp_path, capsys):
+    """``training.recompute_modules``: recomputing the experts' activation and the norms too changes ``estimate --json``'s step time
+    and memory against Megatron's default selective recompute; round 10's harness on the case."""
+    d = _mg_moe(training={"recompute_modules": ["core_attn", "moe_act", "layernorm"]})
+    e, base = _estimate_json(tmp_path, d, capsys), _estimate_json(tmp_path, _mg_moe(), capsys)
+    assert e["step_time_s"] != base["step_time_s"]
+    assert e["memory_per_gpu_gib"]["total"] != base["memory_per_gpu_gib"]["total"]
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(d), tmp_path, capsys)
+
+
+def _zoo() -> dict:
+    """moetrain12's case: the Model Zoo's Qwen3-235B TP 4 × PP 8 × VP 4 × EP 8 row on 256 × H100 (512 rows per
+    expert: the experts' fp32 main_grad accumulation binds on HBM)."""
+    return {"model": {"preset": "qwen3-235b-a22b"},
+            "training": {"framework": "megatron", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
+                         "global_batch_size": 2048, "fused_cross_entropy": True, "recompute": "none",
+                         "method": "pretrain"},
+            "parallel": {"tp": 4, "pp": 8, "vpp": 4, "ep": 8, "cp": 1, "expert_tp": 1, "sequence_parallel": True,
+                         "zero": 1, "moe_dispatcher": "flex", "pp_account_embedding_loss": True},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 256}, "data": {"tokens": 1e10}}
+
+
+def test_moe_wgrad_main_grad_part_everywhere(tmp_path, capsys):
+    check_part_everywhere(_zoo(), "moe_wgrad_main_grad", tmp_path, capsys, harness=False)
+def _zoo() -> dict:
+    """moetrain12's case: the Model Zoo's Qwen3-235B TP 4 × PP 8 × VP 4 × EP 8 row on 256 × H100 (512 rows per
+    expert: the experts' fp32 main_grad accumulation binds on HBM)."""
+    return {"model": {"preset": "qwen3-235b-a22b"},
+            "training": {"framework": "megatron", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
+                         "global_batch_size": 2048, "fused_cross_entropy": True, "recompute": "none",
+                         "method": "pretrain"},
+            "parallel": {"tp": 4, "pp": 8, "vpp": 4, "ep": 8, "cp": 1, "expert_tp": 1, "sequence_parallel": True,
+                         "zero": 1, "moe_dispatcher": "flex", "pp_account_embedding_loss": True},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 256}, "data": {"tokens": 1e10}}
+
+
+def test_moe_wgrad_main_grad_part_everywhere(tmp_path, capsys):
+    check_part_everywhere(_zoo(), "moe_wgrad_main_grad", tmp_path, capsys, harness=False)

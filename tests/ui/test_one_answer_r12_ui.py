@@ -87,3 +87,68 @@ def test_the_project_page_first_token_is_the_cli_sentence(doc, make_window, lang
     from gpuplanner.core.serving_facts import first_token_line
 
     assert _flat(first_token_line(s).render()) == m.group(0)
+
+
+def test_plans_page_shows_the_offload_model_savers_line_as_the_cli(make_window, qtbot, capsys):
+    """savers12's line (``training.rl.offload_model`` among the savers) under #1 of the GRPO MoE month: the Plans
+    page's details of #1 carry it once, as ``gpuplanner plan`` prints it; #2 and #3 do not."""
+    from PySide6.QtWidgets import QApplication
+
+    from test_one_answer_r12 import GRPO_DOC, KEPT
+
+    assert run_cli(["plan", str(GRPO_DOC), "--top", "5"]) == 0
+    cli = _flat(capsys.readouterr().out)
+    w = make_window()
+    assert w.open_path(GRPO_DOC, show_errors=False)
+    qtbot.waitUntil(lambda: searched(w) and w.search.outcome is not None, timeout=180000)
+    page = w.page("plans")
+    w.go_to(5)
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
+    seen = []
+    for i, row in enumerate(page.table_model.plans[:3]):
+        page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
+        QApplication.processEvents()
+        text = _flat(page.details.toPlainText())
+        lines = [_flat(m.render()) for m in row.plan.explanation if m.text.endswith(KEPT)]
+        seen.append(len(lines))
+        for line in lines:
+            assert "training.rl.offload_model" in line
+            assert text.count(line) == 1 and cli.count(line) == 1, text[:3000]
+        if not lines:
+            assert KEPT not in text
+    assert seen[0] == 1 and not any(seen[1:]), seen
+
+
+def test_plans_details_show_the_hidden_expert_all_to_all_as_the_cli(make_window, qtbot, capsys, tmp_path):
+    """mgfields12's EP all-to-all overlap: the Plans details of each top plan list the hidden expert all-to-all
+    share as ``estimate`` of that plan prints it (formatting.hidden_share_rows from the plan's Evaluation)."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import HIDDEN_LABELS
+    from gpuplanner.formatting import hidden_share_rows
+    from test_one_answer_r12 import _mg_moe
+
+    w = make_window()
+    w.model.load(scenario_from_dict(_mg_moe(parallel={"ep_a2a_overlap": True})))
+    qtbot.waitUntil(lambda: searched(w) and w.search.outcome is not None, timeout=180000)
+    w.go_to(5)
+    page = w.page("plans")
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
+    shown = 0
+    for i, row in enumerate(page.table_model.plans[:3]):
+        page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
+        QApplication.processEvents()
+        text = _flat(page.details.toPlainText())
+        ev = row.plan.evaluation
+        rows = dict(hidden_share_rows(ev.time.hidden_shares))
+        path = tmp_path / f"p{i}.json"
+        path.write_text(json.dumps(ev.scenario.model_dump(mode="json")), encoding="utf-8")
+        assert run_cli(["estimate", str(path)]) == 0
+        cli = _flat(capsys.readouterr().out)
+        if "ep_comm" in rows:
+            shown += 1
+            label = HIDDEN_LABELS["ep_comm"]
+            assert f"{label}, hidden under compute (not in the step) {rows['ep_comm']}" in text, text[-2000:]
+            assert f"{label} {rows['ep_comm']}" in cli
+    assert shown
