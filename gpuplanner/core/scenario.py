@@ -61,24 +61,13 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none",
                    # GPT-NeoX v1.0 ``neox_args.py``: ``checkpoint_activations: bool = False``
                    "gpt-neox": "none"}
-#: LoRA dropout each tool applies by default where it differs from PEFT's ``LoraConfig`` default (0.0); the scenario
-#: applies it when ``training.lora_dropout`` is not given (issue 35 round 12, swiftlora12). ms-swift
-#: ``swift/llm/argument/tuner_args.py`` ``TunerArguments.lora_dropout: float = 0.05`` and Megatron-SWIFT
-#: ``swift/megatron/argument/megatron_args.py`` ``lora_dropout: float = 0.05`` (github.com/modelscope/ms-swift commit
-#: ea766ff5b, 2025-07-10; the same at 3602360a5: ``swift/arguments/tuner_args.py``,
-#: ``swift/megatron/arguments/megatron_args.py``). LLaMA-Factory (``finetuning_args.py``: 0.0), Megatron-Bridge and
-#: the HF Trainer with PEFT keep 0.0.
-_TOOL_LORA_DROPOUT = {"ms-swift": 0.05, "megatron-swift": 0.05}
-
-
 def _apply_tool_defaults(t) -> None:
-    """A tool's documented defaults where the scenario leaves the field out (the user's own value always wins):
-    activation recomputation (:data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py) and LoRA dropout
-    (:data:`_TOOL_LORA_DROPOUT`)."""
+    """A tool's documented activation recomputation where the scenario leaves ``recompute`` out (the user's own
+    value always wins; :data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py). LoRA dropout is not filled in here:
+    ``training.lora_dropout`` stays None ("the tool's default") and :func:`frameworks.lora_dropout_of` reads it for
+    the framework each plan runs, the search's other frameworks included (review r12)."""
     if t.framework in _TOOL_RECOMPUTE and "recompute" not in t.model_fields_set:
         t.recompute = _TOOL_RECOMPUTE[t.framework]
-    if t.framework in _TOOL_LORA_DROPOUT and "lora_dropout" not in t.model_fields_set:
-        t.lora_dropout = _TOOL_LORA_DROPOUT[t.framework]
 
 
 class _Section(NoBoolForNumbers):
@@ -445,13 +434,13 @@ class TrainingSection(_Section):
                                                     "(core/timing.padded_batch_rows)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
-    lora_dropout: float = Field(
-        0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
-                                         "default 0.0: nn.Identity; not given: ms-swift's and Megatron-SWIFT's "
-                                         "own default 0.05, _TOOL_LORA_DROPOUT); above 0 it adds a dropout pass "
-                                         "per adapted "
-                                         "linear (time model) and keeps each adapted linear's own dropped input "
-                                         "and mask for backward (memory.lora_dropout_bytes_per_token)")
+    lora_dropout: float | None = Field(
+        None, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout); "
+                                          "not given (None): the tool's own default, frameworks.lora_dropout_of "
+                                          "(PEFT's 0.0: nn.Identity; ms-swift's and Megatron-SWIFT's 0.05); above 0 "
+                                          "it adds a dropout pass per adapted "
+                                          "linear (time model) and keeps each adapted linear's own dropped input "
+                                          "and mask for backward (memory.lora_dropout_bytes_per_token)")
     lora_a2a: bool = Field(False, description="Megatron-Bridge LoRA(a2a_experimental=...) (default False; NeMo's "
                                               "lora_tuning.a2a_experimental, the MLPerf configs' LORA_A2A=1): the "
                                               "row-parallel adapters move their output to the sequence shard with "

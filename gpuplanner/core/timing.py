@@ -4625,7 +4625,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
         optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
-        lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        lora_dropout=_frameworks.lora_dropout_of(t),
         dora=bool(getattr(t, "dora", False)),
         lora_a2a=bool(getattr(t, "lora_a2a", False)),
         tp_comm_overlap_disable_qkv=bool(getattr(t, "tp_comm_overlap_disable_qkv", False)),
