@@ -65,3 +65,23 @@ def test_plan_says_when_the_tools_default_is_used():
     assert len(got) == 1 and "0.05" in got[0].render() and "ms-swift" in got[0].render().lower()
     assert not said(scn("ms-swift", lora_dropout=0.05))
     assert not said(scn("llamafactory"))
+
+
+
+def _search_warned(candidates, **t):
+    from gpuplanner.core.search import search
+
+    d = {"model": {"preset": "qwen3-8b"}, "training": {"method": "lora", "lora_rank": 16, "seq_len": 2048, **t},
+         "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": 1e8},
+         "constraints": {"search_frameworks": True, "framework_candidates": candidates}}
+    res = search(scenario_from_dict(d), top=3, savers=False)
+    assert res.plans and all(p.framework in candidates for p in res.plans)
+    return [any("LoRA dropout default" in w.text for w in p.warnings) for p in res.plans]
+
+
+def test_search_plans_say_their_frameworks_default():
+    """The plan search's ms-swift candidates (a file naming no framework) run ms-swift's 0.05 and say so in their
+    plan lines; LLaMA-Factory's, or an explicit dropout, say nothing."""
+    assert all(_search_warned(["ms-swift"]))
+    assert not any(_search_warned(["llamafactory"]))
+    assert not any(_search_warned(["ms-swift"], lora_dropout=0.05))

@@ -554,13 +554,14 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
                             {"gpu": r.gpu.name}))
     messages += _nic_default_message(s)
     messages += _mfsdp_message(s, r.gpu)
-    messages += _lora_dropout_default_message(s)
+    messages += lora_dropout_default_message(s)
     return messages
 
 
-def _lora_dropout_default_message(s: Scenario) -> list[Msg]:
+def lora_dropout_default_message(s: Scenario) -> list[Msg]:
     """A LoRA plan on a tool whose own LoRA dropout default is not PEFT's 0.0 (:data:`frameworks.TOOL_LORA_DROPOUT`)
-    and no dropout given: the plan runs the tool's default (:func:`frameworks.lora_dropout_of`), said so it is seen."""
+    and no dropout given: the plan runs the tool's default (:func:`frameworks.lora_dropout_of`), said so it is seen
+    (in the Evaluation's messages and in each searched plan's warnings, :func:`search.plan_warnings`)."""
     from .frameworks import FRAMEWORKS, TOOL_LORA_DROPOUT, lora_dropout_of
 
     t = s.training

@@ -48,7 +48,8 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
+from .evaluate import (PlanFigures, cost_inputs, evaluate, lora_dropout_default_message, model_support_warnings,
+                       validation_band)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
@@ -3047,10 +3048,9 @@ def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
 
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
-    s = ctx.scenario
-    gpu = ctx.gpu
-    arch = ctx.resolved.arch
+    s, gpu, arch = ctx.scenario, ctx.gpu, ctx.resolved.arch
     w: list[Msg] = list(model_support_warnings(p.evaluation.scenario, ctx.resolved))
+    w += lora_dropout_default_message(p.evaluation.scenario)  # the plan's framework's own default, when used
     if p.tp > 1 and gpu.intra_node_link == "pcie":
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "
                                                  "over PCIe; expect poor scaling."), {"tp": p.tp}))
