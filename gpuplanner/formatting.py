@@ -278,6 +278,19 @@ def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) 
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"
 
 
+def format_mfu(fraction: float, lang: str | None = None) -> str:
+    """A utilisation (MFU, HFU) as the plan tables and summaries print it: whole percent (``43%``), but one decimal
+    below 1% (``0.4%``) and ``<0.1%`` under that, never ``0%`` for a plan that computes: a layout whose step is
+    almost all host overhead (DeepSpeed ZeRO-3 hooks on a MoE's every expert) read "MFU 0%" in the app's summary
+    while ``estimate`` said 0.4% (issue 35 round 12, expert12)."""
+    v = float(fraction)
+    if not v > 0 or v >= 0.01:
+        return format_percent(v, 0, lang)
+    if v < 0.001:
+        return "<" + format_percent(0.001, 1, lang)
+    return format_percent(v, 1, lang)
+
+
 #: decimals of a share of the step run under compute (``TimeEstimate.hidden_shares``): one precision for the CLI,
 #: the Plans details and the PDF, so the three show the same rows with the same figures
 HIDDEN_SHARE_DECIMALS = 1

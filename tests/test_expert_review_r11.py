@@ -12,12 +12,14 @@ savers on, right under its rank lines (core/advisor_savers.py). The same for a f
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from gpuplanner.core import advisor_savers as sv
+from gpuplanner.core.advisor import BIT_RULES
 from gpuplanner.core import search
 from gpuplanner.core.scenario import Scenario
 
@@ -70,8 +72,10 @@ def test_grpo_moe_month_first_names_the_one_node_plan_with_the_savers():
     assert best.cost <= one.cost
     p = line.params
     assert (p["n"], p["gpu"]) == (best.num_gpus, best.gpu_name)
-    assert p["cost"] == pytest.approx(best.cost) and p["days"] == pytest.approx(best.calendar_days)
+    # the figure is the plan's; the span prints as the plan's own lines do (round 12, expert12 + tidy12)
+    assert p["cost"] == pytest.approx(best.cost) and p["days"] == pytest.approx(best.calendar_days, rel=1e-9)
     text = line.render()
+    assert p["span"].render() in text and not re.search(r"\d\.\d\d days", text)
     assert "training.rl.engine_sleep" in text and "parallel.offload_optimizer" in text
     assert "passes every ranking rule" in text
 
@@ -126,7 +130,8 @@ def test_saver_change_by_method():
 
 def _plan(mode: str, days: float, cost: float = 100.0, failed=()):
     rules = [SimpleNamespace(id=r, status="failed") for r in failed]
-    return SimpleNamespace(rental_mode=mode, calendar_days=days, cost=cost,
+    pen = sum(bit for bit, rid in BIT_RULES if rid in failed)  # the search's ranking penalty of these failures
+    return SimpleNamespace(rental_mode=mode, calendar_days=days, cost=cost, penalty=pen,
                            evaluation=SimpleNamespace(rules=rules))
 
 
@@ -138,8 +143,8 @@ def test_idle_term_and_order_by_hand():
     assert not sv.idle_term(_plan("month", 20.0))
     assert sv.idle_term(_plan("week", 3.0)) and not sv.idle_term(_plan("week", 4.0))
     assert not sv.idle_term(_plan("card_hour", 0.07))
-    assert sv.plan_penalty(_plan("month", 1, failed=("memory_headroom",))) == 1
-    assert sv.plan_penalty(_plan("month", 1, failed=("price_fabric", "mfu_grade"))) == 18
+    assert _plan("month", 1, failed=("memory_headroom",)).penalty == 1
+    assert _plan("month", 1, failed=("price_fabric", "mfu_grade")).penalty == 18
     tight = _plan("month", 1.0, cost=94000, failed=("memory_headroom",))
     assert sv.ranks_better(_plan("card_hour", 5.0, cost=99999), tight, "cheapest")  # lower penalty wins
     assert not sv.ranks_better(_plan("card_hour", 0.1, cost=300, failed=("price_fabric",)), tight, "cheapest")
@@ -147,6 +152,30 @@ def test_idle_term_and_order_by_hand():
     assert sv.ranks_better(same, tight, "cheapest") and not sv.ranks_better(same, tight, "fastest")
     assert sv.wants_savers(tight) and sv.wants_savers(_plan("month", 3.0))
     assert not sv.wants_savers(_plan("card_hour", 3.0))
+
+
+def test_each_plan_carries_the_penalty_it_was_ranked_with():
+    """``Plan.penalty`` (set by the search where it ranks, round 12 tidy12) is the sum of the bits of the ranking
+    rules the plan's own checks fail (what advisor_savers compared before); #1 of the GRPO case fails memory_headroom
+    (bit 1)."""
+    plans = _search(_doc("grpo-qwen3-30b-a3b.json"), top=5).plans
+    assert plans and plans[0].penalty & 1
+    for p in plans:
+        failed = {r.id for r in p.evaluation.rules if r.status == "failed"}
+        assert p.penalty == sum(bit for bit, rid in BIT_RULES if rid in failed)
+
+
+def test_the_savers_line_goes_under_the_held_back_line_by_place():
+    """The Mixtral example's #1 has its rank line, the held-back line and the savers line, in that order, and
+    ``Plan.head_lines`` counts the three: the savers line is placed by that count (tidy12), not by matching the
+    held-back line's text."""
+    d = json.loads((Path(__file__).resolve().parents[1] / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text())
+    one = _search(d, top=2).plans[0]
+    head = one.explanation[:one.head_lines]
+    assert one.head_lines == 3
+    assert head[0].render().startswith("Ranks #1") and head[1].text == search.HELD_BACK_LINE
+    assert head[2] is _savers_lines(one)[0]
+    assert not any(m.text.startswith("Ranks #") for m in one.explanation[3:])
 
 
 def test_the_line_reads_as_chinese():

@@ -75,3 +75,15 @@ def test_no_grad_reference_pass_is_not_recomputed():
         sc["training"].update({"framework": "megatron-swift", "method": "full"})
         return _ep_s(sc)
     assert dpo("full") == pytest.approx(dpo("none") * 4.0 / 3.0, rel=1e-9)
+
+
+def test_ep_passes_are_the_tp_count_to_the_last_bit():
+    """Round 12 (tidy12): ``ep_recompute_passes`` reads ``timing.tp_layer_collectives`` (the forward re-runs its
+    collectives) instead of its own ``1 + 0.5·rec``; the two are the same float for every share (dividing by 4 and
+    halving are exact), so no estimate moves."""
+    import numpy as np
+
+    r = np.concatenate([np.linspace(0.0, 1.0, 10001), np.random.default_rng(1).random(10000)])
+    passes, counts = ep_recompute_passes(r)
+    assert np.array_equal(passes, 1.0 + 0.5 * r) and np.array_equal(counts, 1.0 + r)
+    assert ep_recompute_passes(0.0) == (1.0, 1.0) and ep_recompute_passes(1.0) == (1.5, 2.0)

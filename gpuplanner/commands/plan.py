@@ -16,7 +16,7 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 from __future__ import annotations
 
 
-from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_sig
+from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_mfu, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
 from ..formatting import colon, days_decimals, format_plan_days, format_time_number, format_list, paren
@@ -97,10 +97,10 @@ def text_lines(result, con, method: str = "") -> list[str]:
               translate(CTX, "rule ids failed"))
     rows, rl_rows = [], False
     for i, p in enumerate(result.plans, 1):
-        mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
+        mfu = "-" if p.mfu is None else f"{format_mfu(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
         train = p.evaluation.rl_training_mfu
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
-            mfu = join_clause(format_percent(p.mfu), paren(f"{format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
+            mfu = join_clause(format_mfu(p.mfu), paren(f"{format_mfu(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), _framework_name(p.framework, method), str(p.tp),

@@ -15,13 +15,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.serving_facts import ENGINE_NAMES
+from ..core.serving_facts import first_token_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
 from ..formatting import elapsed_numbers, elapsed_unit, format_elapsed, format_list, plural_s
 
 CTX = "CLI"
+#: the rental column: the longest mode label ("card-hours with a monthly cap", 29 columns) uncut; at 21 columns
+#: "whole machines per month" printed as "whole machines per…" (issue 35 round 12, expert12)
+RENTAL_WIDTH = 29
 #: a column of spans' header in its unit (formatting.elapsed_unit; ux15)
 UNIT_HEADERS = {"hours": QT_TRANSLATE_NOOP(CTX, "hours"), "days": QT_TRANSLATE_NOOP(CTX, "days"),
                 "weeks": QT_TRANSLATE_NOOP(CTX, "weeks")}
@@ -82,15 +85,15 @@ def text_lines(res) -> list[str]:
     spans = elapsed_numbers([7 * w for p in res.phases for w in (p.start_week, p.end_week)], unit, language())
     lines = [ljust(translate(CTX, "phase"), 22, min_gap=1) + ljust(translate(CTX, "kind"), 26, min_gap=1) + rjust(translate(CTX, UNIT_HEADERS[unit]), 12)
              + rjust(translate(CTX, "h/week"), 8) + "  " + ljust(translate(CTX, "resources"), 34, min_gap=1)
-             + ljust(translate(CTX, "rental"), 22, min_gap=1) + rjust(translate(CTX, "cost"), 16)]
+             + ljust(translate(CTX, "rental"), RENTAL_WIDTH + 1, min_gap=1) + rjust(translate(CTX, "cost"), 13)]
     for i, p in enumerate(res.phases):
         what = (f"{p.count} × {gpu_display_name(p.device_name, short=True)}" if p.resource == "gpu" else
                 plural_s(translate(CTX, "{nodes} node(s), {n} cores"), p.nodes).format(nodes=p.nodes, n=p.count))
         weeks = f"{spans[2 * i]}–{spans[2 * i + 1]}"
         lines.append(ljust(cut(p.name, 21), 22, min_gap=1) + ljust(cut(name("Project", KIND_LABELS[p.kind]), 25), 26, min_gap=1)
                      + rjust(weeks, 12) + rjust(format_number(p.hours_per_week), 8) + "  "
-                     + ljust(cut(what, 33), 34, min_gap=1) + ljust(cut(_mode(p.rental_mode), 21), 22, min_gap=1)
-                     + rjust(_money(p.cost, cur), 16))
+                     + ljust(cut(what, 33), 34, min_gap=1) + ljust(cut(_mode(p.rental_mode), RENTAL_WIDTH), RENTAL_WIDTH + 1, min_gap=1)
+                     + rjust(_money(p.cost, cur), 13))
         if p.serving is not None:
             s = p.serving
             per_m = ("-" if p.cost_per_million_tokens is None else
@@ -101,10 +104,7 @@ def text_lines(res) -> list[str]:
                 tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
                 bound=_bound_text(s.bound),
                 per_m=per_m))
-            lines.append(" " * 22 + translate(
-                CTX, "{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica").format(
-                engine=ENGINE_NAMES.get(s.engine, s.engine), kv=format_number(s.kv_cache_gib_per_gpu, 1),
-                ttft=format_number(s.ttft_s * 1e3, 0)))
+            lines.append(" " * 22 + msg(first_token_line(s)))
         if p.cpu is not None:
             lines.append(" " * 22 + translate(CTX, "CPU: {gb} GB at {rate} MB/s per core = {h} core-hours").format(
                 gb=format_number(p.cpu.data_gb), rate=format_number(p.cpu.mb_s_per_core, 2),

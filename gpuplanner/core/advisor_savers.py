@@ -31,7 +31,7 @@ from . import advisor as advisormod
 from . import rules as rulesmod
 from .cost import MODE_LABELS
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg
+from .messages import Msg, elapsed_msg
 from .methods import method_profile
 
 CTX = "Plan"
@@ -88,12 +88,6 @@ def _failed(p: Any) -> set[str]:
     return {r.id for r in p.evaluation.rules if r.status == "failed"}
 
 
-def plan_penalty(p: Any) -> int:
-    """The plan's ranking penalty read from its failed checks (:data:`advisor.BIT_RULES`)."""
-    bad = _failed(p)
-    return sum(bit for bit, rid in advisormod.BIT_RULES if rid in bad)
-
-
 def idle_term(p: Any) -> bool:
     """Billed by a whole week or month for a run shorter than :data:`IDLE_TERM_SHARE` of that term."""
     term = TERM_DAYS.get(str(p.rental_mode))
@@ -110,8 +104,9 @@ def _key(p: Any, objective: str) -> float:
 
 
 def ranks_better(q: Any, p: Any, objective: str) -> bool:
-    """``q`` before ``p`` by the search's order: a lower penalty, else a better objective."""
-    a, b = plan_penalty(q), plan_penalty(p)
+    """``q`` before ``p`` by the search's order: a lower ranking penalty (``Plan.penalty``, the one the search
+    ranked each with), else a better objective."""
+    a, b = int(q.penalty), int(p.penalty)
     return a < b or (a == b and _key(q, objective) < _key(p, objective))
 
 
@@ -134,6 +129,8 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
     """The line for #1 (``plans[0]``) of scenario ``s``: the best plan with the savers on (``run``: the scenario
     dict → the search's result, or None when it cannot run; ``frameworks``: those the search tried), when #1 is one
     to look past and that plan ranks better; else None."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     if not plans or not wants_savers(plans[0]):
         return None
     d = savers_scenario_dict(s, frameworks)
@@ -147,16 +144,17 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
         return None
     keys, _ = saver_change(s, frameworks)
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
-            "fw": q.framework_name, "days": float(q.calendar_days), "cost": float(q.cost), "cur": q.currency,
+            "fw": q.framework_name, "days": float(q.calendar_days),
+            "span": elapsed_msg(float(q.calendar_days)), "cost": float(q.cost), "cur": q.currency,
             "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}
-    rule = advisormod.first_rule(plan_penalty(q))
+    rule = advisormod.first_rule(q.penalty)
     if rule is None:
-        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
+        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {span}, "
                                       "{cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your "
                                       "choice is kept; change it to plan with this.")
     else:
         args["rule"] = Msg(rulesmod.CTX, rulesmod.RULE_NAMES[rule])
-        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, "
+        text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {span}, "
                                       "{cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule "
                                       "“{rule}”. Your choice is kept; change it to plan with this.")
     return Msg(CTX, text, args)

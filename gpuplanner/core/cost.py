@@ -790,19 +790,47 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No weekly/monthly quote for {gpu}: derived from the hourly price without a discount; ask "
                     "the vendor, monthly contracts are usually cheaper."), {"gpu": shown}))
-    if phase == "burst":
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "Burst: rent elastic on-demand capacity and confirm the vendor can supply {n} cards at once."),
-            {"n": num_gpus}))
-    elif phase == "research" and mode in ("card_hour", "spot"):
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "Research phase: start/stop sessions favour card-hours; each fresh start pays setup and data "
-                    "migration, counted here."), {}))
+    out += _phase_line(phase, mode, num_gpus, hours_per_week)
     if price.is_default:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
             {"gpu": shown, "source": price.source, "date": price.source_date}))
     return out
+
+
+def _phase_line(phase: str, mode: str, num_gpus: int, hours_per_week: float = HOURS_PER_WEEK) -> list[Msg]:
+    """The planning guide's phase advice (§3 "Time and elasticity"), said of this plan's billing. A burst
+    (突发扩容) needs capacity that scales out in real time: card-hours on demand (or under a cap). A plan billed
+    on a whole-machine lease is no such capacity, and "rent elastic on-demand capacity" printed under it
+    contradicted the plan (issue 35 round 12, expert12: a 2-week burst of 32B full fine-tuning whose #1 is
+    8 × H200 by the month, the card having no card-hour quote): the line then says the lease is not elastic
+    and what to ask for. The rank is kept; the other lines name the elastic alternatives."""
+    if phase == "burst" and mode in ("week", "month"):
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst "
+                    "needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to "
+                    "{n} cards, or rent an elastic plan named here."),
+            {"n": num_gpus, "mode": Msg(CTX, MODE_LABELS[mode])})]
+    if phase == "burst":
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Burst: rent elastic on-demand capacity and confirm the vendor can supply {n} cards at once."),
+            {"n": num_gpus})]
+    if phase == "research" and mode in ("card_hour", "spot"):
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Research phase: start/stop sessions favour card-hours; each fresh start pays setup and data "
+                    "migration, counted here."), {})]
+    if phase == "research" and mode in ("week", "month"):
+        # the same contradiction in the research phase (研发验证期, card-hours): a leased #1 printed no phase line
+        if hours_per_week >= HOURS_PER_WEEK - 1.0:
+            return [Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}: "
+                        "ask the vendor for an hourly quote."), {"mode": Msg(CTX, MODE_LABELS[mode])})]
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}, "
+                    "which bills every hour of the term, the {idle:.0f} hours a week you do not work included: "
+                    "ask the vendor for an hourly quote."),
+            {"mode": Msg(CTX, MODE_LABELS[mode]), "idle": max(HOURS_PER_WEEK - hours_per_week, 0.0)})]
+    return []
 
 
 def _not_for_this_plan(price: GpuPrice, mode: str, costs: Mapping[str, float], hours_per_week: float, num_gpus: int,
@@ -920,6 +948,26 @@ BUILD_PARTS = ("hardware", "rack", "electricity", "staff", "spares")
 BUILD_PART_INPUTS = {"hardware": ("machine_price",), "rack": ("colocation_per_machine_month",),
                      "electricity": ("power_kw_per_machine", "tariff_per_kwh"), "staff": ("ops_staff_per_month",),
                      "spares": ("spare_rate_per_year", "machine_price")}
+
+
+#: the break-even sentence under the rent-or-build table (the Plans page and the PDF: :func:`break_even_line`; issue 35
+#: round 12, tidy12: two wordings before)
+BREAK_EVEN_LINE = QT_TRANSLATE_NOOP("Cost", "Owning breaks even when the servers are busy {u} of the time over {y} "
+                                            "years (straight-line depreciation, no resale value).")
+BREAK_EVEN_UNKNOWN = QT_TRANSLATE_NOOP("Cost", "Whether owning breaks even is unknown without a purchase price.")
+
+
+def break_even_line(rb) -> Msg | None:
+    """The break-even sentence of ``rb`` (a :class:`BuildResult`): the utilisation at which owning breaks even, or
+    that it is unknown without a purchase price; None when owning never pays off (the verdict sentence above the
+    table says so, once). Numbers through the one formatter (a whole percent, the years as entered)."""
+    from ..formatting import format_percent, format_sig  # pure Python, no Qt: the core stays pure
+
+    u = rb.break_even_utilisation
+    if u is not None:
+        return Msg("Cost", BREAK_EVEN_LINE, {"u": format_percent(u, 0),
+                                             "y": format_sig(rb.inputs.depreciation_years or 0, 6)})
+    return Msg("Cost", BREAK_EVEN_UNKNOWN, {}) if rb.verdict == "unknown" else None
 
 
 def unknown_build_parts(rb) -> frozenset[str]:

@@ -51,7 +51,7 @@ from .errors import PlannerError, ScenarioError
 from .evaluate import (PlanFigures, cost_inputs, evaluate, lora_dropout_default_message, model_support_warnings,
                        validation_band)
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, error_text
+from .messages import MsgStr, elapsed_msg, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from . import advisor_savers as saversmod
@@ -202,6 +202,12 @@ class Plan(PlanFigures):
     #: #1 only: why it beat the best plan of the next GPU type and of the next framework (core.search.decision):
     #: ``{"versus", "gpu", "framework", "rule", "figures", "message"}`` each
     decision: list[dict] = field(default_factory=list)
+    #: the ranking penalty the search ranked this plan with (:func:`_penalty_of`: the :data:`advisor.BIT_RULES` bits
+    #: of the rules it fails, 0 = none), set where the plan is made; :mod:`core.advisor_savers` compares plans by it
+    penalty: int = 0
+    #: how many lines the ranking put first in ``explanation`` (its rank line, #1's held-back line, #1's savers
+    #: line): a line added under them goes at this index (:func:`_fabric_ahead_line`, :func:`_savers_note`)
+    head_lines: int = 0
 
     # ---- read from the Evaluation (the plan is said once: core.evaluate.Evaluation and its Layout)
     gpu = property(lambda self: self.evaluation.gpu_id)
@@ -1315,6 +1321,8 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     if feasible and contexts is not None:
         _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
         return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
@@ -1342,10 +1350,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
             args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
                         cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
+                        span=elapsed_msg(float(cat["calendar_hours"][best_above] / 24.0)),
                         cur=cur)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule "
                                           "“MFU grade” (from the interconnect, or untested kernels), so it ranks after the "
-                                          "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
+                                          "best plan graded above poor ({cost:,.0f} {cur}, {span}); then "
                                           "by the objective.")
         elif pen[i] & advisormod.FABRIC_BIT:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints has a price from networked "
@@ -1373,6 +1382,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type "
                                           "and count).")
         plan.explanation.insert(0, Msg(CTX, text, args))
+        plan.head_lines += 1
 
 
 def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, objective: str, cur: str) -> None:
@@ -1382,6 +1392,8 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     94,000 CNY for a 2-hour job while 16 × H20 over 2 nodes would cost 286 CNY, or 256 × A100 (the only networked
     lease) at 1.1M CNY over 64 × H800 at 0.29M. The rank is kept (the 286 CNY buys no network); the line says which
     plan that is, at what figures, and what to ask for, so the reader knows the cheaper road and its condition."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     if not plans or not len(order):
         return
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
@@ -1401,15 +1413,16 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     n = int(cat["num_gpus"][j])
     args = {"n": n, "gpu": cj.gpu.name, "nodes": units_nodes(n, cj.gpus_per_node),
             "cost": float(cat["cost"][j]), "cur": cur, "days": float(cat["calendar_hours"][j]) / 24.0,
+            "span": elapsed_msg(float(cat["calendar_hours"][j]) / 24.0),
             "rule": _rule_name("price_fabric")}
-    plans[0].explanation.insert(1, Msg(CTX, HELD_BACK_LINE, args))
+    plans[0].explanation.insert(plans[0].head_lines, Msg(CTX, HELD_BACK_LINE, args))
+    plans[0].head_lines += 1
 
 
-#: #1's line naming a better plan held back by the networked-quote rule (its place under #1's rank lines is where
-#: :func:`_savers_note` puts its own line after it; matched by this message id, never by displayed text).
+#: #1's line naming a better plan held back by the networked-quote rule (under #1's rank line: ``Plan.head_lines``).
 HELD_BACK_LINE = QT_TRANSLATE_NOOP(
     CTX, "A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} "
-         "for {days:.2f} days, but its price is not from a quote for networked servers and buys no network "
+         "for {span}, but its price is not from a quote for networked servers and buys no network "
          "between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card "
          "(InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with "
          "the network, rent it instead.")
@@ -2119,9 +2132,9 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
     line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
     if line is None:
         return
-    ex = res.plans[0].explanation
-    at = 1 + sum(1 for m in ex[1:2] if m.text == HELD_BACK_LINE)
-    ex.insert(at, line)
+    top = res.plans[0]
+    top.explanation.insert(top.head_lines, line)  # under the ranking's own lines (Plan.head_lines)
+    top.head_lines += 1
 
 
 #: What the search tries, when nothing fits, in place of the user's choice (said, never applied: the user's
@@ -2159,6 +2172,8 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
                        cancel: Callable[[], bool] | None) -> list[Msg]:
     """When nothing fits: the best plan of each :data:`FIT_INSTEAD` change that applies to ``s`` and fits on the
     same candidates (one line each), or nothing."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     out: list[Msg] = []
     for methods, label, change in FIT_INSTEAD:
         if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
@@ -2179,13 +2194,40 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
         if not res.plans:
             continue
         p = res.plans[0]
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your "
-                 "choice is kept; change it to plan with this."),
-            {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
-             "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
-             "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
+        args = {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
+                "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
+                "span": elapsed_msg(float(p.calendar_days)),  # as the plan's own lines (expert12, tidy12)
+                "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}
+        misses = _fit_instead_misses(s, p)
+        if misses is None:
+            text = QT_TRANSLATE_NOOP(CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {span}, "
+                                          "{cost:,.0f} {cur}. Your choice is kept; change it to plan with this.")
+        else:
+            args["misses"] = misses
+            text = QT_TRANSLATE_NOOP(CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {span}, "
+                                          "{cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan "
+                                          "with this.")
+        out.append(Msg(CTX, text, args))
     return out
+
+
+def _fit_instead_misses(s: Scenario, p) -> Msg | None:
+    """What a :data:`FIT_INSTEAD` plan misses of the user's constraints, said on its line: a 405B full fine-tune on
+    ≤ 16 GPUs with a 7-day deadline was offered "ZeRO-3 with the weights in CPU memory fits: … 132.7 days" with no
+    word that the deadline is 7 days (issue 35 round 12, expert12). None when it meets both."""
+    c = s.constraints
+    late = c.deadline_days is not None and not p.meets_deadline
+    dear = c.budget is not None and not p.within_budget
+    if late and dear:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days and is over the budget of "
+                                               "{b:,.0f} {cur}"), {"d": c.deadline_days, "b": c.budget,
+                                                                   "cur": p.currency})
+    if late:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days"), {"d": c.deadline_days})
+    if dear:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it is over the budget of {b:,.0f} {cur}"),
+                   {"b": c.budget, "cur": p.currency})
+    return None
 
 
 def _with_times(ctx: SearchContext, tp_all, idx, sub: dict, tm: dict):
@@ -2464,14 +2506,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     days, per_pflop = cat["calendar_hours"] / 24.0, cat["cost"] / max(total_pflop, 1e-30)
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
-                                           _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
+                                           pen := _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
     chosen = order[:top]
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = tie_front(days, cat["cost"], _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False)))
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
-    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
+    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
@@ -2681,6 +2723,8 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                      s: Scenario) -> list[Msg]:
     """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
     other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
+    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
+
     fw = plan.framework
     sup = FRAMEWORKS[fw]
     sup = replace(sup, name=name_for(fw, s.training.method))  # torchtune for a PEFT plan of the fsdp row
@@ -2709,10 +2753,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
+                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
-                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": od, "cost": oc,
+                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": format_plan_days(od),
+                 "cost": oc,
                  "cur": plan.currency,
                  "rel": _rel(oc, plan.cost)}))
         excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
@@ -2790,10 +2835,11 @@ def _layout_words(cat, j: int) -> str:
 # -------------------------------------------------------------------------------------------- explain
 
 
-def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool = True) -> Plan:
+def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool = True, penalty: int = 0) -> Plan:
     """The shown plan: :func:`evaluate.evaluate` on the candidate's complete scenario (the same formulas the
     ranking used), with the search's explanation and warnings. ``tp_rule``: whether TP over PCIe was ranked
-    down (:func:`nvlink_fits`); where it was not, the plan's verdict on that rule says why."""
+    down (:func:`nvlink_fits`); where it was not, the plan's verdict on that rule says why. ``penalty``: the row's
+    ranking penalty (:func:`_penalty_of`), kept on the plan (:attr:`Plan.penalty`)."""
     scen = candidate_scenario(ctx, cat, i)
     ev = evaluate(scen, resolved=replace(ctx.resolved, scenario=scen), prices=ctx.table, overheads=ctx.overheads)
     if not tp_rule and ev.tp_over_pcie:
@@ -2801,6 +2847,7 @@ def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool =
                                      if r.id == "tp_over_pcie" else r for r in ev.rules))
     limits = {k[5:]: float(v[i]) for k, v in cat.items() if k.startswith("frac_") and np.isfinite(v[i])}
     plan = Plan.from_evaluation(ev, limits)
+    plan.penalty = int(penalty)
     plan.peak_tflops = _peak(ctx.gpu, scen.training.precision)
     plan.link = _link(ctx.gpu)
     plan.explanation = explain(ctx, plan)

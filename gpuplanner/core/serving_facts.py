@@ -8,10 +8,30 @@ kernel, :data:`DECODE_STREAM_SHARE` and :data:`DECODE_KERNEL_S`, issue 35 round 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from .i18n import QT_TRANSLATE_NOOP
+from .messages import Msg
 
 #: how the serving engines (``inference.engine``) write their own names: proper nouns, not translated. Here, not in
 #: :mod:`core.inference`, so the CLI and the report print them without loading the sizer (and numpy).
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
+
+#: a serving phase's engine, KV cache per GPU and idle replica's first token: the one sentence ``gpuplanner project``,
+#: the Project page and the PDF print (:func:`first_token_line`; issue 35 round 12, tidy12: three copies before)
+FIRST_TOKEN_CTX = "Project"
+FIRST_TOKEN_LINE = QT_TRANSLATE_NOOP(
+    "Project", "{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica")
+
+
+def first_token_line(serving: Any) -> Msg:
+    """:data:`FIRST_TOKEN_LINE` of a ``core.inference.ServingSize`` (its ``engine``, ``kv_cache_gib_per_gpu`` and
+    ``ttft_s``), its numbers through the one formatter (one decimal of GiB, whole milliseconds)."""
+    from ..formatting import format_number  # pure Python, no Qt: the core stays pure
+
+    return Msg(FIRST_TOKEN_CTX, FIRST_TOKEN_LINE, {
+        "engine": ENGINE_NAMES.get(serving.engine, serving.engine),
+        "kv": format_number(serving.kv_cache_gib_per_gpu, 1), "ttft": format_number(serving.ttft_s * 1e3, 0)})
 #: Issue 35, round 5 (serve5): the serving sizer's decode step is two terms, not one share. The weights and the KV cache
 #: stream at the share any large copy reaches (``timing.MEM_BW_EFFICIENCY``, 0.8: STREAM-like kernels), and every
 #: kernel of the step costs the GPU a fixed time on top (:data:`DECODE_KERNEL_S`, ``inference.decode_kernels_s``).

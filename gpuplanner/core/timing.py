@@ -3277,6 +3277,20 @@ def moe_expert_host_ops(framework: str, precision: str, fp8_recipe: str | None =
     return per_fwd, per_all
 
 
+def _megatron_experts(m: ModelFacts, framework: str) -> float:
+    """The experts per MoE layer whose per-expert host work :func:`moe_host_parts` and :func:`moe_host_exp_bwd`
+    count (Megatron-Core's MoE layers); 0.0 for a dense model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    return n_exp if framework == "megatron" and n_exp > 0 and m.moe_frac else 0.0
+
+
+def _per_expert_host_s(ops_per_expert, n_exp: float, ep, n_layers):
+    """Host seconds of ``ops_per_expert`` kernels for each of the ``n_exp / ep`` local experts of ``n_layers`` MoE
+    layers, at :data:`methods.EAGER_OP_S` each (TE's per-expert C++ loops, autograd's engine): the one scaling of
+    :func:`moe_host_parts` and :func:`moe_host_exp_bwd`."""
+    return ops_per_expert * n_exp / ep * EAGER_OP_S * n_layers
+
+
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current", moe_dispatcher: str | None = None, dispatch: bool = True,
                    lora_experts: bool = False, rec_whole=0.0, trainable_weights=0.0, adapter_ops=(0.0, 0.0)):
@@ -3297,12 +3311,12 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     Parameters per local expert (:func:`moe_trainable_expert_weights`, :data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`);
     ``adapter_ops``: (forward, backward) eager ops per MoE layer of LoRA adapters outside the per-expert GEMMs
     (:func:`swift_lora_layer_ops`), issued with the layer's other ops (a whole-layer CUDA graph replays them too)."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+    n_exp = _megatron_experts(m, framework)
+    if not n_exp:
         return 0.0, 0.0, 0.0
     per_fwd, per_all = moe_expert_host_ops(framework, precision, fp8_recipe, lora_experts)
     n_layers = m.moe_frac * m.L / pp
-    exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
+    exp_fwd = _per_expert_host_s(per_fwd, n_exp, ep, n_layers)
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
     if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
         per_fwd = per_all = 0.0
@@ -3315,7 +3329,7 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
         rest_fwd, bwd = rest_fwd + d_fwd * EAGER_FWD_OP_S, bwd + d_bwd * EAGER_OP_S
     # swiftmoe10: each trainable expert weight's backward bookkeeping (MOE_HOST_OPS_PER_TRAINABLE_WEIGHT), and a full
     # recompute's second forward, issued by the host again inside the backward (Megatron's CheckpointFunction.backward)
-    bwd = bwd + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT * n_exp / ep * EAGER_OP_S * n_layers
+    bwd = bwd + _per_expert_host_s(trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT, n_exp, ep, n_layers)
     bwd = bwd + rec_whole * (exp_fwd + rest_fwd)
     return exp_fwd, rest_fwd, bwd
 
@@ -3375,12 +3389,12 @@ def moe_host_exp_bwd(m: ModelFacts, framework: str, precision: str, ep, pp, cuda
     (:data:`MOE_HOST_OPS_PER_TRAINABLE_WEIGHT`), at :data:`methods.EAGER_OP_S`, for every MoE layer of the stage as
     if recomputed (:func:`moe_recompute_sync_exposure` takes the recomputed share); 0 for a dense model, another
     framework or a whole-layer CUDA graph."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or cuda_graph_scope == "layer":
+    n_exp = _megatron_experts(m, framework)
+    if not n_exp or cuda_graph_scope == "layer":
         return 0.0
     _per_fwd, per_all = moe_expert_host_ops(framework, precision, fp8_recipe, lora_experts)
     per = per_all + trainable_weights * MOE_HOST_OPS_PER_TRAINABLE_WEIGHT
-    return per * n_exp / ep * EAGER_OP_S * m.moe_frac * m.L / pp
+    return _per_expert_host_s(per, n_exp, ep, m.moe_frac * m.L / pp)
 
 
 def moe_recompute_sync_exposure(exp_b, rec_whole, gx_b, e_half, ops=_ScalarOps):
@@ -3435,6 +3449,13 @@ def nvlink_span(gpn, ep_domain, f64=float):
     return gpn if ep_domain is None else f64(ep_domain)
 
 
+def _domain_members(ep, stride, domain, ops=_ScalarOps):
+    """Members of an ``ep``-rank expert-parallel group (``ep`` as a float) taking every ``stride``-th rank that share
+    one NVLink domain of ``domain`` GPUs: ``ceil(domain / stride)``, at least 1 and at most ``ep`` (the one count of
+    :func:`ep_peer_shares`, :func:`flex_peer_shares` and :func:`flex_dest_nodes`)."""
+    return ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+
+
 def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
     it) for an expert-parallel group of ``ep`` ranks taking every ``stride``-th rank (Megatron-Core's expert grid
@@ -3445,7 +3466,7 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     domain is the node, or the whole NVLink domain where the NVSwitch spans nodes (GB200 NVL72: 72 GPUs,
     ``catalog.nvlink_domain``; NCCL's multi-node NVLink)."""
     ep = ops.f(ep)
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    local = _domain_members(ep, stride, domain, ops)
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
@@ -3548,12 +3569,9 @@ def flex_peer_shares(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
     if n_exp <= 0 or k <= 0:
         return a_in, a_off
     ep = ops.f(ep)
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    local = _domain_members(ep, stride, domain, ops)
     n_dom = ep / local
-    e_dom = n_exp / n_dom
-    miss = 1.0
-    for i in range(k):
-        miss = miss * ops.maximum(n_exp - e_dom - i, 0.0) / (n_exp - i)
+    miss = _none_in_group(n_exp, k, n_dom, ops)
     remote = (n_dom - 1.0) * (1.0 - miss) / k  # network copies per routed copy
     off = ops.minimum(remote, a_off)
     return a_in + a_off * (local - 1.0) / local, off
@@ -3583,22 +3601,37 @@ def flex_dest_ranks(m: ModelFacts, ep, ops=_ScalarOps):
     ep = ops.maximum(ops.f(ep), 1.0)
     if n_exp <= 0 or k <= 0:
         return ep * 0.0
+    return ep * (1.0 - _none_in_group(n_exp, k, ep, ops))
+
+
+def _none_in_group(n_exp: float, k: int, groups, ops=_ScalarOps):
+    """The chance that a given one of ``groups`` equal groups of the ``n_exp`` experts holds none of a token's ``k``
+    experts drawn uniformly without replacement: ``Π_{i<k} (E − E/groups − i) / (E − i)`` (the one product of
+    :func:`flex_peer_shares` and :func:`flex_dest_ranks`, a group a rank, and :func:`flex_dest_nodes`, a group a
+    domain)."""
     miss = 1.0
     for i in range(k):
-        miss = miss * ops.maximum(n_exp - n_exp / ep - i, 0.0) / (n_exp - i)
-    return ep * (1.0 - miss)
+        miss = miss * ops.maximum(n_exp - n_exp / groups - i, 0.0) / (n_exp - i)
+    return miss
+
+
+def _table_rates(table, ep):
+    """(dispatch, combine) bytes/s per rank from a measured ``(ranks, dispatch GB/s, combine GB/s)`` table,
+    interpolated linearly in the rank count and held at the end points (:func:`hybridep_nvl_rates`,
+    :func:`hybridep_ib_rates`); floats for a scalar ``ep``, arrays for an array."""
+    r = [x[0] for x in table]
+    d = np.interp(ep, r, [x[1] for x in table]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in table]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
 
 
 def hybridep_nvl_rates(ep):
     """(dispatch, combine) bytes/s per rank of HybridEP inside one NVLink 5 domain for an ``ep``-rank group:
     :data:`HYBRIDEP_NVL_GBS` interpolated linearly in the rank count, held at the end points outside 8–36 ranks
     (no larger group was measured; the rates fall slowly from 16 ranks on)."""
-    r = [x[0] for x in HYBRIDEP_NVL_GBS]
-    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_NVL_GBS]) * 1e9
-    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_NVL_GBS]) * 1e9
-    if np.ndim(d) == 0:
-        return float(d), float(c)
-    return d, c
+    return _table_rates(HYBRIDEP_NVL_GBS, ep)
 
 
 def hybridep_nvl_seconds(lay: dict, intra_p2p):
@@ -3640,23 +3673,15 @@ def flex_dest_nodes(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
     ep = ops.maximum(ops.f(ep), 1.0)
     if n_exp <= 0 or k <= 0:
         return ep * 0.0
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    local = _domain_members(ep, stride, domain, ops)
     n_dom = ep / local
-    miss = 1.0
-    for i in range(k):
-        miss = miss * ops.maximum(n_exp - n_exp / n_dom - i, 0.0) / (n_exp - i)
-    return n_dom * (1.0 - miss)
+    return n_dom * (1.0 - _none_in_group(n_exp, k, n_dom, ops))
 
 
 def hybridep_ib_rates(ep):
     """(dispatch, combine) bytes/s per rank of HybridEP across nodes for an ``ep``-rank group: :data:`HYBRIDEP_IB_GBS`
     interpolated linearly in the rank count, held at the end points outside 16–64 ranks."""
-    r = [x[0] for x in HYBRIDEP_IB_GBS]
-    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_IB_GBS]) * 1e9
-    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_IB_GBS]) * 1e9
-    if np.ndim(d) == 0:
-        return float(d), float(c)
-    return d, c
+    return _table_rates(HYBRIDEP_IB_GBS, ep)
 
 
 def hybridep_ib_layout(m: ModelFacts, ep, stride, domain, ops=_ScalarOps) -> dict:
@@ -3759,7 +3784,9 @@ def ep_recompute_passes(rec_whole):
     gather) run again, 4 + 2·rec_whole transfers per MoE layer and micro-batch instead of 4; the count exchange
     before the all-to-all runs once per forward, 1 + rec_whole times (NVIDIA/Megatron-LM d98e8a64). torch's
     ``checkpoint`` (torchtitan's full AC, HF gradient checkpointing) re-runs the wrapped forward the same way."""
-    return 1.0 + 0.5 * rec_whole, 1.0 + rec_whole
+    # (4 + 2·rec_whole)/4 is 1 + rec_whole/2 to the last bit: dividing by 4 and halving are exact in binary floating
+    # point, so this is the one count of tp_layer_collectives, not a copy of it
+    return tp_layer_collectives(rec_whole, 0.0) / 4.0, 1.0 + rec_whole
 
 
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):

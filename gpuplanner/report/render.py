@@ -617,17 +617,11 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
     rows.append([f"<b>{_e(translate('Report', 'Build, total'))}{mark}</b>",
                  f"<b>{_e(unknown if whole is None else fmt_money(whole, cur))}</b>"])
     out = [_table(rows, escape=False, num_cols={1}, widths=[70, 30])]
-    u = rb.break_even_utilisation
-    if u is not None:
-        note = translate("Report", "Owning breaks even when the servers are busy {u} of the time over {y} years "
-                                   "(straight-line depreciation, no resale value).").format(
-            u=format_percent(u, 0), y=format_sig(rb.inputs.depreciation_years or 0, 6))
-    elif rb.verdict == "unknown":
-        note = translate("Report", "Whether owning breaks even is unknown without a purchase price.")
-    else:  # never: the verdict sentence above the table says so ("owning never pays off"), once
-        note = None
+    from ..core.cost import break_even_line  # noqa: PLC0415 - only with a rent-or-build table
+
+    note = break_even_line(rb)  # the Plans page's sentence (core.cost); none when owning never pays off
     if note is not None:
-        out.append(f"<p>{_e(note)}</p>")
+        out.append(f"<p>{_e(tr_text(note))}</p>")
     if rb.missing:
         # the inputs by their names on the Hardware page, never their keys (machine_price, …)
         names = {"machine_price": translate("Report", "purchase price per server"),
@@ -1091,9 +1085,8 @@ def _serving_detail(d: dict, cur: str) -> str:
     if d.get("per_m") is not None:
         extra = format_clauses([extra, translate("Report", "{price} per million tokens").format(
             price=fmt_price(d["per_m"], cur))])
-    if d.get("engine"):
-        extra = format_clauses([extra, translate("Report", "{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms").format(
-            engine=d["engine"], kv=format_number(d["kv_gib"], 1), ttft=format_number(d["ttft_s"] * 1e3, 0))])
+    if d.get("first_token") is not None:  # the CLI's and the Project page's sentence (core.serving_facts)
+        extra = format_clauses([extra, tr_text(d["first_token"])])
     return extra
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_time_number, format_plan_days, format_money, format_number, format_percent, format_sig, format_days_span,
+from gpuplanner.formatting import (format_time_number, format_plan_days, format_money, format_number, format_percent, format_mfu, format_sig, format_days_span,
                                    format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -141,7 +141,7 @@ class LivePanel(QWidget):
                 format_percent(ev.time.breakdown["generation"], 0)))
         set_text(self.time_value, "\n".join(lines))
         plan = [self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
-                                                     format_percent(ev.mfu, 0))]
+                                                     format_mfu(ev.mfu))]
         if ev.cost is not None:
             plan.append(self.tr("{0} ({1})").format(
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))

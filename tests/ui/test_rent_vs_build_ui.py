@@ -51,3 +51,26 @@ def test_ownership_fields_and_the_plans_page_breakdown(win, qtbot, tmp_path, cap
     assert run_cli(["estimate", str(f), "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)["rent_vs_build"]
     assert cli["breakdown"] == rb.breakdown and cli["rent_total"] == rb.rent_total
+
+
+def test_the_break_even_sentence_is_the_pdfs(qapp):
+    """One sentence under the rent-or-build table on the Plans page and in the PDF (core.cost.break_even_line; round
+    12, tidy12: the page had a shorter wording of its own): the utilisation through the one formatter, the years as
+    entered; the unknown case says so; "never" says nothing (the verdict sentence above says it once)."""
+    from types import SimpleNamespace
+
+    from gpuplanner.core.cost import break_even_line
+    from gpuplanner.ui.text import tr_msg
+
+    rb = SimpleNamespace(break_even_utilisation=0.4236, verdict="rent", inputs=SimpleNamespace(depreciation_years=3.0))
+    assert tr_msg(break_even_line(rb)) == ("Owning breaks even when the servers are busy 42% of the time over 3 years "
+                                           "(straight-line depreciation, no resale value).")
+    assert "purchase price" in tr_msg(break_even_line(SimpleNamespace(break_even_utilisation=None, verdict="unknown")))
+    assert break_even_line(SimpleNamespace(break_even_utilisation=None, verdict="rent")) is None
+    import inspect
+
+    from gpuplanner.report import render
+    from gpuplanner.ui.pages import plans_page
+    for mod in (render, plans_page):  # both views read it; neither writes a wording of its own
+        src = inspect.getsource(mod)
+        assert "break_even_line(rb)" in src and "Owning breaks even" not in src

@@ -1009,10 +1009,6 @@
         <translation>GPU 数</translation>
     </message>
     <message>
-        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
-        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
-    </message>
-    <message>
         <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
         <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
     </message>
@@ -1384,6 +1380,14 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
+        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
+        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+    <message>
         <source>hardware (purchase and depreciation)</source>
         <translation>硬件（购置与折旧）</translation>
     </message>
@@ -1458,6 +1462,18 @@
     <message>
         <source>A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the planning guide&apos;s rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week.</source>
         <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
+    </message>
+    <message>
+        <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
+        <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
+    </message>
+    <message>
+        <source>Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}: ask the vendor for an hourly quote.</source>
+        <translation>研究阶段：频繁启停适合按卡时计费，但此方案的计费方式为{mode}：请向供应商询问按小时报价。</translation>
+    </message>
+    <message>
+        <source>Research phase: start/stop sessions favour card-hours, but this plan is billed on {mode}, which bills every hour of the term, the {idle:.0f} hours a week you do not work included: ask the vendor for an hourly quote.</source>
+        <translation>研究阶段：频繁启停适合按卡时计费，但此方案的计费方式为{mode}，租期内每个小时都计费，包括你每周不工作的 {idle:.0f} 小时：请向供应商询问按小时报价。</translation>
     </message>
     <message>
         <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
@@ -4521,8 +4537,36 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {span}, {cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your choice is kept; change it to plan with this.</source>
+        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，计费方式为{mode}，且通过全部排序规则。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {span}, {cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule “{rule}”. Your choice is kept; change it to plan with this.</source>
+        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，计费方式为{mode}，但未通过规划规则“{rule}”。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {span}); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{span}）之后；其余按目标排序。</translation>
+    </message>
+    <message>
         <source>Ranks #{n}: no plan that meets the constraints has a price from networked servers, so the best by the objective comes first, though its price buys no network between its nodes (planning rule “networked multi-node price”).</source>
         <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
+    </message>
+    <message>
+        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {span}, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
+        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{span}，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
+    </message>
+    <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {span}, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {span}, {cost:,.0f} {cur}, but {misses}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>it is over the budget of {b:,.0f} {cur}</source>
+        <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -4593,16 +4637,12 @@
         <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
     </message>
     <message>
-        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, {cost:,.0f} {cur}, billed as {mode}, and it passes every ranking rule. Your choice is kept; change it to plan with this.</source>
-        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days:.2f} 天，{cost:,.0f} {cur}，计费方式为{mode}，且通过全部排序规则。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
+        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
-        <source>With {what}, the best plan is {n} × {gpu} ({fw}), {days:.2f} days, {cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule “{rule}”. Your choice is kept; change it to plan with this.</source>
-        <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{days:.2f} 天，{cost:,.0f} {cur}，计费方式为{mode}，但未通过规划规则“{rule}”。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
-    </message>
-    <message>
-        <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {days:.2f} days, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
-        <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{days:.2f} 天，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
+        <source>it misses the deadline of {d:g} days</source>
+        <translation>它赶不上 {d:g} 天的截止时间</translation>
     </message>
     <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
@@ -4725,8 +4765,8 @@
         <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
     </message>
     <message>
-        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
@@ -4789,10 +4829,6 @@
         <translation>ZeRO-3 并把权重放在 CPU 内存中（parallel.offload_params）</translation>
     </message>
     <message>
-        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
-        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
-    </message>
-    <message>
         <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
         <translation>单卡 ZeRO-0 不做任何切分：这就是用 DeepSpeed 配置（--deepspeed，zero_optimization stage 0）启动的 Hugging Face Trainer。DeepSpeed 引擎以 {precision} 保存模型，Trainer 在其下不运行 autocast（PEFT 为归一化层和嵌入层保留的 fp32 副本也会被转回）：与普通 Trainer 的差别在此，而不在切分。</translation>
     </message>
@@ -4843,10 +4879,6 @@
     <message>
         <source>Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by the objective.</source>
         <translation>排第 {n}：排在通过规划规则“{rule}”的方案之后，其余按目标排序。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
-        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} of the fastest plan, a difference the estimate cannot tell apart, so the cheaper ranks first.</source>
@@ -5505,10 +5537,6 @@
         <translation>自建合计</translation>
     </message>
     <message>
-        <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
-        <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
-    </message>
-    <message>
         <source>Purchase price</source>
         <translation>购买价格</translation>
     </message>
@@ -5619,10 +5647,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>Whether owning breaks even is unknown without a purchase price.</source>
-        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
@@ -5853,6 +5877,10 @@
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
         <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
+    </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
     </message>
     <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
@@ -7441,10 +7469,6 @@
         <translation>自建合计</translation>
     </message>
     <message>
-        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
-        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
-    </message>
-    <message>
         <source>Not counted (no figure entered): {0}</source>
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
@@ -8077,10 +8101,6 @@
         <translation>备件</translation>
     </message>
     <message>
-        <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
-        <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
-    </message>
-    <message>
         <source>Rental price per {n}-GPU server-month, {gpu}</source>
         <translation>{gpu} 每台 {n} 卡服务器每月租用价格</translation>
     </message>
@@ -8095,10 +8115,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>Whether owning breaks even is unknown without a purchase price.</source>
-        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>deadline {d} d, right of the chart: every plan meets it</source>

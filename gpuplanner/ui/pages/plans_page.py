@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_time_number, format_plan_days, format_number, format_percent, format_sig, format_days_span, gpu_display_name
+from gpuplanner.formatting import colon, format_time_number, format_plan_days, format_number, format_percent, format_mfu, format_sig, format_days_span, gpu_display_name
 from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
@@ -103,8 +103,8 @@ def mfu_with_grade(mfu: float, ev) -> str:
     grade = grade_text(ev.mfu_grade)
     if ev.rl_training_mfu is not None:
         grade = QCoreApplication.translate("PlansPage", "training passes {0}, {1}").format(
-            format_percent(ev.rl_training_mfu, 0), grade)
-    return join_clause(format_percent(mfu, 0), paren(grade))
+            format_mfu(ev.rl_training_mfu), grade)
+    return join_clause(format_mfu(mfu), paren(grade))
 
 
 def recompute_phrase(policy: str, name: str) -> str:
@@ -268,7 +268,7 @@ class PlanTableModel(QAbstractTableModel):
                 if p.mfu is None:
                     return "—"
                 # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule
-                return format_percent(p.mfu, 0)
+                return format_mfu(p.mfu)
             if col == "cost":
                 return "—" if p.cost is None else format_number(p.cost, 0)
             if col == "framework":
@@ -750,7 +750,7 @@ class PlansPage(BasePage):
             "—" if p.mfu is None else mfu_with_grade(p.mfu, ev))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
-                format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
+                format_mfu(ev.mfu), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
             from gpuplanner.core.evaluate import band_name, cost_band_msg
 
@@ -835,7 +835,7 @@ class PlansPage(BasePage):
         Evaluation; nothing computed here)."""
         from PySide6.QtCore import QCoreApplication
 
-        from gpuplanner.core.cost import BUILD_PART_LABELS, unknown_build_parts
+        from gpuplanner.core.cost import BUILD_PART_LABELS, break_even_line, unknown_build_parts
 
         esc = html.escape
         cur = rb.currency
@@ -852,11 +852,7 @@ class PlansPage(BasePage):
         won = " ✔" if rb.verdict == "build" else ""
         cells.append(f"<tr><td><b>{esc(self.tr('Build, total'))}{won}</b></td>"
                      f"<td align=right><b>{amount(rb.build_total, not unknown)}</b></td></tr>")
-        u = rb.break_even_utilisation
-        be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
-            format_percent(u, 0), format_sig(rb.inputs.depreciation_years, 6)) if u is not None else
-              self.tr("Whether owning breaks even is unknown without a purchase price.") if rb.verdict == "unknown"
-              else "")  # never: the verdict sentence above the table says so ("owning never pays off"), once
+        be = tr_msg(break_even_line(rb))  # the PDF's sentence (core.cost); none when owning never pays off
         names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
                  "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),
                  "ops_staff_per_month": self.tr("Operations staff"), "spare_rate_per_year": self.tr("Spares")}

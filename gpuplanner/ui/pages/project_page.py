@@ -54,16 +54,11 @@ KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_p
 
 def serving_first_token_line(s) -> str:
     """A serving phase's engine, KV cache per GPU and idle replica's first token, read from its
-    core.inference.ServingSize as ``gpuplanner project`` prints it (the CLI's sentence; issue 35 r11 parity11: the
-    window showed none of it while the CLI and the report did)."""
-    from PySide6.QtCore import QCoreApplication
+    core.inference.ServingSize: the sentence ``gpuplanner project`` and the PDF print
+    (``core.serving_facts.first_token_line``; issue 35 r11 parity11: the window showed none of it)."""
+    from gpuplanner.core.serving_facts import first_token_line
 
-    from gpuplanner.core.serving_facts import ENGINE_NAMES
-
-    return QCoreApplication.translate(
-        "CLI", "{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica").format(
-        engine=ENGINE_NAMES.get(s.engine, s.engine), kv=format_number(s.kv_cache_gib_per_gpu, 1),
-        ttft=format_number(s.ttft_s * 1e3, 0))
+    return tr_msg(first_token_line(s))
 
 
 def kind_name(kind: str) -> str:
