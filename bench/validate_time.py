@@ -1796,6 +1796,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("z3host12.md"),
         *_fragments("ptoos12.md"),
         *_fragments("fp8serve12.md"),
+        *_fragments("savers12.md"),
+        *_fragments("moetrain12.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "

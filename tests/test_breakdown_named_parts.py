@@ -29,6 +29,8 @@ CASES = {
     "hf-sdpa-padded-7b-a100.json": ("sdpa_padded", "填充批次：SDPA 显存高效内核计算完整方阵"),
     "nemo-rl-grpo-colocated.json": ("nemo_rl_host_copies", "NeMo RL：权重同步前后优化器与权重在主机间的拷贝"),
     "ds-zero3-lora-7b-4xgb200.json": ("grace_host", "Grace 主机 CPU：下发内核比 x86 服务器慢"),
+    # issue 35 round 12 (savers12): Megatron-SWIFT --offload_model / --offload_optimizer around colocated generation
+    "swift-grpo-offload-model-h20.json": ("rl_model_offload", "vLLM 生成时训练模型移到 CPU 内存并移回（offload_model）"),
 }
 
 

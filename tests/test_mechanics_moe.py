@@ -453,7 +453,9 @@ def test_bridge_moe_table_after_moe6():
     assert n == 24 and med < 0.33 and p90 < 0.66
     err = {r["row"][:3] + (r["row"][6],): r["pred"] / r["pub"] - 1 for r in res}
     assert 0.10 < err[("25.11", "H100", "gpt-oss-120b", 4)] < 0.25  # +42% with the output layer spread over 4 stages
-    assert 0.20 < err[("25.11", "B200", "deepseek-v3", 1)] < 0.40  # +65% before
+    # +65% before; +21.9% → +19.4% in round 12 (moetrain12: the FP8 experts' wgrad at 1,024 rows per expert binds on
+    # the fp32 main_grad traffic, timing.moe_wgrad_terms)
+    assert 0.15 < err[("25.11", "B200", "deepseek-v3", 1)] < 0.40
 
 
 def test_account_for_edges_makes_94_layers_even_over_8_stages():

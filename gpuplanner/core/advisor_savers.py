@@ -16,6 +16,14 @@ megatron/training/arguments.py requires ``--use-precision-aware-optimizer`` with
 ranks 8 × H200 by the month at 97% of the card first, while with the optimizer in CPU memory 8 × H800 on one node
 fits with the headroom on card-hours.
 
+Round 12 (savers12): the savers of colocated RL on Megatron-SWIFT also move the training model to CPU memory while
+vLLM generates (``training.rl.offload_model``, the example's ``--offload_model true --offload_optimizer true``):
+with vLLM asleep, training and generation each have the card to themselves, at the price of a copy over the host
+link each step, where the CPU optimizer costs a CPU Adam step. :func:`saver_options` lists the sets to try, fewest
+first; the line names the one whose best plan ranks best by the search's order (the fewer savers on a tie). GRPO of
+Qwen3-30B-A3B, cheapest: all three savers give 4 × A800 on one node, card-hours; vLLM asleep and the model
+offloaded alone give 8 × H20 on one node (the example's TP 4 × EP 4 × PP 2), faster and dearer.
+
 The user's choices are kept (as ``search.FIT_INSTEAD``: said, never applied): the savers cost time (the optimizer
 step on the host, vLLM's wake-up) and host memory, which the search counts for the plan it names. #1 keeps its rank;
 its explanation says, right under its rank line, which plan the savers give, at what figures, and which fields to
@@ -32,6 +40,7 @@ from . import rules as rulesmod
 from .cost import MODE_LABELS
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, elapsed_msg
+from .frameworks import RL_OFFLOAD_MODEL_TOOLS
 from .methods import method_profile
 
 CTX = "Plan"
@@ -48,6 +57,20 @@ LABELS = {
              "and parallel.offload_optimizer: ms-swift's own colocated GRPO examples set both)"),
     ("sleep",): QT_TRANSLATE_NOOP(CTX, "vLLM asleep while the model trains (training.rl.engine_sleep)"),
     ("offload",): QT_TRANSLATE_NOOP(CTX, "the optimizer states in CPU memory (parallel.offload_optimizer)"),
+    ("sleep", "model"): QT_TRANSLATE_NOOP(
+        CTX, "vLLM asleep while the model trains and the training model in CPU memory while vLLM generates "
+             "(training.rl.engine_sleep and training.rl.offload_model: Megatron-SWIFT --sleep_level 2 "
+             "--offload_model true --offload_optimizer true)"),
+    ("model",): QT_TRANSLATE_NOOP(
+        CTX, "the training model in CPU memory while vLLM generates (training.rl.offload_model: Megatron-SWIFT "
+             "--offload_model true --offload_optimizer true)"),
+    ("sleep", "model", "offload"): QT_TRANSLATE_NOOP(
+        CTX, "vLLM asleep while the model trains, the training model in CPU memory while vLLM generates and the "
+             "optimizer states in CPU memory (training.rl.engine_sleep, training.rl.offload_model and "
+             "parallel.offload_optimizer: ms-swift's moe_colocate_full.sh example sets all three)"),
+    ("model", "offload"): QT_TRANSLATE_NOOP(
+        CTX, "the training model in CPU memory while vLLM generates and the optimizer states in CPU memory "
+             "(training.rl.offload_model and parallel.offload_optimizer)"),
 }
 
 
@@ -84,6 +107,35 @@ def saver_change(s: Any, frameworks: tuple[str, ...] | None = None) -> tuple[tup
     return tuple(keys), change
 
 
+def saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tuple[tuple[str, ...], dict]]:
+    """The saver sets to search, fewest savers first (issue 35 round 12, savers12): for colocated RL on a tool of
+    :data:`frameworks.RL_OFFLOAD_MODEL_TOOLS` among ``frameworks``, the training model in CPU memory while vLLM
+    generates (``training.rl.offload_model``, with vLLM asleep: the pair that frees the card for each phase; its
+    time is a copy over the host link, no CPU optimizer step; the search narrowed to those tools), then, where the
+    method has optimizer states to offload, :func:`saver_change`'s set (vLLM asleep, the optimizer in CPU memory)
+    and all three; else :func:`saver_change` alone. Empty when no saver applies."""
+    base = saver_change(s, frameworks)
+    prof = method_profile(s.training)
+    fws = tuple(frameworks) if frameworks else (s.training.framework,)
+    tools = [f for f in fws if f in RL_OFFLOAD_MODEL_TOOLS]
+    if not (prof.rl and prof.engine == "vllm_colocated" and not prof.offload_model and tools):
+        return [base] if base[0] else []
+    keys = (("sleep",) if not prof.engine_sleep else ()) + ("model",)
+    rl = {"offload_model": True}
+    if not prof.engine_sleep:
+        rl["engine_sleep"] = True
+    change: dict = {"training": {"rl": rl}}
+    if len(tools) < len(fws):
+        change["constraints"] = {"framework_candidates": tools}
+    out = [(keys, change)]
+    if base[0]:
+        out.append(base)  # round 11's set (vLLM asleep, and the optimizer in CPU memory where it applies)
+    if "offload" in base[0]:
+        both = _merged(_merged({}, change), {"parallel": {"offload_optimizer": True}})
+        out.append((keys + ("offload",), both))  # all three (ms-swift's example)
+    return sorted(out, key=lambda kc: len(kc[0]))  # fewest savers first (stable: the model's offload on a tie)
+
+
 def _failed(p: Any) -> set[str]:
     return {r.id for r in p.evaluation.rules if r.status == "failed"}
 
@@ -116,12 +168,31 @@ def _merged(d: dict, change: dict) -> dict:
     return d
 
 
-def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None) -> dict | None:
-    """The scenario as the user wrote it with the savers on (None: no saver applies)."""
-    keys, change = saver_change(s, frameworks)
-    if not keys:
-        return None
+def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None, change: dict | None = None) -> dict | None:
+    """The scenario as the user wrote it with the savers on (None: no saver applies); ``change``: one of
+    :func:`saver_options` (default: :func:`saver_change`)."""
+    if change is None:
+        keys, change = saver_change(s, frameworks)
+        if not keys:
+            return None
     return _merged(s.model_dump(exclude_unset=True), change)
+
+
+def _best_with_savers(s: Any, one: Any, objective: str, run: Callable[[dict], Any],
+                      frameworks: tuple[str, ...] | None):
+    """(keys, plan) for #1 ``one``: among the saver sets of :func:`saver_options` whose best plan ranks better than
+    #1, the one whose plan ranks best by the search's own order (:func:`ranks_better`: fewer or lighter failed
+    rules, then the objective); on a tie the earlier set, with fewer savers (each costs time and host memory, and
+    each is a change the user must make). (None, None) when none ranks better."""
+    best_keys, best = None, None
+    for keys, change in saver_options(s, frameworks):
+        res = run(savers_scenario_dict(s, frameworks, change))
+        if res is None or not res.plans:
+            continue
+        q = res.plans[0]
+        if ranks_better(q, one, objective) and (best is None or ranks_better(q, best, objective)):
+            best_keys, best = keys, q
+    return best_keys, best
 
 
 def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
@@ -129,20 +200,11 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
     """The line for #1 (``plans[0]``) of scenario ``s``: the best plan with the savers on (``run``: the scenario
     dict → the search's result, or None when it cannot run; ``frameworks``: those the search tried), when #1 is one
     to look past and that plan ranks better; else None."""
-    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
-
     if not plans or not wants_savers(plans[0]):
         return None
-    d = savers_scenario_dict(s, frameworks)
-    if d is None:
+    keys, q = _best_with_savers(s, plans[0], objective, run, frameworks)
+    if q is None:
         return None
-    res = run(d)
-    if res is None or not res.plans:
-        return None
-    q, one = res.plans[0], plans[0]
-    if not ranks_better(q, one, objective):
-        return None
-    keys, _ = saver_change(s, frameworks)
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
             "fw": q.framework_name, "days": float(q.calendar_days),
             "span": elapsed_msg(float(q.calendar_days)), "cost": float(q.cost), "cur": q.currency,

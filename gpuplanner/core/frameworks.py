@@ -597,6 +597,20 @@ def to_json() -> dict:
     return out
 
 
+#: Issue 35 round 12 (savers12): the tools whose colocated RL moves the training model to CPU memory while vLLM
+#: generates as a user's choice (``training.rl.offload_model``): Megatron-SWIFT, ``megatron rlhf --offload_model true
+#: --offload_optimizer true`` (modelscope/ms-swift 3602360a5, ``swift/megatron/arguments/megatron_args.py``: both
+#: ``bool = False``; ``swift/megatron/trainers/rollout_mixin.py`` ``offload_context``;
+#: ``examples/megatron/grpo/moe_colocate_full.sh``). The others, read and left out: ms-swift's Hugging Face trainer
+#: has the same two flags (``swift/rlhf_trainers/args_mixin.py``) but moves other bytes (DeepSpeed's moments into
+#: pageable buffers, the fp32 master kept: ``rollout_mixin.offload_optimizer``); verl's actor
+#: ``fsdp_config.param_offload`` / ``optimizer_offload`` (default false, ``verl/trainer/config/engine/fsdp.yaml``)
+#: are ``parallel.offload_optimizer`` on the ``fsdp`` framework here (timing.verl_phase_bytes); NeMo RL does it always
+#: when colocated (timing.nemo_rl_swap_bytes); OpenRLHF ``--ds.enable_sleep`` (default False,
+#: ``openrlhf/cli/train_ppo_ray.py``) is no framework of this planner; TRL has no such option.
+RL_OFFLOAD_MODEL_TOOLS = ("megatron-swift",)
+
+
 #: torchtitan's pipeline micro-batch when the scenario gives none (``parallelism.pipeline_parallel_microbatch_size``
 #: defaults to 1 in ``torchtitan/config/job_config.py``).
 TORCHTITAN_PIPELINE_MICROBATCH = 1

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from .frameworks import engine_of, pipeline_split
 from .estimate import memory_kwargs
 from .i18n import QT_TRANSLATE_NOOP
-from .memory import GIB, RECOMPUTE_CODES, memory_arrays, state_bytes
+from .memory import GIB, RECOMPUTE_CODES, memory_arrays, rl_model_offloaded, state_bytes
+from .methods import method_profile
+from .timing import RL_MODEL_OFFLOAD_OPT_BYTES
 from .messages import Msg
 from .params import vision_tokens_per_image, weights_count
 
@@ -73,7 +75,8 @@ def host_ram(r: Any, trainable: int) -> HostRam | None:
     backward without offload (``memory_arrays``' ``activations_saved``)."""
     s = r.scenario
     p, t, h = s.parallel, s.training, s.hardware
-    if not (p.offload_optimizer or p.offload_params or t.activation_offload):
+    rl_off = rl_model_offloaded(method_profile(t), t.framework)
+    if not (p.offload_optimizer or p.offload_params or t.activation_offload or rl_off):
         return None
     gpus_in_node = min(h.num_gpus, h.gpus_per_node)
     model_split = p.tp * p.pp
@@ -89,6 +92,13 @@ def host_ram(r: Any, trainable: int) -> HostRam | None:
         total = r.params.total
         frozen_b = 2.0 if t.precision != "fp32" else 4.0
         params = frozen_b * total / model_split / (dp if p.zero >= 3 else 1) * gpus_in_node
+    if rl_off:
+        # training.rl.offload_model (issue 35 round 12): Megatron-SWIFT's pinned copy of the 16-bit weights and,
+        # unless the CPU optimizer keeps them there, the fp32 master and moments (timing.RL_MODEL_OFFLOAD_OPT_BYTES)
+        share = trainable / model_split
+        params += 2.0 * r.params.total / model_split * gpus_in_node
+        if not p.offload_optimizer:
+            opt += RL_MODEL_OFFLOAD_OPT_BYTES * share / (dp if p.zero >= 1 else 1) * gpus_in_node
     if t.activation_offload:
         kw = memory_kwargs(r)
         kw["activation_offload"] = False

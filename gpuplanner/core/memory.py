@@ -90,7 +90,7 @@ from .params import ParamCount, base_linear_params, count_params
 from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
-from .frameworks import checkpoint_nonreentrant, pipeline_split
+from .frameworks import RL_OFFLOAD_MODEL_TOOLS, checkpoint_nonreentrant, pipeline_split
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -1855,7 +1855,8 @@ def memory_arrays(
     extra = objective_parts(
         m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
         model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
-        seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
+        seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp,
+        model_offloaded=rl_model_offloaded(profile, ckpt_tool))
     if "critic" in extra and offload_params and verl_offload_per_phase(profile, framework):
         # verl offloads the critic's states while the actor trains and the actor's while the critic trains (each
         # worker's per-phase offload, verl_offload_per_phase): one model's states at a time; the actor's, with the
@@ -2185,8 +2186,32 @@ def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_c
     return xp.minimum(prof.gpu_fraction * gpu_capacity_gib * GIB, acts)
 
 
+def rl_model_offloaded(prof: MethodProfile, tool) -> bool:
+    """Whether the training model leaves the GPU while vLLM generates (``training.rl.offload_model`` on a tool of
+    :data:`frameworks.RL_OFFLOAD_MODEL_TOOLS`)."""
+    return bool(prof.offload_model and prof.engine == "vllm_colocated" and tool in RL_OFFLOAD_MODEL_TOOLS)
+
+
+#: Issue 35 round 12 (savers12): Megatron-SWIFT's offload context around colocated generation (modelscope/ms-swift
+#: 3602360a5, ``swift/megatron/trainers/rollout_mixin.py`` ``_generate_completions`` and ``offload_context``;
+#: ``swift/megatron/trainers/utils.py``). In one generation batch: vLLM wakes its weights (``wake_up(tags=
+#: ['weights'])``), the training model's weights are loaded into them (``_move_model_to_vllm``), *then* the offload
+#: context moves the training model out (``offload_megatron_model_to_cpu``: each DDP buffer's 16-bit ``param_data``
+#: copied to a pinned CPU buffer and its storage freed, the gradient buffer's storage freed; the reference models
+#: likewise; ``offload_megatron_optimizer``: the fp32 master shard and Adam's moments ``.to('cpu')``), vLLM wakes its
+#: KV cache and generates, sleeps, and the context loads everything back before training. Three moments, per GPU:
+#: training (states + activations, vLLM asleep), the refit (states + vLLM's 16-bit weights, no KV cache yet) and the
+#: generation (vLLM's whole pool, the training model gone).
+def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp):
+    """Bytes the colocated engine adds beyond the training state and activations when the training model
+    (``held``: weights, gradients, optimizer states, reference) leaves the GPU while vLLM generates: the larger of
+    the generation's pool and the refit's vLLM weights (the comment above), less what training already holds,
+    never below zero."""
+    return xp.maximum(xp.maximum(pool - held - acts, w16_vllm - acts), 0.0)
+
+
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
-                    layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp):
+                    layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp, model_offloaded: bool = False):
     """Bytes per GPU of the models and buffers a training objective adds (:mod:`core.methods`).
 
     * ``reference`` (``reference = separate``) and ``reward`` (a reward model): frozen copies in 16-bit (fp32
@@ -2207,7 +2232,10 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
       - ``vllm_colocated``: vLLM reserves ``generation_gpu_fraction`` of the GPU at start (its 16-bit weights,
         ``rollout_weights``, and the KV pool, ``kv_cache``) beside the training state (TRL colocate mode,
         ``vllm_gpu_memory_utilization``); with ``engine_sleep`` vLLM frees both while the model trains, so the
-        reservation reuses the activations' memory like the training engine.
+        reservation reuses the activations' memory like the training engine. With ``model_offloaded`` as well
+        (``training.rl.offload_model``, :func:`rl_model_offloaded`) the training model leaves the GPU while vLLM
+        generates, so the pool also reuses the memory of the weights, gradients, optimizer states and reference
+        (:func:`offloaded_pool_bytes`).
       - ``vllm_separate``: the rollouts run on other GPUs; nothing here.
     """
     zero_arr = xp.asarray(zero)
@@ -2241,7 +2269,10 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
             if prof.rollout_tp:
                 w16 = 2.0 * m.params.total / prof.rollout_tp  # vLLM's own tensor parallelism (timing._rollouts)
             pool = prof.gpu_fraction * gpu_capacity_gib * GIB
-            if prof.engine_sleep:
+            if prof.engine_sleep and model_offloaded:
+                held = weights + gradients + opt + out.get("reference", 0.0)
+                out["kv_cache"] = offloaded_pool_bytes(pool, held, acts, w16, xp) + zeros
+            elif prof.engine_sleep:
                 out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros
             else:
                 out["rollout_weights"] = w16 + zeros

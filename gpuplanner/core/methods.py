@@ -251,6 +251,7 @@ class MethodProfile:
     engine: str = "training"           # training | vllm_colocated | vllm_separate
     gpu_fraction: float = 0.0
     engine_sleep: bool = False
+    offload_model: bool = False        # the training model in CPU memory while vLLM generates (Megatron-SWIFT)
     beta: float = 0.1
     mean_response_fraction: float = 1.0  # mean completion / rollout_len (generation_seconds)
     schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
@@ -362,6 +363,8 @@ def method_profile(training) -> MethodProfile:
         prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,
         engine_sleep=bool(rl.engine_sleep), beta=beta,
+        offload_model=bool(getattr(rl, "offload_model", False)) and obj in RL
+        and rl.generation_engine == "vllm_colocated",
         mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
         schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
         max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates,

@@ -17,7 +17,7 @@ from .messages import MsgStr, not_negative_price, validation_reason
 from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
-from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, engine_of
+from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .units import parse_count
 
 CTX = "Scenario"
@@ -203,6 +203,12 @@ class RlSection(_Section):
                                      "of the GPUs that generate")
     engine_sleep: bool = Field(False, description="vllm_colocated: vLLM frees its KV cache and offloads its weights "
                                                   "while the model trains (vLLM sleep mode; verl free_cache_engine)")
+    offload_model: bool = Field(
+        False, description="vllm_colocated: the training model leaves the GPU while vLLM generates and comes back "
+                           "before training: its 16-bit weights (and a reference model's) to pinned CPU memory, its "
+                           "gradient buffer freed, its optimizer states to CPU memory unless parallel.offload_optimizer "
+                           "keeps them there already (Megatron-SWIFT --offload_model and --offload_optimizer, both "
+                           "default false). Megatron-SWIFT only (core/frameworks.RL_OFFLOAD_MODEL_TOOLS)")
     reward: Literal["model", "function"] | None = Field(
         None, description="a reward model (same architecture, frozen, value head) or a rule-based function; "
                           "null: ppo → model, grpo → function")
@@ -828,6 +834,28 @@ def _check_fused_ce(t) -> None:
 EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
 
 
+def _check_rl_engine(t) -> None:
+    """The rollout engine's choices: ``schedule=one_step_off`` needs vLLM on its own GPUs; ``offload_model``:
+    ms-swift's offload context runs in colocate mode only (``rollout_mixin``: ``elif self.vllm_mode ==
+    'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS`."""
+    if t.objective not in ("ppo", "grpo"):
+        return
+    if t.rl.schedule == "one_step_off" and t.rl.generation_engine != "vllm_separate":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
+                 "GPUs, overlapped with training)")))
+    if not t.rl.offload_model:
+        return
+    if t.rl.generation_engine != "vllm_colocated":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the "
+                 "GPUs vLLM generates on)")))
+    if "framework" in t.model_fields_set and t.framework not in RL_OFFLOAD_MODEL_TOOLS:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.offload_model is a Megatron-SWIFT setting (--offload_model, --offload_optimizer); "
+                 "framework {framework} has no such choice"), framework=t.framework))
+
+
 def _check_empty_cache(t) -> None:
     """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
     if t.empty_cache_steps is not None and engine_of(t.framework) not in EMPTY_CACHE_ENGINES:
@@ -914,11 +942,7 @@ class Scenario(_Section):
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
-        if (t.objective in ("ppo", "grpo") and t.rl.schedule == "one_step_off"
-                and t.rl.generation_engine != "vllm_separate"):
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
-                     "GPUs, overlapped with training)")))
+        _check_rl_engine(t)
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

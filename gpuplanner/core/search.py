@@ -57,8 +57,8 @@ from . import advisor as advisormod
 from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
-from .frameworks import interleaves, no_vpp_words
-from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .frameworks import RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words
+from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
@@ -450,12 +450,19 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     per_count = max(len(tps) * len(pps) * len(cps) * len(eps), 1)
     step = max(1, (1 << 16) // per_count)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("N", "TP", "PP", "CP", "EP", "dp")}
+    etp_one = engine_of(t.framework) == "megatron" and expert_tp_of(
+        "megatron", 2.0, getattr(s.parallel, "expert_tp", None), tool=t.framework) == 1.0
     for a in range(0, len(counts), step):  # a slice of counts at a time: the grid before the filter stays small
         N, TP, PP, CP, EP = (x.ravel() for x in np.meshgrid(counts[a:a + step], tps, pps, cps, eps, indexing="ij"))
         group = TP * PP * CP
         ok = (N % group == 0)
         dp = np.where(ok, N // np.maximum(group, 1), 0)
-        ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
+        # Megatron-Core builds the expert grid as ETP × EP × expert-DP × PP over the whole world (megatron/core/
+        # parallel_state.py initialize_model_parallel, d98e8a64: "world_size … is not divisible by
+        # expert_tensor_model_pipeline_parallel size"): with whole experts per GPU (ETP 1: Megatron-SWIFT's default,
+        # memory.TOOL_EXPERT_TP, or parallel.expert_tp 1) EP may span the tensor-parallel ranks, EP | TP·CP·DP, as
+        # ms-swift's examples/megatron/grpo/moe_colocate_full.sh runs (TP 4 × EP 4 × PP 2 on 8 GPUs); else EP | DP
+        ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP)) | (etp_one & ((TP * CP * dp) % EP == 0))
         if len(eps) > 1:
             # an MoE model on a framework with expert parallelism shards its experts (EP > 1): replicating every
             # expert on every rank is not how these tools run MoE (Megatron-Core MoE docs: expert parallelism is
@@ -1321,8 +1328,6 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     if feasible and contexts is not None:
         _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
         return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
-    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
-
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
@@ -1392,8 +1397,6 @@ def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, obje
     94,000 CNY for a 2-hour job while 16 × H20 over 2 nodes would cost 286 CNY, or 256 × A100 (the only networked
     lease) at 1.1M CNY over 64 × H800 at 0.29M. The rank is kept (the 286 CNY buys no network); the line says which
     plan that is, at what figures, and what to ask for, so the reader knows the cheaper road and its condition."""
-    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
-
     if not plans or not len(order):
         return
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
@@ -1530,6 +1533,9 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if s.training.empty_cache_steps is not None:
         # the Hugging Face Trainer's torch_empty_cache_steps (scenario.EMPTY_CACHE_ENGINES): the stacks on it only
         fws = tuple(f for f in fws if engine_of(f) in EMPTY_CACHE_ENGINES) or fws
+    if getattr(s.training.rl, "offload_model", False) and s.training.objective in ("ppo", "grpo"):
+        # the training model in CPU memory while vLLM generates: a Megatron-SWIFT setting (frameworks.RL_OFFLOAD_MODEL_TOOLS)
+        fws = tuple(f for f in fws if f in RL_OFFLOAD_MODEL_TOOLS) or fws
     if not getattr(s.training, "cut_cross_entropy", True):
         # an Unsloth version before Cut Cross-Entropy (scenario.cut_cross_entropy): only Unsloth is that tool
         fws = tuple(f for f in fws if f == "unsloth") or fws
@@ -2172,8 +2178,6 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
                        cancel: Callable[[], bool] | None) -> list[Msg]:
     """When nothing fits: the best plan of each :data:`FIT_INSTEAD` change that applies to ``s`` and fits on the
     same candidates (one line each), or nothing."""
-    from ..formatting import format_plan_days  # pure Python, no Qt: the core stays pure
-
     out: list[Msg] = []
     for methods, label, change in FIT_INSTEAD:
         if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):

@@ -116,7 +116,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .params import LORA_MLP_TARGETS, base_linear_params, lora_params
 from . import params as params_mod
-from .memory import RECOMPUTE_CODES, expert_tp_of
+from .memory import RECOMPUTE_CODES, expert_tp_of, rl_model_offloaded
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import megatron_fsdp as mfsdpmod
@@ -1768,6 +1768,9 @@ def time_layout(
     # ... and the per-expert host work a full recompute's re-run forward syncs into the backward (swiftlora11)
     moe_host_exp_b = moe_host_exp_bwd(m, framework, precision, ep, pp, cuda_graph_scope, fp8_recipe, lora_exp,
                                       exp_trainable)
+    # the experts' wgrad GEMMs accumulating into fp32 main_grad (moe_wgrad_terms): a roofline on HBM at few rows
+    moe_wg_flops, moe_wg_bytes = moe_wgrad_terms(m, framework, method, lora_exp,
+                                                 expert_rows(m, tokens_mb, ep, exp_tp, tp), ep, exp_tp, pp)
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -2050,6 +2053,8 @@ def time_layout(
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
     off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params, tool=tool)
+    off["off_rl_model"] = rl_model_offload_bytes(profile, tool, weight_gpu=weight_gpu, opt_params=opt_params,
+                                                 offload=offload, where=where)
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
@@ -2067,7 +2072,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_whole, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_whole, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2505,7 +2510,39 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw))
+            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw)
+            + lay.get("off_rl_model", 0.0) / host_bw)
+
+
+#: Issue 35 round 12 (savers12): bytes per optimizer-shard parameter Megatron-SWIFT's ``--offload_optimizer`` moves
+#: out and back around each generation (modelscope/ms-swift 3602360a5, ``swift/megatron/trainers/utils.py``
+#: ``offload_megatron_optimizer``: ``offload_megatron_copy_params`` moves the fp32 master shard
+#: (``shard_fp32_from_float16_groups``), then ``exp_avg`` and ``exp_avg_sq``): 4 + 4 + 4. With Megatron's CPU
+#: optimizer (``parallel.offload_optimizer``, ``--optimizer_cpu_offload``) they already live on the host: none.
+RL_MODEL_OFFLOAD_OPT_BYTES = 12.0
+
+
+def rl_model_offload_bytes(profile, tool, *, weight_gpu, opt_params, offload, where):
+    """Host-link bytes per step on one GPU of ``training.rl.offload_model`` (memory.offloaded_pool_bytes has the
+    sequence), out and back, shared by the ``updates_per_generation`` optimizer steps of one generation batch:
+
+    * the 16-bit parameter buffer, ``2·weight_gpu`` (``offload_megatron_model_to_cpu``: a synchronous copy into a
+      pinned buffer kept from the first step; ``load_megatron_model_to_gpu`` copies it back ``non_blocking``); the
+      gradient buffer is freed and re-zeroed on the GPU, not copied;
+    * a separate reference model's 16-bit weights, as many (its ``param.data.to('cpu', non_blocking=True)``:
+      PyTorch's ``_to_copy`` allocates a pinned destination for a non-blocking device-to-host copy,
+      ``aten/src/ATen/native/TensorConversions.cpp`` ``pin_out``);
+    * the optimizer shard, :data:`RL_MODEL_OFFLOAD_OPT_BYTES` per parameter (non-blocking, so pinned), unless
+      ``offload`` (Megatron's CPU optimizer) keeps it on the host (``where``: the array module's).
+
+    All run at the pinned rate, none under compute: the download before generation, the upload before the next
+    training pass. Zero unless :func:`memory.rl_model_offloaded`."""
+    if not rl_model_offloaded(profile, tool):
+        return 0.0 * weight_gpu
+    ref = 2.0 * weight_gpu if (profile.reference == "separate" and profile.ref_forwards > 0) else 0.0
+    opt = where(offload, 0.0, RL_MODEL_OFFLOAD_OPT_BYTES * opt_params)
+    one_way = 2.0 * weight_gpu + ref + opt
+    return 2.0 * one_way / float(max(profile.updates_per_generation, 1))
 
 
 def nemo_rl_host_seconds(lay: dict, host_bw):
@@ -3721,15 +3758,30 @@ def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     return 4.0 * ops.maximum(n - 1.0, 0.0) * lay["tokens_mb"] / lay["tp"] * m.h * 2.0 / bw
 
 
+def expert_rows(m: ModelFacts, tokens_mb, ep, exp_tp, tp):
+    """Rows each local expert's GEMMs multiply in one micro-batch under balanced routing (issue 35 round 12,
+    moetrain12): ``tokens_mb / tp × expert_tp × ep × k / E``. Sequence parallelism splits a micro-batch's tokens over
+    the ``tp`` ranks before the router (Megatron-Core's MoE requires it with TP); each rank routes its ``tokens / tp``,
+    the all-to-all brings the ``ep`` ranks' copies to the expert's owner, and the expert-TP group all-gathers its
+    ``expert_tp`` ranks' tokens (``token_dispatcher.py`` ``MoEAlltoAllTokenDispatcher.token_dispatch``:
+    ``gather_from_sequence_parallel_region(..., group=self.tp_group)`` with ``tp_group`` the expert-TP group,
+    ``pg_collection.expt_tp``; NVIDIA/Megatron-LM d98e8a64; the MoE README's "MoE Parallel Folding": expert TP
+    independent of attention TP). With ``expert_tp = tp`` (Megatron's default) this is ``tokens × ep × k / E``, as
+    before; with expert TP 1 under TP 4 (the Model Zoo's Qwen3-235B TP 4 × EP 8 row) a quarter of it: 512 rows, not
+    2,048 (``bench/validate_pretrain_oos11.py`` ``rows_per_expert``)."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    return tokens_mb * exp_tp / tp * ep * float(m.k_active) / max(n_exp, 1.0)
+
+
 def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, copy_elems: float = 0.0):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
     for a model with routed experts; (0, 1, 0) for a dense one.
 
     Expert GEMMs (grouped GEMMs: Megatron ``--moe-grouped-gemm``, TE ``GroupedLinear``): each local expert
-    multiplies only the tokens routed to it — ``tokens × ep × k / E`` rows per micro-batch (the all-to-all brings
-    the ``ep`` ranks' tokens to the expert's owner) — by a ``moe_intermediate_size / expert_tp``-wide weight, so
-    the same tile-quantisation factor as the dense GEMMs (module docstring: ``D0``, ``T0``) is taken on those
-    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate.
+    multiplies only the tokens routed to it — :func:`expert_rows` rows per micro-batch — by a
+    ``moe_intermediate_size / expert_tp``-wide weight, so the same tile-quantisation factor as the dense GEMMs
+    (module docstring: ``D0``, ``T0``) is taken on those dimensions; small experts (768 wide) and few tokens per
+    expert run well below the dense layers' rate.
     ``copy_elems``: the framework's further 16-bit passes per routed copy of width ``h`` (:func:`moe_copy_elems`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
@@ -3737,7 +3789,7 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, c
     k = float(m.k_active)
     exp_fwd = 2.0 * float(m.params.expert_params) * k / n_exp  # routed-expert GEMM FLOPs per token, forward
     share = min(exp_fwd / max(fwd.layers, 1.0), 1.0)
-    rows = tokens_mb * ep * k / n_exp
+    rows = expert_rows(m, tokens_mb, ep, exp_tp, tp)
     size_exp = 1.0 / (1.0 + D0 * exp_tp / max(float(m.f_moe), 1.0)) / (1.0 + T0 / rows)
     n_moe = m.moe_frac * m.L
     elems = (MOE_PERMUTE_ELEMS_PER_COPY + copy_elems) * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
@@ -3745,6 +3797,39 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, c
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+#: Megatron-Core accumulates each weight gradient into an fp32 ``main_grad`` inside the weight-gradient GEMM
+#: (``--gradient-accumulation-fusion``, on by default: ``TEGroupedLinear`` passes ``fuse_wgrad_accumulation=
+#: config.gradient_accumulation_fusion``, NVIDIA/Megatron-LM d98e8a64 ``core/extensions/transformer_engine.py``; bf16
+#: training keeps ``main_grad`` in fp32, ``training/arguments.py``: ``accumulate_allreduce_grads_in_fp32`` unless
+#: ``--grad-reduce-in-bf16``). Transformer Engine's ``GroupedLinear`` backward then runs each local expert's wgrad GEMM
+#: with ``accumulate=True`` into that buffer (NVIDIA/TransformerEngine d0067d0 ``pytorch/module/grouped_linear.py``:
+#: ``accumulate_wgrad_into_param_main_grad``, ``wgrad_output = main_grads``): the epilogue reads and writes 4 bytes
+#: per weight element, every micro-batch, whatever the rows. A wgrad GEMM does ``2·rows`` FLOPs per weight element,
+#: so below ``rows ≈ 4 × rate / bandwidth`` (~600 rows on an H100 at the experts' rate) it is bound by HBM, not by
+#: its FLOPs (roofline: Williams, Waterman & Patterson 2009, CACM 52(4)). Bytes per weight element of the buffer:
+MAIN_GRAD_ACCUM_BYTES = 8.0
+
+
+def moe_wgrad_terms(m: ModelFacts, framework: str, method: str, lora_experts: bool, rows, ep, exp_tp, pp):
+    """(FLOPs, HBM bytes) of one micro-batch's routed-expert weight-gradient GEMMs on one pipeline stage of one GPU
+    (:data:`MAIN_GRAD_ACCUM_BYTES`): per local expert and MoE layer ``2·rows·W`` FLOPs and ``8·W`` bytes of fp32
+    ``main_grad`` plus the two operands' 16-bit rows (fc1: input ``h`` and output gradient ``2f`` gated / ``f``;
+    fc2: input ``f`` and output gradient ``h``, ``f`` over expert TP), ``W`` = one expert's weights over expert TP;
+    (0, 0) for a dense model, another framework, or frozen experts (LoRA: :func:`moe_trainable_expert_weights`). The
+    recompute re-runs forwards only, so the count does not depend on it."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
+        return 0.0, 0.0
+    if lora_experts or method not in ("full", "pretrain"):
+        return 0.0, 0.0
+    n_layers = m.moe_frac * m.L / pp
+    w_exp = float(m.params.expert_params) / (m.moe_frac * m.L * n_exp) / exp_tp
+    f_loc = float(m.f_moe) / exp_tp
+    operands = 2.0 * rows * (2.0 * m.h + (3.0 if m.gated else 2.0) * f_loc)
+    per = n_exp / ep * n_layers
+    return 2.0 * rows * w_exp * per, (MAIN_GRAD_ACCUM_BYTES * w_exp + operands) * per
 
 
 def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
@@ -3977,7 +4062,12 @@ def time_gpu(
     # the grouped experts' per-expert GEMM launches (moe_gemm_launches) and FP8 casts (moe_quant_kernels): a fixed GPU
     # cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
-    t_mb = t_mb + moe_launch
+    # ... and the experts' wgrad GEMMs' excess over their FLOP time where fp32 main_grad traffic binds (moe_wgrad_terms)
+    # (max(bytes / HBM − FLOPs / the experts' rate, 0): their FLOP time is already in the compute; dropping scales the
+    # rows' FLOPs, not the fp32 buffer)
+    moe_wg_t = lay.get("moe_wg_flops", 0.0) * cap / (gen_eff * lay["size_exp"] * peak * lay["fp8_gemm_scale"])
+    moe_wgrad = maximum(lay.get("moe_wg_bytes", 0.0) / mem_bw - moe_wg_t, 0.0) + 0.0 * t_mb
+    t_mb = t_mb + moe_launch + moe_wgrad
     # DoRA's weight-norm passes (dora_terms): a fixed HBM cost per micro-batch, named in the breakdown
     dora_s = lay.get("dora_mb", 0.0) / mem_bw + 0.0 * t_mb
     t_mb = t_mb + dora_s
@@ -3986,7 +4076,7 @@ def time_gpu(
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok) and their expert dispatch
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
-    t_exp_mb = t_exp_gemm_mb + moe_launch
+    t_exp_mb = t_exp_gemm_mb + moe_launch + moe_wgrad
     # the waits for the host: eager launches, Megatron's MoE syncs, Transformers' expert loop (host_waits)
     t_mb_gpu_pre = t_mb  # the micro-batch's GPU time before the host waits (fsdp1_lora_waits)
     launch_mb, moe_host, hf_moe = host_waits(lay, hcf, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb)
@@ -4243,16 +4333,19 @@ def time_gpu(
     parts = {"lora_adapters": lora_s + 0.0 * step, "dora_weight_norm": dora_s * m_acc + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
-             "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "moe_wgrad_main_grad": moe_wgrad * m_acc + 0.0 * step,
+             "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit - refit_tensors + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
              "nemo_rl_refit_tensors": refit_tensors + 0.0 * step,
              "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
+    # (Megatron-SWIFT's training model out and back around each generation, training.rl.offload_model: named apart)
+    rl_off_s = lay.get("off_rl_model", 0.0) / (f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
     parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
-                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step,
+                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s - rl_off_s, 0.0) + 0.0 * step, "rl_model_offload": rl_off_s,
                   "overlap_contention": dp_contention + 0.0 * step})
     parts.update(fsdp1_lora_parts(fl_wait, fl_logprob, m_acc, step))
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
@@ -4413,7 +4506,9 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
 #: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`) and FP8 quantisation kernels
-#: (:func:`moe_quant_kernels`), inside compute. ``hf_moe_loop``:
+#: (:func:`moe_quant_kernels`), inside compute. ``moe_wgrad_main_grad``: the experts' weight-gradient GEMMs' time
+#: beyond their FLOPs where the fp32 ``main_grad`` accumulation binds on HBM (:func:`moe_wgrad_terms`), inside compute.
+#: ``hf_moe_loop``:
 #: Transformers' eager MoE block looping over the experts with a host sync each (core/hf_moe.py), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
@@ -4430,14 +4525,15 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute", "fsdp1_lora_units": "compute", "fsdp1_lora_units_logprob": "compute",
-               "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
+               "moe_host_sync": "compute", "moe_gemm_launch": "compute", "moe_wgrad_main_grad": "compute",
+               "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
                "nemo_rl_refit_tensors": "generation",
                "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
-               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute",
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "rl_model_offload": "other", "grace_host": "compute",
                "overlap_contention": "compute"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
@@ -4451,6 +4547,8 @@ PART_LABELS = {
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)"),
+    "moe_wgrad_main_grad": QT_TRANSLATE_NOOP(
+        "Timing", "MoE weight gradients: few tokens per expert, the fp32 gradient buffer's traffic binds"),
     "hf_moe_loop": QT_TRANSLATE_NOOP("Timing", "MoE expert loop in Python (a host sync per expert)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
@@ -4467,6 +4565,8 @@ PART_LABELS = {
     "hf_eager_attention": QT_TRANSLATE_NOOP("Timing", "eager attention (Transformers): the whole score matrix"),
     "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
     "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
+    "rl_model_offload": QT_TRANSLATE_NOOP("Timing", "training model to CPU memory while vLLM generates, and back "
+                                                    "(offload_model)"),
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
     "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
 }

@@ -4565,6 +4565,10 @@
         <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
+        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
+        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
         <source>it is over the budget of {b:,.0f} {cur}</source>
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
@@ -4637,8 +4641,20 @@
         <translation>优化器状态放在 CPU 内存中（parallel.offload_optimizer）</translation>
     </message>
     <message>
-        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
-        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+        <source>vLLM asleep while the model trains and the training model in CPU memory while vLLM generates (training.rl.engine_sleep and training.rl.offload_model: Megatron-SWIFT --sleep_level 2 --offload_model true --offload_optimizer true)</source>
+        <translation>训练时 vLLM 休眠、vLLM 生成时训练模型放在 CPU 内存中（training.rl.engine_sleep 和 training.rl.offload_model：Megatron-SWIFT 的 --sleep_level 2 --offload_model true --offload_optimizer true）</translation>
+    </message>
+    <message>
+        <source>the training model in CPU memory while vLLM generates (training.rl.offload_model: Megatron-SWIFT --offload_model true --offload_optimizer true)</source>
+        <translation>vLLM 生成时训练模型放在 CPU 内存中（training.rl.offload_model：Megatron-SWIFT 的 --offload_model true --offload_optimizer true）</translation>
+    </message>
+    <message>
+        <source>vLLM asleep while the model trains, the training model in CPU memory while vLLM generates and the optimizer states in CPU memory (training.rl.engine_sleep, training.rl.offload_model and parallel.offload_optimizer: ms-swift&apos;s moe_colocate_full.sh example sets all three)</source>
+        <translation>训练时 vLLM 休眠、vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.engine_sleep、training.rl.offload_model 和 parallel.offload_optimizer：ms-swift 的 moe_colocate_full.sh 示例三者都开启）</translation>
+    </message>
+    <message>
+        <source>the training model in CPU memory while vLLM generates and the optimizer states in CPU memory (training.rl.offload_model and parallel.offload_optimizer)</source>
+        <translation>vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.offload_model 和 parallel.offload_optimizer）</translation>
     </message>
     <message>
         <source>it misses the deadline of {d:g} days</source>
@@ -8641,6 +8657,14 @@
         <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
     </message>
     <message>
+        <source>training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the GPUs vLLM generates on)</source>
+        <translation>training.rl.offload_model 需要 generation_engine 为 vllm_colocated（训练模型让出 vLLM 生成所用的 GPU）</translation>
+    </message>
+    <message>
+        <source>training.rl.offload_model is a Megatron-SWIFT setting (--offload_model, --offload_optimizer); framework {framework} has no such choice</source>
+        <translation>training.rl.offload_model 是 Megatron-SWIFT 的设置（--offload_model、--offload_optimizer）；框架 {framework} 没有这一选项</translation>
+    </message>
+    <message>
         <source>training.gpt_j_residual is GPT-NeoX&apos;s gpt-j-residual switch; framework {framework} has no such choice</source>
         <translation>training.gpt_j_residual 是 GPT-NeoX 的 gpt-j-residual 开关；框架 {framework} 没有这一选项</translation>
     </message>
@@ -8908,6 +8932,10 @@
         <translation>MoE token 重排与路由</translation>
     </message>
     <message>
+        <source>MoE weight gradients: few tokens per expert, the fp32 gradient buffer&apos;s traffic binds</source>
+        <translation>MoE 权重梯度：每个专家的 token 很少，fp32 梯度缓冲区的显存读写成为瓶颈</translation>
+    </message>
+    <message>
         <source>rollouts: waiting for the longest completion</source>
         <translation>采样：等待最长的生成结束</translation>
     </message>
@@ -8950,6 +8978,10 @@
     <message>
         <source>NeMo RL: optimizer and weight copies to the host around the refit</source>
         <translation>NeMo RL：权重同步前后优化器与权重在主机间的拷贝</translation>
+    </message>
+    <message>
+        <source>training model to CPU memory while vLLM generates, and back (offload_model)</source>
+        <translation>vLLM 生成时训练模型移到 CPU 内存并移回（offload_model）</translation>
     </message>
     <message>
         <source>Grace host CPU: issuing kernels slower than an x86 server</source>
@@ -9857,6 +9889,14 @@
         <translation>冻结的奖励模型（策略模型架构加价值头）或奖励函数</translation>
     </message>
     <message>
+        <source>Model offload during rollouts</source>
+        <translation>采样期间卸载训练模型</translation>
+    </message>
+    <message>
+        <source>Megatron-SWIFT (--offload_model, --offload_optimizer; both off by default): the training model&apos;s weights, gradients and optimizer states leave the GPUs while vLLM generates and come back before training, so with vLLM asleep each phase has the card to itself; the copies over PCIe cost time every step</source>
+        <translation>Megatron-SWIFT（--offload_model、--offload_optimizer；默认均关闭）：vLLM 生成时训练模型的权重、梯度和优化器状态离开 GPU，训练前再移回；配合 vLLM 休眠，每个阶段独占整张卡；经 PCIe 的拷贝每步都要花时间</translation>
+    </message>
+    <message>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
@@ -10055,6 +10095,10 @@
     <message>
         <source>free vLLM memory while training</source>
         <translation>训练时释放 vLLM 显存</translation>
+    </message>
+    <message>
+        <source>training model in CPU memory while vLLM generates</source>
+        <translation>vLLM 生成时训练模型放在 CPU 内存中</translation>
     </message>
     <message>
         <source>weight-decomposed LoRA (PEFT use_dora)</source>

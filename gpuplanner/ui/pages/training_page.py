@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
-from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, engine_of
+from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
 
@@ -57,6 +57,13 @@ def attention_kernel_applies(s) -> bool:
         return False
     fa2 = transformers_attention(s) and t.attn_implementation == "flash_attention_2"
     return not fa2 or t.attention_kernel == "cudnn"
+
+
+def offload_model_enabled(s, rl: bool) -> bool:
+    """``training.rl.offload_model``: Megatron-SWIFT's setting (core/frameworks.RL_OFFLOAD_MODEL_TOOLS) for colocated
+    vLLM; kept enabled while ticked, so a file's choice can be cleared."""
+    return bool((rl and s.training.rl.generation_engine == "vllm_colocated"
+                 and s.training.framework in RL_OFFLOAD_MODEL_TOOLS) or s.training.rl.offload_model)
 
 
 class TrainingPage(BasePage):
@@ -187,6 +194,7 @@ class TrainingPage(BasePage):
         self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off"])
         self.enforce_eager = BoundCheck(m, "training.rl.enforce_eager")
         self.sleep_level = BoundCombo(m, "training.rl.sleep_level", [1, 2])
+        self.rl_offload_model = BoundCheck(m, "training.rl.offload_model")
         self.prompt_pad_len = BoundEdit(m, "training.rl.prompt_pad_len", allow_empty=True)
         self.critic_padding_free = BoundCombo(
             m, None, ["default", "on", "off"],
@@ -201,6 +209,7 @@ class TrainingPage(BasePage):
                        ("mean_response_fraction", self.mean_response_fraction),
                        ("response_len_std", self.response_len_std), ("schedule", self.schedule),
                        ("enforce_eager", self.enforce_eager), ("sleep_level", self.sleep_level),
+                       ("rl_offload_model", self.rl_offload_model),
                        ("prompt_pad_len", self.prompt_pad_len), ("critic_padding_free", self.critic_padding_free)]:
             self.labels[key] = self.add_field(of, f)
         self.obj_form = of
@@ -446,6 +455,11 @@ class TrainingPage(BasePage):
                 "With sleep mode: level 1 copies vLLM's weights to CPU memory and back every generation (verl with "
                 "vLLM before 0.8.5); level 2 drops them and the weight update rewrites them (TRL; verl with vLLM "
                 "0.8.5 or later)")),
+            "rl_offload_model": (self.tr("Model offload during rollouts"), self.tr(
+                "Megatron-SWIFT (--offload_model, --offload_optimizer; both off by default): the training model's "
+                "weights, gradients and optimizer states leave the GPUs while vLLM generates and come back before "
+                "training, so with vLLM asleep each phase has the card to itself; the copies over PCIe cost time "
+                "every step")),
             "prompt_pad_len": (self.tr("Padded prompt length"), self.tr(
                 "Without padding-free batches (and for verl's padded critic) every prompt is padded to this "
                 "length: verl pads to data.max_prompt_length. Empty: the prompt length (TRL pads to the batch's "
@@ -513,6 +527,7 @@ class TrainingPage(BasePage):
                                 "function": self.tr("reward function")})
         self.ref_offload.setText(self.tr("frozen models in CPU memory"))
         self.engine_sleep.setText(self.tr("free vLLM memory while training"))
+        self.rl_offload_model.setText(self.tr("training model in CPU memory while vLLM generates"))
         self.paged_optimizer.setText(self.tr("optimizer states in unified memory (bitsandbytes)"))
         self.liger_kernel.setText(self.tr("fused loss and layer kernels (Hugging Face models)"))
         self.dora.setText(self.tr("weight-decomposed LoRA (PEFT use_dora)"))
@@ -659,6 +674,7 @@ class TrainingPage(BasePage):
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
                    "prompt_pad_len": rl,
+                   "rl_offload_model": offload_model_enabled(s, rl),
                    "critic_padding_free": obj == "ppo",
                    "sample_len_std": s.data.mean_sample_len is not None
                    and not (s.training.packing or s.training.padding_free),
