@@ -834,10 +834,12 @@ def _check_fused_ce(t) -> None:
 EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
 
 
-def _check_rl_engine(t) -> None:
+def _check_rl_engine(t, search_frameworks: bool = False) -> None:
     """The rollout engine's choices: ``schedule=one_step_off`` needs vLLM on its own GPUs; ``offload_model``:
     ms-swift's offload context runs in colocate mode only (``rollout_mixin``: ``elif self.vllm_mode ==
-    'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS`."""
+    'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS` — where the framework is the user's choice: a
+    search over frameworks keeps those tools (search.searched_frameworks), and the app's document, which always
+    holds a framework, stays valid (review r12)."""
     if t.objective not in ("ppo", "grpo"):
         return
     if t.rl.schedule == "one_step_off" and t.rl.generation_engine != "vllm_separate":
@@ -850,7 +852,7 @@ def _check_rl_engine(t) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the "
                  "GPUs vLLM generates on)")))
-    if "framework" in t.model_fields_set and t.framework not in RL_OFFLOAD_MODEL_TOOLS:
+    if "framework" in t.model_fields_set and not search_frameworks and t.framework not in RL_OFFLOAD_MODEL_TOOLS:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.offload_model is a Megatron-SWIFT setting (--offload_model, --offload_optimizer); "
                  "framework {framework} has no such choice"), framework=t.framework))
@@ -942,7 +944,7 @@ class Scenario(_Section):
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
-        _check_rl_engine(t)
+        _check_rl_engine(t, bool(self.constraints.search_frameworks))
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
