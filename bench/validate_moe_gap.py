@@ -13,7 +13,8 @@ data-/tensor-parallel communication left exposed, and the host issue time the mo
 gap is the time the model does not have.
 
 The recipe's activation recomputation (Megatron ``recompute_modules``, selective granularity) is listed per row
-(:data:`RECIPE_RECOMPUTE`); the scenario does not enter it (``training.recompute`` has no per-module choice).
+(:data:`RECIPE_RECOMPUTE`); since issue 35 round 12 (mgfields12) the MoE table's scenario enters it
+(``training.recompute_modules``, ``validate_time.bridge_moe_scenario``).
 Read from each release's Megatron-Bridge tag by executing ``scripts/performance/configs/{qwen,qwen3,deepseek,gpt_oss}/
 *workload_base_configs.py`` with a stub ``WorkloadBaseConfig`` (25.11 = v0.2.2, 26.02 = v0.3.0, 26.02.01 = v0.3.1,
 26.04 = v0.4.0, 26.04.01 = v0.4.2): every Qwen3 recipe sets none (``qwen3_llm_pretrain.py``

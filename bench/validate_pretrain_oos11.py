@@ -88,24 +88,36 @@ def megatron_moe_flops_per_token(seq: int, arch=QWEN3_235B) -> float:
     return 12 * L * h * (f * k * 1.5) + 12 * L * h * h * (1 + g / a + seq / h / 2) * q_ratio + 6 * h * V
 
 
-def zoo_scenario(tp, pp, vp, ep, mbs, disp, *, zero=1, rec="none", seq=4096, gbs=2048, cp=1, n=256) -> dict:
-    """A Model Zoo row as a Megatron-LM user enters it (module doc, source 1)."""
-    return {"model": {"preset": "qwen3-235b-a22b"},
-            "training": {"framework": "megatron", "precision": "bf16", "seq_len": seq, "micro_batch_size": mbs,
-                         "global_batch_size": gbs, "fused_cross_entropy": True, "recompute": rec},
+def zoo_scenario(tp, pp, vp, ep, mbs, disp, *, zero=1, rec="none", seq=4096, gbs=2048, cp=1, n=256,
+                 mods: tuple | None = None, ovl: bool = False) -> dict:
+    """A Model Zoo row as a Megatron-LM user enters it (module doc, source 1). ``mods``: the row's
+    ``--recompute-modules`` (selective granularity), ``ovl``: ``--overlap-moe-expert-parallel-comm`` — the two
+    scenario fields of issue 35 round 12 (mgfields12)."""
+    training = {"framework": "megatron", "precision": "bf16", "seq_len": seq, "micro_batch_size": mbs,
+                "global_batch_size": gbs, "fused_cross_entropy": True, "recompute": rec}
+    if mods:
+        training.update(recompute="megatron_selective", recompute_modules=list(mods))
+    return {"model": {"preset": "qwen3-235b-a22b"}, "training": training,
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "cp": cp, "expert_tp": 1,
                          "sequence_parallel": tp > 1, "zero": zero, "moe_dispatcher": disp,
-                         "pp_account_embedding_loss": pp > 1},
+                         "pp_account_embedding_loss": pp > 1, "ep_a2a_overlap": ovl},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}}
 
 
-#: (label, scenario kwargs, published step s, describable) — source 1; FSDP "On" = Megatron FSDP (``zero`` 3)
+#: (label, scenario kwargs, published step s, describable) — source 1; FSDP "On" = Megatron FSDP (``zero`` 3).
+#: Round 12 (mgfields12): "norm, act" is entered as the table states it (``--recompute-modules layernorm moe_act``,
+#: ``training.recompute_modules``) and the "+1f1b overlap" row with ``parallel.ep_a2a_overlap`` (now describable);
+#: ``BEFORE`` keeps round 11's predictions (recompute none, no overlap).
+_NORM_ACT = ("layernorm", "moe_act")
 ZOO = [
-    ("Qwen3-235B DeepEP TP2 PP8 VP4 EP32, norm+act", dict(tp=2, pp=8, vp=4, ep=32, mbs=1, disp="flex"), 19.7, True),
-    ("Qwen3-235B same + 1F1B EP overlap", dict(tp=2, pp=8, vp=4, ep=32, mbs=1, disp="flex"), 17.6, False),
+    ("Qwen3-235B DeepEP TP2 PP8 VP4 EP32, norm+act", dict(tp=2, pp=8, vp=4, ep=32, mbs=1, disp="flex",
+                                                          mods=_NORM_ACT), 19.7, True),
+    ("Qwen3-235B same + 1F1B EP overlap", dict(tp=2, pp=8, vp=4, ep=32, mbs=1, disp="flex", mods=_NORM_ACT,
+                                               ovl=True), 17.6, True),
     ("Qwen3-235B DeepEP TP2 EP8 FSDP MBS4, full", dict(tp=2, pp=1, vp=1, ep=8, mbs=4, disp="flex", zero=3,
                                                      rec="full"), 17.6, True),
-    ("Qwen3-235B A2A TP2 PP32 VP3 EP8, norm+act", dict(tp=2, pp=32, vp=3, ep=8, mbs=1, disp="alltoall"), 24.2, True),
+    ("Qwen3-235B A2A TP2 PP32 VP3 EP8, norm+act", dict(tp=2, pp=32, vp=3, ep=8, mbs=1, disp="alltoall",
+                                                       mods=_NORM_ACT), 24.2, True),
     ("Qwen3-235B DeepEP TP4 PP8 VP4 EP8", dict(tp=4, pp=8, vp=4, ep=8, mbs=1, disp="flex"), 29.0, True),
 ]
 
@@ -183,6 +195,9 @@ def long_results() -> list[dict]:
         for rec in ("none", "full"):
             r[rec] = _step(zoo_scenario(4, 8, 4, 8, 1, "flex", rec=rec, seq=seq, gbs=ZOO_LONG_GBS, cp=cp))[0]
             r[f"before_{rec}"] = BEFORE[f"long {seq} CP{cp} {rec}"]
+        # the command's own recompute (round 12: training.recompute_modules)
+        r["modules"] = _step(zoo_scenario(4, 8, 4, 8, 1, "flex", seq=seq, gbs=ZOO_LONG_GBS, cp=cp,
+                                          mods=("layernorm", "moe")))[0]
         out.append(r)
     return out
 
@@ -211,6 +226,8 @@ def summary_lines(res: list[dict], long: list[dict]) -> list[str]:
             out.append(f"- long context, {col}, predicted with recompute {rec}: before "
                        f"{_stats([r[key] / r['before_' + rec] - 1 for r in long])}; now "
                        f"{_stats([r[key] / r[rec] - 1 for r in long])}")
+        out.append(f"- long context, {col}, predicted with the command's --recompute-modules layernorm moe (round 12): "
+                   f"{_stats([r[key] / r['modules'] - 1 for r in long])}")
     return out
 
 
@@ -218,7 +235,7 @@ def row_lines(res: list[dict]) -> list[str]:
     out = ["| row | group | published step (s) | predicted before | error before | predicted now | error now |",
            "|---|---|---:|---:|---:|---:|---:|"]
     for r in res:
-        tag = "" if r["ok"] else " (not describable: overlap missing)"
+        tag = "" if r["ok"] else " (not describable)"
         out.append(f"| {r['label']}{tag} | {r['group']} | {r['pub']:.2f} | {r['before']:.2f} | "
                    f"{r['pub'] / r['before'] - 1:+.1%} | {r['pred']:.2f} | {r['pub'] / r['pred'] - 1:+.1%} |")
     return out

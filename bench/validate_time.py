@@ -400,11 +400,17 @@ def bridge_moe_pair_rows() -> list[str]:
 def bridge_moe_scenario(row) -> dict:
     """The scenario a Megatron-Bridge user would enter for one :data:`BRIDGE_MOE` row."""
     _rel, system, model, prec, n, gbs, mbs, seq, tp, pp, vp, ep, _pub, _note = row
+    # the recipe's selective recompute modules (issue 35 round 12, mgfields12: training.recompute_modules), as moe11
+    # read them from each release's Bridge tag (validate_moe_gap.RECIPE_RECOMPUTE); none for the Qwen3 recipes
+    from validate_moe_gap import recipe_recompute
+
+    mods = recipe_recompute(model, system, _rel)
+    rec = {"recompute": "megatron_selective", "recompute_modules": list(mods)} if mods else {}
     return {"model": GPT_OSS_120B if model == "gpt-oss-120b" else {"preset": model},
             "training": {"framework": "megatron", "precision": prec, "seq_len": seq, "micro_batch_size": mbs,
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {}),
                          # GPTModelProvider.cross_entropy_loss_fusion = True (frameworks.FUSED_CE_DEFAULT)
-                         "fused_cross_entropy": True},
+                         "fused_cross_entropy": True, **rec},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
                          "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
                          else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1,
@@ -1798,6 +1804,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("fp8serve12.md"),
         *_fragments("savers12.md"),
         *_fragments("moetrain12.md"),
+        *_fragments("verl12.md"),
+        *_fragments("mgfields12.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "

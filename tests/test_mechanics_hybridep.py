@@ -74,7 +74,8 @@ def test_bridge_moe_flex_rows_in_one_nvlink_domain():
     # recipe CUDA-graphs the attention block, not represented)
     assert -0.13 < err[("26.04.01", "GB200", "qwen3-235b-a22b", "fp8")] < 0.06
     assert -0.06 < err[("26.04.01", "GB200", "deepseek-v3", "fp8")] < 0.04
-    assert 0.07 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.17
+    # (+8.6% → +6.7% since round 12: the recipe's recompute_modules mla_up_proj re-runs the MLA up projections)
+    assert 0.05 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.17
     # (−36% since helper moe10: across nodes the flex dispatcher runs at HybridEP's measured H100 IB rates,
     # timing.HYBRIDEP_IB_GBS; the recipe's moe_a2a_overlap, which hides much of it, is not represented; bwattn7's
     # Blackwell attention backward moves it about one point further)

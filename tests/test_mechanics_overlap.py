@@ -13,7 +13,7 @@ from gpuplanner.core.estimate import estimate, resolve
 from gpuplanner.core.scenario import scenario_from_dict
 
 FLAGS = T.OVERLAP_FIELDS
-COMM = ("tp_comm", "dp_comm", "cp_comm", "pp_p2p")
+COMM = ("tp_comm", "dp_comm", "cp_comm", "pp_p2p", "ep_comm")  # ep_comm: the EP all-to-all overlap (round 12)
 
 
 def scn(**sections):

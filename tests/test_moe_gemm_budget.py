@@ -75,5 +75,7 @@ def test_gemms_cannot_carry_the_gaps():
     for x in res:
         if x["row"][2] == "gpt-oss-120b" or (x["row"][2] == "qwen3-30b-a3b" and x["row"][1] != "GB200"
                                               and x["row"][6] <= 2 and x["row"][11] == 8):
-            assert x["passes_gap"] > 75 and x["passes_model"] <= 30, x["row"][:3]
+            # (> 75 until round 12: the GPT-OSS recipes' recompute_modules layernorm moe_act, now entered, re-run the
+            # norms and the expert activation and so take about 5 passes of the gap: 25.11 H100 75.1 → 70.3)
+            assert x["passes_gap"] > 65 and x["passes_model"] <= 30, x["row"][:3]
 

@@ -30,6 +30,7 @@ from .memory import (
     model_facts,
     varlen_record_fraction,
 )
+from .recompute import megatron_modules as rc_modules
 from .params import ParamCount, adapter_params, count_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
@@ -135,6 +136,15 @@ def _check_moe_dispatcher(scenario: Scenario) -> None:
             field="parallel.moe_dispatcher")
 
 
+def _check_recompute_modules_arch(scenario: Scenario, arch: ModelArch) -> None:
+    """``mla_up_proj`` needs multi-latent attention (Megatron-LM d98e8a64 ``transformer_config.py``: "mla_up_proj in
+    recompute_modules is only supported with multi_latent_attention")."""
+    if "mla_up_proj" in (scenario.training.recompute_modules or ()) and not arch.is_mla:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "recompute_modules mla_up_proj needs a model with multi-latent attention (Megatron-Core)")),
+            field="training.recompute_modules")
+
+
 def _check_cuda_graph_moe(scenario: Scenario, is_moe: bool) -> None:
     """The router's CUDA graph scope needs MoE layers (Megatron-LM ``transformer_config.py`` ``__post_init__``,
     commit d98e8a64: "moe cuda graph is only supported for MoE"); a whole MoE layer needs drop-and-pad."""
@@ -171,6 +181,7 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         _check_ep_fold(scenario)
     _check_moe_dispatcher(scenario)
     _check_cuda_graph_moe(scenario, arch.is_moe)
+    _check_recompute_modules_arch(scenario, arch)
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")
@@ -274,7 +285,8 @@ def memory_kwargs(r: Resolved) -> dict:
 def recompute_kwargs(t) -> dict:
     """The recompute policy's parameters (core/recompute.py) for the memory and time models."""
     return dict(recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
-                recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather)
+                recompute_method=t.recompute_method, recompute_modules=rc_modules(t), fp8_recipe=t.fp8_recipe,
+                fp8_all_gather=t.fp8_all_gather)
 
 
 def memory_breakdown(r: Resolved) -> MemoryBreakdown:

@@ -520,7 +520,7 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
 
 def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
                                precision: str = "bf16", autocast=False, lora_targets: str | None = None,
-                               fp8_te: bool = False, kbit=False):
+                               fp8_te: bool = False, kbit=False, recompute_modules: tuple | None = None):
     """(keep, checkpoint, op_sac, full) bytes of one decoder layer for one micro-batch.
 
     ``keep``: what the layer saves when it is not checkpointed (Megatron's selective drops the attention
@@ -576,9 +576,15 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
             base = base - 1.0 * sb * f_in + 1.0 * sb * m.v_dim  # FC2 input in FP8; projection's own FP8 copy
         full = xp.where(sp, (rep + base + xp.where(flash, lse, scores)) / tp,
                         rep + (base + xp.where(flash, lse, scores)) / tp)
-        core_sel = xp.where(flash, lse, 0.0)  # selective: the attention core's s² tensors are recomputed
-        keep_core = xp.where(code == rc.MEGATRON_SELECTIVE, core_sel, xp.where(flash, lse, scores))
-        keep = xp.where(sp, (rep + base + keep_core) / tp, rep + (base + keep_core) / tp)
+        # selective: the recompute modules (rc.module_terms; Megatron's default: the attention core alone, whose s²
+        # tensors are recomputed) free what they re-make in backward
+        mod = rc.module_terms(m, recompute_modules, fp8_te)
+        core_sel = xp.where(flash, lse, 0.0) if mod["core_attn"] else xp.where(flash, lse, scores)
+        sel = code == rc.MEGATRON_SELECTIVE
+        keep_core = xp.where(sel, core_sel, xp.where(flash, lse, scores))
+        rep_k = rep - xp.where(sel, mod["save_rep"] * sb, 0.0)
+        base_k = base - xp.where(sel, mod["save_split"] * sb, 0.0)
+        keep = xp.where(sp, (rep_k + base_k + keep_core) / tp, rep_k + (base_k + keep_core) / tp)
         ckpt = xp.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
     # per-op SAC (torchtitan): the block input, the saved matmul outputs (column-parallel ones split over TP,
     # row-parallel ones hidden-wide, split only by sequence parallelism) and the SDPA output + log-sum-exp
@@ -1316,6 +1322,7 @@ def memory_arrays(
     recompute_every_n: int = rc.DEFAULT_EVERY_N,
     recompute_num_layers: int | None = None,
     recompute_method: str = "uniform",
+    recompute_modules: tuple | None = None,
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
     expandable_segments: bool | None = None,
@@ -1550,7 +1557,8 @@ def memory_arrays(
     fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
-        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron", kbit=kbit_on)
+        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron", kbit=kbit_on,
+        recompute_modules=recompute_modules)
     if dora and lora_t is not None:
         # DoRA's saved outputs (DORA_SAVED_BYTES_*), per layer, in every variant of the layer's saved set
         d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)

@@ -184,6 +184,86 @@ def time_shares(code, layers, every_n: int = DEFAULT_EVERY_N, num_layers: int | 
     return whole, attn, op
 
 
+#: Megatron-Core's default ``recompute_modules`` (Megatron-LM d98e8a64 ``transformer_config.py`` ``__post_init__``:
+#: ``if self.recompute_modules is None: self.recompute_modules = ["core_attn"]``)
+MEGATRON_DEFAULT_MODULES = ("core_attn",)
+
+
+def megatron_modules(t) -> tuple | None:
+    """The scenario's ``training.recompute_modules`` as a tuple (None: Megatron's default, the attention core)."""
+    mods = getattr(t, "recompute_modules", None)
+    return None if mods is None else tuple(mods)
+
+
+def _linear_fwd_flops(linears, only=None) -> float:
+    """Forward FLOPs per token of ``linears`` (each expert counted at its active count), those named with a prefix
+    in ``only`` when given."""
+    return sum(2.0 * lin.fan_in * lin.fan_out * (lin.active if lin.expert else lin.count) for lin in linears
+               if only is None or lin.name.startswith(only))
+
+
+def module_terms(m, modules, fp8_te: bool = False) -> dict:
+    """What Megatron-Core's ``--recompute-granularity selective --recompute-modules …`` re-runs and frees, per token.
+
+    Where each module's checkpoint sits (NVIDIA/Megatron-LM d98e8a64):
+
+    * ``core_attn`` — ``transformer/attention.py`` ``_checkpointed_attention_forward`` (``tensor_parallel.
+      checkpoint`` around the core attention): the ``s²`` scores without flash (``megatron_selective``).
+    * ``layernorm`` — ``transformer/transformer_layer.py``: ``CheckpointWithoutOutput`` around ``input_layernorm``
+      and ``pre_mlp_layernorm`` only where they are their own module (``not isinstance(..., IdentityOp)``): with
+      Transformer Engine the dense layer's norms are fused into ``TELayerNormColumnParallelLinear`` (IdentityOp);
+      the MoE layer's pre-MLP norm (the router's and dispatcher's input) and, with MLA, the input norm are
+      ``TENorm``. The norm output (``h`` per token; FP8: 1 byte) is dropped and re-made in backward.
+    * ``moe_act`` — ``transformer/moe/experts.py`` (``TEGroupedMLP``): ``CheckpointWithoutOutput`` around the
+      activation: its ``f_moe``-wide output per routed copy is dropped and re-made.
+    * ``mla_up_proj`` — ``transformer/multi_latent_attention.py``: ``CheckpointWithoutOutput`` around the q and kv
+      up projections and RoPE: the query, key and value tensors are dropped; the two up projections run again.
+    * ``mlp`` — ``transformer_layer.py`` ``recompute_mlp`` (dense layers only: ``if not self.is_moe_layer``):
+      ``tensor_parallel.checkpoint`` of the MLP (with TE, the fused norm + FC1 + act + FC2): everything but its
+      input is dropped, its forward runs again.
+    * ``moe`` — ``transformer/moe/moe_layer.py`` ``moe_layer_recompute``: the whole MoE layer (router, dispatch,
+      experts, combine, shared experts) under ``tensor_parallel.checkpoint``: its forward, all-to-alls included,
+      runs again.
+    * ``shared_experts`` — ``moe_layer.py`` ``shared_experts_recompute``: the shared experts' MLP checkpointed.
+
+    Returns totals over the model's layers per token: ``flops`` (forward FLOPs re-run), ``ew_rep`` / ``ew_split``
+    (bytes the element-wise re-runs move: replicated or split by TP), ``moe`` (1.0 when the MoE layer's dispatch
+    re-runs), ``core_attn``; and the bytes per token and layer (averaged) no longer saved: ``save_rep`` (the norm
+    outputs, replicated unless sequence parallelism splits them), ``save_split`` (split by TP). The saved sizes are
+    those :func:`memory.activation_parts_per_layer` counts for Megatron (16-bit, the same tensors)."""
+    mods = set(MEGATRON_DEFAULT_MODULES if modules is None else modules)
+    a = m.arch
+    L = float(max(a.num_layers, 1))
+    mf = float(m.moe_frac)
+    k = float(m.k_active or 0)
+    g = 4.0 if m.gated else 2.0
+    nb = 1.0 if fp8_te else 2.0  # the norm output's bytes (TE saves the FP8 copy under an FP8 recipe)
+    out = {"flops": 0.0, "ew_rep": 0.0, "ew_split": 0.0, "moe": 0.0, "core_attn": "core_attn" in mods,
+           "save_rep": 0.0, "save_split": 0.0}
+    if "layernorm" in mods:
+        norms = mf + (1.0 if a.is_mla else 0.0)  # separate norms per layer, on average
+        out["save_rep"] += norms * nb * m.h
+        out["ew_rep"] += norms * 4.0 * m.h * L  # read the 16-bit input, write the output
+    if "moe_act" in mods and mf and "moe" not in mods:
+        out["save_split"] += mf * k * 2.0 * m.f_moe
+        out["ew_split"] += mf * k * (g + 2.0) * m.f_moe * L  # read gate and up (or fc1), write the product
+    if "mla_up_proj" in mods and a.is_mla:
+        out["save_split"] += 2.0 * (m.q_dim + 2.0 * m.kv_dim)
+        out["flops"] += _linear_fwd_flops(attention_linears(a), ("q_b_proj", "kv_b_proj")) * L
+    if "mlp" in mods and mf < 1.0:
+        out["save_rep"] += (1.0 - mf) * nb * m.h  # the fused norm's output, inside the checkpoint
+        out["save_split"] += (1.0 - mf) * 2.0 * m.f * (4 if m.gated else 2)
+        out["flops"] += _linear_fwd_flops(mlp_linears(a, False)) * (1.0 - mf) * L
+    if "moe" in mods and mf:
+        out["moe"] = 1.0
+        out["save_split"] += mf * (k * (2.0 * m.h + 2.0 * m.f_moe * g) + 2.0 * m.shared_f * g + 4.0 * m.n_experts)
+        out["flops"] += _linear_fwd_flops(mlp_linears(a, True)) * mf * L
+    elif "shared_experts" in mods and mf and m.shared_f:
+        out["save_split"] += mf * 2.0 * m.shared_f * g
+        out["flops"] += _linear_fwd_flops(mlp_linears(a, True), ("shared_expert",)) * mf * L
+    return out
+
+
 def describe(name: str, every_n: int | None = None, num_layers: int | None = None,
              method: str | None = None) -> str:
     """A short machine-readable description of a policy with its parameters (CLI JSON, plan sentences)."""
@@ -196,4 +276,4 @@ def describe(name: str, every_n: int | None = None, num_layers: int | None = Non
 
 
 __all__ = ["NONE", "MEGATRON_SELECTIVE", "FULL", "OP_SAC", "LAYER_SAC", "POLICIES", "ALIASES", "CODES",
-           "DEFAULT_EVERY_N", "METHODS", "canonical", "op_sac_plan", "layer_counts", "time_shares", "describe"]
+           "DEFAULT_EVERY_N", "METHODS", "MEGATRON_DEFAULT_MODULES", "megatron_modules", "module_terms", "canonical", "op_sac_plan", "layer_counts", "time_shares", "describe"]

@@ -27,6 +27,9 @@ Precision = Literal["bf16", "fp16", "fp32", "fp8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 # recompute policies (core/recompute.py documents each); "selective" is read as its alias "megatron_selective"
 Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
+#: Megatron-Core's ``--recompute-modules`` choices for standard and MLA transformer layers (Megatron-LM d98e8a64
+#: ``transformer_config.py`` ``recompute_modules``; the gated-delta-net and hyper-connection ones have no model here)
+RecomputeModule = Literal["core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe", "shared_experts"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
                     "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl",
@@ -272,7 +275,9 @@ class TrainingSection(_Section):
         None, description="AdamW's implementation (torch.optim: fused=True or foreach=True): foreach runs eight "
                           "multi-tensor passes over the fp32 shard, fused one kernel (time model). None: the tool's "
                           "default, fused (torchtitan since 6e4988550, Feb 2025: optimizer.implementation 'fused'; "
-                          "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach")
+                          "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach; verl (RL on fsdp) builds "
+                          "torch.optim.AdamW without fused: the eight passes (foreach, or FSDP1's single-tensor "
+                          "loop, the same bytes)")
     framework: Framework = "hf"
     master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")
@@ -327,6 +332,13 @@ class TrainingSection(_Section):
                                              "pipeline stage (Megatron --recompute-num-layers); null: all")
     recompute_method: Literal["uniform", "block"] = Field(
         "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
+    recompute_modules: list[RecomputeModule] | None = Field(
+        None, description="megatron_selective: the submodules Megatron-Core re-runs in backward "
+                          "(--recompute-modules; Megatron-LM transformer_config.py recompute_modules): core_attn "
+                          "(the attention core), layernorm (the norms not fused into a linear), moe_act (the experts' "
+                          "activation), mla_up_proj (MLA's up projections and RoPE), mlp (dense MLP layers), moe (the "
+                          "whole MoE layer, dispatch included), shared_experts; null: Megatron's default [core_attn]. "
+                          "Megatron only")
     checkpoint_reentrant: bool | None = Field(
         None, description="torch.utils.checkpoint's use_reentrant for whole-layer recompute (HF "
                           "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc); null: the tool's default "
@@ -527,6 +539,13 @@ class ParallelSection(_Section):
         None, gt=0, le=1000, description="Megatron-Core --moe-expert-capacity-factor: each expert takes at most "
                                          "factor × its even share of the routed tokens, the rest are dropped; null "
                                          "(Megatron's default): dropless. Megatron only")
+    ep_a2a_overlap: bool = Field(
+        False, description="Megatron-Core --overlap-moe-expert-parallel-comm with --delay-wgrad-compute "
+                           "(Megatron-Bridge comm_overlap moe_a2a_overlap): one micro-batch's layer forward runs "
+                           "beside another's layer backward, so each expert all-to-all hides under the other's "
+                           "attention or expert GEMMs; needs expert parallelism (ep > 1), the alltoall or flex "
+                           "dispatcher, no full recompute, no 'moe' in recompute_modules and, with a pipeline, the "
+                           "interleaved schedule (vpp > 1). False (Megatron's default): off. Megatron only")
     moe_pad_to_capacity: bool = Field(
         False, description="Megatron-Core --moe-pad-expert-input-to-capacity: every expert's input is padded to its "
                            "capacity, so the shapes are fixed and the dispatcher never waits for the token counts; "
@@ -991,6 +1010,60 @@ class Scenario(_Section):
                     gbs=gbs, mbs=mbs, dp=dp, n=h.num_gpus, g=fix, d=h.num_gpus // fix))
         return self
 
+    def _check_ep_a2a_overlap(self) -> None:
+        """``parallel.ep_a2a_overlap``: refused where Megatron-Core refuses it (Megatron-LM d98e8a64
+        ``transformer_config.py`` ``__post_init__``, the ``if self.overlap_moe_expert_parallel_comm:`` asserts):
+        PP > 1 without a virtual pipeline, expert parallelism 1, a dispatcher other than alltoall/flex, full
+        recompute (or a recompute method / layer count, which only full uses here), "moe" in recompute_modules."""
+        t, p = self.training, self.parallel
+        if not p.ep_a2a_overlap:
+            return
+        if t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.ep_a2a_overlap is a Megatron-Core setting; {framework} has no such choice"),
+                framework=t.framework))
+        if t.recompute == "full":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.ep_a2a_overlap with training.recompute=full: Megatron-Core refuses full recompute "
+                     "with the expert all-to-all overlap")))
+        if "moe" in (t.recompute_modules or ()) and t.recompute == "megatron_selective":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.ep_a2a_overlap with 'moe' in training.recompute_modules: Megatron-Core refuses to "
+                     "recompute the MoE layer under the expert all-to-all overlap")))
+        if p.moe_dispatcher == "allgather":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.ep_a2a_overlap needs the alltoall or flex dispatcher, not allgather (Megatron-Core)")))
+        if p.auto:
+            return  # the search picks the layout: it keeps the overlap only where Megatron allows it
+        if p.ep == 1:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.ep_a2a_overlap needs expert parallelism: parallel.ep > 1 (Megatron-Core)")))
+        if p.pp > 1 and p.vpp == 1:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.ep_a2a_overlap with parallel.pp > 1 needs parallel.vpp > 1 (Megatron-Core)")))
+
+    def _check_recompute_modules(self) -> None:
+        """``training.recompute_modules``: Megatron-Core's, read only under selective recompute
+        (``transformer_config.py``: ``if self.recompute_granularity == "selective"``); FP8 delayed scaling refuses
+        moe_act and layernorm ("Delayed scaling does not support moe_act and layernorm recompute for fp8")."""
+        t = self.training
+        mods = t.recompute_modules
+        if mods is None:
+            return
+        if t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.recompute_modules is a Megatron-Core setting; {framework} has no such choice"),
+                framework=t.framework))
+        if t.recompute != "megatron_selective":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.recompute_modules needs training.recompute=megatron_selective (Megatron-Core reads "
+                     "the modules only under selective recompute), not {recompute}"), recompute=t.recompute))
+        if (t.precision == "fp8" and t.fp8_recipe == "te_delayed"
+                and ("moe_act" in mods or "layernorm" in mods)):
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.recompute_modules with moe_act or layernorm needs an FP8 recipe other than "
+                     "te_delayed (Megatron-Core: delayed scaling does not support them)")))
+
     def _check_megatron_parallel(self) -> None:
         """``parallel.pp_account_embedding_loss`` and ``parallel.cuda_graph_scope`` are Megatron-Core's; Megatron
         refuses per-layer graphs under full recompute (Megatron-LM ``transformer_config.py`` ``__post_init__``, commit
@@ -1008,6 +1081,8 @@ class Scenario(_Section):
         if p.moe_pad_to_capacity and p.moe_capacity_factor is None:  # Megatron-LM transformer_config.py
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.moe_pad_to_capacity needs parallel.moe_capacity_factor (Megatron-Core)")))
+        self._check_ep_a2a_overlap()
+        self._check_recompute_modules()
         if scope is None:
             return
         if t.framework not in _MEGATRON_TOOLS:

@@ -442,8 +442,11 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
-    if getattr(s.parallel, "cuda_graph_scope", None):  # Megatron: per-layer graphs refuse full recompute (scenario.py)
+    # Megatron: per-layer graphs and the EP all-to-all overlap refuse full recompute (scenario.py)
+    if getattr(s.parallel, "cuda_graph_scope", None) or getattr(s.parallel, "ep_a2a_overlap", False):
         rcs = tuple(r for r in rcs if r != "full") or rcs
+    if getattr(t, "recompute_modules", None) is not None:  # the modules are a selective-recompute choice (scenario.py)
+        rcs = tuple(r for r in rcs if r == "megatron_selective") or rcs
     recomputes = tuple(RECOMPUTE_CODES[r] for r in rcs)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
@@ -530,11 +533,21 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     parts = [(0, c)] + (_vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,
                                    all_degrees=t.overlap_p2p_comm is False)
                         if interleaves(fw, t.objective) else [])  # Megatron-SWIFT GRPO: no VPP (frameworks.py)
+    if getattr(s.parallel, "ep_a2a_overlap", False):
+        parts = [(n, _a2a_overlap_rows(p)) for n, p in parts]
     off, offp = bool(s.parallel.offload_optimizer), offload_params_applies(s)
     for _, p in parts:
         p["offload"] = np.full(len(p["num_gpus"]), off)
         p["offload_params"] = np.full(len(p["num_gpus"]), offp)
     return parts
+
+
+def _a2a_overlap_rows(p: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The rows of one part that Megatron-Core runs with the EP all-to-all overlap (``parallel.ep_a2a_overlap``):
+    expert parallelism, and PP 1 or an interleaved pipeline (``transformer_config.py`` asserts; the scenario
+    refuses the others, so a plan the user keeps is always one Megatron runs). The order is kept."""
+    keep = (p["ep"] > 1) & ((p["pp"] == 1) | (p["vpp"] > 1))
+    return p if keep.all() else {k: v[keep] for k, v in p.items()}
 
 
 def _vpp_choices(c: Mapping[str, np.ndarray], num_layers: int, user_vpp: int, fw: str) -> np.ndarray:
@@ -1726,7 +1739,8 @@ def _enum_key(ctx: SearchContext, max_gpus: int) -> tuple:
     consumer = bool(rules is not None and rules.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu))
     return (t.framework, int(ctx.gpus_per_node), int(max_gpus), consumer, id(ctx.resolved.arch), t.seq_len,
             t.global_batch_size, ctx.target_batch_seqs, int(p.vpp), bool(p.offload_optimizer),
-            offload_params_applies(s), t.overlap_p2p_comm, None if rules is None else repr(rules))
+            offload_params_applies(s), t.overlap_p2p_comm, None if rules is None else repr(rules),
+            bool(getattr(p, "ep_a2a_overlap", False)), tuple(getattr(t, "recompute_modules", None) or ()))
 
 
 class _ChunkCache:

@@ -459,6 +459,22 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
+def fsdp1_grad_cast_bytes(profile, framework: str, w_bytes, g_bytes) -> float:
+    """Issue 35 round 12 (verl12): bytes per unsharded gradient element of FSDP1's cast to the reduce dtype, per
+    reduce-scatter. verl's FSDP workers wrap with ``MixedPrecision(param_dtype=bf16, reduce_dtype=fp32,
+    buffer_dtype=fp32)`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``: no
+    ``mixed_precision`` in the config gives those, v0.3.0.post1, db84a4007, v0.4.1; the critic the same), and
+    FSDP1's post-backward hook casts each unit's unsharded gradient before reducing it
+    (``torch/distributed/fsdp/_runtime_utils.py`` ``_post_backward_hook``: ``if flat_param.grad.dtype !=
+    handle._reduce_dtype: flat_param.grad.data = flat_param.grad.to(handle._reduce_dtype)``, on the post-backward
+    stream): read the 16-bit gradient, write it in fp32 — the same bytes as FSDP2's ``_chunk_cat`` (``2 + g`` in
+    :func:`time_layout`). Only where the model knows the reduce dtype from the tool's code: RL on ``framework`` fsdp
+    is verl's workers (as :func:`hf_flash_layer_syncs`); llm-foundry's FSDP1 (``mixed_precision`` PURE or DEFAULT
+    in its yamls) is left as it was. 0 when the gradient is already in the reduce dtype."""
+    verl = bool(getattr(profile, "rl", False)) and framework == "fsdp"
+    return (w_bytes + g_bytes) if (verl and g_bytes != w_bytes) else 0.0
+
+
 def hf_flash_layer_syncs(profile, framework: str) -> bool:
     """Issue 35 round 11 (verl11): whether every forward's decoder layers sync the host, as verl's do, so that FSDP
     cannot gather a layer's weights under the previous layer's forward (``time_gpu``: the forward gathers exposed).
@@ -586,6 +602,29 @@ OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
 #: (compile) and +1.4% (eager) on 8 H100 SXM (tests/test_mechanics_fsdp2_edges.py); eager's further ~0.8 points would
 #: be the host's per-tensor dispatch of the foreach ops over DTensor parameters (pytorch/pytorch#134191), not modelled.
 OPT_BYTES_ADAMW_FOREACH = 80.0
+
+
+def adamw_unfused(implementation, profile, framework: str) -> bool:
+    """Issue 35 round 12 (verl12): whether AdamW runs torch's unfused passes (:data:`OPT_BYTES_ADAMW_FOREACH`), not
+    one fused kernel. ``training.optimizer_implementation`` decides when set; left at None it is the tool's default:
+
+    * verl's FSDP workers (RL on ``framework`` fsdp, as :func:`hf_flash_layer_syncs`) build the actor's and the
+      critic's optimizer as ``optim.AdamW(module.parameters(), lr=..., betas=..., weight_decay=...)`` with neither
+      ``fused`` nor ``foreach`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer`` and
+      ``_build_critic_model_optimizer``: v0.3.0.post1, db84a4007 of 2025-05-02, v0.4.1, 3ebe6717a, v0.5.0; at HEAD
+      b178a3cd5 ``verl/workers/config/optimizer.py`` ``build_optimizer`` defaults to ``torch.optim`` ``AdamW``
+      with no ``fused`` either). torch then picks foreach for plain and DTensor (FSDP2) parameters, and the
+      single-tensor loop for FSDP1's ``FlatParameter`` (``torch/optim/optimizer.py``
+      ``_default_to_fused_or_foreach``: ``type(p) in _foreach_supported_types``, which lists ``torch.Tensor`` and
+      ``nn.Parameter``, not their subclasses). ``_single_tensor_adamw`` runs the same eight passes one tensor at a
+      time (``param.mul_``, ``exp_avg.lerp_``, ``exp_avg_sq.mul_(...).addcmul_``, ``exp_avg_sq.sqrt()``, the
+      division by ``bias_correction2_sqrt``, ``.add_(eps)``, ``param.addcdiv_``): the same 80 bytes a parameter.
+      verl steps once per mini-batch (``dp_actor.update_policy`` → ``_optimizer_step``), so this is paid
+      ``train_batch_size / ppo_mini_batch_size`` times a verl step — the planner's optimizer steps.
+    * Every other tool keeps its default, fused (the field's documented default)."""
+    if implementation is not None:
+        return implementation == "foreach"
+    return bool(getattr(profile, "rl", False)) and framework == "fsdp"
 
 
 def gpu_generation(gpu_id) -> str:
@@ -1545,6 +1584,8 @@ def time_layout(
     moe_capacity_factor: float | None = None,
     moe_pad_to_capacity: bool = False,
     sdpa_mask: str | None = None,
+    ep_a2a_overlap: bool = False,
+    recompute_modules: tuple | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
     gpt_j_residual: bool = False,
@@ -1593,6 +1634,14 @@ def time_layout(
     rec_whole, rec_attn, rec_op = rc.time_shares(recompute, m.L / pp, recompute_every_n, recompute_num_layers,
                                                  recompute_method)
     op_lin = rc.op_sac_plan(m.arch)["recompute_linear"]
+    # Megatron's selective recompute modules (rc.module_terms; the default, the attention core alone, adds nothing)
+    rec_sel = ops.where(recompute == rc.MEGATRON_SELECTIVE, 1.0, 0.0) if recompute_modules is not None else 0.0
+    mod = rc.module_terms(m, recompute_modules, precision == "fp8" and framework == "megatron")
+    if not mod["core_attn"]:
+        rec_attn = rec_attn * (1.0 - rec_sel)
+    # the share of the MoE layers whose forward is re-run whole: whole-layer recompute, or the "moe" module (its
+    # dispatch, kernel launches and host syncs run again with it)
+    rec_moe = maximum(rec_whole, rec_sel * mod["moe"])
 
     # ---- FLOPs per token (flops.py; recomputation added element-wise here)
     lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
@@ -1604,7 +1653,7 @@ def time_layout(
     else:
         mflops_tok = 3.0 * (fwd.layers + fwd.head + fwd.attention)
     rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
-               + rec_op * op_lin * (fwd.layers + f_lora))
+               + rec_op * op_lin * (fwd.layers + f_lora) + rec_sel * mod["flops"])
     hflops_tok = mflops_tok + rec_tok
     if lora and dora and lora_dropout > 0.0:
         # DoRA under lora_dropout: the base linears run again on the dropped input, forward and input gradient (W is
@@ -1649,6 +1698,8 @@ def time_layout(
         loss_bytes = MEGATRON_UNFUSED_CE_BYTES * m.V + 0.0 * loss_bytes
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
+    # the recompute modules' element-wise re-runs (norms, the experts' activation: rc.module_terms), all layers
+    ew_bytes = ew_bytes + rec_sel * (mod["ew_rep"] / where(sp, tp, 1.0) + mod["ew_split"] / tp) / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
     attn_hf_bytes = where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
@@ -1763,7 +1814,7 @@ def time_layout(
     exp_trainable = moe_trainable_expert_weights(method, lora_exp)  # per local expert (swiftmoe10)
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
                                  fp8_recipe, moe_dispatcher, lora_experts=lora_exp,  # dispatcher sync, dispatch incl.
-                                 rec_whole=rec_whole, trainable_weights=exp_trainable,
+                                 rec_whole=rec_moe, trainable_weights=exp_trainable,
                                  adapter_ops=swift_lora_layer_ops(tool, lora, lora_targets, lora_dropout, lora_exp))
     # ... and the per-expert host work a full recompute's re-run forward syncs into the backward (swiftlora11)
     moe_host_exp_b = moe_host_exp_bwd(m, framework, precision, ep, pp, cuda_graph_scope, fp8_recipe, lora_exp,
@@ -1771,10 +1822,10 @@ def time_layout(
     # the experts' wgrad GEMMs accumulating into fp32 main_grad (moe_wgrad_terms): a roofline on HBM at few rows
     moe_wg_flops, moe_wg_bytes = moe_wgrad_terms(m, framework, method, lora_exp,
                                                  expert_rows(m, tokens_mb, ep, exp_tp, tp), ep, exp_tp, pp)
-    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
+    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_moe, lora_exp) * MOE_GEMM_LAUNCH_S  # TE per-expert
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
-                                                      rec_whole) * MOE_GEMM_LAUNCH_S
+                                                      rec_moe) * MOE_GEMM_LAUNCH_S
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -1956,7 +2007,8 @@ def time_layout(
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
-        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+        fsdp_copy_bytes = (n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+                           + n_rs * grad_gpu * fsdp1_grad_cast_bytes(profile, framework, w_bytes, g_bytes))
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
@@ -2014,7 +2066,8 @@ def time_layout(
         ep_counts_s = _ring_latency(exp_tp * ep, gpn if ep_domain is None else f64(ep_domain),
                                     MOE_COUNTS_ALLGATHER, ops)
     # whole-layer recompute re-runs the MoE layer's forward with its collectives (ep_recompute_passes, ptoos11)
-    ep_rec, ep_rec_fwd = ep_recompute_passes(rec_whole)
+    # the MoE layer's forward re-run (whole-layer recompute, or the "moe" recompute module) re-runs its dispatch
+    ep_rec, ep_rec_fwd = ep_recompute_passes(rec_moe)
 
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
@@ -2072,7 +2125,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_whole, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2111,6 +2164,11 @@ def time_layout(
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
         "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
+        # Megatron-Core's EP all-to-all overlap (a2a_overlap_ep_seconds): on with PP 1 or an interleaved pipeline
+        # (transformer_config.py refuses PP > 1 without VPP, EP 1, other dispatchers, full recompute)
+        "a2a_ovl": (bool(ep_a2a_overlap) & (disp in ("alltoall", "flex")) & (ep > 1) & ((pp == 1) | (vpp > 1))
+                    & (rec_whole == 0.0)),
+        "a2a_ovl_warm": a2a_overlap_warmup(pp, vpp),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "ep_rec": ep_rec, "ep_rec_fwd": ep_rec_fwd,
         "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
@@ -3903,6 +3961,60 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"] * rec, 0.0) + etp_s
 
 
+#: The share of the GPU's SMs that the expert all-to-all's kernels hold while they run beside compute: DeepSeek-V3
+#: technical report (arXiv 2412.19437) §3.2.2, "only 20 SMs are sufficient to fully utilize the bandwidths of IB and
+#: NVLink" on the H800's 132 SMs, the count DualPipe's overlap gives up; Megatron-LM d98e8a64 ``transformer_config.py``
+#: ``moe_deepep_num_sms`` ("historical default 20"). One share for every GPU and dispatcher (issue 35 round 7, helper
+#: a2aovl8; :func:`a2a_overlap_ep_seconds`).
+EP_OVERLAP_COMM_SM_SHARE = 20.0 / 132.0
+
+
+#: The GPU generations on which Megatron-Core's EP all-to-all overlap costs the TP communication overlap: Megatron-LM
+#: d98e8a64 ``training/arguments.py`` (``get_device_arch_version() < 10``, "For Hopper and before, try not to use
+#: tensor model parallelism or context parallelism with overlap_moe_expert_parallel_comm": TP needs
+#: CUDA_DEVICE_MAX_CONNECTIONS = 1, the overlap a larger value); Megatron-Bridge v0.4.2
+#: ``scripts/performance/perf_plugins.py`` sets 1 on Hopper with TP/CP > 1 only ``and not moe_a2a_overlap``. The user's
+#: explicit ``training.tp_comm_overlap`` still wins (:func:`time_kwargs`).
+A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS = frozenset({"volta", "ampere", "ada", "hopper"})
+
+
+def a2a_overlap_warmup(pp, vpp):
+    """Forward chunks that Megatron-Core's EP all-to-all overlap runs alone, before the first combined
+    forward-backward step (and as many backward chunks alone after the last): Megatron-LM d98e8a64
+    ``pipeline_parallel/schedules.py`` ``get_pp_rank_microbatches``: ``(pp − rank − 1) × 2 + (vpp − 1) ×
+    microbatch_group_size_per_vp_stage (= pp)`` and "one extra micro-batch forward step before the 1f1b stages" with
+    ``overlap_moe_expert_parallel_comm``; the first stage (rank 0), which has the most. Without a pipeline
+    (``combined_1f1b.py`` ``combined_1f1b_schedule_for_no_pipelining``): the first forward alone, so 1."""
+    return (pp - 1.0) * 2.0 + (vpp - 1.0) * pp + 1.0
+
+
+def a2a_overlap_ep_seconds(lay: dict, ep_mb, t_gpu_mb, t_exp_mb, m_acc):
+    """The expert all-to-all left exposed per step under Megatron-Core's EP overlap (``--overlap-moe-expert-
+    parallel-comm --delay-wgrad-compute``; Megatron-Bridge ``comm_overlap.moe_a2a_overlap``). Megatron-LM d98e8a64
+    ``models/common/model_chunk_schedule_plan.py`` ``TransformerLayerSchedulePlan.run`` pairs one micro-batch's layer
+    forward with another's layer backward, the communication on its own stream::
+
+        comm: combine_bwd      | dispatch_fwd → dispatch_bwd      | combine_fwd
+        comp: pre_dispatch_fwd | mlp_bwd → mlp_bwd_dw → mlp_fwd   | pre_dispatch_bwd
+
+    Each of the four all-to-alls is a quarter ``c`` of ``ep_mb`` (one micro-batch's dispatch and combine, forward
+    and backward). ``pre_dispatch`` is the attention block and router (the micro-batch's GPU work ``t_gpu_mb`` less
+    its expert GEMMs ``t_exp_mb``; backward twice the forward); the experts' forward, dgrad and delayed wgrad are a
+    third of ``t_exp_mb`` each. ``mlp_fwd`` waits for ``dispatch_fwd`` and ``dispatch_bwd`` for the dgrad. The
+    chunks run alone (:func:`a2a_overlap_warmup`, per ``vpp`` chunks one micro-batch) keep their whole all-to-all.
+    The cost: while an all-to-all runs beside compute, the compute loses the communication kernels' SMs
+    (:data:`EP_OVERLAP_COMM_SM_SHARE` of the time the two run together). Issue 35 round 7 (helper a2aovl8), kept
+    as built there; round 12 (mgfields12) adds the refusals' EP/dispatcher cases and the hidden part's line."""
+    c = ep_mb / 4.0
+    attn = np.maximum(t_gpu_mb - t_exp_mb, 0.0)
+    m3 = t_exp_mb / 3.0
+    mid_end = np.maximum(np.maximum(c, 2.0 * m3) + m3, np.maximum(c, m3) + c)
+    pair = np.maximum(c - attn / 3.0, 0.0) + (mid_end - 3.0 * m3) + np.maximum(c - attn * 2.0 / 3.0, 0.0)
+    pair = pair + EP_OVERLAP_COMM_SM_SHARE * (4.0 * c - pair)
+    alone = np.minimum(lay["a2a_ovl_warm"] / lay["vpp"], m_acc)
+    return ep_mb * alone + pair * (m_acc - alone)
+
+
 def layout_rows(lay: dict) -> int | None:
     """How many rows :func:`time_layout`'s dict ``lay`` holds (None: the scalar path's plain values)."""
     tp = lay["tp"]
@@ -4083,6 +4195,7 @@ def time_gpu(
     # the same waits behind an x86 host, so that a Grace host's extra is its own line
     host_x86 = ((launch_mb, moe_host, hf_moe) if not np.any(np.asarray(hcf) != 1.0)
                 else host_waits(lay, 1.0, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb))
+    t_gpu_mb = t_mb  # the GPU's own work of one micro-batch, before the host waits (a2a_overlap_ep_seconds)
     t_mb = t_mb + launch_mb + moe_host + hf_moe
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
@@ -4263,6 +4376,13 @@ def time_gpu(
         # (the no-grad passes' forward share is of the four transfers without recompute: ep_mb holds the training
         # micro-batch's recompute re-run, ep_recompute_passes, which a no-grad forward does not have)
         ep_comm = ep_mb * m_acc * (1.0 + EP_FORWARD_SHARE * lay.get("ep_nograd_passes", 0.0) / lay.get("ep_rec", 1.0))
+    ep_hidden = 0.0 * ep_comm if full else None
+    ovl = lay.get("a2a_ovl", False)
+    if not (np.ndim(ovl) == 0 and not ovl):  # Megatron-Core's EP all-to-all overlap (a2a_overlap_ep_seconds)
+        ovl_exposed = a2a_overlap_ep_seconds(lay, ep_mb, t_gpu_mb, t_exp_mb, m_acc)
+        if full:  # the all-to-all run under the other micro-batch's compute (not in the step time)
+            ep_hidden = where(ovl, maximum(ep_mb * m_acc - ovl_exposed, 0.0), 0.0)
+        ep_comm = where(ovl, ep_comm - ep_mb * m_acc + ovl_exposed, ep_comm)
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
@@ -4357,8 +4477,8 @@ def time_gpu(
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
         parts = {k: v * scale for k, v in parts.items()}
         if full:
-            tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
-                x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
+            tp_hidden, dp_hidden, pp_hidden, cp_hidden, ep_hidden, p2p = (
+                x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, ep_hidden, p2p))
         step, precomp_s = (target - precomp_s * scale), precomp_s * scale
     tok_s_gpu = tokens_step_gpu / (step + precomp_s)  # the run's throughput: the precompute pass included
     mfu_step = tok_s_gpu * mflops_tok / peak16
@@ -4374,6 +4494,7 @@ def time_gpu(
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
         "pp_p2p": p2p, "tp_hidden": tp_hidden, "dp_hidden": dp_hidden, "pp_hidden": pp_hidden, "cp_hidden": cp_hidden,
+        "ep_hidden": ep_hidden,
         "overlap_grad_reduce": ov_grad, "overlap_param_gather": ov_param, "tp_comm_overlap": ov_tp,
         "overlap_p2p_comm": ov_p2p,
         "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
@@ -4585,7 +4706,7 @@ BREAKDOWN_LABELS = {
     **PART_LABELS,
 }
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
-HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
+HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm", "ep_comm")
 #: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`): the step's
 #: own labels, and the pipeline's sends (their exposed part is inside the bubble)
 HIDDEN_LABELS = {k: BREAKDOWN_LABELS[k] for k in HIDDEN_KEYS if k in BREAKDOWN_LABELS}
@@ -4633,7 +4754,7 @@ class TimeEstimate:
         ``pp_bubble``)."""
         sec = self.seconds
         exposed = {"tp_comm": sec["tp_comm"], "dp_comm": sec["dp_comm"], "cp_comm": sec["cp_comm"],
-                   "pp_p2p": self.p2p_s}
+                   "pp_p2p": self.p2p_s, "ep_comm": sec["ep_comm"]}
         return {k: {"exposed": exposed[k], "hidden": self.hidden.get(k, 0.0)} for k in HIDDEN_KEYS}
 
     p2p_s: float = 0.0  # exposed pipeline point-to-point sends (part of ``seconds["pp_bubble"]``)
@@ -4750,7 +4871,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **attention_kwargs(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
-        optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
+        optimizer_foreach=adamw_unfused(getattr(t, "optimizer_implementation", None), prof, engine),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=_frameworks.lora_dropout_of(t),
         dora=bool(getattr(t, "dora", False)),
@@ -4767,11 +4888,18 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
+        ep_a2a_overlap=bool(getattr(s.parallel, "ep_a2a_overlap", False)),
+        recompute_modules=rc.megatron_modules(t),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
         gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
+    if t.tp_comm_overlap is None and getattr(s.parallel, "ep_a2a_overlap", False) \
+            and gpu_generation(gf) in A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS:
+        # Hopper and before: the EP all-to-all overlap wants CUDA_DEVICE_MAX_CONNECTIONS > 1, TE's TP overlap 1
+        # (A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS); Megatron-Bridge keeps the all-to-all's, so the TP collectives wait
+        kw["tp_comm_overlap"] = False
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
         # CUDA IPC peer memory inside the NVLink domain; cards joined by PCIe (GeForce: no P2P at all) run the TP

@@ -53,3 +53,36 @@ def test_moe_rows_and_router_scopes_for_moe_models_only(page):
         assert _router_items(page) == [True, True], fw
     choose(page.advanced.fields["cuda_graph_scope"], "moe_router")
     assert page.model.user_scenario().parallel.cuda_graph_scope == "moe_router"
+
+
+def test_ep_a2a_overlap_check_box_for_megatron_moe_only(page):
+    """``parallel.ep_a2a_overlap`` (round 12, mgfields12; first built by a2aovl8): shown for Megatron-Core on an MoE
+    model; ticking it sets the field."""
+    page.model.set_many({"model.preset": "llama-3.1-8b", "parallel.auto": False, "hardware.num_gpus": 8,
+                         "training.framework": "megatron"})
+    assert not _shown(page, "ep_a2a_overlap")
+    page.model.set_many({"model.preset": "qwen3-30b-a3b", "parallel.ep": 8})
+    assert _shown(page, "ep_a2a_overlap")
+    page.advanced.fields["ep_a2a_overlap"].setChecked(True)
+    assert page.model.user_scenario().parallel.ep_a2a_overlap is True
+    assert page.advanced.labels["ep_a2a_overlap"].text()
+
+
+def test_recompute_modules_menu_under_megatron_selective(page):
+    """``training.recompute_modules`` (round 12): a menu of Megatron's modules in the Advanced box, shown for
+    Megatron-Core under selective recompute; ticking sets the list, none ticked is Megatron's default (null)."""
+    adv = page.advanced
+    box_shown = lambda: adv.box.layout().isRowVisible(adv.fields["recompute_modules"].box)  # noqa: E731
+    page.model.set_many({"model.preset": "qwen3-30b-a3b", "parallel.auto": False, "hardware.num_gpus": 8,
+                         "training.framework": "megatron", "training.recompute": "none"})
+    assert not box_shown()
+    page.model.set("training.recompute", "megatron_selective")
+    assert box_shown()
+    checks = adv.fields["recompute_modules"].checks
+    checks["layernorm"].setChecked(True)
+    checks["moe_act"].setChecked(True)
+    assert page.model.user_scenario().training.recompute_modules == ["layernorm", "moe_act"]
+    checks["layernorm"].setChecked(False)
+    checks["moe_act"].setChecked(False)
+    assert page.model.user_scenario().training.recompute_modules is None
+    assert adv.labels["recompute_modules"].text()

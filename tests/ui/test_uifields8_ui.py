@@ -27,7 +27,7 @@ def test_adamw_implementation_combo_writes_the_field_and_slows_foreach(make_wind
     _torchtitan(win)
     rows = adv.box.layout()
     assert rows.isRowVisible(combo.box)
-    assert combo.currentData() is None and combo.currentText() == "tool default (fused)"
+    assert combo.currentData() is None and combo.currentText() == "tool default (fused; verl: unfused)"
     fused = evaluate(win.model.user_scenario()).time_modelled.step_time_s
     combo.activated.emit(combo.findData("foreach"))
     s = win.model.user_scenario()

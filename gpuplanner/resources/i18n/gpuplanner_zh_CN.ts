@@ -2124,6 +2124,10 @@
         <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
     </message>
     <message>
+        <source>recompute_modules mla_up_proj needs a model with multi-latent attention (Megatron-Core)</source>
+        <translation>recompute_modules 中的 mla_up_proj 需要使用多头潜在注意力（MLA）的模型（Megatron-Core）</translation>
+    </message>
+    <message>
         <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
         <translation>cuda_graph_scope={scope} 会捕获 MoE 路由器；该模型没有 MoE 层</translation>
     </message>
@@ -7216,6 +7220,41 @@
     </message>
 </context>
 <context>
+    <name>RecomputeModuleChecks</name>
+    <message>
+        <source>attention core (Megatron&apos;s default)</source>
+        <translation>注意力核心（Megatron 的默认值）</translation>
+    </message>
+    <message>
+        <source>attention core</source>
+        <translation>注意力核心</translation>
+    </message>
+    <message>
+        <source>norms</source>
+        <translation>归一化层</translation>
+    </message>
+    <message>
+        <source>expert activation</source>
+        <translation>专家激活函数</translation>
+    </message>
+    <message>
+        <source>MLA up projections</source>
+        <translation>MLA 上投影</translation>
+    </message>
+    <message>
+        <source>dense MLP</source>
+        <translation>稠密 MLP</translation>
+    </message>
+    <message>
+        <source>MoE layer</source>
+        <translation>MoE 层</translation>
+    </message>
+    <message>
+        <source>shared experts</source>
+        <translation>共享专家</translation>
+    </message>
+</context>
+<context>
     <name>RecoveryDialog</name>
     <message>
         <source>Recover unsaved work</source>
@@ -8709,6 +8748,42 @@
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
     </message>
     <message>
+        <source>parallel.ep_a2a_overlap is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.ep_a2a_overlap 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap with training.recompute=full: Megatron-Core refuses full recompute with the expert all-to-all overlap</source>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute=full 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持完全重计算</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap with &apos;moe&apos; in training.recompute_modules: Megatron-Core refuses to recompute the MoE layer under the expert all-to-all overlap</source>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute_modules 中的 moe 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持重计算 MoE 层</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap needs the alltoall or flex dispatcher, not allgather (Megatron-Core)</source>
+        <translation>parallel.ep_a2a_overlap 需要 alltoall 或 flex 分发器，不能用 allgather（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap needs expert parallelism: parallel.ep &gt; 1 (Megatron-Core)</source>
+        <translation>parallel.ep_a2a_overlap 需要专家并行：parallel.ep &gt; 1（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>parallel.ep_a2a_overlap with parallel.pp &gt; 1 needs parallel.vpp &gt; 1 (Megatron-Core)</source>
+        <translation>parallel.ep_a2a_overlap 在 parallel.pp &gt; 1 时需要 parallel.vpp &gt; 1（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>training.recompute_modules is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>training.recompute_modules 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>training.recompute_modules needs training.recompute=megatron_selective (Megatron-Core reads the modules only under selective recompute), not {recompute}</source>
+        <translation>training.recompute_modules 需要 training.recompute=megatron_selective（Megatron-Core 只在选择性重计算下读取这些模块），而不是 {recompute}</translation>
+    </message>
+    <message>
+        <source>training.recompute_modules with moe_act or layernorm needs an FP8 recipe other than te_delayed (Megatron-Core: delayed scaling does not support them)</source>
+        <translation>training.recompute_modules 含 moe_act 或 layernorm 时，FP8 配方不能是 te_delayed（Megatron-Core：延迟缩放不支持它们）</translation>
+    </message>
+    <message>
         <source>a scenario must be a JSON object</source>
         <translation>场景必须是 JSON 对象</translation>
     </message>
@@ -9242,10 +9317,6 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <source>tool default (fused)</source>
-        <translation>工具默认（融合）</translation>
-    </message>
-    <message>
         <source>fused (one kernel)</source>
         <translation>融合（一个内核）</translation>
     </message>
@@ -9256,6 +9327,10 @@
     <message>
         <source>probability</source>
         <translation>概率</translation>
+    </message>
+    <message>
+        <source>overlap the expert all-to-all with another micro-batch</source>
+        <translation>让专家 all-to-all 与另一个微批次的计算重叠</translation>
     </message>
     <message>
         <source>of peak</source>
@@ -9302,6 +9377,14 @@
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
     </message>
     <message>
+        <source>Recompute modules</source>
+        <translation>重计算模块</translation>
+    </message>
+    <message>
+        <source>Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix (nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. Expert activation: the experts&apos; activation output. MLA up projections. Dense MLP. MoE layer: the whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron&apos;s default, the attention core. Megatron only, with selective recompute</source>
+        <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其 all-to-all。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
+    </message>
+    <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
     </message>
@@ -9318,8 +9401,20 @@
         <translation>AdamW 实现</translation>
     </message>
     <message>
+        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach; verl&apos;s RL workers build AdamW without fused, so its steps make the eight passes. AdamW only</source>
+        <translation>PyTorch AdamW 的两种实现（torchtitan 的优化器实现设置）。融合：一个内核同时更新权重和两个动量。多张量遍历（torch._foreach_addcdiv_ 等内核）：对 fp32 状态做八次遍历，优化器步的显存读写量约为融合实现的 2.7 倍（步更慢）。工具默认：融合，与 2025 年 2 月以来的 torchtitan 以及 Megatron 和 DeepSpeed 的融合 Adam 相同；此前的 torchtitan 用多张量遍历；verl 的强化学习进程构建 AdamW 时不开融合，每次优化器步都做这八次遍历。仅适用于 AdamW</translation>
+    </message>
+    <message>
         <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
         <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
+    </message>
+    <message>
+        <source>EP all-to-all overlap</source>
+        <translation>专家并行 all-to-all 重叠</translation>
+    </message>
+    <message>
+        <source>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute: one micro-batch&apos;s layer forward runs beside another&apos;s backward, so the expert all-to-all hides behind their attention and expert GEMMs (faster steps). Needs expert parallelism, the all-to-all or flex dispatcher, no full recompute, no MoE-layer recompute and, with a pipeline, interleaving (VPP above 1). On Hopper and older GPUs the tensor-parallel overlap is then off unless you set it. Off: Megatron&apos;s default. Megatron only</source>
+        <translation>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute：一个微批次的层前向与另一个微批次的反向同时运行，专家 all-to-all 隐藏在它们的注意力和专家矩阵乘法之下（步骤更快）。需要专家并行、all-to-all 或 flex 分发器、不使用完全重计算、不重计算 MoE 层，有流水线时还需交错调度（VPP 大于 1）。在 Hopper 及更早的 GPU 上，除非你自行设置，张量并行通信重叠随之关闭。关闭：Megatron 的默认值。仅 Megatron</translation>
     </message>
     <message>
         <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated, on the busiest rank or on the last pipeline rank (the one Megatron-LM logs its memory from). What fits is judged on the whole card either way</source>
@@ -9328,6 +9423,10 @@
     <message>
         <source>Optimizer in backward</source>
         <translation>反向中更新优化器</translation>
+    </message>
+    <message>
+        <source>tool default (fused; verl: unfused)</source>
+        <translation>工具默认（融合；verl：非融合）</translation>
     </message>
     <message>
         <source>per GPU</source>
@@ -9416,10 +9515,6 @@
     <message>
         <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
         <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
-    </message>
-    <message>
-        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach. AdamW only</source>
-        <translation>PyTorch AdamW 的两种实现（torchtitan 的优化器实现设置）。融合：一个内核同时更新权重和两个动量。多张量遍历（torch._foreach_addcdiv_ 等内核）：对 fp32 状态做八次遍历，优化器步的显存读写量约为融合实现的 2.7 倍（步更慢）。工具默认：融合，与 2025 年 2 月以来的 torchtitan 以及 Megatron 和 DeepSpeed 的融合 Adam 相同；此前的 torchtitan 用多张量遍历。仅适用于 AdamW</translation>
     </message>
     <message>
         <source>Interleaved pipeline (VPP)</source>

@@ -69,6 +69,7 @@ class TrainingAdvanced(QObject):
         self.fields["gpt_j_residual"] = BoundCheck(m, "training.gpt_j_residual")
         self.fields["optimizer_implementation"] = BoundCombo(m, "training.optimizer_implementation",
                                                              OPTIMIZER_IMPLEMENTATIONS)
+        self.fields["recompute_modules"] = RecomputeModuleChecks(m, "training.recompute_modules")
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
         # the search keeps both (core/search.py: the user's interleaving besides its own, offload_params_applies):
         # editable with the automatic layout too, as expert parallel's expert_tp
@@ -80,7 +81,8 @@ class TrainingAdvanced(QObject):
                      ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss")),
                      ("cuda_graph_scope", BoundCombo(m, "parallel.cuda_graph_scope", CUDA_GRAPH_SCOPES)),
                      ("moe_capacity_factor", float_edit(m, "parallel.moe_capacity_factor", True)),
-                     ("moe_pad_to_capacity", BoundCheck(m, "parallel.moe_pad_to_capacity"))):
+                     ("moe_pad_to_capacity", BoundCheck(m, "parallel.moe_pad_to_capacity")),
+                     ("ep_a2a_overlap", BoundCheck(m, "parallel.ep_a2a_overlap"))):
             self.fields[k] = f
             self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
             par.takeRow(f.box)
@@ -154,6 +156,12 @@ class TrainingAdvanced(QObject):
         par.setRowVisible(f["pp_account_embedding_loss"].box, megatron or p.pp_account_embedding_loss)
         par.setRowVisible(f["moe_capacity_factor"].box, megatron and moe or p.moe_capacity_factor is not None)
         par.setRowVisible(f["moe_pad_to_capacity"].box, megatron and moe or p.moe_pad_to_capacity)
+        par.setRowVisible(f["ep_a2a_overlap"].box, megatron and moe or p.ep_a2a_overlap)
+        # Megatron's selective recompute modules: the Advanced box, for the Megatron-Core tools under selective
+        # recompute (core/scenario.py refuses them elsewhere); a set value stays in sight
+        t = s.training
+        self.box.layout().setRowVisible(f["recompute_modules"].box, t.recompute_modules is not None or (
+            megatron and t.recompute == "megatron_selective"))
         combo = f["cuda_graph_scope"]
         for v in ("moe_router", "attn_moe_router"):
             combo.view().setRowHidden(combo.findData(v), not moe and p.cuda_graph_scope != v)
@@ -183,7 +191,7 @@ class TrainingAdvanced(QObject):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
-        f["optimizer_implementation"].set_labels({None: self.tr("tool default (fused)"),
+        f["optimizer_implementation"].set_labels({None: self.tr("tool default (fused; verl: unfused)"),
                                                    "fused": self.tr("fused (one kernel)"),
                                                    "foreach": self.tr("foreach (multi-tensor passes)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
@@ -200,6 +208,8 @@ class TrainingAdvanced(QObject):
         f["moe_capacity_factor"].setPlaceholderText(self.tr("dropless (Megatron's default)"))
         f["moe_capacity_factor"].box.set_unit(self.tr("× even share"))
         f["moe_pad_to_capacity"].setText(self.tr("pad every expert's input to its capacity"))
+        f["ep_a2a_overlap"].setText(self.tr("overlap the expert all-to-all with another micro-batch"))
+        f["recompute_modules"].retranslate()
         f["mfu"].box.set_unit(self.tr("of peak"))
         f["mfu"].setPlaceholderText(self.tr("modelled"))
         for k in ("memory_headroom_gib", "cuda_context_gib"):
@@ -259,6 +269,13 @@ class TrainingAdvanced(QObject):
                 "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
                 "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
                 "only")),
+            "recompute_modules": (self.tr("Recompute modules"), self.tr(
+                "Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in "
+                "the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix "
+                "(nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. "
+                "Expert activation: the experts' activation output. MLA up projections. Dense MLP. MoE layer: the "
+                "whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron's default, the "
+                "attention core. Megatron only, with selective recompute")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout. Empty: the framework's own default (0.0, no dropout layer; ms-swift "
                 "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
@@ -315,7 +332,8 @@ class TrainingAdvanced(QObject):
                 "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
                 "states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: "
                 "fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and "
-                "DeepSpeed; torchtitan before it ran foreach. AdamW only")),
+                "DeepSpeed; torchtitan before it ran foreach; verl's RL workers build AdamW without fused, so "
+                "its steps make the eight passes. AdamW only")),
         }
 
     def _layout_texts(self) -> dict[str, tuple[str, str]]:
@@ -347,6 +365,13 @@ class TrainingAdvanced(QObject):
             "moe_capacity_factor": (self.tr("MoE capacity factor"), self.tr(
                 "Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of "
                 "the routed tokens and drops the rest. Empty (Megatron's default): dropless. Megatron only")),
+            "ep_a2a_overlap": (self.tr("EP all-to-all overlap"), self.tr(
+                "Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute: one micro-batch's layer forward "
+                "runs beside another's backward, so the expert all-to-all hides behind their attention and expert "
+                "GEMMs (faster steps). Needs expert parallelism, the all-to-all or flex dispatcher, no full "
+                "recompute, no MoE-layer recompute and, with a pipeline, interleaving (VPP above 1). On Hopper and "
+                "older GPUs the tensor-parallel overlap is then off unless you set it. Off: Megatron's default. "
+                "Megatron only")),
             "moe_pad_to_capacity": (self.tr("MoE padding"), self.tr(
                 "Megatron --moe-pad-expert-input-to-capacity: every expert's input is padded to its capacity, so "
                 "the shapes never change, the dispatcher no longer waits for the token counts every layer and the "
@@ -474,6 +499,57 @@ class PriceSources(QObject):
         f["converted_prices"].set_labels({"default": self.tr("default"), "on": self.tr("used, converted"),
                                           "off": self.tr("not used")})
         f["price_kinds"].retranslate()
+
+
+class RecomputeModuleChecks(QToolButton):
+    """``training.recompute_modules`` (Megatron-Core's ``--recompute-modules``) as a menu of modules to tick; none
+    ticked is null: Megatron's default, the attention core (core/recompute.MEGATRON_DEFAULT_MODULES)."""
+
+    MODULES = ("core_attn", "layernorm", "moe_act", "mla_up_proj", "mlp", "moe", "shared_experts")
+
+    def __init__(self, model: Any, path: str):
+        super().__init__()
+        self.model, self.path = model, path
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        self.checks = {}
+        for mod in self.MODULES:
+            a = menu.addAction(mod)
+            a.setCheckable(True)
+            a.toggled.connect(self._on_toggled)
+            self.checks[mod] = a
+        self.setMenu(menu)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        mods = [k for k, a in self.checks.items() if a.isChecked()]
+        self.box.set_error(self.model.set(self.path, mods or None))
+        self._show()
+
+    def _show(self) -> None:
+        names = [a.text() for a in self.checks.values() if a.isChecked()]
+        self.setText(format_list(names) if names else self.tr("attention core (Megatron's default)"))
+
+    def sync(self) -> None:
+        mods = self.model.value(self.path) or ()
+        for k, a in self.checks.items():
+            a.blockSignals(True)
+            a.setChecked(k in mods)
+            a.blockSignals(False)
+        self._show()
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        labels = {"core_attn": self.tr("attention core"), "layernorm": self.tr("norms"),
+                  "moe_act": self.tr("expert activation"), "mla_up_proj": self.tr("MLA up projections"),
+                  "mlp": self.tr("dense MLP"), "moe": self.tr("MoE layer"),
+                  "shared_experts": self.tr("shared experts")}
+        for k, a in self.checks.items():
+            a.setText(labels[k])
+        self._show()
 
 
 class FrameworkChecks(QToolButton):
