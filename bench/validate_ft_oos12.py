@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -177,13 +176,6 @@ def results() -> list[tuple[vft.Row, float, float]]:
     return [(r, p, vft.error(r, p)) for r in all_rows() + qwen_multinode_rows() for p in (predict(r),)]
 
 
-def _stats(errs: list[float]) -> str:
-    a = [abs(e) for e in errs]
-    if not a:
-        return "no rows"
-    return f"{len(a)} rows, median |error| {statistics.median(a):.1%}, p90 {vft._pct(a, 0.9):.1%}"
-
-
 def table(before: dict | None = None) -> list[str]:
     lines = ["| run | kind | published | predicted | error | before |", "|---|---|---:|---:|---:|---:|"]
     scored: dict[str, list[float]] = {}
@@ -197,11 +189,11 @@ def table(before: dict | None = None) -> list[str]:
         lines.append(f"| {rid} | tokens/s/GPU, GB | {tps}, {gb} | not scored | | |")
     lines.append("")
     for t, errs in scored.items():
-        lines.append(f"{t}: {_stats(errs)}")
+        lines.append(f"{t}: {vft.stats_line(errs)}")
     mem = [e for t, v in scored.items() if t.endswith("-mem") or t.endswith("-memory") for e in v]
     step = [e for t, v in scored.items() if not (t.endswith("-mem") or t.endswith("-memory")) for e in v]
-    lines.append(f"all new step-time rows: {_stats(step)}")
-    lines.append(f"all new memory rows: {_stats(mem)}")
+    lines.append(f"all new step-time rows: {vft.stats_line(step)}")
+    lines.append(f"all new memory rows: {vft.stats_line(mem)}")
     return lines
 
 

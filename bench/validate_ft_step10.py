@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -109,13 +108,6 @@ def results() -> list[tuple[vft.Row, float, float]]:
     return out
 
 
-def _stats(errs: list[float]) -> str:
-    a = [abs(e) for e in errs]
-    if not a:
-        return "no rows"
-    return f"{len(a)} rows, median |error| {statistics.median(a):.1%}, p90 {vft._pct(a, 0.9):.1%}"
-
-
 def table(before: dict | None = None) -> list[str]:
     lines = ["| run | published s/step | predicted | error (+ = too fast) | before |", "|---|---:|---:|---:|---:|"]
     scored: dict[str, list[float]] = {}
@@ -126,8 +118,8 @@ def table(before: dict | None = None) -> list[str]:
             scored.setdefault(r.table, []).append(e)
     lines.append("")
     for t, errs in scored.items():
-        lines.append(f"{t}: {_stats(errs)}")
-    lines.append(f"all scored: {_stats([e for v in scored.values() for e in v])}")
+        lines.append(f"{t}: {vft.stats_line(errs)}")
+    lines.append(f"all scored: {vft.stats_line([e for v in scored.values() for e in v])}")
     return lines
 
 

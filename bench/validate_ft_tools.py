@@ -344,6 +344,14 @@ def _pct(v: list[float], q: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
+def stats_line(errs: list[float]) -> str:
+    """``n rows, median |error| …, p90 …`` of signed errors (the round-10/12 fine-tuning scripts' summary line)."""
+    a = [abs(e) for e in errs]
+    if not a:
+        return "no rows"
+    return f"{len(a)} rows, median |error| {statistics.median(a):.1%}, p90 {_pct(a, 0.9):.1%}"
+
+
 def summary(res: list[tuple[Row, float, float]]) -> dict:
     """(median, p90) |error| per (table, memory|time) group and overall per kind."""
     groups: dict = {}

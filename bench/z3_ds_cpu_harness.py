@@ -25,6 +25,17 @@ import os
 import sys
 
 
+def ds_config(h: int, reuse: int, grad_accum: int) -> dict:
+    """The ZeRO-3 config of the CPU harnesses (this one and bench/z3_hook_cpu_cost.py): open-instruct's ZeRO-3 file
+    with the HF ``auto`` buckets of hidden size ``h`` and ``reuse`` elements live / reuse distance."""
+    return {"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": grad_accum,
+            "zero_allow_untested_optimizer": True, "zero_force_ds_cpu_optimizer": False,
+            "zero_optimization": {"stage": 3, "overlap_comm": True, "contiguous_gradients": True,
+                                  "reduce_bucket_size": h * h, "stage3_prefetch_bucket_size": int(0.9 * h * h),
+                                  "stage3_param_persistence_threshold": 10 * h, "stage3_max_live_parameters": reuse,
+                                  "stage3_max_reuse_distance": reuse}}
+
+
 def _setup(layers: int, reuse_layers: float | None):
     os.environ.setdefault("DS_ACCELERATOR", "cpu")
     os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
@@ -46,12 +57,7 @@ def _setup(layers: int, reuse_layers: float | None):
     model.config.use_cache = False
     layer = sum(p.numel() for p in model.model.layers[0].parameters())
     reuse = int(reuse_layers * layer) if reuse_layers else int(1e9)
-    ds = {"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 4,
-          "zero_allow_untested_optimizer": True, "zero_force_ds_cpu_optimizer": False,
-          "zero_optimization": {"stage": 3, "overlap_comm": True, "contiguous_gradients": True,
-                                "reduce_bucket_size": h * h, "stage3_prefetch_bucket_size": int(0.9 * h * h),
-                                "stage3_param_persistence_threshold": 10 * h, "stage3_max_live_parameters": reuse,
-                                "stage3_max_reuse_distance": reuse}}
+    ds = ds_config(h, reuse, 4)
     engine, _, _, _ = deepspeed.initialize(model=model, optimizer=torch.optim.AdamW(model.parameters(), lr=1e-5),
                                            config=ds)
     return torch, engine, model, vocab, reuse

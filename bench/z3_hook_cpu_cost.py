@@ -45,6 +45,8 @@ import os
 import sys
 import time
 
+from z3_ds_cpu_harness import ds_config  # the same ZeRO-3 config as round 11's harness
+
 #: CLOCK=thread: the main thread's CPU time (time.thread_time), not the wall clock: on a shared 2-core VM with two
 #: ranks it leaves out time spent descheduled or blocked in a collective's wait, and the gloo threads' own work
 CLOCK = time.thread_time if os.environ.get("CLOCK") == "thread" else time.perf_counter
@@ -82,12 +84,7 @@ def _models(layers: int):
     # Llama-3.1-8B (218M each); the same number of this model's layers (REUSE_LAYERS), as round 11's harness did
     layer = sum(p.numel() for p in z3m.model.layers[0].parameters())
     reuse = int(float(os.environ.get("REUSE_LAYERS", "4.6")) * layer)
-    ds = {"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 1000,
-          "zero_allow_untested_optimizer": True, "zero_force_ds_cpu_optimizer": False,
-          "zero_optimization": {"stage": 3, "overlap_comm": True, "contiguous_gradients": True,
-                                "reduce_bucket_size": h * h, "stage3_prefetch_bucket_size": int(0.9 * h * h),
-                                "stage3_param_persistence_threshold": 10 * h, "stage3_max_live_parameters": reuse,
-                                "stage3_max_reuse_distance": reuse}}
+    ds = ds_config(h, reuse, 1000)
     engine, _, _, _ = deepspeed.initialize(model=z3m, optimizer=torch.optim.AdamW(z3m.parameters(), lr=1e-5),
                                            config=ds)
     return torch, plain, engine, vocab

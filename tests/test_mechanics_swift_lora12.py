@@ -1,5 +1,5 @@
 """Issue 35 round 12 (swiftlora12): ms-swift's and Megatron-SWIFT's own LoRA dropout default (0.05, where PEFT's is
-0.0: ``scenario._TOOL_LORA_DROPOUT``) and the eager ops Megatron-SWIFT's ``LoraParallelLinear.forward`` runs around
+0.0: ``frameworks.TOOL_LORA_DROPOUT``, ``frameworks.lora_dropout_of``) and the eager ops Megatron-SWIFT's ``LoraParallelLinear.forward`` runs around
 its adapters in each MoE layer (``timing.swift_lora_layer_ops``). Counts by hand for Qwen3-30B-A3B (48 MoE layers,
 128 experts) on EP 2."""
 
@@ -9,6 +9,7 @@ import pytest
 
 from gpuplanner.core import timing as T
 from gpuplanner.core.estimate import resolve
+from gpuplanner.core.frameworks import lora_dropout_of
 from gpuplanner.core.methods import EAGER_FWD_OP_S, EAGER_OP_S
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.core.timing import time_estimate
@@ -28,14 +29,14 @@ def scn(framework="megatron-swift", method="lora", **extra):
 
 def test_tool_lora_dropout_defaults():
     # ms-swift TunerArguments / Megatron-SWIFT megatron_args.py: lora_dropout 0.05 when not given
-    assert scn().training.lora_dropout == pytest.approx(0.05)
-    assert scn(framework="ms-swift").training.lora_dropout == pytest.approx(0.05)
+    assert lora_dropout_of(scn().training) == pytest.approx(0.05)
+    assert lora_dropout_of(scn(framework="ms-swift").training) == pytest.approx(0.05)
     # the user's own value wins, 0 included
-    assert scn(lora_dropout=0.0).training.lora_dropout == 0.0
-    assert scn(framework="ms-swift", lora_dropout=0.1).training.lora_dropout == pytest.approx(0.1)
+    assert lora_dropout_of(scn(lora_dropout=0.0).training) == 0.0
+    assert lora_dropout_of(scn(framework="ms-swift", lora_dropout=0.1).training) == pytest.approx(0.1)
     # PEFT's default elsewhere
     for fw in ("hf", "llamafactory", "trl"):
-        assert scn(framework=fw).training.lora_dropout == 0.0
+        assert lora_dropout_of(scn(framework=fw).training) == 0.0
 
 
 def test_swift_adapter_ops_by_hand():

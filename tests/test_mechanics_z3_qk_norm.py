@@ -73,3 +73,19 @@ def test_open_instruct_olmo_host_moves_by_hand():
     assert hook == pytest.approx(2 * 5 * 3 * EAGER_FWD_OP_S + 2 * 2 * EAGER_FWD_OP_S)
     assert rs == pytest.approx(2 * (8 + 32) * EAGER_OP_S)
     assert (hook + rs) * 32 == pytest.approx(0.0517, abs=1e-4)
+
+
+def test_olmo2_config_json_sets_the_flag():
+    """The hook count keys on the model fact ``qk_norm``, which an OLMo 2 ``config.json`` (model_type ``olmo2``) now
+    sets (architecture.LLAMA_VARIANTS; review r12): the same ops as the bench's explicit facts."""
+    from gpuplanner.core.architecture import arch_from_hf_config
+
+    cfg = {"architectures": ["Olmo2ForCausalLM"], "model_type": "olmo2", "hidden_size": 4096,
+           "intermediate_size": 11008, "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32,
+           "vocab_size": 100352, "hidden_act": "silu", "tie_word_embeddings": False, "attention_bias": False}
+    a = arch_from_hf_config(cfg)
+    assert a.qk_norm
+    assert Z.z3_ops_layer(a, "hf", "hf", "full", 0, "attention") == \
+        Z.z3_ops_layer(_arch(pt.OLMO2_7B), "hf", "hf", "full", 0, "attention") == pytest.approx((15 * 5 + 7 * 7, 22))
+    # a Llama config.json stays without it
+    assert not arch_from_hf_config({**cfg, "architectures": ["LlamaForCausalLM"], "model_type": "llama"}).qk_norm

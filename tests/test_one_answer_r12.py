@@ -3,7 +3,7 @@
 Round 12 added: vLLM's API-server tokenizer window in a vLLM plan's first token (inference.api_request_wait_s,
 vllm12); attention at the KV cache's precision, FP8 only with FP8 weights and an FP8 KV cache
 (inference.attention_precision, fp8serve12); ms-swift's and Megatron-SWIFT's LoRA dropout default 0.05 when a file
-leaves ``training.lora_dropout`` out (scenario._TOOL_LORA_DROPOUT) and Megatron-SWIFT's adapters' own eager ops per
+leaves ``training.lora_dropout`` out (frameworks.TOOL_LORA_DROPOUT) and Megatron-SWIFT's adapters' own eager ops per
 MoE layer (timing.swift_lora_layer_ops, swiftlora12); OLMo 2 / Qwen3 ``q_norm`` / ``k_norm`` as hooked modules and
 trainable tensors under DeepSpeed ZeRO-3 (zero3.Z3_QK_NORM_MODULES, z3host12). For each: a case where the term is
 live (switching it off moves the figure, so the test can fail), and the same figure in ``gpuplanner plan`` (text and
@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from gpuplanner.core.frameworks import lora_dropout_of
 import pytest
 
 from gpuplanner.core import inference as I
@@ -159,7 +160,7 @@ def test_swift_dropout_default_is_live_and_the_same_in_estimate_plan_and_pdf(tmp
     from gpuplanner.core.scenario import scenario_from_dict
     from gpuplanner.formatting import format_time_number
 
-    assert scenario_from_dict(SWIFT).training.lora_dropout == 0.05
+    assert lora_dropout_of(scenario_from_dict(SWIFT).training) == 0.05  # None read as the tool's (review12)
     e = _estimate_json(tmp_path, SWIFT, capsys)
     e05 = _estimate_json(tmp_path, _with_dropout(SWIFT, 0.05), capsys)
     e0 = _estimate_json(tmp_path, _with_dropout(SWIFT, 0.0), capsys)
@@ -202,9 +203,9 @@ def test_searched_swift_plan_gets_the_tool_dropout(tmp_path, capsys):
     ``framework: ms-swift`` and no ``lora_dropout``. (Before: the searched ms-swift plan kept PEFT's 0.0.)"""
     (p,) = _plan_json(tmp_path, _searched_swift(), capsys, top=1)["plans"]
     assert p["scenario"]["training"]["framework"] == "ms-swift"
-    assert p["scenario"]["training"]["lora_dropout"] == 0.05
+    assert p["scenario"]["training"].get("lora_dropout") is None  # the tool's default, read where it runs
     written = copy.deepcopy(p["scenario"])
-    written["training"].pop("lora_dropout")
+    written["training"].pop("lora_dropout", None)
     e = _estimate_json(tmp_path, written, capsys)
     assert e["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
     e0 = _estimate_json(tmp_path, _with_dropout(written, 0.0), capsys)

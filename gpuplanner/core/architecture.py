@@ -619,6 +619,9 @@ LLAMA_VARIANTS: dict[str, Steps] = {
     **dict.fromkeys(("llama", "mistral", "yi"), _LLAMA_O_BIAS),
     **dict.fromkeys(("qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text"), _QWEN2_BIAS),
     "qwen3": _QK_NORM, "qwen3_moe": _QK_NORM,
+    # Transformers ``models/olmo2`` (docs ``model_doc/olmo2.md``: "Norm is applied to attention queries and keys";
+    # ``Olmo2Attention`` builds ``q_norm`` and ``k_norm``): the flag z3host12's ZeRO-3 hook count reads (review r12)
+    "olmo2": _QK_NORM,
     "gemma2": (("norms_per_layer", const(4)),),
     "gemma3_text": (*_QK_NORM, ("norms_per_layer", const(4))),
     "internlm2": (("attention_bias", flag("bias", default=False)), ("attention_out_bias", flag("bias", default=False)),

@@ -36,7 +36,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
 from .timing import KBIT_PREP_TOOLS, sample_shape_of, time_estimate
-from .frameworks import engine_of, tool_mechanics
+from .frameworks import engine_of, lora_dropout_of, tool_mechanics
 from .methods import method_profile
 
 CTX = "Estimate"
@@ -272,7 +272,7 @@ def memory_kwargs(r: Resolved) -> dict:
             row_len),
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
-        lora_dropout=float(t.lora_dropout) if t.method in ("lora", "qlora") else 0.0,
+        lora_dropout=lora_dropout_of(t) if t.method in ("lora", "qlora") else 0.0,
         # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1
         fsdp1_root=engine_of(t.framework) in ("fsdp", "hf") and int(t.fsdp_version) == 1,
         # verl's remove-padding path divides a view of the logits in place (memory.verl_loss_bytes_per_logit)

@@ -554,7 +554,22 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
                             {"gpu": r.gpu.name}))
     messages += _nic_default_message(s)
     messages += _mfsdp_message(s, r.gpu)
+    messages += lora_dropout_default_message(s)
     return messages
+
+
+def lora_dropout_default_message(s: Scenario) -> list[Msg]:
+    """A LoRA plan on a tool whose own LoRA dropout default is not PEFT's 0.0 (:data:`frameworks.TOOL_LORA_DROPOUT`)
+    and no dropout given: the plan runs the tool's default (:func:`frameworks.lora_dropout_of`), said so it is seen
+    (in the Evaluation's messages and in each searched plan's warnings, :func:`search.plan_warnings`)."""
+    from .frameworks import FRAMEWORKS, TOOL_LORA_DROPOUT, lora_dropout_of
+
+    t = s.training
+    if t.method not in ("lora", "qlora") or t.lora_dropout is not None or t.framework not in TOOL_LORA_DROPOUT:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{fw}'s own LoRA dropout default, {p:g}, assumed (none given): enter LoRA dropout on the Training page "
+             "to change it."), {"fw": FRAMEWORKS[t.framework].name, "p": lora_dropout_of(t)})]
 
 
 def _mfsdp_message(s: Scenario, gpu: Any) -> list[Msg]:

@@ -47,7 +47,8 @@ Sources, per row:
 
 Fine-tuning tools (one row each; ``engine`` is the framework above whose byte conventions and communication
 they run, :func:`tool_mechanics` what they change on top; the scenario applies each tool's default activation
-recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPUTE``):
+recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPUTE``, and its LoRA dropout,
+:data:`TOOL_LORA_DROPOUT`):
 
 * ``llamafactory`` — LLaMA-Factory (hiyouga/LLaMA-Factory): the HF Trainer with PEFT; gradient checkpointing is
   on unless ``disable_gradient_checkpointing`` (``src/llamafactory/hparams/model_args.py``: default False;
@@ -797,3 +798,21 @@ def model_unsupported(framework: str, model_type: str, vision: bool, model_name:
                                                "models are Llama 3/4, Qwen3 and DeepSeek-V2/V3"),
                    {"fw": name_for(framework, method), "model": name, "type": model_type})
     return None
+
+
+#: LoRA dropout each tool applies by default where it differs from PEFT's ``LoraConfig`` default (0.0): the plan
+#: runs it when ``training.lora_dropout`` is not given (issue 35 round 12, swiftlora12; review r12: read here for the
+#: framework each plan runs, so the search's framework candidates get their own tool's default). ms-swift
+#: ``swift/llm/argument/tuner_args.py`` ``TunerArguments.lora_dropout: float = 0.05`` and Megatron-SWIFT
+#: ``swift/megatron/argument/megatron_args.py`` ``lora_dropout: float = 0.05`` (github.com/modelscope/ms-swift commit
+#: ea766ff5b, 2025-07-10; the same at 3602360a5: ``swift/arguments/tuner_args.py``,
+#: ``swift/megatron/arguments/megatron_args.py``). LLaMA-Factory (``finetuning_args.py``: 0.0), Megatron-Bridge and
+#: the HF Trainer with PEFT keep 0.0.
+TOOL_LORA_DROPOUT = {"ms-swift": 0.05, "megatron-swift": 0.05}
+
+
+def lora_dropout_of(t) -> float:
+    """The LoRA dropout a plan runs: ``t.lora_dropout`` where the user gave one (0 included), else the tool's own
+    default (:data:`TOOL_LORA_DROPOUT`), else PEFT's 0.0. The one place that decides it."""
+    v = getattr(t, "lora_dropout", None)
+    return float(v) if v is not None else TOOL_LORA_DROPOUT.get(getattr(t, "framework", ""), 0.0)

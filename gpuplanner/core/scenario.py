@@ -64,30 +64,13 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "megatron-bridge": "none", "trl": "full", "axolotl": "none", "nanotron": "none",
                    # GPT-NeoX v1.0 ``neox_args.py``: ``checkpoint_activations: bool = False``
                    "gpt-neox": "none"}
-#: LoRA dropout each tool applies by default where it differs from PEFT's ``LoraConfig`` default (0.0); the scenario
-#: applies it when ``training.lora_dropout`` is not given (issue 35 round 12, swiftlora12). ms-swift
-#: ``swift/llm/argument/tuner_args.py`` ``TunerArguments.lora_dropout: float = 0.05`` and Megatron-SWIFT
-#: ``swift/megatron/argument/megatron_args.py`` ``lora_dropout: float = 0.05`` (github.com/modelscope/ms-swift commit
-#: ea766ff5b, 2025-07-10; the same at 3602360a5: ``swift/arguments/tuner_args.py``,
-#: ``swift/megatron/arguments/megatron_args.py``). LLaMA-Factory (``finetuning_args.py``: 0.0), Megatron-Bridge and
-#: the HF Trainer with PEFT keep 0.0.
-_TOOL_LORA_DROPOUT = {"ms-swift": 0.05, "megatron-swift": 0.05}
-
-
-def tool_lora_dropout(framework: str) -> float | None:
-    """The LoRA dropout ``framework`` applies by default where it differs from PEFT's 0.0
-    (:data:`_TOOL_LORA_DROPOUT`), or None."""
-    return _TOOL_LORA_DROPOUT.get(framework)
-
-
 def _apply_tool_defaults(t) -> None:
-    """A tool's documented defaults where the scenario leaves the field out (the user's own value always wins):
-    activation recomputation (:data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py) and LoRA dropout
-    (:data:`_TOOL_LORA_DROPOUT`)."""
+    """A tool's documented activation recomputation where the scenario leaves ``recompute`` out (the user's own
+    value always wins; :data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py). LoRA dropout is not filled in here:
+    ``training.lora_dropout`` stays None ("the tool's default") and :func:`frameworks.lora_dropout_of` reads it for
+    the framework each plan runs, the search's other frameworks included (review r12)."""
     if t.framework in _TOOL_RECOMPUTE and "recompute" not in t.model_fields_set:
         t.recompute = _TOOL_RECOMPUTE[t.framework]
-    if t.framework in _TOOL_LORA_DROPOUT and "lora_dropout" not in t.model_fields_set:
-        t.lora_dropout = _TOOL_LORA_DROPOUT[t.framework]
 
 
 class _Section(NoBoolForNumbers):
@@ -469,13 +452,13 @@ class TrainingSection(_Section):
                                                     "(core/timing.padded_batch_rows)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
-    lora_dropout: float = Field(
-        0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
-                                         "default 0.0: nn.Identity; not given: ms-swift's and Megatron-SWIFT's "
-                                         "own default 0.05, _TOOL_LORA_DROPOUT); above 0 it adds a dropout pass "
-                                         "per adapted "
-                                         "linear (time model) and keeps each adapted linear's own dropped input "
-                                         "and mask for backward (memory.lora_dropout_bytes_per_token)")
+    lora_dropout: float | None = Field(
+        None, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout); "
+                                          "not given (None): the tool's own default, frameworks.lora_dropout_of "
+                                          "(PEFT's 0.0: nn.Identity; ms-swift's and Megatron-SWIFT's 0.05); above 0 "
+                                          "it adds a dropout pass per adapted "
+                                          "linear (time model) and keeps each adapted linear's own dropped input "
+                                          "and mask for backward (memory.lora_dropout_bytes_per_token)")
     lora_a2a: bool = Field(False, description="Megatron-Bridge LoRA(a2a_experimental=...) (default False; NeMo's "
                                               "lora_tuning.a2a_experimental, the MLPerf configs' LORA_A2A=1): the "
                                               "row-parallel adapters move their output to the sequence shard with "
@@ -870,10 +853,12 @@ def _check_fused_ce(t) -> None:
 EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
 
 
-def _check_rl_engine(t) -> None:
+def _check_rl_engine(t, search_frameworks: bool = False) -> None:
     """The rollout engine's choices: ``schedule=one_step_off`` needs vLLM on its own GPUs; ``offload_model``:
     ms-swift's offload context runs in colocate mode only (``rollout_mixin``: ``elif self.vllm_mode ==
-    'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS`."""
+    'colocate'``), and on the tools of :data:`RL_OFFLOAD_MODEL_TOOLS` — where the framework is the user's choice: a
+    search over frameworks keeps those tools (search.searched_frameworks), and the app's document, which always
+    holds a framework, stays valid (review r12)."""
     if t.objective not in ("ppo", "grpo"):
         return
     if t.rl.schedule == "one_step_off" and t.rl.generation_engine != "vllm_separate":
@@ -886,7 +871,7 @@ def _check_rl_engine(t) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the "
                  "GPUs vLLM generates on)")))
-    if "framework" in t.model_fields_set and t.framework not in RL_OFFLOAD_MODEL_TOOLS:
+    if "framework" in t.model_fields_set and not search_frameworks and t.framework not in RL_OFFLOAD_MODEL_TOOLS:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.offload_model is a Megatron-SWIFT setting (--offload_model, --offload_optimizer); "
                  "framework {framework} has no such choice"), framework=t.framework))
@@ -978,7 +963,7 @@ class Scenario(_Section):
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
-        _check_rl_engine(t)
+        _check_rl_engine(t, bool(self.constraints.search_frameworks))
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

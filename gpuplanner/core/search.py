@@ -48,7 +48,8 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
+from .evaluate import (PlanFigures, cost_inputs, evaluate, lora_dropout_default_message, model_support_warnings,
+                       validation_band)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, elapsed_msg, error_text
 from . import rules as rulesmod
@@ -60,7 +61,7 @@ from .frameworks import RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
-from .scenario import EMPTY_CACHE_ENGINES, Scenario, tool_lora_dropout
+from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
 from . import megatron_fsdp as mfsdpmod
@@ -1517,13 +1518,7 @@ def _resolved_for(base, gpu, gpus_per_node: int, framework: str | None = None):
     })
     upd: dict[str, Any] = {"hardware": hw}
     if framework is not None and framework != s.training.framework:
-        tu: dict[str, Any] = {"framework": framework}
-        drop = tool_lora_dropout(framework)
-        if drop is not None and "lora_dropout" not in s.training.model_fields_set:
-            # the tool's own LoRA dropout default, as a file naming the tool gets it (scenario._apply_tool_defaults;
-            # issue 35 r12 parity12: a searched ms-swift plan was timed with PEFT's 0.0)
-            tu["lora_dropout"] = drop
-        upd["training"] = s.training.model_copy(update=tu)
+        upd["training"] = s.training.model_copy(update={"framework": framework})
     return replace(base, scenario=s.model_copy(update=upd), gpu=gpu)
 
 
@@ -3118,10 +3113,9 @@ def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
 
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
-    s = ctx.scenario
-    gpu = ctx.gpu
-    arch = ctx.resolved.arch
+    s, gpu, arch = ctx.scenario, ctx.gpu, ctx.resolved.arch
     w: list[Msg] = list(model_support_warnings(p.evaluation.scenario, ctx.resolved))
+    w += lora_dropout_default_message(p.evaluation.scenario)  # the plan's framework's own default, when used
     if p.tp > 1 and gpu.intra_node_link == "pcie":
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "
                                                  "over PCIe; expect poor scaling."), {"tp": p.tp}))

@@ -3877,8 +3877,8 @@ def moe_wgrad_terms(m: ModelFacts, framework: str, method: str, lora_experts: bo
     fc2: input ``f`` and output gradient ``h``, ``f`` over expert TP), ``W`` = one expert's weights over expert TP;
     (0, 0) for a dense model, another framework, or frozen experts (LoRA: :func:`moe_trainable_expert_weights`). The
     recompute re-runs forwards only, so the count does not depend on it."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
+    n_exp = _megatron_experts(m, framework)
+    if not n_exp or not m.params.expert_params:
         return 0.0, 0.0
     if lora_experts or method not in ("full", "pretrain"):
         return 0.0, 0.0
@@ -4873,7 +4873,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
         optimizer_foreach=adamw_unfused(getattr(t, "optimizer_implementation", None), prof, engine),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
-        lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        lora_dropout=_frameworks.lora_dropout_of(t),
         dora=bool(getattr(t, "dora", False)),
         lora_a2a=bool(getattr(t, "lora_a2a", False)),
         tp_comm_overlap_disable_qkv=bool(getattr(t, "tp_comm_overlap_disable_qkv", False)),

@@ -56,6 +56,8 @@ def test_lora_dropout_is_a_probability_for_lora_only(win):
         type_text(f["lora_dropout"], bad)
         refused(f["lora_dropout"])
         assert user(win).training.lora_dropout == 0.05
+    type_text(f["lora_dropout"], "")  # empty: the framework's own default (frameworks.lora_dropout_of; review r12)
+    assert user(win).training.lora_dropout is None
 
 
 def test_vpp_and_parameter_offload(win):

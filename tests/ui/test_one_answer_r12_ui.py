@@ -14,6 +14,7 @@ import re
 import sys
 from pathlib import Path
 
+from gpuplanner.core.frameworks import lora_dropout_of
 import pytest
 
 from gpuplanner.cli import run_cli
@@ -42,18 +43,18 @@ def test_swift_file_without_dropout_gives_the_cli_step_time_in_the_app(make_wind
     plans = _cli_json(["plan", str(doc), "--json", "--top", "5"], capsys)["plans"]
     w = make_window()
     assert w.open_path(doc, show_errors=False)
-    assert w.model.scenario.training.lora_dropout == 0.05
+    assert lora_dropout_of(w.model.scenario.training) == 0.05  # None: the tool's default (review12)
     qtbot.waitUntil(lambda: w.estimator.result is not None and w.estimator.result.evaluation is not None,
                     timeout=60000)
     ev = w.estimator.result.evaluation
-    assert ev.scenario.training.lora_dropout == 0.05
+    assert lora_dropout_of(ev.scenario.training) == 0.05
     assert ev.time_modelled.step_time_s == pytest.approx(e["step_time_s"], rel=1e-9), (ev.time_modelled.step_time_s, e["step_time_s"])
     band = e.get("calendar_days_band")
     days = format_plan_days(e["calendar_days"], None if band is None else tuple(band))
     assert w.live.time_value.text().startswith(days + " calendar days"), w.live.time_value.text()
     w.go_to(1)
     f = w.page("training").advanced.fields["lora_dropout"]
-    assert f.text() == format_number(0.05, 2), f.text()  # the field shows the value the plan uses
+    assert f.text() == "", f.text()  # empty: the tool's default, which the plan's lines name (review12)
     qtbot.waitUntil(lambda: searched(w) and w.search.outcome is not None, timeout=120000)
     w.go_to(5)
     page = w.page("plans")
@@ -63,7 +64,7 @@ def test_swift_file_without_dropout_gives_the_cli_step_time_in_the_app(make_wind
         p = plans[i]
         assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"])
         assert row.plan.evaluation.time_modelled.step_time_s == pytest.approx(p["step_time_s"], rel=1e-9)
-        assert row.plan.scenario.training.lora_dropout == 0.05
+        assert lora_dropout_of(row.plan.scenario.training) == 0.05
         assert format_time_number(p["calendar_days"]) == format_time_number(row.plan.calendar_days)
         assert format_number(p["cost"], 0) == format_number(row.plan.cost, 0)
 

@@ -2231,6 +2231,10 @@
         <translation>{cost}（在此区间内无论运行多久，费用都一样）</translation>
     </message>
     <message>
+        <source>{fw}&apos;s own LoRA dropout default, {p:g}, assumed (none given): enter LoRA dropout on the Training page to change it.</source>
+        <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
+    </message>
+    <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
         <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
     </message>
@@ -9381,10 +9385,6 @@
         <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其 all-to-all。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
     </message>
     <message>
-        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer; ms-swift and Megatron-SWIFT default to 0.05, which a plan file without this field takes). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
-        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层；ms-swift 和 Megatron-SWIFT 默认 0.05，未写此字段的方案文件即取该值）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
-    </message>
-    <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
     </message>
@@ -9483,6 +9483,10 @@
     <message>
         <source>steps</source>
         <translation>步</translation>
+    </message>
+    <message>
+        <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
+        <translation>PEFT LoraConfig lora_dropout。留空：取所用框架自身的默认值（0.0，没有 dropout 层；ms-swift 和 Megatron-SWIFT：0.05），方案搜索中的其他框架也各取其默认值。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
     </message>
     <message>
         <source>Overlap gradient reduce</source>

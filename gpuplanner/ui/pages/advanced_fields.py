@@ -58,7 +58,7 @@ class TrainingAdvanced(QObject):
         self.fields: dict[str, Any] = {k: BoundCheck(m, f"training.{k}") for k in SWITCHES}
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["checkpoint_reentrant"] = tri_state(m, "training.checkpoint_reentrant")
-        self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
+        self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout", allow_empty=True)  # empty: tool default
         self.fields["empty_cache_steps"] = BoundEdit(m, "training.empty_cache_steps", parse=parse_int, fmt=fmt_int,
                                                      allow_empty=True)
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
@@ -277,8 +277,8 @@ class TrainingAdvanced(QObject):
                 "whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron's default, the "
                 "attention core. Megatron only, with selective recompute")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
-                "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer; ms-swift and Megatron-SWIFT default "
-                "to 0.05, which a plan file without this field takes). Above 0 each adapted linear layer "
+                "PEFT LoraConfig lora_dropout. Empty: the framework's own default (0.0, no dropout layer; ms-swift "
+                "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
                 "the backward pass (more memory); from 0 to below 1")),
         }
