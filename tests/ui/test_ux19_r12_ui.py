@@ -1,0 +1,31 @@
+"""Round 12's new controls as a user sees them at 1280×800 (helper ux19)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.usefixtures("qapp")
+
+MOE = {"model.preset": "qwen3-30b-a3b", "parallel.auto": False, "hardware.num_gpus": 16, "parallel.ep": 8,
+       "training.framework": "megatron", "training.recompute": "megatron_selective"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_recompute_modules_button_shows_its_whole_text(make_window, qtbot, language, lang):
+    """The recompute-modules menu button spans the field like the editors beside it: with three modules ticked its
+    text and the menu arrow (drawn in the button's corner) both fit, in English and Chinese (ux19: "归一化层、专家激活
+    函数、MLA 上投影" ran under the arrow in a button sized to its first text)."""
+    language.install(lang)
+    win = make_window(search_enabled=False)
+    win.resize(1280, 800)
+    win.go_to(1)
+    page = win.page("training")
+    page.model.set_many(MOE)
+    button = page.advanced.fields["recompute_modules"]
+    for mod in ("layernorm", "moe_act", "mla_up_proj"):
+        button.checks[mod].setChecked(True)
+    qtbot.wait(50)
+    combo = page.advanced.fields["compile_loss"]  # a combo box of the same form: the field's full width
+    assert button.width() >= combo.width() - 8
+    arrow = button.style().pixelMetric(button.style().PixelMetric.PM_MenuButtonIndicator, None, button)
+    assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + 2 * arrow
