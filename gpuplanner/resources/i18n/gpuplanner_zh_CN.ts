@@ -1010,7 +1010,7 @@
     </message>
     <message>
         <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
-        <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
+        <translation>强化学习方案的 MFU：整个训练步，含采样生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
     </message>
     <message>
         <source>in one node</source>
@@ -4826,15 +4826,15 @@
     </message>
     <message>
         <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
-        <translation>rollout 生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
+        <translation>采样生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
     </message>
     <message>
         <source>Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} of each step.</source>
-        <translation>rollout 生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
+        <translation>采样生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
     </message>
     <message>
         <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
-        <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
+        <translation>采样生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
     </message>
     <message>
         <source>QLoRA (4-bit frozen weights: training.method qlora)</source>
