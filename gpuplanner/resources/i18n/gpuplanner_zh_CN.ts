@@ -4657,6 +4657,38 @@
         <translation>vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.offload_model 和 parallel.offload_optimizer）</translation>
     </message>
     <message>
+        <source>attention core</source>
+        <translation>注意力核心</translation>
+    </message>
+    <message>
+        <source>norms</source>
+        <translation>归一化层</translation>
+    </message>
+    <message>
+        <source>expert activation</source>
+        <translation>专家激活函数</translation>
+    </message>
+    <message>
+        <source>MLA up projections</source>
+        <translation>MLA 上投影</translation>
+    </message>
+    <message>
+        <source>dense MLP</source>
+        <translation>稠密 MLP</translation>
+    </message>
+    <message>
+        <source>MoE layer</source>
+        <translation>MoE 层</translation>
+    </message>
+    <message>
+        <source>shared experts</source>
+        <translation>共享专家</translation>
+    </message>
+    <message>
+        <source>selective, {modules}</source>
+        <translation>选择性（{modules}）</translation>
+    </message>
+    <message>
         <source>it misses the deadline of {d:g} days</source>
         <translation>它赶不上 {d:g} 天的截止时间</translation>
     </message>
