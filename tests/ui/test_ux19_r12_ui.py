@@ -29,3 +29,27 @@ def test_recompute_modules_button_shows_its_whole_text(make_window, qtbot, langu
     assert button.width() >= combo.width() - 8
     arrow = button.style().pixelMetric(button.style().PixelMetric.PM_MenuButtonIndicator, None, button)
     assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + 2 * arrow
+
+
+@pytest.mark.parametrize("lang, ticked, default", [("en", "selective: norms, expert activation (Megatron)",
+                                                     "selective: attention core (Megatron)"),
+                                                    ("zh_CN", "归一化层、专家激活函数", "注意力核心")])
+def test_recompute_choice_names_the_ticked_modules(make_window, qtbot, language, lang, ticked, default):
+    """The Training page's recompute choice under Megatron's selective recompute names the modules ticked in the
+    Advanced box, not the default's "attention core" (ux19: it kept saying attention core), and says the default
+    again once none is ticked."""
+    language.install(lang)
+    win = make_window(search_enabled=False)
+    win.go_to(1)
+    page = win.page("training")
+    page.model.set_many(MOE)
+    button = page.advanced.fields["recompute_modules"]
+    for mod in ("layernorm", "moe_act"):
+        button.checks[mod].setChecked(True)
+    qtbot.wait(20)
+    assert ticked in page.recompute.currentText()
+    assert default not in page.recompute.currentText()
+    for mod in ("layernorm", "moe_act"):
+        button.checks[mod].setChecked(False)
+    qtbot.wait(20)
+    assert default in page.recompute.currentText()
