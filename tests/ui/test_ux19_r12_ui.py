@@ -53,3 +53,19 @@ def test_recompute_choice_names_the_ticked_modules(make_window, qtbot, language,
         button.checks[mod].setChecked(False)
     qtbot.wait(20)
     assert default in page.recompute.currentText()
+
+
+def test_mla_module_refusal_reads_as_chinese_at_the_field(make_window, qtbot, language):
+    """Ticking "MLA 上投影" for a model without multi-latent attention: the one-line reason under the menu names the
+    module as the menu does, not by Megatron's identifiers (ux19: "recompute_modules 中的 mla_up_proj …")."""
+    language.install("zh_CN")
+    win = make_window(search_enabled=False)
+    win.go_to(1)
+    page = win.page("training")
+    page.model.set_many(MOE)
+    button = page.advanced.fields["recompute_modules"]
+    button.checks["mla_up_proj"].setChecked(True)
+    qtbot.waitUntil(lambda: bool(button.box.error_label.text()), timeout=5000)
+    text = button.box.error_label.text()
+    assert "MLA 上投影" in text and "多头潜在注意力" in text
+    assert "mla_up_proj" not in text and "recompute_modules" not in text

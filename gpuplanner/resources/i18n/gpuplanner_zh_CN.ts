@@ -2125,7 +2125,7 @@
     </message>
     <message>
         <source>recompute_modules mla_up_proj needs a model with multi-latent attention (Megatron-Core)</source>
-        <translation>recompute_modules 中的 mla_up_proj 需要使用多头潜在注意力（MLA）的模型（Megatron-Core）</translation>
+        <translation>重计算“MLA 上投影”需要使用多头潜在注意力（MLA）的模型（Megatron-Core）</translation>
     </message>
     <message>
         <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
