@@ -51,7 +51,7 @@ def run(args) -> int:
         print(strict_json(result.to_json(), indent=2))
         return 0
     con = scenario.constraints
-    print("\n".join(text_lines(result, con, scenario.training.method)))
+    print("\n".join(text_lines(result, con, scenario.training.method, scenario.training.recompute_modules)))
     return 0
 
 
@@ -64,7 +64,7 @@ def _mode_cell(ev) -> str:
 
 
 # long: the ranked plans as printed: the table, then each plan's details, one statement per printed line
-def text_lines(result, con, method: str = "") -> list[str]:
+def text_lines(result, con, method: str = "", recompute_modules=None) -> list[str]:
     """The ranked plans as text in the CLI's language; every figure read from the plans' Evaluations and
     printed through the one formatter."""
     from ..core.rules import RULE_NAMES  # (imported here: --help and --version load no numpy)
@@ -105,7 +105,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), _framework_name(p.framework, method), str(p.tp),
                      str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),
-                     _recompute_name(p.recompute), str(p.micro_batch_size),
+                     _recompute_name(p.recompute, recompute_modules), str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      _days(p.calendar_days), format_number(p.cost),
                      _mode_cell(p.evaluation), mfu, failed))
@@ -209,10 +209,13 @@ def _objective(key: str) -> str:
 
 
 
-def _recompute_name(policy: str) -> str:
-    """A recompute policy's label in the CLI's language (core/recompute.py ``RECOMPUTE_LABELS``, the Plans page's)."""
-    from ..core.recompute import LABEL_CTX, RECOMPUTE_LABELS
+def _recompute_name(policy: str, modules=None) -> str:
+    """A recompute policy's label in the CLI's language (core/recompute.py ``RECOMPUTE_LABELS``, the Plans page's);
+    Megatron's selective recompute names the scenario's ``training.recompute_modules`` when it sets them."""
+    from ..core.recompute import LABEL_CTX, RECOMPUTE_LABELS, label_msg
 
+    if policy == "megatron_selective" and modules:
+        return msg(label_msg(policy, modules))
     return name(LABEL_CTX, RECOMPUTE_LABELS.get(policy, policy))
 
 

@@ -55,6 +55,27 @@ RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(LABEL_CTX, "no recompute"),
                     "op_sac": QT_TRANSLATE_NOOP(LABEL_CTX, "per-op selective"),
                     "layer_sac": QT_TRANSLATE_NOOP(LABEL_CTX, "every N-th layer"),
                     "full": QT_TRANSLATE_NOOP(LABEL_CTX, "full")}
+#: Megatron-Core's selective-recompute modules (``training.recompute_modules``) as people read them, the Advanced
+#: box's menu items (ui/pages/advanced_fields.RecomputeModuleChecks)
+MODULE_LABELS = {"core_attn": QT_TRANSLATE_NOOP(LABEL_CTX, "attention core"),
+                 "layernorm": QT_TRANSLATE_NOOP(LABEL_CTX, "norms"),
+                 "moe_act": QT_TRANSLATE_NOOP(LABEL_CTX, "expert activation"),
+                 "mla_up_proj": QT_TRANSLATE_NOOP(LABEL_CTX, "MLA up projections"),
+                 "mlp": QT_TRANSLATE_NOOP(LABEL_CTX, "dense MLP"),
+                 "moe": QT_TRANSLATE_NOOP(LABEL_CTX, "MoE layer"),
+                 "shared_experts": QT_TRANSLATE_NOOP(LABEL_CTX, "shared experts")}
+
+
+def label_msg(policy: str, modules=None):
+    """A recompute policy's label as a message: Megatron's selective recompute names the modules the scenario
+    recomputes (``training.recompute_modules``: "selective, norms, expert activation"), not its default's
+    "attention core" (ux19: the CLI table and the PDF said "attention core" for a run that ticked others)."""
+    from .messages import Msg
+
+    if policy == "megatron_selective" and modules:
+        return Msg(LABEL_CTX, QT_TRANSLATE_NOOP(LABEL_CTX, "selective, {modules}"),
+                   {"modules": [Msg(LABEL_CTX, MODULE_LABELS.get(m, m)) for m in modules]})
+    return Msg(LABEL_CTX, RECOMPUTE_LABELS.get(policy, policy))
 
 NONE, MEGATRON_SELECTIVE, FULL, OP_SAC, LAYER_SAC = 0, 1, 2, 3, 4
 #: the canonical policy names, indexed by code

@@ -59,7 +59,7 @@ from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
-from .recompute import POLICIES as RECOMPUTE_POLICIES
+from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
@@ -3074,7 +3074,7 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
                        {"dp": p.dp}))
     if p.recompute != "none":
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
-                       {"rc": Msg(CTX, RECOMPUTE_LABELS.get(p.recompute, p.recompute))}))
+                       {"rc": recompute_label_msg(p.recompute, s.training.recompute_modules)}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × "
              "data-parallel replicas {dp}."),

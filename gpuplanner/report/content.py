@@ -375,7 +375,7 @@ def _task(ev) -> TaskInfo:
         tier_guidance=Text("Tier", tier_guidance(ev.tier, t.method)),
         training={"method": t.method, "precision": t.precision, "optimizer": t.optimizer, "framework": t.framework,
                   "seq_len": t.seq_len, "micro_batch": t.micro_batch_size, "global_batch": scenario.global_batch,
-                  "recompute": t.recompute, "flash": t.flash_attention,
+                  "recompute": t.recompute, "recompute_modules": t.recompute_modules, "flash": t.flash_attention,
                   "lora_rank": t.lora_rank if t.method in ("lora", "qlora") else None},
         tokens=ev.tokens, flops_per_token=ev.flops_per_token, total_flops=ev.total_flops,
         deadline_days=c.deadline_days, budget=c.budget, currency=ev.currency, hours_per_week=c.hours_per_week,

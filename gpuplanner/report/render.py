@@ -682,11 +682,14 @@ def _optimizer_name(o: str) -> str:
             "adafactor": "Adafactor"}.get(o, str(o))
 
 
-def _recompute_name(r: str) -> str:
+def _recompute_name(r: str, modules=None) -> str:
     """The activation-recompute policy's display name (the core's labels, ``recompute.RECOMPUTE_LABELS``); a
-    policy without one reads with spaces, not ``_``."""
-    from ..core.recompute import LABEL_CTX as _PLAN_CTX, RECOMPUTE_LABELS  # noqa: PLC0415
+    policy without one reads with spaces, not ``_``. Megatron's selective recompute names the scenario's
+    ``training.recompute_modules`` when it sets them (``recompute.label_msg``)."""
+    from ..core.recompute import LABEL_CTX as _PLAN_CTX, RECOMPUTE_LABELS, label_msg  # noqa: PLC0415
 
+    if r == "megatron_selective" and modules:
+        return tr_text(label_msg(r, modules))
     if r in RECOMPUTE_LABELS:
         return QCoreApplication.translate(_PLAN_CTX, RECOMPUTE_LABELS[r])
     names = {"none": translate("Report", "none"), "selective": translate("Report", "selective (attention)"),
@@ -694,12 +697,12 @@ def _recompute_name(r: str) -> str:
     return names.get(r, str(r).replace("_", " "))
 
 
-def _recompute_phrase(r: str) -> str:
+def _recompute_phrase(r: str, modules=None) -> str:
     """"recompute full (every layer)"; the policy "none" by its own name ("no recompute"), never "recompute no
     recompute" (ux9)."""
     if r == "none":
         return _recompute_name(r)
-    return translate("Report", "recompute {r}").format(r=_recompute_name(r))
+    return translate("Report", "recompute {r}").format(r=_recompute_name(r, modules))
 
 
 def _mode_name(mode: str | None) -> str:
@@ -716,7 +719,7 @@ def _phase_name(p: str) -> str:
             "burst": translate("Report", "burst (short, large runs)")}.get(p, p)
 
 
-def _layout_text(lay) -> str:
+def _layout_text(lay, modules=None) -> str:
     """The plan's :class:`core.evaluate.Layout` in one line (its fields, selected and formatted)."""
     parts = [f"TP {lay.tp}", f"PP {lay.pp}"]
     if lay.vpp > 1:
@@ -733,7 +736,7 @@ def _layout_text(lay) -> str:
     if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
     # the plan's own recompute policy, as the Plans page's layout line and the CLI's table name it
-    parts.append(_recompute_phrase(lay.recompute))
+    parts.append(_recompute_phrase(lay.recompute, modules))
     parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
                                                                                     ga=lay.grad_accum))
     if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
@@ -786,7 +789,7 @@ def _html_task(data: ReportData) -> str:
     if tr.get("lora_rank"):
         setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
     batch = translate("Report", "sequence {s}, global batch {g} sequences, {rc}").format(
-        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], rc=_recompute_phrase(tr["recompute"]))
+        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], rc=_recompute_phrase(tr["recompute"], tr.get("recompute_modules")))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=format_params(t.params_total), active=format_params(t.params_active),
         train=format_params(t.params_trainable))
@@ -881,7 +884,7 @@ def _html_plan(data: ReportData) -> str:
                                                                {"n": p.num_gpus, "nodes": p.nodes}).format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
-        (translate("Report", "Parallel layout"), _layout_text(p.layout)),
+        (translate("Report", "Parallel layout"), _layout_text(p.layout, data.task.training.get("recompute_modules"))),
         (translate("Report", "Memory per GPU"), translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)").format(
             m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
             free=fmt_gib(p.gpu_memory_gib - p.memory.get("total", 0.0)))),
@@ -952,7 +955,7 @@ def _html_plan(data: ReportData) -> str:
             if broken:
                 why += "<br/><span style='color:#c62828'>" + _e(translate("Report", "Fails the rules: {0}").format(
                     format_list(broken))) + "</span>"
-            rows.append([_e(gpu_display_name(a.label)) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
+            rows.append([_e(gpu_display_name(a.label)) + f'<br/><span class="small">{_e(_layout_text(a.layout, data.task.training.get("recompute_modules")))}</span>',
                          _e(fmt_days(a.calendar_days)),
                          _e(fmt_money(a.cost, cur)), why])
         out.append(_table(rows, header=[translate("Report", "Plan"), translate("Report", "Days"),

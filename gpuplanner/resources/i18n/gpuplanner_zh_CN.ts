@@ -1010,7 +1010,7 @@
     </message>
     <message>
         <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
-        <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
+        <translation>强化学习方案的 MFU：整个训练步，含采样生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
     </message>
     <message>
         <source>in one node</source>
@@ -2125,7 +2125,7 @@
     </message>
     <message>
         <source>recompute_modules mla_up_proj needs a model with multi-latent attention (Megatron-Core)</source>
-        <translation>recompute_modules 中的 mla_up_proj 需要使用多头潜在注意力（MLA）的模型（Megatron-Core）</translation>
+        <translation>重计算“MLA 上投影”需要使用多头潜在注意力（MLA）的模型（Megatron-Core）</translation>
     </message>
     <message>
         <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
@@ -4661,6 +4661,38 @@
         <translation>vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.offload_model 和 parallel.offload_optimizer）</translation>
     </message>
     <message>
+        <source>attention core</source>
+        <translation>注意力核心</translation>
+    </message>
+    <message>
+        <source>norms</source>
+        <translation>归一化层</translation>
+    </message>
+    <message>
+        <source>expert activation</source>
+        <translation>专家激活函数</translation>
+    </message>
+    <message>
+        <source>MLA up projections</source>
+        <translation>MLA 上投影</translation>
+    </message>
+    <message>
+        <source>dense MLP</source>
+        <translation>稠密 MLP</translation>
+    </message>
+    <message>
+        <source>MoE layer</source>
+        <translation>MoE 层</translation>
+    </message>
+    <message>
+        <source>shared experts</source>
+        <translation>共享专家</translation>
+    </message>
+    <message>
+        <source>selective, {modules}</source>
+        <translation>选择性（{modules}）</translation>
+    </message>
+    <message>
         <source>it misses the deadline of {d:g} days</source>
         <translation>它赶不上 {d:g} 天的截止时间</translation>
     </message>
@@ -4830,15 +4862,15 @@
     </message>
     <message>
         <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
-        <translation>rollout 生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
+        <translation>采样生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
     </message>
     <message>
         <source>Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} of each step.</source>
-        <translation>rollout 生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
+        <translation>采样生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
     </message>
     <message>
         <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
-        <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
+        <translation>采样生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
     </message>
     <message>
         <source>QLoRA (4-bit frozen weights: training.method qlora)</source>
@@ -10214,6 +10246,10 @@
     <message>
         <source>gradient accumulation</source>
         <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>selective: {0} (Megatron)</source>
+        <translation>选择性：{0}（Megatron）</translation>
     </message>
     <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
-from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, reentrant_switch, support
 from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES
@@ -519,6 +519,9 @@ class RecomputeModuleChecks(QToolButton):
             a.toggled.connect(self._on_toggled)
             self.checks[mod] = a
         self.setMenu(menu)
+        # as wide as the editors beside it: a tool button keeps the width of its first text and draws the menu
+        # arrow over a longer one (ux19: three modules ticked, Chinese)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.box = FieldBox(self)
         self.sync()
 

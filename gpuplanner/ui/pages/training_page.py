@@ -8,6 +8,7 @@ apart, in :attr:`TrainingPage.auto_info`, never written into the user's fields.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
@@ -616,8 +617,16 @@ class TrainingPage(BasePage):
         return ""
 
     def recompute_labels(self) -> dict:
-        """The recompute policies as people read them (core/recompute.py has each one's definition)."""
-        return {"none": self.tr("none"), "megatron_selective": self.tr("selective: attention core (Megatron)"),
+        """The recompute policies as people read them (core/recompute.py has each one's definition); Megatron's
+        selective recompute names the modules ticked in the Advanced box (``training.recompute_modules``), not its
+        default's attention core (ux19)."""
+        from gpuplanner.core.recompute import LABEL_CTX, MODULE_LABELS
+
+        mods = self.model.user_scenario().training.recompute_modules
+        selective = self.tr("selective: {0} (Megatron)").format(format_list(
+            [QCoreApplication.translate(LABEL_CTX, MODULE_LABELS.get(m, m)) for m in mods])) if mods else self.tr(
+            "selective: attention core (Megatron)")
+        return {"none": self.tr("none"), "megatron_selective": selective,
                 "op_sac": self.tr("per-op selective (torchtitan)"),
                 "layer_sac": self.tr("every N-th layer (torchtitan)"), "full": self.tr("full (every layer)")}
 
@@ -702,6 +711,7 @@ class TrainingPage(BasePage):
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
+        self.recompute.set_labels(self.recompute_labels())  # selective names the ticked modules
         # the step as it runs: the fields above, or with the automatic layout the adopted plan's split (its DP ×
         # accumulation; the plan keeps the global batch), so this line agrees with auto_info and the live charts
         s = self.model.user_scenario()
