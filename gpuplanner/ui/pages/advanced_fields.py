@@ -501,81 +501,30 @@ class PriceSources(QObject):
         f["price_kinds"].retranslate()
 
 
-class RecomputeModuleChecks(QToolButton):
-    """``training.recompute_modules`` (Megatron-Core's ``--recompute-modules``) as a menu of modules to tick; none
-    ticked is null: Megatron's default, the attention core (core/recompute.MEGATRON_DEFAULT_MODULES)."""
+class _MenuChecks(QToolButton):
+    """A list field as a menu of items to tick (``items``: id → the action's first text); none ticked is null, shown
+    as :meth:`_empty_text`. As wide as its cell: a tool button keeps the width of its first text and draws the menu
+    arrow over a longer one (ux19: three modules ticked, Chinese). Subclasses translate their own texts (their
+    ``self.tr`` calls stay in their own context)."""
 
-    MODULES = ("core_attn", "layernorm", "moe_act", "mla_up_proj", "mlp", "moe", "shared_experts")
-
-    def __init__(self, model: Any, path: str):
+    def __init__(self, model: Any, path: str, items: dict[str, str]):
         super().__init__()
         self.model, self.path = model, path
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self)
         self.checks = {}
-        for mod in self.MODULES:
-            a = menu.addAction(mod)
+        for key, text in items.items():
+            a = menu.addAction(text)
             a.setCheckable(True)
             a.toggled.connect(self._on_toggled)
-            self.checks[mod] = a
+            self.checks[key] = a
         self.setMenu(menu)
-        # as wide as the editors beside it: a tool button keeps the width of its first text and draws the menu
-        # arrow over a longer one (ux19: three modules ticked, Chinese)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.box = FieldBox(self)
         self.sync()
 
-    def _on_toggled(self, _on: bool) -> None:
-        mods = [k for k, a in self.checks.items() if a.isChecked()]
-        self.box.set_error(self.model.set(self.path, mods or None))
-        self._show()
-
-    def _show(self) -> None:
-        names = [a.text() for a in self.checks.values() if a.isChecked()]
-        self.setText(format_list(names) if names else self.tr("attention core (Megatron's default)"))
-
-    def sync(self) -> None:
-        mods = self.model.value(self.path) or ()
-        for k, a in self.checks.items():
-            a.blockSignals(True)
-            a.setChecked(k in mods)
-            a.blockSignals(False)
-        self._show()
-
-    def refresh_error(self) -> None:
-        self.box.set_error(self.model.error(self.path))
-
-    def retranslate(self) -> None:
-        labels = {"core_attn": self.tr("attention core"), "layernorm": self.tr("norms"),
-                  "moe_act": self.tr("expert activation"), "mla_up_proj": self.tr("MLA up projections"),
-                  "mlp": self.tr("dense MLP"), "moe": self.tr("MoE layer"),
-                  "shared_experts": self.tr("shared experts")}
-        for k, a in self.checks.items():
-            a.setText(labels[k])
-        self._show()
-
-
-class FrameworkChecks(QToolButton):
-    """``constraints.framework_candidates`` as a menu of frameworks to tick (the search may choose only those);
-    none ticked is null: the search's own list (core/frameworks.frameworks_for: the four engines, or the tools
-    with a trainer for a preference or RL objective)."""
-
-    def __init__(self, model: Any, path: str):
-        from gpuplanner.core.frameworks import FRAMEWORKS
-
-        super().__init__()
-        self.model, self.path = model, path
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self)
-        self.checks = {}
-        for fid, sup in FRAMEWORKS.items():
-            a = menu.addAction(sup.name)
-            a.setCheckable(True)
-            a.toggled.connect(self._on_toggled)
-            self.checks[fid] = a
-        self.setMenu(menu)
-        self.box = FieldBox(self)
-        self.sync()
+    def _empty_text(self) -> str:
+        raise NotImplementedError
 
     def _on_toggled(self, _on: bool) -> None:
         ids = [k for k, a in self.checks.items() if a.isChecked()]
@@ -584,7 +533,7 @@ class FrameworkChecks(QToolButton):
 
     def _show(self) -> None:
         names = [a.text() for a in self.checks.values() if a.isChecked()]
-        self.setText(format_list(names) if names else self.tr("the search's own list"))
+        self.setText(format_list(names) if names else self._empty_text())
 
     def sync(self) -> None:
         ids = self.model.value(self.path) or ()
@@ -596,6 +545,42 @@ class FrameworkChecks(QToolButton):
 
     def refresh_error(self) -> None:
         self.box.set_error(self.model.error(self.path))
+
+
+class RecomputeModuleChecks(_MenuChecks):
+    """``training.recompute_modules`` (Megatron-Core's ``--recompute-modules``) as a menu of modules to tick; none
+    ticked is null: Megatron's default, the attention core (core/recompute.MEGATRON_DEFAULT_MODULES)."""
+
+    MODULES = ("core_attn", "layernorm", "moe_act", "mla_up_proj", "mlp", "moe", "shared_experts")
+
+    def __init__(self, model: Any, path: str):
+        super().__init__(model, path, {mod: mod for mod in self.MODULES})
+
+    def _empty_text(self) -> str:
+        return self.tr("attention core (Megatron's default)")
+
+    def retranslate(self) -> None:
+        labels = {"core_attn": self.tr("attention core"), "layernorm": self.tr("norms"),
+                  "moe_act": self.tr("expert activation"), "mla_up_proj": self.tr("MLA up projections"),
+                  "mlp": self.tr("dense MLP"), "moe": self.tr("MoE layer"),
+                  "shared_experts": self.tr("shared experts")}
+        for k, a in self.checks.items():
+            a.setText(labels[k])
+        self._show()
+
+
+class FrameworkChecks(_MenuChecks):
+    """``constraints.framework_candidates`` as a menu of frameworks to tick (the search may choose only those);
+    none ticked is null: the search's own list (core/frameworks.frameworks_for: the four engines, or the tools
+    with a trainer for a preference or RL objective)."""
+
+    def __init__(self, model: Any, path: str):
+        from gpuplanner.core.frameworks import FRAMEWORKS
+
+        super().__init__(model, path, {fid: sup.name for fid, sup in FRAMEWORKS.items()})
+
+    def _empty_text(self) -> str:
+        return self.tr("the search's own list")
 
     def retranslate(self) -> None:
         self._show()
