@@ -69,3 +69,29 @@ def test_mla_module_refusal_reads_as_chinese_at_the_field(make_window, qtbot, la
     text = button.box.error_label.text()
     assert "MLA 上投影" in text and "多头潜在注意力" in text
     assert "mla_up_proj" not in text and "recompute_modules" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_framework_menu_button_never_draws_text_under_its_arrow(make_window, qtbot, language, lang):
+    """The Plans page's framework menu (``constraints.framework_candidates``) at 1280×800 with more frameworks ticked
+    than its cell holds: the names end in "…" before the menu arrow (they ran under it, 446 px of text in a 420 px
+    button), the whole list stays in ``full_text``, and the page does not widen."""
+    language.install(lang)
+    win = make_window(search_enabled=False)
+    win.resize(1280, 800)
+    win.go_to(5)
+    button = win.page("plans").framework_candidates
+    width = win.width()
+    for fid in list(button.checks)[:5]:
+        button.checks[fid].setChecked(True)
+    qtbot.wait(50)
+    names = [a.text() for a in list(button.checks.values())[:5]]
+    assert all(n in button.full_text for n in names)
+    arrow = button.style().pixelMetric(button.style().PixelMetric.PM_MenuButtonIndicator, None, button)
+    assert button.fontMetrics().horizontalAdvance(button.text()) + 2 * arrow <= button.width()
+    assert button.text().endswith("…") and button.text() != button.full_text
+    assert win.width() == width
+    for fid in list(button.checks)[:5]:
+        button.checks[fid].setChecked(False)
+    qtbot.wait(50)
+    assert button.text() == button.full_text  # the default's short text is whole again

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject
-from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt
+from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, reentrant_switch, support
 from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES
@@ -510,6 +510,7 @@ class _MenuChecks(QToolButton):
     def __init__(self, model: Any, path: str, items: dict[str, str]):
         super().__init__()
         self.model, self.path = model, path
+        self.full_text = ""  # the whole text; the button shows it shortened to fit (_elide)
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self)
         self.checks = {}
@@ -533,7 +534,33 @@ class _MenuChecks(QToolButton):
 
     def _show(self) -> None:
         names = [a.text() for a in self.checks.values() if a.isChecked()]
-        self.setText(format_list(names) if names else self._empty_text())
+        self.full_text = format_list(names) if names else self._empty_text()
+        self.updateGeometry()
+        self._elide()
+
+    def _room(self) -> int:
+        """The text's width inside the button: its width less the menu arrow drawn in its corner (and padding)."""
+        arrow = self.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, self)
+        return self.width() - 2 * arrow - 8
+
+    def _elide(self) -> None:
+        # a cell narrower than the ticked names: "…" at the end instead of text under the arrow (the menu shows
+        # every name with its tick)
+        text = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(self._room(), 16))
+        if text != self.text():
+            self.setText(text)
+
+    def sizeHint(self) -> QSize:  # what the whole text wants, never the shortened one (no shrinking loop)
+        arrow = self.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, self)
+        h = super().sizeHint()
+        return QSize(max(h.width(), self.fontMetrics().horizontalAdvance(self.full_text) + 2 * arrow + 8), h.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(8 * self.fontMetrics().averageCharWidth(), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
 
     def sync(self) -> None:
         ids = self.model.value(self.path) or ()
