@@ -212,11 +212,9 @@ def _objective(key: str) -> str:
 def _recompute_name(policy: str, modules=None) -> str:
     """A recompute policy's label in the CLI's language (core/recompute.py ``RECOMPUTE_LABELS``, the Plans page's);
     Megatron's selective recompute names the scenario's ``training.recompute_modules`` when it sets them."""
-    from ..core.recompute import LABEL_CTX, RECOMPUTE_LABELS, label_msg
+    from ..core.recompute import label_msg
 
-    if policy == "megatron_selective" and modules:
-        return msg(label_msg(policy, modules))
-    return name(LABEL_CTX, RECOMPUTE_LABELS.get(policy, policy))
+    return msg(label_msg(policy, modules))
 
 
 def _framework_name(fw: str, method: str = "") -> str:
