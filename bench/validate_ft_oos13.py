@@ -1,0 +1,165 @@
+"""Out-of-sample fine-tuning step time, round 13: NeMo AutoModel's published LoRA rows (not fitted).
+
+Usage: python bench/validate_ft_oos13.py [--before FILE] [--write-before FILE]
+
+Before entering the source I grepped ``bench/``, ``tests/``, ``docs/`` and ``shared/reference`` for its figures
+(10.51, 9.29, 15.00, 7.28, 8.32, 3.95, 12472.87, 14110.05, 1091.85, 2250.31) and for "Automodel": none was held
+(round 7 read the same page for its MoE pre-training rows and did not enter them).
+
+Source: NVIDIA-NeMo/Automodel ``docs/performance-summary.md``, "Fine-Tuning (LoRA) Performance", "System: DGX-H100,
+Precision: BF16", "Time per Global Step (s)" ("forward and backward passes and optimizer step for the global
+batch"; "mock data", "full sequences with no padding", "No gradient clipping"). Tokens/s/GPU as published =
+GBS x 4,096 / step time / GPUs. Two versions of the table, each with the recipes of its own commit:
+
+* ``am-2512`` -- commit 507bfb751 (2025-12-16, "add more PEFT lora recipes"; the two single-GPU rows are unchanged
+  through 2013a4dd6 and HEAD 36044ad3d). ``examples/llm_finetune/llama3_1/llama3_1_8b_peft_benchmark.yaml`` and
+  ``qwen/qwen2_5_7b_peft_benchmark.yaml``: ``MockIterableDataset`` (seq_len 4096, batch 2), GBS 32, local batch 2 (16
+  micro-batches on one GPU), ``PeftConfig(match_all_linear=True, dim=16, alpha=32, use_triton=True)`` with dropout
+  0.1 (Llama; ``dropout_position`` default "post") and 0.0 (Qwen), ``FSDP2Manager`` defaults (no activation
+  checkpointing), ``torch.optim.AdamW``. The model: ``NeMoAutoModelForCausalLM.from_pretrained`` at 507bfb751
+  (``_transformers/auto_model.py``) takes its custom implementation only for architectures in ``ModelRegistry``,
+  which registers modules that define ``ModelClass`` (``_transformers/registry.py``); ``models/llama/model.py`` and
+  ``models/qwen2/model.py`` define none at that commit, so both load through Transformers with
+  ``attn_implementation="flash_attention_2"`` (the method's default) in the checkpoint's bf16 (``torch_dtype``
+  "auto"; Qwen's yaml says bf16), and are then patched with Liger Kernel (``use_liger_kernel: bool = True``, not
+  turned off at TP 1 and CP 1; ``liger-kernel`` is a dependency in ``pyproject.toml`` on x86): entered as
+  ``training.liger_kernel: true``. The LoRA linears patch Transformers' separate q/k/v and gate/up projections
+  (``lora_targets: all_linear``; ``module_matcher.py`` skips ``lm_head``).
+* ``am-2604`` -- commit 2013a4dd6 (2026-04-10, "FSDP2 w weight prefetching and async TP optimization"): the four
+  multi-GPU rows ("TE + triton + fsdp2_prefetch"), ``examples/llm_finetune/llama3_3/
+  custom_llama3_3_70b_instruct_peft_benchmark{,_2nodes}.yaml`` and ``qwen/custom_qwen2_5_32b_peft_benchmark
+  {,_2nodes}.yaml``: bf16, LoRA rank 16 on all linears (dropout 0), local batch 2, GBS 32, TP 2 (FSDP2 over the
+  rest: 4 or 8), ``activation_checkpointing: true``, ``enable_compile: true``, ``enable_fsdp2_prefetch: true``;
+  Llama: ``sequence_parallel: true``, ``enable_async_tensor_parallel: true``; Qwen: neither.
+  ``torch.optim.Adam``. The custom Llama and Qwen2 models of that commit use separate q/k/v and gate/up projections
+  ("HF-style", the modules' docstrings) and are registered (``ModelClass``). Two-node rows: DGX-H100 nodes,
+  ENTERED with 400 Gb/s NDR InfiniBand (DGX H100's compute fabric; not stated on the page).
+
+Not entered: the same table's pipeline-parallel rows of 507bfb751 / 822effa16 (70B TP 2 PP 4 VP 10, 32B PP 4 VP 8,
+``AutoPipeline`` interleaved 1F1B, ``layers_per_stage: 2``): the printed GA (4 for 70B on 8 GPUs) disagrees with
+GBS 32 / (local batch 4 x DP 1) = 8 of the recipe, and the columns of the 32B rows are shifted (a "Kernel
+Optimizations" cell holds a number), so the run's layout cannot be read with confidence. The pre-training rows (MoE,
+and Llama3 70B FSDP2 + CP 2 with TE) are not fine-tuning.
+
+Error = predicted tokens/s / published - 1 (+ = predicted too fast), i.e. published step / predicted step - 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT, ROOT / "bench"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import validate_ft_tools as vft  # noqa: E402
+
+SRC = "NVIDIA-NeMo/Automodel docs/performance-summary.md (507bfb751; 2013a4dd6), DGX-H100 BF16 LoRA"
+SEQ = 4096
+GBS = 32
+#: what every row shares (module docstring): FSDP2, pure bf16 (no fp32 master copy), LoRA rank 16 on every linear
+BASE = {"framework": "fsdp", "fsdp_version": 2, "precision": "bf16", "master_weights": False, "method": "lora",
+        "lora_rank": 16, "lora_targets": "all_linear", "seq_len": SEQ, "micro_batch_size": 2,
+        "global_batch_size": GBS, "flash_attention": True, "optimizer": "adamw"}
+#: 507bfb751: Transformers model + Liger Kernel, no checkpointing, no compile
+SINGLE = {**BASE, "recompute": "none", "liger_kernel": True}
+#: 2013a4dd6: compiled, per-layer activation checkpointing, no dropout
+MULTI = {**BASE, "recompute": "full", "torch_compile": True, "lora_dropout": 0.0, "overlap_param_gather": True}
+#: the Llama recipes' async TP (``enable_async_tensor_parallel`` with sequence parallelism); Qwen's run neither
+ASYNC_TP = {**MULTI, "tp_comm_overlap": True}
+NO_ASYNC_TP = {**MULTI, "tp_comm_overlap": False}
+NDR = {"inter_node": "ib-ndr-400"}
+
+#: (id, table, published s per global step, preset, GPUs, training overrides, parallel, hardware extra, assumed)
+RUNS = (
+    ("am-l31-8b-lora-1xh100", "am-2512", 10.51, "llama-3.1-8b", 1, {**SINGLE, "lora_dropout": 0.1}, {}, {}, ()),
+    ("am-q25-7b-lora-1xh100", "am-2512", 9.29, "qwen2.5-7b", 1, {**SINGLE, "lora_dropout": 0.0}, {}, {}, ()),
+    ("am-l33-70b-lora-8xh100-tp2", "am-2604", 15.00, "llama-3.1-70b", 8, ASYNC_TP,
+     {"tp": 2, "sequence_parallel": True, "zero": 3}, {},
+     ("Llama-3.3-70B entered as the llama-3.1-70b preset (the same architecture)",)),
+    ("am-q25-32b-lora-8xh100-tp2", "am-2604", 7.28, "qwen2.5-32b", 8, NO_ASYNC_TP,
+     {"tp": 2, "sequence_parallel": False, "zero": 3}, {},
+     ()),
+    ("am-l33-70b-lora-16xh100-tp2", "am-2604", 8.32, "llama-3.1-70b", 16, ASYNC_TP,
+     {"tp": 2, "sequence_parallel": True, "zero": 3}, NDR,
+     ("Llama-3.3-70B entered as the llama-3.1-70b preset", "two DGX-H100 nodes on 400 Gb/s NDR (not stated)")),
+    ("am-q25-32b-lora-16xh100-tp2", "am-2604", 3.95, "qwen2.5-32b", 16, NO_ASYNC_TP,
+     {"tp": 2, "sequence_parallel": False, "zero": 3}, NDR,
+     ("two DGX-H100 nodes on 400 Gb/s NDR (not stated)",)),
+)
+#: printed, not scored (docstring): (id, published s per step)
+SHOWN = (("am-l33-70b-lora-8xh100-tp2-pp4-vp10 (822effa16, skipped)", 24.87),
+         ("am-q25-32b-lora-8xh100-pp4-vp8 (507bfb751, skipped)", 8.40))
+
+
+def all_rows() -> list[vft.Row]:
+    return [vft.Row(rid, table, "step", s, {"preset": preset}, dict(tr), gpu="h100-sxm-80gb", num_gpus=n,
+                    parallel=dict(par), data={}, assumed=assumed)
+            for rid, table, s, preset, n, tr, par, _hw, assumed in RUNS]
+
+
+def _hardware(row: vft.Row) -> dict:
+    extra = next(hw for rid, *_rest, hw, _a in RUNS if rid == row.id)
+    return {"gpu": row.gpu, "num_gpus": row.num_gpus, **extra}
+
+
+def predict(row: vft.Row) -> float:
+    """Predicted seconds per global step (the row's scenario, with its hardware extras)."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    d = {"model": row.model, "training": row.training, "parallel": row.parallel, "hardware": _hardware(row)}
+    return time_estimate(resolve(scenario_from_dict(d))).step_time_s
+
+
+def results() -> list[tuple[vft.Row, float, float]]:
+    return [(r, p, vft.error(r, p)) for r in all_rows() for p in (predict(r),)]
+
+
+def _stats(errs: list[float]) -> str:
+    a = sorted(abs(e) for e in errs)
+    return (f"{len(a)} rows, median {statistics.median(a):.1%}, p90 {vft._pct(a, 0.9):.1%}, "
+            f"signed median {statistics.median(errs):+.1%}")
+
+
+def table(before: dict | None = None) -> list[str]:
+    lines = [f"Source: {SRC}", "", "| run | published s/step | tokens/s/GPU | predicted s/step | error | before |",
+             "|---|---:|---:|---:|---:|---:|"]
+    by: dict[str, list[float]] = {}
+    for r, p, e in results():
+        b = "" if not before or r.id not in before else f"{before[r.id]:+.1%}"
+        tps = GBS * SEQ / r.measured / r.num_gpus
+        lines.append(f"| {r.id} | {r.measured:.2f} | {tps:,.0f} | {p:.2f} | {e:+.1%} | {b} |")
+        by.setdefault(r.table, []).append(e)
+    for rid, s in SHOWN:
+        lines.append(f"| {rid} | {s:.2f} | | not scored | | |")
+    lines.append("")
+    for t, errs in by.items():
+        lines.append(f"{t}: {_stats(errs)}")
+    lines.append(f"all: {_stats([e for v in by.values() for e in v])}")
+    for r in all_rows():
+        if r.assumed:
+            lines.append(f"ASSUMED {r.id}: " + "; ".join(r.assumed))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", type=Path, help="JSON of earlier errors (from --write-before) to print beside")
+    ap.add_argument("--write-before", type=Path, help="write this run's errors as JSON")
+    a = ap.parse_args(argv)
+    before = json.loads(a.before.read_text()) if a.before else None
+    print("\n".join(table(before)))
+    if a.write_before:
+        a.write_before.write_text(json.dumps({r.id: e for r, _p, e in results()}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
