@@ -50,6 +50,7 @@ import argparse
 import json
 import statistics
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,6 +123,46 @@ def results() -> list[tuple[vft.Row, float, float]]:
     return [(r, p, vft.error(r, p)) for r in all_rows() for p in (predict(r),)]
 
 
+@contextmanager
+def _patched(module, **values):
+    """Set module constants for a what-if and restore them (never used by the scored predictions)."""
+    old = {k: getattr(module, k) for k in values}
+    try:
+        for k, v in values.items():
+            setattr(module, k, v)
+        yield
+    finally:
+        for k, v in old.items():
+            setattr(module, k, v)
+
+
+#: Automodel's ``TritonLinearLoRA`` (``components/_peft/lora.py`` / ``lora_kernel.py`` at 507bfb751 and 2013a4dd6),
+#: in the units of ``flops.LORA_*`` (16-bit elements per fan-in / fan-out element and token). Forward: one kernel
+#: reads x and writes ``scale * (x A^T) B^T`` (the scale fused), then the eager ``res + lora_res`` (3 fan_out): 4
+#: fan_out, PEFT's eager path 6. Backward (``LoRATritonFunction.backward``): ``lora_da_dx`` reads d_y and writes dx
+#: and the rank-wide d_y B, ``lora_db`` reads x and d_y again: 2 fan_out (PEFT: 4, the scaled gradient written and
+#: read twice) and 6 fan_in (dx written, x read twice, the accumulation into the base's input gradient; PEFT: 5).
+TRITON_LORA = {"LORA_FWD_OUT": 4.0, "LORA_BWD_OUT": 2.0, "LORA_BWD_IN": 6.0}
+
+
+def what_ifs() -> dict[str, dict[str, float]]:
+    """Per row, predicted s/step under two what-ifs (printed, not scored; nothing in gpuplanner changes):
+    ``triton``: Automodel's Triton LoRA traffic (:data:`TRITON_LORA`) instead of PEFT's eager adapter path;
+    ``flop_floor``: the model with its memory-bound work removed (``timing.MEM_BW_EFFICIENCY`` huge), i.e. its
+    GEMM, attention and exposed-communication time alone, at Hopper's ``GEN_EFFICIENCY``."""
+    from gpuplanner.core import flops as F
+    from gpuplanner.core import timing as T
+
+    out: dict[str, dict[str, float]] = {r.id: {} for r in all_rows()}
+    with _patched(F, **TRITON_LORA):
+        for r in all_rows():
+            out[r.id]["triton"] = predict(r)
+    with _patched(T, MEM_BW_EFFICIENCY=1e9):
+        for r in all_rows():
+            out[r.id]["flop_floor"] = predict(r)
+    return out
+
+
 def _stats(errs: list[float]) -> str:
     a = sorted(abs(e) for e in errs)
     return (f"{len(a)} rows, median {statistics.median(a):.1%}, p90 {vft._pct(a, 0.9):.1%}, "
@@ -143,6 +184,15 @@ def table(before: dict | None = None) -> list[str]:
     for t, errs in by.items():
         lines.append(f"{t}: {_stats(errs)}")
     lines.append(f"all: {_stats([e for v in by.values() for e in v])}")
+    lines += ["", "What-ifs (printed, not scored): Automodel's Triton LoRA traffic, and the model's FLOP-bound floor "
+              "(memory-bound work removed)", "",
+              "| run | published | predicted | Triton LoRA traffic | error | FLOP-bound floor | published / floor |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    wi = what_ifs()
+    for r, p, _e in results():
+        w = wi[r.id]
+        lines.append(f"| {r.id} | {r.measured:.2f} | {p:.2f} | {w['triton']:.2f} | {r.measured / w['triton'] - 1:+.1%} "
+                     f"| {w['flop_floor']:.2f} | {r.measured / w['flop_floor']:.2f} |")
     for r in all_rows():
         if r.assumed:
             lines.append(f"ASSUMED {r.id}: " + "; ".join(r.assumed))
