@@ -77,9 +77,17 @@ NO_ASYNC_TP = {**MULTI, "tp_comm_overlap": False}
 NDR = {"inter_node": "ib-ndr-400"}
 
 #: (id, table, published s per global step, preset, GPUs, training overrides, parallel, hardware extra, assumed)
+#: the single-GPU rows' loss: ``train_ft.py`` (507bfb751) pops the labels and calls ``model(**batch)``, then
+#: ``MaskedCrossEntropy`` on the full logits, so Liger's fused linear cross-entropy never runs; ``liger_kernel``
+#: prices the loss fused (about 8 bytes x vocabulary per token: ~0.05 s of a 10 s step)
+LIGER_LOSS = ("Liger entered as training.liger_kernel; its fused loss is not used by Automodel's loop (labels "
+              "popped, MaskedCrossEntropy on full logits): ~0.05 s a step, left as is",)
 RUNS = (
-    ("am-l31-8b-lora-1xh100", "am-2512", 10.51, "llama-3.1-8b", 1, {**SINGLE, "lora_dropout": 0.1}, {}, {}, ()),
-    ("am-q25-7b-lora-1xh100", "am-2512", 9.29, "qwen2.5-7b", 1, {**SINGLE, "lora_dropout": 0.0}, {}, {}, ()),
+    ("am-l31-8b-lora-1xh100", "am-2512", 10.51, "llama-3.1-8b", 1, {**SINGLE, "lora_dropout": 0.1}, {}, {},
+     LIGER_LOSS + ("lora_dropout 0.1 sits on the adapter's output in Automodel ('post'), on its input in the "
+                   "model",)),
+    ("am-q25-7b-lora-1xh100", "am-2512", 9.29, "qwen2.5-7b", 1, {**SINGLE, "lora_dropout": 0.0}, {}, {},
+     LIGER_LOSS),
     ("am-l33-70b-lora-8xh100-tp2", "am-2604", 15.00, "llama-3.1-70b", 8, ASYNC_TP,
      {"tp": 2, "sequence_parallel": True, "zero": 3}, {},
      ("Llama-3.3-70B entered as the llama-3.1-70b preset (the same architecture)",)),
