@@ -168,7 +168,27 @@ def what_ifs() -> dict[str, dict[str, float]]:
     with _patched(T, MEM_BW_EFFICIENCY=1e9):
         for r in all_rows():
             out[r.id]["flop_floor"] = predict(r)
+    for r in all_rows():
+        out[r.id]["implied_hopper"] = implied_hopper_efficiency(r)
     return out
+
+
+def implied_hopper_efficiency(row: vft.Row, lo: float = 0.40, hi: float = 0.95, steps: int = 20) -> float:
+    """The ``timing.GEN_EFFICIENCY["hopper"]`` at which the model would predict the published step (bisection; a
+    what-if, the constant and ``gpu_time_facts``' cache are restored)."""
+    from gpuplanner.core import timing as T
+
+    orig = T.GEN_EFFICIENCY["hopper"]
+    try:
+        for _ in range(steps):
+            mid = (lo + hi) / 2.0
+            T.GEN_EFFICIENCY["hopper"] = mid
+            T.gpu_time_facts.cache_clear()
+            lo, hi = (mid, hi) if predict(row) > row.measured else (lo, mid)
+    finally:
+        T.GEN_EFFICIENCY["hopper"] = orig
+        T.gpu_time_facts.cache_clear()
+    return (lo + hi) / 2.0
 
 
 def _stats(errs: list[float]) -> str:
@@ -193,14 +213,16 @@ def table(before: dict | None = None) -> list[str]:
         lines.append(f"{t}: {_stats(errs)}")
     lines.append(f"all: {_stats([e for v in by.values() for e in v])}")
     lines += ["", "What-ifs (printed, not scored): Automodel's Triton LoRA traffic, and the model's FLOP-bound floor "
-              "(memory-bound work removed)", "",
-              "| run | published | predicted | Triton LoRA traffic | error | FLOP-bound floor | published / floor |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
+              "(memory-bound work removed), and the Hopper GEMM efficiency (GEN_EFFICIENCY, 0.55) that would give the "
+              "published step", "",
+              "| run | published | predicted | Triton LoRA traffic | error | FLOP-bound floor | published / floor "
+              "| implied Hopper efficiency |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     wi = what_ifs()
     for r, p, _e in results():
         w = wi[r.id]
         lines.append(f"| {r.id} | {r.measured:.2f} | {p:.2f} | {w['triton']:.2f} | {r.measured / w['triton'] - 1:+.1%} "
-                     f"| {w['flop_floor']:.2f} | {r.measured / w['flop_floor']:.2f} |")
+                     f"| {w['flop_floor']:.2f} | {r.measured / w['flop_floor']:.2f} | {w['implied_hopper']:.3f} |")
     for r in all_rows():
         if r.assumed:
             lines.append(f"ASSUMED {r.id}: " + "; ".join(r.assumed))
