@@ -24,7 +24,9 @@ GBS x 4,096 / step time / GPUs. Two versions of the table, each with the recipes
   "auto"; Qwen's yaml says bf16), and are then patched with Liger Kernel (``use_liger_kernel: bool = True``, not
   turned off at TP 1 and CP 1; ``liger-kernel`` is a dependency in ``pyproject.toml`` on x86): entered as
   ``training.liger_kernel: true``. The LoRA linears patch Transformers' separate q/k/v and gate/up projections
-  (``lora_targets: all_linear``; ``module_matcher.py`` skips ``lm_head``).
+  (``lora_targets: all_linear``; ``module_matcher.py`` skips ``lm_head``). On one GPU ``FSDP2Manager.parallelize``
+  returns the model unwrapped ("World size is 1, skipping parallelization", ``distributed/fsdp2.py``): a plain
+  module, which the model prices the same under ``framework: fsdp`` or ``hf`` (checked: identical figures).
 * ``am-2604`` -- commit 2013a4dd6 (2026-04-10, "FSDP2 w weight prefetching and async TP optimization"): the four
   multi-GPU rows ("TE + triton + fsdp2_prefetch"), ``examples/llm_finetune/llama3_3/
   custom_llama3_3_70b_instruct_peft_benchmark{,_2nodes}.yaml`` and ``qwen/custom_qwen2_5_32b_peft_benchmark
