@@ -341,11 +341,15 @@ def _variant(scn: dict, **rl_pref) -> dict:
 
 
 def verl_phase_moves(scn: dict, base: dict) -> tuple:
-    """Seconds per verl step of the offload copies that verl's timers put in ``old_log_prob`` and ``values``, and the
-    critic's copies in all: (log-prob phase, values phase, critic total). With ``fsdp_config.param_offload`` verl's
-    FSDP worker loads the fp32 parameter shard to the GPU and offloads it back inside the timed call:
-    ``compute_log_prob`` (``load_fsdp_model_to_gpu`` … ``offload_fsdp_model_to_cpu``) and ``compute_values`` (the
-    same for the critic), volcengine/verl v0.3.0.post1 (070ed6ac) ``verl/workers/fsdp_workers.py``. The model
+    """Seconds per verl step of the offload copies that verl's timers put in ``old_log_prob``, ``values`` and
+    ``gen``, and the critic's copies in all: (log-prob phase, values phase, critic total, refit). With
+    ``fsdp_config.param_offload`` verl's FSDP worker loads the fp32 parameter shard to the GPU and offloads it back
+    inside the timed call: ``compute_log_prob`` (``load_fsdp_model_to_gpu`` … ``offload_fsdp_model_to_cpu``) and
+    ``compute_values`` (the same for the critic), volcengine/verl v0.3.0.post1 (070ed6ac)
+    ``verl/workers/fsdp_workers.py``; the rollout's weight sync, in ``FSDPVLLMShardingManager.__enter__``
+    (``load_fsdp_model_to_gpu``, ``state_dict()``, ``update_params``, ``offload_fsdp_model_to_cpu``), which runs
+    inside ``generate_sequences`` and so inside ``timing_s/gen`` (``verl/workers/sharding_manager/fsdp_vllm.py``
+    at db84a4007; issue 35 round 13, verl13: before, the refit's copy was left in ``update_actor``). The model
     prices all of verl's per-phase copies in one part (``optimizer_offload``: ``timing.offload_layout``'s
     ``off_verl``, the bytes of ``timing.verl_phase_bytes``): each phase's share of that part, by its bytes. A LoRA
     actor's reference phase (its copy) is left in ``ref``, which the step without a reference already holds. Zero
@@ -356,7 +360,7 @@ def verl_phase_moves(scn: dict, base: dict) -> tuple:
     from gpuplanner.core.params import count_params, lora_params
     from gpuplanner.core.scenario import scenario_from_dict
     if not scn["parallel"].get("offload_params"):
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0
     moves = base["offload"]
     sc = scenario_from_dict(scn)
     prof = method_profile(sc.training)
@@ -367,7 +371,8 @@ def verl_phase_moves(scn: dict, base: dict) -> tuple:
     ph = T.verl_phase_bytes(prof, 1.0, trained)
     share = moves / sum(ph.values())
     critic = ph["critic"]
-    return T.VERL_PARAM_BYTES * share, (T.VERL_PARAM_BYTES * share if critic else 0.0), critic * share
+    return (T.VERL_PARAM_BYTES * share, (T.VERL_PARAM_BYTES * share if critic else 0.0), critic * share,
+            ph["refit"] * share)
 
 
 def key_split(scn: dict) -> dict:
@@ -384,18 +389,21 @@ def key_split(scn: dict) -> dict:
     # (a LoRA actor on verl's FSDP1: the log-prob forward also runs the adapter units' hooks, which the reference
     # with its adapter disabled does not: timing.fsdp1_lora_objective_mb)
     out = {"gen": base["gen"], "old_log_prob": sep["step"] - no_ref["step"] + base["fsdp1_lora_logprob"]}
-    lp_move, val_move, critic_move = verl_phase_moves(scn, base)
+    lp_move, val_move, critic_move, refit_move = verl_phase_moves(scn, base)
     out["old_log_prob"] += lp_move
+    out["gen"] += refit_move  # (the sharding manager's copies: timed in gen, verl_phase_moves)
     has_ref = scn["training"]["preference"].get("reference") != "none"
     out["ref"] = base["step"] - no_ref["step"] if has_ref else 0.0
     critic = 0.0
     if scn["training"]["objective"] == "ppo":
         critic = base["step"] - predict(_variant(scn, objective="grpo"))["step"]
         fwd_units = 4.0 if scn["training"].get("recompute", "none") == "full" else 3.0
-        compute = critic - critic_move
+        # (the critic's FSDP1 gradient passes, half of the PPO run's part, are its update's alone: verl13)
+        critic_grad = base["fsdp1_grad"] / 2.0
+        compute = critic - critic_move - critic_grad
         out["values"] = compute / (1.0 + fwd_units) + val_move
-        out["update_critic"] = compute * fwd_units / (1.0 + fwd_units) + critic_move - val_move
-    out["update_actor"] = base["train"] - out["old_log_prob"] - out["ref"] - critic
+        out["update_critic"] = compute * fwd_units / (1.0 + fwd_units) + critic_move - val_move + critic_grad
+    out["update_actor"] = base["train"] - out["old_log_prob"] - out["ref"] - critic - refit_move
     return out
 
 
@@ -508,7 +516,8 @@ def predict(scn: dict) -> dict:
     gen = t.seconds.get("generation", 0.0) * k
     return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k, "mem": e.memory.allocated,
             "fsdp1_lora_logprob": t.parts.get("fsdp1_lora_units_logprob", 0.0) * k,
-            "offload": t.parts.get("optimizer_offload", 0.0) * k}
+            "offload": t.parts.get("optimizer_offload", 0.0) * k,
+            "fsdp1_grad": t.parts.get("fsdp1_grad_passes", 0.0) * k}
 
 
 def table() -> list[dict]:

@@ -31,6 +31,8 @@ CASES = {
     "ds-zero3-lora-7b-4xgb200.json": ("grace_host", "Grace 主机 CPU：下发内核比 x86 服务器慢"),
     # issue 35 round 12 (savers12): Megatron-SWIFT --offload_model / --offload_optimizer around colocated generation
     "swift-grpo-offload-model-h20.json": ("rl_model_offload", "vLLM 生成时训练模型移到 CPU 内存并移回（offload_model）"),
+    # issue 35 round 13 (verl13): verl's FSDP1 casts and divides every gradient around its reduce-scatter
+    "verl-ppo-fsdp1-7b-offload.json": ("fsdp1_grad_passes", "FSDP1：每次归约散射前后对梯度的类型转换与除法"),
 }
 
 

@@ -57,17 +57,20 @@ def test_logprob_bytes_only_verl():
 
 def test_phase_moves_in_their_keys():
     """With param_offload verl loads and offloads the fp32 shard inside compute_log_prob and compute_values: 8 of the
-    72 bytes per shard element of the "min" row's copies (actor 24 + 8 + 8, critic 24 + 8) go to each key."""
+    72 bytes per shard element of the "min" row's copies (actor 24 + 8 + 8, critic 24 + 8) go to each key; and (round
+    13, verl13) the rollout sharding manager's 8 inside generate_sequences, so in gen, not update_actor."""
     scn = _row("play-verl qwen2-7b ppo min")
     base = RL.predict(scn)
-    lp, val, critic = RL.verl_phase_moves(scn, base)
+    lp, val, critic, refit = RL.verl_phase_moves(scn, base)
     assert base["offload"] > 0.5
     assert lp == pytest.approx(base["offload"] * 8.0 / 72.0)
     assert val == pytest.approx(lp)
+    assert refit == pytest.approx(lp)
     assert critic == pytest.approx(base["offload"] * 32.0 / 72.0)
-    assert RL.verl_phase_moves(_row("play-verl qwen2-7b ppo recommended"), base) == (0.0, 0.0, 0.0)
+    assert RL.verl_phase_moves(_row("play-verl qwen2-7b ppo recommended"), base) == (0.0, 0.0, 0.0, 0.0)
     ks = RL.key_split(scn)
-    assert sum(v for k, v in ks.items() if k != "gen") == pytest.approx(base["train"], rel=1e-9)
+    assert sum(v for k, v in ks.items() if k != "gen") == pytest.approx(base["train"] - refit, rel=1e-9)
+    assert ks["gen"] == pytest.approx(base["gen"] + refit, rel=1e-12)
 
 
 def test_verl_reference_on_cpu():

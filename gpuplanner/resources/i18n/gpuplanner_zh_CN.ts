@@ -9095,6 +9095,10 @@
         <translation>Grace 主机 CPU：下发内核比 x86 服务器慢</translation>
     </message>
     <message>
+        <source>FSDP1: casting and dividing every gradient around its reduce-scatter</source>
+        <translation>FSDP1：每次归约散射前后对梯度的类型转换与除法</translation>
+    </message>
+    <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
