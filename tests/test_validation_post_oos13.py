@@ -24,10 +24,11 @@ import validate_post_oos13 as v  # noqa: E402
 from gpuplanner.core import methods as M  # noqa: E402
 from gpuplanner.core.estimate import estimate  # noqa: E402
 from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
+from gpuplanner.io.model_files import ModelFiles  # noqa: E402
 
 
 def _gen(d: dict) -> float:
-    return estimate(scenario_from_dict(d)).time.seconds["generation"]
+    return estimate(scenario_from_dict(d), ModelFiles(v.MODELS)).time.seconds["generation"]
 
 
 def test_hand_count_of_the_hybrid_engine_layer():
@@ -98,6 +99,8 @@ def test_validation_refuses_where_there_is_no_hybrid_engine(change, word):
 def test_cli_exit_status(tmp_path, capsys):
     from gpuplanner.cli import run_cli
 
+    (tmp_path / "opt-1.3b").mkdir()
+    (tmp_path / "opt-1.3b" / "config.json").write_text((v.MODELS / "opt-1.3b" / "config.json").read_text())
     good = tmp_path / "dschat.json"
     good.write_text(json.dumps(v.dschat_step3(True)))
     assert run_cli(["estimate", str(good)]) == 0

@@ -259,8 +259,8 @@ class RlSection(_Section):
     hybrid_engine: bool = Field(
         False, description="generation_engine training on DeepSpeed: DeepSpeed-Chat's Hybrid Engine "
                            "(--enable_hybrid_engine; DeepSpeed config hybrid_engine.enabled, default false) decodes "
-                           "through DeepSpeed-Inference's fused kernels (14 a decoder layer) instead of the model's own "
-                           "forward (time model)")
+                           "through DeepSpeed-Inference's fused kernels (14 a decoder layer) instead of the model's "
+                           "own forward (time model)")
     schedule: Literal["on_policy", "one_step_off"] = Field(
         "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
                                  "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "
