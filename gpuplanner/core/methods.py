@@ -109,6 +109,34 @@ EAGER_FWD_OP_S = 24e-6
 #: the head's share). The earlier count of 25 per layer left out most of RMSNorm's and RoPE's kernels.
 EAGER_DECODE_OPS_PER_LAYER = 43.0
 EAGER_DECODE_S_PER_LAYER = EAGER_DECODE_OPS_PER_LAYER * EAGER_FWD_OP_S
+#: Issue 35 round 13 (postoos13): DeepSpeed-Chat's Hybrid Engine (``--enable_hybrid_engine``; DeepSpeed
+#: ``deepspeed/runtime/hybrid_engine.py``, ``DeepSpeedHybridEngine.generate`` → ``self._generate``, the HF
+#: ``generate`` loop over the model whose decoder layers ``populate_all_inference_policies`` swapped for
+#: DeepSpeed-Inference's ``DeepSpeedTransformerInference``) decodes through fused kernels, each op a C++ binding
+#: that launches its kernels itself. Counted in DeepSpeed v0.9.0 (the DeepSpeed-Chat release; the same ops through
+#: v0.14), ``deepspeed/model_implementations/transformers/ds_transformer.py`` ``forward`` → ``ds_attention.py``
+#: ``DeepSpeedSelfAttention.forward`` and ``ds_mlp.py`` ``DeepSpeedMLP.forward``, into
+#: ``csrc/transformer/inference/csrc/pt_binding.cpp``: ``qkv_unfused_cublas`` (the input LayerNorm, the QKV GEMM,
+#: its bias: 3), ``ds_softmax_context`` (``launch_bias_add_transform_0213`` into the KV workspace, then
+#: ``attention_unfused``'s two strided-batched GEMMs and ``launch_attn_softmax_v2``, and ``launch_transform4d_0213``:
+#: 5), ``vector_matmul`` (the output GEMM: 1), ``mlp_unfused_cublas`` (``launch_fused_residual_ln``, the FC1 GEMM,
+#: ``launch_bias_gelu``/``launch_bias_relu``, the FC2 GEMM: 4) and ``residual_add_bias`` (``launch_bias_residual``:
+#: 1): 14 kernels a layer where the model's own forward launches :data:`EAGER_DECODE_OPS_PER_LAYER`; rotary models
+#: (``rotate_half``) add ``launch_apply_rotary_pos_emb`` (15). Each at :data:`EAGER_FWD_OP_S`, as every eager
+#: decode kernel here. Check (bench/validate_post_oos13.py): DeepSpeed-Chat's own step-3 log (OPT-1.3b, 4 prompts a
+#: V100, 256 answer tokens, ZeRO-2) prints 2.52 s a generation: 9.8 ms a token, 0.41 ms a layer with the HF loop's
+#: head and sampling; 14 × 24 µs = 0.34 ms a layer.
+DS_HYBRID_DECODE_OPS_PER_LAYER = 14.0
+
+
+def eager_decode_s_per_layer(prof, arch) -> float:
+    """Host seconds an eager ``generate`` decode step spends per decoder layer: the model's own forward
+    (:data:`EAGER_DECODE_S_PER_LAYER`), or DeepSpeed-Chat's Hybrid Engine kernels (``prof.hybrid_engine``:
+    :data:`DS_HYBRID_DECODE_OPS_PER_LAYER`, one more with rotary embeddings), each at :data:`EAGER_FWD_OP_S`."""
+    if not getattr(prof, "hybrid_engine", False):
+        return EAGER_DECODE_S_PER_LAYER
+    rope = 1.0 if getattr(arch, "position_embedding", "rope") == "rope" else 0.0
+    return (DS_HYBRID_DECODE_OPS_PER_LAYER + rope) * EAGER_FWD_OP_S
 
 #: Sampling one token reads and writes the batch's logits several times over the whole vocabulary (bytes per
 #: vocabulary entry and sequence, each decode step): the LM head's 16-bit logits (2), their fp32 copy and the
@@ -265,6 +293,7 @@ class MethodProfile:
     per_tensor_sync: bool = False      # the refit makes one call per parameter tensor (TRL server mode, timing)
     lora_engine: bool = False          # vLLM serves the actor's LoRA adapter through its LoRA layers (verl)
     response_len_cv: float = ROLLOUT_LEN_CV  # completions' length spread, std / mean (expected_longest)
+    hybrid_engine: bool = False        # DeepSpeed-Chat's Hybrid Engine decodes the training model (generation_seconds)
 
     @property
     def train_seq_len(self) -> int:
@@ -380,7 +409,9 @@ def method_profile(training) -> MethodProfile:
                          and rl.generation_engine == "vllm_separate"),
         lora_engine=(obj in RL and t.method in ("lora", "qlora") and rl.generation_engine != "training"
                      and getattr(t, "framework", "") in VLLM_LORA_ENGINE_FRAMEWORKS),
-        response_len_cv=response_len_cv(rl, rollout) if obj in RL else ROLLOUT_LEN_CV)
+        response_len_cv=response_len_cv(rl, rollout) if obj in RL else ROLLOUT_LEN_CV,
+        hybrid_engine=(obj in RL and bool(getattr(rl, "hybrid_engine", False)) and rl.generation_engine == "training"
+                       and getattr(t, "framework", "") == "deepspeed"))
 
 
 def response_len_cv(rl, rollout_len: int) -> float:
@@ -628,7 +659,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     step = xp.maximum(mem_t + gemm_k, flop_t) + other_k \
         + live * getattr(arch, "vocab_size", 0) * SAMPLER_BYTES_PER_LOGIT / mem_bw
     if not vllm:
-        step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
+        step = xp.maximum(step, L * eager_decode_s_per_layer(prof, arch))
     else:
         if prof.enforce_eager:
             step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp)) + vllm_lora_eager_s(prof, L)

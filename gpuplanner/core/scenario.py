@@ -256,6 +256,11 @@ class RlSection(_Section):
         2, description="engine_sleep: vLLM sleep level. 1 copies vLLM's weights to CPU memory and back every "
                        "generation (verl with vLLM < 0.8.5); 2 drops them, the weight refit rewrites them (TRL; "
                        "verl with vLLM >= 0.8.5)")
+    hybrid_engine: bool = Field(
+        False, description="generation_engine training on DeepSpeed: DeepSpeed-Chat's Hybrid Engine "
+                           "(--enable_hybrid_engine; DeepSpeed config hybrid_engine.enabled, default false) decodes "
+                           "through DeepSpeed-Inference's fused kernels (14 a decoder layer) instead of the model's "
+                           "own forward (time model)")
     schedule: Literal["on_policy", "one_step_off"] = Field(
         "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
                                  "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "
@@ -865,6 +870,8 @@ def _check_rl_engine(t, search_frameworks: bool = False) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
                  "GPUs, overlapped with training)")))
+    if t.rl.hybrid_engine:
+        _check_hybrid_engine(t, search_frameworks)
     if not t.rl.offload_model:
         return
     if t.rl.generation_engine != "vllm_colocated":
@@ -875,6 +882,21 @@ def _check_rl_engine(t, search_frameworks: bool = False) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.offload_model is a Megatron-SWIFT setting (--offload_model, --offload_optimizer); "
                  "framework {framework} has no such choice"), framework=t.framework))
+
+
+def _check_hybrid_engine(t, search_frameworks: bool) -> None:
+    """``training.rl.hybrid_engine`` (DeepSpeed-Chat ``--enable_hybrid_engine``): the training model generates
+    (``generation_engine`` training) on DeepSpeed; as ``offload_model``, a framework is refused only where the user
+    chose it (a search over frameworks, and the app's document, keep it: methods.method_profile reads the switch on
+    DeepSpeed only)."""
+    if t.rl.generation_engine != "training":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.hybrid_engine needs generation_engine training (DeepSpeed-Chat's Hybrid Engine "
+                 "generates with the training model)")))
+    if "framework" in t.model_fields_set and not search_frameworks and t.framework != "deepspeed":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.hybrid_engine is a DeepSpeed-Chat setting (--enable_hybrid_engine); framework "
+                 "{framework} has no such choice"), framework=t.framework))
 
 
 def _check_empty_cache(t) -> None:

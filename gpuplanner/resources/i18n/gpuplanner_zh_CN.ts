@@ -8736,6 +8736,14 @@
         <translation>training.rl.offload_model 是 Megatron-SWIFT 的设置（--offload_model、--offload_optimizer）；框架 {framework} 没有这一选项</translation>
     </message>
     <message>
+        <source>training.rl.hybrid_engine needs generation_engine training (DeepSpeed-Chat&apos;s Hybrid Engine generates with the training model)</source>
+        <translation>training.rl.hybrid_engine 需要 generation_engine 为 training（DeepSpeed 对话训练示例的混合引擎用训练模型本身生成）</translation>
+    </message>
+    <message>
+        <source>training.rl.hybrid_engine is a DeepSpeed-Chat setting (--enable_hybrid_engine); framework {framework} has no such choice</source>
+        <translation>training.rl.hybrid_engine 是 DeepSpeed 对话训练示例的设置（--enable_hybrid_engine）；框架 {framework} 没有这一选项</translation>
+    </message>
+    <message>
         <source>training.gpt_j_residual is GPT-NeoX&apos;s gpt-j-residual switch; framework {framework} has no such choice</source>
         <translation>training.gpt_j_residual 是 GPT-NeoX 的 gpt-j-residual 开关；框架 {framework} 没有这一选项</translation>
     </message>
@@ -10028,6 +10036,14 @@
         <translation>Megatron-SWIFT（--offload_model、--offload_optimizer；默认均关闭）：vLLM 生成时训练模型的权重、梯度和优化器状态离开 GPU，训练前再移回；配合 vLLM 休眠，每个阶段独占整张卡；经 PCIe 的拷贝每步都要花时间</translation>
     </message>
     <message>
+        <source>DeepSpeed Hybrid Engine</source>
+        <translation>DeepSpeed 混合引擎</translation>
+    </message>
+    <message>
+        <source>DeepSpeed-Chat (--enable_hybrid_engine; off by default): the training model generates through DeepSpeed-Inference&apos;s fused kernels, about 14 kernel launches a layer and token instead of the model&apos;s own forward&apos;s 43, so eager generation waits less on Python. DeepSpeed with generation by the training model only</source>
+        <translation>DeepSpeed 对话训练示例（--enable_hybrid_engine；默认关闭）：训练模型通过 DeepSpeed 推理库的融合内核生成，每层每个词元约 14 次内核启动，而模型自身的前向需要 43 次，因此即时模式下生成等待 Python 的时间更少。仅适用于 DeepSpeed 且由训练模型生成的情形</translation>
+    </message>
+    <message>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
@@ -10238,6 +10254,10 @@
     <message>
         <source>every sample padded to the sequence length</source>
         <translation>每个样本都填充到序列长度</translation>
+    </message>
+    <message>
+        <source>fused inference kernels (--enable_hybrid_engine)</source>
+        <translation>融合推理内核（--enable_hybrid_engine）</translation>
     </message>
     <message>
         <source>completions</source>
