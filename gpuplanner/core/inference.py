@@ -388,14 +388,13 @@ EIGHT_BIT_16BIT_ACTIVATION_ENGINES = ("vllm", "sglang")
 # (0.803 on the H100, MAMF). Per FLOP a forward spends 1/(s·P16) in the tensor cores and (1/g − 1/s)/P16 beyond them:
 # the element-wise kernels between the GEMMs (norms, rotary, SiLU-and-mul, residual adds, the KV-cache write: vLLM's
 # eleven kernels a layer, :data:`methods.VLLM_EAGER_OPS_PER_LAYER`, only four of them GEMMs), the GEMMs' prologues and
-# epilogues and their operand traffic — memory time that an FP8 or INT8 GEMM leaves as it is (its activations stay
-# 16-bit between the GEMMs: vLLM ``Fp8LinearOp`` / ``apply_int8_linear`` quantize each linear's BF16 input and return
-# BF16, vllm ``model_executor/layers/quantization/utils/w8a8_utils.py`` @0039d4bd; TensorRT-LLM's FP8 linear the same,
-# ``FP8QDQLinearMethod.apply``). The same rule sets a compute-capped Hopper die's share (:func:`timing.fixed_loss_share`,
-# issue 35 round 9: that loss "is memory time ... not tensor time"). The 8-bit matmul reaches ``s × TE_GEMM_RATIO``
-# of its own peak (0.709, the MAMF finder's FP8 run on the H100), so an 8-bit forward's share of the 8-bit peak P8 is
+# epilogues and their operand traffic — memory time that an FP8 or INT8 GEMM leaves as it is where the activations
+# stay 16-bit between the GEMMs (:data:`EIGHT_BIT_16BIT_ACTIVATION_ENGINES`). The same rule sets a compute-capped
+# Hopper die's share (:func:`timing.fixed_loss_share`, issue 35 round 9: that loss "is memory time ... not tensor
+# time"). The 8-bit matmul reaches ``s × TE_GEMM_RATIO`` of its own peak (0.709, the MAMF finder's FP8 run on the
+# H100), so an 8-bit forward's share of the 8-bit peak P8 is
 # ``1 / (1/(s·TE) + (1/g − 1/s)·P8/P16)``: H100 1/(1.410 + 0.573 × 2) = 0.391 where ``g × TE`` gave 0.486 — a prefill
-# 1.42× faster than BF16's instead of 1.77×. Ada (A100's ceiling, 2× peak): 1/(1.318 + 0.264 × 2) = 0.542, not 0.618.
+# 1.42× faster than BF16's instead of 1.77×. Ada (A100's ceiling, 2× peak): 1/(1.319 + 0.264 × 2) = 0.541, not 0.618.
 # Published check (not used to set it): vLLM 0.30's ``--quantization fp8`` first token on one H100 SXM (silybench,
 # Qwen3-8B, KV bf16) is 1.17× / 1.22× / 1.24× faster than BF16's at 1,024 / 2,048 / 8,192 prompt tokens
 # (bench/validate_serve_vllm12.py); vLLM PR #49363's H100 GEMM table (gemma-4-31B, N=12288 K=5376, 128 rows) gives
@@ -1407,8 +1406,8 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10).
     ``chunk``: the engine's chunked-prefill budget (:func:`prefill_chunk_tokens`; issue 35 round 11): a longer prompt
     runs as one step per chunk (:func:`_prefill_step_s`). ``kv_precision``: the KV cache's, which sets the attention's
-    precision (:func:`attention_precision`; issue 35 round 12). ``engine``: whose 8-bit forward it is (:func:`prefill_s`;
-    issue 35 round 13)."""
+    precision (:func:`attention_precision`; issue 35 round 12). ``engine``: whose 8-bit forward it is
+    (:func:`prefill_s`; issue 35 round 13)."""
     p = float(prompt_tokens)
     attn_p = attention_precision(precision, kv_precision)
     step = float(chunk) if chunk and prompt_tokens > chunk else max(p, 1.0)  # min(left, budget) tokens a step
