@@ -152,7 +152,7 @@ def sily_rows(out):
         for prec, (ttft, itl, tput) in by_prec.items():
             # the KV cache stays bf16 under --quantization fp8 (round 12, fp8serve12: it sets the attention's precision)
             f0 = inf.time_to_first_token_s(m, g, prompt_tokens=p, precision=prec, tp=1, loop=loop, chunk=chunk,
-                                           kv_precision="bf16") * 1e3
+                                           kv_precision="bf16", engine="vllm") * 1e3  # engine: round 13 (fp8lin13)
             # vllm bench serve drives the OpenAI server: the front end's tokenizer window (round 12), unless --before
             f = f0 + (0.0 if BEFORE else inf.api_request_wait_s("vllm") * 1e3)
             BEFORE_AFTER.append((lab_of(name, prec), ttft, f0, f0 + inf.api_request_wait_s("vllm") * 1e3))

@@ -29,7 +29,8 @@ def test_rows_as_reported(capsys):
     # (the prefill attention at the 16-bit rate with vLLM's bf16 KV cache)
     assert errs["#25915 vLLM 0.8.5 qwen3-8b bf16"] == pytest.approx(4892 / 4481.69 - 1, abs=0.01)
     assert errs["#25915 vLLM 0.10.2 qwen3-8b bf16"] == pytest.approx(4892 / 5408.88 - 1, abs=0.01)
-    assert errs["#25915 vLLM 0.8.5 qwen3-8b fp8"] == pytest.approx(5910 / 4868.31 - 1, abs=0.01)
+    # round 13 (fp8lin13): vLLM's 8-bit prefill speeds up only its matmuls (inference.eight_bit_gemm_share): 5,910 → 5,749
+    assert errs["#25915 vLLM 0.8.5 qwen3-8b fp8"] == pytest.approx(5749 / 4868.31 - 1, abs=0.01)
     fp8_now = (1 + errs["#25915 vLLM 0.10.2 qwen3-8b fp8"]) * 5304.03
     assert fp8_now < v.BEFORE[3]
     assert "FP8 / BF16 published 1.09x" in capsys.readouterr().out

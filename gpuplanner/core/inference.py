@@ -341,22 +341,75 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
 
 
 def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int,
-                    t0: float | None = None) -> float:
+                    t0: float | None = None, forward: bool = False) -> float:
     """Share of the dense peak a forward's linear layers reach with ``tokens`` rows, the training time model's
     rule (:mod:`core.timing` module docstring): the generation's matmul efficiency ``GEN_EFFICIENCY`` times the
     size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)`` (tile and wave quantisation, NVIDIA "Matrix
     Multiplication Background User's Guide"). FP8/INT8 GEMMs reach ``TE_GEMM_RATIO`` = 70.9/80.3 of the 16-bit
     share of their own peak (stas00 MAMF finder on H100, :mod:`core.fp8`); serving quantises no weights on the
-    fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
+    fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply. ``forward``: the share of a
+    prefill's whole forward (issue 35 round 13): an 8-bit forward's time beyond its matmuls does not halve
+    (:func:`eight_bit_gemm_share`); a decode step's GEMMs (False) keep the matmul ratio, their other kernels being
+    charged apart (:func:`decode_kernels_s`)."""
     # GeForce (issue 35 round 7): the training model's measured-matmul factor (timing.sustained_clock_factor), less
     # the clock ratio that :func:`peak_flops` already holds, so that one card's GEMMs run at one rate in both models
-    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)] * (_timing.sustained_clock_factor(gpu, precision)
-                                                                / _timing.sustained_clock_ratio(gpu))
+    gen = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)]
+    e = gen * (_timing.sustained_clock_factor(gpu, precision) / _timing.sustained_clock_ratio(gpu))
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
-        e *= TE_GEMM_RATIO
+        e *= (eight_bit_gemm_share(gpu) / gen) if forward else TE_GEMM_RATIO  # issue 35 round 13 (fp8lin13)
     width = m.hidden / max(tp, 1)
     rows0 = _timing.T0 if t0 is None else float(t0)
     return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
+
+
+#: Issue 35 round 13 (fp8lin13): the largest share of the 16-bit dense peak a matmul reaches (the MAMF finder's best
+#: shape, stas00/ml-engineering ``mamf-finder.py``), per generation whose :data:`timing.GEN_EFFICIENCY` was set
+#: against it: Hopper (and datacenter Blackwell, which borrows Hopper's 0.55) the H100 SXM's 794.5 of 989 TFLOP/s (the
+#: measurement :data:`core.fp8.TE_GEMM_RATIO` comes from); Ampere (and Ada, consumer Blackwell and Volta, which borrow
+#: its 0.70) the A100 SXM's 267.9 of 312 (:data:`timing.MAMF_TFLOPS`). Other generations were set as Hopper × their
+#: MAMF over the H100's (timing's note on CDNA3), so they keep Hopper's ratio of the two.
+MATMUL_CEILING_16BIT = {"hopper": 794.5 / 989.0, "blackwell": 794.5 / 989.0, "ampere": 267.9 / 312.0,
+                        "ada": 267.9 / 312.0, "blackwell-consumer": 267.9 / 312.0, "volta": 267.9 / 312.0}
+#: Engines whose 8-bit linear layers take and return 16-bit activations, one quantize kernel before each GEMM and the
+#: norms, rotary, SiLU-and-mul and residual adds in between left 16-bit (:func:`eight_bit_gemm_share`): vLLM
+#: (``Fp8LinearOp.apply``: ``ops.scaled_fp8_quant(input_2d, …)`` then ``cutlass_scaled_mm(…, out_dtype=input.dtype)``;
+#: ``apply_int8_linear``: ``scaled_int8_quant`` then ``cutlass_scaled_mm``; vllm ``model_executor/layers/quantization/
+#: utils/w8a8_utils.py`` @0039d4bd) and SGLang (its ``Fp8LinearMethod`` / ``apply_fp8_linear`` port of vLLM's, sglang
+#: ``srt/layers/quantization/fp8_utils.py``). TensorRT-LLM's FP8 layers are ops of one TensorRT graph (``FP8Linear``'s
+#: quantize of its input, ``Fp8RowwiseRmsNorm``, the attention plugin's FP8 output: ``tensorrt_llm/quantization/
+#: layers.py`` @027cd518) that the builder fuses into the kernels producing them, so its FP8 tables keep the matmul
+#: ratio on the whole forward — modelled with it, their prefill-heavy rows were already 7–17% slow (2048/128, 5000/500,
+#: scripts/validate_inference.py), and with this rule they would be 15–22% slow.
+EIGHT_BIT_16BIT_ACTIVATION_ENGINES = ("vllm", "sglang")
+
+
+# Issue 35 round 13 (fp8lin13): an 8-bit forward does not run every part of the 16-bit one twice as fast. The
+# generation's efficiency g (0.55 on Hopper) is a whole forward's share of the peak; the matmuls alone reach s
+# (0.803 on the H100, MAMF). Per FLOP a forward spends 1/(s·P16) in the tensor cores and (1/g − 1/s)/P16 beyond them:
+# the element-wise kernels between the GEMMs (norms, rotary, SiLU-and-mul, residual adds, the KV-cache write: vLLM's
+# eleven kernels a layer, :data:`methods.VLLM_EAGER_OPS_PER_LAYER`, only four of them GEMMs), the GEMMs' prologues and
+# epilogues and their operand traffic — memory time that an FP8 or INT8 GEMM leaves as it is where the activations
+# stay 16-bit between the GEMMs (:data:`EIGHT_BIT_16BIT_ACTIVATION_ENGINES`). The same rule sets a compute-capped
+# Hopper die's share (:func:`timing.fixed_loss_share`, issue 35 round 9: that loss "is memory time ... not tensor
+# time"). The 8-bit matmul reaches ``s × TE_GEMM_RATIO`` of its own peak (0.709, the MAMF finder's FP8 run on the
+# H100), so an 8-bit forward's share of the 8-bit peak P8 is
+# ``1 / (1/(s·TE) + (1/g − 1/s)·P8/P16)``: H100 1/(1.410 + 0.573 × 2) = 0.391 where ``g × TE`` gave 0.486 — a prefill
+# 1.42× faster than BF16's instead of 1.77×. Ada (A100's ceiling, 2× peak): 1/(1.319 + 0.264 × 2) = 0.541, not 0.618.
+# Published check (not used to set it): vLLM 0.30's ``--quantization fp8`` first token on one H100 SXM (silybench,
+# Qwen3-8B, KV bf16) is 1.17× / 1.22× / 1.24× faster than BF16's at 1,024 / 2,048 / 8,192 prompt tokens
+# (bench/validate_serve_vllm12.py); vLLM PR #49363's H100 GEMM table (gemma-4-31B, N=12288 K=5376, 128 rows) gives
+# the GEMM alone 1.43× (with the activation quantisation) over BF16.
+def eight_bit_gemm_share(gpu: Any) -> float:
+    """Share of the 8-bit dense peak a forward's 8-bit linear layers reach on ``gpu``'s generation (above), before the
+    card's sustained-clock factor and the size factor of :func:`gemm_efficiency`."""
+    gen_name = _timing.gpu_generation(gpu)
+    g = _timing.GEN_EFFICIENCY[gen_name]
+    s = MATMUL_CEILING_16BIT.get(gen_name, g * MATMUL_CEILING_16BIT["hopper"] / _timing.GEN_EFFICIENCY["hopper"])
+    p16 = float(getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None) or 0.0)
+    p8 = float(getattr(gpu, "fp8_tflops", None) or 0.0)
+    if p16 <= 0 or p8 <= 0 or s <= g:
+        return g * TE_GEMM_RATIO
+    return 1.0 / (1.0 / (s * TE_GEMM_RATIO) + (1.0 / g - 1.0 / s) * p8 / p16)
 
 
 #: GEMM rows a weight-only kernel pads a decode step to. Weight-only formats (int4 always; int8 on cards without an
@@ -808,7 +861,7 @@ def expert_rows(m: ServingModel, tokens: float) -> float:
 
 
 def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, tokens: float, rows: float, tp: int,
-                                t0: float | None, expert_t0: Any = "same") -> float:
+                                t0: float | None, expert_t0: Any = "same", forward: bool = False) -> float:
     """Seconds the routed experts' GEMMs of ``tokens`` tokens take beyond the dense rule, which ran them at the
     efficiency of the forward's ``rows`` rows (rows constant ``t0``): at each expert's own rows (:func:`expert_rows`)
     instead, with the grouped GEMM's rows constant ``expert_t0`` ("same": ``t0``; :data:`DENSE_FP8_TILE_ROWS`).
@@ -818,14 +871,15 @@ def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, token
     if peak <= 0 or not share:
         return 0.0
     active = m.expert_params * share
-    e_step = gemm_efficiency(m, gpu, precision, rows, tp, t0=t0)
-    e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0 if expert_t0 == "same" else expert_t0)
+    e_step = gemm_efficiency(m, gpu, precision, rows, tp, t0=t0, forward=forward)
+    e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0 if expert_t0 == "same" else expert_t0,
+                               forward=forward)
     return max(tokens * 2.0 * active / tp / peak * (1.0 / e_expert - 1.0 / e_step), 0.0)
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
               rows: float | None = None, own_weights: bool = False, forward_rows: float | None = None,
-              attn_precision: str | None = None) -> float:
+              attn_precision: str | None = None, engine: str | None = None) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
@@ -835,7 +889,8 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     (:func:`ridge_rows`), not the tile constant ``T0`` (issue 35, round 3: the FP8 first-token rows at 128-token
     prompts). ``forward_rows``: the tokens of the forward whose all-reduces the prompt shares (default ``rows``;
     :func:`prefill_all_reduce_s`). ``attn_precision``: the attention products' precision (:func:`attention_precision`;
-    default ``precision``)."""
+    default ``precision``). ``engine``: an 8-bit forward of an engine in :data:`EIGHT_BIT_16BIT_ACTIVATION_ENGINES`
+    speeds up only its matmuls (:func:`eight_bit_gemm_share`; None: the matmul ratio on the whole forward)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
@@ -843,20 +898,22 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     lin = 2.0 * matmul_params(m, prompt) * prompt / tp  # the LM head on the prompt's last token only
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
-    return lin / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
-        + attention_flops_s(m, gpu, attn, attn_precision or precision, r, tp, t0) \
-        + (0.0 if own_weights else expert_grouped_gemm_extra_s(m, gpu, precision, prompt, r, tp, None)) \
+    fwd = engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES  # issue 35 round 13 (fp8lin13)
+    return lin / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0, forward=fwd)) \
+        + attention_flops_s(m, gpu, attn, attn_precision or precision, r, tp, t0, forward=fwd) \
+        + (0.0 if own_weights else expert_grouped_gemm_extra_s(m, gpu, precision, prompt, r, tp, None, forward=fwd)) \
         + prefill_all_reduce_s(m, gpu, prompt=prompt, rows=r if forward_rows is None else forward_rows, tp=tp)
 
 
 def attention_flops_s(m: ServingModel, gpu: Any, flops: float, precision: str, rows: float, tp: int,
-                      t0: float | None) -> float:
+                      t0: float | None, forward: bool = False) -> float:
     """Seconds of a prefill's attention ``flops`` (per GPU) at ``precision``'s rate and the forward's GEMM share
     (:func:`gemm_efficiency` of ``rows`` rows, rows constant ``t0``; :func:`attention_precision`)."""
     if flops <= 0:
         return 0.0
     peak = peak_flops(gpu, precision) or 0.0
-    return math.inf if peak <= 0 else flops / (peak * gemm_efficiency(m, gpu, precision, rows, tp, t0=t0))
+    return math.inf if peak <= 0 else flops / (peak * gemm_efficiency(m, gpu, precision, rows, tp, t0=t0,
+                                                                      forward=forward))
 
 
 # Issue 35, round 6 (serve8): a prompt's tensor-parallel all-reduces are those of the forward it joins. The engines run
@@ -1113,7 +1170,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     if b < 1:
         return None
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
-                    rows=token_budget(engine, gpu)[0], attn_precision=attention_precision(precision, kv_precision))
+                    rows=token_budget(engine, gpu)[0], attn_precision=attention_precision(precision, kv_precision),
+                    engine=engine)
     tile = dense_tile_rows(engine, gpu, precision)  # issue 35 round 11 (gemmtile11)
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
@@ -1285,7 +1343,7 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
                                                     utilization=gpu_memory_utilization) / GIB,
         ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
                                      eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu),
-                                     kv_precision=kvp)
+                                     kv_precision=kvp, engine=engine)
         + api_request_wait_s(engine))
 
 
@@ -1337,7 +1395,8 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
                           eff: ServingEfficiency = ServingEfficiency(), loop: str = "none",
-                          chunk: int | None = None, kv_precision: str | None = None) -> float:
+                          chunk: int | None = None, kv_precision: str | None = None,
+                          engine: str | None = None) -> float:
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
@@ -1347,18 +1406,19 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     (``v0``) runs the prefill without CUDA graphs, so it adds every kernel's launch too (issue 35 round 10).
     ``chunk``: the engine's chunked-prefill budget (:func:`prefill_chunk_tokens`; issue 35 round 11): a longer prompt
     runs as one step per chunk (:func:`_prefill_step_s`). ``kv_precision``: the KV cache's, which sets the attention's
-    precision (:func:`attention_precision`; issue 35 round 12)."""
+    precision (:func:`attention_precision`; issue 35 round 12). ``engine``: whose 8-bit forward it is
+    (:func:`prefill_s`; issue 35 round 13)."""
     p = float(prompt_tokens)
     attn_p = attention_precision(precision, kv_precision)
     step = float(chunk) if chunk and prompt_tokens > chunk else max(p, 1.0)  # min(left, budget) tokens a step
     host = engine_host_s(m, loop, tp=tp, cuda_graphs=loop not in VLLM_V0_ERAS)
     starts = [i * step for i in range(max(1, math.ceil(p / step)))]
     return sum(_prefill_step_s(m, gpu, precision=precision, tokens=min(step, p - s0), prior=s0, tp=tp, eff=eff,
-                               attn_precision=attn_p) + host for s0 in starts)
+                               attn_precision=attn_p, engine=engine) + host for s0 in starts)
 
 
 def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float, prior: float, tp: int,
-                    eff: ServingEfficiency, attn_precision: str | None = None) -> float:
+                    eff: ServingEfficiency, attn_precision: str | None = None, engine: str | None = None) -> float:
     """GPU seconds of one prefill forward of ``tokens`` prompt tokens whose ``prior`` tokens are already in the KV
     cache (:func:`time_to_first_token_s`): :func:`prefill_s` with its own weights, the chunk's attention to the prior
     tokens (``4·layers·heads·d·tokens·prior`` FLOPs: QKᵀ and PV, nothing masked, at the chunk's GEMM share), or one
@@ -1367,10 +1427,11 @@ def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float,
     GEMMs and its engine step."""
     ap = attn_precision or precision
     pre = prefill_s(m, gpu, precision=precision, prompt=tokens, tp=tp, eff=eff, rows=tokens, own_weights=True,
-                    attn_precision=ap)
+                    attn_precision=ap, engine=engine)
     if prior > 0:
         pre += attention_flops_s(m, gpu, 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp, ap,
-                                 tokens, tp, ridge_rows(gpu, precision))
+                                 tokens, tp, ridge_rows(gpu, precision),
+                                 forward=engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES)
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, tokens) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
@@ -1593,7 +1654,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         # flow a step admits as many prompts as its running requests finish, b / mean output (a sample stands for w)
         fwd = min(float(rows), max(new + [len(run) * w * p_mean / o_mean])) if new else float(rows)
         t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows,
-                                           forward_rows=fwd, attn_precision=attn_p) for p in new)
+                                           forward_rows=fwd, attn_precision=attn_p, engine=engine) for p in new)
         b = len(run) * w
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
