@@ -4752,7 +4752,7 @@ PART_LABELS = {
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
     "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
     "fsdp1_grad_passes": QT_TRANSLATE_NOOP(
-        "Timing", "FSDP1: casting and dividing every gradient around its reduce-scatter"),
+        "Timing", "FSDP1: casting and dividing every gradient around its reduce-scatter (exposed)"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
