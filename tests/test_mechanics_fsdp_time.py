@@ -71,15 +71,23 @@ def test_fsdp2_copy_in_copy_out_hand_derived():
     """FSDP2 vs FSDP1, 8 GPUs ZeRO-3, bf16 gathers, fp32 reduce-scatter, one micro-batch. Per gather (2: forward
     and backward) FSDP2 copies the gathered weights out (read + write 2 bytes) and copies the shard in (cast
     4 → 2, copy 2 → 2: 10 bytes per shard element); before its reduce-scatter it copies the bf16 gradients
-    into the fp32 input (2 + 4). FSDP1 only casts the shard (4 + 2). Everything else is equal."""
+    into the fp32 input (2 + 4). FSDP1 casts the shard (4 + 2) on the compute stream; its cast of each unit's
+    gradient to fp32 (2 + 4) and its pre/post division (4 + 4, and 4 + 4 on the 1/8 shard) run on the post-backward
+    stream with the reduce-scatter (issue 35 r13, fsdpstream13): the 8,192-token backward hides all but the last of
+    the 32 units' passes (in "other"), and the hidden rest slows the compute beside it (OVERLAP_COMPUTE_SLOWDOWN).
+    Everything else is equal."""
     v2, v1 = evaluate(_sc(fsdp_version=2)).time, evaluate(_sc(fsdp_version=1)).time
     P = float(resolve(_sc()).params.total)
     fsdp2 = 2 * P * (2 * 2 + (4 + 3 * 2) / 8) + P * (2 + 4)
     fsdp1 = 2 * P * (4 + 2) / 8
-    assert v2.seconds["other"] - v1.seconds["other"] == pytest.approx((fsdp2 - fsdp1) / H100_BW, rel=1e-9)
+    passes = P * (6 + 8 + 8 / 8) / H100_BW
+    assert v1.parts["fsdp1_grad_passes"] == pytest.approx(passes / 32, rel=1e-9)
+    assert v2.seconds["other"] - v1.seconds["other"] == pytest.approx((fsdp2 - fsdp1) / H100_BW - passes / 32,
+                                                                      rel=1e-9)
     assert v2.seconds["tp_comm"] == v1.seconds["tp_comm"]
-    # compute differs only by the contention of their different hidden collectives (OVERLAP_COMPUTE_SLOWDOWN)
-    slow = T.OVERLAP_COMPUTE_SLOWDOWN * (v2.hidden["dp_comm"] - v1.hidden["dp_comm"])
+    # compute differs only by the contention of their different hidden collectives (OVERLAP_COMPUTE_SLOWDOWN) and of
+    # FSDP1's hidden gradient passes
+    slow = T.OVERLAP_COMPUTE_SLOWDOWN * (v2.hidden["dp_comm"] - v1.hidden["dp_comm"] - passes * 31 / 32)
     assert v2.seconds["compute"] - v1.seconds["compute"] == pytest.approx(slow, rel=1e-9, abs=1e-12)
     # FSDP2's outer units (the embedding's first gather and last reduce-scatter, timing.fsdp2_edge_unit_bytes;
     # tests/test_mechanics_fsdp2_edges.py) are exposed beyond one block's share; FSDP1 keeps one block's share

@@ -3,8 +3,10 @@
 * FSDP1's default reduce path divides each unit's unsharded gradient in place before the reduce-scatter and the new
   shard after it (``torch/distributed/fsdp/_runtime_utils.py`` ``_reduce_grad`` → ``_div_if_needed``; the factors of
   ``algorithms/_comm_hooks/default_hooks.py`` ``DefaultState._get_gradient_predivide_factor``), in the reduce dtype
-  (fp32 under verl's ``MixedPrecision``): ``timing.fsdp1_grad_divide_bytes``. With verl12's fp32 cast it is the
-  named part ``fsdp1_grad_passes`` (inside "other").
+  (fp32 under verl's ``MixedPrecision``): ``timing.fsdp1_grad_divide_bytes``. With verl12's fp32 cast it runs on
+  the post-backward stream, queued with the reduce-scatter (fsdpstream13: every FSDP1 plan, hidden under the
+  backward but for the last unit's and what outlasts it); the named part ``fsdp1_grad_passes`` (inside "other")
+  is its exposed share (tests/test_mechanics_fsdp1_post_backward_r13.py).
 * The rollout sharding manager's load and offload of the actor's parameters run inside ``generate_sequences``, so
   verl times them in ``gen``, not ``update_actor`` (``verl/workers/sharding_manager/fsdp_vllm.py`` ``__enter__``
   at db84a4007): ``bench/rl_step_times.py`` ``key_split``."""
@@ -19,7 +21,7 @@ import pytest
 
 from gpuplanner.core import timing as T
 from gpuplanner.core.estimate import estimate, resolve_arch
-from gpuplanner.core.methods import MethodProfile, method_profile
+from gpuplanner.core.methods import method_profile
 from gpuplanner.core.params import count_params
 from gpuplanner.core.scenario import scenario_from_dict
 
@@ -30,7 +32,6 @@ ROWS = {r[0]: r for r in R.ROWS}
 MIN = "play-verl qwen2-7b ppo min"
 REC = "play-verl qwen2-7b ppo recommended"
 VERL_DATA = "verl-data qwen2-7b grpo gsm8k"
-RL = MethodProfile(objective="grpo", rl=True, prompt_len=100, rollout_len=512)
 
 
 def _torch_factors(world: int) -> tuple[float, float]:
@@ -45,35 +46,42 @@ def _torch_factors(world: int) -> tuple[float, float]:
 def test_divide_bytes_follow_torchs_factors(world):
     pre, post = _torch_factors(world)
     want = (8.0 if pre > 1 else 0.0) + (8.0 if post > 1 else 0.0) / world  # fp32: read + write, 4 + 4 bytes
-    assert T.fsdp1_grad_divide_bytes(RL, "fsdp", world, 4.0) == pytest.approx(want, rel=1e-12)
+    assert T.fsdp1_grad_divide_bytes("fsdp", world, 4.0) == pytest.approx(want, rel=1e-12)
 
 
 def test_divide_bytes_vectorised_like_the_scalar():
     import numpy as np
 
     worlds = [1, 2, 3, 8, 64]
-    arr = T.fsdp1_grad_divide_bytes(RL, "fsdp", np.array(worlds, dtype=float), 4.0, T._ArrayOps)
-    assert list(np.asarray(arr)) == pytest.approx([T.fsdp1_grad_divide_bytes(RL, "fsdp", w, 4.0) for w in worlds])
+    arr = T.fsdp1_grad_divide_bytes("fsdp", np.array(worlds, dtype=float), 4.0, T._ArrayOps)
+    assert list(np.asarray(arr)) == pytest.approx([T.fsdp1_grad_divide_bytes("fsdp", w, 4.0) for w in worlds])
 
 
-def test_only_verls_workers_pay_the_divide():
-    assert T.fsdp1_grad_divide_bytes(MethodProfile(), "fsdp", 8, 4.0) == 0.0  # FSDP SFT (llm-foundry): unchanged
-    assert T.fsdp1_grad_divide_bytes(RL, "megatron", 8, 4.0) == 0.0
+def test_every_fsdp1_stack_pays_the_divide():
+    """The same torch code runs for llm-foundry, Accelerate, torchtune's FSDP1 and verl: not gated on RL."""
+    assert T.fsdp1_grad_divide_bytes("fsdp", 8, 4.0) == pytest.approx(9.0)
+    assert T.fsdp1_grad_divide_bytes("megatron", 8, 4.0) == 0.0
 
 
 def _part(scn):
     return estimate(scenario_from_dict(copy.deepcopy(scn))).time.parts.get("fsdp1_grad_passes", 0.0)
 
 
+#: Qwen2.5-7B's decoder layers, FSDP1's units (verl wraps each decoder layer)
+LAYERS = 28
+
+
 def test_the_part_by_hand_on_min():
-    """The 7B "min" row as GRPO (the actor alone): one micro-batch per optimizer step, so one reduce-scatter of every
-    parameter's gradient (FSDP wraps the whole model; 8 GPUs, no TP): verl12's cast (read bf16, write fp32: 6 bytes)
-    and the divide (8 bytes on the unsharded gradient, 8 on the 1/8 shard), at the model's HBM rate. The PPO row
-    pays it twice (the critic has the same size and wrapper)."""
+    """The 7B "min" row as GRPO (the actor alone): one micro-batch per optimizer step, one reduce-scatter of every
+    unit's gradient; 8 GPUs, no TP. The passes per micro-batch: verl12's cast (read bf16, write fp32: 6 bytes) and
+    the divide (8 bytes on the unsharded gradient, 8 on the 1/8 shard) at the model's HBM rate. They run on the
+    post-backward stream behind each unit's backward; the backward (recompute included) outlasts the queue, so what
+    shows is the last unit's passes: 1/28 of them. The PPO row pays it twice (the critic has the same size and
+    wrapper)."""
     scn = R._variant(ROWS[MIN][2], objective="grpo")
     n = float(count_params(resolve_arch(scenario_from_dict(scn).model)).total)
     bw = 3.35e12 * T.MEM_BW_EFFICIENCY  # H100 SXM: 3.35 TB/s
-    assert _part(scn) == pytest.approx(n * (6.0 + 8.0 + 8.0 / 8.0) / bw, rel=0.02)
+    assert _part(scn) == pytest.approx(n * (6.0 + 8.0 + 8.0 / 8.0) / bw / LAYERS, rel=0.02)
     assert _part(ROWS[MIN][2]) == pytest.approx(2.0 * _part(scn), rel=1e-9)
 
 
@@ -83,21 +91,21 @@ def test_the_part_goes_with_its_mechanism():
     sft["training"]["objective"] = "sft"
     sft["training"].pop("rl")
     sft["training"].pop("preference")
-    assert _part(sft) == 0.0  # FSDP1 SFT outside verl: left as it was
+    assert _part(sft) > 0.0  # FSDP1 SFT runs the same torch code (fsdpstream13)
 
 
-def test_divide_adds_to_the_actor_update_exactly(monkeypatch):
-    """Without the divide (patched to 0) the "min" actor update is shorter by 16 optimizer steps × the divide's
-    seconds, and the actor moves towards its log (11.15 s)."""
-    scn = ROWS[MIN][2]
-    now = R.key_split(copy.deepcopy(scn))["update_actor"]
-    grpo = R._variant(scn, objective="grpo")
+def test_divide_adds_to_the_step_by_its_stream(monkeypatch):
+    """The divide, patched to 0, takes off the "min" GRPO step its exposed share (1/28, the last unit's) and the
+    contention of the rest with the compute: div × (1/28 + OVERLAP_COMPUTE_SLOWDOWN × 27/28) per micro-batch (one an
+    optimizer step), far less than the compute-stream charge of round 13 (div itself)."""
+    grpo = R._variant(ROWS[MIN][2], objective="grpo")
     n = float(count_params(resolve_arch(scenario_from_dict(grpo).model)).total)
     div_s = n * (8.0 + 1.0) / (3.35e12 * T.MEM_BW_EFFICIENCY)
+    now = estimate(scenario_from_dict(copy.deepcopy(grpo))).time.step_time_s
     monkeypatch.setattr(T, "fsdp1_grad_divide_bytes", lambda *a, **k: 0.0)
-    before = R.key_split(copy.deepcopy(scn))["update_actor"]
-    assert now - before == pytest.approx(16 * div_s, rel=0.03)
-    assert before < now < R.KEYS_PUB[MIN]["update_actor"]
+    before = estimate(scenario_from_dict(copy.deepcopy(grpo))).time.step_time_s
+    want = div_s * (1.0 / LAYERS + T.OVERLAP_COMPUTE_SLOWDOWN * (1.0 - 1.0 / LAYERS))
+    assert now - before == pytest.approx(want, rel=0.02)
 
 
 def test_the_refit_copies_are_timed_in_gen():

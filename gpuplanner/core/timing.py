@@ -459,44 +459,42 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
-def fsdp1_grad_cast_bytes(profile, framework: str, w_bytes, g_bytes) -> float:
-    """Issue 35 round 12 (verl12): bytes per unsharded gradient element of FSDP1's cast to the reduce dtype, per
-    reduce-scatter. verl's FSDP workers wrap with ``MixedPrecision(param_dtype=bf16, reduce_dtype=fp32,
-    buffer_dtype=fp32)`` (volcengine/verl ``verl/workers/fsdp_workers.py`` ``_build_model_optimizer``: no
-    ``mixed_precision`` in the config gives those, v0.3.0.post1, db84a4007, v0.4.1; the critic the same), and
-    FSDP1's post-backward hook casts each unit's unsharded gradient before reducing it
-    (``torch/distributed/fsdp/_runtime_utils.py`` ``_post_backward_hook``: ``if flat_param.grad.dtype !=
-    handle._reduce_dtype: flat_param.grad.data = flat_param.grad.to(handle._reduce_dtype)``, on the post-backward
-    stream): read the 16-bit gradient, write it in fp32 — the same bytes as FSDP2's ``_chunk_cat`` (``2 + g`` in
-    :func:`time_layout`). Only where the model knows the reduce dtype from the tool's code: RL on ``framework`` fsdp
-    is verl's workers (as :func:`hf_flash_layer_syncs`); llm-foundry's FSDP1 (``mixed_precision`` PURE or DEFAULT
-    in its yamls) is left as it was. 0 when the gradient is already in the reduce dtype."""
-    verl = bool(getattr(profile, "rl", False)) and framework == "fsdp"
-    return (w_bytes + g_bytes) if (verl and g_bytes != w_bytes) else 0.0
+def fsdp1_grad_cast_bytes(framework: str, grad_bytes, g_bytes) -> float:
+    """Bytes per unsharded gradient element of FSDP1's cast to the reduce dtype, per reduce-scatter (issue 35 round 12,
+    verl12; round 13, fsdpstream13: every FSDP1 user). FSDP1's post-backward hook casts each unit's unsharded
+    gradient before reducing it where its dtype is not the reduce dtype (``torch/distributed/fsdp/_runtime_utils.py``
+    ``_post_backward_hook``: ``if flat_param.grad.dtype != handle._reduce_dtype: flat_param.grad.data =
+    flat_param.grad.to(handle._reduce_dtype)``, inside ``with stream(state._post_backward_stream)``; torch 2.5.1 and
+    2.13.0, l. 755–764 in 2.13.0): read the gradient in the compute dtype (``grad_bytes``: FSDP1's ``param_dtype``), write
+    it in the reduce dtype (``g_bytes``, :func:`grad_reduce_bytes`). The same code runs for every FSDP1 stack, so the
+    pass follows the dtypes, not the tool: verl's workers (``MixedPrecision(bf16, reduce fp32)``, ``fsdp_workers.py``),
+    Composer/llm-foundry's ``mixed_precision: DEFAULT`` (param bf16, reduce fp32: Composer's ``get_mixed_precision``;
+    the llm-foundry benchmark tables' "MP Mode DEFAULT"), and none where the reduce dtype is the compute dtype
+    (torchtune's FSDP1 in bf16, Accelerate's ``MixedPrecision(dtype, dtype)``: ``master_weights`` false here). It
+    runs on the post-backward stream, serialised with the unit's reduce-scatter: :func:`time_gpu` times it there
+    (``fsdp1_grad_passes`` is its exposed part)."""
+    return (grad_bytes + g_bytes) if (framework == "fsdp" and g_bytes != grad_bytes) else 0.0
 
 
-def fsdp1_grad_divide_bytes(profile, framework: str, n_dp, g_bytes, ops=None):
-    """Issue 35 round 13 (verl13): bytes per unsharded gradient element of FSDP1's gradient division, per
-    reduce-scatter. FSDP1's default reduce path (no communication hook: verl, Composer/llm-foundry, Accelerate)
-    divides the unsharded gradient in place before the reduce-scatter and the new shard after it
-    (``torch/distributed/fsdp/_runtime_utils.py`` ``_reduce_grad``: ``_div_if_needed(padded_unsharded_grad,
-    state._gradient_predivide_factor)``, ``dist.reduce_scatter_tensor``, ``_div_if_needed(new_sharded_grad,
-    state._gradient_postdivide_factor)``; ``_div_if_needed`` runs ``tensor.div_(f)`` when ``f > 1``), whatever the
-    dtype; read in torch 2.5.1 and 2.13.0, the same lines). The factors (``_init_utils.py``;
+def fsdp1_grad_divide_bytes(framework: str, n_dp, g_bytes, ops=None):
+    """Bytes per unsharded gradient element of FSDP1's gradient division, per reduce-scatter (issue 35 round 13:
+    verl13 built it for verl; fsdpstream13 for every FSDP1 plan). FSDP1's default reduce path (no communication hook:
+    verl, Composer/llm-foundry, Accelerate, torchtune's FSDP1 recipes register none) divides the unsharded gradient in
+    place before the reduce-scatter and the new shard after it (``torch/distributed/fsdp/_runtime_utils.py``
+    ``_reduce_grad``: ``_div_if_needed(padded_unsharded_grad, state._gradient_predivide_factor)``,
+    ``dist.reduce_scatter_tensor``, ``_div_if_needed(new_sharded_grad, state._gradient_postdivide_factor)``;
+    ``_div_if_needed`` runs ``tensor.div_(f)`` when ``f > 1``, whatever the dtype; torch 2.5.1 and 2.13.0, l. 831–879
+    in 2.13.0), on the post-backward stream like the cast. The factors (``_init_utils.py``;
     ``algorithms/_comm_hooks/default_hooks.py`` ``DefaultState._get_gradient_predivide_factor``): the pre-divide
     doubles from 1 while ``world % f == 0 and world / f > f`` (2 for 2–7 ranks, 4 for 8–31, 8 for 64), the
     post-divide is ``world / pre``; so the pre-divide runs from 2 ranks and the post-divide from 3. Each ``div_``
     reads and writes the gradient in the reduce dtype (``g_bytes``): ``2·g`` per unsharded element, and ``2·g`` per
     shard element (1/``n_dp`` of them). FSDP2 has no such pass for fp32/bf16 reductions (``_fsdp_collectives.py``
     ``_get_gradient_divide_factors``: "we use NCCL's built-in division to avoid separate div kernels"), so only
-    ``fsdp_version`` 1 pays it. Entered where :func:`fsdp1_grad_cast_bytes` is, for verl's FSDP workers (RL on
-    ``framework`` fsdp: their reduce path read in verl's and torch's code, fp32 by verl's ``MixedPrecision``); the
-    other FSDP1 stacks (Composer/llm-foundry, torchtune's FSDP1 rows) are left as they were: their wrappers were not
-    read this round, and on the public set the pass would move the llm-foundry family 6.2% / 12.5% → 6.9% / 13.0%
-    (median / p90, in-sample), i.e. those rows hold some other slack this would only expose (verl13 note)."""
+    ``fsdp_version`` 1 pays it (the caller's gate)."""
     ops = _ScalarOps if ops is None else ops
     f64, where, maximum = ops.f, ops.where, ops.maximum
-    if not (bool(getattr(profile, "rl", False)) and framework == "fsdp"):
+    if framework != "fsdp":
         return 0.0
     n = f64(n_dp)
     g = f64(g_bytes)
@@ -2036,11 +2034,14 @@ def time_layout(
     n_rs = where(fsdp_pp, 1.0, m_acc)
     fsdp1_grad_bytes = 0.0
     if fsdp_version == 1:
-        # (FSDP1's passes over each gradient around its reduce-scatter: the cast to the reduce dtype and the
-        # pre/post division, fsdp1_grad_cast_bytes and fsdp1_grad_divide_bytes; named in the breakdown)
-        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(profile, framework, w_bytes, g_bytes)
-                                              + fsdp1_grad_divide_bytes(profile, framework, n_dp, g_bytes, ops))
-        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0) + fsdp1_grad_bytes
+        # FSDP1's passes over each unit's gradient around its reduce-scatter: the cast from the compute dtype to the
+        # reduce dtype and the pre/post division (fsdp1_grad_cast_bytes, fsdp1_grad_divide_bytes). They run on the
+        # post-backward stream with the reduce-scatter, not on the compute stream: time_gpu queues them there
+        # (fsdp1_grad_passes is the part the backward does not hide)
+        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(framework, 4.0 if precision == "fp32" else 2.0,
+                                                                    g_bytes)
+                                              + fsdp1_grad_divide_bytes(framework, n_dp, g_bytes, ops))
+        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
@@ -4316,7 +4317,7 @@ def time_gpu(
     # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
     # FSDP) the terms below are never picked by the where() calls that read them: they are not computed
     any_row = np.any if ops is _ArrayOps else bool
-    z3 = z3_all = z3_open_s = z3_pre = 0.0
+    z3 = z3_all = z3_open_s = z3_pre = fsdp1_exp = 0.0
     if any_row(per_mb):
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
         # (Megatron-FSDP's routed experts over their expert-data-parallel group: exp_bw)
@@ -4348,6 +4349,23 @@ def time_gpu(
         b_ov = where(ov_param, gb_ov, 0.0) + where(ov_grad, rs, 0.0)
         edge_b = minimum(b_ov / L_stage + where(ov_grad, lay["edge_rs_bytes"] / dp_bw, 0.0), b_ov)
         b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
+        # FSDP1's cast and division of each unit's gradient (time_layout's fsdp1_grad_bytes) run on the post-
+        # backward stream, serialised with that unit's reduce-scatter: ``_post_backward_hook`` makes the stream wait
+        # for the compute stream, then under ``with stream(state._post_backward_stream)`` casts the gradient and
+        # runs ``_reduce_grad`` (pre-divide, ``reduce_scatter_tensor``, post-divide); the compute stream waits for
+        # that stream only at the end of the backward (``_post_backward_final_callback`` →
+        # ``current_stream.wait_stream(root_state._post_backward_stream)``; torch 2.13.0 ``_runtime_utils.py``
+        # l. 748–764, 831–879, 1104; 2.5.1 the same). So the passes hide under the backward with the reduce-scatters:
+        # the post-backward stream's queue (reduce-scatters + passes) and the link's (gathers + reduce-scatters)
+        # both have the backward to hide under, and the last unit's queue is left at its end (edge). Their exposed
+        # part, what they add to the backward's exposed time, is fsdp1_grad_passes (other); the rest runs under
+        # the compute, which it slows as the hidden collectives do (overlap_contention_seconds, below)
+        p_rs = where(lay["fsdp_copy_on"], lay.get("fsdp1_grad_bytes", 0.0) / mem_bw, 0.0) / where(fsdp_pp, 1.0, m_acc)
+        p_ov = where(ov_grad, p_rs, 0.0)
+        b_busy_p = maximum(b_ov, where(ov_grad, rs, 0.0) + p_ov)
+        edge_bp = minimum(edge_b + p_ov / L_stage, b_busy_p)
+        fsdp1_exp = (p_rs - p_ov) + maximum(b_busy_p - t_bwd, edge_bp) - maximum(b_ov - t_bwd, edge_b)
+        fsdp1_exp = m_acc * fsdp1_exp
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
         # the objective's no-grad forwards' own gathers (nograd_gathers): under their forwards' time with the
         # prefetch on, else on the compute stream
@@ -4374,18 +4392,26 @@ def time_gpu(
             z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
                      + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
             z3 = where(fsdp_pp, z3_pp, z3_mb)
+            # (FSDP1's passes queued with that one reduce-scatter: p_rs is the step's)
+            rs_p = rs + p_rs
+            fsdp1_pp = (where(ov_grad, maximum(rs_p - win_b_pp, rs_p / vpp), rs_p)
+                        - where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
+            fsdp1_exp = where(fsdp_pp, fsdp1_pp, fsdp1_exp)
         z3_all = where(fsdp_pp, gather + rs, z3_mb_all)
     dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
     z3_open_s = where((n_dp > 1) & per_mb, z3_open_s, 0.0)
     # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
     fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
-    # (of those, FSDP1's cast and division of every gradient around its reduce-scatter: named in the breakdown)
-    fsdp1_grad_s = where(lay["fsdp_copy_on"], lay.get("fsdp1_grad_bytes", 0.0) / mem_bw, 0.0)
+    # FSDP1's cast and division of every gradient (post-backward stream, above): the exposed part is named in the
+    # breakdown (inside other), the hidden part slows the compute beside it
+    fsdp1_all = where(lay["fsdp_copy_on"], lay.get("fsdp1_grad_bytes", 0.0) / mem_bw, 0.0)
+    fsdp1_grad_s = where(lay["fsdp_copy_on"], fsdp1_exp, 0.0)
     hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
     dp_hidden = hidden if full else None
-    # the compute that runs under the hidden collectives runs slower (overlap_contention_seconds): added to compute
-    # below, after every overlap window has read the uncontended compute
-    dp_contention = overlap_contention_seconds(hidden, ops)
+    # the compute that runs under the hidden collectives (and FSDP1's hidden gradient passes) runs slower
+    # (overlap_contention_seconds): added to compute below, after every overlap window has read the uncontended
+    # compute
+    dp_contention = overlap_contention_seconds(hidden + maximum(fsdp1_all - fsdp1_grad_s, 0.0), ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # (the plan search's rows without context or expert parallelism, ``cp``/``ep`` packed to one value: nothing
@@ -4421,7 +4447,7 @@ def time_gpu(
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
-    other = lay["off_gpu_step"] * lay["opt_bytes"] / mem_bw + fsdp_copy
+    other = lay["off_gpu_step"] * lay["opt_bytes"] / mem_bw + fsdp_copy + fsdp1_grad_s
     other = other + lay.get("distopt_host_s", 0.0) * hcf  # the distributed optimizer's per-tensor loops (swiftmoe10)
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
@@ -4726,7 +4752,7 @@ PART_LABELS = {
     "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
     "overlap_contention": QT_TRANSLATE_NOOP("Timing", "compute slowed by the data-parallel collectives beside it"),
     "fsdp1_grad_passes": QT_TRANSLATE_NOOP(
-        "Timing", "FSDP1: casting and dividing every gradient around its reduce-scatter"),
+        "Timing", "FSDP1: casting and dividing every gradient around its reduce-scatter (exposed)"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so

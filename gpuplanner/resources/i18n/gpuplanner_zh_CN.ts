@@ -8995,6 +8995,10 @@
         <translation>专家全对全通信</translation>
     </message>
     <message>
+        <source>FSDP1: casting and dividing every gradient around its reduce-scatter (exposed)</source>
+        <translation>FSDP1：每次归约散射前后对梯度的类型转换与除法（暴露）</translation>
+    </message>
+    <message>
         <source>rollout generation (RL)</source>
         <translation>采样生成（强化学习）</translation>
     </message>
@@ -9101,10 +9105,6 @@
     <message>
         <source>Grace host CPU: issuing kernels slower than an x86 server</source>
         <translation>Grace 主机 CPU：下发内核比 x86 服务器慢</translation>
-    </message>
-    <message>
-        <source>FSDP1: casting and dividing every gradient around its reduce-scatter</source>
-        <translation>FSDP1：每次归约散射前后对梯度的类型转换与除法</translation>
     </message>
     <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
