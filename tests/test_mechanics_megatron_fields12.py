@@ -106,6 +106,14 @@ def test_layer_pairs_chain_within_a_chunk_by_hand():
     assert a2a_overlap_ep_seconds(lay3, 120.0, 90.0, 27.0, 10.0) > got
 
 
+def test_delayed_wgrad_runs_beside_dispatch_bwd_by_hand():
+    # models/common/utils.py TransformerLayerNode.backward_dw records no event, so dispatch_bwd waits for the
+    # experts' dgrad only: c = 5, attention 1 + 1 + 1, experts' forward 1, dgrad 1, wgrad 10 (one layer):
+    # combine_bwd 0–5 | attention fwd 0–1; dgrad 5–6; dispatch_fwd 5–10; wgrad 6–16; dispatch_bwd 10–15;
+    # experts' fwd 16–17; combine_fwd 17–22; attention dgrad 17–18, wgrad 18–19: 22 (waiting for the wgrad: 26)
+    assert a2a_overlap_pair_span(1.0, 5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0) == pytest.approx(22.0)
+
+
 def test_no_pairs_hide_nothing_and_say_so():
     # one micro-batch (PP 1): the first forward and the last backward alone (combined_1f1b_schedule_for_no_pipelining)
     assert a2a_overlap_pairs(1, 1, 1) == 0.0 and a2a_overlap_pairs(1, 1, 8) == 7.0

@@ -2231,6 +2231,10 @@
         <translation>{cost}（在此区间内无论运行多久，费用都一样）</translation>
     </message>
     <message>
+        <source>The EP all-to-all overlap hides nothing here: {m} micro-batch(es) per step, and Megatron-Core runs the first {w} forward chunk(s) alone before it pairs one micro-batch&apos;s forward with another&apos;s backward; raise the global batch or the gradient accumulation to give it pairs.</source>
+        <translation>专家全对全通信重叠在此不隐藏任何时间：每步 {m} 个微批次，而 Megatron-Core 先单独运行前 {w} 个前向分块，之后才把一个微批次的前向与另一个微批次的反向配对；请增大全局批次或梯度累积，使其有可配对的微批次。</translation>
+    </message>
+    <message>
         <source>{fw}&apos;s own LoRA dropout default, {p:g}, assumed (none given): enter LoRA dropout on the Training page to change it.</source>
         <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
     </message>
