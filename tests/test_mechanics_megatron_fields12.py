@@ -126,11 +126,21 @@ def test_no_pairs_hide_nothing_and_say_so():
     assert t.hidden.get("ep_comm", 0.0) == 0.0
     msgs = [m.render() for m in evaluate(scenario_from_dict(one)).messages]
     said = [m for m in msgs if "hides nothing" in m]
-    assert len(said) == 1 and "1 micro-batch" in said[0], msgs
+    assert len(said) == 1 and "1 chunk in all (1 per model chunk)" in said[0], msgs
     many = [m.render() for m in evaluate(scenario_from_dict(_moe({}, {"ep_a2a_overlap": True}))).messages]
     assert not [m for m in many if "hides nothing" in m]
     off = [m.render() for m in evaluate(scenario_from_dict(_moe({"global_batch_size": 8}))).messages]
     assert not [m for m in off if "hides nothing" in m]
+    # a searched plan carries it among its warnings too; the PDF's plan section says it once
+    from types import SimpleNamespace
+
+    from gpuplanner.core.evaluate import a2a_overlap_pairless_message
+    from gpuplanner.report.content import plan_from_evaluation
+
+    ev = evaluate(scenario_from_dict(one))
+    plan = SimpleNamespace(explanation=[], warnings=a2a_overlap_pairless_message(ev.scenario))
+    info = plan_from_evaluation(ev, "A", plan)
+    assert len([w for w in info.warnings if "hides nothing" in w.render()]) == 1
 
 
 def test_overlap_hides_the_all_to_all_and_reports_it():

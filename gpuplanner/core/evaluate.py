@@ -574,10 +574,10 @@ def a2a_overlap_pairless_message(s: Scenario) -> list[Msg]:
     if a2a_overlap_pairs(p.pp, vpp, s.grad_accum) > 0.0:
         return []
     return [Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "The EP all-to-all overlap hides nothing here: {m} micro-batch(es) per step, and Megatron-Core runs the "
-             "first {w} forward chunk(s) alone before it pairs one micro-batch's forward with another's backward; "
-             "raise the global batch or the gradient accumulation to give it pairs."),
-        {"m": int(s.grad_accum), "w": int(a2a_overlap_warmup(p.pp, vpp))})]
+        CTX, "The EP all-to-all overlap hides nothing here: Megatron-Core runs {w} chunk(s) of forward alone before "
+             "it pairs one micro-batch's forward with another's backward, and a step here has {c} chunk(s) in all "
+             "({m} per model chunk); raise the global batch or the gradient accumulation to give it pairs."),
+        {"m": int(s.grad_accum), "c": int(s.grad_accum) * vpp, "w": int(a2a_overlap_warmup(p.pp, vpp))})]
 
 
 def lora_dropout_default_message(s: Scenario) -> list[Msg]:
