@@ -12,9 +12,11 @@ import pytest
 from gpuplanner.core import recompute as rc
 from gpuplanner.core.errors import ScenarioError
 from gpuplanner.core.estimate import memory_breakdown, resolve
+from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.memory import activation_parts_per_layer
 from gpuplanner.core.scenario import scenario_from_dict
-from gpuplanner.core.timing import (EP_OVERLAP_COMM_SM_SHARE, a2a_overlap_ep_seconds, a2a_overlap_warmup,
+from gpuplanner.core.timing import (EP_OVERLAP_COMM_SM_SHARE, a2a_overlap_ep_seconds, a2a_overlap_pair_span,
+                                    a2a_overlap_pairs, a2a_overlap_warmup,
                                     time_estimate)
 
 
@@ -74,14 +76,71 @@ def test_layer_pair_exposure_by_hand():
     share = 20.0 / 132.0
     assert EP_OVERLAP_COMM_SM_SHARE == pytest.approx(share)
     lay = {"a2a_ovl_warm": 1.0, "vpp": 1.0}
-    # compute-bound: each all-to-all c = 1 fits under its compute (attention 21: A/3 = 7, 2A/3 = 14; experts 9:
-    # a third 3), nothing exposed but the SMs held: 20/132 × 4c per pair; the first micro-batch alone: ep_mb
+    # compute-bound: each all-to-all c = 1 fits under its compute (attention 21: forward, dgrad, wgrad 7 each;
+    # experts 9: a third 3), nothing exposed but the SMs held: 20/132 × 4c per pair; the first micro-batch alone
     got = a2a_overlap_ep_seconds(lay, 4.0, 30.0, 9.0, 10.0)
     assert got == pytest.approx(4.0 + 9 * share * 4.0)
-    # communication-bound: c = 10; combine_bwd 10 − 7 = 3 out; the middle max(max(10, 6) + 3, max(10, 3) + 10) = 20
-    # less the 9 of expert compute = 11; combine_fwd under 14: 0 → 14, plus 20/132 of the 40 − 14 run together
+    # communication-bound, one layer (round 13, moe13: the code's stream and event order, by hand):
+    # combine_bwd 0–10 | attention fwd 0–7; experts' dgrad 10–13 (after combine_bwd); dispatch_fwd 10–20; their
+    # wgrad 13–16; dispatch_bwd 20–30 (after dispatch_fwd on the comm stream); experts' fwd 20–23 (after
+    # dispatch_fwd); combine_fwd 30–40; attention dgrad 30–37 (after dispatch_bwd), its wgrad 37–44.
+    # 44 against 30 of compute: 14 exposed, plus 20/132 of the 40 − 14 run together
     got = a2a_overlap_ep_seconds(lay, 40.0, 30.0, 9.0, 10.0)
     assert got == pytest.approx(40.0 + 9 * (14.0 + share * 26.0))
+
+
+def test_layer_pairs_chain_within_a_chunk_by_hand():
+    # three MoE layers in the chunk (vpp 1), the same per-layer values as the communication-bound case above.
+    # Pair 2 starts from pair 1's ends (combine_fwd 40, attention dgrad 37, compute stream 44): combine_bwd 40–50
+    # (it waits for the dgrad only: the delayed wgrad 37–44 runs beside it), attention fwd 44–51, experts' dgrad
+    # 51–54, dispatch_fwd 51–61, wgrad 54–57, dispatch_bwd 61–71, experts' fwd 61–64, combine_fwd 71–81,
+    # attention dgrad 71–78, wgrad 78–85: 41 a pair from then on. Chunk: 44 + 2 × 41 = 126 for 3 × 30 of compute
+    share = 20.0 / 132.0
+    assert a2a_overlap_pair_span(3.0, 10.0, 7.0, 7.0, 7.0, 3.0, 3.0, 3.0) == pytest.approx(126.0)
+    lay = {"a2a_ovl_warm": 1.0, "vpp": 1.0, "n_moe_stage": 3.0}
+    got = a2a_overlap_ep_seconds(lay, 120.0, 90.0, 27.0, 10.0)
+    per_layer = 126.0 / 3.0 - 30.0  # 12 exposed per layer pair
+    assert got == pytest.approx(120.0 + 9 * 3 * (per_layer + share * (40.0 - per_layer)))
+    # the same three layers over three chunks (vpp 3: one layer a chunk, each from a standing start) expose more
+    lay3 = {"a2a_ovl_warm": 3.0, "vpp": 3.0, "n_moe_stage": 3.0}
+    assert a2a_overlap_ep_seconds(lay3, 120.0, 90.0, 27.0, 10.0) > got
+
+
+def test_delayed_wgrad_runs_beside_dispatch_bwd_by_hand():
+    # models/common/utils.py TransformerLayerNode.backward_dw records no event, so dispatch_bwd waits for the
+    # experts' dgrad only: c = 5, attention 1 + 1 + 1, experts' forward 1, dgrad 1, wgrad 10 (one layer):
+    # combine_bwd 0–5 | attention fwd 0–1; dgrad 5–6; dispatch_fwd 5–10; wgrad 6–16; dispatch_bwd 10–15;
+    # experts' fwd 16–17; combine_fwd 17–22; attention dgrad 17–18, wgrad 18–19: 22 (waiting for the wgrad: 26)
+    assert a2a_overlap_pair_span(1.0, 5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0) == pytest.approx(22.0)
+
+
+def test_no_pairs_hide_nothing_and_say_so():
+    # one micro-batch (PP 1): the first forward and the last backward alone (combined_1f1b_schedule_for_no_pipelining)
+    assert a2a_overlap_pairs(1, 1, 1) == 0.0 and a2a_overlap_pairs(1, 1, 8) == 7.0
+    # PP 2 × VP 2: 5 forward chunks before the first combined step = 2.5 micro-batches
+    assert a2a_overlap_pairs(2, 2, 2) == 0.0 and a2a_overlap_pairs(2, 2, 4) == pytest.approx(1.5)
+    lay = {"a2a_ovl_warm": 1.0, "vpp": 1.0}
+    assert a2a_overlap_ep_seconds(lay, 4.0, 30.0, 9.0, 1.0) == pytest.approx(4.0)  # all of it exposed
+    one = _moe({"global_batch_size": 8}, {"ep_a2a_overlap": True})  # 8 GPUs, MBS 1: one micro-batch a step
+    t = _time(one)
+    assert t.hidden.get("ep_comm", 0.0) == 0.0
+    msgs = [m.render() for m in evaluate(scenario_from_dict(one)).messages]
+    said = [m for m in msgs if "hides nothing" in m]
+    assert len(said) == 1 and "1 chunk in all (1 per model chunk)" in said[0], msgs
+    many = [m.render() for m in evaluate(scenario_from_dict(_moe({}, {"ep_a2a_overlap": True}))).messages]
+    assert not [m for m in many if "hides nothing" in m]
+    off = [m.render() for m in evaluate(scenario_from_dict(_moe({"global_batch_size": 8}))).messages]
+    assert not [m for m in off if "hides nothing" in m]
+    # a searched plan carries it among its warnings too; the PDF's plan section says it once
+    from types import SimpleNamespace
+
+    from gpuplanner.core.evaluate import a2a_overlap_pairless_message
+    from gpuplanner.report.content import plan_from_evaluation
+
+    ev = evaluate(scenario_from_dict(one))
+    plan = SimpleNamespace(explanation=[], warnings=a2a_overlap_pairless_message(ev.scenario))
+    info = plan_from_evaluation(ev, "A", plan)
+    assert len([w for w in info.warnings if "hides nothing" in w.render()]) == 1
 
 
 def test_overlap_hides_the_all_to_all_and_reports_it():

@@ -555,7 +555,29 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     messages += _nic_default_message(s)
     messages += _mfsdp_message(s, r.gpu)
     messages += lora_dropout_default_message(s)
+    messages += a2a_overlap_pairless_message(s)
     return messages
+
+
+def a2a_overlap_pairless_message(s: Scenario) -> list[Msg]:
+    """``parallel.ep_a2a_overlap`` where Megatron-Core's combined 1F1B pairs no micro-batch's forward with another's
+    backward (one micro-batch per step, or no more chunks than the schedule's warm-up: Megatron-LM d98e8a64
+    ``pipeline_parallel/combined_1f1b.py``, ``schedules.py`` ``get_pp_rank_microbatches``): the overlap hides
+    nothing (:func:`timing.a2a_overlap_pairs`), and the time prices none of it hidden; said so the choice is not
+    read as saving time (in the Evaluation's messages and each searched plan's warnings)."""
+    from .timing import a2a_overlap_pairs, a2a_overlap_warmup
+
+    p = s.parallel
+    if not getattr(p, "ep_a2a_overlap", False):  # only Megatron-Core tools take it (scenario._check_ep_a2a_overlap)
+        return []
+    vpp = max(int(p.vpp or 1), 1)
+    if a2a_overlap_pairs(p.pp, vpp, s.grad_accum) > 0.0:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "The EP all-to-all overlap hides nothing here: Megatron-Core runs {w} chunk(s) of forward alone before "
+             "it pairs one micro-batch's forward with another's backward, and a step here has {c} chunk(s) in all "
+             "({m} per model chunk); raise the global batch or the gradient accumulation to give it pairs."),
+        {"m": int(s.grad_accum), "c": int(s.grad_accum) * vpp, "w": int(a2a_overlap_warmup(p.pp, vpp))})]
 
 
 def lora_dropout_default_message(s: Scenario) -> list[Msg]:

@@ -48,8 +48,8 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import (PlanFigures, cost_inputs, evaluate, lora_dropout_default_message, model_support_warnings,
-                       validation_band)
+from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
+                       lora_dropout_default_message, model_support_warnings, validation_band)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, elapsed_msg, error_text
 from . import rules as rulesmod
@@ -3116,6 +3116,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     s, gpu, arch = ctx.scenario, ctx.gpu, ctx.resolved.arch
     w: list[Msg] = list(model_support_warnings(p.evaluation.scenario, ctx.resolved))
     w += lora_dropout_default_message(p.evaluation.scenario)  # the plan's framework's own default, when used
+    w += a2a_overlap_pairless_message(p.evaluation.scenario)  # the EP overlap with no micro-batch pairs
     if p.tp > 1 and gpu.intra_node_link == "pcie":
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "
                                                  "over PCIe; expect poor scaling."), {"tp": p.tp}))

@@ -4022,31 +4022,89 @@ def a2a_overlap_warmup(pp, vpp):
     return (pp - 1.0) * 2.0 + (vpp - 1.0) * pp + 1.0
 
 
+#: Layer pairs chained before the steady period of :func:`a2a_overlap_pair_span` is read off: the two streams' timeline
+#: is a max-plus recurrence of one pair to the next, which settles after the first pair or two (each pair starts from
+#: the previous one's ``combine_fwd`` and attention ``dgrad``); the period is the mean of the pairs after these.
+A2A_OVERLAP_SETTLE_PAIRS = 3
+
+
+def _a2a_pair_step(st, c, a_f, a_bd, a_bw, m_f, m_bd, m_bw):
+    """One layer pair of Megatron-Core's combined 1F1B (Megatron-LM d98e8a64
+    ``models/common/model_chunk_schedule_plan.py`` ``TransformerLayerSchedulePlan.run``), each node on its stream in
+    the order the host issues it, and each waiting for the last node of its own micro-batch: ``ScheduleNode.
+    stream_acquire_context`` (``pipeline_parallel/utils.py``) does ``event.wait(stream)`` before and
+    ``event.record(stream)`` after every node, one event per micro-batch's model chunk; the delayed weight gradients
+    (``TransformerLayerNode.backward_dw``, ``models/common/utils.py``) run on the compute stream and record no event.
+    ``st`` = (comm stream free, compute stream free, forward micro-batch's last node done, backward's)."""
+    comm, comp, f_ok, b_ok = st
+    mx = np.maximum
+    e_cb = mx(comm, b_ok) + c          # combine_bwd (comm), after the previous pair's attention dgrad
+    e_pf = mx(comp, f_ok) + a_f        # pre_dispatch_fwd: attention, norm, router (comp)
+    e_mbd = mx(e_pf, e_cb) + m_bd      # mlp_bwd: the experts' dgrad, after combine_bwd (comp)
+    e_df = mx(e_cb, e_pf) + c          # dispatch_fwd (comm), after pre_dispatch_fwd
+    e_mbw = e_mbd + m_bw               # mlp_bwd_dw: the experts' delayed wgrad (comp, no event)
+    e_db = mx(e_df, e_mbd) + c         # dispatch_bwd (comm), after the dgrad
+    e_mf = mx(e_mbw, e_df) + m_f       # mlp_fwd (comp), after dispatch_fwd
+    e_cf = mx(e_db, e_mf) + c          # combine_fwd (comm), after mlp_fwd
+    e_pbd = mx(e_mf, e_db) + a_bd      # pre_dispatch_bwd: the attention's dgrad (comp), after dispatch_bwd
+    e_pbw = e_pbd + a_bw               # its delayed wgrad (comp, no event): beside the next pair's combine_bwd
+    return e_cf, e_pbw, e_cf, e_pbd
+
+
+def a2a_overlap_pair_span(layers, c, a_f, a_bd, a_bw, m_f, m_bd, m_bw):
+    """The time one combined forward-backward step of a model chunk takes over ``layers`` layer pairs, from both
+    streams free to both done (``TransformerModelChunkSchedulePlan.run`` joins them with ``wait_current_stream``):
+    the first pair from a standing start, then the steady period per further pair (:func:`_a2a_pair_step`)."""
+    z = 0.0 * (c + a_f + m_f)
+    st = (z, z, z, z)
+    spans = []
+    for _ in range(A2A_OVERLAP_SETTLE_PAIRS + 2):
+        st = _a2a_pair_step(st, c, a_f, a_bd, a_bw, m_f, m_bd, m_bw)
+        spans.append(np.maximum(st[0], st[1]))
+    period = (spans[-1] - spans[1]) / float(len(spans) - 2)
+    return spans[0] + np.maximum(layers - 1.0, 0.0) * period
+
+
 def a2a_overlap_ep_seconds(lay: dict, ep_mb, t_gpu_mb, t_exp_mb, m_acc):
     """The expert all-to-all left exposed per step under Megatron-Core's EP overlap (``--overlap-moe-expert-
     parallel-comm --delay-wgrad-compute``; Megatron-Bridge ``comm_overlap.moe_a2a_overlap``). Megatron-LM d98e8a64
-    ``models/common/model_chunk_schedule_plan.py`` ``TransformerLayerSchedulePlan.run`` pairs one micro-batch's layer
-    forward with another's layer backward, the communication on its own stream::
+    ``pipeline_parallel/combined_1f1b.py`` runs one micro-batch's forward beside another's backward ("EP A2A in
+    forward step is hidden by the attention/mlp computation in the backward step, and vice versa"), layer by layer
+    (``TransformerModelChunkSchedulePlan.run``: forward layer i with backward layer n − 1 − i; the layers one chunk
+    has more than the other run alone), the communication on its own stream::
 
         comm: combine_bwd      | dispatch_fwd → dispatch_bwd      | combine_fwd
-        comp: pre_dispatch_fwd | mlp_bwd → mlp_bwd_dw → mlp_fwd   | pre_dispatch_bwd
+        comp: pre_dispatch_fwd | mlp_bwd → mlp_bwd_dw → mlp_fwd   | pre_dispatch_bwd (→ its dw)
 
-    Each of the four all-to-alls is a quarter ``c`` of ``ep_mb`` (one micro-batch's dispatch and combine, forward
-    and backward). ``pre_dispatch`` is the attention block and router (the micro-batch's GPU work ``t_gpu_mb`` less
-    its expert GEMMs ``t_exp_mb``; backward twice the forward); the experts' forward, dgrad and delayed wgrad are a
-    third of ``t_exp_mb`` each. ``mlp_fwd`` waits for ``dispatch_fwd`` and ``dispatch_bwd`` for the dgrad. The
-    chunks run alone (:func:`a2a_overlap_warmup`, per ``vpp`` chunks one micro-batch) keep their whole all-to-all.
-    The cost: while an all-to-all runs beside compute, the compute loses the communication kernels' SMs
-    (:data:`EP_OVERLAP_COMM_SM_SHARE` of the time the two run together). Issue 35 round 7 (helper a2aovl8), kept
-    as built there; round 12 (mgfields12) adds the refusals' EP/dispatcher cases and the hidden part's line."""
-    c = ep_mb / 4.0
-    attn = np.maximum(t_gpu_mb - t_exp_mb, 0.0)
-    m3 = t_exp_mb / 3.0
-    mid_end = np.maximum(np.maximum(c, 2.0 * m3) + m3, np.maximum(c, m3) + c)
-    pair = np.maximum(c - attn / 3.0, 0.0) + (mid_end - 3.0 * m3) + np.maximum(c - attn * 2.0 / 3.0, 0.0)
-    pair = pair + EP_OVERLAP_COMM_SM_SHARE * (4.0 * c - pair)
+    with the dependencies :func:`_a2a_pair_step` follows from the code. Each of the four all-to-alls is a quarter
+    ``c`` of ``ep_mb`` (one micro-batch's dispatch and combine, forward and backward) per MoE layer;
+    ``pre_dispatch`` is the attention block and router (the micro-batch's GPU work ``t_gpu_mb`` less its expert
+    GEMMs ``t_exp_mb``): forward a third, its dgrad and delayed wgrad a third each; the experts' forward, dgrad and
+    delayed wgrad a third of ``t_exp_mb`` each. A chunk of ``L`` MoE layers (``n_moe_stage / vpp``) is one
+    :func:`a2a_overlap_pair_span`; what it takes beyond the compute of its ``L`` pairs is exposed. The forward chunks
+    run before the first combined step and the backward chunks after the last (:func:`a2a_overlap_warmup`, per
+    ``vpp`` chunks one micro-batch) keep their whole all-to-all: with one micro-batch, or fewer chunks than the
+    warm-up, nothing is hidden (``a2a_overlap_pairs`` says so in the plan). The cost of running together: while an
+    all-to-all runs beside compute the compute loses the communication kernels' SMs (:data:`EP_OVERLAP_COMM_SM_SHARE`
+    of the time the two run together). Issue 35 round 7 (a2aovl8) built the pair; round 12 (mgfields12) the
+    refusals and the hidden part's line; round 13 (moe13) the pair as the code's stream and event order."""
+    n = np.maximum(lay.get("n_moe_stage", 1.0), 1e-9)
+    c = ep_mb / 4.0 / n
+    attn = np.maximum(t_gpu_mb - t_exp_mb, 0.0) / n
+    m3 = t_exp_mb / 3.0 / n
+    layers = np.maximum(n / lay["vpp"], 1.0)
+    span = a2a_overlap_pair_span(layers, c, attn / 3.0, attn / 3.0, attn / 3.0, m3, m3, m3)
+    pair = np.clip(span / layers - (attn + 3.0 * m3), 0.0, 4.0 * c)
+    pair = (pair + EP_OVERLAP_COMM_SM_SHARE * (4.0 * c - pair)) * n
     alone = np.minimum(lay["a2a_ovl_warm"] / lay["vpp"], m_acc)
     return ep_mb * alone + pair * (m_acc - alone)
+
+
+def a2a_overlap_pairs(pp, vpp, m_acc) -> float:
+    """The micro-batches whose forward Megatron-Core's combined 1F1B runs beside another's backward, on the first
+    pipeline stage (:func:`a2a_overlap_warmup`; ``combined_1f1b_schedule_for_no_pipelining``: the first forward
+    and the last backward alone). 0: the overlap hides nothing."""
+    return max(float(m_acc) - a2a_overlap_warmup(float(pp), float(vpp)) / float(vpp), 0.0)
 
 
 def layout_rows(lay: dict) -> int | None:

@@ -352,7 +352,8 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
                                      None if k in unknown else float(rb.breakdown[k])) for k in BUILD_PART_LABELS]
     if plan is not None:
         info.explanation = [Text.of(m) for m in plan.explanation]
-        info.warnings = [Text.of(m) for m in plan.warnings] + info.warnings
+        ranked = [Text.of(m) for m in plan.warnings]  # a line in both lists (a searched plan's own) once
+        info.warnings = ranked + [w for w in info.warnings if w not in ranked]
     return info
 
 

@@ -2155,6 +2155,10 @@
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
     </message>
     <message>
+        <source>The EP all-to-all overlap hides nothing here: Megatron-Core runs {w} chunk(s) of forward alone before it pairs one micro-batch&apos;s forward with another&apos;s backward, and a step here has {c} chunk(s) in all ({m} per model chunk); raise the global batch or the gradient accumulation to give it pairs.</source>
+        <translation>专家全对全通信重叠在此不隐藏任何时间：Megatron-Core 先单独运行 {w} 个前向分块，之后才把一个微批次的前向与另一个微批次的反向配对，而这里每步共有 {c} 个分块（每个模型分块 {m} 个）；请增大全局批次或梯度累积，使其有可配对的微批次。</translation>
+    </message>
+    <message>
         <source>Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU {mfu:.1%}; this GPU&apos;s matmul efficiency × {k:.2f}, this plan&apos;s own communication kept.</source>
         <translation>已按在 {n} × {gpu}（{nodes} 个节点，TP {tp}，PP {pp}）上的实测结果校准：MFU {mfu:.1%}；该 GPU 的矩阵乘效率 × {k:.2f}，本方案自身的通信开销保持不变。</translation>
     </message>
