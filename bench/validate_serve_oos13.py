@@ -32,10 +32,12 @@ Sources (NVIDIA/TensorRT-LLM, two stored versions of the performance page; the c
 """
 from __future__ import annotations
 
+import contextlib
 import statistics
 import sys
 
 from gpuplanner.core import inference as inf
+from gpuplanner.core import timing as T
 from gpuplanner.core.catalog_hw import get_gpu
 from gpuplanner.core.estimate import resolve
 from gpuplanner.core.scenario import Scenario
@@ -103,6 +105,18 @@ TTFT_E = {
 _MODELS: dict = {}
 
 
+@contextlib.contextmanager
+def before_r13():
+    """The model as it was before this round's change: no power-limited A100 PCIe factor
+    (:data:`timing.MAMF_TABLE_PAIRS` empty), so every row can be printed before and after in one run."""
+    saved = dict(T.MAMF_TABLE_PAIRS)
+    T.MAMF_TABLE_PAIRS.clear()
+    try:
+        yield
+    finally:
+        T.MAMF_TABLE_PAIRS.update(saved)
+
+
 def model(preset):
     if preset not in _MODELS:
         r = resolve(Scenario.model_validate({"model": {"preset": preset}}))
@@ -117,8 +131,11 @@ def max_load_total(preset, tp, gpu, prec, isl, osl, utilization=None):
     return 0.0 if v is None else v * tp
 
 
-def rows():
-    """(metric, group, label, published, predicted, predicted at KV share 0.95 or None) for every new row."""
+def rows(grouped_kernel=True):
+    """(metric, group, label, published, predicted, predicted at KV share 0.95 or None) for every new row.
+    ``grouped_kernel`` False: the v0.8 fixed-batch rows as if decode attention streamed each KV head once per query
+    head (TensorRT-LLM's pre-XQA masked MHA kernel; v0.8's XQA was "experimental and not enabled by default", exported
+    only in the page's Llama-2-70B and Falcon commands, none shown for Mistral): a sensitivity, not the scored figure."""
     out = []
     for (p, tp), by_gpu in TABLE_F.items():
         for (g, prec), vals in by_gpu.items():
@@ -131,8 +148,9 @@ def rows():
         for p, tps, batches, vals in models:
             tps = tps if isinstance(tps, tuple) else (tps,) * 4
             for (i, o), tp, b, meas in zip(LENS_E, tps, batches, vals):
-                v = inf.static_batch_tokens_per_s_per_gpu(model(p), get_gpu(g), batch=b, prompt_tokens=i,
-                                                          output_tokens=o, precision=prec, tp=tp)
+                v = inf.static_batch_tokens_per_s_per_gpu(
+                    model(p), get_gpu(g), batch=b, prompt_tokens=i, output_tokens=o, precision=prec, tp=tp,
+                    kv_passes=inf.attention_kv_passes(model(p), grouped_kernel=grouped_kernel))
                 out.append(("fixed batch", f"E {g} {prec}", f"v0.8 {p} {g} {prec} TP{tp} b{b} {i}/{o}", meas, v,
                             None))
     for g, models in TTFT_E.items():
@@ -185,20 +203,42 @@ def summary_lines(rs):
     return lines
 
 
-def row_lines(rs):
-    lines = ["| metric | row | published | predicted | pub/pred-1 | [model/pub-1] |", "|---|---|---|---|---|---|"]
-    for metric, _g, lab, pub, pred, _s in rs:
+def row_lines(before, after):
+    lines = ["| metric | row | published | predicted before | pub/pred-1 before | predicted after | pub/pred-1 after "
+             "| [model/pub-1 after] |", "|---|---|---|---|---|---|---|---|"]
+    for (metric, _g, lab, pub, pred0, _s0), (_m, _g1, _l, _p, pred, _s) in zip(before, after):
+        e0, _ = err(metric, pub, pred0)
         e, e2 = err(metric, pub, pred)
         unit = " ms" if metric == "first token" else ""
-        lines.append(f"| {metric} | {lab} | {pub:,.1f}{unit} | {pred:,.1f}{unit} | {e * 100:+.1f}% | [{e2 * 100:+.1f}%] |")
+        lines.append(f"| {metric} | {lab} | {pub:,.1f}{unit} | {pred0:,.1f}{unit} | {e0 * 100:+.1f}% | "
+                     f"{pred:,.1f}{unit} | {e * 100:+.1f}% | [{e2 * 100:+.1f}%] |")
+    return lines
+
+
+def xqa_lines():
+    """The v0.8 Mistral 7B fixed-batch rows on H100/H200 with and without the grouped-query decode kernel."""
+    lines = ["| row (v0.8 Mistral 7B, Hopper FP8) | published | grouped kernel (scored) | one KV pass per query head |",
+             "|---|---|---|---|"]
+    for a, b in zip(rows(), rows(grouped_kernel=False)):
+        if a[0] == "fixed batch" and "mistral" in a[2] and ("h100" in a[2] or "h200" in a[2]):
+            lines.append(f"| {a[2]} | {a[3]:,.0f} | {a[4]:,.0f} ({a[3] / a[4] - 1:+.1%}) | "
+                         f"{b[4]:,.0f} ({b[3] / b[4] - 1:+.1%}) |")
     return lines
 
 
 def main(argv):
-    rs = rows()
-    print("\n".join(summary_lines(rs)))
+    with before_r13():
+        before = rows()
+    after = rows()
+    print("Before the round-13 change (no A100 PCIe power-limit factor):")
+    print("\n".join(summary_lines(before)))
+    print("\nAfter (timing.MAMF_TABLE_PAIRS: A100 PCIe 80GB at 252.9 / 271.2 of the SXM's matmul share):")
+    print("\n".join(summary_lines(after)))
+    if "--fragment" not in argv:
+        print("\nSensitivity, not scored: v0.8's Mistral on Hopper without the grouped-query kernel")
+        print("\n".join(xqa_lines()))
     print()
-    print("\n".join(row_lines(rs)))
+    print("\n".join(row_lines(before, after)))
     return 0
 
 
