@@ -197,6 +197,14 @@ DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
 #: an expert), 0.90 of its 148, where the H100's 0.55 × 1.0 would give 81. Round 9 (h20_9) replaces the ratio for
 #: Hopper cards: :func:`fixed_loss_share`, 0.898 on the H20 (factor 1.634).
 DATACENTER_SWEEP_GEN_REFERENCE = {"hopper": ("h100-sxm-80gb", 797.51)}
+#: Issue 35 round 13 (servoos13): the PCIe A100 board runs the same GA100 die as the SXM4 module at the same rated
+#: 312 BF16 TFLOPS, in 300 W instead of 400 W, so its power limit holds the tensor clock lower under dense matmuls.
+#: stas00/ml-engineering ``compute/accelerator/README.md`` (commit b9e29720), "Maximum Achievable Matmul FLOPS
+#: comparison table", BF16, ``mamf-finder.py``: NVIDIA A100 SXM 271.2 (86.9%), NVIDIA A100 PCIe 252.9 (81.1%) — one
+#: finder, one table, so the factor is the ratio of the two shares: 252.9 / 271.2 = 0.933. {card: (its MAMF, (the
+#: reference card measured in the same table, its MAMF))}. ASSUMED the 80 GB (300 W) board: the table does not name
+#: the memory; the 40 GB board (250 W) has no measurement and keeps 1.0.
+MAMF_TABLE_PAIRS = {"a100-pcie-80gb": (252.9, ("a100-sxm-80gb", 271.2))}
 
 
 #: Issue 35 round 9 (h20_9): generations whose reference card's loss below its own sweep (its measured training share
@@ -229,6 +237,10 @@ def fixed_loss_share(gid: str) -> float:
 def datacenter_sweep_factor(gid: str) -> float:
     """:data:`DATACENTER_SWEEP_TFLOPS`' card over the A100's share in the same table; 1.0 for any other id. A Hopper
     card: :func:`fixed_loss_share` over the generation's share."""
+    if gid in MAMF_TABLE_PAIRS:  # issue 35 round 13: a power-limited board measured beside its reference card
+        mamf, (ref_id, ref_mamf) = MAMF_TABLE_PAIRS[gid]
+        return (mamf / float(C.peak_tflops(C.get_gpu(gid), "bf16"))) / \
+            (ref_mamf / float(C.peak_tflops(C.get_gpu(ref_id), "bf16")))
     if gid not in DATACENTER_SWEEP_TFLOPS:
         return 1.0
     if gpu_generation(C.get_gpu(gid)) in SWEEP_FIXED_LOSS_GENS:
@@ -251,7 +263,8 @@ def sustained_clock_factor(g, precision: str | None = None) -> float:
         # math (FP8, INT8) keeps 1.0
         # (a Hopper card's fixed loss, fixed_loss_share, is memory time whatever the operands' width: its 8-bit GEMMs
         # take the same factor, on top of FP8_EFFICIENCY_RATIO / TE_GEMM_RATIO as on every card)
-        if precision in ("fp8", "int8") and gid in DATACENTER_SWEEP_TFLOPS and gpu_generation(g) not in \
+        if precision in ("fp8", "int8") and (gid in DATACENTER_SWEEP_TFLOPS or gid in MAMF_TABLE_PAIRS) and \
+                gpu_generation(g) not in \
                 SWEEP_FIXED_LOSS_GENS:
             return 1.0
         return datacenter_sweep_factor(gid)
