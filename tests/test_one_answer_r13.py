@@ -310,8 +310,8 @@ def _calls_without_engine(tree: ast.AST, names: tuple[str, ...]) -> list[tuple[s
 
 def test_no_prefill_call_in_the_planner_leaves_the_engine_out():
     """Every call of the prefill functions in gpuplanner/ names the engine whose 8-bit forward it times (a call
-    without it would price an FP8 vLLM plan by round 12's rule in that view only). The static-batch function is
-    TensorRT-LLM's gptSessionBenchmark and names it."""
+    without it would price an FP8 vLLM plan by round 12's rule in that view only). The static-batch function passes
+    its own ``engine`` (TensorRT-LLM's by default: its gptSessionBenchmark tables)."""
     names = ("prefill_s", "time_to_first_token_s", "_prefill_step_s")
     bad = []
     for path in sorted((ROOT / "gpuplanner").rglob("*.py")):
