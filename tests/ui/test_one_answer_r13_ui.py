@@ -1,0 +1,69 @@
+"""One plan, one answer in the app on round 13's paths (issue 35 r13 parity13).
+
+- A DeepSpeed-Chat PPO file with ``training.rl.hybrid_engine`` on (postoos13), opened in the window: the Training
+  page's switch shows it, the live panel's Evaluation has ``estimate --json``'s step time and calendar days, and the
+  Plans page's rows are ``plan --json``'s, each timed with the switch.
+- An FP8 vLLM serving phase (fp8lin13's 8-bit prefill): the Project page's first-token sentence is the one
+  ``gpuplanner project`` prints (round 12's check on the new case).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.cli import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from test_one_answer_r13 import FP8_VLLM_DOC, HYBRID  # noqa: E402
+from tests.ui.conftest import searched  # noqa: E402
+
+
+def _cli_json(args: list[str], capsys) -> dict:
+    assert run_cli(args) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_hybrid_engine_file_gives_the_cli_figures_in_the_app(make_window, qtbot, capsys, tmp_path):
+    from gpuplanner.formatting import format_number, format_plan_days, format_time_number
+
+    doc = tmp_path / "hybrid.json"  # the layout given (the live panel's); the Plans page searches around it
+    doc.write_text(json.dumps({**HYBRID, "parallel": {"zero": 2}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}),
+                   encoding="utf-8")
+    plans = _cli_json(["plan", str(doc), "--json", "--top", "5"], capsys)["plans"]
+    e = _cli_json(["estimate", str(doc), "--json"], capsys)
+    w = make_window()
+    assert w.open_path(doc, show_errors=False)
+    assert w.model.user_scenario().training.rl.hybrid_engine is True
+    w.go_to(1)
+    box = w.page("training").hybrid_engine
+    assert box.isEnabled() and box.isChecked()
+    qtbot.waitUntil(lambda: w.estimator.result is not None and w.estimator.result.evaluation is not None,
+                    timeout=60000)
+    ev = w.estimator.result.evaluation
+    assert ev.scenario.training.rl.hybrid_engine is True
+    assert ev.time_modelled.step_time_s == pytest.approx(e["step_time_s"], rel=1e-9)
+    band = e.get("calendar_days_band")
+    days = format_plan_days(e["calendar_days"], None if band is None else tuple(band))
+    assert w.live.time_value.text().startswith(days + " calendar days"), w.live.time_value.text()
+    qtbot.waitUntil(lambda: searched(w) and w.search.outcome is not None, timeout=120000)
+    w.go_to(5)
+    page = w.page("plans")
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
+    for i, row in enumerate(page.table_model.plans[:3]):
+        p = plans[i]
+        assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"])
+        assert row.plan.scenario.training.rl.hybrid_engine is True
+        assert row.plan.evaluation.time_modelled.step_time_s == pytest.approx(p["step_time_s"], rel=1e-9)
+        assert format_time_number(p["calendar_days"]) == format_time_number(row.plan.calendar_days)
+        assert format_number(p["cost"], 0) == format_number(row.plan.cost, 0)
+
+
+def test_the_project_page_fp8_first_token_is_the_cli_sentence(make_window, language, qtbot, capsys):
+    from test_one_answer_r12_ui import test_the_project_page_first_token_is_the_cli_sentence as check
+
+    check(FP8_VLLM_DOC, make_window, language, qtbot, capsys)
