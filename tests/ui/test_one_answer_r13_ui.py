@@ -67,3 +67,36 @@ def test_the_project_page_fp8_first_token_is_the_cli_sentence(make_window, langu
     from test_one_answer_r12_ui import test_the_project_page_first_token_is_the_cli_sentence as check
 
     check(FP8_VLLM_DOC, make_window, language, qtbot, capsys)
+
+
+def test_hybrid_engine_switch_survives_save_and_reopen(make_window, qtbot, tmp_path):
+    """The switch set on the Training page is written by Save (the document's ``planfile.dumps``, which autosave and
+    recovery write too), read back by Open, and the reopened window evaluates the same step as before."""
+    from gpuplanner.io import planfile
+
+    doc = tmp_path / "hybrid-off.json"
+    d = json.loads(json.dumps(HYBRID))
+    d["training"]["rl"]["hybrid_engine"] = False
+    d.update(parallel={"zero": 2}, hardware={"gpu": "h100-sxm-80gb", "num_gpus": 8})
+    doc.write_text(json.dumps(d), encoding="utf-8")
+    w = make_window(search_enabled=False)
+    assert w.open_path(doc, show_errors=False)
+    w.go_to(1)
+    box = w.page("training").hybrid_engine
+    assert box.isEnabled() and not box.isChecked()
+    box.setChecked(True)
+    assert w.model.user_scenario().training.rl.hybrid_engine is True
+    qtbot.waitUntil(lambda: w.estimator.result is not None and w.estimator.result.evaluation is not None
+                    and w.estimator.result.evaluation.scenario.training.rl.hybrid_engine, timeout=60000)
+    step = w.estimator.result.evaluation.time_modelled.step_time_s
+    out = tmp_path / "hybrid.gpuplan"
+    assert w.save_to(out)
+    back, _ = planfile.load(out)
+    assert back.scenario.training.rl.hybrid_engine is True
+    w2 = make_window(search_enabled=False)
+    assert w2.open_path(out, show_errors=False)
+    w2.go_to(1)
+    assert w2.page("training").hybrid_engine.isChecked()
+    qtbot.waitUntil(lambda: w2.estimator.result is not None and w2.estimator.result.evaluation is not None,
+                    timeout=60000)
+    assert w2.estimator.result.evaluation.time_modelled.step_time_s == pytest.approx(step, rel=1e-12)
