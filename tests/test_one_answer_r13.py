@@ -176,7 +176,10 @@ def test_hybrid_engine_in_a_project_training_phase(capsys):
                                      "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
         return _write(d, "hybrid-project.gpuplan")
 
-    days = {}
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    days, what_if = {}, {}
     for on in (True, False):
         path = doc(on)
         ans = answer(path)
@@ -189,7 +192,15 @@ def test_hybrid_engine_in_a_project_training_phase(capsys):
         assert ph["training"]["compute_days"] == pytest.approx(days[on], rel=1e-12)
         assert ph["training"]["calendar_days"] == pytest.approx(train.evaluation.calendar_days, rel=1e-12)
         assert ph["work_weeks"] * 7.0 == pytest.approx(train.evaluation.calendar_days, rel=1e-9)
+        # the project's what-if "10× data" is the same scenario with ten times the tokens, evaluated once
+        rows = {r["change"]: r for r in json.loads(_cli(["project", str(path), "--json"], capsys))["what_if"]}
+        more = copy.deepcopy(train.evaluation.scenario.model_dump(mode="json"))
+        more["data"]["tokens"] *= 10
+        assert rows["tokens_x10"]["calendar_days"] == pytest.approx(evaluate(scenario_from_dict(more)).calendar_days,
+                                                                    rel=1e-12)
+        what_if[on] = rows["tokens_x10"]["calendar_days"]
     assert days[True] < days[False] * 0.95, days
+    assert what_if[True] < what_if[False] * 0.95, what_if
 
 
 # ---------------------------------------------------------------------------- verl's FSDP1 gradient passes (verl13)
@@ -277,7 +288,12 @@ def test_fp8_throughput_per_gpu_is_the_project_figure_and_live(capsys):
 SERVING_FNS = ("prefill_s", "time_to_first_token_s", "_prefill_step_s", "replica", "max_load_run")
 
 
-@pytest.mark.parametrize("doc,engine", [(FP8_VLLM_DOC, "vllm"), (FP8_SGLANG_DOC, "sglang")], ids=["vllm", "sglang"])
+#: the serving phase priced on every default serving card (no ``inference.gpu``): the project's own search of cards
+FP8_SGLANG_CARDS_DOC = R12._serving_doc(precision="fp8", kv_precision="fp8", gpu=None, engine="sglang")
+
+
+@pytest.mark.parametrize("doc,engine", [(FP8_VLLM_DOC, "vllm"), (FP8_SGLANG_DOC, "sglang"),
+                                        (FP8_SGLANG_CARDS_DOC, "sglang")], ids=["vllm", "sglang", "sglang-cards"])
 def test_every_serving_call_of_a_project_names_its_engine(doc, engine, monkeypatch):
     """Sizing the serving phase (the one answer the CLI, the PDF and the Project page read) calls the prefill
     functions with the phase's engine each time: none falls back to ``engine=None`` (the round-12 rule)."""
