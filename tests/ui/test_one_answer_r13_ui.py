@@ -100,3 +100,36 @@ def test_hybrid_engine_switch_survives_save_and_reopen(make_window, qtbot, tmp_p
     qtbot.waitUntil(lambda: w2.estimator.result is not None and w2.estimator.result.evaluation is not None,
                     timeout=60000)
     assert w2.estimator.result.evaluation.time_modelled.step_time_s == pytest.approx(step, rel=1e-12)
+
+
+def test_plans_details_name_the_fsdp1_grad_passes_as_the_cli(win, qtbot, tmp_path, capsys):
+    """verl13's named part in the Plans details of each top plan of a searched verl PPO run (``parallel.auto``): the
+    rows are ``estimate``'s of that plan (formatting.breakdown_rows of the plan's Evaluation), the part among them."""
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import BREAKDOWN_LABELS
+    from test_breakdown_rows import cli_breakdown_rows, want_rows
+    from test_one_answer_r13 import VERL
+    from tests.ui.test_breakdown_ui import details_breakdown_rows
+
+    d = json.loads(json.dumps(VERL))
+    d["parallel"]["auto"] = True
+    d["constraints"] = {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}
+    win.model.load(scenario_from_dict(d))
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=180000)
+    win.go_to(5)
+    page = win.page("plans")
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
+    named = 0
+    for i, row in enumerate(page.table_model.plans[:3]):
+        page.show_details(row)
+        ev = row.plan.evaluation
+        want = want_rows(ev)
+        assert details_breakdown_rows(page.details.toPlainText()) == want
+        path = tmp_path / f"verl{i}.json"  # this plan's layout as given (with ``auto`` on, estimate answers #1)
+        sd = ev.scenario.model_dump(mode="json")
+        sd["parallel"]["auto"] = False
+        path.write_text(json.dumps(sd), encoding="utf-8")
+        assert run_cli(["estimate", str(path)]) == 0
+        assert cli_breakdown_rows(capsys.readouterr().out) == want
+        named += BREAKDOWN_LABELS["fsdp1_grad_passes"] in dict(want)
+    assert named
