@@ -133,3 +133,30 @@ def test_plans_details_name_the_fsdp1_grad_passes_as_the_cli(win, qtbot, tmp_pat
         assert cli_breakdown_rows(capsys.readouterr().out) == want
         named += BREAKDOWN_LABELS["fsdp1_grad_passes"] in dict(want)
     assert named
+
+
+def test_a_selected_hybrid_plan_saved_is_what_the_cli_answers(make_window, qtbot, capsys, tmp_path):
+    """With the automatic layout, plan #2 selected on the Plans page and the document saved: the file's selected plan
+    keeps the switch, and ``estimate --json`` of the file answers that plan's step time and days (the copy the
+    document carries is the plan the window showed)."""
+    from gpuplanner.io import planfile
+
+    doc = tmp_path / "hybrid-auto.json"
+    doc.write_text(json.dumps(HYBRID), encoding="utf-8")
+    w = make_window()
+    assert w.open_path(doc, show_errors=False)
+    qtbot.waitUntil(lambda: searched(w) and w.search.outcome is not None, timeout=120000)
+    w.go_to(5)
+    page = w.page("plans")
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 1, timeout=10000)
+    row = page.table_model.plans[1]
+    page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(1, 0)).row())
+    qtbot.waitUntil(lambda: w.model.ui.get("selected_plan") == row.rank, timeout=10000)
+    out = tmp_path / "hybrid-auto.gpuplan"
+    assert w.save_to(out)
+    back, _ = planfile.load(out)
+    assert back.selected_plan is not None and back.selected_plan.scenario.training.rl.hybrid_engine is True
+    e = _cli_json(["estimate", str(out), "--json"], capsys)
+    assert e["scenario"]["hardware"]["num_gpus"] == row.num_gpus
+    assert e["step_time_s"] == pytest.approx(row.plan.evaluation.time_modelled.step_time_s, rel=1e-9)
+    assert e["calendar_days"] == pytest.approx(row.plan.calendar_days, rel=1e-9)
