@@ -1377,17 +1377,19 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
 def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, prompt_tokens: int,
                                       output_tokens: int, precision: str, kv_precision: str | None = None,
                                       tp: int = 1, eff: ServingEfficiency = ServingEfficiency(),
-                                      kv_passes: float = 1.0, loop: str = "none") -> float:
+                                      kv_passes: float = 1.0, loop: str = "none",
+                                      engine: str = "tensorrt-llm") -> float:
     """Output tokens/s per GPU of one static batch (all ``batch`` prompts prefilled, then ``output_tokens``
     decode steps at the average context): what TensorRT-LLM's ``gptSessionBenchmark`` measured for its
     v0.6.1 tables at a stated batch size (docs/validation_inference.md). The context phase runs the batch's
     prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``). ``kv_passes``: the engine
     version's decode attention (:func:`attention_kv_passes`; TensorRT-LLM before XQA). ``loop``: the engine loop's
-    host work per step (:func:`exposed_host_s`)."""
+    host work per step (:func:`exposed_host_s`). ``engine``: whose 8-bit forward the prefill is (:func:`prefill_s`;
+    TensorRT-LLM's by default, its FP8 layers one fused graph: :data:`EIGHT_BIT_16BIT_ACTIVATION_ENGINES`)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
                             rows=batch * prompt_tokens, own_weights=True,
-                            attn_precision=attention_precision(precision, kv_precision))
+                            attn_precision=attention_precision(precision, kv_precision), engine=engine)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
                          context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff, kv_passes=kv_passes, loop=loop)
     return batch * output_tokens / (pre + output_tokens * t) / tp
