@@ -899,6 +899,17 @@ def _check_hybrid_engine(t, search_frameworks: bool) -> None:
                  "{framework} has no such choice"), framework=t.framework))
 
 
+def _check_hybrid_candidates(t, con) -> None:
+    """A search over frameworks with ``training.rl.hybrid_engine`` runs DeepSpeed (search.searched_frameworks): a
+    candidate list without DeepSpeed would leave the switch with no plan that runs it, so it is refused (session 13;
+    parity13 found such a search timed LLaMA-Factory, ms-swift and TRL with the switch silently off)."""
+    if (t.objective in ("ppo", "grpo") and t.rl.hybrid_engine and con.search_frameworks
+            and con.framework_candidates and "deepspeed" not in con.framework_candidates):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.hybrid_engine is a DeepSpeed-Chat setting (--enable_hybrid_engine): "
+                 "constraints.framework_candidates must include deepspeed")))
+
+
 def _check_empty_cache(t) -> None:
     """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
     if t.empty_cache_steps is not None and engine_of(t.framework) not in EMPTY_CACHE_ENGINES:
@@ -986,6 +997,7 @@ class Scenario(_Section):
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
         _check_rl_engine(t, bool(self.constraints.search_frameworks))
+        _check_hybrid_candidates(t, self.constraints)
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

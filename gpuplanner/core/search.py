@@ -1549,6 +1549,11 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training.rl, "offload_model", False) and s.training.objective in ("ppo", "grpo"):
         # the training model in CPU memory while vLLM generates: a Megatron-SWIFT setting (frameworks.RL_OFFLOAD_MODEL_TOOLS)
         fws = tuple(f for f in fws if f in RL_OFFLOAD_MODEL_TOOLS) or fws
+    if getattr(s.training.rl, "hybrid_engine", False) and s.training.objective in ("ppo", "grpo"):
+        # DeepSpeed-Chat's Hybrid Engine (scenario._check_hybrid_engine; methods.method_profile reads it on DeepSpeed
+        # only): the search runs DeepSpeed, which the default RL tool list leaves out (frameworks.frameworks_for), so
+        # the user's switch is never silently off (scenario._check_hybrid_candidates refuses a list without it)
+        fws = frameworks_for(s.training.method, ("deepspeed",), "sft") or fws
     if not getattr(s.training, "cut_cross_entropy", True):
         # an Unsloth version before Cut Cross-Entropy (scenario.cut_cross_entropy): only Unsloth is that tool
         fws = tuple(f for f in fws if f == "unsloth") or fws

@@ -8748,6 +8748,10 @@
         <translation>training.rl.hybrid_engine 是 DeepSpeed 对话训练示例的设置（--enable_hybrid_engine）；框架 {framework} 没有这一选项</translation>
     </message>
     <message>
+        <source>training.rl.hybrid_engine is a DeepSpeed-Chat setting (--enable_hybrid_engine): constraints.framework_candidates must include deepspeed</source>
+        <translation>training.rl.hybrid_engine 是 DeepSpeed 对话训练示例的设置（--enable_hybrid_engine）：constraints.framework_candidates 必须包含 deepspeed</translation>
+    </message>
+    <message>
         <source>training.gpt_j_residual is GPT-NeoX&apos;s gpt-j-residual switch; framework {framework} has no such choice</source>
         <translation>training.gpt_j_residual 是 GPT-NeoX 的 gpt-j-residual 开关；框架 {framework} 没有这一选项</translation>
     </message>
