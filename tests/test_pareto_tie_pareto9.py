@@ -51,8 +51,11 @@ def test_the_example_front_no_longer_keeps_near_ties():
     res = S.search(Scenario.model_validate(d), top=5)
     front = [(q["calendar_days"], q["cost"]) for q in res.pareto]
     assert front, res.pareto
-    # before: 0.048 days ¥94,000 (8 × H200), 0.051 days ¥70,000 (8 × H100), 0.051 days ¥102 (8 × H800)
-    assert all(c < 10_000 for _, c in front), front
+    # before: 0.048 days ¥94,000 (8 × H200), 0.051 days ¥70,000 (8 × H100), 0.051 days ¥102 (8 × H800). Since issue 35
+    # round 13 the H200 SXM runs at its own matmul share (timing.DATACENTER_SWEEP_TFLOPS): 8 × H200 at 0.046 days is
+    # more than FASTEST_TIE faster than every cheaper plan, so it is a real front point; the near tie ux11 found
+    # (8 × H100 by the month, ¥70,000, a hair faster than 8 × H800 by the hour) stays off
+    assert not any(q["gpu"] == "h100-sxm-80gb" and q["cost"] >= 10_000 for q in res.pareto), front
     for (d0, c0), (d1, c1) in zip(front, front[1:]):
         assert c1 < c0 and d1 > d0 * (1 + S.FASTEST_TIE), front
     d["constraints"]["objective"] = "fastest"

@@ -187,7 +187,15 @@ MAMF_SAME_DIE = {"rtx-4090d-24gb": "rtx-4090-24gb"}
 #: same table (both square sweeps, so the sweep's shortfall against the finder's best shape cancels): L40S
 #: (269.15 / 362.05) / (264.53 / 312) = 0.877, L20 (114.14 / 119.5) / (264.53 / 312) = 1.127. Only these catalogue
 #: ids (a user-entered GPU states its own figures); their generation borrows Ampere's 0.70, as GeForce Ada does.
-DATACENTER_SWEEP_TFLOPS = {"l40s-48gb": 269.15, "l20-48gb": 114.14, "h20-96gb": 142.25}
+#: Issue 35 round 13 (ptoos13): the H200 SXM, measured in the same table (``database.md`` @9d82827637, row "NVIDIA H200",
+#: Mightlaus, "docker": 790.29 best square BF16), is the H100 SXM's GH100 die at the same 989 BF16 figure and 700 W
+#: (its square-matmul share 0.799 against the H100's 0.806) with 4.8 TB/s of HBM3e against 3.35: the reference card's
+#: loss below its matmul maximum is memory time (:func:`fixed_loss_share`), so the H200 keeps 3.35 / 4.8 of it:
+#: 1 / (989/790.29 + 0.5781 × 3.35/4.8) = 0.604 of its figure on training GEMMs (factor 1.099 over Hopper's 0.55).
+#: Published checks, not used to set it: MLPerf v5.1 Nebius 405B on 512 / 1,024 H200 (TP 4 × PP 8 × CP 2, FP8) and
+#: v4.0–v5.0 Llama 2 70B LoRA on 8 H200 ran 5–13% faster than the model gave without it
+#: (bench/validate_pt_oos13.py, bench/validate_mlperf_oos.py).
+DATACENTER_SWEEP_TFLOPS = {"l40s-48gb": 269.15, "l20-48gb": 114.14, "h20-96gb": 142.25, "h200-sxm-141gb": 790.29}
 DATACENTER_SWEEP_REFERENCE = ("a100-sxm-80gb", 264.53)
 #: Issue 35 round 8 (smallm8): a Hopper card is measured against the H100 SXM, whose runs set Hopper's 0.55, in the
 #: same table (``database.md`` @9d82827637): H100 80GB HBM3 797.51 (HaxxorCialtion; 783.66 bare metal, clow1710),
