@@ -45,3 +45,14 @@ def test_candidates_without_deepspeed_are_refused_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "hybrid_engine" in err and "framework_candidates" in err and "\n" not in err
     assert "Traceback" not in err
+
+
+def test_the_rollout_line_names_the_hybrid_engine(tmp_path, capsys):
+    """The plan's rollout line says the Hybrid Engine generates where it is on, the plain line where it is off."""
+    plans = _plan_json(tmp_path, HYBRID, capsys, top=1)["plans"]
+    lines = json.dumps(plans[0])
+    assert "Hybrid Engine" in lines and "own generate()" not in lines
+    off = copy.deepcopy(HYBRID)
+    off["training"]["rl"]["hybrid_engine"] = False
+    lines_off = json.dumps(_plan_json(tmp_path, off, capsys, top=1)["plans"][0])
+    assert "own generate()" in lines_off and "Hybrid Engine" not in lines_off

@@ -2976,6 +2976,10 @@ ROLLOUT_ENGINE_LINES = {
     "training": QT_TRANSLATE_NOOP(CTX, "Rollout generation: the training framework's own generate(), {frac:.0%} of "
                                        "each step."),
 }
+#: The training model generating through DeepSpeed-Chat's Hybrid Engine (``training.rl.hybrid_engine``, timed with
+#: DeepSpeed-Inference's fused kernels: methods.method_profile), said as such (parity13 found the plain line above)
+HYBRID_ENGINE_LINE = QT_TRANSLATE_NOOP(CTX, "Rollout generation: the training model through DeepSpeed's Hybrid Engine "
+                                            "(fused inference kernels), {frac:.0%} of each step.")
 
 
 def _rollout_line(s: Scenario, p: Plan) -> list[Msg]:
@@ -2984,6 +2988,8 @@ def _rollout_line(s: Scenario, p: Plan) -> list[Msg]:
         return []
     frac = float((p.evaluation.time.breakdown or {}).get("generation", 0.0))
     text = ROLLOUT_ENGINE_LINES.get(str(s.training.rl.generation_engine))
+    if method_profile(s.training).hybrid_engine:
+        text = HYBRID_ENGINE_LINE
     return [Msg(CTX, text, {"frac": frac})] if text and frac > 0 else []
 
 

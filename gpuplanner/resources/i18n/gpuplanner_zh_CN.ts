@@ -4701,6 +4701,10 @@
         <translation>它赶不上 {d:g} 天的截止时间</translation>
     </message>
     <message>
+        <source>Rollout generation: the training model through DeepSpeed&apos;s Hybrid Engine (fused inference kernels), {frac:.0%} of each step.</source>
+        <translation>采样生成：训练模型经 DeepSpeed 混合引擎（融合推理内核）生成，占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
     </message>
