@@ -1,0 +1,103 @@
+"""Round-13 probe: markup from a stranger's plan never renders as rich text anywhere in the window (labels, tool
+tips, item views' tool tips, text browsers, chart text), on every page, with every name a plan file carries."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QApplication, QGraphicsTextItem, QGraphicsView, QLabel,
+                               QTextEdit, QWidget)
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAN = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+QUOTES = ROOT / "examples" / "quotes" / "autodl-a800.csv"
+MARK = '<img src="file:///etc/hostname"><b>X</b>'
+
+
+def _hostile_plan(tmp_path: Path) -> Path:
+    from gpuplanner.cli import run_cli
+
+    d = json.loads(PLAN.read_text(encoding="utf-8"))
+    d["title"] = "T" + MARK
+    d["notes"] = "N" + MARK
+    d["scenario"]["model"]["name"] = "M" + MARK
+    for i, ph in enumerate(d["project"]["phases"]):
+        ph["notes"] = f"PN{i}" + MARK
+        old = ph["name"]
+        ph["name"] = f"P{i}" + MARK
+        if d["project"].get("main_phase") == old:
+            d["project"]["main_phase"] = ph["name"]
+        if ph.get("scenario"):
+            ph["scenario"]["model"]["name"] = f"PM{i}" + MARK
+    for c in d.get("vendor_checklist", []):
+        c["note"] = "C" + MARK
+    f = tmp_path / "hostile.gpuplan"
+    f.write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")
+    q = tmp_path / "q.csv"
+    q.write_text(QUOTES.read_text(encoding="utf-8").replace("AutoDL (example)", "V" + MARK.replace('"', '""'))
+                 .replace("PyTorch images", "I" + MARK.replace('"', '""')), encoding="utf-8")
+    assert run_cli(["quotes", str(f), str(q), "--save"]) == 0
+    return f
+
+
+def _item_tips(m) -> list[str]:
+    try:
+        cols = m.columnCount(QModelIndex())
+    except TypeError:
+        cols = 1
+    out = []
+    for r in range(min(m.rowCount(QModelIndex()), 200)):
+        for c in range(min(cols, 40)):
+            tip = m.data(m.index(r, c), Qt.ItemDataRole.ToolTipRole)
+            if isinstance(tip, str) and "<img" in tip and Qt.mightBeRichText(tip):
+                out.append(f"item tooltip ({r},{c}): {tip[:120]!r}")
+    return out
+
+
+def _leaks(w: QWidget) -> list[str]:
+    found = []
+    for child in [w, *w.findChildren(QWidget)]:
+        where = f"{type(child).__name__}({child.objectName()})"
+        tip = child.toolTip()
+        if "<img" in tip and Qt.mightBeRichText(tip):
+            found.append(f"{where} tooltip: {tip[:120]!r}")
+        if isinstance(child, QLabel) and "<img" in child.text() and child.textFormat() != Qt.TextFormat.PlainText:
+            found.append(f"{where} label: {child.text()[:120]!r}")
+        if isinstance(child, QAbstractButton) and "<img" in child.text():
+            pass  # buttons draw plain text
+        if isinstance(child, QTextEdit) and 'src="file:///etc/hostname"' in child.toHtml():
+            found.append(f"{where} html")
+        if isinstance(child, QGraphicsView) and child.scene() is not None:
+            for item in child.scene().items():
+                if isinstance(item, QGraphicsTextItem) and 'src="file:///etc/hostname"' in item.toHtml():
+                    found.append(f"{where} graphics text: {item.toPlainText()[:80]!r}")
+        if isinstance(child, QAbstractItemView) and child.model() is not None:
+            found += [f"{where} {x}" for x in _item_tips(child.model())]
+    return found
+
+
+def test_no_page_renders_markup_from_a_plan(make_window, qtbot, tmp_path):
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    f = _hostile_plan(tmp_path)
+    w = make_window()
+    assert w.doc.open_path(f) is True
+    w.estimator.run_now()
+    leaks = []
+    for i in range(len(PAGE_KEYS)):
+        w.go_to(i)
+        qtbot.wait(50)
+        QApplication.processEvents()
+        leaks += [f"page {PAGE_KEYS[i]}: {x}" for x in _leaks(w.pages[i])]
+    leaks += [f"window: {x}" for x in _leaks(w) if "page" not in x]
+    shown = [c for c in w.findChildren(QLabel) if "<img" in c.text()]
+    from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
+    allw = w.findChildren(QWidget)
+    texts = [(type(c).__name__, (c.text() if hasattr(c, "text") and callable(c.text) else c.toPlainText() if hasattr(c, "toPlainText") else "")) for c in allw]
+    print("TITLE", w.model.title, len(allw), [t for t in texts if isinstance(t[1], str) and "hostname" in t[1]][:20])
+    print("labels showing the names as text:", len(shown), [c.text()[:60] for c in shown][:10])
+    assert not leaks, "\n".join(dict.fromkeys(leaks))
