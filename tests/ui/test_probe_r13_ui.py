@@ -1,15 +1,15 @@
-"""Round-13 probe: markup from a stranger's plan never renders as rich text anywhere in the window (labels, tool
-tips, item views' tool tips, text browsers, chart text), on every page, with every name a plan file carries."""
+"""Round-13 probe (bench/probe_hostile_r13.py, UI side): markup from a stranger's plan never renders as rich text
+anywhere in the window (labels, tool tips, item views' tool tips, text browsers, chart text items), on every page,
+with every name a plan file carries: title, notes, model name, phase names and notes, checklist notes, a quote's
+vendor and preinstalled image. No hole found in round 13: a guard, so that a page added later is scanned too."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QApplication, QGraphicsTextItem, QGraphicsView, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QGraphicsTextItem, QGraphicsView, QLabel,
                                QTextEdit, QWidget)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,8 +38,11 @@ def _hostile_plan(tmp_path: Path) -> Path:
     f = tmp_path / "hostile.gpuplan"
     f.write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")
     q = tmp_path / "q.csv"
-    q.write_text(QUOTES.read_text(encoding="utf-8").replace("AutoDL (example)", "V" + MARK.replace('"', '""'))
-                 .replace("PyTorch images", "I" + MARK.replace('"', '""')), encoding="utf-8")
+    def cell(prefix: str) -> str:  # a quoted CSV cell holding the markup as it is
+        return '"' + (prefix + MARK).replace('"', '""') + '"'
+
+    q.write_text(QUOTES.read_text(encoding="utf-8").replace("AutoDL (example)", cell("V"))
+                 .replace("PyTorch images", cell("I")), encoding="utf-8")
     assert run_cli(["quotes", str(f), str(q), "--save"]) == 0
     return f
 
@@ -67,8 +70,6 @@ def _leaks(w: QWidget) -> list[str]:
             found.append(f"{where} tooltip: {tip[:120]!r}")
         if isinstance(child, QLabel) and "<img" in child.text() and child.textFormat() != Qt.TextFormat.PlainText:
             found.append(f"{where} label: {child.text()[:120]!r}")
-        if isinstance(child, QAbstractButton) and "<img" in child.text():
-            pass  # buttons draw plain text
         if isinstance(child, QTextEdit) and 'src="file:///etc/hostname"' in child.toHtml():
             found.append(f"{where} html")
         if isinstance(child, QGraphicsView) and child.scene() is not None:
@@ -95,9 +96,8 @@ def test_no_page_renders_markup_from_a_plan(make_window, qtbot, tmp_path):
         leaks += [f"page {PAGE_KEYS[i]}: {x}" for x in _leaks(w.pages[i])]
     leaks += [f"window: {x}" for x in _leaks(w) if "page" not in x]
     shown = [c for c in w.findChildren(QLabel) if "<img" in c.text()]
-    from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
-    allw = w.findChildren(QWidget)
-    texts = [(type(c).__name__, (c.text() if hasattr(c, "text") and callable(c.text) else c.toPlainText() if hasattr(c, "toPlainText") else "")) for c in allw]
-    print("TITLE", w.model.title, len(allw), [t for t in texts if isinstance(t[1], str) and "hostname" in t[1]][:20])
-    print("labels showing the names as text:", len(shown), [c.text()[:60] for c in shown][:10])
+    # the names did reach the window (as text): the scan looked at something
+    from PySide6.QtWidgets import QLineEdit
+
+    assert [e for e in w.findChildren(QLineEdit) if MARK in e.text()]
     assert not leaks, "\n".join(dict.fromkeys(leaks))
