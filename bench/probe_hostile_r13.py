@@ -363,6 +363,40 @@ def file_cases() -> list[Case]:
     return cases
 
 
+#: names a written quote sheet must keep as text: formula starts, and characters XML cannot hold
+SHEET_NAMES = ["=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(1)", "\t=1+1", "\r=HYPERLINK(\"http://x\")",
+               "a\x07b\x1b[2J", "\u202e=1+1", "<b>x</b>"]
+
+
+def sheet_checks() -> list[tuple[str, bool, str]]:
+    """The quote sheets the app writes (Quotes page: export; ``io/quote_sheets.write_csv``/``write_xlsx``) from
+    quotes whose vendor, region and note hold :data:`SHEET_NAMES`: written without an error, every text cell a
+    spreadsheet would run as a formula written as text (CSV: a leading apostrophe; XLSX: a string cell)."""
+    import csv
+    import openpyxl
+
+    from gpuplanner.core.quotes import VendorQuote
+    from gpuplanner.io import quote_sheets as qs
+
+    base = qs.read_quotes(QUOTES)[0].model_dump()
+    out = []
+    for name in SHEET_NAMES:
+        what = f"written sheet, vendor {name!r}"
+        try:
+            q = VendorQuote.model_validate({**base, "provider": name, "region": name,
+                                            "offers": [{**base["offers"][0], "note": name}]})
+            rows = list(csv.reader(io.StringIO(qs.write_csv(q).decode("utf-8-sig"))))
+            wb = openpyxl.load_workbook(io.BytesIO(qs.write_xlsx([q])))
+        except Exception as e:  # noqa: BLE001 (a crash is what the probe looks for)
+            out.append((what, False, f"{type(e).__name__}: {str(e)[:120]}"))
+            continue
+        bad = [c for r in rows for c in r if c and c[0] in "=+-@\t\r"]
+        bad += [c.value for ws in wb.worksheets for r in ws.iter_rows() for c in r
+                if isinstance(c.value, str) and c.value[:1] == "=" and c.data_type != "s"]
+        out.append((what, not bad, f"formula cells {bad[:3]}" if bad else "ok"))
+    return out
+
+
 ALL = (field_cases, serving_cases, text_cases, file_cases)
 
 
@@ -486,7 +520,12 @@ def main(argv: list[str] | None = None) -> int:
         ok, line, dt = run_case(case)
         failed += not ok
         print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
-    print(f"{len(cases) - failed}/{len(cases)} cases pass ({time.perf_counter() - t0:.0f} s)")
+    checks = sheet_checks() if any(o in "written sheet" for o in args.only.split("|")) else []
+    for what, ok, line in checks:
+        failed += not ok
+        print(f"{'PASS' if ok else 'FAIL'}   0.0s {what}: {line}", flush=True)
+    total = len(cases) + len(checks)
+    print(f"{total - failed}/{total} cases pass ({time.perf_counter() - t0:.0f} s)")
     return 1 if failed else 0
 
 

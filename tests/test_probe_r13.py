@@ -179,3 +179,25 @@ def test_every_probe_case_passes(capsys, monkeypatch):
     rc = probe.main([])
     out = capsys.readouterr().out
     assert rc == 0, "\n".join(line for line in out.splitlines() if line.startswith("FAIL"))
+
+
+# 5 ------------------------------------------------------------------- a written sheet with control characters
+
+
+def test_a_vendor_name_with_control_characters_exports_to_xlsx():
+    """A bell or an escape in a vendor's name (a CSV cell, a plan file's quote) made openpyxl raise
+    IllegalCharacterError: the Quotes page's export failed with a traceback. Now shown as U+FFFD; formula starts
+    stay text."""
+    import openpyxl
+
+    from gpuplanner.core.quotes import VendorQuote
+    from gpuplanner.io import quote_sheets
+
+    base = quote_sheets.read_quotes(ROOT / "examples" / "quotes" / "autodl-a800.csv")[0].model_dump()
+    q = VendorQuote.model_validate({**base, "provider": "=a\x07b\x1b[2J", "region": "r\x01"})
+    wb = openpyxl.load_workbook(io.BytesIO(quote_sheets.write_xlsx([q])))
+    ws = wb.worksheets[0]
+    cells = {(r[0].value, r[1].value): r[2] for r in ws.iter_rows() if r[0].value in ("vendor",)}
+    assert cells[("vendor", "provider")].value == "=a\ufffdb\ufffd[2J" and cells[("vendor", "provider")].data_type == "s"
+    assert cells[("vendor", "region")].value == "r\ufffd"
+    assert ws.title == "=a\ufffdb\ufffd2J"

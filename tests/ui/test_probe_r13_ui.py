@@ -101,3 +101,50 @@ def test_no_page_renders_markup_from_a_plan(make_window, qtbot, tmp_path):
 
     assert [e for e in w.findChildren(QLineEdit) if MARK in e.text()]
     assert not leaks, "\n".join(dict.fromkeys(leaks))
+
+
+def test_exporting_a_quote_whose_vendor_holds_control_characters(make_window, monkeypatch, tmp_path):
+    """The Quotes page's export of a plan's quote with a bell in the vendor's name wrote nothing and raised
+    openpyxl's IllegalCharacterError inside the slot (a traceback) before round 13."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from gpuplanner.cli import run_cli
+
+    d = json.loads(PLAN.read_text(encoding="utf-8"))
+    f = tmp_path / "p.gpuplan"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    q = tmp_path / "q.csv"
+    q.write_text(QUOTES.read_text(encoding="utf-8").replace("AutoDL (example)", "Auto\x07DL"), encoding="utf-8")
+    assert run_cli(["quotes", str(f), str(q), "--save"]) == 0
+    w = make_window()
+    assert w.doc.open_path(f) is True
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    w.go_to(PAGE_KEYS.index("quotes"))
+    page = w.page("quotes")
+    out = tmp_path / "export.xlsx"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    assert page.quotes and "\x07" in page.quotes[0]["provider"]
+    page._export()
+    assert out.exists() and out.stat().st_size > 0 and not page.error.text()
+
+
+def test_an_opened_plans_quotes_reach_the_quotes_page_and_survive_an_edit(make_window, monkeypatch, tmp_path):
+    """The model's load kept only the UI keys it knew, and ``quotes`` was not one: an opened plan's quotes never
+    reached the Quotes page, and adding a vendor there saved that vendor alone over the file's quotes (lost)."""
+    from gpuplanner.cli import run_cli
+    from gpuplanner.io import planfile
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    f = tmp_path / "p.gpuplan"
+    f.write_bytes(PLAN.read_bytes())
+    assert run_cli(["quotes", str(f), str(QUOTES), "--save"]) == 0
+    w = make_window()
+    assert w.doc.open_path(f) is True
+    w.go_to(PAGE_KEYS.index("quotes"))
+    page = w.page("quotes")
+    assert [q["provider"] for q in page.quotes] == ["AutoDL (example)"]
+    page._add_vendor()
+    assert w.doc.save_to(f)
+    doc, _ = planfile.load(f)
+    assert [q.provider for q in doc.quotes][:1] == ["AutoDL (example)"] and len(doc.quotes) == 2
