@@ -61,6 +61,7 @@ class Case:
     outputs: tuple[str, ...] = ()  # files the command may write (relative to the scratch folder)
     stdin: bytes | None = None
     max_out: int = 200_000  # stdout characters: a name from a file never multiplies the output
+    absent: tuple[str, ...] = ()  # the one error line holds none of these
 
 
 def patched(base: dict, **paths) -> str:
@@ -355,6 +356,11 @@ def file_cases() -> list[Case]:
         Case("report -o onto a folder", ["report", str(ROOT / "examples" / "7b-lora-1x4090.json"), "-o", "."], {}, "2"),
         Case("report --author with markup", ["report", str(ROOT / "examples" / "7b-lora-1x4090.json"), "-o", "r.pdf",
                                              "--author", "<h1>x</h1>\u202e\x1b[2J"], {}, "0", outputs=("r.pdf",)),
+        Case("a flag out of range", ["plan", "x.json", "--top", "0"], {}, "2", ("plan: argument --top", "got 0"),
+             absent=("[-h]", "COMMAND")),
+        Case("a missing argument", ["kit-import", "x.json"], {}, "2", ("kit-import: ", "RESULT.json"),
+             absent=("[-h]",)),
+        Case("an unknown command", ["nosuchcmd"], {}, "2", ("nosuchcmd",)),
         Case("topo from stdin with escapes", ["topo", "-"], {}, "0|2", stdin=b"\x1b]0;pwn\x07GPU0\tX\n" * 10),
         Case("health from stdin 3 MB", ["health", "-"], {}, "0|2", stdin=b"A" * 3_000_000),
         Case("net bidi in port", ["net", "n.txt"], {"n.txt": "CA 'mlx5_0\u202e'\n\tPort 1:\n\t\tState: Active\n"},
@@ -495,6 +501,9 @@ def _judge(case: Case, rc, out: str, err: str, dt: float) -> list[str]:
         missing = [w for w in case.words if lines and w not in lines[0]]
         if missing:
             problems.append(f"error line does not name {missing}")
+        held = [w for w in case.absent if lines and w in lines[0]]
+        if held:
+            problems.append(f"error line holds {held}")
     if any(w in err for w in DUMP_WORDS):
         problems.append("traceback or pydantic dump on stderr")
     if len(out) > case.max_out:

@@ -201,3 +201,26 @@ def test_a_vendor_name_with_control_characters_exports_to_xlsx():
     assert cells[("vendor", "provider")].value == "=a\ufffdb\ufffd[2J" and cells[("vendor", "provider")].data_type == "s"
     assert cells[("vendor", "region")].value == "r\ufffd"
     assert ws.title == "=a\ufffdb\ufffd2J"
+
+
+# 6 ------------------------------------------------------------------------------------- argument errors
+
+
+def test_a_commands_argument_error_starts_with_the_command_not_the_usage():
+    """argparse built each command's prog from the top-level usage string: "gpuplanner: error: [-h] [--version]
+    [--self-test] [FILE | COMMAND ...] plan: argument --top: …" (and the same in each command's usage line)."""
+    rc, out, err = _cli(["plan", "x.json", "--top", "0"])
+    line = _one_line(err)
+    assert rc == 2 and line.startswith("gpuplanner: error: plan: argument --top:") and "[-h]" not in line, line
+    rc, out, err = _cli(["plan", "--help"])
+    assert rc == 0 and out.startswith("usage: gpuplanner plan [-h]"), out[:200]
+
+
+def test_a_bad_option_for_the_app_is_one_line(capsys):
+    """``gpuplanner --bogus`` (the app's own parser) printed argparse's usage line before the error: two lines."""
+    from gpuplanner.ui.app import run_app
+
+    with pytest.raises(SystemExit) as info:
+        run_app(["--bogus"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and _one_line(err) == "gpuplanner: error: unrecognized arguments: --bogus"
