@@ -148,3 +148,28 @@ def test_an_opened_plans_quotes_reach_the_quotes_page_and_survive_an_edit(make_w
     assert w.doc.save_to(f)
     doc, _ = planfile.load(f)
     assert [q.provider for q in doc.quotes][:1] == ["AutoDL (example)"] and len(doc.quotes) == 2
+
+
+def test_pasted_tool_output_never_renders_markup(qtbot):
+    """The Verify panel's pasted topology, ibstat and nvidia-smi -q text with markup in the names they carry (NIC
+    legend, CA name, product name): shown as text in the verdicts, tables and tool tips."""
+    from gpuplanner.io.scenario_files import load_scenario
+    from gpuplanner.ui.verify_panel import VerifyPanel
+
+    data = ROOT / "tests" / "data"
+    w = VerifyPanel()
+    qtbot.addWidget(w)
+    w.set_scenario(*load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"))
+    topo = (data / "topo" / "8gpu-two-nvlink-islands.txt").read_text(encoding="utf-8")
+    assert w.load_topology_text(topo.replace("NIC0: mlx5_0", "NIC0: mlx5_0" + MARK))
+    net = (data / "net" / "constructed-8x-ndr-400-plus-2-eth-ibstat.txt").read_text(encoding="utf-8")
+    w.load_network_text(net.replace("CA 'mlx5_0'", "CA 'mlx5_0" + MARK + "'"))
+    smi = (data / "health" / "constructed-nvidia-smi-q-h100-throttled-ecc.txt").read_text(encoding="utf-8")
+    w.load_health_text(smi.replace("NVIDIA H100 80GB HBM3", "NVIDIA H100 80GB HBM3" + MARK, 1))
+    leaks = _leaks(w)
+    for bad in ("<img src='x'>GPU0\tGPU1", "CA '<img src=x>'\n"):
+        w.load_topology_text(bad)
+        w.load_network_text(bad)
+        w.load_health_text(bad)
+    leaks += _leaks(w)
+    assert not leaks, "\n".join(leaks)
