@@ -65,7 +65,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     # the app's own option (ui/app.py parses it; listed here so that --help shows it)
     parser.add_argument("--self-test", action="store_true",
                         help="open the app's window, render every page, exit 0 (1 on a problem); no COMMAND")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog: each command's usage and one-line errors start "gpuplanner plan", not the top-level usage string argparse
+    # would put before the command's name ("gpuplanner: error: [-h] [--version] … plan: argument --top", probe13)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="gpuplanner")
     one = command_module(only) if only is not None else None
     for module in [one] if one is not None else _command_modules():
         register = getattr(module, "register", None)

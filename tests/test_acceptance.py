@@ -373,7 +373,7 @@ def test_cli_import_bad_file_is_one_line(tmp_path, capsys):
     bad.write_text('{"schema": "gpuplanner-kit/1", "power": [{"gpu": "x", "draw_w_mean": 1}]}')
     assert run_cli(["kit-import", str(H100_8B), str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == "gpuplanner: error: r.json: power[0].gpu: Input should be a valid integer, unable to parse string as an integer"
+    assert err.strip() == "gpuplanner: error: r.json: power[0].gpu: Input should be a valid integer, unable to parse string as an integer, got \"x\""
 
 
 # ------------------------------------------------------------------ the embedded program's helpers (no torch)

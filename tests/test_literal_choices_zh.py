@@ -15,8 +15,9 @@ EX = Path(__file__).resolve().parents[1] / "examples" / "mixtral-8x7b-ep8-16xa80
 
 
 @pytest.mark.parametrize("lang, want", [
-    ("en", "Input should be 'sdpa' or 'flash_attention_2'"),
-    ("zh_CN", "输入值应为 'sdpa' 或 'flash_attention_2'")])
+    # the line names the value typed after the choices (probe13: ", got …", zh "，实际为 …")
+    ("en", "Input should be 'sdpa' or 'flash_attention_2', got \"flash_attention_3\""),
+    ("zh_CN", "输入值应为 'sdpa' 或 'flash_attention_2'，实际为 \"flash_attention_3\"")])
 def test_attn_implementation_choices_refused_in_the_language(tmp_path, capsys, lang, want):
     d = json.loads(EX.read_text(encoding="utf-8"))
     d["training"]["attn_implementation"] = "flash_attention_3"

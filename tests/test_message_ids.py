@@ -230,8 +230,9 @@ CASES = {
     "moe": (dict(parallel__ep=2), "专家并行需要 MoE 模型", "parallel.ep: expert parallelism needs an MoE model",
             ("parallel.ep",)),
     # an unknown GPU with the "did you mean" suggestion (a nested message)
-    "gpu": (dict(hardware__gpu="h100-sxm"), "你是不是要找", "unknown GPU 'h100-sxm'; run `gpuplanner gpus` for the ids "
-            "(did you mean: h100-sxm-80gb", ("h100-sxm-80gb", "v100-sxm-32gb", "h800-sxm-80gb", "h100-sxm",
+    # (the field it came from in front since probe13)
+    "gpu": (dict(hardware__gpu="h100-sxm"), "你是不是要找", "hardware.gpu: unknown GPU 'h100-sxm'; run `gpuplanner gpus` for "
+            "the ids (did you mean: h100-sxm-80gb", ("hardware.gpu", "h100-sxm-80gb", "v100-sxm-32gb", "h800-sxm-80gb", "h100-sxm",
                                              "`gpuplanner gpus`")),
 }
 
@@ -279,7 +280,7 @@ def test_a_kit_result_error_is_shown_in_chinese():
     with pytest.raises(KitResultError) as info:
         kit_result_from_dict({"schema": SCHEMA, "tiny": "maybe"})
     first = info.value.args[0]
-    assert str(first) == "tiny: Input should be a valid boolean, unable to interpret input", first
+    assert str(first) == 'tiny: Input should be a valid boolean, unable to interpret input, got "maybe"', first
     _lang.install("zh_CN")
     try:
         zh = _lang.msg(first)

@@ -356,15 +356,15 @@ BAD = {
                     "bad.gpuplan: made by a newer GPU Planner (schema 7); this version reads up to 6"),
     "wrong-type": (_v2_with(scenario__training__seq_len="long"),
                    "bad.gpuplan: invalid plan (field scenario.training.seq_len: Input should be a valid integer, "
-                   "unable to parse string as an integer)"),
+                   "unable to parse string as an integer, got \"long\")"),
     "out-of-range": (_v2_with(scenario__parallel__zero=4),
                      "bad.gpuplan: invalid plan (field scenario.parallel.zero: Input should be less than or equal "
-                     "to 3)"),
+                     "to 3, got 4)"),
     "bad-layout": (_v2_with(scenario__parallel={"tp": 8}),
                    "bad.gpuplan: invalid plan (field scenario: hardware.num_gpus=4 is not divisible by tp·pp·cp=8)"),
     "bad-section-type": (_v2_with(scenario__hardware=5),
                          "bad.gpuplan: invalid plan (field scenario.hardware: Input should be a valid dictionary or "
-                         "instance of HardwareSection)"),
+                         "instance of HardwareSection, got 5)"),
     "bad-list-item": (_v2_with(vendor_checklist=[{"id": ""}]),
                       "bad.gpuplan: invalid plan (field vendor_checklist[0].id: String should have at least 1 "
                       "character)"),

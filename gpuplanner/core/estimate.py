@@ -12,7 +12,7 @@ from typing import Any
 
 from dataclasses import dataclass
 from .architecture import ModelArch, ModelSource, resolve_arch
-from .errors import ScenarioError
+from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .memory import (
@@ -186,7 +186,10 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")
 
-    gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
+    try:
+        gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
+    except CatalogError as err:  # the field the id came from, as every other check of the scenario names it (probe13)
+        raise ScenarioError(err.args[0], field="hardware.gpu") from None
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
 
 

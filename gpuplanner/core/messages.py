@@ -213,6 +213,41 @@ def validation_reason(error: Mapping[str, Any]) -> str:
     return msg
 
 
+#: the pydantic checks whose input is one value the user typed: the line names that value after the reason
+#: ('training.precision: Input should be 'bf16', 'fp16', 'fp32' or 'fp8', got "fp4"'; probe13: the brief's "one line
+#: naming the field and value"); a length, a missing key or an unknown key has no such value
+_NAMES_INPUT = {"greater_than", "greater_than_equal", "less_than", "less_than_equal", "literal_error", "int_parsing",
+                "int_from_float", "int_type", "float_parsing", "float_type", "bool_parsing", "bool_type", "string_type",
+                "finite_number", "string_pattern_mismatch", "enum", "dict_type", "list_type", "model_type"}
+_GOT = QT_TRANSLATE_NOOP(_VCTX, "{reason}, got {value}")
+
+
+def input_text(value: Any, width: int = 40) -> str | None:
+    """A typed value as the error line shows it: JSON's spelling (``true``, ``null``, ``"fp4"`` with its control
+    characters escaped), at most ``width`` characters; a list or an object by its kind alone (``[…]``, ``{…}``)."""
+    import json
+
+    if isinstance(value, (list, tuple)):
+        return "[…]"
+    if isinstance(value, dict):
+        return "{…}"
+    if isinstance(value, bool) or value is None or isinstance(value, (int, float, str)):
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+        except ValueError:  # an integer past Python's digit limit
+            text = "…"
+        return text if len(text) <= width else text[:width - 1] + "…"
+    return None
+
+
+def validation_line(error: Mapping[str, Any]) -> str:
+    """:func:`validation_reason` followed by the value that failed (``, got 'fp4'``) where the check is about
+    one typed value (:data:`_NAMES_INPUT`)."""
+    reason = validation_reason(error)
+    shown = input_text(error.get("input")) if error.get("type") in _NAMES_INPUT and "input" in error else None
+    return reason if shown is None else MsgStr.make(_VCTX, _GOT, reason=reason, value=shown)
+
+
 #: pydantic's literal_error with two or more choices ("Input should be 'sdpa' or 'flash_attention_2'")
 _LITERAL_OR = QT_TRANSLATE_NOOP(_VCTX, "Input should be {value} or {last}")
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from .messages import _LITERAL_OR, _PYDANTIC, _VCTX, MsgStr
+from .messages import _GOT, _LITERAL_OR, _PYDANTIC, _VCTX, MsgStr
 
 
 def _bool_refusal(annotation: Any) -> MsgStr | None:
@@ -53,6 +53,6 @@ class NoBoolForNumbers(BaseModel):
         alike; a valid value passes untouched."""
         if type(v) is bool and info.field_name is not None:
             refusal = _bool_refusal(cls.model_fields[info.field_name].annotation)
-            if refusal is not None:
-                raise ValueError(refusal)
+            if refusal is not None:  # with the value, as every other refusal of a typed value (probe13)
+                raise ValueError(MsgStr.make(_VCTX, _GOT, reason=refusal, value="true" if v else "false"))
         return v

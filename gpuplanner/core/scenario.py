@@ -7,13 +7,13 @@ on them. Fields may be added, never renamed. ``constraints`` drives the plan sea
 
 # no ``from __future__ import annotations``: pydantic reads each field's annotation as the object itself
 # instead of compiling and evaluating its text
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, not_negative_price, validation_reason
+from .messages import MsgStr, not_negative_price, validation_line
 from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
@@ -338,7 +338,7 @@ class TrainingSection(_Section):
     recompute_method: Literal["uniform", "block"] = Field(
         "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
     recompute_modules: list[RecomputeModule] | None = Field(
-        None, description="megatron_selective: the submodules Megatron-Core re-runs in backward "
+        None, max_length=len(get_args(RecomputeModule)), description="megatron_selective: the submodules Megatron-Core re-runs in backward "
                           "(--recompute-modules; Megatron-LM transformer_config.py recompute_modules): core_attn "
                           "(the attention core), layernorm (the norms not fused into a linear), moe_act (the experts' "
                           "activation), mla_up_proj (MLA's up projections and RoPE), mlp (dense MLP layers), moe (the "
@@ -409,6 +409,17 @@ class TrainingSection(_Section):
                     precision=data["precision"], recipe=recipe, given=data["fp8_recipe"]))
             data = {**data, "precision": "fp8", "fp8_recipe": recipe}
         return data
+
+    @field_validator("recompute_modules", mode="before")
+    @classmethod
+    def _recompute_modules_once(cls, v: Any) -> Any:
+        """Each module once, in the order given: Megatron-Core reads the list as a set (``transformer_config.py``
+        checks ``set(self.recompute_modules)``; ``core/recompute.module_terms`` too), so a repeated name means
+        nothing more; the plan table, the PDF and the Training page name each module once (probe13: 40,000
+        repeats printed a 540,000-character table line). Whatever is not a name goes on to the field's checks."""
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return list(dict.fromkeys(v))
+        return v
 
     @field_validator("recompute", mode="before")
     @classmethod
@@ -858,6 +869,23 @@ def _check_fused_ce(t) -> None:
 EMPTY_CACHE_ENGINES = ("hf", "deepspeed")
 
 
+def _check_rl_lengths(t) -> None:
+    """PPO/GRPO: the prompt and the rollout fit in ``seq_len`` (the prompt, when not given, is what seq_len leaves)."""
+    if t.objective not in ("ppo", "grpo"):
+        return
+    if t.rl.prompt_len is None and t.rl.rollout_len >= t.seq_len:
+        # the prompt is what seq_len leaves: name the value the user typed, not a derived length of 0 or
+        # below (probe13: "prompt + rollout (-9995904 + 10000000)" named no field and no typed value)
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.rollout_len={rollout} leaves no room for the prompt in seq_len={seq_len}"),
+            rollout=t.rl.rollout_len, seq_len=t.seq_len))
+    plen = t.rl.prompt_len if t.rl.prompt_len is not None else t.seq_len - t.rl.rollout_len
+    if plen <= 0 or plen + t.rl.rollout_len > t.seq_len:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
+            prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
+
+
 def _check_rl_engine(t, search_frameworks: bool = False) -> None:
     """The rollout engine's choices: ``schedule=one_step_off`` needs vLLM on its own GPUs; ``offload_model``:
     ms-swift's offload context runs in colocate mode only (``rollout_mixin``: ``elif self.vllm_mode ==
@@ -990,12 +1018,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.objective={objective} needs method full, lora or qlora (not pretrain)"),
                 objective=t.objective))
-        if t.objective in ("ppo", "grpo"):
-            plen = t.rl.prompt_len if t.rl.prompt_len is not None else t.seq_len - t.rl.rollout_len
-            if plen <= 0 or plen + t.rl.rollout_len > t.seq_len:
-                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                    CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
-                    prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
+        _check_rl_lengths(t)
         _check_rl_engine(t, bool(self.constraints.search_frameworks))
         _check_hybrid_candidates(t, self.constraints)
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
@@ -1148,10 +1171,10 @@ class Scenario(_Section):
 
 def format_validation_error(err: ValidationError) -> str:
     """One line naming the first offending field and why (keeping the reason's message id:
-    :func:`~gpuplanner.core.messages.validation_reason`)."""
+    :func:`~gpuplanner.core.messages.validation_line`: the reason, and the value that failed)."""
     first = err.errors()[0]
     loc = ".".join(str(x) for x in first.get("loc", ()) if x != "__root__")
-    msg = validation_reason(first)
+    msg = validation_line(first)
     if not loc:
         return msg
     return MsgStr.make("Errors", "{field}: {message}", field=loc, message=msg)

@@ -47,7 +47,7 @@ from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
-from .errors import PlannerError, ScenarioError
+from .errors import CatalogError, PlannerError, ScenarioError
 from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
                        lora_dropout_default_message, model_support_warnings, validation_band)
 from .i18n import QT_TRANSLATE_NOOP
@@ -1628,6 +1628,15 @@ def _region_msg(region: str) -> Msg:
     return Msg(CTX, REGION_NAMES.get(region, region), {})
 
 
+def _candidate_gpus(gpu_ids, custom_gpus) -> list:
+    """The catalog (or custom) record of each candidate id; an unknown id names the field it came from,
+    ``constraints.gpu_candidates``, as every other check of the scenario does (probe13)."""
+    try:
+        return [lookup_gpu(gid, custom_gpus) for gid in gpu_ids]
+    except CatalogError as err:
+        raise ScenarioError(err.args[0], field="constraints.gpu_candidates") from None
+
+
 def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, prices: PriceTable | None = None,
                   overheads: Overheads | None = None, skipped: dict[str, Msg] | None = None,
                   rules_on: bool = True):
@@ -1662,7 +1671,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 if why is not None:
                     skipped[gid] = why
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
-    gpus = [lookup_gpu(gid, s.hardware.custom_gpus) for gid in gpu_ids]
+    gpus = _candidate_gpus(gpu_ids, s.hardware.custom_gpus)
     # card class (planning rule): cards below it are left out while a candidate of the class exists
     params_total = float(facts.params.total)
     card_rule = (rules_on and con.rules.card_class

@@ -77,7 +77,7 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, error_text, not_negative_price, validation_reason
+from ..core.messages import MsgStr, error_text, not_negative_price, validation_line
 from ..core.nobool import NoBoolForNumbers
 from ..core.project import Project
 from ..core.quotes import VendorQuote
@@ -814,7 +814,7 @@ def _field_error(name: str, err: ValidationError) -> PlanFileError:
     loc = ""
     for part in first.get("loc", ()):
         loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
-    msg = validation_reason(first)  # the validator's own sentence, with its message id where it has one
+    msg = validation_line(first)  # the validator's own sentence (message id kept), and the value that failed
     return PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), loc or "(document)", msg)
 
 

@@ -412,10 +412,21 @@ def _cell_value(v: Any) -> Any:
 
 
 def _xlsx_value(v: Any) -> Any:
-    """Numbers as numbers (a Decimal as int or float: ``repr`` gives back the digits typed), the rest as text."""
+    """Numbers as numbers (a Decimal as int or float: ``repr`` gives back the digits typed), the rest as text, with
+    the control characters XML 1.0 cannot hold (openpyxl ``ILLEGAL_CHARACTERS_RE``: a bell or an escape in a
+    vendor's name from a CSV or a plan file) shown as U+FFFD: openpyxl raised ``IllegalCharacterError`` and the
+    export failed with a traceback (probe13)."""
     if isinstance(v, Decimal):
         return int(v) if v == v.to_integral_value() else float(v)
-    return _cell_value(v)
+    return _xml_text(_cell_value(v))
+
+
+def _xml_text(v: Any) -> Any:
+    if isinstance(v, str):
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+        return ILLEGAL_CHARACTERS_RE.sub("\ufffd", v)
+    return v
 
 
 def write_csv(quotes: VendorQuote | None, lang: str = "en") -> bytes:
@@ -435,7 +446,7 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
     wb.remove(wb.active)
     for i, q in enumerate(quotes or [None]):
         title = (q.provider if q is not None else ("报价单" if lang == "zh_CN" else "Quote"))
-        title = "".join(ch for ch in title if ch not in "[]:*?/\\")[:28] or f"Quote {i + 1}"
+        title = "".join(ch for ch in _xml_text(title) if ch not in "[]:*?/\\")[:28] or f"Quote {i + 1}"
         if title in wb.sheetnames:
             title = f"{title[:24]} {i + 1}"
         ws = wb.create_sheet(title)

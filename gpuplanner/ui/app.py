@@ -52,8 +52,17 @@ def install_message_filter() -> None:
     qInstallMessageHandler(handler)
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str):
+        """A bad option for the app (``gpuplanner --bogus``): one line on stderr, exit 2, as the commands' own
+        parser says it (cli._Parser); argparse's own printed the usage line first (probe13)."""
+        from gpuplanner.io.safe_read import one_line
+
+        self.exit(2, f"gpuplanner: error: {one_line(message, 360)}\n")
+
+
 def run_app(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="gpuplanner", description="GPU Planner desktop app")
+    parser = _OneLineParser(prog="gpuplanner", description="GPU Planner desktop app")
     parser.add_argument("file", nargs="?", help="a scenario or .gpuplan file to open")
     parser.add_argument("--self-test", action="store_true", help="open the window, render every page, exit 0")
     args = parser.parse_args(argv)

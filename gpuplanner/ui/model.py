@@ -45,6 +45,10 @@ DEFAULT_UI: dict[str, Any] = {
     "custom_gpus": [],              # list of dicts (shown in the catalog table)
     "checklist": {},                # vendor checklist: item id -> {"checked": bool, "notes": str}
     "project": None,                # the plan file's project (core.project.Project as JSON); None: one phase
+    # the vendors' quotes (core.quotes.VendorQuote as JSON; the plan file's ``quotes``): without this entry
+    # ``load`` dropped the opened plan's quotes, the Quotes page showed none, and the next edit there saved only the
+    # vendors typed since over the file's (probe13)
+    "quotes": [],
     "page": 0,
     "selected_plan": 0,
 }

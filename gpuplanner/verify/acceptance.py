@@ -55,7 +55,7 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, error_text, validation_reason
+from ..core.messages import MsgStr, error_text, validation_line
 from ..core.nobool import NoBoolForNumbers
 from ..formatting import format_flops, format_sig
 
@@ -406,7 +406,7 @@ def kit_result_from_dict(data: Any) -> KitResult:
     except ValidationError as err:
         first = err.errors()[0]
         raise KitResultError(MsgStr.make(CTX, "{field}: {why}", field=_loc(first.get("loc", ())),
-                                         why=validation_reason(first))) from None
+                                         why=validation_line(first))) from None
 
 
 def load_kit_result(path: str | Path) -> KitResult:

@@ -37,7 +37,7 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, Msg, error_text, validation_reason
+from ..core.messages import MsgStr, Msg, error_text, validation_line
 from ..core.nobool import NoBoolForNumbers
 from .findings import Finding, findings_first, worst
 
@@ -332,7 +332,7 @@ def parse_multinode_result(data: Any) -> MultiNodeResult:
     except ValidationError as err:
         first = err.errors()[0]
         raise MultiNodeError(MsgStr.make(CTX, "{field}: {why}", field=_loc(first.get("loc", ())),
-                                         why=validation_reason(first))) from None
+                                         why=validation_line(first))) from None
 
 
 def load_multinode_result(path: str | Path) -> MultiNodeResult:

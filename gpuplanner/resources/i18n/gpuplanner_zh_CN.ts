@@ -2085,6 +2085,10 @@
         <translation>价格不能小于零（{value}）</translation>
     </message>
     <message>
+        <source>{reason}, got {value}</source>
+        <translation>{reason}，实际为 {value}</translation>
+    </message>
+    <message>
         <source>Input should be {value} or {last}</source>
         <translation>输入值应为 {value} 或 {last}</translation>
     </message>
@@ -8734,6 +8738,10 @@
     <message>
         <source>training.preference.reference_grad_buffer needs a separate reference model; objective {objective} runs none here</source>
         <translation>training.preference.reference_grad_buffer 需要一个独立的参考模型；此处目标 {objective} 不运行参考模型</translation>
+    </message>
+    <message>
+        <source>training.rl.rollout_len={rollout} leaves no room for the prompt in seq_len={seq_len}</source>
+        <translation>training.rl.rollout_len={rollout} 在 seq_len={seq_len} 中没有留给提示的长度</translation>
     </message>
     <message>
         <source>training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the GPUs vLLM generates on)</source>
