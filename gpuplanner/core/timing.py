@@ -4096,15 +4096,23 @@ def a2a_overlap_ep_seconds(lay: dict, ep_mb, t_gpu_mb, t_exp_mb, m_acc):
     span = a2a_overlap_pair_span(layers, c, attn / 3.0, attn / 3.0, attn / 3.0, m3, m3, m3)
     pair = np.clip(span / layers - (attn + 3.0 * m3), 0.0, 4.0 * c)
     pair = (pair + EP_OVERLAP_COMM_SM_SHARE * (4.0 * c - pair)) * n
-    alone = np.minimum(lay["a2a_ovl_warm"] / lay["vpp"], m_acc)
+    alone = a2a_overlap_alone(lay["a2a_ovl_warm"], lay["vpp"], m_acc)
     return ep_mb * alone + pair * (m_acc - alone)
+
+
+def a2a_overlap_alone(warm, vpp, m_acc):
+    """The micro-batches of a step whose all-to-alls Megatron-Core's EP overlap runs alone (the ``warm`` chunks of
+    :func:`a2a_overlap_warmup`, ``vpp`` chunks a micro-batch), at most the step's ``m_acc``: the one rule that
+    :func:`a2a_overlap_ep_seconds` prices and :func:`a2a_overlap_pairs` reports."""
+    return np.minimum(warm / vpp, m_acc)
 
 
 def a2a_overlap_pairs(pp, vpp, m_acc) -> float:
     """The micro-batches whose forward Megatron-Core's combined 1F1B runs beside another's backward, on the first
     pipeline stage (:func:`a2a_overlap_warmup`; ``combined_1f1b_schedule_for_no_pipelining``: the first forward
-    and the last backward alone). 0: the overlap hides nothing."""
-    return max(float(m_acc) - a2a_overlap_warmup(float(pp), float(vpp)) / float(vpp), 0.0)
+    and the last backward alone): the step's less :func:`a2a_overlap_alone`. 0: the overlap hides nothing."""
+    m = float(m_acc)
+    return float(m - a2a_overlap_alone(a2a_overlap_warmup(float(pp), float(vpp)), float(vpp), m))
 
 
 def layout_rows(lay: dict) -> int | None:
