@@ -366,10 +366,21 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
 #: shape, stas00/ml-engineering ``mamf-finder.py``), per generation whose :data:`timing.GEN_EFFICIENCY` was set
 #: against it: Hopper (and datacenter Blackwell, which borrows Hopper's 0.55) the H100 SXM's 794.5 of 989 TFLOP/s (the
 #: measurement :data:`core.fp8.TE_GEMM_RATIO` comes from); Ampere (and Ada, consumer Blackwell and Volta, which borrow
-#: its 0.70) the A100 SXM's 267.9 of 312 (:data:`timing.MAMF_TFLOPS`). Other generations were set as Hopper × their
-#: MAMF over the H100's (timing's note on CDNA3), so they keep Hopper's ratio of the two.
-MATMUL_CEILING_16BIT = {"hopper": 794.5 / 989.0, "blackwell": 794.5 / 989.0, "ampere": 267.9 / 312.0,
-                        "ada": 267.9 / 312.0, "blackwell-consumer": 267.9 / 312.0, "volta": 267.9 / 312.0}
+#: its 0.70) the A100 SXM's 267.9 of 312: each card's :data:`timing.MAMF_TFLOPS` over its catalogue BF16 figure
+#: (:func:`timing.mamf_share`, :func:`matmul_ceiling_16bit`). Other generations were set as Hopper × their MAMF over
+#: the H100's (timing's note on CDNA3), so they keep Hopper's ratio of the two.
+MATMUL_CEILING_CARD = {"hopper": "h100-sxm-80gb", "blackwell": "h100-sxm-80gb", "ampere": "a100-sxm-80gb",
+                       "ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb", "volta": "a100-sxm-80gb"}
+
+
+def matmul_ceiling_16bit(gen_name: str) -> float:
+    """The 16-bit matmul ceiling :data:`MATMUL_CEILING_CARD` gives generation ``gen_name`` (share of the dense peak);
+    a generation without a card keeps Hopper's ratio of ceiling to :data:`timing.GEN_EFFICIENCY` (above)."""
+    card = MATMUL_CEILING_CARD.get(gen_name)
+    if card is not None:
+        return _timing.mamf_share(card)
+    hopper = _timing.mamf_share(MATMUL_CEILING_CARD["hopper"])
+    return _timing.GEN_EFFICIENCY[gen_name] * hopper / _timing.GEN_EFFICIENCY["hopper"]
 #: Engines whose 8-bit linear layers take and return 16-bit activations, one quantize kernel before each GEMM and the
 #: norms, rotary, SiLU-and-mul and residual adds in between left 16-bit (:func:`eight_bit_gemm_share`): vLLM
 #: (``Fp8LinearOp.apply``: ``ops.scaled_fp8_quant(input_2d, …)`` then ``cutlass_scaled_mm(…, out_dtype=input.dtype)``;
@@ -404,7 +415,7 @@ def eight_bit_gemm_share(gpu: Any) -> float:
     card's sustained-clock factor and the size factor of :func:`gemm_efficiency`."""
     gen_name = _timing.gpu_generation(gpu)
     g = _timing.GEN_EFFICIENCY[gen_name]
-    s = MATMUL_CEILING_16BIT.get(gen_name, g * MATMUL_CEILING_16BIT["hopper"] / _timing.GEN_EFFICIENCY["hopper"])
+    s = matmul_ceiling_16bit(gen_name)
     p16 = float(getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None) or 0.0)
     p8 = float(getattr(gpu, "fp8_tflops", None) or 0.0)
     if p16 <= 0 or p8 <= 0 or s <= g:

@@ -168,7 +168,10 @@ GEN_EFFICIENCY = {
 #: is a sustained ~2.71 GHz, the 4090's GPU-Boost range (2.73 GHz). A square sweep is a lower bound of
 #: the finder's best shape (the same sweep gives the 4090 164.8 against the finder's 178.8). A second 5090 run (issue
 #: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
-MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
+#: H100 SXM 794.5 (stas00/ml-engineering, gpu-catalog.md §4.1: the BF16 run beside the FP8 one behind
+#: :data:`core.fp8.TE_GEMM_RATIO`); a datacenter card, so :func:`sustained_clock_factor` never reads it (it is the
+#: Hopper ceiling of ``inference.MATMUL_CEILING_CARD``).
+MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03, "h100-sxm-80gb": 794.5}
 #: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
 #: Ampere's efficiency (Ada and consumer Blackwell: see above); its figure is the catalogue's (A100 SXM: 312).
 MAMF_REFERENCE = {"ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb"}
@@ -259,10 +262,10 @@ def sustained_clock_factor(g, precision: str | None = None) -> float:
     ref = MAMF_REFERENCE.get(gpu_generation(g))
     if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
         return 1.0
-    return _mamf_share(measured) / _mamf_share(ref)
+    return mamf_share(measured) / mamf_share(ref)
 
 
-def _mamf_share(gpu_id: str) -> float:
+def mamf_share(gpu_id: str) -> float:
     """A measured card's :data:`MAMF_TFLOPS` over its catalogue BF16 figure."""
     return MAMF_TFLOPS[gpu_id] / float(C.peak_tflops(C.get_gpu(gpu_id), "bf16"))
 
