@@ -394,6 +394,13 @@ def matmul_ceiling_16bit(gen_name: str) -> float:
 EIGHT_BIT_16BIT_ACTIVATION_ENGINES = ("vllm", "sglang")
 
 
+def eight_bit_forward(engine: str | None) -> bool:
+    """Whether ``engine``'s 8-bit prefill speeds up only its matmuls (:data:`EIGHT_BIT_16BIT_ACTIVATION_ENGINES`,
+    :func:`eight_bit_gemm_share`; None, an unnamed engine: the matmul ratio on the whole forward): the ``forward``
+    of :func:`gemm_efficiency` for every prefill GEMM and attention product."""
+    return engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES
+
+
 # Issue 35 round 13 (fp8lin13): an 8-bit forward does not run every part of the 16-bit one twice as fast. The
 # generation's efficiency g (0.55 on Hopper) is a whole forward's share of the peak; the matmuls alone reach s
 # (0.803 on the H100, MAMF). Per FLOP a forward spends 1/(s·P16) in the tensor cores and (1/g − 1/s)/P16 beyond them:
@@ -909,7 +916,7 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     lin = 2.0 * matmul_params(m, prompt) * prompt / tp  # the LM head on the prompt's last token only
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
-    fwd = engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES  # issue 35 round 13 (fp8lin13)
+    fwd = eight_bit_forward(engine)  # issue 35 round 13 (fp8lin13)
     return lin / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0, forward=fwd)) \
         + attention_flops_s(m, gpu, attn, attn_precision or precision, r, tp, t0, forward=fwd) \
         + (0.0 if own_weights else expert_grouped_gemm_extra_s(m, gpu, precision, prompt, r, tp, None, forward=fwd)) \
@@ -1442,7 +1449,7 @@ def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float,
     if prior > 0:
         pre += attention_flops_s(m, gpu, 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp, ap,
                                  tokens, tp, ridge_rows(gpu, precision),
-                                 forward=engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES)
+                                 forward=eight_bit_forward(engine))
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, tokens) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
