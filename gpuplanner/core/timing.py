@@ -2035,21 +2035,21 @@ def time_layout(
         rs_exp = where(mfsdp, exp_gpu * rs_g_bytes * ag_exp, 0.0)
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
+    compute_b = 4.0 if precision == "fp32" else 2.0  # FSDP's param_dtype: the unsharded weights and gradients
     fsdp1_grad_bytes = 0.0
     if fsdp_version == 1:
         # FSDP1's passes over each unit's gradient around its reduce-scatter: the cast from the compute dtype to the
         # reduce dtype and the pre/post division (fsdp1_grad_cast_bytes, fsdp1_grad_divide_bytes). They run on the
         # post-backward stream with the reduce-scatter, not on the compute stream: time_gpu queues them there
         # (fsdp1_grad_passes is the part the backward does not hide)
-        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(framework, 4.0 if precision == "fp32" else 2.0,
-                                                                    g_bytes)
+        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(framework, compute_b, g_bytes)
                                               + fsdp1_grad_divide_bytes(framework, n_dp, g_bytes, ops))
         fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
     edge_ag, edge_rs = fsdp2_edge_unit_bytes(m, framework, fsdp_version, fsdp_root_embedding, lora, tp, pp, L_stage,
-                                             4.0 if precision == "fp32" else 2.0, g_bytes, ag_factor, ops)
+                                             compute_b, g_bytes, ag_factor, ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
