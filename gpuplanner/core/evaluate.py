@@ -44,7 +44,7 @@ from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
 from .rules import comm_share as rules_comm_share, evaluate_rules, mfu_grade, pipeline_slots, rule_comm_share
 from . import advisor as advisormod
-from .timing import calibration_of, gpu_generation
+from .timing import a2a_overlap_pairs, a2a_overlap_warmup, calibration_of, gpu_generation
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
@@ -565,8 +565,6 @@ def a2a_overlap_pairless_message(s: Scenario) -> list[Msg]:
     ``pipeline_parallel/combined_1f1b.py``, ``schedules.py`` ``get_pp_rank_microbatches``): the overlap hides
     nothing (:func:`timing.a2a_overlap_pairs`), and the time prices none of it hidden; said so the choice is not
     read as saving time (in the Evaluation's messages and each searched plan's warnings)."""
-    from .timing import a2a_overlap_pairs, a2a_overlap_warmup
-
     p = s.parallel
     if not getattr(p, "ep_a2a_overlap", False):  # only Megatron-Core tools take it (scenario._check_ep_a2a_overlap)
         return []

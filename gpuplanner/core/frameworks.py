@@ -609,6 +609,11 @@ def to_json() -> dict:
 #: when colocated (timing.nemo_rl_swap_bytes); OpenRLHF ``--ds.enable_sleep`` (default False,
 #: ``openrlhf/cli/train_ppo_ray.py``) is no framework of this planner; TRL has no such option.
 RL_OFFLOAD_MODEL_TOOLS = ("megatron-swift",)
+#: Issue 35 round 13 (postoos13): the tools whose generation by the training model can decode through DeepSpeed's
+#: Hybrid Engine (``training.rl.hybrid_engine``): DeepSpeed-Chat, ``--enable_hybrid_engine`` (DeepSpeed config
+#: ``hybrid_engine.enabled``; :data:`methods.DS_HYBRID_DECODE_OPS_PER_LAYER`), the ``deepspeed`` framework here. The
+#: one list the validation, the time model, the search and the app read (review13).
+RL_HYBRID_ENGINE_TOOLS = ("deepspeed",)
 
 
 #: torchtitan's pipeline micro-batch when the scenario gives none (``parallelism.pipeline_parallel_microbatch_size``

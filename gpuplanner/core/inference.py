@@ -366,10 +366,21 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
 #: shape, stas00/ml-engineering ``mamf-finder.py``), per generation whose :data:`timing.GEN_EFFICIENCY` was set
 #: against it: Hopper (and datacenter Blackwell, which borrows Hopper's 0.55) the H100 SXM's 794.5 of 989 TFLOP/s (the
 #: measurement :data:`core.fp8.TE_GEMM_RATIO` comes from); Ampere (and Ada, consumer Blackwell and Volta, which borrow
-#: its 0.70) the A100 SXM's 267.9 of 312 (:data:`timing.MAMF_TFLOPS`). Other generations were set as Hopper × their
-#: MAMF over the H100's (timing's note on CDNA3), so they keep Hopper's ratio of the two.
-MATMUL_CEILING_16BIT = {"hopper": 794.5 / 989.0, "blackwell": 794.5 / 989.0, "ampere": 267.9 / 312.0,
-                        "ada": 267.9 / 312.0, "blackwell-consumer": 267.9 / 312.0, "volta": 267.9 / 312.0}
+#: its 0.70) the A100 SXM's 267.9 of 312: each card's :data:`timing.MAMF_TFLOPS` over its catalogue BF16 figure
+#: (:func:`timing.mamf_share`, :func:`matmul_ceiling_16bit`). Other generations were set as Hopper × their MAMF over
+#: the H100's (timing's note on CDNA3), so they keep Hopper's ratio of the two.
+MATMUL_CEILING_CARD = {"hopper": "h100-sxm-80gb", "blackwell": "h100-sxm-80gb", "ampere": "a100-sxm-80gb",
+                       "ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb", "volta": "a100-sxm-80gb"}
+
+
+def matmul_ceiling_16bit(gen_name: str) -> float:
+    """The 16-bit matmul ceiling :data:`MATMUL_CEILING_CARD` gives generation ``gen_name`` (share of the dense peak);
+    a generation without a card keeps Hopper's ratio of ceiling to :data:`timing.GEN_EFFICIENCY` (above)."""
+    card = MATMUL_CEILING_CARD.get(gen_name)
+    if card is not None:
+        return _timing.mamf_share(card)
+    hopper = _timing.mamf_share(MATMUL_CEILING_CARD["hopper"])
+    return _timing.GEN_EFFICIENCY[gen_name] * hopper / _timing.GEN_EFFICIENCY["hopper"]
 #: Engines whose 8-bit linear layers take and return 16-bit activations, one quantize kernel before each GEMM and the
 #: norms, rotary, SiLU-and-mul and residual adds in between left 16-bit (:func:`eight_bit_gemm_share`): vLLM
 #: (``Fp8LinearOp.apply``: ``ops.scaled_fp8_quant(input_2d, …)`` then ``cutlass_scaled_mm(…, out_dtype=input.dtype)``;
@@ -381,6 +392,13 @@ MATMUL_CEILING_16BIT = {"hopper": 794.5 / 989.0, "blackwell": 794.5 / 989.0, "am
 #: ratio on the whole forward — modelled with it, their prefill-heavy rows were already 7–17% slow (2048/128, 5000/500,
 #: scripts/validate_inference.py), and with this rule they would be 15–22% slow.
 EIGHT_BIT_16BIT_ACTIVATION_ENGINES = ("vllm", "sglang")
+
+
+def eight_bit_forward(engine: str | None) -> bool:
+    """Whether ``engine``'s 8-bit prefill speeds up only its matmuls (:data:`EIGHT_BIT_16BIT_ACTIVATION_ENGINES`,
+    :func:`eight_bit_gemm_share`; None, an unnamed engine: the matmul ratio on the whole forward): the ``forward``
+    of :func:`gemm_efficiency` for every prefill GEMM and attention product."""
+    return engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES
 
 
 # Issue 35 round 13 (fp8lin13): an 8-bit forward does not run every part of the 16-bit one twice as fast. The
@@ -404,7 +422,7 @@ def eight_bit_gemm_share(gpu: Any) -> float:
     card's sustained-clock factor and the size factor of :func:`gemm_efficiency`."""
     gen_name = _timing.gpu_generation(gpu)
     g = _timing.GEN_EFFICIENCY[gen_name]
-    s = MATMUL_CEILING_16BIT.get(gen_name, g * MATMUL_CEILING_16BIT["hopper"] / _timing.GEN_EFFICIENCY["hopper"])
+    s = matmul_ceiling_16bit(gen_name)
     p16 = float(getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None) or 0.0)
     p8 = float(getattr(gpu, "fp8_tflops", None) or 0.0)
     if p16 <= 0 or p8 <= 0 or s <= g:
@@ -898,7 +916,7 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     lin = 2.0 * matmul_params(m, prompt) * prompt / tp  # the LM head on the prompt's last token only
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
-    fwd = engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES  # issue 35 round 13 (fp8lin13)
+    fwd = eight_bit_forward(engine)  # issue 35 round 13 (fp8lin13)
     return lin / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0, forward=fwd)) \
         + attention_flops_s(m, gpu, attn, attn_precision or precision, r, tp, t0, forward=fwd) \
         + (0.0 if own_weights else expert_grouped_gemm_extra_s(m, gpu, precision, prompt, r, tp, None, forward=fwd)) \
@@ -1433,7 +1451,7 @@ def _prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, tokens: float,
     if prior > 0:
         pre += attention_flops_s(m, gpu, 4.0 * m.num_layers * m.num_heads * m.head_dim * tokens * prior / tp, ap,
                                  tokens, tp, ridge_rows(gpu, precision),
-                                 forward=engine in EIGHT_BIT_16BIT_ACTIVATION_ENGINES)
+                                 forward=eight_bit_forward(engine))
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, tokens) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arrayops import ops_for
+from .frameworks import RL_HYBRID_ENGINE_TOOLS
 from .rollout_lengths import expected_longest_runaway
 from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
 from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_NON_TORCH_GIB, vllm_profile_parts
@@ -411,7 +412,7 @@ def method_profile(training) -> MethodProfile:
                      and getattr(t, "framework", "") in VLLM_LORA_ENGINE_FRAMEWORKS),
         response_len_cv=response_len_cv(rl, rollout) if obj in RL else ROLLOUT_LEN_CV,
         hybrid_engine=(obj in RL and bool(getattr(rl, "hybrid_engine", False)) and rl.generation_engine == "training"
-                       and getattr(t, "framework", "") == "deepspeed"))
+                       and getattr(t, "framework", "") in RL_HYBRID_ENGINE_TOOLS))
 
 
 def response_len_cv(rl, rollout_len: int) -> float:

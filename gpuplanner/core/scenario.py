@@ -18,6 +18,7 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
+from .frameworks import RL_HYBRID_ENGINE_TOOLS
 from .units import parse_count
 
 CTX = "Scenario"
@@ -921,7 +922,7 @@ def _check_hybrid_engine(t, search_frameworks: bool) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.hybrid_engine needs generation_engine training (DeepSpeed-Chat's Hybrid Engine "
                  "generates with the training model)")))
-    if "framework" in t.model_fields_set and not search_frameworks and t.framework != "deepspeed":
+    if "framework" in t.model_fields_set and not search_frameworks and t.framework not in RL_HYBRID_ENGINE_TOOLS:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.hybrid_engine is a DeepSpeed-Chat setting (--enable_hybrid_engine); framework "
                  "{framework} has no such choice"), framework=t.framework))
@@ -932,7 +933,7 @@ def _check_hybrid_candidates(t, con) -> None:
     candidate list without DeepSpeed would leave the switch with no plan that runs it, so it is refused (session 13;
     parity13 found such a search timed LLaMA-Factory, ms-swift and TRL with the switch silently off)."""
     if (t.objective in ("ppo", "grpo") and t.rl.hybrid_engine and con.search_frameworks
-            and con.framework_candidates and "deepspeed" not in con.framework_candidates):
+            and con.framework_candidates and not set(RL_HYBRID_ENGINE_TOOLS) & set(con.framework_candidates)):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.rl.hybrid_engine is a DeepSpeed-Chat setting (--enable_hybrid_engine): "
                  "constraints.framework_candidates must include deepspeed")))

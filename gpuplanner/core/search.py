@@ -57,7 +57,7 @@ from . import advisor as advisormod
 from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
-from .frameworks import RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
@@ -1550,10 +1550,11 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
         # the training model in CPU memory while vLLM generates: a Megatron-SWIFT setting (frameworks.RL_OFFLOAD_MODEL_TOOLS)
         fws = tuple(f for f in fws if f in RL_OFFLOAD_MODEL_TOOLS) or fws
     if getattr(s.training.rl, "hybrid_engine", False) and s.training.objective in ("ppo", "grpo"):
-        # DeepSpeed-Chat's Hybrid Engine (scenario._check_hybrid_engine; methods.method_profile reads it on DeepSpeed
-        # only): the search runs DeepSpeed, which the default RL tool list leaves out (frameworks.frameworks_for), so
-        # the user's switch is never silently off (scenario._check_hybrid_candidates refuses a list without it)
-        fws = frameworks_for(s.training.method, ("deepspeed",), "sft") or fws
+        # DeepSpeed-Chat's Hybrid Engine (frameworks.RL_HYBRID_ENGINE_TOOLS; methods.method_profile reads it on those
+        # tools only): the search runs them, though the default RL tool list leaves DeepSpeed out
+        # (frameworks.frameworks_for), so the user's switch is never silently off (scenario._check_hybrid_candidates
+        # refuses a candidate list without them)
+        fws = frameworks_for(s.training.method, RL_HYBRID_ENGINE_TOOLS, "sft") or fws
     if not getattr(s.training, "cut_cross_entropy", True):
         # an Unsloth version before Cut Cross-Entropy (scenario.cut_cross_entropy): only Unsloth is that tool
         fws = tuple(f for f in fws if f == "unsloth") or fws

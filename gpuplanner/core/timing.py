@@ -168,7 +168,10 @@ GEN_EFFICIENCY = {
 #: is a sustained ~2.71 GHz, the 4090's GPU-Boost range (2.73 GHz). A square sweep is a lower bound of
 #: the finder's best shape (the same sweep gives the 4090 164.8 against the finder's 178.8). A second 5090 run (issue
 #: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
-MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
+#: H100 SXM 794.5 (stas00/ml-engineering, gpu-catalog.md §4.1: the BF16 run beside the FP8 one behind
+#: :data:`core.fp8.TE_GEMM_RATIO`); a datacenter card, so :func:`sustained_clock_factor` never reads it (it is the
+#: Hopper ceiling of ``inference.MATMUL_CEILING_CARD``).
+MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03, "h100-sxm-80gb": 794.5}
 #: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
 #: Ampere's efficiency (Ada and consumer Blackwell: see above); its figure is the catalogue's (A100 SXM: 312).
 MAMF_REFERENCE = {"ada": "a100-sxm-80gb", "blackwell-consumer": "a100-sxm-80gb"}
@@ -280,10 +283,10 @@ def sustained_clock_factor(g, precision: str | None = None) -> float:
     ref = MAMF_REFERENCE.get(gpu_generation(g))
     if ref is None or measured not in MAMF_TFLOPS or not C.peak_tflops(C.get_gpu(measured), "bf16"):
         return 1.0
-    return _mamf_share(measured) / _mamf_share(ref)
+    return mamf_share(measured) / mamf_share(ref)
 
 
-def _mamf_share(gpu_id: str) -> float:
+def mamf_share(gpu_id: str) -> float:
     """A measured card's :data:`MAMF_TFLOPS` over its catalogue BF16 figure."""
     return MAMF_TFLOPS[gpu_id] / float(C.peak_tflops(C.get_gpu(gpu_id), "bf16"))
 
@@ -2053,21 +2056,21 @@ def time_layout(
         rs_exp = where(mfsdp, exp_gpu * rs_g_bytes * ag_exp, 0.0)
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
+    compute_b = 4.0 if precision == "fp32" else 2.0  # FSDP's param_dtype: the unsharded weights and gradients
     fsdp1_grad_bytes = 0.0
     if fsdp_version == 1:
         # FSDP1's passes over each unit's gradient around its reduce-scatter: the cast from the compute dtype to the
         # reduce dtype and the pre/post division (fsdp1_grad_cast_bytes, fsdp1_grad_divide_bytes). They run on the
         # post-backward stream with the reduce-scatter, not on the compute stream: time_gpu queues them there
         # (fsdp1_grad_passes is the part the backward does not hide)
-        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(framework, 4.0 if precision == "fp32" else 2.0,
-                                                                    g_bytes)
+        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(framework, compute_b, g_bytes)
                                               + fsdp1_grad_divide_bytes(framework, n_dp, g_bytes, ops))
         fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
     edge_ag, edge_rs = fsdp2_edge_unit_bytes(m, framework, fsdp_version, fsdp_root_embedding, lora, tp, pp, L_stage,
-                                             4.0 if precision == "fp32" else 2.0, g_bytes, ag_factor, ops)
+                                             compute_b, g_bytes, ag_factor, ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
@@ -4117,15 +4120,23 @@ def a2a_overlap_ep_seconds(lay: dict, ep_mb, t_gpu_mb, t_exp_mb, m_acc):
     span = a2a_overlap_pair_span(layers, c, attn / 3.0, attn / 3.0, attn / 3.0, m3, m3, m3)
     pair = np.clip(span / layers - (attn + 3.0 * m3), 0.0, 4.0 * c)
     pair = (pair + EP_OVERLAP_COMM_SM_SHARE * (4.0 * c - pair)) * n
-    alone = np.minimum(lay["a2a_ovl_warm"] / lay["vpp"], m_acc)
+    alone = a2a_overlap_alone(lay["a2a_ovl_warm"], lay["vpp"], m_acc)
     return ep_mb * alone + pair * (m_acc - alone)
+
+
+def a2a_overlap_alone(warm, vpp, m_acc):
+    """The micro-batches of a step whose all-to-alls Megatron-Core's EP overlap runs alone (the ``warm`` chunks of
+    :func:`a2a_overlap_warmup`, ``vpp`` chunks a micro-batch), at most the step's ``m_acc``: the one rule that
+    :func:`a2a_overlap_ep_seconds` prices and :func:`a2a_overlap_pairs` reports."""
+    return np.minimum(warm / vpp, m_acc)
 
 
 def a2a_overlap_pairs(pp, vpp, m_acc) -> float:
     """The micro-batches whose forward Megatron-Core's combined 1F1B runs beside another's backward, on the first
     pipeline stage (:func:`a2a_overlap_warmup`; ``combined_1f1b_schedule_for_no_pipelining``: the first forward
-    and the last backward alone). 0: the overlap hides nothing."""
-    return max(float(m_acc) - a2a_overlap_warmup(float(pp), float(vpp)) / float(vpp), 0.0)
+    and the last backward alone): the step's less :func:`a2a_overlap_alone`. 0: the overlap hides nothing."""
+    m = float(m_acc)
+    return float(m - a2a_overlap_alone(a2a_overlap_warmup(float(pp), float(vpp)), float(vpp), m))
 
 
 def layout_rows(lay: dict) -> int | None:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
-from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
+from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
 
@@ -63,8 +63,9 @@ def attention_kernel_applies(s) -> bool:
 def hybrid_engine_enabled(s, rl: bool) -> bool:
     """``training.rl.hybrid_engine``: DeepSpeed-Chat's Hybrid Engine, for generation by the training model on
     DeepSpeed (scenario._check_rl_engine); kept enabled while ticked, so a file's choice can be cleared."""
-    return bool((rl and s.training.rl.generation_engine == "training" and s.training.framework == "deepspeed")
-                or s.training.rl.hybrid_engine)
+    t = s.training
+    return bool((rl and t.rl.generation_engine == "training" and t.framework in RL_HYBRID_ENGINE_TOOLS)
+                or t.rl.hybrid_engine)
 
 
 def offload_model_enabled(s, rl: bool) -> bool:
