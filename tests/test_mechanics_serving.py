@@ -284,7 +284,11 @@ def test_engines_reserve_memory_their_own_way():
               tokens_per_s_per_user=None)
     v = I.replica(m, g, **kw)
     t = I.replica(m, g, **kw, engine="tensorrt-llm")
-    assert t.max_batch_memory == int(trt // (2176 * I.kv_bytes_per_token_per_gpu(m, 1.0, 1)))
+    # issue 35 r13 (trtmem13): the engine trtllm-bench builds for 128/2048 (its max_num_tokens, max_batch_size)
+    built = I.trtllm_bench_budget(m, g, tp=1, precision="fp8", kv_precision=None, prompt=128, output=2048)
+    trt_built = I.kv_cache_bytes_per_gpu(m, g, precision="fp8", tp=1, engine="tensorrt-llm", budget=built)
+    assert trt_built > trt
+    assert t.max_batch_memory == int(trt_built // (2176 * I.kv_bytes_per_token_per_gpu(m, 1.0, 1)))
     assert t.batch < v.batch
 
 
@@ -321,7 +325,10 @@ def test_engine_field_reaches_the_serving_size_and_its_json():
         assert s.engine == eng
         assert s.kv_cache_gib_per_gpu == pytest.approx(
             # the plan sets no fraction: each engine's own default (issue 35 r7, sglmem7: SGLang's is 0.834 here)
-            I.kv_cache_bytes_per_gpu(m, get_gpu(H100), precision="bf16", tp=s.tp, engine=eng, utilization=None) / GIB)
+            I.kv_cache_bytes_per_gpu(m, get_gpu(H100), precision="bf16", tp=s.tp, engine=eng, utilization=None,
+                                     budget=I.workload_budget(m, get_gpu(H100), tp=s.tp, engine=eng,
+                                                              precision="bf16", kv_precision=None, prompt=3584,
+                                                              output=512)) / GIB)
         # issue 35 r12 (vllm12): plus the engine's API-server tokenizer window (vLLM 2 ms, the others 0)
         assert s.ttft_s == pytest.approx(I.time_to_first_token_s(m, get_gpu(H100), prompt_tokens=3584,
                                                                  precision="bf16", tp=s.tp,

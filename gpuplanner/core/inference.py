@@ -1026,6 +1026,57 @@ def vllm_profile_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = 
     return max(_profile_parts(m, tp, budget))
 
 
+#: Issue 35 round 13 (trtmem13): how ``trtllm-bench build --dataset`` sizes a TensorRT-LLM engine for a workload
+#: (the build every perf-overview table from v0.13 on states: ``trtllm-bench --model $model_name build --tp_size
+#: $tp_size --pp_size $pp_size [--quantization FP8] --dataset $dataset_file``, "uses high-level statistics of the
+#: dataset (average ISL/OSL ...) and tuning heuristics to optimize engine build settings", NVIDIA/TensorRT-LLM
+#: ``docs/source/performance/perf-overview.md`` as of v0.15.0). ``tensorrt_llm/bench/build/tuning.py``
+#: ``calc_engine_setting``: KV share 0.95 of ``n_gpus × NVML total − param_count × bytes`` over ``2 × layers ×
+#: max(tp, kv_heads) × head_size × kv bytes × (isl + osl)`` gives the requests the cache holds; ``finetune_setting``
+#: caps them at 4096 and the tokens ``requests × (1 + isl/osl)`` at 32768, then rounds the batch up (at least 64; to
+#: 32 below 256, 128 below 1024, else 256) and the tokens up (at least 2048; to 256 below 4096, 512 below 8192, else
+#: 1024). Values: (KV share, batch cap, token cap, least batch, least tokens).
+TRTLLM_BENCH_TUNING = (0.95, 4096, 32768, 64, 2048)
+
+
+def _round_up(x: float, step: int) -> int:
+    return step * math.ceil(x / step)
+
+
+def trtllm_bench_budget(m: ServingModel, gpu: Any, *, tp: int, precision: str, kv_precision: str | None,
+                        prompt: float, output: float) -> tuple[int, int]:
+    """(max_num_tokens, max_batch_size) ``trtllm-bench build`` picks for ``prompt``/``output`` token requests
+    (:data:`TRTLLM_BENCH_TUNING`, pipeline parallel 1). Llama-3.1-70B BF16 on two A100 80GB at 1000/1000: (2 × 79.2 −
+    131.4) × 0.95 = 25.8 GiB over 2000 × 320 KiB = 42.3 requests: (2048, 64)."""
+    share, bs_cap, tok_cap, bs_min, tok_min = TRTLLM_BENCH_TUNING
+    w_bytes = {"fp8": 1.0, "fp4": 0.5}.get(precision, 2.0)  # tuning.py BYTES_PER_ELEM; other formats: 2
+    kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
+    per_token = 2.0 * m.num_layers * max(tp, m.num_kv_heads) * m.head_dim * kvb
+    avail = max(tp, 1) * visible_memory_bytes(gpu) - m.params_total * w_bytes
+    raw_bs = min(max(share * avail, 0.0) / (per_token * max(prompt + output, 1.0)), bs_cap)
+    raw_tok = min(raw_bs * (1.0 + prompt / max(output, 1.0)), tok_cap)
+    if raw_bs < 256:
+        bs = max(bs_min, _round_up(raw_bs, 32))
+    else:
+        bs = _round_up(raw_bs, 128 if raw_bs < 1024 else 256)
+    if raw_tok < 4096:
+        tok = max(tok_min, _round_up(raw_tok, 256))
+    else:
+        tok = _round_up(raw_tok, 512 if raw_tok < 8192 else 1024)
+    return int(tok), int(bs)
+
+
+def workload_budget(m: ServingModel, gpu: Any, *, tp: int, engine: str, precision: str, kv_precision: str | None,
+                    prompt: float, output: float) -> tuple[int, int] | None:
+    """The (tokens, sequences) budget an engine is built with for this workload: TensorRT-LLM's
+    :func:`trtllm_bench_budget` (its engine's activation buffers are sized at build by ``max_num_tokens`` and
+    ``max_batch_size``); None for vLLM and SGLang (their server defaults, :func:`token_budget`)."""
+    if engine != "tensorrt-llm":
+        return None
+    return trtllm_bench_budget(m, gpu, tp=tp, precision=precision, kv_precision=kv_precision, prompt=prompt,
+                               output=output)
+
+
 def engine_reserved_bytes(m: ServingModel, gpu: Any, tp: int, engine: str,
                           budget: tuple[int, int] | None = None) -> float:
     """Per GPU, what the engine's profiling keeps out of the KV pool besides the weights: vLLM V1's torch peak and
@@ -1161,9 +1212,11 @@ def reserved_context(engine: str, prompt: float, output: float, average: float) 
 
 def max_batch_by_memory(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, context: float, tp: int,
                         eff: ServingEfficiency, utilization: float | None = GPU_MEMORY_UTILIZATION,
-                        engine: str = DEFAULT_ENGINE) -> int:
-    """Requests whose ``context`` tokens of KV cache fit on the replica (:func:`kv_cache_bytes_per_gpu`)."""
-    free = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization)
+                        engine: str = DEFAULT_ENGINE, budget: tuple[int, int] | None = None) -> int:
+    """Requests whose ``context`` tokens of KV cache fit on the replica (:func:`kv_cache_bytes_per_gpu`; ``budget``
+    the engine's build budget, :func:`workload_budget`)."""
+    free = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
+                                  budget=budget)
     per_req = max(context, 1.0) * kv_bytes_per_token_per_gpu(m, kv_bytes, tp)
     return max(0, int(free // per_req)) if free > 0 else 0
 
@@ -1180,8 +1233,10 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         return None
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     held = reserved_context(engine, prompt, output, context)
+    built = workload_budget(m, gpu, tp=tp, engine=engine, precision=precision, kv_precision=kv_precision,
+                            prompt=prompt, output=output)  # issue 35 r13: TensorRT-LLM's engine built for the load
     b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=held, tp=tp, eff=eff,
-                                utilization=utilization, engine=engine)
+                                utilization=utilization, engine=engine, budget=built)
     cap = max_running_requests(engine, gpu)  # the scheduler's own sequence cap (vLLM max_num_seqs)
     b = b_mem if cap is None else min(b_mem, cap)
     b = b if max_batch is None else min(b, int(max_batch))
@@ -1210,7 +1265,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
                              loop=ENGINE_LOOP[engine], tile_rows=tile)  # the engine's host work per step (round 6)
     tps = b / (t + b * pre / max(output, 1.0))
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
-           + engine_reserved_bytes(m, gpu, tp, engine)) / GIB
+           + engine_reserved_bytes(m, gpu, tp, engine, built)) / GIB
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
                         bound=bound, memory_per_gpu_gib=mem)
 
@@ -1357,8 +1412,10 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         memory_per_gpu_gib=rp.memory_per_gpu_gib, step_s=rp.step_s, prefill_s=rp.prefill_s,
         bound=rp.bound, tokens_per_s_per_gpu=rp.output_tokens_per_s / tp,
         tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs), engine=engine,
-        kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
-                                                    utilization=gpu_memory_utilization) / GIB,
+        kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(
+            m, gpu, precision=precision, tp=tp, engine=engine, utilization=gpu_memory_utilization,
+            budget=workload_budget(m, gpu, tp=tp, engine=engine, precision=precision, kv_precision=kv_precision,
+                                   prompt=prompt_tokens, output=output_tokens)) / GIB,
         ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
                                      eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu),
                                      kv_precision=kvp, engine=engine)
@@ -1643,8 +1700,11 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         return None
     w = float(requests) / len(prompts)
     kvb, attn_p = KV_BYTES[kv_precision_for(precision, kv_precision)], attention_precision(precision, kv_precision)
+    built = budget if budget is not None else workload_budget(
+        m, gpu, tp=tp, engine=engine, precision=precision, kv_precision=kv_precision,
+        prompt=sum(prompts) / len(prompts), output=sum(outputs) / len(outputs))  # issue 35 r13: TRT-LLM's build
     pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization,
-                                  budget=budget) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
+                                  budget=built) / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
     cap = max_running_requests(engine, gpu, budget)
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
