@@ -72,7 +72,7 @@ import numpy as np
 from dataclasses import dataclass
 from . import advisor
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg
+from .messages import Msg, deadline_msgs
 
 CTX = "Rules"
 
@@ -236,15 +236,19 @@ def _point_miss_msg(miss: Any) -> Msg | None:
     if not miss or not (miss.get("deadline") or miss.get("budget")):
         return None
     if miss["deadline"] and miss["budget"]:
-        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline and the budget already at the estimate ({days:.1f} days "
-                                      "against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).")
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline and the budget already at the estimate ({days} against "
+                                      "{deadline_days}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).")
     elif miss["budget"]:
         text = QT_TRANSLATE_NOOP(CTX, "Over the budget already at the estimate ({cost:,.0f} {cur} against "
                                       "{budget_cap:,.0f} {cur}), not only at the upper end of its band.")
     else:
-        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline already at the estimate ({days:.1f} days against "
-                                      "{deadline_days:g}), not only at the upper end of its band.")
-    return Msg(CTX, text, {k: v for k, v in miss.items() if k not in ("deadline", "budget")})
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline already at the estimate ({days} against "
+                                      "{deadline_days}), not only at the upper end of its band.")
+    args = {k: v for k, v in miss.items() if k not in ("deadline", "budget")}
+    # the spans through the one formatter, in days and written together (messages.deadline_msgs; round 13, ux20:
+    # "{days:.1f} days against {deadline_days:g}" read "7.0 days against 7" for a plan of 7.04 days)
+    args.update(deadline_msgs(days=float(args.get("days") or 0.0), deadline_days=float(args.get("deadline_days") or 0.0)))
+    return Msg(CTX, text, args)
 
 
 def _status(applies: bool, fails: bool, enabled: bool) -> str:

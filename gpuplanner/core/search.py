@@ -51,7 +51,7 @@ from .errors import PlannerError, ScenarioError
 from .evaluate import (PlanFigures, cost_inputs, evaluate, lora_dropout_default_message, model_support_warnings,
                        validation_band)
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, elapsed_msg, error_text
+from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from . import advisor_savers as saversmod
@@ -2237,11 +2237,11 @@ def _fit_instead_misses(s: Scenario, p) -> Msg | None:
     late = c.deadline_days is not None and not p.meets_deadline
     dear = c.budget is not None and not p.within_budget
     if late and dear:
-        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days and is over the budget of "
-                                               "{b:,.0f} {cur}"), {"d": c.deadline_days, "b": c.budget,
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d} and is over the budget of "
+                                               "{b:,.0f} {cur}"), {**deadline_msgs(d=c.deadline_days), "b": c.budget,
                                                                    "cur": p.currency})
     if late:
-        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days"), {"d": c.deadline_days})
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d}"), deadline_msgs(d=c.deadline_days))
     if dear:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it is over the budget of {b:,.0f} {cur}"),
                    {"b": c.budget, "cur": p.currency})
@@ -2368,9 +2368,9 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
             notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan fits the budget of {budget:,.0f} {cur}: the cheapest "
                                                          "plans are shown."), {"budget": con.budget or 0, "cur": currency}))
         else:
-            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
+            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days} within {n} GPUs: "
                                                          "the fastest plans are shown; raise max_gpus or the deadline."),
-                             {"days": con.deadline_days or 0, "n": con.max_gpus}))
+                             {**deadline_msgs(days=con.deadline_days or 0), "n": con.max_gpus}))
     elif poor is not None and len(order) and bool(poor[order[0]]):
         notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints has an MFU below 30% "
                                                      "(graded poor): check the interconnect and the layout."), {}))
@@ -2400,20 +2400,20 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
     if bool((meets & within & finite).any()):
         return []
     on_time, cheap = meets & finite, within & finite
-    args = {"days": con.deadline_days, "budget": con.budget, "cur": currency,
-            "cost": _deadline_cost(on_time, cost, order),
-            "fast": float(days[cheap].min()) if cheap.any() else math.inf}
+    args = {"budget": con.budget, "cur": currency, "cost": _deadline_cost(on_time, cost, order),
+            # the deadline and the fastest plan's days through the one formatter, written together (ux20)
+            **deadline_msgs(days=con.deadline_days, fast=float(days[cheap].min()) if cheap.any() else math.inf)}
     if not on_time.any():
-        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
-                                      "{cur}: within the budget the fastest plan takes {fast:.1f} days.")
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days} and the budget of {budget:,.0f} "
+                                      "{cur}: within the budget the fastest plan takes {fast}.")
     elif not cheap.any():
-        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days} and the budget of {budget:,.0f} "
                                       "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is "
                                       "within the budget.")
     else:
-        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days} and the budget of {budget:,.0f} "
                                       "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget "
-                                      "the fastest plan takes {fast:.1f} days.")
+                                      "the fastest plan takes {fast}.")
     return [Msg(CTX, text, args)]
 
 
@@ -2689,8 +2689,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
                                               "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
-        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:g} days, over the "
-                                           "deadline of {deadline:g} days."),
+        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
+                                           "deadline of {deadline_span}."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
                                        "({days:g} against {other_days:g} days)."),
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
@@ -2707,6 +2707,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
             rule = "deadline"
             base["deadline"] = con.deadline_days
+            # both spans through the one formatter, written together (messages.deadline_msgs; round 13, ux20)
+            base.update(deadline_msgs(other_span=fig["other_days"], deadline_span=con.deadline_days))
         else:
             rule = "days" if objective == "fastest" else "cost"
             text = texts[rule + "_capped"] if capped else None
@@ -3167,7 +3169,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
                                                  "planning on it."), {"n": p.num_gpus}))
     if not p.meets_deadline:
-        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d:g} days."), {"d": s.constraints.deadline_days or 0}))
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d}."), deadline_msgs(d=s.constraints.deadline_days or 0)))
     if not p.within_budget:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b:,.0f} {cur}."),
                      {"b": s.constraints.budget or 0, "cur": p.currency}))

@@ -15,7 +15,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 from __future__ import annotations
 
 from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
-from gpuplanner.formatting import days_decimals, gpu_display_name
+from gpuplanner.formatting import elapsed_numbers, format_time_number, gpu_display_name
 
 import math
 import re
@@ -56,12 +56,12 @@ def fmt_price(value: float | None, currency: str) -> str:
 
 
 def fmt_days(days: float | None) -> str:
-    """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``; below one day to two decimals
-    (``0.24``), as the app's live panel and the CLI print them (one decimal read a 0.24-day run as "0.2";
-    formatting.days_decimals)."""
+    """Days as every span's number is written (``formatting.format_time_number``: one decimal below 100 days,
+    whole days above, two decimals below one day, two significant digits below 0.01), as the app's live panel, the
+    CLI and the deadline lines print them (issue 35 round 13, ux20: one formatter for all)."""
     if days is None or not math.isfinite(days):
         return "—"
-    return format_number(days, days_decimals(days) if days < 100 else 0)
+    return format_time_number(days)
 
 
 def fmt_gib(gib: float | None) -> str:
@@ -548,8 +548,10 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> lis
     if alt.cost is not None and chosen.cost is not None:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(
             CTX, "{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan."),
-            {"days": fmt_days(alt.calendar_days), "cost": fmt_money(alt.cost, task.currency),
-             "cdays": fmt_days(chosen.calendar_days), "ccost": fmt_money(chosen.cost, task.currency)}))
+            # both spans written together, so two different plans never read as the same days (elapsed_numbers; ux20)
+            {**dict(zip(("days", "cdays"), elapsed_numbers(
+                [math.nan if d is None else d for d in (alt.calendar_days, chosen.calendar_days)], "days"))),
+             "cost": fmt_money(alt.cost, task.currency), "ccost": fmt_money(chosen.cost, task.currency)}))
     if not p.meets_deadline and task.deadline_days:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d} days."),
                         {"d": fmt_days(task.deadline_days)}))

@@ -4497,6 +4497,30 @@
         <translation>没有方案能同时满足显卡档位、消费级显卡跨节点和流水线均匀分段这几条规划规则：下面列出的方案违反了这些规则（见各方案的规则）。</translation>
     </message>
     <message>
+        <source>it misses the deadline of {d} and is over the budget of {b:,.0f} {cur}</source>
+        <translation>它赶不上 {d}的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
+        <source>it misses the deadline of {d}</source>
+        <translation>它赶不上 {d}的截止时间</translation>
+    </message>
+    <message>
+        <source>No plan meets the deadline of {days} within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
+        <translation>在 {n} 张 GPU 以内没有方案能赶上 {days}的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days} and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast}.</source>
+        <translation>没有方案能同时满足 {days}的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast}。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days} and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
+        <translation>没有方案能同时满足 {days}的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days} and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast}.</source>
+        <translation>没有方案能同时满足 {days}的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast}。</translation>
+    </message>
+    <message>
         <source>no layout fits in memory with up to {n} GPUs</source>
         <translation>最多 {n} 张 GPU 时没有放得下显存的布局</translation>
     </message>
@@ -4511,10 +4535,6 @@
     <message>
         <source>sold only in {market}: no {region} quote — rent it there (constraints.region) or enter a quote</source>
         <translation>仅在{market}销售：没有{region}报价——请改到那里租用（计划文件中的租用地区），或输入报价</translation>
-    </message>
-    <message>
-        <source>No plan meets the deadline of {days:g} days within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
-        <translation>在 {n} 张 GPU 以内没有方案能赶上 {days:g} 天的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
     </message>
     <message>
         <source>Every plan that meets the constraints has an MFU below 30% (graded poor): check the interconnect and the layout.</source>
@@ -4569,16 +4589,16 @@
         <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
-        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
-        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
-    </message>
-    <message>
         <source>it is over the budget of {b:,.0f} {cur}</source>
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs {other_span}, over the deadline of {deadline_span}.</source>
+        <translation>{me} 胜过 {other}：{other} 需要 {other_span}，超过 {deadline_span}的截止时间。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
@@ -4693,10 +4713,6 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
-        <source>it misses the deadline of {d:g} days</source>
-        <translation>它赶不上 {d:g} 天的截止时间</translation>
-    </message>
-    <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
     </message>
@@ -4757,10 +4773,6 @@
         <translation>{n} 张卡：做方案之前请与供应商确认真实的弹性容量。</translation>
     </message>
     <message>
-        <source>Misses the deadline of {d:g} days.</source>
-        <translation>赶不上 {d:g} 天的截止时间。</translation>
-    </message>
-    <message>
         <source>Over the budget of {b:,.0f} {cur}.</source>
         <translation>超出 {b:,.0f} {cur} 的预算。</translation>
     </message>
@@ -4775,10 +4787,6 @@
     <message>
         <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.1%} is graded poor.</source>
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.1%}，评级为差。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {other} needs {other_days:g} days, over the deadline of {deadline:g} days.</source>
-        <translation>{me} 胜过 {other}：{other} 需要 {other_days:g} 天，超过 {deadline:g} 天的截止时间。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days).</source>
@@ -4821,6 +4829,10 @@
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
+        <source>Misses the deadline of {d}.</source>
+        <translation>赶不上 {d}的截止时间。</translation>
+    </message>
+    <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
         <translation>{gpu} 是国产加速卡：框架和算子支持程度不一，软件移植是隐藏的大头成本；批量租用前先在小实例上跑通你自己的训练脚本。</translation>
     </message>
@@ -4843,18 +4855,6 @@
     <message>
         <source>Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × data-parallel replicas {dp}.</source>
         <translation>每步 {gbs:,} 条长度为 {seq:,} token 的序列 = 微批次 {mbs} × 梯度累积 {ga} × 数据并行副本 {dp}。</translation>
-    </message>
-    <message>
-        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
-        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
-    </message>
-    <message>
-        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
-        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
-    </message>
-    <message>
-        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast:.1f} days.</source>
-        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast:.1f} 天。</translation>
     </message>
     <message>
         <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
@@ -8271,6 +8271,14 @@
         <translation>偏乐观</translation>
     </message>
     <message>
+        <source>Misses the deadline and the budget already at the estimate ({days} against {deadline_days}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
+        <translation>按估计值就已错过截止时间并超出预算（{days}，截止 {deadline_days}；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline already at the estimate ({days} against {deadline_days}), not only at the upper end of its band.</source>
+        <translation>按估计值就已错过截止时间（{days}，截止 {deadline_days}），不只是按区间上限。</translation>
+    </message>
+    <message>
         <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
         <translation>估计 MFU {mfu:.0%}：良好（调优过的框架在主流 GPU 上可达 40–55%）。</translation>
     </message>
@@ -8447,16 +8455,8 @@
         <translation>估计 MFU {mfu:.0%}：一般（30–40%），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
     </message>
     <message>
-        <source>Misses the deadline and the budget already at the estimate ({days:.1f} days against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
-        <translation>按估计值就已错过截止时间并超出预算（{days:.1f} 天，截止 {deadline_days:g} 天；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
-    </message>
-    <message>
         <source>Over the budget already at the estimate ({cost:,.0f} {cur} against {budget_cap:,.0f} {cur}), not only at the upper end of its band.</source>
         <translation>按估计值就已超出预算（{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}），不只是按区间上限。</translation>
-    </message>
-    <message>
-        <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
-        <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
     </message>
     <message>
         <source>prices of one kind</source>
