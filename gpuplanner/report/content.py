@@ -28,7 +28,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.evaluate import PlanFigures
 from ..core.serving_facts import first_token_line
-from ..core.messages import Msg
+from ..core.messages import Msg, deadline_msgs
 
 CTX = "Report"
 GIB = 1024**3
@@ -553,15 +553,17 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> lis
                 [math.nan if d is None else d for d in (alt.calendar_days, chosen.calendar_days)], "days"))),
              "cost": fmt_money(alt.cost, task.currency), "ccost": fmt_money(chosen.cost, task.currency)}))
     if not p.meets_deadline and task.deadline_days:
-        out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d} days."),
-                        {"d": fmt_days(task.deadline_days)}))
+        # the search's own warning, word for word (its span through messages.deadline_msgs): the PDF printed it
+        # twice in one cell, "Misses the deadline of 2.0 days." above "Misses the deadline of 2 days." (ux20)
+        out.append(Text("Plan", "Misses the deadline of {d}.", deadline_msgs(d=task.deadline_days)))
     if not p.within_budget and task.budget:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
                         {"b": fmt_money(task.budget, task.currency)}))
     cmp = answer.compare(p)
     if cmp is not None and cmp.decisive is not None:
         out.append(Text.of(cmp.decisive))
-    out.extend(alt.warnings[:2])
+    seen = {m.render() for m in out}
+    out.extend(w for w in alt.warnings[:2] if Text.of(w).render() not in seen)  # no sentence twice in one cell
     return out
 
 

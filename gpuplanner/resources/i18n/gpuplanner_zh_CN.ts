@@ -7472,10 +7472,6 @@
         <translation>{days} 天，{cost}；所选方案为 {cdays} 天，{ccost}。</translation>
     </message>
     <message>
-        <source>Misses the deadline of {d} days.</source>
-        <translation>赶不上 {d} 天的截止时间。</translation>
-    </message>
-    <message>
         <source>Over the budget of {b}.</source>
         <translation>超出 {b} 的预算。</translation>
     </message>
