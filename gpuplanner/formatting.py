@@ -494,7 +494,7 @@ def format_axis(value: float, lang: str | None = None) -> str:
     if lang == ZH:
         return "0" if a == 0 else _zh_axis_label(v)
     for size, word in _EN_SCALES + ((1e3, "K"),):
-        if size > 1e3 or a >= 1e4:
+        if a >= size and (size > 1e3 or a >= 1e4):
             return f"{_sig(v / size, 3)}{word}"
     return _sig(v, 3) if a >= 1e-6 or a == 0 else format_power(v, 2)
 

@@ -93,7 +93,7 @@
     </message>
     <message>
         <source>Measured MFU {pct}% at {n} GPU(s) (model FLOPs/token {fpt} × tokens/s per GPU ÷ {peak:g} TFLOPS peak). It is measured without the plan&apos;s tensor/pipeline communication and between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp &gt; 1.</source>
-        <translation>{n} 张 GPU 实测 MFU {pct}%（每 token 模型计算量 {fpt} × 单卡 tokens/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
+        <translation>{n} 张 GPU 实测 MFU {pct}%（每 token 模型计算量 {fpt} × 单卡 token/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
     </message>
     <message>
         <source>The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the matmuls reach.</source>
@@ -101,7 +101,7 @@
     </message>
     <message>
         <source>MoE plan: the kit ran a dense MLP as wide as the active experts; routing and the expert all-to-all were not measured.</source>
-        <translation>MoE 方案：测试套件运行的是与激活专家等宽的稠密 MLP；路由和专家 all-to-all 未被测量。</translation>
+        <translation>MoE 方案：测试套件运行的是与激活专家等宽的稠密 MLP；路由和专家全对全通信未被测量。</translation>
     </message>
     <message>
         <source> (averaged over the whole run, idle phases included)</source>
@@ -578,7 +578,7 @@
     </message>
     <message>
         <source>tokens/s/GPU</source>
-        <translation>每卡 tokens/s</translation>
+        <translation>每卡 token/s</translation>
     </message>
     <message>
         <source>MFU / HFU</source>
@@ -817,6 +817,10 @@
         <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
     </message>
     <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}），每百万 token {per_m}</translation>
+    </message>
+    <message>
         <source>{cost} over {w}</source>
         <translation>{cost}，共 {w}</translation>
     </message>
@@ -1001,10 +1005,6 @@
         <translation>{path}：这是文件夹；请给 -o 一个文件名</translation>
     </message>
     <message>
-        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
-        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
@@ -1082,7 +1082,7 @@
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>tokens/s</translation>
+        <translation>token/s</translation>
     </message>
     <message>
         <source>before</source>
@@ -5529,10 +5529,6 @@
         <translation>时间</translation>
     </message>
     <message>
-        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
-        <translation>日历 {0} 天（算力 {1} 天）· {2} tokens/s · MFU {3}</translation>
-    </message>
-    <message>
         <source>{0}–{1} calendar days</source>
         <translation>{0}–{1} 个日历天</translation>
     </message>
@@ -5679,6 +5675,10 @@
     <message>
         <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
+    </message>
+    <message>
+        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
+        <translation>日历 {0} 天（算力 {1} 天）· {2} token/s · MFU {3}</translation>
     </message>
     <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
@@ -7980,6 +7980,10 @@
         <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
     </message>
     <message>
+        <source>TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})</source>
+        <translation>TP {tp} × {r} 个副本，每个 {b} 位用户，单卡 {tps} token/s（{p}）</translation>
+    </message>
+    <message>
         <source>Hours</source>
         <translation>小时数</translation>
     </message>
@@ -7990,10 +7994,6 @@
     <message>
         <source>{nodes} node(s), {n} CPU cores</source>
         <translation>{nodes} 个节点，{n} 个 CPU 核</translation>
-    </message>
-    <message>
-        <source>TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})</source>
-        <translation>TP {tp} × {r} 个副本，每个 {b} 位用户，单卡 {tps} token/s（{p}）</translation>
     </message>
     <message>
         <source>{price} per million tokens</source>
@@ -8630,7 +8630,7 @@
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>tokens/s</translation>
+        <translation>每秒 token 数</translation>
     </message>
     <message>
         <source>days to finish</source>
@@ -8661,8 +8661,20 @@
         <translation>截止时间</translation>
     </message>
     <message>
+        <source>{0}: {1} GPUs → {2} days</source>
+        <translation>{0}：{1} 张 GPU → {2} 天</translation>
+    </message>
+    <message>
+        <source>{0}: {1} GPUs → {2} tokens/s</source>
+        <translation>{0}：{1} 张 GPU → {2} token/s</translation>
+    </message>
+    <message>
         <source>calendar days</source>
         <translation>日历天数</translation>
+    </message>
+    <message>
+        <source>needed for the deadline: {0} tokens/s</source>
+        <translation>赶上截止时间需要：{0} token/s</translation>
     </message>
     <message>
         <source>deadline {0} days: far above every point</source>
@@ -8670,15 +8682,11 @@
     </message>
     <message>
         <source>deadline needs {0} tokens/s: met at every count</source>
-        <translation>截止时间需要 {0} tokens/s：所有 GPU 数都能满足</translation>
+        <translation>截止时间需要 {0} token/s：所有 GPU 数都能满足</translation>
     </message>
     <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
-    </message>
-    <message>
-        <source>days</source>
-        <translation>天数</translation>
     </message>
     <message>
         <source>No layout of this scenario fits at these GPU counts.</source>
@@ -8689,16 +8697,8 @@
         <translation>尚无估算结果。</translation>
     </message>
     <message>
-        <source>{0}: {1} GPUs → {2} {3}</source>
-        <translation>{0}：{1} 张 GPU → {2} {3}</translation>
-    </message>
-    <message>
         <source>deadline ({0} days)</source>
         <translation>截止时间（{0} 天）</translation>
-    </message>
-    <message>
-        <source>needed for the deadline: {0} tokens/s</source>
-        <translation>赶上截止时间需要：{0} tokens/s</translation>
     </message>
 </context>
 <context>
@@ -8781,11 +8781,11 @@
     </message>
     <message>
         <source>parallel.ep_a2a_overlap with training.recompute=full: Megatron-Core refuses full recompute with the expert all-to-all overlap</source>
-        <translation>parallel.ep_a2a_overlap 与 training.recompute=full 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持完全重计算</translation>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute=full 不能同时使用：Megatron-Core 在专家全对全通信重叠下不支持完全重计算</translation>
     </message>
     <message>
         <source>parallel.ep_a2a_overlap with &apos;moe&apos; in training.recompute_modules: Megatron-Core refuses to recompute the MoE layer under the expert all-to-all overlap</source>
-        <translation>parallel.ep_a2a_overlap 与 training.recompute_modules 中的 moe 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持重计算 MoE 层</translation>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute_modules 中的 moe 不能同时使用：Megatron-Core 在专家全对全通信重叠下不支持重计算 MoE 层</translation>
     </message>
     <message>
         <source>parallel.ep_a2a_overlap needs the alltoall or flex dispatcher, not allgather (Megatron-Core)</source>
@@ -9358,7 +9358,7 @@
     </message>
     <message>
         <source>overlap the expert all-to-all with another micro-batch</source>
-        <translation>让专家 all-to-all 与另一个微批次的计算重叠</translation>
+        <translation>让专家全对全通信与另一个微批次的计算重叠</translation>
     </message>
     <message>
         <source>of peak</source>
@@ -9410,7 +9410,7 @@
     </message>
     <message>
         <source>Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix (nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. Expert activation: the experts&apos; activation output. MLA up projections. Dense MLP. MoE layer: the whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron&apos;s default, the attention core. Megatron only, with selective recompute</source>
-        <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其 all-to-all。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
+        <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其全对全通信。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
@@ -9438,11 +9438,11 @@
     </message>
     <message>
         <source>EP all-to-all overlap</source>
-        <translation>专家并行 all-to-all 重叠</translation>
+        <translation>专家并行全对全通信重叠</translation>
     </message>
     <message>
         <source>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute: one micro-batch&apos;s layer forward runs beside another&apos;s backward, so the expert all-to-all hides behind their attention and expert GEMMs (faster steps). Needs expert parallelism, the all-to-all or flex dispatcher, no full recompute, no MoE-layer recompute and, with a pipeline, interleaving (VPP above 1). On Hopper and older GPUs the tensor-parallel overlap is then off unless you set it. Off: Megatron&apos;s default. Megatron only</source>
-        <translation>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute：一个微批次的层前向与另一个微批次的反向同时运行，专家 all-to-all 隐藏在它们的注意力和专家矩阵乘法之下（步骤更快）。需要专家并行、all-to-all 或 flex 分发器、不使用完全重计算、不重计算 MoE 层，有流水线时还需交错调度（VPP 大于 1）。在 Hopper 及更早的 GPU 上，除非你自行设置，张量并行通信重叠随之关闭。关闭：Megatron 的默认值。仅 Megatron</translation>
+        <translation>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute：一个微批次的层前向与另一个微批次的反向同时运行，专家全对全通信隐藏在它们的注意力和专家矩阵乘法之下（步骤更快）。需要专家并行、全对全或 flex 分发器、不使用完全重计算、不重计算 MoE 层，有流水线时还需交错调度（VPP 大于 1）。在 Hopper 及更早的 GPU 上，除非你自行设置，张量并行通信重叠随之关闭。关闭：Megatron 的默认值。仅 Megatron</translation>
     </message>
     <message>
         <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated, on the busiest rank or on the last pipeline rank (the one Megatron-LM logs its memory from). What fits is judged on the whole card either way</source>
@@ -9562,11 +9562,11 @@
     </message>
     <message>
         <source>Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge sets it): each token&apos;s routed copies go to their experts&apos; GPUs. All-gather: every GPU gathers the expert group&apos;s tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per remote node and is forwarded over NVLink. Megatron only</source>
-        <translation>Megatron 的 --moe-token-dispatcher-type，用于 MoE 模型。all-to-all（默认，Megatron-Bridge 即如此设置）：每个 token 的各路由副本发往其专家所在的 GPU。all-gather：每个 GPU 收集整个专家组的 token。flex（DeepEP 或 HybridEP 内核）：一个 token 对每个远端节点只经网络发送一次，再经 NVLink 转发。仅适用于 Megatron</translation>
+        <translation>Megatron 的 --moe-token-dispatcher-type，用于 MoE 模型。全对全（默认，Megatron-Bridge 即如此设置）：每个 token 的各路由副本发往其专家所在的 GPU。all-gather：每个 GPU 收集整个专家组的 token。flex（DeepEP 或 HybridEP 内核）：一个 token 对每个远端节点只经网络发送一次，再经 NVLink 转发。仅适用于 Megatron</translation>
     </message>
     <message>
         <source>all-to-all</source>
-        <translation>all-to-all（全交换）</translation>
+        <translation>全对全</translation>
     </message>
     <message>
         <source>all-gather</source>
@@ -9750,7 +9750,7 @@
     </message>
     <message>
         <source>all-to-all for the row-parallel adapters&apos; output</source>
-        <translation>行并行适配器的输出改用 all-to-all</translation>
+        <translation>行并行适配器的输出改用全对全通信</translation>
     </message>
     <message>
         <source>the QKV projection&apos;s collectives not overlapped</source>
@@ -9758,11 +9758,11 @@
     </message>
     <message>
         <source>LoRA all-to-all</source>
-        <translation>LoRA 的 all-to-all</translation>
+        <translation>LoRA 的全对全通信</translation>
     </message>
     <message>
         <source>Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP linear) move their output to the sequence shard with one all-to-all instead of an all-gather (less traffic, faster steps). Megatron-Bridge LoRA only</source>
-        <translation>Megatron-Bridge LoRA a2a_experimental（默认关闭；MLPerf 的 NeMo LoRA 配置设 LORA_A2A=1）：开启序列并行时，行并行适配器（注意力输出投影和 MLP 第二个线性层上的适配器）用一次 all-to-all 而不是 all-gather 把输出移到序列分片上（通信量更少，单步更快）。仅用于 Megatron-Bridge 的 LoRA</translation>
+        <translation>Megatron-Bridge LoRA a2a_experimental（默认关闭；MLPerf 的 NeMo LoRA 配置设 LORA_A2A=1）：开启序列并行时，行并行适配器（注意力输出投影和 MLP 第二个线性层上的适配器）用一次全对全通信而不是 all-gather 把输出移到序列分片上（通信量更少，单步更快）。仅用于 Megatron-Bridge 的 LoRA</translation>
     </message>
     <message>
         <source>No overlap for the QKV projection</source>
