@@ -2916,12 +2916,17 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
         return out
     if a.gpu == b.gpu:
         if ea and eb:
+            cr = a.cost_per_million_tokens / b.cost_per_million_tokens
+            # a ratio that prints "1.00×" said "so the tokens of the first cost 1.00× as much" after two different
+            # MFUs, a "so" that follows from nothing (the GPU counts differ too): said as it is (ux20)
+            same = f"{cr:.2f}" == "1.00"
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}; their tokens "
+                     "cost about the same.") if same else QT_TRANSLATE_NOOP(
                 CTX, "Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}, so the tokens "
                      "of the first cost {cr:.2f}× as much."),
                 {"gpu": a.gpu_name, "la": _plan_layout(a), "fa": a.framework_name, "ma": a.mfu or 0.0,
-                 "lb": _plan_layout(b), "fb": b.framework_name, "mb": b.mfu or 0.0,
-                 "cr": a.cost_per_million_tokens / b.cost_per_million_tokens}))
+                 "lb": _plan_layout(b), "fb": b.framework_name, "mb": b.mfu or 0.0, "cr": cr}))
     elif pa and pb and ea and eb:
         price_r, eff_r = pa / pb, ea / eb
         cost_r = a.cost_per_million_tokens / b.cost_per_million_tokens

@@ -4713,6 +4713,10 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
+        <source>Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}; their tokens cost about the same.</source>
+        <translation>两者都用 {gpu}：{la}（{fa}）的 MFU 为 {ma:.0%}，{lb}（{fb}）为 {mb:.0%}；两者每个 token 的成本大致相同。</translation>
+    </message>
+    <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
     </message>
@@ -7217,6 +7221,14 @@
     <message>
         <source>Date</source>
         <translation>日期</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
     </message>
     <message>
         <source>New vendor</source>

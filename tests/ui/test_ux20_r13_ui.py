@@ -1,0 +1,76 @@
+"""A new user's first hour, round 13 (helper ux20): what the screenshots at 1280×800 showed a demanding user would
+reject, each asserted where the app shows it.
+
+* The Chinese cost-against-time chart's cost axis read "0.1万 / 1万 / 10万" (1,000 as a tenth of a myriad).
+* The scaling chart's unit menu and axis said "tokens/s" in Chinese; its point tooltips put the axis's word after
+  a number ("→ 3.5 天数").
+* The Vendor quotes page showed the example sheets' region as the identifier "mainland_china" in both languages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+
+
+def _searched(make_window, qtbot, path=EXAMPLE):
+    w = make_window()
+    w.resize(1280, 800)
+    assert w.open_path(path, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=120000)
+    QApplication.processEvents()
+    return w
+
+
+def test_the_chinese_cost_axis_counts_in_myriads(make_window, language, qtbot):
+    language.install("zh_CN")
+    w = _searched(make_window, qtbot)
+    axis = w.live.cost_chart.plot.getPlotItem().getAxis("left")
+    qtbot.waitUntil(lambda: bool(getattr(axis, "_gp_ticks", None) and axis._gp_ticks[0]), timeout=60000)
+    labels = [t for _v, t in axis._gp_ticks[0]]
+    assert len(labels) >= 2, labels
+    # was "0.1万 / 1万 / 10万"
+    assert not any(re.match(r"0\.\d+[万亿]", t) or "," in t for t in labels), labels
+    for v, t in axis._gp_ticks[0]:
+        if 10 ** v >= 1e4 * (1 - 1e-9):
+            assert t.endswith(("万", "亿")), labels
+
+
+@pytest.mark.parametrize("lang, menu, tip_days, tip_speed", [
+    ("zh_CN", "每秒 token 数", "天", "token/s"),
+    ("en", "tokens/s", "days", "tokens/s"),
+])
+def test_scaling_chart_units_read_in_the_language(make_window, language, qtbot, lang, menu, tip_days, tip_speed):
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    chart = w.live.scaling_chart
+    assert chart.mode.itemText(0) == menu  # was "tokens/s" in Chinese
+    days = chart._point_tip("nvlink", 8, 3.5, True)
+    speed = chart._point_tip("nvlink", 8, 2000, False)
+    assert days.endswith(f"3.5 {tip_days}"), days  # was "→ 3.5 天数"
+    assert speed.endswith(f" {tip_speed}") and "tokens/s" not in (speed if lang == "zh_CN" else ""), speed
+
+
+@pytest.mark.parametrize("lang, region", [("en", "mainland China"), ("zh_CN", "中国大陆")])
+def test_quotes_page_shows_the_region_in_words_and_keeps_its_id(make_window, language, qtbot, lang, region):
+    from gpuplanner.io.quote_sheets import read_quotes
+
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    page = w.page("quotes")
+    page.set_quotes(read_quotes(ROOT / "examples" / "quotes" / "autodl-a800.csv"))
+    QApplication.processEvents()
+    row = [page.terms.item(r, 0).toolTip() for r in range(page.terms.rowCount())].index("region")
+    assert page.terms.item(row, 1).text() == region  # was "mainland_china"
+    # an edit elsewhere writes the region back as the id the sheet and the catalogue use
+    contact = [page.terms.item(r, 0).toolTip() for r in range(page.terms.rowCount())].index("contact")
+    page.terms.item(contact, 1).setText("ops@example.com")
+    QApplication.processEvents()
+    assert page.quotes[0]["region"] == "mainland_china", page.quotes[0]
+    assert page.quotes[0]["contact"] == "ops@example.com"
