@@ -103,3 +103,20 @@ def test_no_chinese_tick_is_a_fraction_of_a_myriad(lo_exp):
 def test_english_axis_ticks_keep_one_scale():
     assert format_axis_ticks([3000, 1e4, 3e4], "en") == ["3K", "10K", "30K"]
     assert format_axis_ticks([1000, 1e4, 1e5], "en") == ["1K", "10K", "100K"]
+
+
+@pytest.mark.parametrize("days, expected", [(0.66, "15.8 hours"), (3.06, "3.1 days"), (21.0, "3.0 weeks")])
+def test_quote_comparison_writes_the_plans_span_as_the_project_page(days, expected):
+    """The Vendor quotes comparison (app, CLI, PDF: ``report.quotes_section``) wrote the plan's span with
+    ``format_days`` ("0.66 days from start to finish") while the Project page wrote the same plan "15.8 hours"
+    (``format_elapsed``): now the Project page's formatter, and the setup through it too."""
+    from gpuplanner.core.quotes import compare
+    from gpuplanner.report.quotes_section import html_section, text_lines
+    from tests.test_quotes import _plan, _vendor
+
+    c = compare([_vendor()], _plan(calendar_days=days, setup_hours=0.55))
+    assert format_elapsed(days, "en") == expected
+    line = text_lines(c, translate=lambda _c, t: t)[0]
+    assert f"{expected} from start to finish" in line, line
+    html = html_section(c, number="", translate=lambda _c, t: t, msg=lambda m: m.render())
+    assert f"{expected} from start to finish" in html and "setup 0.55 hours per new instance" in html, html[:600]
