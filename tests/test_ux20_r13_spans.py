@@ -120,3 +120,22 @@ def test_quote_comparison_writes_the_plans_span_as_the_project_page(days, expect
     assert f"{expected} from start to finish" in line, line
     html = html_section(c, number="", translate=lambda _c, t: t, msg=lambda m: m.render())
     assert f"{expected} from start to finish" in html and "setup 0.55 hours per new instance" in html, html[:600]
+
+
+@needs_poppler
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_pdf_does_not_recommend_a_plan_that_does_not_fit(app, capsys, tmp_path, lang):
+    """A new user's first scenario file (Llama 3.1 8B, full fine-tuning, 2B tokens, 7 days) keeps its own layout:
+    1 GPU, 141.6 GiB on an 80 GiB card. The PDF's "2. The recommendation" read "Rent 1 × NVIDIA H100 SXM5 80GB
+    (1 node of 1). Training takes about 4.2 calendar days and costs about ¥70,000" under the warning that it does
+    not fit, and the task table said "global batch 1 sequences"."""
+    pdf = tmp_path / f"{lang}.pdf"
+    assert run_cli(["report", str(ROOT / "tests" / "data" / "ux20" / "first-task-as-given.json"), "-o", str(pdf),
+                    "--lang", lang]) == 0
+    capsys.readouterr()
+    text = re.sub(r"\s+", " ", _run("pdftotext", "-raw", str(pdf), "-"))
+    if lang == "en":
+        assert "Rent 1 ×" not in text and "1 node of 1) does not fit: 141.6 GiB per GPU on a card of 80.0 GiB" in text
+        assert "global batch 1 sequence," in text, text[:1500]
+    else:
+        assert "租用 1 ×" not in text and "放不下：每张 GPU 需要 141.6 GiB" in text

@@ -7652,6 +7652,10 @@
         <translation>秩 {r}</translation>
     </message>
     <message>
+        <source>sequence {s}, global batch {g} sequence(s), {rc}</source>
+        <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
+    </message>
+    <message>
         <source>{total} total, {active} active per token, {train} trained</source>
         <translation>总计 {total}，每 token 激活 {active}，训练 {train}</translation>
     </message>
@@ -8064,6 +8068,10 @@
         <translation>租用合计</translation>
     </message>
     <message>
+        <source>{n} × {gpu} ({nodes} node(s) of {per}) does not fit: {need} GiB per GPU on a card of {cap} GiB. Do not rent it; let the search choose the GPUs and the layout, or add GPUs.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点，每节点 {per} 张）放不下：每张 GPU 需要 {need} GiB，显卡只有 {cap} GiB。请不要租用它；让搜索选择 GPU 和并行布局，或增加 GPU。</translation>
+    </message>
+    <message>
         <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}), widened where needed to hold the estimate itself: at least 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
         <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位，必要时扩展到包含估计值本身：这些记录中至少 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
@@ -8222,10 +8230,6 @@
     <message>
         <source>Share</source>
         <translation>占比</translation>
-    </message>
-    <message>
-        <source>sequence {s}, global batch {g} sequences, {rc}</source>
-        <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
     </message>
     <message>
         <source>Kept free per GPU</source>
