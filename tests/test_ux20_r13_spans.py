@@ -137,5 +137,10 @@ def test_the_pdf_does_not_recommend_a_plan_that_does_not_fit(app, capsys, tmp_pa
     if lang == "en":
         assert "Rent 1 ×" not in text and "1 node of 1) does not fit: 141.6 GiB per GPU on a card of 80.0 GiB" in text
         assert "global batch 1 sequence," in text, text[:1500]
+        # the memory-headroom rule read "Tight: -76.9% of the card free"
+        assert "Does not fit: it needs 76.9% more memory than the card has." in text, text
     else:
         assert "租用 1 ×" not in text and "放不下：每张 GPU 需要 141.6 GiB" in text
+        assert "放不下：需要的显存比显卡多 76.9%。" in text
+    assert not re.search(r"-\d+(\.\d)?( GiB|%)", text), re.findall(r".{40}-\d+(?:\.\d)?(?: GiB|%).{10}", text)
+    assert ("61.6 GiB over the card" if lang == "en" else "超出显卡 61.6 GiB") in text

@@ -429,6 +429,11 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
                                        "of {margin:.1%} on published runs.") if head["tight"] else
                 QT_TRANSLATE_NOOP(CTX, "{free:.1%} of the card free: more than the memory model's p75 error of "
                                        "{margin:.1%}."))
+        if (head.get("free_share") or 0.0) < 0:
+            # a layout that does not fit read "Tight: -76.9% of the card free" (the PDF of a scenario file's own
+            # layout; ux20): said as what it is, the same figure as the share it needs beyond the card
+            text = QT_TRANSLATE_NOOP(CTX, "Does not fit: it needs {over:.1%} more memory than the card has.")
+            args["over"] = -float(head.get("free_share") or 0.0)
         out.append(RuleResult("memory_headroom", _status(True, bool(head["tight"]), on["memory_headroom"]),
                               Msg(CTX, text, args)))
     pcie = bool(a.get("tp_over_pcie"))

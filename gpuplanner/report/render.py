@@ -893,9 +893,12 @@ def _html_plan(data: ReportData) -> str:
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
         (translate("Report", "Parallel layout"), _layout_text(p.layout, data.task.training.get("recompute_modules"))),
-        (translate("Report", "Memory per GPU"), translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)").format(
+        # over the card: "(61.6 GiB over the card)", not "(-61.6 GiB free)" (ux20)
+        (translate("Report", "Memory per GPU"), (translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)")
+                                                 if p.gpu_memory_gib >= p.memory.get("total", 0.0) else
+                                                 translate("Report", "{m} GiB of {cap} GiB ({free} GiB over the card)")).format(
             m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
-            free=fmt_gib(p.gpu_memory_gib - p.memory.get("total", 0.0)))),
+            free=fmt_gib(abs(p.gpu_memory_gib - p.memory.get("total", 0.0))))),
     ]
     if p.compute_days is not None:
         pairs += [

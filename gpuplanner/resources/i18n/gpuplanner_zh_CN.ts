@@ -7836,6 +7836,10 @@
         <translation>{m} GiB / {cap} GiB（剩余 {free} GiB）</translation>
     </message>
     <message>
+        <source>{m} GiB of {cap} GiB ({free} GiB over the card)</source>
+        <translation>{m} GiB / {cap} GiB（超出显卡 {free} GiB）</translation>
+    </message>
+    <message>
         <source>Training time</source>
         <translation>训练时长</translation>
     </message>
@@ -8409,6 +8413,10 @@
     <message>
         <source>Modelled MFU {mfu:.0%} is within {ceil:.0%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}).</source>
         <translation>模型 MFU {mfu:.0%} 不高于借用的上限 {ceil:.0%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}）。</translation>
+    </message>
+    <message>
+        <source>Does not fit: it needs {over:.1%} more memory than the card has.</source>
+        <translation>放不下：需要的显存比显卡多 {over:.1%}。</translation>
     </message>
     <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
