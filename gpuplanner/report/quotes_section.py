@@ -17,7 +17,7 @@ from ..core.messages import english_plurals
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
     format_date, format_elapsed, format_money, format_number, format_range, format_sig, gpu_display_name,
-    join_clause, paren, plural_s,
+    format_sentences, join_clause, paren, plural_s,
 )
 
 CTX = "Quotes"
@@ -228,7 +228,7 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
                tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_elapsed(p.setup_hours / 24.0, unit="hours"))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(_band(v, cur) if v.total_band else "—"),
-                  _e(" ".join(msg(m) for m in v.reasons))] for v in c.vendors]
+                  _e(format_sentences([msg(m) for m in v.reasons]))] for v in c.vendors]
     out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
                                   translate(CTX, "Band"), translate(CTX, "Why")], [5, 22, 15, 24, 34],
                       num_cols=frozenset({2})))

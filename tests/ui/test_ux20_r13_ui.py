@@ -74,3 +74,27 @@ def test_quotes_page_shows_the_region_in_words_and_keeps_its_id(make_window, lan
     QApplication.processEvents()
     assert page.quotes[0]["region"] == "mainland_china", page.quotes[0]
     assert page.quotes[0]["contact"] == "ops@example.com"
+
+
+def test_quote_comparison_reads_as_chinese_sentences(make_window, language, qtbot):
+    """The vendor ranking's reasons were joined with an English space: "计入隐性费用后总价最低。 价格之外的费用…";
+    and the plan's span read "从开始到结束 0.66 天" while the Project page said "15.8 小时" for the same plan."""
+    from gpuplanner.formatting import format_elapsed
+    from gpuplanner.io.quote_sheets import read_quotes
+
+    language.install("zh_CN")
+    w = make_window()  # a new user's first document and task (scripts/screenshots_issue35_r13_ux20.py)
+    w.resize(1280, 800)
+    for k, v in {"model.preset": "llama-3.1-8b", "training.method": "full", "data.tokens": 2_000_000_000,
+                 "constraints.deadline_days": 7}.items():
+        w.model.set(k, v)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=120000)
+    qtbot.wait(500)
+    page = w.page("quotes")
+    page.set_quotes([q for f in sorted((ROOT / "examples" / "quotes").glob("*.csv")) for q in read_quotes(f)])
+    page.refresh_comparison()
+    QApplication.processEvents()
+    text = page.compare_view.toPlainText()
+    assert "。 " not in text, [ln for ln in text.splitlines() if "。 " in ln]
+    days = page.ctx.estimator.result.evaluation.calendar_days
+    assert f"从开始到结束 {format_elapsed(days, 'zh_CN')}" in text, text[:400]
