@@ -98,3 +98,22 @@ def test_quote_comparison_reads_as_chinese_sentences(make_window, language, qtbo
     assert "。 " not in text, [ln for ln in text.splitlines() if "。 " in ln]
     days = page.ctx.estimator.result.evaluation.calendar_days
     assert f"从开始到结束 {format_elapsed(days, 'zh_CN')}" in text, text[:400]
+
+
+def test_quote_offers_leave_the_note_readable_in_chinese(make_window, language, qtbot):
+    """At 1280×800 the Chinese offers table gave its note column what "最短租期（天）" on one line left: ~30 px,
+    "A… lis…". The header breaks before its full-width bracket, as English headers break at a space."""
+    from gpuplanner.io.quote_sheets import read_quotes
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    language.install("zh_CN")
+    w = make_window(search_enabled=False)
+    w.resize(1280, 800)
+    page = w.page("quotes")
+    page.set_quotes(read_quotes(ROOT / "examples" / "quotes" / "autodl-a800.csv"))
+    w.go_to(PAGE_KEYS.index("quotes"))
+    qtbot.wait(300)
+    t = page.offers
+    heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
+    assert any(h.startswith("最短租期\n（") for h in heads), heads
+    assert t.columnWidth(t.columnCount() - 1) >= 60, [t.columnWidth(c) for c in range(t.columnCount())]

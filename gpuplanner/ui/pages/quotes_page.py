@@ -517,9 +517,11 @@ class QuotesPage(BasePage):
 
 
 def _two_lines(title: str) -> str:
-    """A column title on two lines, broken at the space (or after the slash) nearest its middle; a title with
-    neither (Chinese titles are short) as it is."""
-    cuts = [i for i, ch in enumerate(title) if ch == " "] + [i + 1 for i, ch in enumerate(title[:-1]) if ch == "/"]
+    """A column title on two lines, broken at the space (or after the slash) nearest its middle, or before a
+    full-width bracket ("最短租期\n（天）": on one line it left the note column 30 px, "A… lis…"; ux20); a title
+    with none of these as it is."""
+    cuts = ([i for i, ch in enumerate(title) if ch == " "] + [i + 1 for i, ch in enumerate(title[:-1]) if ch == "/"]
+            + [i for i, ch in enumerate(title) if ch == "（" and i > 0])
     if not cuts:
         return title
     i = min(cuts, key=lambda k: abs(k - len(title) / 2))
