@@ -117,3 +117,24 @@ def test_quote_offers_leave_the_note_readable_in_chinese(make_window, language, 
     heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
     assert any(h.startswith("最短租期\n（") for h in heads), heads
     assert t.columnWidth(t.columnCount() - 1) >= 60, [t.columnWidth(c) for c in range(t.columnCount())]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_plans_details_write_the_deadline_as_the_cli_and_the_pdf(make_window, language, qtbot, lang):
+    """The Plans page's details read the same deadline lines as ``gpuplanner plan`` and the PDF
+    (tests/test_ux20_r13_spans.py): the deadline through formatting.format_elapsed in days, "2.0 days" / "2.0 天"
+    (the search wrote "2 days", the PDF "2.0 days")."""
+    from gpuplanner.formatting import format_elapsed
+
+    language.install(lang)
+    w = _searched(make_window, qtbot, ROOT / "tests" / "data" / "ux20" / "full-8b-late-8-gpus.json")
+    page = w.page("plans")
+    w.go_to(5)
+    qtbot.waitUntil(lambda: page.table_model.rowCount() > 1, timeout=10000)
+    page.view.selectRow(0)
+    QApplication.processEvents()
+    text = page.details.toPlainText()
+    span = format_elapsed(2.0, lang, "days")
+    want = f"Misses the deadline already at the estimate (" if lang == "en" else "按估计值就已错过截止时间（"
+    line = next((ln for ln in text.splitlines() if want in ln), "")
+    assert line and (f"against {span})" in line if lang == "en" else f"截止 {span}）" in line), text[:3000]
