@@ -132,9 +132,9 @@ def test_fit_instead_misses_by_constraint():
     both = NS(meets_deadline=False, within_budget=False, currency="CNY")
     ok = NS(meets_deadline=True, within_budget=True, currency="CNY")
     assert search._fit_instead_misses(scen(7, None), ok) is None
-    assert "deadline of 7 days" in search._fit_instead_misses(scen(7, None), late).render()
+    assert "deadline of 7.0 days" in search._fit_instead_misses(scen(7, None), late).render()
     m = search._fit_instead_misses(scen(7, 1000), both).render()
-    assert "deadline of 7 days" in m and "budget" in m
+    assert "deadline of 7.0 days" in m and "budget" in m
     assert search._fit_instead_misses(scen(None, None), both) is None
 
 

@@ -25,6 +25,19 @@ ROOT = Path(__file__).resolve().parents[1]
 LATE = ROOT / "tests" / "data" / "ux20" / "full-8b-late-8-gpus.json"
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """``run_cli([... "--lang", "zh_CN"])`` installs the report's Chinese translator in this process (a real CLI
+    exits): English again after each test, so no later test reads Chinese."""
+    yield
+    import sys
+
+    if "PySide6.QtCore" in sys.modules:
+        from gpuplanner.report.render import install_language
+
+        install_language("en")
+
+
 def test_point_miss_line_writes_both_spans_through_the_formatter():
     from gpuplanner.core.rules import _point_miss_msg
 

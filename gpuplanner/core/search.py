@@ -2706,9 +2706,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
             rule = "mfu_ceiling"
         elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
             rule = "deadline"
-            base["deadline"] = con.deadline_days
-            # both spans through the one formatter, written together (messages.deadline_msgs; round 13, ux20)
-            base.update(deadline_msgs(other_span=fig["other_days"], deadline_span=con.deadline_days))
+            base.update(deadline=con.deadline_days,  # the spans through the one formatter (deadline_msgs; ux20)
+                        **deadline_msgs(other_span=fig["other_days"], deadline_span=con.deadline_days))
         else:
             rule = "days" if objective == "fastest" else "cost"
             text = texts[rule + "_capped"] if capped else None
