@@ -198,7 +198,10 @@ def elapsed_numbers(days, unit: str | None = None, lang: str | None = None) -> l
     per = ELAPSED_UNITS[unit][0]
     texts = [format_time_number(v / per, lang) for v in vals]
     for d in range(2, 6):
-        if all(a != b or vals[i] == vals[j] for i, a in enumerate(texts) for j, b in enumerate(texts)):
+        # pairs of different finite spans only (a span that is no number, "—", matched itself and ran the decimals
+        # up to five: "3.00000" beside "—"; ux20)
+        if all(texts[i] != texts[j] or vals[i] == vals[j] for i in range(len(vals)) for j in range(i + 1, len(vals))
+               if math.isfinite(vals[i]) and math.isfinite(vals[j])):
             break
         texts = [format_number(v / per, d, lang) if math.isfinite(v) else "—" for v in vals]
     return texts
@@ -479,7 +482,8 @@ def format_tokens(value: float, lang: str | None = None, digits: int = 3) -> str
 
 
 def format_axis(value: float, lang: str | None = None) -> str:
-    """A compact axis tick: ``950``, ``1,500``, ``20K``/``2 万``, ``3M``/``300 万``, ``0.2`` — never ``1e+06``."""
+    """A compact axis tick: ``950``, ``1,500``, ``20K``, ``3M``, ``0.2`` — never ``1e+06``; Chinese
+    :func:`_zh_axis_label`'s ``1500``, ``2万``, ``3000万``."""
     lang = normalize_lang(lang)
     v = float(value)
     if not math.isfinite(v):
@@ -487,26 +491,42 @@ def format_axis(value: float, lang: str | None = None) -> str:
     a = abs(v)
     if a >= 1e15:
         return format_power(v, 2)
-    scales = _ZH_SCALES if lang == ZH else (_EN_SCALES + ((1e3, "K"),))
-    for size, word in scales:
-        if a >= size and (lang == ZH or size > 1e3 or a >= 1e4):
+    if lang == ZH:
+        return "0" if a == 0 else _zh_axis_label(v)
+    for size, word in _EN_SCALES + ((1e3, "K"),):
+        if a >= size and (size > 1e3 or a >= 1e4):
             return f"{_sig(v / size, 3)}{word}"
     return _sig(v, 3) if a >= 1e-6 or a == 0 else format_power(v, 2)
 
 
+def _zh_axis_label(v: float) -> str:
+    """One Chinese axis tick: below 万 the plain number without a group separator (``100``, ``1000``, ``5000``:
+    GB/T 15835-2011 on digit grouping lets integers of four digits or fewer go unseparated, and Chinese charts write them so), from
+    万 the number in the largest myriad unit it reaches (``1万``, ``10万``, ``5000万``, ``1亿``): never ``0.1万``
+    (issue 35 round 13, ux20: the zh log axes read "0.1万 / 1万 / 10万")."""
+    a = abs(v)
+    for size, word in _ZH_SCALES:
+        if a >= size * (1 - 1e-9):
+            return f"{_sig(v / size, 3).replace(',', '')}{word}"
+    return _sig(v, 3).replace(",", "") if a >= 1e-6 else format_power(v, 2)
+
+
 def format_axis_ticks(values, lang: str | None = None) -> list[str]:
-    """The labels of one axis's ticks, all in one scale (ux17: a Chinese axis read "3,000 / 1万 / 3万", an English
-    one "3,000 / 10K / 30K"). When the largest tick alone would take a scale word, every tick takes the largest
-    scale the smallest non-zero tick reaches: in English half a unit of it ("3K / 10K / 30K", "0.5M / 1M / 2M"), in
-    Chinese a tenth, as Chinese writes 万 ("0.3万 / 1万 / 3万"); otherwise every tick is a plain grouped number
-    ("300 / 1,000 / 3,000 / 10,000"). A single value reads as :func:`format_axis`."""
+    """The labels of one axis's ticks. English: all in one scale (ux17: "3,000 / 10K / 30K" read as two scales):
+    when the largest tick alone would take a scale word, every tick takes the largest scale the smallest non-zero
+    tick reaches at half a unit of it ("3K / 10K / 30K", "0.5M / 1M / 2M"); otherwise every tick is a plain
+    grouped number ("300 / 1,000 / 3,000 / 10,000"). Chinese counts in myriads, so each tick reads the way Chinese
+    writes the number (:func:`_zh_axis_label`): "1000 / 1万 / 10万", "3000 / 1万 / 3万" (ux17's one-scale rule made
+    1,000 "0.1万", which no Chinese reader writes; round 13, ux20). A single value reads as :func:`format_axis`."""
     lang = normalize_lang(lang)
     vals = [float(v) for v in values]
     finite = [abs(v) for v in vals if math.isfinite(v) and v != 0]
+    if lang == ZH and (not finite or max(finite) < 1e15):
+        return ["" if not math.isfinite(v) else "0" if v == 0 else _zh_axis_label(v) for v in vals]
     if len(finite) < 2 or max(finite) >= 1e15:
         return [format_axis(v, lang) for v in vals]
-    scales = _ZH_SCALES if lang == ZH else (_EN_SCALES + ((1e3, "K"),))
-    reach = 0.1 if lang == ZH else 0.5
+    scales = _EN_SCALES + ((1e3, "K"),)
+    reach = 0.5
     smallest, largest = min(finite), max(finite)
     size, word = 1.0, ""
     if format_axis(largest, lang) != _sig(largest, 3):  # the largest tick alone would take a scale word

@@ -132,3 +132,22 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
     flags, config keys, paths and file names."""
     return [w for w in re.findall(r"[A-Za-z][A-Za-z]+", strip_code(text))
             if w not in allowed and w.upper() not in allowed]
+
+
+#: English a Chinese text must not carry even though its words pass the glossary (issue 35 round 13, ux20): the
+#: expert all-to-all, which the app's Chinese names 全对全通信 (the step breakdown's "专家全对全通信", the EP
+#: explanation's "通过全对全通信到达各自的专家"), was left as "专家并行 all-to-all 重叠" in the Training page's
+#: label and in a dozen tooltips and refusals ("all", "to" pass as words of the catalogue's sources); and the English
+#: plural unit "tokens/s", which the Project page writes "token/s" as the glossary's "token" (Chinese has no plural).
+#: all-gather / all-reduce / reduce-scatter stay as written (NCCL's names, no Chinese choice in the app).
+ZH_SLIPS = {
+    "all-to-all": re.compile(r"(?<![\w-])[Aa]ll-to-all(?![\w-])"),
+    "tokens/s": re.compile(r"(?<![\w.])tokens/s\b"),
+}
+
+
+def zh_slips(text: str) -> list[str]:
+    """The :data:`ZH_SLIPS` a Chinese ``text`` carries, outside command-line flags and config keys (not
+    :func:`strip_code`, whose paths would take "/s" away)."""
+    t = re.sub(r"--[\w-]+|\b\w+_\w+\b", " ", text)
+    return [name for name, pat in ZH_SLIPS.items() if pat.search(t)]

@@ -271,11 +271,25 @@ def elapsed_msg(days: float, unit: str | None = None) -> "Msg":
     return Msg("Units", (ELAPSED_ONE if n == "1" else ELAPSED_TEMPLATES)[unit], {"n": n})
 
 
-def elapsed_msgs(**days: float) -> dict:
-    """Spans of days as message parameters, all in the unit of the longest, since a sentence compares them ("takes
-    4.1 hours and overruns its slot of 3.8 hours by 0.3 hours"); a span that is no number reads "—"."""
-    from ..formatting import elapsed_unit  # pure Python, no Qt: the core stays pure
+def elapsed_msgs(unit: str | None = None, **days: float) -> dict:
+    """Spans of days as message parameters, all in one unit (``unit``, default that of the longest), since a
+    sentence compares them ("takes 4.1 hours and overruns its slot of 3.8 hours by 0.3 hours"); their numbers are
+    written together (``formatting.elapsed_numbers``), so two different spans never read the same ("7.04 days
+    against 7.00", not "7.0 days against 7"); a span that is no number reads "—"."""
+    from ..formatting import elapsed_numbers, elapsed_unit  # pure Python, no Qt: the core stays pure
     import math
 
-    unit = elapsed_unit(max((abs(v) for v in days.values() if math.isfinite(v)), default=0.0))
-    return {k: elapsed_msg(v, unit) if math.isfinite(v) else "—" for k, v in days.items()}
+    finite = {k: float(v) for k, v in days.items() if v is not None and math.isfinite(float(v))}
+    unit = unit or elapsed_unit(max((abs(v) for v in finite.values()), default=0.0))
+    nums = dict(zip(finite, elapsed_numbers(list(finite.values()), unit, "en")))
+    return {k: Msg("Units", (ELAPSED_ONE if nums[k] == "1" else ELAPSED_TEMPLATES)[unit], {"n": nums[k]})
+            if k in nums else "—" for k in days}
+
+
+def deadline_msgs(**days: float) -> dict:
+    """A plan's calendar days and a deadline as message parameters, in days (the unit the deadline is typed in and
+    the Plans table's calendar-days column shows, at its precision: ``formatting.format_time_number``) and written
+    together (:func:`elapsed_msgs`): "Misses the deadline already at the estimate (7.04 days against 7.00 days)".
+    The one way the advisor's, the search's and the report's deadline lines write their spans (issue 35 round 13,
+    ux20: they formatted days themselves, "{days:.1f} days against {deadline_days:g}")."""
+    return elapsed_msgs("days", **days)

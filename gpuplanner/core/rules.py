@@ -72,7 +72,7 @@ import numpy as np
 from dataclasses import dataclass
 from . import advisor
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg
+from .messages import Msg, deadline_msgs
 
 CTX = "Rules"
 
@@ -236,15 +236,19 @@ def _point_miss_msg(miss: Any) -> Msg | None:
     if not miss or not (miss.get("deadline") or miss.get("budget")):
         return None
     if miss["deadline"] and miss["budget"]:
-        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline and the budget already at the estimate ({days:.1f} days "
-                                      "against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).")
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline and the budget already at the estimate ({days} against "
+                                      "{deadline_days}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).")
     elif miss["budget"]:
         text = QT_TRANSLATE_NOOP(CTX, "Over the budget already at the estimate ({cost:,.0f} {cur} against "
                                       "{budget_cap:,.0f} {cur}), not only at the upper end of its band.")
     else:
-        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline already at the estimate ({days:.1f} days against "
-                                      "{deadline_days:g}), not only at the upper end of its band.")
-    return Msg(CTX, text, {k: v for k, v in miss.items() if k not in ("deadline", "budget")})
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline already at the estimate ({days} against "
+                                      "{deadline_days}), not only at the upper end of its band.")
+    args = {k: v for k, v in miss.items() if k not in ("deadline", "budget")}
+    # the spans through the one formatter, in days and written together (messages.deadline_msgs; round 13, ux20:
+    # "{days:.1f} days against {deadline_days:g}" read "7.0 days against 7" for a plan of 7.04 days)
+    args.update(deadline_msgs(days=float(args.get("days") or 0.0), deadline_days=float(args.get("deadline_days") or 0.0)))
+    return Msg(CTX, text, args)
 
 
 def _status(applies: bool, fails: bool, enabled: bool) -> str:
@@ -425,6 +429,11 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
                                        "of {margin:.1%} on published runs.") if head["tight"] else
                 QT_TRANSLATE_NOOP(CTX, "{free:.1%} of the card free: more than the memory model's p75 error of "
                                        "{margin:.1%}."))
+        if (head.get("free_share") or 0.0) < 0:
+            # a layout that does not fit read "Tight: -76.9% of the card free" (the PDF of a scenario file's own
+            # layout; ux20): said as what it is, the same figure as the share it needs beyond the card
+            text = QT_TRANSLATE_NOOP(CTX, "Does not fit: it needs {over:.1%} more memory than the card has.")
+            args["over"] = -float(head.get("free_share") or 0.0)
         out.append(RuleResult("memory_headroom", _status(True, bool(head["tight"]), on["memory_headroom"]),
                               Msg(CTX, text, args)))
     pcie = bool(a.get("tp_over_pcie"))

@@ -51,7 +51,7 @@ from .errors import CatalogError, PlannerError, ScenarioError
 from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
                        lora_dropout_default_message, model_support_warnings, validation_band)
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, elapsed_msg, error_text
+from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from . import advisor_savers as saversmod
@@ -2252,11 +2252,11 @@ def _fit_instead_misses(s: Scenario, p) -> Msg | None:
     late = c.deadline_days is not None and not p.meets_deadline
     dear = c.budget is not None and not p.within_budget
     if late and dear:
-        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days and is over the budget of "
-                                               "{b:,.0f} {cur}"), {"d": c.deadline_days, "b": c.budget,
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d} and is over the budget of "
+                                               "{b:,.0f} {cur}"), {**deadline_msgs(d=c.deadline_days), "b": c.budget,
                                                                    "cur": p.currency})
     if late:
-        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d:g} days"), {"d": c.deadline_days})
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it misses the deadline of {d}"), deadline_msgs(d=c.deadline_days))
     if dear:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "it is over the budget of {b:,.0f} {cur}"),
                    {"b": c.budget, "cur": p.currency})
@@ -2383,9 +2383,9 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
             notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan fits the budget of {budget:,.0f} {cur}: the cheapest "
                                                          "plans are shown."), {"budget": con.budget or 0, "cur": currency}))
         else:
-            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
+            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days} within {n} GPUs: "
                                                          "the fastest plans are shown; raise max_gpus or the deadline."),
-                             {"days": con.deadline_days or 0, "n": con.max_gpus}))
+                             {**deadline_msgs(days=con.deadline_days or 0), "n": con.max_gpus}))
     elif poor is not None and len(order) and bool(poor[order[0]]):
         notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints has an MFU below 30% "
                                                      "(graded poor): check the interconnect and the layout."), {}))
@@ -2415,20 +2415,20 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
     if bool((meets & within & finite).any()):
         return []
     on_time, cheap = meets & finite, within & finite
-    args = {"days": con.deadline_days, "budget": con.budget, "cur": currency,
-            "cost": _deadline_cost(on_time, cost, order),
-            "fast": float(days[cheap].min()) if cheap.any() else math.inf}
+    args = {"budget": con.budget, "cur": currency, "cost": _deadline_cost(on_time, cost, order),
+            # the deadline and the fastest plan's days through the one formatter, written together (ux20)
+            **deadline_msgs(days=con.deadline_days, fast=float(days[cheap].min()) if cheap.any() else math.inf)}
     if not on_time.any():
-        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
-                                      "{cur}: within the budget the fastest plan takes {fast:.1f} days.")
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days} and the budget of {budget:,.0f} "
+                                      "{cur}: within the budget the fastest plan takes {fast}.")
     elif not cheap.any():
-        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days} and the budget of {budget:,.0f} "
                                       "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is "
                                       "within the budget.")
     else:
-        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days} and the budget of {budget:,.0f} "
                                       "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget "
-                                      "the fastest plan takes {fast:.1f} days.")
+                                      "the fastest plan takes {fast}.")
     return [Msg(CTX, text, args)]
 
 
@@ -2704,8 +2704,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
                                               "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
-        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:g} days, over the "
-                                           "deadline of {deadline:g} days."),
+        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
+                                           "deadline of {deadline_span}."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
                                        "({days:g} against {other_days:g} days)."),
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
@@ -2721,7 +2721,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
             rule = "mfu_ceiling"
         elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
             rule = "deadline"
-            base["deadline"] = con.deadline_days
+            base.update(deadline=con.deadline_days,  # the spans through the one formatter (deadline_msgs; ux20)
+                        **deadline_msgs(other_span=fig["other_days"], deadline_span=con.deadline_days))
         else:
             rule = "days" if objective == "fastest" else "cost"
             text = texts[rule + "_capped"] if capped else None
@@ -2929,12 +2930,17 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
         return out
     if a.gpu == b.gpu:
         if ea and eb:
+            cr = a.cost_per_million_tokens / b.cost_per_million_tokens
+            # a ratio that prints "1.00×" said "so the tokens of the first cost 1.00× as much" after two different
+            # MFUs, a "so" that follows from nothing (the GPU counts differ too): said as it is (ux20)
+            same = f"{cr:.2f}" == "1.00"
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}; their tokens "
+                     "cost about the same.") if same else QT_TRANSLATE_NOOP(
                 CTX, "Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}, so the tokens "
                      "of the first cost {cr:.2f}× as much."),
                 {"gpu": a.gpu_name, "la": _plan_layout(a), "fa": a.framework_name, "ma": a.mfu or 0.0,
-                 "lb": _plan_layout(b), "fb": b.framework_name, "mb": b.mfu or 0.0,
-                 "cr": a.cost_per_million_tokens / b.cost_per_million_tokens}))
+                 "lb": _plan_layout(b), "fb": b.framework_name, "mb": b.mfu or 0.0, "cr": cr}))
     elif pa and pb and ea and eb:
         price_r, eff_r = pa / pb, ea / eb
         cost_r = a.cost_per_million_tokens / b.cost_per_million_tokens
@@ -3189,7 +3195,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
                                                  "planning on it."), {"n": p.num_gpus}))
     if not p.meets_deadline:
-        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d:g} days."), {"d": s.constraints.deadline_days or 0}))
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d}."), deadline_msgs(d=s.constraints.deadline_days or 0)))
     if not p.within_budget:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b:,.0f} {cur}."),
                      {"b": s.constraints.budget or 0, "cur": p.currency}))

@@ -15,7 +15,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 from __future__ import annotations
 
 from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
-from gpuplanner.formatting import days_decimals, gpu_display_name
+from gpuplanner.formatting import elapsed_numbers, format_time_number, gpu_display_name
 
 import math
 import re
@@ -28,7 +28,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.evaluate import PlanFigures
 from ..core.serving_facts import first_token_line
-from ..core.messages import Msg
+from ..core.messages import Msg, deadline_msgs
 
 CTX = "Report"
 GIB = 1024**3
@@ -56,12 +56,12 @@ def fmt_price(value: float | None, currency: str) -> str:
 
 
 def fmt_days(days: float | None) -> str:
-    """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``; below one day to two decimals
-    (``0.24``), as the app's live panel and the CLI print them (one decimal read a 0.24-day run as "0.2";
-    formatting.days_decimals)."""
+    """Days as every span's number is written (``formatting.format_time_number``: one decimal below 100 days,
+    whole days above, two decimals below one day, two significant digits below 0.01), as the app's live panel, the
+    CLI and the deadline lines print them (issue 35 round 13, ux20: one formatter for all)."""
     if days is None or not math.isfinite(days):
         return "—"
-    return format_number(days, days_decimals(days) if days < 100 else 0)
+    return format_time_number(days)
 
 
 def fmt_gib(gib: float | None) -> str:
@@ -549,18 +549,22 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> lis
     if alt.cost is not None and chosen.cost is not None:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(
             CTX, "{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan."),
-            {"days": fmt_days(alt.calendar_days), "cost": fmt_money(alt.cost, task.currency),
-             "cdays": fmt_days(chosen.calendar_days), "ccost": fmt_money(chosen.cost, task.currency)}))
+            # both spans written together, so two different plans never read as the same days (elapsed_numbers; ux20)
+            {**dict(zip(("days", "cdays"), elapsed_numbers(
+                [math.nan if d is None else d for d in (alt.calendar_days, chosen.calendar_days)], "days"))),
+             "cost": fmt_money(alt.cost, task.currency), "ccost": fmt_money(chosen.cost, task.currency)}))
     if not p.meets_deadline and task.deadline_days:
-        out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d} days."),
-                        {"d": fmt_days(task.deadline_days)}))
+        # the search's own warning, word for word (its span through messages.deadline_msgs): the PDF printed it
+        # twice in one cell, "Misses the deadline of 2.0 days." above "Misses the deadline of 2 days." (ux20)
+        out.append(Text("Plan", "Misses the deadline of {d}.", deadline_msgs(d=task.deadline_days)))
     if not p.within_budget and task.budget:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
                         {"b": fmt_money(task.budget, task.currency)}))
     cmp = answer.compare(p)
     if cmp is not None and cmp.decisive is not None:
         out.append(Text.of(cmp.decisive))
-    out.extend(alt.warnings[:2])
+    seen = {m.render() for m in out}
+    out.extend(w for w in alt.warnings[:2] if Text.of(w).render() not in seen)  # no sentence twice in one cell
     return out
 
 

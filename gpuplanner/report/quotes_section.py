@@ -16,8 +16,8 @@ from typing import Any, Callable
 from ..core.messages import english_plurals
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
-    format_date, format_days, format_hours, format_money, format_number, format_range, format_sig, gpu_display_name,
-    join_clause, paren, plural_s,
+    format_date, format_elapsed, format_money, format_number, format_range, format_sig, gpu_display_name,
+    format_sentences, join_clause, paren, plural_s,
 )
 
 CTX = "Quotes"
@@ -126,7 +126,7 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
     p = c.plan
     cur = p.currency
     out = [translate(CTX, "Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored").format(
-        n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
+        n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_elapsed(p.calendar_days),
         tb=format_sig(p.storage_tb, 2)), ""]
     names = part_names(translate)
     for v in c.vendors:
@@ -224,11 +224,11 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
            f"{_e(translate(CTX, 'Quotes compared'))}</h2>",
            "<p>" + _e(translate(CTX, "For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about "
                                      "{tb} TB to store and {eg} TB to download; setup {s} per new instance.").format(
-               n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
-               tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
+               n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_elapsed(p.calendar_days),
+               tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_elapsed(p.setup_hours / 24.0, unit="hours"))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(_band(v, cur) if v.total_band else "—"),
-                  _e(" ".join(msg(m) for m in v.reasons))] for v in c.vendors]
+                  _e(format_sentences([msg(m) for m in v.reasons]))] for v in c.vendors]
     out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
                                   translate(CTX, "Band"), translate(CTX, "Why")], [5, 22, 15, 24, 34],
                       num_cols=frozenset({2})))
@@ -306,7 +306,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
         (translate(CTX, "Storage"), translate(CTX, "about {tb} TB, readable from every node").format(
             tb=format_sig(p.storage_tb, 2))),
         (translate(CTX, "Download at the end"), translate(CTX, "about {tb} TB").format(tb=format_sig(p.egress_tb, 2))),
-        (translate(CTX, "Period"), translate(CTX, "{d} ({w} weeks)").format(d=format_days(p.calendar_days),
+        (translate(CTX, "Period"), translate(CTX, "{d} ({w} weeks)").format(d=format_elapsed(p.calendar_days, unit="days"),
                                                                             w=format_sig(weeks, 2))),
         (translate(CTX, "Hours per week"), format_number(p.hours_per_week)),
         (translate(CTX, "Card-hours"), format_number(p.card_hours)),

@@ -788,7 +788,7 @@ def _html_task(data: ReportData) -> str:
         fw=name_for(tr["framework"], ""))
     if tr.get("lora_rank"):
         setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
-    batch = translate("Report", "sequence {s}, global batch {g} sequences, {rc}").format(
+    batch = plural_s(translate("Report", "sequence {s}, global batch {g} sequence(s), {rc}"), tr["global_batch"]).format(
         s=format_number(tr["seq_len"], 0), g=tr["global_batch"], rc=_recompute_phrase(tr["recompute"], tr.get("recompute_modules")))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=format_params(t.params_total), active=format_params(t.params_active),
@@ -841,7 +841,15 @@ def _html_plan(data: ReportData) -> str:
     out = [f"{_SPACER}<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
     summary = plural_s(translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per})."), p.nodes).format(
         n=p.num_gpus, gpu=_gpu(p.gpu_name), nodes=p.nodes, per=p.gpus_per_node)
-    if p.calendar_days is not None:
+    if not p.fits:
+        # a plan that does not fit was "recommended" as "Rent 1 × H100 … Training takes about 4.2 calendar days and
+        # costs about ¥70,000" under a warning that it does not fit (a scenario file with its own layout; ux20)
+        summary = plural_s(translate("Report", "{n} × {gpu} ({nodes} node(s) of {per}) does not fit: {need} GiB per GPU "
+                                               "on a card of {cap} GiB. Do not rent it; let the search choose the GPUs "
+                                               "and the layout, or add GPUs."), p.nodes).format(
+            n=p.num_gpus, gpu=_gpu(p.gpu_name), nodes=p.nodes, per=p.gpus_per_node,
+            need=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib))
+    elif p.calendar_days is not None:
         summary = format_sentences([summary, translate("Report", "Training takes about {d} calendar days").format(
             d=fmt_days(p.calendar_days))])
         if p.cost is not None:  # zh: "…）。训练约需日历 1.5 天，费用约 …", no space before "，" or after "。" (ux13)
@@ -885,9 +893,12 @@ def _html_plan(data: ReportData) -> str:
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
         (translate("Report", "Parallel layout"), _layout_text(p.layout, data.task.training.get("recompute_modules"))),
-        (translate("Report", "Memory per GPU"), translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)").format(
+        # over the card: "(61.6 GiB over the card)", not "(-61.6 GiB free)" (ux20)
+        (translate("Report", "Memory per GPU"), (translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)")
+                                                 if p.gpu_memory_gib >= p.memory.get("total", 0.0) else
+                                                 translate("Report", "{m} GiB of {cap} GiB ({free} GiB over the card)")).format(
             m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
-            free=fmt_gib(p.gpu_memory_gib - p.memory.get("total", 0.0)))),
+            free=fmt_gib(abs(p.gpu_memory_gib - p.memory.get("total", 0.0))))),
     ]
     if p.compute_days is not None:
         pairs += [

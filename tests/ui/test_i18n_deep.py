@@ -17,7 +17,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from i18n_scan import E_NOTATION, GLOSSARY, catalogue_words, strip_code  # noqa: E402
+from i18n_scan import E_NOTATION, GLOSSARY, catalogue_words, strip_code, zh_slips  # noqa: E402
 from test_i18n_ui import (  # noqa: E402 - helpers of the widget-level scan
     ALLOWED_WORDS, OPEN, PseudoTranslator, _plain, _where, data_words, endonyms, page_count, select_first_plan,
     settle, untranslated_words, visible_texts,
@@ -141,7 +141,7 @@ def test_chinese_everywhere_no_english_and_no_e_notation(qtbot, language, tmp_pa
                 n += 1
                 if text in endonyms():
                     continue
-                words = untranslated_words(strip_code(text), allowed)
+                words = untranslated_words(strip_code(text), allowed) + zh_slips(text)  # "all-to-all" (ux20)
                 if words:
                     english.add(f"{step}: {where}: {text[:140]!r} (English: {' '.join(sorted(set(words)))})")
                 if E_NOTATION.search(text):

@@ -93,7 +93,7 @@
     </message>
     <message>
         <source>Measured MFU {pct}% at {n} GPU(s) (model FLOPs/token {fpt} × tokens/s per GPU ÷ {peak:g} TFLOPS peak). It is measured without the plan&apos;s tensor/pipeline communication and between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp &gt; 1.</source>
-        <translation>{n} 张 GPU 实测 MFU {pct}%（每 token 模型计算量 {fpt} × 单卡 tokens/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
+        <translation>{n} 张 GPU 实测 MFU {pct}%（每 token 模型计算量 {fpt} × 单卡 token/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
     </message>
     <message>
         <source>The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the matmuls reach.</source>
@@ -101,7 +101,7 @@
     </message>
     <message>
         <source>MoE plan: the kit ran a dense MLP as wide as the active experts; routing and the expert all-to-all were not measured.</source>
-        <translation>MoE 方案：测试套件运行的是与激活专家等宽的稠密 MLP；路由和专家 all-to-all 未被测量。</translation>
+        <translation>MoE 方案：测试套件运行的是与激活专家等宽的稠密 MLP；路由和专家全对全通信未被测量。</translation>
     </message>
     <message>
         <source> (averaged over the whole run, idle phases included)</source>
@@ -578,7 +578,7 @@
     </message>
     <message>
         <source>tokens/s/GPU</source>
-        <translation>每卡 tokens/s</translation>
+        <translation>每卡 token/s</translation>
     </message>
     <message>
         <source>MFU / HFU</source>
@@ -817,6 +817,10 @@
         <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
     </message>
     <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}），每百万 token {per_m}</translation>
+    </message>
+    <message>
         <source>{cost} over {w}</source>
         <translation>{cost}，共 {w}</translation>
     </message>
@@ -1001,10 +1005,6 @@
         <translation>{path}：这是文件夹；请给 -o 一个文件名</translation>
     </message>
     <message>
-        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
-        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
@@ -1082,7 +1082,7 @@
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>tokens/s</translation>
+        <translation>token/s</translation>
     </message>
     <message>
         <source>before</source>
@@ -4505,6 +4505,30 @@
         <translation>没有方案能同时满足显卡档位、消费级显卡跨节点和流水线均匀分段这几条规划规则：下面列出的方案违反了这些规则（见各方案的规则）。</translation>
     </message>
     <message>
+        <source>it misses the deadline of {d} and is over the budget of {b:,.0f} {cur}</source>
+        <translation>它赶不上 {d}的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
+    </message>
+    <message>
+        <source>it misses the deadline of {d}</source>
+        <translation>它赶不上 {d}的截止时间</translation>
+    </message>
+    <message>
+        <source>No plan meets the deadline of {days} within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
+        <translation>在 {n} 张 GPU 以内没有方案能赶上 {days}的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days} and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast}.</source>
+        <translation>没有方案能同时满足 {days}的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast}。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days} and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
+        <translation>没有方案能同时满足 {days}的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days} and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast}.</source>
+        <translation>没有方案能同时满足 {days}的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast}。</translation>
+    </message>
+    <message>
         <source>no layout fits in memory with up to {n} GPUs</source>
         <translation>最多 {n} 张 GPU 时没有放得下显存的布局</translation>
     </message>
@@ -4519,10 +4543,6 @@
     <message>
         <source>sold only in {market}: no {region} quote — rent it there (constraints.region) or enter a quote</source>
         <translation>仅在{market}销售：没有{region}报价——请改到那里租用（计划文件中的租用地区），或输入报价</translation>
-    </message>
-    <message>
-        <source>No plan meets the deadline of {days:g} days within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
-        <translation>在 {n} 张 GPU 以内没有方案能赶上 {days:g} 天的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
     </message>
     <message>
         <source>Every plan that meets the constraints has an MFU below 30% (graded poor): check the interconnect and the layout.</source>
@@ -4577,16 +4597,16 @@
         <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，但{misses}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
-        <source>it misses the deadline of {d:g} days and is over the budget of {b:,.0f} {cur}</source>
-        <translation>它赶不上 {d:g} 天的截止时间，且超出 {b:,.0f} {cur} 的预算</translation>
-    </message>
-    <message>
         <source>it is over the budget of {b:,.0f} {cur}</source>
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
         <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs {other_span}, over the deadline of {deadline_span}.</source>
+        <translation>{me} 胜过 {other}：{other} 需要 {other_span}，超过 {deadline_span}的截止时间。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
@@ -4701,8 +4721,8 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
-        <source>it misses the deadline of {d:g} days</source>
-        <translation>它赶不上 {d:g} 天的截止时间</translation>
+        <source>Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}; their tokens cost about the same.</source>
+        <translation>两者都用 {gpu}：{la}（{fa}）的 MFU 为 {ma:.0%}，{lb}（{fb}）为 {mb:.0%}；两者每个 token 的成本大致相同。</translation>
     </message>
     <message>
         <source>Rollout generation: the training model through DeepSpeed&apos;s Hybrid Engine (fused inference kernels), {frac:.0%} of each step.</source>
@@ -4769,10 +4789,6 @@
         <translation>{n} 张卡：做方案之前请与供应商确认真实的弹性容量。</translation>
     </message>
     <message>
-        <source>Misses the deadline of {d:g} days.</source>
-        <translation>赶不上 {d:g} 天的截止时间。</translation>
-    </message>
-    <message>
         <source>Over the budget of {b:,.0f} {cur}.</source>
         <translation>超出 {b:,.0f} {cur} 的预算。</translation>
     </message>
@@ -4787,10 +4803,6 @@
     <message>
         <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.1%} is graded poor.</source>
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.1%}，评级为差。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {other} needs {other_days:g} days, over the deadline of {deadline:g} days.</source>
-        <translation>{me} 胜过 {other}：{other} 需要 {other_days:g} 天，超过 {deadline:g} 天的截止时间。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days).</source>
@@ -4833,6 +4845,10 @@
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
+        <source>Misses the deadline of {d}.</source>
+        <translation>赶不上 {d}的截止时间。</translation>
+    </message>
+    <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
         <translation>{gpu} 是国产加速卡：框架和算子支持程度不一，软件移植是隐藏的大头成本；批量租用前先在小实例上跑通你自己的训练脚本。</translation>
     </message>
@@ -4855,18 +4871,6 @@
     <message>
         <source>Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × data-parallel replicas {dp}.</source>
         <translation>每步 {gbs:,} 条长度为 {seq:,} token 的序列 = 微批次 {mbs} × 梯度累积 {ga} × 数据并行副本 {dp}。</translation>
-    </message>
-    <message>
-        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
-        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
-    </message>
-    <message>
-        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
-        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
-    </message>
-    <message>
-        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast:.1f} days.</source>
-        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast:.1f} 天。</translation>
     </message>
     <message>
         <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
@@ -5541,10 +5545,6 @@
         <translation>时间</translation>
     </message>
     <message>
-        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
-        <translation>日历 {0} 天（算力 {1} 天）· {2} tokens/s · MFU {3}</translation>
-    </message>
-    <message>
         <source>{0}–{1} calendar days</source>
         <translation>{0}–{1} 个日历天</translation>
     </message>
@@ -5691,6 +5691,10 @@
     <message>
         <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
+    </message>
+    <message>
+        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
+        <translation>日历 {0} 天（算力 {1} 天）· {2} token/s · MFU {3}</translation>
     </message>
     <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
@@ -7231,6 +7235,14 @@
         <translation>日期</translation>
     </message>
     <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
         <source>New vendor</source>
         <translation>新供应商</translation>
     </message>
@@ -7484,10 +7496,6 @@
         <translation>{days} 天，{cost}；所选方案为 {cdays} 天，{ccost}。</translation>
     </message>
     <message>
-        <source>Misses the deadline of {d} days.</source>
-        <translation>赶不上 {d} 天的截止时间。</translation>
-    </message>
-    <message>
         <source>Over the budget of {b}.</source>
         <translation>超出 {b} 的预算。</translation>
     </message>
@@ -7654,6 +7662,10 @@
     <message>
         <source>rank {r}</source>
         <translation>秩 {r}</translation>
+    </message>
+    <message>
+        <source>sequence {s}, global batch {g} sequence(s), {rc}</source>
+        <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
     </message>
     <message>
         <source>{total} total, {active} active per token, {train} trained</source>
@@ -7836,6 +7848,10 @@
         <translation>{m} GiB / {cap} GiB（剩余 {free} GiB）</translation>
     </message>
     <message>
+        <source>{m} GiB of {cap} GiB ({free} GiB over the card)</source>
+        <translation>{m} GiB / {cap} GiB（超出显卡 {free} GiB）</translation>
+    </message>
+    <message>
         <source>Training time</source>
         <translation>训练时长</translation>
     </message>
@@ -7996,6 +8012,10 @@
         <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
     </message>
     <message>
+        <source>TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})</source>
+        <translation>TP {tp} × {r} 个副本，每个 {b} 位用户，单卡 {tps} token/s（{p}）</translation>
+    </message>
+    <message>
         <source>Hours</source>
         <translation>小时数</translation>
     </message>
@@ -8006,10 +8026,6 @@
     <message>
         <source>{nodes} node(s), {n} CPU cores</source>
         <translation>{nodes} 个节点，{n} 个 CPU 核</translation>
-    </message>
-    <message>
-        <source>TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})</source>
-        <translation>TP {tp} × {r} 个副本，每个 {b} 位用户，单卡 {tps} token/s（{p}）</translation>
     </message>
     <message>
         <source>{price} per million tokens</source>
@@ -8066,6 +8082,10 @@
     <message>
         <source>Rent, total</source>
         <translation>租用合计</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({nodes} node(s) of {per}) does not fit: {need} GiB per GPU on a card of {cap} GiB. Do not rent it; let the search choose the GPUs and the layout, or add GPUs.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点，每节点 {per} 张）放不下：每张 GPU 需要 {need} GiB，显卡只有 {cap} GiB。请不要租用它；让搜索选择 GPU 和并行布局，或增加 GPU。</translation>
     </message>
     <message>
         <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}), widened where needed to hold the estimate itself: at least 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
@@ -8228,10 +8248,6 @@
         <translation>占比</translation>
     </message>
     <message>
-        <source>sequence {s}, global batch {g} sequences, {rc}</source>
-        <translation>序列长度 {s}，全局批次 {g} 条序列，{rc}</translation>
-    </message>
-    <message>
         <source>Kept free per GPU</source>
         <translation>每卡预留显存</translation>
     </message>
@@ -8281,6 +8297,14 @@
     <message>
         <source>optimistic</source>
         <translation>偏乐观</translation>
+    </message>
+    <message>
+        <source>Misses the deadline and the budget already at the estimate ({days} against {deadline_days}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
+        <translation>按估计值就已错过截止时间并超出预算（{days}，截止 {deadline_days}；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline already at the estimate ({days} against {deadline_days}), not only at the upper end of its band.</source>
+        <translation>按估计值就已错过截止时间（{days}，截止 {deadline_days}），不只是按区间上限。</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
@@ -8403,6 +8427,10 @@
         <translation>模型 MFU {mfu:.0%} 不高于借用的上限 {ceil:.0%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}）。</translation>
     </message>
     <message>
+        <source>Does not fit: it needs {over:.1%} more memory than the card has.</source>
+        <translation>放不下：需要的显存比显卡多 {over:.1%}。</translation>
+    </message>
+    <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
         <translation>{gpu} 的 {nodes} 个节点位于同一个 {domain} 卡的 NVLink 域内：它们经该域的 NVLink 交换机互连，而不是经服务器之间的网络。请确认它们租在同一个 NVLink 域（机柜）内。</translation>
     </message>
@@ -8459,16 +8487,8 @@
         <translation>估计 MFU {mfu:.0%}：一般（30–40%），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
     </message>
     <message>
-        <source>Misses the deadline and the budget already at the estimate ({days:.1f} days against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
-        <translation>按估计值就已错过截止时间并超出预算（{days:.1f} 天，截止 {deadline_days:g} 天；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
-    </message>
-    <message>
         <source>Over the budget already at the estimate ({cost:,.0f} {cur} against {budget_cap:,.0f} {cur}), not only at the upper end of its band.</source>
         <translation>按估计值就已超出预算（{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}），不只是按区间上限。</translation>
-    </message>
-    <message>
-        <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
-        <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
     </message>
     <message>
         <source>prices of one kind</source>
@@ -8646,7 +8666,7 @@
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>tokens/s</translation>
+        <translation>每秒 token 数</translation>
     </message>
     <message>
         <source>days to finish</source>
@@ -8677,8 +8697,20 @@
         <translation>截止时间</translation>
     </message>
     <message>
+        <source>{0}: {1} GPUs → {2} days</source>
+        <translation>{0}：{1} 张 GPU → {2} 天</translation>
+    </message>
+    <message>
+        <source>{0}: {1} GPUs → {2} tokens/s</source>
+        <translation>{0}：{1} 张 GPU → {2} token/s</translation>
+    </message>
+    <message>
         <source>calendar days</source>
         <translation>日历天数</translation>
+    </message>
+    <message>
+        <source>needed for the deadline: {0} tokens/s</source>
+        <translation>赶上截止时间需要：{0} token/s</translation>
     </message>
     <message>
         <source>deadline {0} days: far above every point</source>
@@ -8686,15 +8718,11 @@
     </message>
     <message>
         <source>deadline needs {0} tokens/s: met at every count</source>
-        <translation>截止时间需要 {0} tokens/s：所有 GPU 数都能满足</translation>
+        <translation>截止时间需要 {0} token/s：所有 GPU 数都能满足</translation>
     </message>
     <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
-    </message>
-    <message>
-        <source>days</source>
-        <translation>天数</translation>
     </message>
     <message>
         <source>No layout of this scenario fits at these GPU counts.</source>
@@ -8705,16 +8733,8 @@
         <translation>尚无估算结果。</translation>
     </message>
     <message>
-        <source>{0}: {1} GPUs → {2} {3}</source>
-        <translation>{0}：{1} 张 GPU → {2} {3}</translation>
-    </message>
-    <message>
         <source>deadline ({0} days)</source>
         <translation>截止时间（{0} 天）</translation>
-    </message>
-    <message>
-        <source>needed for the deadline: {0} tokens/s</source>
-        <translation>赶上截止时间需要：{0} tokens/s</translation>
     </message>
 </context>
 <context>
@@ -8813,11 +8833,11 @@
     </message>
     <message>
         <source>parallel.ep_a2a_overlap with training.recompute=full: Megatron-Core refuses full recompute with the expert all-to-all overlap</source>
-        <translation>parallel.ep_a2a_overlap 与 training.recompute=full 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持完全重计算</translation>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute=full 不能同时使用：Megatron-Core 在专家全对全通信重叠下不支持完全重计算</translation>
     </message>
     <message>
         <source>parallel.ep_a2a_overlap with &apos;moe&apos; in training.recompute_modules: Megatron-Core refuses to recompute the MoE layer under the expert all-to-all overlap</source>
-        <translation>parallel.ep_a2a_overlap 与 training.recompute_modules 中的 moe 不能同时使用：Megatron-Core 在专家 all-to-all 重叠下不支持重计算 MoE 层</translation>
+        <translation>parallel.ep_a2a_overlap 与 training.recompute_modules 中的 moe 不能同时使用：Megatron-Core 在专家全对全通信重叠下不支持重计算 MoE 层</translation>
     </message>
     <message>
         <source>parallel.ep_a2a_overlap needs the alltoall or flex dispatcher, not allgather (Megatron-Core)</source>
@@ -9394,7 +9414,7 @@
     </message>
     <message>
         <source>overlap the expert all-to-all with another micro-batch</source>
-        <translation>让专家 all-to-all 与另一个微批次的计算重叠</translation>
+        <translation>让专家全对全通信与另一个微批次的计算重叠</translation>
     </message>
     <message>
         <source>of peak</source>
@@ -9446,7 +9466,7 @@
     </message>
     <message>
         <source>Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix (nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. Expert activation: the experts&apos; activation output. MLA up projections. Dense MLP. MoE layer: the whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron&apos;s default, the attention core. Megatron only, with selective recompute</source>
-        <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其 all-to-all。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
+        <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其全对全通信。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
@@ -9474,11 +9494,11 @@
     </message>
     <message>
         <source>EP all-to-all overlap</source>
-        <translation>专家并行 all-to-all 重叠</translation>
+        <translation>专家并行全对全通信重叠</translation>
     </message>
     <message>
         <source>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute: one micro-batch&apos;s layer forward runs beside another&apos;s backward, so the expert all-to-all hides behind their attention and expert GEMMs (faster steps). Needs expert parallelism, the all-to-all or flex dispatcher, no full recompute, no MoE-layer recompute and, with a pipeline, interleaving (VPP above 1). On Hopper and older GPUs the tensor-parallel overlap is then off unless you set it. Off: Megatron&apos;s default. Megatron only</source>
-        <translation>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute：一个微批次的层前向与另一个微批次的反向同时运行，专家 all-to-all 隐藏在它们的注意力和专家矩阵乘法之下（步骤更快）。需要专家并行、all-to-all 或 flex 分发器、不使用完全重计算、不重计算 MoE 层，有流水线时还需交错调度（VPP 大于 1）。在 Hopper 及更早的 GPU 上，除非你自行设置，张量并行通信重叠随之关闭。关闭：Megatron 的默认值。仅 Megatron</translation>
+        <translation>Megatron --overlap-moe-expert-parallel-comm --delay-wgrad-compute：一个微批次的层前向与另一个微批次的反向同时运行，专家全对全通信隐藏在它们的注意力和专家矩阵乘法之下（步骤更快）。需要专家并行、全对全或 flex 分发器、不使用完全重计算、不重计算 MoE 层，有流水线时还需交错调度（VPP 大于 1）。在 Hopper 及更早的 GPU 上，除非你自行设置，张量并行通信重叠随之关闭。关闭：Megatron 的默认值。仅 Megatron</translation>
     </message>
     <message>
         <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated, on the busiest rank or on the last pipeline rank (the one Megatron-LM logs its memory from). What fits is judged on the whole card either way</source>
@@ -9598,11 +9618,11 @@
     </message>
     <message>
         <source>Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge sets it): each token&apos;s routed copies go to their experts&apos; GPUs. All-gather: every GPU gathers the expert group&apos;s tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per remote node and is forwarded over NVLink. Megatron only</source>
-        <translation>Megatron 的 --moe-token-dispatcher-type，用于 MoE 模型。all-to-all（默认，Megatron-Bridge 即如此设置）：每个 token 的各路由副本发往其专家所在的 GPU。all-gather：每个 GPU 收集整个专家组的 token。flex（DeepEP 或 HybridEP 内核）：一个 token 对每个远端节点只经网络发送一次，再经 NVLink 转发。仅适用于 Megatron</translation>
+        <translation>Megatron 的 --moe-token-dispatcher-type，用于 MoE 模型。全对全（默认，Megatron-Bridge 即如此设置）：每个 token 的各路由副本发往其专家所在的 GPU。all-gather：每个 GPU 收集整个专家组的 token。flex（DeepEP 或 HybridEP 内核）：一个 token 对每个远端节点只经网络发送一次，再经 NVLink 转发。仅适用于 Megatron</translation>
     </message>
     <message>
         <source>all-to-all</source>
-        <translation>all-to-all（全交换）</translation>
+        <translation>全对全</translation>
     </message>
     <message>
         <source>all-gather</source>
@@ -9786,7 +9806,7 @@
     </message>
     <message>
         <source>all-to-all for the row-parallel adapters&apos; output</source>
-        <translation>行并行适配器的输出改用 all-to-all</translation>
+        <translation>行并行适配器的输出改用全对全通信</translation>
     </message>
     <message>
         <source>the QKV projection&apos;s collectives not overlapped</source>
@@ -9794,11 +9814,11 @@
     </message>
     <message>
         <source>LoRA all-to-all</source>
-        <translation>LoRA 的 all-to-all</translation>
+        <translation>LoRA 的全对全通信</translation>
     </message>
     <message>
         <source>Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP linear) move their output to the sequence shard with one all-to-all instead of an all-gather (less traffic, faster steps). Megatron-Bridge LoRA only</source>
-        <translation>Megatron-Bridge LoRA a2a_experimental（默认关闭；MLPerf 的 NeMo LoRA 配置设 LORA_A2A=1）：开启序列并行时，行并行适配器（注意力输出投影和 MLP 第二个线性层上的适配器）用一次 all-to-all 而不是 all-gather 把输出移到序列分片上（通信量更少，单步更快）。仅用于 Megatron-Bridge 的 LoRA</translation>
+        <translation>Megatron-Bridge LoRA a2a_experimental（默认关闭；MLPerf 的 NeMo LoRA 配置设 LORA_A2A=1）：开启序列并行时，行并行适配器（注意力输出投影和 MLP 第二个线性层上的适配器）用一次全对全通信而不是 all-gather 把输出移到序列分片上（通信量更少，单步更快）。仅用于 Megatron-Bridge 的 LoRA</translation>
     </message>
     <message>
         <source>No overlap for the QKV projection</source>

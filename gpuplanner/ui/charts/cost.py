@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from ..text import set_text
 from gpuplanner.app import engine
-from gpuplanner.formatting import format_duration, format_money, gpu_display_name, pick_time_unit
+from gpuplanner.formatting import format_elapsed, format_money, gpu_display_name, pick_time_unit
 from .axes import RED, _set_line_label, set_axis_label, set_ticks
 from .base import ChartBase, LabeledLine, _HoverPoint
 from .items import LogLineItem, PointsItem
@@ -131,7 +131,7 @@ class CostChart(ChartBase):
 
     def _plan_tip(self, p: engine.PlanRow) -> str:
         return self.tr("#{0} {1} × {2}\n{3}, {4}").format(
-            p.rank, p.num_gpus, gpu_display_name(p.gpu_name, short=True), format_duration(p.calendar_days),
+            p.rank, p.num_gpus, gpu_display_name(p.gpu_name, short=True), format_elapsed(p.calendar_days),
             format_money(p.cost, p.currency))
 
     def update_plans(self, plans: list[engine.PlanRow], chosen: int | None, currency: str,

@@ -120,8 +120,10 @@ class ScalingChart(ChartBase):
         self._deadline_days = days
 
     def _point_tip(self, kind: str, gpus: float, value: float, days_mode: bool) -> str:
-        unit = self.tr("days") if days_mode else self.tr("tokens/s")
-        return self.tr("{0}: {1} GPUs → {2} {3}").format(self.kind_names[kind], int(gpus), format_sig(value), unit)
+        # a sentence per unit: the menu's word ("tokens/s", zh "每秒 token 数") and the axis's ("days", zh "天数")
+        # read wrong after a number ("→ 3.5 天数"; ux20)
+        text = self.tr("{0}: {1} GPUs → {2} days") if days_mode else self.tr("{0}: {1} GPUs → {2} tokens/s")
+        return text.format(self.kind_names[kind], int(gpus), format_sig(value))
 
     def _show_empty(self, res: engine.ScalingResult | None) -> None:
         """No point to draw: the message, no curves, no deadline line (and none in the legend, ux17)."""

@@ -186,7 +186,8 @@ class QuotesPage(BasePage):
             if self.terms.cellWidget(r, 1) is not None:
                 self.terms.cellWidget(r, 1).hide()
                 self.terms.removeCellWidget(r, 1)
-            self.terms.setItem(r, 1, QTableWidgetItem("" if v is None else str(v)))
+            self.terms.setItem(r, 1, self._region_item(v) if f == "region" else
+                               QTableWidgetItem("" if v is None else str(v)))
         offers = q.get("offers") or []
         self.offers.setRowCount(len(offers))
         for r, o in enumerate(offers):
@@ -279,6 +280,28 @@ class QuotesPage(BasePage):
         by_name = {n.lower(): k for k, n in (*self._gpu_names(short=False).items(), *names.items())}
         return by_name.get(text.lower(), text)
 
+    def _region_names(self) -> dict[str, str]:
+        """The price regions the catalogue knows (core.catalog_hw.PRICE_REGIONS) by the words the Budget page's
+        region list uses: the example sheets store the id, and the terms table read "mainland_china" (ux20)."""
+        return {"mainland_china": self.tr("mainland China"), "worldwide": self.tr("worldwide")}
+
+    def _region_item(self, value) -> QTableWidgetItem:
+        """A quote's region as people read it; the id it stands for kept with it (a region typed freely, e.g. a city,
+        shows as typed)."""
+        rid = "" if value is None else str(value)
+        item = QTableWidgetItem(self._region_names().get(rid, rid))
+        item.setData(Qt.ItemDataRole.UserRole, rid)
+        item.setToolTip(rid)
+        return item
+
+    def _region_id(self, item: QTableWidgetItem | None) -> str:
+        """The region a terms-table cell stands for: the id behind a known region's words, else the text typed."""
+        if item is None:
+            return ""
+        text = item.text().strip()
+        by_name = {n.lower(): k for k, n in self._region_names().items()}
+        return by_name.get(text.lower(), text)
+
     def _field_names(self) -> dict[str, str]:
         """The vendor fields as labels (the sheet's column ``item`` keeps the ids, shown as tooltips)."""
         return {f: self._tr_q(FIELD_LABELS[f]) for f in _VENDOR_FIELDS}
@@ -314,6 +337,8 @@ class QuotesPage(BasePage):
             w = self.terms.cellWidget(r, 1)
             if w is not None:
                 text = str(w.currentData() or "")
+            elif f == "region":
+                text = self._region_id(self.terms.item(r, 1))
             else:
                 text = (self.terms.item(r, 1).text() if self.terms.item(r, 1) else "").strip()
             if text or f == "provider":
@@ -492,9 +517,11 @@ class QuotesPage(BasePage):
 
 
 def _two_lines(title: str) -> str:
-    """A column title on two lines, broken at the space (or after the slash) nearest its middle; a title with
-    neither (Chinese titles are short) as it is."""
-    cuts = [i for i, ch in enumerate(title) if ch == " "] + [i + 1 for i, ch in enumerate(title[:-1]) if ch == "/"]
+    """A column title on two lines, broken at the space (or after the slash) nearest its middle, or before a
+    full-width bracket ("最短租期\n（天）": on one line it left the note column 30 px, "A… lis…"; ux20); a title
+    with none of these as it is."""
+    cuts = ([i for i, ch in enumerate(title) if ch == " "] + [i + 1 for i, ch in enumerate(title[:-1]) if ch == "/"]
+            + [i for i, ch in enumerate(title) if ch == "（" and i > 0])
     if not cuts:
         return title
     i = min(cuts, key=lambda k: abs(k - len(title) / 2))
