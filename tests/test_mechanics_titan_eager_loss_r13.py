@@ -91,3 +91,14 @@ def test_rl_fsdp2_rows_do_not_move():
     prof = MethodProfile(objective="grpo")
     t = SimpleNamespace(framework="fsdp", fsdp_version=2, torch_compile=False, compile_loss=None)
     assert not timing.titan_eager_loss(t, prof)
+
+
+def test_fixed_gap_bench_helpers():
+    """bench/titan13_fixed_gap.py: seconds per step from tokens/s/GPU, and the gap's slope on the modelled step."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import titan13_fixed_gap as fg
+    pub, mod, gap = fg.step_gap(5000.0, 6000.0, 4096.0)
+    assert (pub, mod) == (pytest.approx(0.8192), pytest.approx(4096.0 / 6000.0))
+    assert gap == pytest.approx(0.8192 - 0.682667, abs=1e-6)
+    assert fg.slope([(1.0, 2.0), (2.0, 4.0), (3.0, 6.0)]) == pytest.approx(2.0)
+    assert fg.slope([(0.6, 0.14), (0.7, 0.14), (0.8, 0.14)]) == pytest.approx(0.0)
