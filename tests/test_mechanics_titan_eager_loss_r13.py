@@ -53,6 +53,7 @@ def test_bytes_counted_per_kernel():
     (dict(framework="fsdp", fsdp_version=2, torch_compile=True, compile_loss=True), SFT, False),
     (dict(framework="fsdp", fsdp_version=1, torch_compile=False, compile_loss=None), SFT, False),
     (dict(framework="hf", fsdp_version=2, torch_compile=False, compile_loss=None), SFT, False),
+    (dict(framework="fsdp", fsdp_version=2, torch_compile=False, compile_loss=None, liger_kernel=True), SFT, False),
     (dict(framework="fsdp", fsdp_version=2, torch_compile=False, compile_loss=None),
      MethodProfile(objective="grpo"), False),
 ])

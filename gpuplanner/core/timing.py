@@ -5064,13 +5064,14 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
 def titan_eager_loss(t: Any, prof: MethodProfile = SFT) -> bool:
     """Whether the step's loss is torchtitan's eager cross-entropy (:data:`TORCHTITAN_EAGER_CE_BYTES`): the
     torchtitan tool (framework ``fsdp``) with FSDP2 on a cross-entropy objective (not the RL trainers' log-probability
-    losses, which verl computes with its own kernels) and the loss not compiled — no ``torch_compile``, or
+    losses, which verl computes with its own kernels), without ``liger_kernel`` (priced as Liger's fused loss
+    as before) and the loss not compiled — no ``torch_compile``, or
     ``training.compile_loss`` False (torchtitan before bbb1b616, April 2025, compiled the blocks only). The same rule
     as the memory model's :func:`estimate.compile_loss_of` (``compile_loss`` None with compile: compiled)."""
     if getattr(t, "framework", None) != "fsdp" or int(getattr(t, "fsdp_version", 2)) != 2:
         return False
-    if prof.objective != "sft":
-        return False
+    if prof.objective != "sft" or getattr(t, "liger_kernel", False):
+        return False  # Liger swaps the loss for its fused linear cross-entropy (the scenario's liger_kernel)
     if not getattr(t, "torch_compile", False):
         return True
     return getattr(t, "compile_loss", None) is False
