@@ -313,6 +313,18 @@ MEM_BW_EFFICIENCY = 0.8
 #: compiles the same steps with ``jit_fuser``). Peak memory is not changed: the unfused loss works in place on its
 #: fp32 copy, 6 bytes per local logit at both ends as the model already holds (``memory.logits_bytes``).
 MEGATRON_UNFUSED_CE_BYTES = 52.0
+#: Bytes per vocabulary entry per token of torchtitan's eager loss (issue 35 round 13, helper titan13):
+#: ``torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1))`` (pytorch/torchtitan
+#: ``train.py`` ``loss_fn`` at 9dec370, Dec 2024; ``components/loss.py`` ``cross_entropy_loss`` later), left out of
+#: ``torch.compile`` until bbb1b616 (April 2025: "TODO: compiling loss function causes CUDA errors, turning off for
+#: now"; ``compile.components`` ``["model", "loss"]`` since), so a compiled torchtitan model of that time still runs
+#: it eagerly (the memory model's ``training.compile_loss``, :func:`estimate.compile_loss_of`). Counted per ATen
+#: kernel, one read and one write each, like :data:`MEGATRON_UNFUSED_CE_BYTES`: forward the ``.float()`` cast (read
+#: 2, write 4) and ``log_softmax`` (4 + 4; ``nll_loss`` reads one entry per row): 14; backward ``nll_loss_backward``'s
+#: zero-filled fp32 gradient (write 4), ``_log_softmax_backward_data`` (read the gradient and the output, write: 12)
+#: and the cast back to the logits' dtype (read 4, write 2): 22. Total 36, against the model's generic unfused 16
+#: and the compiled loss's 8.
+TORCHTITAN_EAGER_CE_BYTES = 36.0
 #: Element-wise traffic of an unfused (eager PyTorch) decoder layer relative to fused kernels: an eager
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
@@ -1638,6 +1650,7 @@ def time_layout(
     recompute_modules: tuple | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
+    titan_eager_loss: bool = False,
     gpt_j_residual: bool = False,
     ds_config_auto: bool | None = None,
     rank_len_cv: float = 0.0,
@@ -1746,6 +1759,8 @@ def time_layout(
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     if unfused_ce:  # Megatron-Core's unfused vocab-parallel cross-entropy (MEGATRON_UNFUSED_CE_BYTES)
         loss_bytes = MEGATRON_UNFUSED_CE_BYTES * m.V + 0.0 * loss_bytes
+    if titan_eager_loss:  # torchtitan's loss outside torch.compile (TORCHTITAN_EAGER_CE_BYTES)
+        loss_bytes = TORCHTITAN_EAGER_CE_BYTES * m.V + 0.0 * loss_bytes
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # the recompute modules' element-wise re-runs (norms, the experts' activation: rc.module_terms), all layers
@@ -5045,6 +5060,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_modules=rc.megatron_modules(t),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
+        titan_eager_loss=titan_eager_loss(t, prof),
         gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
@@ -5062,6 +5078,22 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def titan_eager_loss(t: Any, prof: MethodProfile = SFT) -> bool:
+    """Whether the step's loss is torchtitan's eager cross-entropy (:data:`TORCHTITAN_EAGER_CE_BYTES`): the
+    torchtitan tool (framework ``fsdp``) with FSDP2 on a cross-entropy objective (not the RL trainers' log-probability
+    losses, which verl computes with its own kernels), without ``liger_kernel`` (priced as Liger's fused loss
+    as before) and the loss not compiled — no ``torch_compile``, or
+    ``training.compile_loss`` False (torchtitan before bbb1b616, April 2025, compiled the blocks only). The same rule
+    as the memory model's :func:`estimate.compile_loss_of` (``compile_loss`` None with compile: compiled)."""
+    if getattr(t, "framework", None) != "fsdp" or int(getattr(t, "fsdp_version", 2)) != 2:
+        return False
+    if prof.objective != "sft" or getattr(t, "liger_kernel", False):
+        return False  # Liger swaps the loss for its fused linear cross-entropy (the scenario's liger_kernel)
+    if not getattr(t, "torch_compile", False):
+        return True
+    return getattr(t, "compile_loss", None) is False
 
 
 def megatron_unfused_ce(t: Any, engine: str, prof: MethodProfile) -> bool:
