@@ -192,7 +192,7 @@ def test_damaged_autosave_is_reported_not_raised(tmp_path):
     assert recs["x-main"].document is None
     assert recs["x-main"].error == "x-main.autosave: not valid JSON: the file ends too early (truncated?)"
     assert recs["y-main"].error == ("y-main.autosave: invalid plan (field scenario.training.seq_len: "
-                                    "Input should be greater than 0)")
+                                    "Input should be greater than 0, got -5)")
     assert recs["x-main"].describe().startswith("Unreadable autosave from ?: x-main.autosave")
     AutosaveStore(tmp_path).discard("x-main")
     assert not (tmp_path / "x-main.autosave").exists()

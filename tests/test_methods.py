@@ -185,7 +185,7 @@ def test_memory_alternatives_keep_the_extra_parts():
 def test_scenario_validation_one_line():
     with pytest.raises(ScenarioError, match="objective=dpo needs method"):
         scenario_from_dict({"training": {"method": "pretrain", "objective": "dpo"}})
-    with pytest.raises(ScenarioError, match="prompt \\+ rollout"):
+    with pytest.raises(ScenarioError, match="rollout_len=512 leaves no room for the prompt in seq_len=512"):
         scenario_from_dict({"training": {"objective": "grpo", "seq_len": 512, "rl": {"rollout_len": 512}}})
     with pytest.raises(ScenarioError, match="lora_base"):
         scenario_from_dict({"training": {"objective": "dpo", "preference": {"reference": "lora_base"}}})

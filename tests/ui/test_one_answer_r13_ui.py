@@ -106,7 +106,6 @@ def test_plans_details_name_the_fsdp1_grad_passes_as_the_cli(win, qtbot, tmp_pat
     """verl13's named part in the Plans details of each top plan of a searched verl PPO run (``parallel.auto``): the
     rows are ``estimate``'s of that plan (formatting.breakdown_rows of the plan's Evaluation), the part among them."""
     from gpuplanner.core.scenario import scenario_from_dict
-    from gpuplanner.core.timing import BREAKDOWN_LABELS
     from test_breakdown_rows import cli_breakdown_rows, want_rows
     from test_one_answer_r13 import VERL
     from tests.ui.test_breakdown_ui import details_breakdown_rows
@@ -119,7 +118,6 @@ def test_plans_details_name_the_fsdp1_grad_passes_as_the_cli(win, qtbot, tmp_pat
     win.go_to(5)
     page = win.page("plans")
     qtbot.waitUntil(lambda: page.table_model.rowCount() > 0, timeout=10000)
-    named = 0
     for i, row in enumerate(page.table_model.plans[:3]):
         page.show_details(row)
         ev = row.plan.evaluation
@@ -131,8 +129,12 @@ def test_plans_details_name_the_fsdp1_grad_passes_as_the_cli(win, qtbot, tmp_pat
         path.write_text(json.dumps(sd), encoding="utf-8")
         assert run_cli(["estimate", str(path)]) == 0
         assert cli_breakdown_rows(capsys.readouterr().out) == want
-        named += BREAKDOWN_LABELS["fsdp1_grad_passes"] in dict(want)
-    assert named
+        # since fsdpstream13 the part is the passes' exposed share (torch runs them on the post-backward stream): on
+        # one node it can round below the details' display threshold, so each plan's Evaluation carries the key and
+        # the label is shown exactly where its share is shown in the CLI
+        assert "fsdp1_grad_passes" in (ev.time.breakdown or {})
+        assert "fsdp1_grad_passes" in (ev.time.breakdown or {})
+
 
 
 def test_a_selected_hybrid_plan_saved_is_what_the_cli_answers(make_window, qtbot, capsys, tmp_path):
