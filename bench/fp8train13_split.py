@@ -33,7 +33,6 @@ from gpuplanner.core.estimate import resolve  # noqa: E402
 from gpuplanner.core.evaluate import evaluate  # noqa: E402
 from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
 
-hi.HOPPER_TRAIN = ("",)  # every GPU
 
 
 def split_factor(gpu_id: str) -> float:
@@ -95,6 +94,14 @@ def _recipe(d: dict, sc: dict) -> str:
 
 
 def collect() -> list[dict]:
+    saved, hi.HOPPER_TRAIN = hi.HOPPER_TRAIN, ("",)  # every GPU (restored)
+    try:
+        return _collect()
+    finally:
+        hi.HOPPER_TRAIN = saved
+
+
+def _collect() -> list[dict]:
     out = []
     for src_fn in SOURCES:
         for src, label, sc, err in src_fn():
