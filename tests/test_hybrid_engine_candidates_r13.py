@@ -56,3 +56,12 @@ def test_the_rollout_line_names_the_hybrid_engine(tmp_path, capsys):
     off["training"]["rl"]["hybrid_engine"] = False
     lines_off = json.dumps(_plan_json(tmp_path, off, capsys, top=1)["plans"][0])
     assert "own generate()" in lines_off and "Hybrid Engine" not in lines_off
+
+
+def test_a_searched_plan_names_the_hybrid_engine_in_its_rollout_line(tmp_path, capsys):
+    """The search over frameworks picks DeepSpeed (the request names none); the rollout line is read from the plan's
+    own scenario, so it names the Hybrid Engine as a file naming DeepSpeed does (it said generate() before)."""
+    plans = _plan_json(tmp_path, _no_framework(), capsys, top=2)["plans"]
+    for p in plans:
+        text = json.dumps(p)
+        assert "Hybrid Engine" in text and "own generate()" not in text

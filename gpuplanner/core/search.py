@@ -2999,7 +2999,10 @@ HYBRID_ENGINE_LINE = QT_TRANSLATE_NOOP(CTX, "Rollout generation: the training mo
 
 
 def _rollout_line(s: Scenario, p: Plan) -> list[Msg]:
-    """An RL plan's rollouts: the engine and their share of the step as timed (the time share's "generation")."""
+    """An RL plan's rollouts: the engine and their share of the step as timed (the time share's "generation"), read
+    from the plan's own scenario (a search over frameworks picks the tool, and with it whether DeepSpeed's Hybrid
+    Engine runs)."""
+    s = getattr(p.evaluation, "scenario", None) or s
     if not method_profile(s.training).rl:
         return []
     frac = float((p.evaluation.time.breakdown or {}).get("generation", 0.0))
