@@ -31,6 +31,7 @@ def test_bytes_counted_per_kernel():
     assert timing.HF_SHIFT_LOGITS_CE_BYTES == fwd + bwd + shift_fwd + shift_bwd == 56.0
     # TRL entropy_from_logits on 16-bit logits: log_softmax 2+2, exp 2+2, product 2+2+2, sum 2; argmax 2
     assert timing.TRL_SFT_METRIC_BYTES == (2 + 2) + (2 + 2) + (2 + 2 + 2) + 2 + 2 == 18.0
+    assert timing.MS_SWIFT_ACC_BYTES == 2.0  # ms-swift's _compute_acc: logits.argmax(dim=-1)
 
 
 def _t(**kw):
@@ -43,7 +44,7 @@ def _t(**kw):
 @pytest.mark.parametrize("t, engine, prof, expected", [
     (_t(), "hf", SFT, 36.0),
     (_t(framework="llamafactory"), "hf", SFT, 36.0),
-    (_t(framework="ms-swift"), "hf", SFT, 36.0),
+    (_t(framework="ms-swift"), "hf", SFT, 38.0),
     (_t(framework="axolotl", recompute="none"), "hf", SFT, 36.0),
     (_t(framework="trl"), "hf", SFT, 54.0),
     (_t(liger_kernel=True), "hf", SFT, 0.0),

@@ -350,6 +350,12 @@ HF_SHIFT_LOGITS_CE_BYTES = 56.0
 #: 2): 18, forward only. (v0.15–v0.21: a ``.contiguous()`` copy of the shifted logits and the argmax, 6, with an
 #: all-gather of the logits for the metric; not modelled separately.)
 TRL_SFT_METRIC_BYTES = 18.0
+#: Bytes per vocabulary entry per token that ms-swift's HF-backend trainer reads from the 16-bit logits for its
+#: token accuracy each step: ``Seq2SeqTrainer.compute_loss`` calls ``_compute_acc`` whenever the logits exist
+#: (modelscope/ms-swift ``swift/trainers/seq2seq_trainer.py`` and ``swift/trainers/mixin.py`` at 3602360a:
+#: ``preds = logits.argmax(dim=-1)``, read 2), after taking the model's own loss (``outputs['loss']``) when no
+#: ``loss_scale``, DFT, channel loss or sequence parallelism asks for its per-token loss.
+MS_SWIFT_ACC_BYTES = 2.0
 #: Element-wise traffic of an unfused (eager PyTorch) decoder layer relative to fused kernels: an eager
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
@@ -5136,12 +5142,13 @@ def hf_eager_loss(t: Any, engine: str, prof: MethodProfile = SFT) -> bool:
 def eager_ce_bytes(t: Any, engine: str, prof: MethodProfile = SFT) -> float:
     """Bytes per logit of the step's eager fp32 cross-entropy, by tool (0: the generic count of
     :func:`time_layout`): torchtitan's (:func:`titan_eager_loss`, :data:`TORCHTITAN_EAGER_CE_BYTES`), the Hugging
-    Face model's (:func:`hf_eager_loss`, :data:`HF_EAGER_CE_BYTES`) plus, under TRL's ``SFTTrainer``, its metrics'
-    reads of the logits (:data:`TRL_SFT_METRIC_BYTES`)."""
+    Face model's (:func:`hf_eager_loss`, :data:`HF_EAGER_CE_BYTES`) plus the trainer's own reads of the logits for
+    its logged metrics: TRL's ``SFTTrainer`` (:data:`TRL_SFT_METRIC_BYTES`), ms-swift (:data:`MS_SWIFT_ACC_BYTES`)."""
     if titan_eager_loss(t, prof):
         return TORCHTITAN_EAGER_CE_BYTES
     if hf_eager_loss(t, engine, prof):
-        return HF_EAGER_CE_BYTES + (TRL_SFT_METRIC_BYTES if t.framework == "trl" else 0.0)
+        metrics = {"trl": TRL_SFT_METRIC_BYTES, "ms-swift": MS_SWIFT_ACC_BYTES}.get(t.framework, 0.0)
+        return HF_EAGER_CE_BYTES + metrics
     return 0.0
 
 
