@@ -325,6 +325,37 @@ MEGATRON_UNFUSED_CE_BYTES = 52.0
 #: and the cast back to the logits' dtype (read 4, write 2): 22. Total 36, against the model's generic unfused 16
 #: and the compiled loss's 8.
 TORCHTITAN_EAGER_CE_BYTES = 36.0
+#: Bytes per vocabulary entry per token of the Hugging Face Trainer's causal-LM loss (issue 35 round 13, helper
+#: hfloss13): transformers ``loss/loss_utils.py`` ``ForCausalLMLoss`` from v4.49.0 (February 2025; the same at
+#: 0114da07, 2026): ``logits = logits.float()`` on the ``lm_head`` output (16-bit: the model's dtype, or autocast's
+#: under the Trainer's ``bf16``), the labels shifted with ``nn.functional.pad(labels, (0, 1), value=ignore_index)``
+#: (no copy of the logits), then ``fixed_cross_entropy``: ``nn.functional.cross_entropy(..., reduction="sum")``
+#: divided by ``num_items_in_batch`` (a scalar). The same ATen kernels as torchtitan's eager loss, counted the same
+#: way (:data:`TORCHTITAN_EAGER_CE_BYTES`): forward cast 2 + 4, ``log_softmax`` 4 + 4; backward ``nll_loss``'s
+#: zero-filled gradient 4, ``_log_softmax_backward_data`` 12, the cast back 4 + 2: 36. From v4.46.0 to v4.48.x
+#: ``ForCausalLMLoss`` shifted the fp32 logits instead (``shift_logits = logits[..., :-1, :].contiguous()``), as
+#: ``LlamaForCausalLM.forward`` did before it (v4.36.2 and v4.44.2: ``logits = logits.float()`` in the model, then
+#: the same shift and ``CrossEntropyLoss``): one more fp32 copy forward (4 + 4) and its ``slice_backward`` (a
+#: zero-filled fp32 tensor, 4, and the copy of the gradient into it, 4 + 4): 56 (:data:`HF_SHIFT_LOGITS_CE_BYTES`).
+#: The scenario has no transformers version: the model charges the current code.
+HF_EAGER_CE_BYTES = 36.0
+#: The same loss in transformers v4.36–v4.48 (the fp32 logits shifted with ``.contiguous()``:
+#: :data:`HF_EAGER_CE_BYTES`); not charged (no version in the scenario), kept for the record and the tests.
+HF_SHIFT_LOGITS_CE_BYTES = 56.0
+#: Bytes per vocabulary entry per token that TRL's ``SFTTrainer.compute_loss`` reads from the 16-bit logits for its
+#: logged metrics, under ``torch.no_grad`` and without Liger (huggingface/trl ``trl/trainer/sft_trainer.py`` at
+#: f2cd5771, 2026; entropy since v0.22.0, da167d88 "Add entropy logging in SFT"; token accuracy since v0.15.0,
+#: 84d73fd0): ``entropy_from_logits`` (``trl/trainer/utils.py``: per 128-row chunk ``F.log_softmax`` read 2 write 2,
+#: ``torch.exp`` 2 + 2, the product 2 + 2 + 2, ``.sum(-1)`` read 2: 16) and ``shift_logits.argmax(dim=-1)`` (read
+#: 2): 18, forward only. (v0.15–v0.21: a ``.contiguous()`` copy of the shifted logits and the argmax, 6, with an
+#: all-gather of the logits for the metric; not modelled separately.)
+TRL_SFT_METRIC_BYTES = 18.0
+#: Bytes per vocabulary entry per token that ms-swift's HF-backend trainer reads from the 16-bit logits for its
+#: token accuracy each step: ``Seq2SeqTrainer.compute_loss`` calls ``_compute_acc`` whenever the logits exist
+#: (modelscope/ms-swift ``swift/trainers/seq2seq_trainer.py`` and ``swift/trainers/mixin.py`` at 3602360a:
+#: ``preds = logits.argmax(dim=-1)``, read 2), after taking the model's own loss (``outputs['loss']``) when no
+#: ``loss_scale``, DFT, channel loss or sequence parallelism asks for its per-token loss.
+MS_SWIFT_ACC_BYTES = 2.0
 #: Element-wise traffic of an unfused (eager PyTorch) decoder layer relative to fused kernels: an eager
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
@@ -1650,7 +1681,7 @@ def time_layout(
     recompute_modules: tuple | None = None,
     pad_len_cv: float | None = None,
     unfused_ce: bool = False,
-    titan_eager_loss: bool = False,
+    eager_ce_bytes: float = 0.0,
     gpt_j_residual: bool = False,
     ds_config_auto: bool | None = None,
     rank_len_cv: float = 0.0,
@@ -1759,8 +1790,8 @@ def time_layout(
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     if unfused_ce:  # Megatron-Core's unfused vocab-parallel cross-entropy (MEGATRON_UNFUSED_CE_BYTES)
         loss_bytes = MEGATRON_UNFUSED_CE_BYTES * m.V + 0.0 * loss_bytes
-    if titan_eager_loss:  # torchtitan's loss outside torch.compile (TORCHTITAN_EAGER_CE_BYTES)
-        loss_bytes = TORCHTITAN_EAGER_CE_BYTES * m.V + 0.0 * loss_bytes
+    if eager_ce_bytes:  # an eager fp32 cross-entropy counted kernel by kernel (eager_ce_bytes: torchtitan, HF)
+        loss_bytes = eager_ce_bytes * m.V + 0.0 * loss_bytes
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # the recompute modules' element-wise re-runs (norms, the experts' activation: rc.module_terms), all layers
@@ -5060,7 +5091,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_modules=rc.megatron_modules(t),
         sdpa_mask=sdpa_masked(t, engine, gf),
         unfused_ce=megatron_unfused_ce(t, engine, prof),
-        titan_eager_loss=titan_eager_loss(t, prof),
+        eager_ce_bytes=eager_ce_bytes(t, engine, prof),
         gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
     )
@@ -5094,6 +5125,31 @@ def titan_eager_loss(t: Any, prof: MethodProfile = SFT) -> bool:
     if not getattr(t, "torch_compile", False):
         return True
     return getattr(t, "compile_loss", None) is False
+
+
+def hf_eager_loss(t: Any, engine: str, prof: MethodProfile = SFT) -> bool:
+    """Whether the step's loss is the Hugging Face model's own ``ForCausalLMLoss`` (:data:`HF_EAGER_CE_BYTES`): a
+    tool on the HF Trainer (framework ``hf``, TRL, LLaMA-Factory, ms-swift's HF backend, Axolotl: their SFT and
+    pre-training trainers call ``model(**inputs)`` with the labels and take ``outputs.loss``) on a cross-entropy
+    objective (the preference and RL trainers compute log-probabilities with their own code), without
+    ``liger_kernel`` (Liger's fused linear cross-entropy), Unsloth (Cut Cross-Entropy or its own Triton loss) or
+    ``torch_compile`` (the loss runs inside the compiled forward since v4.46): the same rule as the ``fused`` flag."""
+    if engine != "hf" or prof.objective != "sft" or getattr(t, "torch_compile", False):
+        return False
+    return not _frameworks.tool_mechanics(t.framework, t.recompute, getattr(t, "liger_kernel", False))["fused"]
+
+
+def eager_ce_bytes(t: Any, engine: str, prof: MethodProfile = SFT) -> float:
+    """Bytes per logit of the step's eager fp32 cross-entropy, by tool (0: the generic count of
+    :func:`time_layout`): torchtitan's (:func:`titan_eager_loss`, :data:`TORCHTITAN_EAGER_CE_BYTES`), the Hugging
+    Face model's (:func:`hf_eager_loss`, :data:`HF_EAGER_CE_BYTES`) plus the trainer's own reads of the logits for
+    its logged metrics: TRL's ``SFTTrainer`` (:data:`TRL_SFT_METRIC_BYTES`), ms-swift (:data:`MS_SWIFT_ACC_BYTES`)."""
+    if titan_eager_loss(t, prof):
+        return TORCHTITAN_EAGER_CE_BYTES
+    if hf_eager_loss(t, engine, prof):
+        metrics = {"trl": TRL_SFT_METRIC_BYTES, "ms-swift": MS_SWIFT_ACC_BYTES}.get(t.framework, 0.0)
+        return HF_EAGER_CE_BYTES + metrics
+    return 0.0
 
 
 def megatron_unfused_ce(t: Any, engine: str, prof: MethodProfile) -> bool:
