@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_mfu, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, days_decimals, format_elapsed, format_plan_span, format_plan_days, plan_span_unit, format_time_number, format_list, paren
+from ..formatting import colon, days_decimals, elapsed_numbers, elapsed_word, format_elapsed, format_plan_span, format_plan_days, plan_span_unit, format_time_number, format_list, paren
 
 
 CTX = "CLI"
@@ -157,11 +157,16 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         out.append("")
         out.append(translate(CTX, "Time vs cost (Pareto front):"))
         names = {p.gpu: p.gpu_name for p in result.plans}
-        shown = _front_days([q["calendar_days"] for q in result.pareto])
+        front = [q["calendar_days"] for q in result.pareto]
+        # below a day in hours, as each plan's headline (formatting.plan_span_unit; ux21); one unit for the list
+        hours = plan_span_unit(max(front)) == "hours"
+        shown = elapsed_numbers(front, "hours") if hours else _front_days(front)
         for q, days in zip(result.pareto, shown):
-            out.append("   " + translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
-                n=q["num_gpus"], gpu=gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True),
-                days=days, cost=format_money(q["cost"], con.currency)))
+            gpu = gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True)
+            out.append("   " + (translate(CTX, "{n} × {gpu}: {span}, {cost}").format(
+                n=q["num_gpus"], gpu=gpu, span=f"{days} {elapsed_word('hours', None, days)}",
+                cost=format_money(q["cost"], con.currency)) if hours else translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
+                n=q["num_gpus"], gpu=gpu, days=days, cost=format_money(q["cost"], con.currency))))
     return out
 
 

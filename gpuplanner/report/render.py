@@ -879,7 +879,7 @@ def _html_plan(data: ReportData) -> str:
         rng = (translate("Report", "Likely range: {r}").format(r=format_plan_span(p.calendar_days, (lo, hi))[1])
                if p.calendar_days is not None and plan_span_unit(p.calendar_days) == "hours" else  # hours (ux21)
                translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s))
-        if p.cost_band is not None:
+        if p.cost_band is not None and p.fits:  # no price for a plan that does not fit (ux21)
             # one figure says why: whole machines by the month bill the same at both ends (evaluate.cost_band_msg; ux15)
             rng += translate("Report", ", {cost}").format(cost=tr_text(cost_band_msg(p.evaluation)))
         # the Evaluation's range: p10-p90 widened to hold the estimate (core/advisor.band_ends), so "at least 80%"

@@ -829,6 +829,10 @@
         <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
     </message>
     <message>
+        <source>{n} × {gpu}: {span}, {cost}</source>
+        <translation>{n} × {gpu}：{span}，{cost}</translation>
+    </message>
+    <message>
         <source>hours</source>
         <translation>小时</translation>
     </message>
@@ -7606,6 +7610,14 @@
     <message>
         <source>weeks from the start</source>
         <translation>自开始起的周数</translation>
+    </message>
+    <message>
+        <source>{span} for {cost}; the chosen plan does not fit in GPU memory.</source>
+        <translation>{span}，{cost}；所选方案放不下 GPU 显存。</translation>
+    </message>
+    <message>
+        <source>{span} for {cost}, against {cspan} for {ccost} with the chosen plan.</source>
+        <translation>{span}，{cost}；所选方案为 {cspan}，{ccost}。</translation>
     </message>
     <message>
         <source>Build: {part}</source>
