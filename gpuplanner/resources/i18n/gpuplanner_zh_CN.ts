@@ -5525,6 +5525,14 @@
         <translation>运行该方案的框架或工具</translation>
     </message>
     <message>
+        <source>it finishes {0} sooner</source>
+        <translation>早 {0} 完成</translation>
+    </message>
+    <message>
+        <source>it takes {0} longer</source>
+        <translation>多用 {0}</translation>
+    </message>
+    <message>
         <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
         <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
     </message>

@@ -643,10 +643,14 @@ class PlansPage(BasePage):
                 format_money(cmp.cost_saved, a.currency, decimals=0), share_percent_number(cmp.cheaper_share)))
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:
             bits.append(self.tr("it costs {0} more").format(format_money(-cmp.cost_saved, a.currency, decimals=0)))
+        gap = abs(cmp.days_sooner)
+        hours = plan_span_unit(gap) == "hours"  # below a day in hours, as every span (format_elapsed; ux21)
         if cmp.days_sooner > 0:
-            bits.append(self.tr("it finishes {0} days sooner").format(format_time_number(cmp.days_sooner)))
+            bits.append(self.tr("it finishes {0} sooner").format(format_elapsed(gap, None, "hours")) if hours else
+                        self.tr("it finishes {0} days sooner").format(format_time_number(gap)))
         elif cmp.days_sooner < 0:
-            bits.append(self.tr("it takes {0} days longer").format(format_time_number(-cmp.days_sooner)))
+            bits.append(self.tr("it takes {0} longer").format(format_elapsed(gap, None, "hours")) if hours else
+                        self.tr("it takes {0} days longer").format(format_time_number(gap)))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
