@@ -3050,7 +3050,7 @@ def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
                 "frac": frac})
 
 
-def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
+def explain(ctx: SearchContext, p: Plan) -> list[Msg]:  # long: one sentence per layout choice, in the order read
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     from ..formatting import format_plan_days, plan_span_numbers  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
