@@ -5597,6 +5597,10 @@
         <translation>日历时间 {0}（算力 {1}）· {2} token/s · MFU {3}</translation>
     </message>
     <message>
+        <source>{0}–{1} hours</source>
+        <translation>{0}–{1} 小时</translation>
+    </message>
+    <message>
         <source>{0}–{1} calendar days</source>
         <translation>{0}–{1} 个日历天</translation>
     </message>

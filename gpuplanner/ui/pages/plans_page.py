@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_elapsed, format_plan_span, plan_span_unit, format_time_number, format_plan_days, format_number, format_percent, format_mfu, format_sig, format_days_span, gpu_display_name
+from gpuplanner.formatting import colon, format_elapsed, format_plan_span, plan_span_numbers, plan_span_unit, format_time_number, format_plan_days, format_number, format_percent, format_mfu, format_sig, format_days_span, gpu_display_name
 from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
@@ -762,8 +762,9 @@ class PlansPage(BasePage):
             from gpuplanner.core.evaluate import band_name, cost_band_msg
 
             lo, hi = ev.calendar_days_band
-            rng = (format_plan_span(p.calendar_days, (lo, hi))[1] if hours  # in hours below a day (ux21)
-                   else self.tr("{0}–{1} calendar days").format(*format_days_span(lo, hi)))  # 2 decimals (ux14)
+            # in hours below a day, format_plan_span's numbers and words (ux21); 2 decimals below a day (ux14)
+            rng = (self.tr("{0}–{1} hours").format(*plan_span_numbers(p.calendar_days, (lo, hi))[2:]) if hours
+                   else self.tr("{0}–{1} calendar days").format(*format_days_span(lo, hi)))
             if ev.cost_band is not None:
                 rng += " · " + tr_msg(cost_band_msg(ev))  # as the live panel's tooltip; one figure says why (ux15)
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
