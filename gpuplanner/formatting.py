@@ -276,6 +276,44 @@ def format_plan_days(days: float, band: tuple[float, float] | None = None, lang:
     return format_time_number(days, lang) if band is None else format_days_band(days, *band, lang)[0]
 
 
+def plan_span_unit(days: float) -> str:
+    """The unit a plan's calendar days read in as a sentence: hours below one day (a 0.66-day plan is "15.8 hours"
+    on the Plans page, the live panel, the CLI and the PDF, as the Project page and the quotes write it with
+    :func:`format_elapsed`), days from one day (never weeks: the deadline is typed in days and the Plans table's
+    column counts days; issue 35 round 13, ux21)."""
+    d = float(days)
+    return "hours" if math.isfinite(d) and abs(d) < ELAPSED_DAYS_LIMITS[0] else "days"
+
+
+def format_plan_span(days: float, band: tuple[float, float] | None = None, lang: str | None = None,
+                     unit: str | None = None) -> tuple[str, str | None]:
+    """A plan's calendar days and likely range in :func:`plan_span_unit`'s unit, each with its word:
+    (``"15.8 hours"``, ``"14.6–19.2 hours"``) / (``"16.6 days"``, ``"16.6–18.8 days"``); Chinese "15.8 小时". The
+    headline is :func:`format_elapsed`'s text at the range's precision (:func:`format_days_band`); the range None
+    without a band."""
+    d = float(days)
+    if not math.isfinite(d):
+        return "—", None
+    unit, num, lo_s, hi_s = plan_span_numbers(d, band, lang, unit)
+    if lo_s is None:
+        return f"{num} {elapsed_word(unit, lang, num)}", None
+    rng = format_range(lo_s, hi_s)
+    return f"{num} {elapsed_word(unit, lang, num)}", f"{rng} {elapsed_word(unit, lang, rng)}"
+
+
+def plan_span_numbers(days: float, band: tuple[float, float] | None = None, lang: str | None = None,
+                      unit: str | None = None) -> tuple[str, str, str | None, str | None]:
+    """(unit, headline number, range's low and high numbers) of :func:`format_plan_span`; the ends None without a
+    band. The core's messages build their spans from it (``core.messages.span_msg``)."""
+    d = float(days)
+    unit = unit or plan_span_unit(d)
+    per = ELAPSED_UNITS[unit][0]
+    if band is None:
+        return unit, elapsed_numbers([d], unit, lang)[0], None, None
+    num, lo_s, hi_s = format_days_band(d / per, band[0] / per, band[1] / per, lang)
+    return unit, num, lo_s, hi_s
+
+
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
     """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"

@@ -151,3 +151,23 @@ def zh_slips(text: str) -> list[str]:
     :func:`strip_code`, whose paths would take "/s" away)."""
     t = re.sub(r"--[\w-]+|\b\w+_\w+\b", " ", text)
     return [name for name, pat in ZH_SLIPS.items() if pat.search(t)]
+
+
+#: the header line of a table ``gpuplanner plan`` / ``project`` prints: the row-number column "#" or the phase
+#: column first, then columns two or more spaces apart (issue 35 round 13, ux21: the plan table's "zero" column
+#: read English in Chinese; the widget scan never saw the CLI)
+_CLI_HEAD = re.compile(r"^(?:#|\S+(?: \S+)*)(?: {2,}\S+(?: \S+)*){3,}\s*$")
+
+
+def cli_table_headers(text: str) -> list[str]:
+    """The header lines of the tables in a CLI ``text``: a line of four or more columns followed by rows of the
+    same column count (the line before a table's first row)."""
+    lines = text.splitlines()
+    return [ln for i, ln in enumerate(lines[:-1]) if _CLI_HEAD.match(ln) and not ln[:1].isdigit()
+            and _CLI_HEAD.match(lines[i + 1]) and lines[i + 1][:1].isdigit()]
+
+
+def zh_cli_english(text: str, allowed: set[str]) -> list[str]:
+    """English words (:func:`english_words`) in the table headers of a Chinese CLI ``text``, and the slips
+    (:func:`zh_slips`) anywhere in it."""
+    return [w for h in cli_table_headers(text) for w in english_words(h, allowed)] + zh_slips(text)

@@ -78,8 +78,9 @@ def test_a_short_plan_does_not_read_zero_days_of_compute():
 
     s = load_scenario(DATA / "grpo-7b-8xh800.json")[0]
     res = search(s, top=5)
-    heads = [t for t in text_lines(res, s.constraints) if " calendar days (" in t and "of compute)" in t]
-    assert heads and all("(0.0 of compute)" not in t for t in heads), heads
+    heads = [t for t in text_lines(res, s.constraints)
+             if (" calendar days (" in t or " in calendar time (" in t) and "of compute)" in t]  # hours below a day (ux21)
+    assert heads and all("(0.0 of compute)" not in t and "(0.0 hours of compute)" not in t for t in heads), heads
     assert any(p.compute_days < 0.1 for p in res.plans), [p.compute_days for p in res.plans]
 
 
@@ -154,7 +155,7 @@ def test_the_other_frameworks_lines_show_the_mfu_they_are_costed_at():
     s = load_scenario(DATA / "dpo-14b-a800-research.json")[0]
     res = search(s, top=80, distinct=False)
     p0 = res.plans[0]
-    pat = re.compile(r"^(.+): its best plan is (\d+) × .*, MFU (\d+)%\), .* days, ¥([\d,]+)")
+    pat = re.compile(r"^(.+): its best plan is (\d+) × .*, MFU (\d+)%\), .* (?:days|hours), ¥([\d,]+)")  # (ux21)
     seen = 0
     for t in (m.render() for m in p0.framework_reason):
         m = pat.match(t)

@@ -37,7 +37,8 @@ def test_each_plan_block_says_its_days_one_way(capsys, lang, path):
     blocks = re.split(r"\n(?=\d+\. )", out.split("\n\n", 1)[1])
     seen = 0
     for b in blocks:
-        head = re.match(r"\d+\. [^\n]*?(\d+\.\d+) (?:calendar days|个日历天)", b)
+        # below a day in hours, as the Project page (formatting.format_plan_span; ux21)
+        head = re.match(r"\d+\. [^\n]*?(?:日历时间 )?(\d+\.\d+) (?:calendar days|个日历天|hours in calendar time|小时)", b)
         if head is None:
             continue
         days = head.group(1)
@@ -49,7 +50,7 @@ def test_each_plan_block_says_its_days_one_way(capsys, lang, path):
         far = re.search(r"(?:upper end of its band \(|按区间上限（)(\d+\.\d+)", b)
         assert far and far.group(1) == rng.group(2), b
         # the explanation's own line repeats the headline's figure
-        assert re.search(rf"(?:GiB per GPU used, |日历 ){re.escape(days)}(?: calendar days| 天)", b), b
+        assert re.search(rf"(?:GiB per GPU used, |日历 |日历时间 ){re.escape(days)}(?: calendar days| 天| hours in calendar time| 小时)", b), b
     assert seen == 3
 
 

@@ -100,7 +100,12 @@ def test_pdf_text_has_core_figures(reports, example):
     assert est.resolved.gpu.name in text
     assert est.time is not None
     assert data.plan.compute_days == pytest.approx(est.time.compute_days, rel=1e-9)
-    assert f"{fmt_days(est.time.compute_days)} days of compute" in text
+    if data.plan.calendar_days < 1:  # below a day in hours, as the Project page (formatting.format_elapsed; ux21)
+        from gpuplanner.formatting import format_elapsed
+
+        assert f"{format_elapsed(est.time.compute_days, 'en', 'hours')} of compute" in text
+    else:
+        assert f"{fmt_days(est.time.compute_days)} days of compute" in text
     assert fmt_gib(est.memory.total) in text
     if data.plan.cost is not None:
         # every rental mode's total is printed, and the recommended one is the cheapest without interruptions
@@ -262,7 +267,13 @@ def _estimate_json(path: Path, capsys) -> dict:
 def _pdf_agrees(text: str, e: dict) -> None:
     """The chosen plan's memory total, calendar days and cost in the PDF are ``estimate --json``'s."""
     assert f"{fmt_gib(e['memory_per_gpu_gib']['total'])} GiB of" in text, e["memory_per_gpu_gib"]["total"]
-    assert f"Training takes about {fmt_days(e['calendar_days'])} calendar days" in text
+    if e["calendar_days"] < 1:  # below a day in hours, as the Project page (formatting.format_plan_span; ux21)
+        from gpuplanner.formatting import format_plan_span
+
+        band = tuple(e["calendar_days_band"]) if e.get("calendar_days_band") else None
+        assert f"Training takes about {format_plan_span(e['calendar_days'], band)[0]} in calendar time" in text
+    else:
+        assert f"Training takes about {fmt_days(e['calendar_days'])} calendar days" in text
     if e["cost"] is not None:
         assert f"and costs about {fmt_money(e['cost'], e['currency'])}" in text
 

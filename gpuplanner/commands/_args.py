@@ -84,6 +84,10 @@ def likely_range(ev, digits: int | None, currency: str) -> tuple[str, str] | Non
     lo_s, hi_s = (format_days_span(*ev.calendar_days_band) if digits is None
                   else format_span(*ev.calendar_days_band, digits))
     rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
+    from ..formatting import format_plan_span, plan_span_unit
+
+    if digits is None and plan_span_unit(ev.calendar_days) == "hours":  # "14.6–19.2 hours", as the headline (ux21)
+        rng = format_plan_span(ev.calendar_days, ev.calendar_days_band)[1]
     if ev.cost_band:
         from ..core.evaluate import cost_band_msg  # one figure says why: a month's rent at both ends (ux15)
         from ._lang import msg

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_mfu, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, days_decimals, format_plan_days, format_time_number, format_list, paren
+from ..formatting import colon, days_decimals, elapsed_numbers, elapsed_word, format_elapsed, format_plan_span, format_plan_days, plan_span_unit, format_time_number, format_list, paren
 
 
 CTX = "CLI"
@@ -92,7 +92,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     # header says so); the framework and the recompute policy by their names, as the Plans page and the report
     header = ("#", translate(CTX, "GPU id"), translate(CTX, "count"), translate(CTX, "nodes"),
               translate(CTX, "framework"), "tp", "pp",
-              *extra, "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
+              *extra, "dp", translate(CTX, "zero"), translate(CTX, "recompute"), translate(CTX, "mbs"), "GiB/GPU", translate(CTX, "cal. days"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rule ids failed"))
     rows, rl_rows = [], False
@@ -120,11 +120,14 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     for i, p in enumerate(result.plans, 1):
         ev = p.evaluation
         out.append("")
-        out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
+        hours = plan_span_unit(p.calendar_days) == "hours"  # "15.8 hours", as the Project page (format_elapsed; ux21)
+        out.append((translate(CTX, "{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}") if hours
+                    else translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}")).format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name),
-            days=_days(p.calendar_days) if ev.calendar_days_band is None else format_plan_days(
-                p.calendar_days, ev.calendar_days_band),  # at its range's precision (mend10c)
-            compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
+            days=format_plan_span(p.calendar_days, ev.calendar_days_band)[0] if hours else _days(p.calendar_days)
+            if ev.calendar_days_band is None else format_plan_days(p.calendar_days, ev.calendar_days_band),  # (mend10c)
+            compute=format_elapsed(p.compute_days, None, "hours") if hours else _days(p.compute_days),
+            cost=format_money(p.cost, p.currency)))
         band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
@@ -154,11 +157,16 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         out.append("")
         out.append(translate(CTX, "Time vs cost (Pareto front):"))
         names = {p.gpu: p.gpu_name for p in result.plans}
-        shown = _front_days([q["calendar_days"] for q in result.pareto])
+        front = [q["calendar_days"] for q in result.pareto]
+        # below a day in hours, as each plan's headline (formatting.plan_span_unit; ux21); one unit for the list
+        hours = plan_span_unit(max(front)) == "hours"
+        shown = elapsed_numbers(front, "hours") if hours else _front_days(front)
         for q, days in zip(result.pareto, shown):
-            out.append("   " + translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
-                n=q["num_gpus"], gpu=gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True),
-                days=days, cost=format_money(q["cost"], con.currency)))
+            gpu = gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True)
+            out.append("   " + (translate(CTX, "{n} × {gpu}: {span}, {cost}").format(
+                n=q["num_gpus"], gpu=gpu, span=f"{days} {elapsed_word('hours', None, days)}",
+                cost=format_money(q["cost"], con.currency)) if hours else translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
+                n=q["num_gpus"], gpu=gpu, days=days, cost=format_money(q["cost"], con.currency))))
     return out
 
 

@@ -286,6 +286,12 @@ def elapsed_msgs(unit: str | None = None, **days: float) -> dict:
             if k in nums else "—" for k in days}
 
 
+def span_msg(unit: str, n: str) -> "Msg":
+    """A span already written as a number (``formatting.plan_span_numbers``) in ``unit`` as a message parameter:
+    "15.8 hours" / "15.8 小时", the words of :func:`formatting.format_elapsed` (issue 35 round 13, ux21)."""
+    return Msg("Units", (ELAPSED_ONE if n == "1" else ELAPSED_TEMPLATES)[unit], {"n": n})
+
+
 def deadline_msgs(**days: float) -> dict:
     """A plan's calendar days and a deadline as message parameters, in days (the unit the deadline is typed in and
     the Plans table's calendar-days column shows, at its precision: ``formatting.format_time_number``) and written

@@ -121,6 +121,15 @@ GRADE_NAMES = {
 MFU_PRINTED_DECIMALS = 2
 
 
+
+def _band_top_msg(lo: float, hi: float):
+    """The upper end of a plan's likely range as the range shows it, in hours below a day (ux21)."""
+    from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
+    from .messages import span_msg
+
+    unit, _, _, hi_s = plan_span_numbers(hi, (lo, hi), "en", "hours" if hi < 1.0 else "days")
+    return span_msg(unit, hi_s)
+
 def printed_mfu(mfu) -> np.ndarray:
     """The MFU as printed (rounded to :data:`MFU_PRINTED_DECIMALS` decimals of the fraction), which the grades read."""
     return np.round(np.asarray(mfu, dtype=float), MFU_PRINTED_DECIMALS)
@@ -408,6 +417,10 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
                                        "end of its band ({days} days).") if risk else
                 QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days} days)."))
+        if a.get("days_hi") is not None and float(a["days_hi"]) < 1.0:  # in hours, as the likely range (ux21)
+            text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the "
+                                           "upper end of its band ({span}).") if risk else
+                    QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({span})."))
         msg = _point_miss_msg(a.get("point_miss")) if risk else None
         # the upper end exactly as the likely range shows it ("0.29", not "0.3" beside "0.25–0.29"; "0.073", not
         # "0.07" beside "0.068–0.073": formatting.format_days_span, ux14)
@@ -416,7 +429,7 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         hi = float(a.get("days_hi") or 0.0)
         lo = float(a.get("days_lo") if a.get("days_lo") is not None else hi)
         out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
-                              msg or Msg(CTX, text, {"days": format_days_span(lo, hi)[1]})))
+                              msg or Msg(CTX, text, {"days": format_days_span(lo, hi)[1], "span": _band_top_msg(lo, hi)})))
     head = a.get("memory_headroom") or {}
     if head.get("tight") is None:
         out.append(RuleResult("memory_headroom", "not_applicable",

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    elapsed_numbers, elapsed_unit, format_count, format_flops, format_number, format_params, link_display_name, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
+    elapsed_numbers, elapsed_unit, format_count, format_elapsed, format_plan_span, plan_span_unit, format_flops, format_number, format_params, link_display_name, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -657,6 +657,20 @@ def _table(rows: Iterable[Iterable[str]], header: Iterable[str] | None = None, w
     return "".join(out)
 
 
+def _training_time_text(p) -> str:
+    """The plan's calendar and compute time as the PDF's table writes them: in hours below a day, as the Project
+    page and the app (formatting.plan_span_unit, format_elapsed; ux21), else in days."""
+    h = format_number(p.gpu_hours, 0) if p.gpu_hours is not None else "—"
+    if p.calendar_days is not None and plan_span_unit(p.calendar_days) == "hours":
+        return translate("Report", "{c} in calendar time with setup, checkpoints, interruptions and your hours per "
+                                   "week; {d} of compute around the clock ({h} GPU-hours)").format(
+            c=format_plan_span(p.calendar_days, p.calendar_days_band)[0],
+            d=format_elapsed(p.compute_days, None, "hours"), h=h)
+    return translate("Report", "{c} calendar days with setup, checkpoints, interruptions and your hours per week; "
+                               "{d} days of compute around the clock ({h} GPU-hours)").format(
+        c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days), h=h)
+
+
 def _kv_table(pairs: list[tuple[str, str]]) -> str:
     """Key/value pairs in two column pairs (label, value, label, value) to save space."""
     rows = []
@@ -850,8 +864,9 @@ def _html_plan(data: ReportData) -> str:
             n=p.num_gpus, gpu=_gpu(p.gpu_name), nodes=p.nodes, per=p.gpus_per_node,
             need=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib))
     elif p.calendar_days is not None:
-        summary = format_sentences([summary, translate("Report", "Training takes about {d} calendar days").format(
-            d=fmt_days(p.calendar_days))])
+        summary = format_sentences([summary, translate("Report", "Training takes about {d} in calendar time").format(
+            d=format_plan_span(p.calendar_days, p.calendar_days_band)[0]) if plan_span_unit(p.calendar_days) == "hours"
+            else translate("Report", "Training takes about {d} calendar days").format(d=fmt_days(p.calendar_days))])
         if p.cost is not None:  # zh: "…）。训练约需日历 1.5 天，费用约 …", no space before "，" or after "。" (ux13)
             summary = join_clause(summary, translate("Report", "and costs about {c} ({mode}).").format(
                 c=fmt_money(p.cost, cur), mode=_mode_name(p.rental_mode)))
@@ -861,8 +876,10 @@ def _html_plan(data: ReportData) -> str:
     if p.calendar_days_band is not None and p.band:
         lo, hi = p.calendar_days_band
         lo_s, hi_s = format_days_span(lo, hi)  # 2 decimals below a day (ux14), none from 100 (days_decimals)
-        rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
-        if p.cost_band is not None:
+        rng = (translate("Report", "Likely range: {r}").format(r=format_plan_span(p.calendar_days, (lo, hi))[1])
+               if p.calendar_days is not None and plan_span_unit(p.calendar_days) == "hours" else  # hours (ux21)
+               translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s))
+        if p.cost_band is not None and p.fits:  # no price for a plan that does not fit (ux21)
             # one figure says why: whole machines by the month bill the same at both ends (evaluate.cost_band_msg; ux15)
             rng += translate("Report", ", {cost}").format(cost=tr_text(cost_band_msg(p.evaluation)))
         # the Evaluation's range: p10-p90 widened to hold the estimate (core/advisor.band_ends), so "at least 80%"
@@ -902,15 +919,14 @@ def _html_plan(data: ReportData) -> str:
     ]
     if p.compute_days is not None:
         pairs += [
-            (translate("Report", "Training time"), translate(
-                "Report", "{c} calendar days with setup, checkpoints, interruptions and your hours per week; "
-                          "{d} days of compute around the clock ({h} GPU-hours)").format(
-                c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days),
-                h=format_number(p.gpu_hours, 0) if p.gpu_hours is not None else "—")),
+            (translate("Report", "Training time"), _training_time_text(p)),
             (translate("Report", "Step time, MFU"), _step_mfu_text(p)),
         ]
     if p.cost is not None:
-        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.rental_mode)}"))
+        # a plan that does not fit has no price to show: the PDF tells not to rent it (ux21)
+        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.rental_mode)}" if p.fits
+                      else translate("Report", "No price: this layout does not fit in GPU memory, so it cannot be rented "
+                                               "as it is.")))
     out.append(_kv_table(pairs))
     # memory breakdown + time shares side by side
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
@@ -935,8 +951,8 @@ def _html_plan(data: ReportData) -> str:
                f'<td width="4%"></td><td width="46%">{tshare}</td></tr></table>')
     if not p.fits:
         out.append(f"<p><b>{_e(translate('Report', 'This layout does not fit in GPU memory.'))}</b></p>")
-    # cost by rental mode
-    if p.mode_costs:
+    # cost by rental mode (none for a plan that does not fit: the headline says not to rent it; ux21)
+    if p.mode_costs and p.fits:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cost by rental mode'))}</h3>")
         rows = []
         for mode, c in sorted(p.mode_costs.items(), key=lambda kv: kv[1]):
@@ -946,11 +962,11 @@ def _html_plan(data: ReportData) -> str:
                           escape=False, num_cols={1}, widths=[70, 30]))
         if p.advice:
             out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.advice) + "</ul>")
-    else:
+    elif p.fits:
         out.append(f'<p class="small">{_e(translate("Report", "No rental price for this card: enter a quote to see the cost."))}</p>')
     if p.explanation:
         out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
-    if p.rent_vs_build is not None:
+    if p.rent_vs_build is not None and p.fits:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
         out.append(_rent_vs_build_table(p, cur))
     if p.rules:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_time_number, format_plan_days, format_money, format_number, format_percent, format_mfu, format_sig, format_days_span,
+from gpuplanner.formatting import (format_elapsed, format_plan_span, plan_span_unit, format_time_number, format_plan_days, format_money, format_number, format_percent, format_mfu, format_sig, format_days_span,
                                    format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -132,8 +132,11 @@ class LivePanel(QWidget):
                     format_number(ev.host_ram.available)))
         set_text(self.mem_value, mem)
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
-        lines = [
-            self.tr("{0} calendar days ({1} days of compute)").format(  # the range's precision (mend10c)
+        if plan_span_unit(ev.calendar_days) == "hours":  # "15.8 hours", as the Project page (format_elapsed; ux21)
+            lines = [self.tr("{0} in calendar time ({1} of compute)").format(
+                format_plan_span(ev.calendar_days, ev.calendar_days_band)[0], format_elapsed(ev.compute_days, None, "hours"))]
+        else:
+            lines = [self.tr("{0} calendar days ({1} days of compute)").format(  # the range's precision (mend10c)
                 format_plan_days(ev.calendar_days, ev.calendar_days_band), format_time_number(ev.compute_days))]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
@@ -151,9 +154,10 @@ class LivePanel(QWidget):
             "Compute days: GPU time around the clock.")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
-            tip += "\n\n" + format_sentences([self.tr("Likely range: {0}–{1} calendar days{2}.").format(
-                *format_days_span(lo, hi), "" if ev.cost_band is None else
-                self.tr(", {0}").format(tr_msg(cost_band_msg(ev)))),  # one figure says why (ux15)
+            cost = "" if ev.cost_band is None else self.tr(", {0}").format(tr_msg(cost_band_msg(ev)))  # why (ux15)
+            tip += "\n\n" + format_sentences([self.tr("Likely range: {0}{1}.").format(
+                format_plan_span(ev.calendar_days, (lo, hi))[1], cost) if plan_span_unit(ev.calendar_days) == "hours"
+                else self.tr("Likely range: {0}–{1} calendar days{2}.").format(*format_days_span(lo, hi), cost),
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])])
         if self.time_value.toolTip() != tip:
             self.time_value.setToolTip(tip)

@@ -29,11 +29,16 @@ COL = {"memory": 4, "days": 5, "cost": 6}
 
 
 def _days(p) -> str:
-    """The live panel's calendar days: at the likely range's precision (formatting.format_plan_days; mend10c)."""
-    from gpuplanner.formatting import format_plan_days
+    """The live panel's calendar days: at the likely range's precision (formatting.format_plan_days; mend10c),
+    with their words: "1.2 calendar days", and below a day in hours, "19.0 hours in calendar time"
+    (formatting.format_plan_span, as the Project page; ux21)."""
+    from gpuplanner.formatting import format_plan_days, format_plan_span, plan_span_unit
 
     band = p.get("calendar_days_band")
-    return format_plan_days(p["calendar_days"], None if band is None else tuple(band))
+    band = None if band is None else tuple(band)
+    if plan_span_unit(p["calendar_days"]) == "hours":
+        return format_plan_span(p["calendar_days"], band)[0] + " in calendar time"
+    return format_plan_days(p["calendar_days"], band) + " calendar days"
 
 
 def _cli_plans(path: Path, capsys) -> list[dict]:
@@ -77,7 +82,7 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         mem = win.live.mem_value.text()
         assert mem.startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of "), mem
         t = win.live.time_value.text()
-        assert t.startswith(_days(p) + " calendar days"), t
+        assert t.startswith(_days(p)), t
         if p["cost"] is not None:
             assert format_money(p["cost"], p["currency"]) in win.live.plan_value.text(), t
         checked += 1
@@ -119,7 +124,7 @@ def test_automatic_layout_live_panel_and_plans_page_match_estimate(win, qtbot, c
     assert (ev.gpu_id, ev.num_gpus, ev.layout.to_json()) == (e["gpu"], e["num_gpus"], e["layout"])
     assert win.live.mem_value.text().startswith(format_number(e["memory_per_gpu_gib"]["total"], 1) + " of ")
     t = win.live.time_value.text()
-    assert t.startswith(_days(e) + " calendar days"), t
+    assert t.startswith(_days(e)), t
     if e["cost"] is not None:  # the plan line (GPUs, MFU, cost) under the three figures
         assert format_money(e["cost"], e["currency"]) in win.live.plan_value.text(), win.live.plan_value.text()
     win.go_to(5)
@@ -158,7 +163,7 @@ def test_random_scenarios_match_the_cli_in_the_app(win, qtbot, capsys, tmp_path)
 
 def test_live_panel_names_both_kinds_of_days(win):
     t = win.live.time_value.text()
-    assert re.search(r"calendar days \(.* days of compute\)", t), t
+    assert re.search(r"calendar days \(.* days of compute\)|in calendar time \(.* of compute\)", t), t
 
 
 def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
@@ -187,7 +192,7 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
             win.live.on_estimate(engine.live(row.scenario))
             assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of ")
             t = win.live.time_value.text()
-            assert t.startswith(_days(p) + " calendar days")
+            assert t.startswith(_days(p))
             if p["cost"] is not None:
                 assert format_money(p["cost"], p["currency"]) in win.live.plan_value.text()
             rows_checked += 1

@@ -621,6 +621,14 @@
         <translation>（模型在 {n} 个已发表 {family} 训练上误差的 p10–p90）</translation>
     </message>
     <message>
+        <source>{span} around the clock, {hours} GPU-hours</source>
+        <translation>全天候 {span}，{hours} 卡时</translation>
+    </message>
+    <message>
+        <source>{span} with setup, checkpoints, interruptions and {h} h/week</source>
+        <translation>{span}（含环境准备、检查点、中断，每周 {h} 小时）</translation>
+    </message>
+    <message>
         <source>time share</source>
         <translation>时间占比</translation>
     </message>
@@ -801,12 +809,28 @@
         <translation>框架</translation>
     </message>
     <message>
+        <source>zero</source>
+        <translation>ZeRO 阶段</translation>
+    </message>
+    <message>
         <source>recompute</source>
         <translation>重计算</translation>
     </message>
     <message>
+        <source>mbs</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
         <source>cal. days</source>
         <translation>日历天数</translation>
+    </message>
+    <message>
+        <source>{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}</source>
+        <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu}: {span}, {cost}</source>
+        <translation>{n} × {gpu}：{span}，{cost}</translation>
     </message>
     <message>
         <source>hours</source>
@@ -3280,8 +3304,16 @@
         <translation>（共 {0}）</translation>
     </message>
     <message>
+        <source>{0} in calendar time ({1} of compute)</source>
+        <translation>日历时间 {0}（算力 {1}）</translation>
+    </message>
+    <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>Likely range: {0}{1}.</source>
+        <translation>可能范围：{0}{1}。</translation>
     </message>
     <message>
         <source>Searching for plans…</source>
@@ -4721,6 +4753,10 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
+        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {span}, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{span}，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+    </message>
+    <message>
         <source>Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}; their tokens cost about the same.</source>
         <translation>两者都用 {gpu}：{la}（{fa}）的 MFU 为 {ma:.0%}，{lb}（{fb}）为 {mb:.0%}；两者每个 token 的成本大致相同。</translation>
     </message>
@@ -4731,6 +4767,10 @@
     <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {span} in calendar time, {cost:,.0f} {cur}.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历时间 {span}，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
@@ -5485,6 +5525,14 @@
         <translation>运行该方案的框架或工具</translation>
     </message>
     <message>
+        <source>it finishes {0} sooner</source>
+        <translation>早 {0} 完成</translation>
+    </message>
+    <message>
+        <source>it takes {0} longer</source>
+        <translation>多用 {0}</translation>
+    </message>
+    <message>
         <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
         <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
     </message>
@@ -5543,6 +5591,14 @@
     <message>
         <source>Time</source>
         <translation>时间</translation>
+    </message>
+    <message>
+        <source>{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}</source>
+        <translation>日历时间 {0}（算力 {1}）· {2} token/s · MFU {3}</translation>
+    </message>
+    <message>
+        <source>{0}–{1} hours</source>
+        <translation>{0}–{1} 小时</translation>
     </message>
     <message>
         <source>{0}–{1} calendar days</source>
@@ -7568,6 +7624,14 @@
         <translation>自开始起的周数</translation>
     </message>
     <message>
+        <source>{span} for {cost}; the chosen plan does not fit in GPU memory.</source>
+        <translation>{span}，{cost}；所选方案放不下 GPU 显存。</translation>
+    </message>
+    <message>
+        <source>{span} for {cost}, against {cspan} for {ccost} with the chosen plan.</source>
+        <translation>{span}，{cost}；所选方案为 {cspan}，{ccost}。</translation>
+    </message>
+    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -7578,6 +7642,10 @@
     <message>
         <source>Not counted (no figure entered): {0}</source>
         <translation>未计入（未填写数值）：{0}</translation>
+    </message>
+    <message>
+        <source>{c} in calendar time with setup, checkpoints, interruptions and your hours per week; {d} of compute around the clock ({h} GPU-hours)</source>
+        <translation>日历时间 {c}（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d}（{h} 卡时）</translation>
     </message>
     <message>
         <source>AdamW 8-bit</source>
@@ -7796,8 +7864,16 @@
         <translation>租用 {n} × {gpu}（{nodes} 个节点，每节点 {per} 张）。</translation>
     </message>
     <message>
+        <source>Training takes about {d} in calendar time</source>
+        <translation>训练约需日历时间 {d}</translation>
+    </message>
+    <message>
         <source>and costs about {c} ({mode}).</source>
         <translation>，费用约 {c}（{mode}）。</translation>
+    </message>
+    <message>
+        <source>Likely range: {r}</source>
+        <translation>可能范围：{r}</translation>
     </message>
     <message>
         <source>Likely range: {lo}–{hi} calendar days</source>
@@ -7862,6 +7938,10 @@
     <message>
         <source>Cost</source>
         <translation>成本</translation>
+    </message>
+    <message>
+        <source>No price: this layout does not fit in GPU memory, so it cannot be rented as it is.</source>
+        <translation>不报价：此布局放不下 GPU 显存，不能按原样租用。</translation>
     </message>
     <message>
         <source>{part}, hidden under compute (not in the step)</source>
@@ -8425,6 +8505,14 @@
     <message>
         <source>Modelled MFU {mfu:.0%} is within {ceil:.0%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}).</source>
         <translation>模型 MFU {mfu:.0%} 不高于借用的上限 {ceil:.0%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}）。</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({span}).</source>
+        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{span}）不满足。</translation>
+    </message>
+    <message>
+        <source>Meets the deadline and budget at the upper end of its band ({span}).</source>
+        <translation>按区间上限（{span}）仍满足截止时间和预算。</translation>
     </message>
     <message>
         <source>Does not fit: it needs {over:.1%} more memory than the card has.</source>
