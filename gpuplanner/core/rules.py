@@ -121,14 +121,21 @@ GRADE_NAMES = {
 MFU_PRINTED_DECIMALS = 2
 
 
+def _hours(days: float) -> bool:
+    """Whether a span reads in hours (formatting.plan_span_unit: the one threshold every view uses)."""
+    from ..formatting import plan_span_unit  # pure Python, no Qt: the core stays pure
+
+    return plan_span_unit(days) == "hours"
+
 
 def _band_top_msg(lo: float, hi: float):
     """The upper end of a plan's likely range as the range shows it, in hours below a day (ux21)."""
-    from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
+    from ..formatting import plan_span_numbers, plan_span_unit  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
 
-    unit, _, _, hi_s = plan_span_numbers(hi, (lo, hi), "en", "hours" if hi < 1.0 else "days")
+    unit, _, _, hi_s = plan_span_numbers(hi, (lo, hi), "en", plan_span_unit(hi))
     return span_msg(unit, hi_s)
+
 
 def printed_mfu(mfu) -> np.ndarray:
     """The MFU as printed (rounded to :data:`MFU_PRINTED_DECIMALS` decimals of the fraction), which the grades read."""
@@ -417,7 +424,7 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
                                        "end of its band ({days} days).") if risk else
                 QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days} days)."))
-        if a.get("days_hi") is not None and float(a["days_hi"]) < 1.0:  # in hours, as the likely range (ux21)
+        if a.get("days_hi") is not None and _hours(float(a["days_hi"])):  # in hours, as the likely range (ux21)
             text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the "
                                            "upper end of its band ({span}).") if risk else
                     QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({span})."))
