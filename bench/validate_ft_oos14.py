@@ -43,6 +43,7 @@ Error = published s/step / predicted s/step - 1 (= predicted TGS / published TGS
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -136,6 +137,32 @@ def results() -> list[tuple[vft.Row, float, float]]:
     return [(r, p, vft.error(r, p)) for r in all_rows() for p in (predict(r),)]
 
 
+#: same model, same 32 GPUs, SP 1 row against an SP row of the page (module docstring): (SP 1 id, SP row name)
+SP_PAIRS = (("xt-l2-70b-8k-32xa100", "Llama2-70B 32k SP 4"), ("xt-yi-34b-8k-32xa100", "Yi-34B 32k SP 2"))
+
+
+def sp_pairs() -> list[tuple[str, str, float, float]]:
+    """Per pair: (SP 1 id, SP row, its iteration time / the SP 1 row's, its work per iteration / the SP 1 row's),
+    work = the page's TFLOPs x seconds per iteration (XTuner's own count, so the pair is compared like for like).
+    Both rows run the same per-micro-batch ZeRO-3 gathers and reduce-scatter over the same 32 GPUs."""
+    tab = {t[0]: t for t in TABLE}
+    sp = {t[0]: t for t in SP_ROWS}
+    out = []
+    for rid, name in SP_PAIRS:
+        _r, _p, _n, seq1, sp1, tgs1, tf1, _c, _a = tab[rid]
+        _nm, _pp, _nn, seq2, sp2, tgs2, tf2 = sp[name]
+        t1, t2 = seq1 / sp1 / tgs1, seq2 / sp2 / tgs2
+        out.append((rid, name, t2 / t1, tf2 * t2 / (tf1 * t1)))
+    return out
+
+
+def fit_peaks() -> dict[str, float]:
+    """The model's peak (GiB, device view) for every scored row: each run completed on an 80 GB card, so each must fit."""
+    from gpuplanner.core.estimate import memory_breakdown
+
+    return {r.id: memory_breakdown(_scenario(r)).metric("device") for r in all_rows()}
+
+
 def oom_peaks() -> dict[int, float]:
     """The model's peak (GiB, device view) for table 1's Yi-34B 128k SP 1 ZeRO-3 runs, by GPU count."""
     from gpuplanner.core.estimate import memory_breakdown
@@ -143,7 +170,6 @@ def oom_peaks() -> dict[int, float]:
     base = next(r for r in all_rows() if r.id == "xt-yi-34b-8k-32xa100")
     out = {}
     for n in OOM_GPUS:
-        import dataclasses
         r = dataclasses.replace(base, num_gpus=n, training={**base.training, "seq_len": OOM_SEQ,
                                                             "global_batch_size": n})
         out[n] = memory_breakdown(_scenario(r)).metric("device")
@@ -204,8 +230,14 @@ def table(before: dict | None = None) -> list[str]:
     for name, preset, n, seq, sp, tgs, tf in SP_ROWS:
         lines.append(f"| {name} | {n} | {tgs:,.1f} | {seq / sp / tgs:.2f} | {tf:.1f} / "
                      f"{xtuner_tflops(preset, seq, sp, tgs):.1f} |")
+    lines += ["", "Same model on the same 32 GPUs, SP 1 against SP > 1 (same ZeRO-3 traffic per micro-batch; accumulation "
+              "= SP): " + "; ".join(f"{n}: time per iteration x{t:.2f} for work x{w:.2f} ({rid})"
+                                   for rid, n, t, w in sp_pairs())]
+    fits = fit_peaks()
+    lines += ["", "Memory statements (both published by running): the scored runs completed on 80 GB cards, model's "
+              "peak " + ", ".join(f"{k} {v:.1f} GiB" for k, v in fits.items())]
     peaks = oom_peaks()
-    lines += ["", "Long-sequence page, table 1 (Yi-34B 128k, SP 1, ZeRO-3: published OOM): model's peak "
+    lines += ["Long-sequence page, table 1 (Yi-34B 128k, SP 1, ZeRO-3: published OOM): model's peak "
               + ", ".join(f"{n} GPUs {g:.0f} GiB" for n, g in peaks.items()) + " (card 80 GB)"]
     for r in all_rows():
         if r.assumed:
