@@ -77,6 +77,22 @@ ROWS = [
 MEM_PUB = {ROWS[0][0]: LOG_14B["mem"], ROWS[1][0]: LOG_32B["mem"]}
 
 
+class aggregate_hooks:
+    """The model before this round's change (issue 35 round 14): verl's FSDP1 LoRA hook pairs hidden under the whole
+    layer stack's GPU time at once (``fsdp1_lora.segment_shares`` emptied for the block), for the before column."""
+
+    def __enter__(self):
+        from gpuplanner.core import fsdp1_lora as FL
+        self._keep = FL.segment_shares
+        FL.segment_shares = lambda *_a, **_k: ()
+        return self
+
+    def __exit__(self, *exc):
+        from gpuplanner.core import fsdp1_lora as FL
+        FL.segment_shares = self._keep
+        return False
+
+
 def err(pub: float, pred: float) -> float:
     """The brief's error: published / predicted − 1."""
     return pub / pred - 1.0
@@ -99,31 +115,77 @@ def table() -> list[dict]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.parse_args()
-    rows = table()
-    print("error = published / predicted − 1")
-    for r in rows:
+def _print_rows(before: list[dict], after: list[dict]) -> None:
+    for b, r in zip(before, after):
         if "step" not in r:
             print(f"- {r['id']}: REFUSED — {r['error']}")
             continue
-        p, m, e = r["step"]
-        print(f"- {r['id']}: step {p:.2f} s published, {m:.2f} s predicted ({e:+.1%})")
+        p, m0, e0 = b["step"]
+        _p, m, e = r["step"]
+        print(f"- {r['id']}: step {p:.2f} s published; predicted before {m0:.2f} ({e0:+.1%}), after {m:.2f} ({e:+.1%})")
         for k, (p, m, e) in r["keys"].items():
             if k != "step":
-                print(f"    {k}: {p:.2f} / {m:.2f} ({e:+.1%})")
-        p, m, e = r["mem"]
-        print(f"    allocated peak: {p:.2f} GiB / {m:.2f} GiB ({e:+.1%})")
+                _p, m0, e0 = b["keys"][k]
+                print(f"    {k}: {p:.2f} / before {m0:.2f} ({e0:+.1%}) / after {m:.2f} ({e:+.1%})")
+        p, m0, e0 = b["mem"]
+        _p, m, e = r["mem"]
+        print(f"    allocated peak: {p:.2f} GiB / before {m0:.2f} ({e0:+.1%}) / after {m:.2f} ({e:+.1%})")
+
+
+def _summary(label: str, rows: list[dict]) -> None:
     ok = [r for r in rows if "step" in r and r["counted"]]
     med, p90 = _stats(r["step"][2] for r in ok)
-    print(f"step |error| over {len(ok)} rows: median {med:.1%}, p90 {p90:.1%}")
-    med, p90 = _stats(r["mem"][2] for r in ok)
-    print(f"allocated peak |error| over {len(ok)} rows: median {med:.1%}, p90 {p90:.1%}")
-    for k in KEYS:
-        es = [r["keys"][k][2] for r in ok if k in r["keys"]]
-        if es and k != "step":
-            print(f"{k}: {', '.join(f'{e:+.1%}' for e in es)}")
+    mmed, mp90 = _stats(r["mem"][2] for r in ok)
+    keys = "; ".join(f"{k} " + ", ".join(f"{r['keys'][k][2]:+.1%}" for r in ok if k in r["keys"])
+                     for k in KEYS if k != "step" and any(k in r["keys"] for r in ok))
+    print(f"{label}: step |error| median {med:.1%}, p90 {p90:.1%} ({len(ok)} rows); allocated peak median {mmed:.1%}, "
+          f"p90 {mp90:.1%}; keys: {keys}")
+
+
+def fsdp1_lora_rows() -> list[tuple]:
+    """Every held verl FSDP1 GRPO-LoRA row (rounds 9 and 10) with this round's: the runs the change reaches."""
+    import rl_step_times_r9 as r9
+    import rl_step_times_r10 as r10
+    return [r for r in r9.ROWS if "grpo-lora" in r[0]] + list(r10.ROWS) + list(ROWS)
+
+
+def held_table(rows) -> list[tuple]:
+    """(id, published step, predicted step, error, {key: error}) for ``rows`` (the brief's error)."""
+    from rl_step_times import key_split
+    out = []
+    for rid, _src, scn, pub, _note, _counted in rows:
+        mk = key_split(scn)
+        st = predict(scn)["step"]
+        out.append((rid, pub["step"], st, err(pub["step"], st),
+                    {k: err(pub[k], mk[k]) for k in ("gen", "old_log_prob", "ref", "update_actor") if k in pub}))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--held", action="store_true", help="also every held verl FSDP1 LoRA row, before / after")
+    args = ap.parse_args()
+    with aggregate_hooks():
+        before = table()
+    after = table()
+    print("error = published / predicted − 1; before = the model at 33833c23 (FSDP1 LoRA hooks hidden under the "
+          "whole layer stack), after = per adapted linear (FSDP1's rate limiter)")
+    _print_rows(before, after)
+    _summary("before", before)
+    _summary("after", after)
+    if args.held:
+        with aggregate_hooks():
+            hb = held_table(fsdp1_lora_rows())
+        ha = held_table(fsdp1_lora_rows())
+        print("\nEvery verl FSDP1 GRPO-LoRA row held (rounds 9, 10, 14): step published, before → after")
+        for b, a in zip(hb, ha):
+            keys = ", ".join(f"{k} {b[4][k]:+.0%}→{a[4][k]:+.0%}" for k in a[4])
+            print(f"- {a[0]}: {a[1]:.1f} s; {b[2]:.1f} ({b[3]:+.1%}) → {a[2]:.1f} ({a[3]:+.1%}); {keys}")
+        for label, t in (("before", hb), ("after", ha)):
+            med, p90 = _stats(x[3] for x in t)
+            keys = "; ".join("{} {:.1%} / {:.1%}".format(k, *_stats(x[4][k] for x in t))
+                             for k in ("gen", "old_log_prob", "ref", "update_actor"))
+            print(f"{label}: step |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows; per key median / p90: {keys}")
 
 
 if __name__ == "__main__":
