@@ -69,8 +69,13 @@ def test_breakdown_names_it():
     assert t2.parts.get("fsdp1_lora_units", 0.0) == 0.0
 
 
-def test_large_model_hides_the_hooks():
-    """72B at 8 sequences a micro-batch: the decoder layers' GPU time exceeds the hooks' host time (hidden)."""
+def test_large_model_hides_the_hooks_only_under_each_linears_own_matmuls():
+    """72B at 8 sequences a micro-batch: the decoder layers' GPU time exceeds the hooks' host time, but FSDP1's rate
+    limiter keeps the host one adapted linear ahead of the GPU (issue 35 round 14, timing.fsdp1_lora_waits): the
+    wide MLP matmuls hide their hook pairs, the narrow k/v projections do not. Round 9 read the hooks as hidden
+    (FSDP1 within 2% of FSDP2); the log's old_log_prob (9.66 s) and update_actor (27.52 s) lie above FSDP2's."""
     k1 = RL.key_split(_scn(L72))
     k2 = RL.key_split(_scn(L72, fsdp_version=2))
-    assert k1["old_log_prob"] == pytest.approx(k2["old_log_prob"], rel=0.02)
+    assert k1["old_log_prob"] > k2["old_log_prob"] + 1.0
+    assert k1["old_log_prob"] < 9.66
+    assert k1["update_actor"] == pytest.approx(27.52, rel=0.05)

@@ -2228,7 +2228,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_seg": _fl.segment_shares(m.arch, lora_targets) if _fl.applies(profile.rl, framework, fsdp_version, method) else (), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2639,20 +2639,39 @@ def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
 def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
     """Per micro-batch: (the training passes' wait, the no-grad log-prob forwards' wait) for verl's FSDP1 LoRA unit
     hooks (:func:`fsdp1_lora_host_mb`). FSDP1's rate limiter (``limit_all_gathers``, on by default and not set by
-    verl: ``_unshard`` synchronises the host on the free event of the unit two back) keeps the host within two units
-    of the GPU, so the hooks hide only under the decoder layers' own GPU work, not under the output layer and loss
-    that follow them: each pass waits max(host - layers' GPU time, 0) less the wait without the hooks. The reference
-    of a LoRA actor runs with the adapter disabled (verl ``compute_ref_log_prob`` → PEFT ``disable_adapter``: the
-    units never run) and waits for none; 0 (no array work) where no unit hooks apply (``fl_on``)."""
+    verl) keeps the host within two units of the GPU: every unit's ``_unshard`` synchronises the host on the free
+    event of the unit two back (pytorch/pytorch ``torch/distributed/fsdp/_runtime_utils.py`` at 00ae0bc9:
+    ``_unshard`` → ``_free_event_queue.dequeue_if_needed()`` → ``event.synchronize()``; ``_reshard`` records and
+    enqueues the event of every unit that frees its unsharded parameter; ``_share_state_and_init_handle_attrs``
+    gives every FSDP instance the root's queue; ``_limiter_utils.py`` at e6401a21:
+    ``_max_num_inflight_all_gathers = 2``). A LoRA layer's units come in pairs, ``lora_A`` and ``lora_B`` of each
+    adapted linear (PEFT ``Linear.forward``: the base matmul, then ``lora_B(lora_A(x))``), so the host can run at
+    most one adapted linear ahead of the GPU: a linear's hook pair hides only under that linear's own share of the
+    layers' GPU time, and one linear's slack (a wide MLP matmul) cannot absorb another's hooks (a narrow k/v
+    projection). Issue 35 round 14 (postoos14): the wait is summed per kind of adapted linear
+    (:func:`fsdp1_lora.segment_shares`: its share of the hook pairs and of the layers' GPU time, by matmul FLOPs;
+    the model's own host work spread evenly over the pairs, the layers' other GPU work spread with the matmuls),
+    where it was one sum over the whole layer stack (round 9, which let the MLP's GPU time hide the attention
+    projections' hooks); the passes of a micro-batch are taken together. Each pass waits that less the wait
+    without the hooks. The reference of a LoRA actor runs with the adapter disabled (verl ``compute_ref_log_prob``
+    → PEFT ``disable_adapter``: the units never run) and waits for none; 0 (no array work) where no unit hooks apply
+    (``fl_on``)."""
     if not lay["fl_on"]:
         return 0.0, 0.0
     maximum = lay["ops"].maximum
+    seg = lay.get("fl_seg", ())
+
+    def exposed(host, gpu_s):
+        if not seg:
+            return maximum(host - gpu_s, 0.0)
+        return sum(maximum(host * s - gpu_s * g, 0.0) for s, g in seg)
+
     gpu = t_mb_gpu * lay["fl_layers_share"]
     base = lay["host_mb"] * hcf
-    train = maximum(base + lay["fl_host_mb"] * hcf - gpu, 0.0) - maximum(base - gpu, 0.0)
+    train = exposed(base + lay["fl_host_mb"] * hcf, gpu) - maximum(base - gpu, 0.0)
     gpu_f = gpu * lay["fl_fwd_h"] / hflops_tok
     base_f = lay["fl_fwd_base_mb"] * hcf
-    own = maximum(base_f + lay["fl_nograd_mb"] * hcf - gpu_f, 0.0) - maximum(base_f - gpu_f, 0.0)
+    own = exposed(base_f + lay["fl_nograd_mb"] * hcf, gpu_f) - maximum(base_f - gpu_f, 0.0)
     return train, float(lay["profile"].policy_nograd_forwards) * own
 
 
