@@ -76,16 +76,24 @@ def gemm_time_s(n, k, rows, tflops):
     return 2.0 * n * k * rows / (tflops * 1e12)
 
 
+def pr49363_split():
+    """[(N, K, BF16 us, FP8 us without quant, BF16 stream share, FP8 stream share, quantize us)] of PR #49363's batch-1
+    rows: each GEMM's time less the planner's fixed kernel time is its weights over the share of the H100's bandwidth."""
+    bw = float(get_gpu(H100).mem_bw_tbs) * 1e12
+    out = []
+    for n, k, bf, fq, fn in PR49363_B1:
+        tb, tq, tn = (gemm_time_s(n, k, 1, x) for x in (bf, fq, fn))
+        out.append((n, k, tb * 1e6, tn * 1e6, n * k * 2 / ((tb - DECODE_KERNEL_S) * bw),
+                    n * k / ((tn - DECODE_KERNEL_S) * bw), (tq - tn) * 1e6))
+    return out
+
+
 def fp8_decode_lines():
     """(A): the kernel figures PR #49363 gives, and the silybench FP8 ITL rows with one quantize kernel a layer."""
-    bw = float(get_gpu(H100).mem_bw_tbs) * 1e12
     out = ["| N x K (H100, 1 row) | BF16 GEMM us | FP8 GEMM us (no quant) | BF16 stream share | FP8 stream share | "
            "FP8 / BF16 | quantize kernel us |", "|---|---|---|---|---|---|---|"]
-    for n, k, bf, fq, fn in PR49363_B1:
-        tb, tq, tn = (gemm_time_s(n, k, 1, x) * 1e6 for x in (bf, fq, fn))
-        sb = n * k * 2 / ((tb * 1e-6 - DECODE_KERNEL_S) * bw)
-        sf = n * k / ((tn * 1e-6 - DECODE_KERNEL_S) * bw)
-        out.append(f"| {n} x {k} | {tb:.1f} | {tn:.1f} | {sb:.3f} | {sf:.3f} | {sf / sb:.3f} | {tq - tn:.1f} |")
+    for n, k, tb, tn, sb, sf, tq in pr49363_split():
+        out.append(f"| {n} x {k} | {tb:.1f} | {tn:.1f} | {sb:.3f} | {sf:.3f} | {sf / sb:.3f} | {tq:.1f} |")
     m, g = _model("qwen3-8b"), get_gpu(H100)
     extra = m.num_layers * DECODE_KERNEL_S
     out += ["", f"One quantize kernel a layer (the O-projection's input), {m.num_layers} layers x "
@@ -102,6 +110,13 @@ def fp8_decode_lines():
     return out
 
 
+def implied_shares():
+    """[(source, N, K, rows, TFLOP/s, row factor, share before the row factor)] of the H100 BF16 GEMM tables."""
+    peak = float(get_gpu(H100).bf16_tflops)
+    return [(src, n, k, rows, tf, 1.0 / (1.0 + T.T0 / rows), tf / peak * (1.0 + T.T0 / rows))
+            for (src, n, k), by_rows in H100_BF16_GEMM.items() for rows, tf in by_rows.items()]
+
+
 def implied_share_lines():
     """(B): the share of the H100's 989 BF16 TFLOP/s each published GEMM reaches after the planner's row factor."""
     peak = float(get_gpu(H100).bf16_tflops)
@@ -110,12 +125,10 @@ def implied_share_lines():
            "| source | N x K | rows | TFLOP/s | share of 989 | row factor 1/(1+128/rows) | share before the row factor "
            "| planner now (g) | at the ceiling (s) |", "|---|---|---|---|---|---|---|---|---|"]
     implied = []
-    for (src, n, k), by_rows in H100_BF16_GEMM.items():
-        for rows, tf in by_rows.items():
-            f = 1.0 / (1.0 + T.T0 / rows)
-            implied.append(tf / peak / f)
-            out.append(f"| {src} | {n} x {k} | {rows} | {tf:.1f} | {tf / peak:.3f} | {f:.3f} | {tf / peak / f:.3f} | "
-                       f"{g * f * peak:.0f} | {s * f * peak:.0f} |")
+    for src, n, k, rows, tf, f, share in implied_shares():
+        implied.append(share)
+        out.append(f"| {src} | {n} x {k} | {rows} | {tf:.1f} | {tf / peak:.3f} | {f:.3f} | {share:.3f} | "
+                   f"{g * f * peak:.0f} | {s * f * peak:.0f} |")
     out.append(f"share before the row factor: median {statistics.median(implied):.3f}, "
                f"range {min(implied):.3f}-{max(implied):.3f}")
     return out
