@@ -64,3 +64,24 @@ def test_the_slower_card_is_slower_and_the_rows_are_the_unnamed_ones():
     r = next(r for r in rows if r["name"] == "8B s4096 lbs 1, no AC, BF16 eager")
     assert r["cat"] < r["gt"] < r["gt_nvl"]
     assert r["pub_s"] == pytest.approx(4096.0 / 5339.0)
+
+
+def test_the_logged_capacity_is_the_96_gb_card():
+    """torchtitan's ``memory: X GiB(Y%)``: X / Y is the device's total memory. PR #808's three logs and pytorch/ao
+    #1802's log give 95.0 GiB (the 96 GB HBM2e card); an 80 GB H100 SXM reports 79.1 GiB (81,559 MiB)."""
+    for gib, pct in ((47.65, 50.16), (47.77, 50.28), (47.32, 49.81), (47.79, 50.30), (40.25, 42.37)):
+        assert gib / (pct / 100.0) == pytest.approx(95.0, abs=0.1)
+        assert abs(gib / (pct / 100.0) - 81559 / 1024) > 10.0
+
+
+def test_validate_fsdp_oos_puts_the_meta_rows_on_grand_teton():
+    """The 8- and 4-GPU H100 rows by Meta's torchtitan / torchao developers carry the Grand Teton card; the 2026
+    compiled-FSDP row (another author, no log) keeps the catalogue SXM."""
+    cb = _bench()
+    import validate_fsdp_oos as v
+    gt_id = v._vt().GRAND_TETON_H100["id"]
+    cards = {name: sc["hardware"]["gpu"] for group, name, sc, _pub, _src in v.rows()
+             if group.startswith(cb.UNNAMED_GROUPS)}
+    assert len(cards) == 15
+    assert cards.pop("PR #179937 baseline 8B s4096 bs 2 (Apr 2026)") == "h100-sxm-80gb"
+    assert set(cards.values()) == {gt_id}
