@@ -13,10 +13,10 @@ H100" without naming the card in its text, this prints the published seconds per
 
 Why the Grand Teton card: torchtitan logs ``memory: X GiB(Y%)`` with Y = X / the device's total memory
 (``DeviceMemoryMonitor``: ``torch.cuda.get_device_properties().total_memory``). Logs by Meta's torchtitan developers
-on their H100s give X / Y = 95.0 GiB, the 96 GB card (an 80 GB H100 SXM reports 79.1 GiB): pytorch/torchtitan PR
-#1287 (June 2025, 8B on 8 GPUs: "49.66GiB(52.28%)"), PR #1884 (Oct 2025: "33.21GiB(34.95%)", "44.84GiB(47.19%)"),
+on their H100s give X / Y = 95.0 GiB, the 96 GB card (an 80 GB H100 SXM reports about 79.6 GiB, 81,559 MiB):
+pytorch/torchtitan PR #1287 (June 2025, 8B on 8 GPUs: "49.66GiB(52.28%)"), PR #1884 (Oct 2025: "33.21GiB(34.95%)", "44.84GiB(47.19%)"),
 ``torchtitan/experiments/graph_trainer/.claude/CLAUDE.md`` (2026: "48.87GiB(51.44%)"). The rows' own sources
-(pytorch/ao float8nocompile README, docs/float8.md, torchao's training README, torchtitan #808 / #1207) print no
+(pytorch/ao float8nocompile README, docs/float8.md, torchao's training README, torchtitan #1207) print no
 percentage, but the logs of the runs behind them do: pytorch/torchtitan PR #808 (vkuzo, Jan 2025: the bf16 5,760,
 rowwise 6,468 and tensorwise 7,186 figures of docs/float8.md 7a04053 and #808, "47.65GiB(50.16%)",
 "47.77GiB(50.28%)", "47.32GiB(49.81%)") and pytorch/ao PR #1802 (danielvegamyhre, 28 Feb 2025: the benchmark

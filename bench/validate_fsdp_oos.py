@@ -63,17 +63,16 @@ SRC_ASYNCTP = ("pytorch/torchtitan benchmarks/asyncTP_llama3_h100_2025-06_torcht
 SRC_TRAINY = ("pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md (torchtitan e7c0cae): H200, "
               "local batch 2 × 8192, compile, float8 tensorwise + FP8 all-gather, per-op SAC")
 SRC_7A04 = ("pytorch/torchtitan docs/float8.md (7a04053, Jan 2025): Llama 3 8B, 8 H100 (the card from PR #808's logs "
-            "of the same figures: Grand Teton), per-op SAC, "
-            "batch 1 × 8192, compile")
+            "of the same figures: Grand Teton), per-op SAC, batch 1 × 8192, compile")
 SRC_AO_H100 = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', NVIDIA H100 (torchtitan 0.0.2, "
-               "torch 2.7.0a0 b98af95): Llama 3 8B, 8 H100 (Grand Teton: the benchmark script's PR pytorch/ao #1802 logs "
-               "'47.79GiB(50.30%)' = 95.0 GiB for the rowwise run, the README's 47.79 GB peak), batch 1 × 8192, "
-               "compile, per-op SAC")
+               "torch 2.7.0a0 b98af95): Llama 3 8B, 8 H100 (Grand Teton: the benchmark script's PR pytorch/ao "
+               "#1802 logs '47.79GiB(50.30%)' = 95.0 GiB for the rowwise run, the README's 47.79 GB peak), batch "
+               "1 × 8192, compile, per-op SAC")
 SRC_AO_MI300 = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', AMD MI300x (torchtitan 2c8b594, "
                 "Aug 2025): Llama 3 8B, 8 MI300X, batch 1 × 8192, compile (model and loss), per-op SAC")
 SRC_NOCOMP = ("pytorch/ao torchao/prototype/float8nocompile/README.md (d99785c0f, Feb 2025; torchtitan PR #778): "
-              "Llama 3 8B, 8 H100 (card not named: Grand Teton ASSUMED, the same author's log 17 days later, pytorch/ao "
-              "#1802, gives 95.0 GiB), batch 1 × 4096, loss eager; float8 = tensorwise, FP8 all-gather "
+              "Llama 3 8B, 8 H100 (card not named: Grand Teton ASSUMED, the same author's log 17 days later, "
+              "pytorch/ao #1802, gives 95.0 GiB), batch 1 × 4096, loss eager; float8 = tensorwise, FP8 all-gather "
               "off (ASSUMED: not stated, off by default)")
 SRC_B200 = ("pytorch/torchtitan torchtitan/components/quantization/mxfp8.md 'Dense Models' (6fc499f, Aug 2025): Llama 3 "
             "8B, 8 'power limited' B200 (limit not stated: the catalogue's B200 bounds from above), batch 1 × 8192, "
@@ -82,8 +81,9 @@ SRC_NVFP4 = ("pytorch/torchtitan torchtitan/components/quantization/nvfp4.md (73
              "compile (model), chunked CE; ASSUMED GB200 (the logged memory share puts the device at 184 GiB); "
              "MXFP8 mapped as fp8_rowwise")
 SRC_TT1207 = ("pytorch/torchtitan issue #1207 'float8 rowwise vanilla TP low throughput' (danielvegamyhre, 2025-05-20): "
-              "Llama3 8b on 4 H100 (card not named: Grand Teton ASSUMED, the same author's Feb-2025 log (pytorch/ao #1802, "
-              "95.0 GiB) and June-2025 benchmark), per-op SAC, FSDP 2, TP 2: bf16 5,378 TPS, float8 rowwise 5,189 "
+              "Llama3 8b on 4 H100 (card not named: Grand Teton ASSUMED, the same author's Feb-2025 log (pytorch/ao "
+              "#1802, 95.0 GiB) and June-2025 benchmark), per-op SAC, FSDP 2, TP 2: bf16 5,378 TPS, float8 rowwise "
+              "5,189 "
               "TPS; torch 2.8.0a0+gite21ad6e, torchao 0.11.0, torchtitan HEAD; batch 1 × 8192 and compile from "
               "pytorch/ao benchmarks/float8/training/torchtitan_benchmark.sh at 04fb450 (--training.compile, "
               "BATCH_SIZE 1) and torchtitan's llama3_8b.toml (seq_len 8192, per-op SAC); root-unit layout (before "
@@ -162,8 +162,8 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
 
     The 8- and 4-GPU H100 rows by Meta's torchtitan / torchao developers run on ``validate_time.GRAND_TETON_H100``
     (issue 35 round 14, titan14): torchtitan logs ``memory: X GiB(Y%)`` against the device's total memory, and
-    their logs give X / Y = 95.0 GiB, the 96 GB HBM2e card (an 80 GB SXM gives 79.1): PR #808's own logs for the
-    7a04053 / #808 figures, pytorch/ao #1802's log of the script behind torchao's H100 table; the float8nocompile
+    their logs give X / Y = 95.0 GiB, the 96 GB HBM2e card (an 80 GB SXM gives about 79.6): PR #808's own logs
+    for the 7a04053 / #808 figures, pytorch/ao #1802's log of the script behind torchao's H100 table; the float8nocompile
     and #1207 rows by the same author ASSUMED. PR #179937 (another author, 2026) stays on the catalogue card."""
     gt = _vt()._grand_teton
     out = []
