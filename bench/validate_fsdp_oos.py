@@ -62,14 +62,17 @@ SRC_ASYNCTP = ("pytorch/torchtitan benchmarks/asyncTP_llama3_h100_2025-06_torcht
                "FP8 all-gather off (llama3_*.toml at 820504e)")
 SRC_TRAINY = ("pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md (torchtitan e7c0cae): H200, "
               "local batch 2 × 8192, compile, float8 tensorwise + FP8 all-gather, per-op SAC")
-SRC_7A04 = ("pytorch/torchtitan docs/float8.md (7a04053, Jan 2025): Llama 3 8B, 8 H100 (card not named), per-op SAC, "
-            "batch 1 × 8192, compile")
+SRC_7A04 = ("pytorch/torchtitan docs/float8.md (7a04053, Jan 2025): Llama 3 8B, 8 H100 (the card from PR #808's logs "
+            "of the same figures: Grand Teton), per-op SAC, batch 1 × 8192, compile")
 SRC_AO_H100 = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', NVIDIA H100 (torchtitan 0.0.2, "
-               "torch 2.7.0a0 b98af95): Llama 3 8B, 8 H100 (card not named), batch 1 × 8192, compile, per-op SAC")
+               "torch 2.7.0a0 b98af95): Llama 3 8B, 8 H100 (Grand Teton: the benchmark script's PR pytorch/ao "
+               "#1802 logs '47.79GiB(50.30%)' = 95.0 GiB for the rowwise run, the README's 47.79 GB peak), batch "
+               "1 × 8192, compile, per-op SAC")
 SRC_AO_MI300 = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', AMD MI300x (torchtitan 2c8b594, "
                 "Aug 2025): Llama 3 8B, 8 MI300X, batch 1 × 8192, compile (model and loss), per-op SAC")
 SRC_NOCOMP = ("pytorch/ao torchao/prototype/float8nocompile/README.md (d99785c0f, Feb 2025; torchtitan PR #778): "
-              "Llama 3 8B, 8 H100 (card not named), batch 1 × 4096, loss eager; float8 = tensorwise, FP8 all-gather "
+              "Llama 3 8B, 8 H100 (card not named: Grand Teton ASSUMED, the same author's log 17 days later, "
+              "pytorch/ao #1802, gives 95.0 GiB), batch 1 × 4096, loss eager; float8 = tensorwise, FP8 all-gather "
               "off (ASSUMED: not stated, off by default)")
 SRC_B200 = ("pytorch/torchtitan torchtitan/components/quantization/mxfp8.md 'Dense Models' (6fc499f, Aug 2025): Llama 3 "
             "8B, 8 'power limited' B200 (limit not stated: the catalogue's B200 bounds from above), batch 1 × 8192, "
@@ -78,7 +81,9 @@ SRC_NVFP4 = ("pytorch/torchtitan torchtitan/components/quantization/nvfp4.md (73
              "compile (model), chunked CE; ASSUMED GB200 (the logged memory share puts the device at 184 GiB); "
              "MXFP8 mapped as fp8_rowwise")
 SRC_TT1207 = ("pytorch/torchtitan issue #1207 'float8 rowwise vanilla TP low throughput' (danielvegamyhre, 2025-05-20): "
-              "Llama3 8b on 4 H100 (card not named), per-op SAC, FSDP 2, TP 2: bf16 5,378 TPS, float8 rowwise 5,189 "
+              "Llama3 8b on 4 H100 (card not named: Grand Teton ASSUMED, the same author's Feb-2025 log (pytorch/ao "
+              "#1802, 95.0 GiB) and June-2025 benchmark), per-op SAC, FSDP 2, TP 2: bf16 5,378 TPS, float8 rowwise "
+              "5,189 "
               "TPS; torch 2.8.0a0+gite21ad6e, torchao 0.11.0, torchtitan HEAD; batch 1 × 8192 and compile from "
               "pytorch/ao benchmarks/float8/training/torchtitan_benchmark.sh at 04fb450 (--training.compile, "
               "BATCH_SIZE 1) and torchtitan's llama3_8b.toml (seq_len 8192, per-op SAC); root-unit layout (before "
@@ -89,7 +94,8 @@ SRC_PT149990 = ("pytorch/pytorch issue #149990 '[Async TP] all-gather-matmuls no
                 "rowwise (vanilla) 540 TPS; compile (AsyncTP needs it); local batch 16 and the Grand Teton card "
                 "ASSUMED (the same author's June-2025 benchmark of this model and AC); root-unit layout, fused AdamW")
 SRC_TT808 = ("pytorch/torchtitan PR #808 'add configuration for float8 with rowwise scaling' (vkuzo, 2025-01-27): LLaMa 3 "
-             "8B on 8 H100 (card not named), compile, llama3_8b.toml (batch 1 × 8192, per-op SAC): float8 rowwise "
+             "8B on 8 H100 (Grand Teton: the PR's logs '47.65GiB(50.16%)', '47.77GiB(50.28%)', '47.32GiB(49.81%)' = "
+             "95.0 GiB, the 96 GB card), compile, llama3_8b.toml (batch 1 × 8192, per-op SAC): float8 rowwise "
              "6,468 tps (its bf16 5,760 and tensorwise 7,186 figures are already in, from docs/float8.md); torchtitan "
              "before February 2025 (foreach AdamW, root unit)")
 SRC_CE2026 = ("pytorch/pytorch PR #179937 '[overlap] using copyengine collectives' (IvanKobzarev, 2026-04-10), 'TP "
@@ -152,34 +158,43 @@ def rows() -> list[tuple[str, str, dict, float, str]]:
 
 
 def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
-    """The single-node and small rows (H100 card not named, H200, MI300X, B200, GB200)."""
+    """The single-node and small rows (H100 on Meta's Grand Teton card, H200, MI300X, B200, GB200).
+
+    The 8- and 4-GPU H100 rows by Meta's torchtitan / torchao developers run on ``validate_time.GRAND_TETON_H100``
+    (issue 35 round 14, titan14): torchtitan logs ``memory: X GiB(Y%)`` against the device's total memory, and
+    their logs give X / Y = 95.0 GiB, the 96 GB HBM2e card (an 80 GB SXM gives about 79.6): PR #808's own logs
+    for the 7a04053 / #808 figures, pytorch/ao #1802's log of the script behind torchao's H100 table; the float8nocompile
+    and #1207 rows by the same author ASSUMED. PR #179937 (another author, 2026) stays on the catalogue card."""
+    gt = _vt()._grand_teton
     out = []
     for n, pub in ((32, 10938), (64, 10753)):
         sc = _on(_root(tt("llama-3.1-8b", n, 8192, 2, mbs=2, precision=f8, fp8_all_gather=True, compile_loss=None)),
                  "h200-sxm-141gb")
         out.append(("H200, compile + float8", f"Trainy 8B {n} H200, float8 + FP8 all-gather", sc, pub, SRC_TRAINY))
     out.append(("H100 8 GPUs, compile + float8", "7a04053 8B float8 rowwise",
-                _early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6424, SRC_7A04))
+                gt(_early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise"))), 6424, SRC_7A04))
     out.append(("H100 8 GPUs, compile + float8", "PR #808 8B float8 rowwise (Jan 2025)",
-                _early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6468, SRC_TT808))
+                gt(_early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise"))), 6468, SRC_TT808))
     out.append(("H100 8 GPUs, compile + float8", "7a04053 8B float8 tensorwise + FP8 all-gather",
-                _early(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7186, SRC_7A04))
-    out.append(("H100 8 GPUs, compile BF16", "torchao H100 8B BF16", _root(tt("llama-3.1-8b", 8, 8192, 1)), 6150,
+                gt(_early(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True))), 7186,
+                SRC_7A04))
+    out.append(("H100 8 GPUs, compile BF16", "torchao H100 8B BF16", gt(_root(tt("llama-3.1-8b", 8, 8192, 1))), 6150,
                 SRC_AO_H100))
     out.append(("H100 8 GPUs, compiled FSDP BF16 (2026)", "PR #179937 baseline 8B s4096 bs 2 (Apr 2026)",
                 tt("llama-3.1-8b", 8, 4096, 2, mbs=2, compile_loss=None), 9369, SRC_CE2026))
     out.append(("H100 8 GPUs, compile + float8", "torchao H100 8B float8 tensorwise + FP8 all-gather",
-                _root(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7689.5, SRC_AO_H100))
+                gt(_root(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True))), 7689.5,
+                SRC_AO_H100))
     out.append(("H100 8 GPUs, compile + float8", "torchao H100 8B float8 rowwise",
-                _root(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6768, SRC_AO_H100))
+                gt(_root(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise"))), 6768, SRC_AO_H100))
     for rec, label, eager, comp in (("none", "no AC", 5339.0, 6667.6), ("layer_sac", "AC every 2nd layer", 4882.4,
                                                                          6199.6), ("full", "full AC", 4502.0, 5775.2)):
         out.append(("H100 8 GPUs, eager BF16", f"8B s4096 lbs 1, {label}, BF16 eager",
-                    _early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False)), eager, SRC_NOCOMP))
+                    gt(_early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False))), eager, SRC_NOCOMP))
         out.append(("H100 8 GPUs, compile + float8", f"8B s4096 lbs 1, {label}, float8 + compile",
-                    _early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8)), comp, SRC_NOCOMP))
+                    gt(_early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8))), comp, SRC_NOCOMP))
     for prec, label, pub in (("bf16", "BF16", 5378), ("fp8_rowwise", "float8 rowwise", 5189)):
-        sc = _root(tt("llama-3.1-8b", 4, 8192, 1, tp=2, precision=prec, compile_loss=None))
+        sc = gt(_root(tt("llama-3.1-8b", 4, 8192, 1, tp=2, precision=prec, compile_loss=None)))
         out.append(("H100 4 GPUs, FSDP 2 TP 2, compile", f"#1207 8B FSDP 2 TP 2, {label} (May 2025)", sc, pub,
                     SRC_TT1207))
     for prec, extra, label, pub in (("bf16", {}, "BF16", 5376.5), (f8, {"fp8_all_gather": True},
