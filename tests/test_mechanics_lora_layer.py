@@ -117,3 +117,17 @@ def test_layer_of_plans_on_other_engines_is_peft():
     assert T.lora_layer_of(s, "megatron") == "peft"
     assert T.lora_layer_of(s.model_copy(update={"framework": "unsloth"}), "hf") == "peft"
     assert T.lora_layer_of(s.model_copy(update={"method": "full"}), "fsdp") == "peft"
+
+
+def test_search_keeps_the_stacks_that_run_it():
+    """A framework search with AutoModel's layer tries only the stacks on Hugging Face models (as Liger's switch):
+    Megatron-Bridge's and Unsloth's plans would be refused when estimated (scenario._check_lora_layer)."""
+    from gpuplanner.core.search import searched_frameworks
+
+    d = _scn()
+    d["constraints"] = {"search_frameworks": True, "framework_candidates": ["fsdp", "hf", "megatron-bridge", "unsloth"]}
+    d["training"]["liger_kernel"] = False
+    fws, chosen = searched_frameworks(scenario_from_dict(d))
+    assert chosen and set(fws) == {"fsdp", "hf"}
+    d["training"]["lora_layer"] = "peft"
+    assert {"megatron-bridge", "unsloth"} <= set(searched_frameworks(scenario_from_dict(d))[0])
