@@ -9513,10 +9513,6 @@
         <translation>PEFT / torchtune（默认）</translation>
     </message>
     <message>
-        <source>NeMo AutoModel</source>
-        <translation>NeMo AutoModel 自带实现</translation>
-    </message>
-    <message>
         <source>NeMo AutoModel, Triton kernels</source>
         <translation>NeMo AutoModel，Triton 内核</translation>
     </message>
@@ -9582,7 +9578,7 @@
     </message>
     <message>
         <source>Which code runs each adapted linear layer. PEFT / torchtune (default): the adapter&apos;s output is scaled by alpha / rank as a full-width tensor, forward and backward. NeMo AutoModel (its LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the adapter&apos;s output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is installed), whose backward reads each layer&apos;s input once more. LoRA and QLoRA on Hugging Face models, without DoRA</source>
-        <translation>每个加了适配器的线性层由哪段代码执行。PEFT / torchtune（默认）：适配器输出按 alpha / rank 缩放，缩放作用在整宽张量上，前向和反向都是如此。NeMo AutoModel（其 LinearLoRA）：缩放改为乘在秩宽度的中间结果上，dropout 作用在适配器输出上（显存读写更少，单步更快）。NeMo AutoModel，Triton 内核：其 TritonLinearLoRA（use_triton: true；只要装了 Transformer Engine，AutoModel 就会关闭它），反向传播会多读一次每层的输入。仅适用于 Hugging Face 模型上的 LoRA 和 QLoRA，且不含 DoRA</translation>
+        <translation>每个加了适配器的线性层由哪段代码执行。PEFT / torchtune（默认）：适配器输出按 α / 秩 缩放，缩放作用在整宽张量上，前向和反向都是如此。NeMo AutoModel（其默认 LoRA 层）：缩放改为乘在秩宽度的中间结果上，dropout 作用在适配器输出上（显存读写更少，单步更快）。NeMo AutoModel，Triton 内核：其 Triton 版 LoRA 层（use_triton: true；只要装了 Transformer Engine，AutoModel 就会关闭它），反向传播会多读一次每层的输入。仅适用于 Hugging Face 模型上的 LoRA 和 QLoRA，且不含 DoRA</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
@@ -9679,6 +9675,10 @@
     <message>
         <source>never (default)</source>
         <translation>从不（默认）</translation>
+    </message>
+    <message>
+        <source>NeMo AutoModel (LinearLoRA)</source>
+        <translation>NeMo AutoModel 自带 LoRA 层</translation>
     </message>
     <message>
         <source>steps</source>

@@ -203,7 +203,7 @@ class TrainingAdvanced(QObject):
                                                    "foreach": self.tr("foreach (multi-tensor passes)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
         f["lora_layer"].set_labels({"peft": self.tr("PEFT / torchtune (default)"),
-                                    "automodel": self.tr("NeMo AutoModel"),
+                                    "automodel": self.tr("NeMo AutoModel (LinearLoRA)"),
                                     "automodel_triton": self.tr("NeMo AutoModel, Triton kernels")})
         f["empty_cache_steps"].box.set_unit(self.tr("steps"))
         f["empty_cache_steps"].setPlaceholderText(self.tr("never (default)"))
