@@ -66,9 +66,12 @@ SRC = "NVIDIA-NeMo/Automodel docs/performance-summary.md (507bfb751; 2013a4dd6),
 SEQ = 4096
 GBS = 32
 #: what every row shares (module docstring): FSDP2, pure bf16 (no fp32 master copy), LoRA rank 16 on every linear
+#: (round 14, nemoauto14: ``lora_layer`` "automodel", AutoModel's ``LinearLoRA``: ``patch_linear_module`` turns the
+#: recipes' ``use_triton: true`` off whenever Transformer Engine imports, as in AutoModel's NGC-based container and
+#: the "TE" runs of 2013a4dd6; the Triton path is a what-if below. Before: PEFT's layer, bench/data/ftoos13_before.json)
 BASE = {"framework": "fsdp", "fsdp_version": 2, "precision": "bf16", "master_weights": False, "method": "lora",
         "lora_rank": 16, "lora_targets": "all_linear", "seq_len": SEQ, "micro_batch_size": 2,
-        "global_batch_size": GBS, "flash_attention": True, "optimizer": "adamw"}
+        "global_batch_size": GBS, "flash_attention": True, "optimizer": "adamw", "lora_layer": "automodel"}
 #: 507bfb751: Transformers model + Liger Kernel, no checkpointing, no compile
 SINGLE = {**BASE, "recompute": "none", "liger_kernel": True}
 #: 2013a4dd6: compiled, per-layer activation checkpointing, no dropout
@@ -83,11 +86,12 @@ NDR = {"inter_node": "ib-ndr-400"}
 #: ``MaskedCrossEntropy`` on the full logits, so Liger's fused linear cross-entropy never runs; ``liger_kernel``
 #: prices the loss fused (about 8 bytes x vocabulary per token: ~0.05 s of a 10 s step)
 LIGER_LOSS = ("Liger entered as training.liger_kernel; its fused loss is not used by Automodel's loop (labels "
-              "popped, MaskedCrossEntropy on full logits): ~0.05 s a step, left as is",)
+              "popped, MaskedCrossEntropy on full logits in fp32): priced at 8 bytes per logit, the eager loss moves "
+              "~36 (timing.HF_EAGER_CE_BYTES): ~0.18 s (Llama) / ~0.21 s (Qwen) a step more, left as is (no "
+              "scenario holds Liger's layers with an eager loss)",)
 RUNS = (
     ("am-l31-8b-lora-1xh100", "am-2512", 10.51, "llama-3.1-8b", 1, {**SINGLE, "lora_dropout": 0.1}, {}, {},
-     LIGER_LOSS + ("lora_dropout 0.1 sits on the adapter's output in Automodel ('post'), on its input in the "
-                   "model",)),
+     LIGER_LOSS),
     ("am-q25-7b-lora-1xh100", "am-2512", 9.29, "qwen2.5-7b", 1, {**SINGLE, "lora_dropout": 0.0}, {}, {},
      LIGER_LOSS),
     ("am-l33-70b-lora-8xh100-tp2", "am-2604", 15.00, "llama-3.1-70b", 8, ASYNC_TP,
@@ -146,27 +150,25 @@ def _patched(module, **values):
             setattr(module, k, v)
 
 
-#: Automodel's ``TritonLinearLoRA`` (``components/_peft/lora.py`` / ``lora_kernel.py`` at 507bfb751 and 2013a4dd6),
-#: in the units of ``flops.LORA_*`` (16-bit elements per fan-in / fan-out element and token). Forward: one kernel
-#: reads x and writes ``scale * (x A^T) B^T`` (the scale fused), then the eager ``res + lora_res`` (3 fan_out): 4
-#: fan_out, PEFT's eager path 6. Backward (``LoRATritonFunction.backward``): ``lora_da_dx`` reads d_y and writes dx
-#: and the rank-wide d_y B, ``lora_db`` reads x and d_y again: 2 fan_out (PEFT: 4, the scaled gradient written and
-#: read twice) and 6 fan_in (dx written, x read twice, the accumulation into the base's input gradient; PEFT: 5).
-TRITON_LORA = {"LORA_FWD_OUT": 4.0, "LORA_BWD_OUT": 2.0, "LORA_BWD_IN": 6.0}
+def with_layer(row: vft.Row, layer: str) -> vft.Row:
+    """The row with another ``training.lora_layer`` (round 14: ``peft`` is round 13's entry, ``automodel_triton``
+    AutoModel's ``TritonLinearLoRA``, flops.AUTOMODEL_LORA_BWD_IN)."""
+    import dataclasses
+
+    return dataclasses.replace(row, training={**row.training, "lora_layer": layer})
 
 
 def what_ifs() -> dict[str, dict[str, float]]:
     """Per row, predicted s/step under two what-ifs (printed, not scored; nothing in gpuplanner changes):
-    ``triton``: Automodel's Triton LoRA traffic (:data:`TRITON_LORA`) instead of PEFT's eager adapter path;
+    ``triton``: AutoModel's ``TritonLinearLoRA`` (``lora_layer`` automodel_triton: the recipes' ``use_triton: true``
+    where Transformer Engine is not installed) instead of its ``LinearLoRA``;
     ``flop_floor``: the model with its memory-bound work removed (``timing.MEM_BW_EFFICIENCY`` huge), i.e. its
     GEMM, attention and exposed-communication time alone, at Hopper's ``GEN_EFFICIENCY``."""
-    from gpuplanner.core import flops as F
     from gpuplanner.core import timing as T
 
     out: dict[str, dict[str, float]] = {r.id: {} for r in all_rows()}
-    with _patched(F, **TRITON_LORA):
-        for r in all_rows():
-            out[r.id]["triton"] = predict(r)
+    for r in all_rows():
+        out[r.id]["triton"] = predict(with_layer(r, "automodel_triton"))
     with _patched(T, MEM_BW_EFFICIENCY=1e9):
         for r in all_rows():
             out[r.id]["flop_floor"] = predict(r)
@@ -214,10 +216,10 @@ def table(before: dict | None = None) -> list[str]:
     for t, errs in by.items():
         lines.append(f"{t}: {_stats(errs)}")
     lines.append(f"all: {_stats([e for v in by.values() for e in v])}")
-    lines += ["", "What-ifs (printed, not scored): Automodel's Triton LoRA traffic, and the model's FLOP-bound floor "
+    lines += ["", "What-ifs (printed, not scored): Automodel's Triton LoRA layer, and the model's FLOP-bound floor "
               "(memory-bound work removed), and the Hopper GEMM efficiency (GEN_EFFICIENCY, 0.55) that would give the "
               "published step", "",
-              "| run | published | predicted | Triton LoRA traffic | error | FLOP-bound floor | published / floor "
+              "| run | published | predicted | Triton LoRA layer | error | FLOP-bound floor | published / floor "
               "| implied Hopper efficiency |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]
     wi = what_ifs()

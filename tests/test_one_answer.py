@@ -282,7 +282,9 @@ def test_load_scenario_of_a_plan_file_uses_the_selection():
     {"method": "lora", "framework": "hf", "dora": True, "lora_targets": "qv"},
     {"method": "qlora", "framework": "llamafactory", "dora": True, "lora_targets": "all_linear", "recompute": "full"},
     {"method": "lora", "framework": "deepspeed", "dora": True, "lora_targets": "mlp", "lora_dropout": 0.05},
-    {"method": "lora", "framework": "ms-swift", "lora_targets": "mlp"}])
+    {"method": "lora", "framework": "ms-swift", "lora_targets": "mlp"},
+    # NeMo AutoModel's LoRA linears (training.lora_layer, round 14 nemoauto14): dropout on the adapter's output
+    {"method": "lora", "framework": "fsdp", "lora_layer": "automodel", "lora_dropout": 0.1}])
 def test_dora_and_lora_targets_search_equals_evaluate(training, tmp_path, capsys):
     """training.dora and the mlp/qv targets (timing.dora_terms, memory.DORA_*): the ranking's arrays equal
     ``evaluate`` of each candidate, and the top plans reproduce with ``estimate``."""

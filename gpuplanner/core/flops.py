@@ -379,14 +379,51 @@ def lora_targets_per_layer(a, targets: str) -> float:
     return n / max(float(a.num_layers), 1.0)
 
 
+#: NeMo AutoModel's LoRA linears (``training.lora_layer``; NVIDIA-NeMo/Automodel
+#: ``nemo_automodel/components/_peft/lora.py`` and ``lora_kernel.py``, read at commits 507bfb751 (2025-12-16) and
+#: 2013a4dd6 (2026-04-10), the same in both), in the units of :data:`LORA_FWD_IN` … (16-bit elements per token and
+#: adapted linear). ``LinearLoRA.forward``: ``lora_res = self.lora_B(self.lora_A(x) * self.scale)`` ("Apply scale
+#: before lora_B"), so the scaling multiplies the rank-wide product, not the fan_out-wide output as PEFT's and
+#: torchtune's ``* scaling`` does; then ``res + lora_res``. Forward: ``lora_B`` writes its output (1 fan_out), the add
+#: reads both and writes (3): 4 fan_out (PEFT 6; torch.compile's fused PEFT count is also 4). Backward: the add passes
+#: the output gradient to ``lora_B``'s dgrad and wgrad unscaled, read twice (2 fan_out; PEFT writes and reads the
+#: scaled copy: 4); ``lora_A`` writes the input gradient and reads x (2 fan_in) and autograd adds it into the base
+#: layer's (3): 5 fan_in, PEFT's. ``TritonLinearLoRA`` (``PeftConfig.use_triton``, default False; ``patch_linear_module``
+#: turns it off whenever Transformer Engine imports, ``if HAS_TE: ... use_triton = False``): one kernel writes
+#: ``scale · (x Aᵀ) Bᵀ`` (the same 4 fan_out with the add); its backward ``lora_da_dx_update_wrapper`` reads d_y and
+#: writes dx, ``torch.matmul(xt, dyb)`` reads x, and ``lora_db_update_wrapper`` recomputes ``A xᵀ`` (reads x) and
+#: multiplies by d_y (reads it): 2 fan_out, 6 fan_in. Dropout: ``dropout_position`` "post" by default, on the adapter's
+#: output (``F.dropout(lora_res)``): :data:`LORA_DROPOUT_IN` × fan_out each pass instead of × fan_in; ``F.dropout``
+#: with p = 0 returns its input (no kernel). The adapters are in the base weight's dtype (``lora_dtype or
+#: obj.weight.dtype``), so no fp32 casts (:data:`LORA_AUTOCAST_IN`), and the 4-bit path calls the base's forward
+#: without PEFT's defensive clone (:data:`QLORA_CLONE_OUT`).
+AUTOMODEL_LORA_FWD_OUT, AUTOMODEL_LORA_BWD_OUT = 4.0, 2.0
+AUTOMODEL_LORA_BWD_IN = {"automodel": LORA_BWD_IN, "automodel_triton": 6.0}
+#: the LoRA layer implementations ``training.lora_layer`` names: ``peft`` (PEFT / torchtune, the default), NeMo
+#: AutoModel's ``LinearLoRA`` and its ``TritonLinearLoRA``
+LORA_LAYERS = ("peft", "automodel", "automodel_triton")
+
+
+def automodel_lora_elements(d_in, d_out, dropout: bool, layer: str) -> tuple[float, float]:
+    """(forward, backward) 16-bit elements per token of NeMo AutoModel's LoRA linears (:data:`AUTOMODEL_LORA_FWD_OUT`),
+    ``layer`` ``automodel`` or ``automodel_triton``; ``dropout``: p > 0, on the adapter's output ("post")."""
+    drop = LORA_DROPOUT_IN * d_out if dropout else 0.0
+    fwd = LORA_FWD_IN * d_in + AUTOMODEL_LORA_FWD_OUT * d_out + drop
+    bwd = AUTOMODEL_LORA_BWD_IN[layer] * d_in + AUTOMODEL_LORA_BWD_OUT * d_out + drop
+    return fwd, bwd
+
+
 def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlora: bool = False,
-                          fp32_input=False):
+                          fp32_input=False, layer: str = "peft"):
     """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
     ``fused`` and ``autocast`` may be boolean arrays. ``autocast``: PEFT's fp32 adapters under autocast, eager
     (:data:`LORA_AUTOCAST_IN`; torch.compile folds the casts into the adapter's kernels); ``qlora``: the
     bitsandbytes LoRA layer (:data:`QLORA_CLONE_OUT`), which skips the input cast under autocast; ``fp32_input``: the
     layer's input is fp32 (:data:`KBIT_FP32_EW_FACTOR`), and autocast casts it to bf16 for ``lora_A`` (half of
-    :data:`LORA_AUTOCAST_IN` each way)."""
+    :data:`LORA_AUTOCAST_IN` each way); ``layer``: the LoRA layer implementation (:data:`LORA_LAYERS`; NeMo
+    AutoModel's: :func:`automodel_lora_elements`, whatever ``fused``, ``autocast`` and ``qlora`` say)."""
+    if layer != "peft":
+        return automodel_lora_elements(d_in, d_out, dropout, layer)
     eager_cast = np.logical_and(autocast, np.logical_not(fused)) & (not qlora)
     kbit_cast = np.logical_and(autocast, np.logical_not(fused)) & np.logical_and(qlora, fp32_input)
     cast_in = (np.where(eager_cast, LORA_AUTOCAST_IN, 0.0) + np.where(kbit_cast, LORA_AUTOCAST_IN / 2.0, 0.0)) * d_in

@@ -49,6 +49,8 @@ GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: ``qv``: q_proj and v_proj, PEFT's ``target_modules`` when none is given for Llama/Mistral/Qwen2 (its model-type map,
 #: ``utils/constants.py``).
 LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv", "qkv_mlp"]
+#: the LoRA linear's implementation (core/flops.LORA_LAYERS)
+LoraLayer = Literal["peft", "automodel", "automodel_triton"]
 
 
 #: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels
@@ -485,6 +487,13 @@ class TrainingSection(_Section):
                                           "LLaMA-Factory use_dora, ms-swift --use_dora (default False). PEFT's "
                                           "DoraLinearLayer recomputes each adapted weight's norm every forward "
                                           "(timing.dora_weight_bytes)")
+    lora_layer: LoraLayer = Field(
+        "peft", description="the LoRA linear's implementation (time model, core/flops.LORA_LAYERS): peft (PEFT and "
+                            "torchtune: the scaling multiplies the adapter's full-width output; the default), "
+                            "automodel (NeMo AutoModel LinearLoRA: scaling on the rank-wide product, dropout on the "
+                            "adapter's output, dropout_position 'post'), automodel_triton (its TritonLinearLoRA, "
+                            "PeftConfig use_triton: true without Transformer Engine installed). LoRA/QLoRA on the "
+                            "Hugging Face engines only (flops.automodel_lora_elements)")
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
     # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
     # freeze_aligner); LoRA/QLoRA adapt the language model only
@@ -953,6 +962,22 @@ def _check_tool_choices(t) -> None:
     _check_nanotron_precision(t)
     _check_gpt_neox_precision(t)
     _check_gpt_j_residual(t)
+    _check_lora_layer(t)
+
+
+def _check_lora_layer(t) -> None:
+    """``training.lora_layer`` other than ``peft`` (NeMo AutoModel's LoRA linears, which patch Transformers' ``nn.Linear``
+    modules): a LoRA/QLoRA plan without DoRA, on a Hugging Face engine other than Unsloth's own kernels."""
+    if t.lora_layer == "peft":
+        return
+    if t.method not in ("lora", "qlora") or t.dora:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.lora_layer {layer} is a LoRA layer without DoRA; use method lora or qlora with dora false, "
+                 "or lora_layer peft"), layer=t.lora_layer))
+    if engine_of(t.framework) == "megatron" or t.framework == "unsloth":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.lora_layer {layer} patches Hugging Face linear layers; framework {framework} runs its own "
+                 "LoRA layers (use lora_layer peft)"), layer=t.lora_layer, framework=t.framework))
 
 
 def _check_gpt_j_residual(t) -> None:

@@ -1543,6 +1543,9 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "liger_kernel", False):
         # Liger Kernel patches Hugging Face models only (scenario.NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
+    if getattr(s.training, "lora_layer", "peft") != "peft":
+        # NeMo AutoModel's LoRA linears patch Hugging Face models (scenario._check_lora_layer): the stacks that run them
+        fws = tuple(f for f in fws if engine_of(f) != "megatron" and f != "unsloth") or fws
     if s.training.empty_cache_steps is not None:
         # the Hugging Face Trainer's torch_empty_cache_steps (scenario.EMPTY_CACHE_ENGINES): the stacks on it only
         fws = tuple(f for f in fws if engine_of(f) in EMPTY_CACHE_ENGINES) or fws

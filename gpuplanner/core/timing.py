@@ -1410,6 +1410,16 @@ def lora_fused(framework: str, fused):
     return False if framework == "megatron" else fused
 
 
+def lora_layer_of(t: Any, engine: str) -> str:
+    """The LoRA layer implementation a plan runs (``training.lora_layer``, :data:`flops.LORA_LAYERS`): the scenario's on
+    the Hugging Face engines (NeMo AutoModel patches Transformers' ``nn.Linear`` modules), PEFT's where the method is
+    not LoRA; Megatron's adapters (:func:`lora_fused`) and Unsloth's kernels are their tools' own."""
+    layer = getattr(t, "lora_layer", "peft") or "peft"
+    if t.method not in ("lora", "qlora") or engine == "megatron" or t.framework == "unsloth":
+        return "peft"
+    return layer
+
+
 def lora_ops_fused(t: Any, engine: str) -> bool:
     """Whether something fuses PEFT's adapter ops (the scaling, the add, the casts): torch.compile, or a tool whose
     own kernels include the adapters (Unsloth's ``fast_lora``). Liger Kernel does not: its patches
@@ -1685,6 +1695,7 @@ def time_layout(
     gpt_j_residual: bool = False,
     ds_config_auto: bool | None = None,
     rank_len_cv: float = 0.0,
+    lora_layer: str = "peft",
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1820,14 +1831,15 @@ def time_layout(
     lora_tok = lora_gemm_tok = lora_flops_tok = 0.0
     # PEFT's fp32 adapters under the HF Trainer's autocast (flops.LORA_AUTOCAST_IN): fp32 master weights, no ZeRO
     # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
+    # (NeMo AutoModel's LoRA linears keep the adapters in the base weight's dtype: no casts, flops.AUTOMODEL_LORA_FWD_OUT)
     peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
-                     if lora else False)
+                     if lora and lora_layer == "peft" else False)
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0,
                                                lora_fused(framework, fused if lora_ops_fused is None else lora_ops_fused),
-                                               peft_autocast, method == "qlora", kbit_fp32)
+                                               peft_autocast, method == "qlora", kbit_fp32, layer=lora_layer)
         # per-op SAC re-runs every element-wise op but only ``op_lin`` of the matmuls (rec_tok): the adapter GEMMs'
         # operands (flops.LORA_GEMM_FWD) re-run in that share, as their FLOPs (lora_gemm_rerun)
         rec_gemm, gemm_skip = lora_gemm_rerun(rec_whole, rec_op, op_lin)
@@ -5113,6 +5125,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         eager_ce_bytes=eager_ce_bytes(t, engine, prof),
         gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
+        lora_layer=lora_layer_of(t, engine),
     )
     if t.tp_comm_overlap is None and getattr(s.parallel, "ep_a2a_overlap", False) \
             and gpu_generation(gf) in A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS:

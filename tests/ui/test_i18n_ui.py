@@ -47,6 +47,8 @@ ALLOWED_WORDS = {
     "torch", "LoraConfig", "CEWithChunkedOutputLoss", "CPUOffload",
     # a kernel library, named as it is (training.liger_kernel)
     "Liger", "Kernel",
+    # NVIDIA's NeMo AutoModel library and the Triton kernel language (training.lora_layer)
+    "AutoModel", "Triton",
 }
 
 

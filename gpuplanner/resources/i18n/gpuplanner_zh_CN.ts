@@ -8872,6 +8872,14 @@
         <translation>training.rl.hybrid_engine 是 DeepSpeed 对话训练示例的设置（--enable_hybrid_engine）：constraints.framework_candidates 必须包含 deepspeed</translation>
     </message>
     <message>
+        <source>training.lora_layer {layer} is a LoRA layer without DoRA; use method lora or qlora with dora false, or lora_layer peft</source>
+        <translation>training.lora_layer {layer} 是不带 DoRA 的 LoRA 层；请使用 method lora 或 qlora 并设 dora 为 false，或改用 lora_layer peft</translation>
+    </message>
+    <message>
+        <source>training.lora_layer {layer} patches Hugging Face linear layers; framework {framework} runs its own LoRA layers (use lora_layer peft)</source>
+        <translation>training.lora_layer {layer} 替换的是 Hugging Face 模型的线性层；框架 {framework} 运行自己的 LoRA 层（请使用 lora_layer peft）</translation>
+    </message>
+    <message>
         <source>training.gpt_j_residual is GPT-NeoX&apos;s gpt-j-residual switch; framework {framework} has no such choice</source>
         <translation>training.gpt_j_residual 是 GPT-NeoX 的 gpt-j-residual 开关；框架 {framework} 没有这一选项</translation>
     </message>
@@ -9501,6 +9509,14 @@
         <translation>概率</translation>
     </message>
     <message>
+        <source>PEFT / torchtune (default)</source>
+        <translation>PEFT / torchtune（默认）</translation>
+    </message>
+    <message>
+        <source>NeMo AutoModel, Triton kernels</source>
+        <translation>NeMo AutoModel，Triton 内核</translation>
+    </message>
+    <message>
         <source>overlap the expert all-to-all with another micro-batch</source>
         <translation>让专家全对全通信与另一个微批次的计算重叠</translation>
     </message>
@@ -9555,6 +9571,14 @@
     <message>
         <source>Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix (nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. Expert activation: the experts&apos; activation output. MLA up projections. Dense MLP. MoE layer: the whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron&apos;s default, the attention core. Megatron only, with selective recompute</source>
         <translation>Megatron --recompute-modules（选择性重计算）：每层中在反向传播时重新计算而不保存的部分（显存更少，步骤更慢）。注意力核心：注意力分数矩阵（使用 FlashAttention 时无可省）。归一化层：未融合进线性层的归一化输出。专家激活函数：专家的激活输出。MLA 上投影。稠密 MLP。MoE 层：整个 MoE 层，包括其全对全通信。共享专家。不勾选：Megatron 的默认值，即注意力核心。仅 Megatron，且需选择性重计算</translation>
+    </message>
+    <message>
+        <source>LoRA layer</source>
+        <translation>LoRA 层</translation>
+    </message>
+    <message>
+        <source>Which code runs each adapted linear layer. PEFT / torchtune (default): the adapter&apos;s output is scaled by alpha / rank as a full-width tensor, forward and backward. NeMo AutoModel (its LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the adapter&apos;s output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is installed), whose backward reads each layer&apos;s input once more. LoRA and QLoRA on Hugging Face models, without DoRA</source>
+        <translation>每个加了适配器的线性层由哪段代码执行。PEFT / torchtune（默认）：适配器输出按 α / 秩 缩放，缩放作用在整宽张量上，前向和反向都是如此。NeMo AutoModel（其默认 LoRA 层）：缩放改为乘在秩宽度的中间结果上，dropout 作用在适配器输出上（显存读写更少，单步更快）。NeMo AutoModel，Triton 内核：其 Triton 版 LoRA 层（use_triton: true；只要装了 Transformer Engine，AutoModel 就会关闭它），反向传播会多读一次每层的输入。仅适用于 Hugging Face 模型上的 LoRA 和 QLoRA，且不含 DoRA</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
@@ -9651,6 +9675,10 @@
     <message>
         <source>never (default)</source>
         <translation>从不（默认）</translation>
+    </message>
+    <message>
+        <source>NeMo AutoModel (LinearLoRA)</source>
+        <translation>NeMo AutoModel 自带 LoRA 层</translation>
     </message>
     <message>
         <source>steps</source>

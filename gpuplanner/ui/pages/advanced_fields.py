@@ -34,6 +34,8 @@ MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
 CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router", "layer"]
 #: torch.optim.AdamW's implementations (``training.optimizer_implementation``; None: the tool's default, fused)
 OPTIMIZER_IMPLEMENTATIONS = [None, "fused", "foreach"]
+#: the LoRA linear's implementations (``training.lora_layer``, core/flops.LORA_LAYERS; default PEFT's)
+LORA_LAYERS = ["peft", "automodel", "automodel_triton"]
 
 
 def tri_state(m, path: str) -> BoundCombo:
@@ -59,6 +61,7 @@ class TrainingAdvanced(QObject):
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["checkpoint_reentrant"] = tri_state(m, "training.checkpoint_reentrant")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout", allow_empty=True)  # empty: tool default
+        self.fields["lora_layer"] = BoundCombo(m, "training.lora_layer", LORA_LAYERS)
         self.fields["empty_cache_steps"] = BoundEdit(m, "training.empty_cache_steps", parse=parse_int, fmt=fmt_int,
                                                      allow_empty=True)
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
@@ -110,6 +113,10 @@ class TrainingAdvanced(QObject):
 
         t, p = s.training, s.parallel
         on = {"lora_dropout": t.method in ("lora", "qlora"),
+              # NeMo AutoModel's LoRA linears patch Hugging Face models (core/scenario.py refuses them elsewhere)
+              "lora_layer": t.lora_layer != "peft" or (t.method in ("lora", "qlora") and not t.dora
+                                                       and engine_of(t.framework) != "megatron"
+                                                       and t.framework != "unsloth"),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               "ds_config_auto": engine_of(t.framework) in ("deepspeed", "hf") or t.ds_config_auto is not None,
               # Megatron-Bridge's LoRA adapters (timing.BRIDGE_LORA_SP_TOOLS); the QKV switch: Megatron-Core tools
@@ -169,8 +176,8 @@ class TrainingAdvanced(QObject):
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
         self.assume_box.setTitle(self.tr("Estimate assumptions"))
-        for key, (label, tip) in {**self._switch_texts(), **self._overlap_texts(), **self._layout_texts(),
-                                  **self._assumption_texts()}.items():
+        for key, (label, tip) in {**self._switch_texts(), **self._lora_texts(), **self._overlap_texts(),
+                                  **self._layout_texts(), **self._assumption_texts()}.items():
             self.labels[key].setText(label)
             self.fields[key].box.set_help(tip)
         f = self.fields
@@ -195,6 +202,9 @@ class TrainingAdvanced(QObject):
                                                    "fused": self.tr("fused (one kernel)"),
                                                    "foreach": self.tr("foreach (multi-tensor passes)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
+        f["lora_layer"].set_labels({"peft": self.tr("PEFT / torchtune (default)"),
+                                    "automodel": self.tr("NeMo AutoModel (LinearLoRA)"),
+                                    "automodel_triton": self.tr("NeMo AutoModel, Triton kernels")})
         f["empty_cache_steps"].box.set_unit(self.tr("steps"))
         f["empty_cache_steps"].setPlaceholderText(self.tr("never (default)"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
@@ -281,6 +291,18 @@ class TrainingAdvanced(QObject):
                 "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
                 "the backward pass (more memory); from 0 to below 1")),
+        }
+
+    def _lora_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "lora_layer": (self.tr("LoRA layer"), self.tr(
+                "Which code runs each adapted linear layer. PEFT / torchtune (default): the adapter's output is "
+                "scaled by alpha / rank as a full-width tensor, forward and backward. NeMo AutoModel (its "
+                "LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the "
+                "adapter's output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its "
+                "TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is "
+                "installed), whose backward reads each layer's input once more. LoRA and QLoRA on Hugging Face "
+                "models, without DoRA")),
         }
 
     def _overlap_texts(self) -> dict[str, tuple[str, str]]:
