@@ -351,6 +351,15 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
+def own_lora_layers(framework: str) -> bool:
+    """Whether ``framework`` runs LoRA linears of its own rather than adapters on Transformers' ``nn.Linear``:
+    the Megatron-Core tools (engine ``megatron``: Megatron's adapters, timing.lora_fused) and Unsloth (its
+    ``fast_lora`` kernels). ``training.lora_layer`` (NeMo AutoModel's LoRA linears, which patch Transformers'
+    ``nn.Linear`` modules) does not apply to them. The one rule the validation (scenario._check_lora_layer), the
+    search, the time model (timing.lora_layer_of) and the Training page read (review14)."""
+    return engine_of(framework) == "megatron" or framework == "unsloth"
+
+
 #: Whether each Megatron-Core tool runs the fused vocab-parallel cross-entropy (``cross_entropy_loss_fusion``) by
 #: default. Megatron-LM: off (``--cross-entropy-loss-fusion`` is a ``store_true`` flag in
 #: ``megatron/training/arguments.py``, e.g. at f2e5db402c44, July 2024; ``ModelParallelConfig.cross_entropy_loss_fusion:

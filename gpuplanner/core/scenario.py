@@ -18,7 +18,7 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from .frameworks import RL_HYBRID_ENGINE_TOOLS
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, own_lora_layers
 from .units import parse_count
 
 CTX = "Scenario"
@@ -974,7 +974,7 @@ def _check_lora_layer(t) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.lora_layer {layer} is a LoRA layer without DoRA; use method lora or qlora with dora false, "
                  "or lora_layer peft"), layer=t.lora_layer))
-    if engine_of(t.framework) == "megatron" or t.framework == "unsloth":
+    if own_lora_layers(t.framework):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.lora_layer {layer} patches Hugging Face linear layers; framework {framework} runs its own "
                  "LoRA layers (use lora_layer peft)"), layer=t.lora_layer, framework=t.framework))

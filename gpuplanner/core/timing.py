@@ -1415,7 +1415,7 @@ def lora_layer_of(t: Any, engine: str) -> str:
     the Hugging Face engines (NeMo AutoModel patches Transformers' ``nn.Linear`` modules), PEFT's where the method is
     not LoRA; Megatron's adapters (:func:`lora_fused`) and Unsloth's kernels are their tools' own."""
     layer = getattr(t, "lora_layer", "peft") or "peft"
-    if t.method not in ("lora", "qlora") or engine == "megatron" or t.framework == "unsloth":
+    if t.method not in ("lora", "qlora") or engine == "megatron" or _frameworks.own_lora_layers(t.framework):
         return "peft"
     return layer
 
