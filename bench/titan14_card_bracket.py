@@ -36,13 +36,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from gpuplanner.core.catalog_hw import get_gpu  # noqa: E402
 from gpuplanner.core.evaluate import evaluate  # noqa: E402
 from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
 
 #: the groups of validate_fsdp_oos whose card the source does not name (8 or 4 H100)
 UNNAMED_GROUPS = ("H100 8 GPUs", "H100 4 GPUs")
-#: the H100 NVL's dense peaks (the catalogue's h100-nvl-94gb): the lower bound of the 500 W card's peak
-NVL_PEAKS = {"bf16_tflops": 835.5, "fp8_tflops": 1670.5}
+#: the H100 NVL's dense peaks (835.5 / 1,670.5 TFLOPS: read from the catalogue's h100-nvl-94gb): the lower bound of
+#: the 500 W card's peak
+NVL_PEAKS = {k: float(getattr(get_gpu("h100-nvl-94gb"), k)) for k in ("bf16_tflops", "fp8_tflops")}
 
 
 def catalogue(sc: dict) -> dict:
