@@ -29,14 +29,19 @@ import validate_ft_tools as vft  # noqa: E402
 LAYERS = ("peft", "automodel", "automodel_triton")
 
 
-def estimate(row, layer: str):
+def resolved(row, layer: str):
     from gpuplanner.core.estimate import resolve
     from gpuplanner.core.scenario import scenario_from_dict
-    from gpuplanner.core.timing import time_estimate
 
     r = B.with_layer(row, layer)
     d = {"model": r.model, "training": r.training, "parallel": r.parallel, "hardware": B._hardware(r)}
-    return time_estimate(resolve(scenario_from_dict(d)))
+    return resolve(scenario_from_dict(d))
+
+
+def estimate(row, layer: str):
+    from gpuplanner.core.timing import time_estimate
+
+    return time_estimate(resolved(row, layer))
 
 
 def results() -> dict[str, dict[str, tuple[float, float, float]]]:
@@ -52,14 +57,17 @@ def results() -> dict[str, dict[str, tuple[float, float, float]]]:
 
 def eager_loss_seconds(row) -> float:
     """What AutoModel's ``MaskedCrossEntropy`` (fp32 upcast of the full logits, ``F.cross_entropy``) would add over the
-    fused loss ``liger_kernel`` prices (8 bytes per logit): ``timing.HF_EAGER_CE_BYTES`` per logit, at the H100's
-    modelled HBM rate, over the step's tokens on one GPU (single-GPU rows)."""
+    fused loss ``liger_kernel`` prices (8 bytes per logit): ``timing.HF_EAGER_CE_BYTES`` per logit, at the card's
+    modelled HBM rate, over the step's tokens on one GPU (single-GPU rows); the vocabulary and the card from the
+    row's resolved scenario."""
     from gpuplanner.core import timing as T
+    from gpuplanner.core.catalog_hw import get_gpu
 
+    rs = resolved(row, "automodel")
     t = estimate(row, "automodel")
-    vocab = {"llama-3.1-8b": 128256, "qwen2.5-7b": 152064}[row.model["preset"]]
     tokens = t.tokens_per_step / row.num_gpus
-    return (T.HF_EAGER_CE_BYTES - 8.0) * vocab * tokens / (3.35e12 * T.MEM_BW_EFFICIENCY)
+    bw = float(get_gpu(rs.scenario.hardware.gpu).mem_bw_tbs) * 1e12
+    return (T.HF_EAGER_CE_BYTES - 8.0) * rs.arch.vocab_size * tokens / (bw * T.MEM_BW_EFFICIENCY)
 
 
 def _stats(errs: list[float]) -> str:
