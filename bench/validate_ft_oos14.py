@@ -220,8 +220,9 @@ def table(before: dict | None = None) -> list[str]:
               "Unstated settings (printed, not scored): ZeRO-2 for the 7B rows; the 32-GPU rows' network", "",
               "| run | published | entered | alternative | predicted | error |", "|---|---:|---:|---|---:|---:|"]
     pred = {r.id: p for r, p, _e in res}
+    sens = sensitivity()
     for r in all_rows():
-        for lab, v in sensitivity()[r.id].items():
+        for lab, v in sens[r.id].items():
             lines.append(f"| {r.id} | {r.measured:.2f} | {pred[r.id]:.2f} | {lab} | {v:.2f} | "
                          f"{r.measured / v - 1:+.1%} |")
     lines += ["", "Sequence-parallel rows (not scored: Ulysses not modelled), per iteration (one micro-batch; "
