@@ -131,3 +131,15 @@ def test_search_keeps_the_stacks_that_run_it():
     assert chosen and set(fws) == {"fsdp", "hf"}
     d["training"]["lora_layer"] = "peft"
     assert {"megatron-bridge", "unsloth"} <= set(searched_frameworks(scenario_from_dict(d))[0])
+
+
+def test_one_list_of_layers():
+    """The scenario's choices (``LoraLayer``; the Training page's combo reads them) and the time model's
+    (flops.LORA_LAYERS, whose non-PEFT entries :func:`flops.automodel_lora_elements` prices) are the same list
+    (review14)."""
+    from typing import get_args
+
+    from gpuplanner.core.scenario import LoraLayer
+
+    assert get_args(LoraLayer) == F.LORA_LAYERS
+    assert set(F.AUTOMODEL_LORA_BWD_IN) == set(F.LORA_LAYERS) - {"peft"}

@@ -5,6 +5,7 @@ LoRA/QLoRA on the Hugging Face engines (core/scenario.py refuses it elsewhere)."
 
 from __future__ import annotations
 
+from gpuplanner.core import flops as F
 from gpuplanner.core.evaluate import evaluate
 
 
@@ -23,6 +24,7 @@ def test_combo_writes_the_field_and_shortens_the_step(make_window):
     _lora_8b(win)
     assert combo.isEnabled() and adv.labels["lora_layer"].isEnabled()
     assert combo.currentData() == "peft" and combo.currentText() == "PEFT / torchtune (default)"
+    assert [combo.itemData(i) for i in range(combo.count())] == list(F.LORA_LAYERS)  # the scenario's list (review14)
     assert adv.labels["lora_layer"].text() == "LoRA layer"
     peft = evaluate(win.model.user_scenario())
     combo.activated.emit(combo.findData("automodel"))

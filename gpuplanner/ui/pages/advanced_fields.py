@@ -11,13 +11,13 @@ its default, from the field descriptions in ``core/scenario.py`` and ``core/over
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt
 from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, own_lora_layers, reentrant_switch, support
-from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES
+from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES, LoraLayer
 from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
@@ -34,8 +34,9 @@ MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
 CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router", "layer"]
 #: torch.optim.AdamW's implementations (``training.optimizer_implementation``; None: the tool's default, fused)
 OPTIMIZER_IMPLEMENTATIONS = [None, "fused", "foreach"]
-#: the LoRA linear's implementations (``training.lora_layer``, core/flops.LORA_LAYERS; default PEFT's)
-LORA_LAYERS = ["peft", "automodel", "automodel_triton"]
+#: the LoRA linear's implementations (``training.lora_layer``, core/flops.LORA_LAYERS; default PEFT's): the
+#: scenario's own list
+LORA_LAYERS = list(get_args(LoraLayer))
 
 
 def tri_state(m, path: str) -> BoundCombo:
