@@ -48,8 +48,6 @@ Error = predicted tokens/s / published - 1 (+ = predicted too fast), i.e. publis
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import sys
 from contextlib import contextmanager
@@ -234,15 +232,7 @@ def table(before: dict | None = None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", type=Path, help="JSON of earlier errors (from --write-before) to print beside")
-    ap.add_argument("--write-before", type=Path, help="write this run's errors as JSON")
-    a = ap.parse_args(argv)
-    before = json.loads(a.before.read_text()) if a.before else None
-    print("\n".join(table(before)))
-    if a.write_before:
-        a.write_before.write_text(json.dumps({r.id: e for r, _p, e in results()}, indent=1) + "\n")
-    return 0
+    return vft.before_main(__doc__.splitlines()[0], table, results, argv)
 
 
 if __name__ == "__main__":

@@ -42,9 +42,7 @@ Error = published s/step / predicted s/step - 1 (= predicted TGS / published TGS
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -247,15 +245,7 @@ def table(before: dict | None = None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", type=Path, help="JSON of earlier errors (from --write-before) to print beside")
-    ap.add_argument("--write-before", type=Path, help="write this run's errors as JSON")
-    a = ap.parse_args(argv)
-    before = json.loads(a.before.read_text()) if a.before else None
-    print("\n".join(table(before)))
-    if a.write_before:
-        a.write_before.write_text(json.dumps({r.id: e for r, _p, e in results()}, indent=1) + "\n")
-    return 0
+    return vft.before_main(__doc__.splitlines()[0], table, results, argv)
 
 
 if __name__ == "__main__":

@@ -362,6 +362,21 @@ def summary(res: list[tuple[Row, float, float]]) -> dict:
     return {f"{t}/{k}": (len(v), statistics.median(v), _pct(v, 0.9)) for (t, k), v in groups.items()}
 
 
+def before_main(description: str, table, results, argv: list[str] | None = None) -> int:
+    """The command line of a bench whose ``table(before)`` prints its rows beside earlier errors and whose
+    ``results()`` gives (row, predicted, error) (validate_ft_oos13, validate_ft_oos14): ``--before FILE`` prints the
+    errors a ``--write-before FILE`` run wrote."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--before", type=Path, help="JSON of earlier errors (from --write-before) to print beside")
+    ap.add_argument("--write-before", type=Path, help="write this run's errors as JSON")
+    a = ap.parse_args(argv)
+    before = json.loads(a.before.read_text()) if a.before else None
+    print("\n".join(table(before)))
+    if a.write_before:
+        a.write_before.write_text(json.dumps({r.id: e for r, _p, e in results()}, indent=1) + "\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", type=Path, help="a JSON file written by --write-before (prints before → now)")
