@@ -523,6 +523,12 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: run ahead across micro-batches: where the forward's kernels take the host longer to issue than the GPU to run, the
 #: GPU idles in the forward and the backward's GPU work starts after it (:func:`host_waits`). PEFT's
 #: ``method_comparison`` loop syncs the same way (``attention_mask.sum().item()`` before, ``loss.item()`` after).
+#: DeepSpeed's engine does it whatever loop drives it, the Trainer or Accelerate's (open-instruct's DPO): without a
+#: DeepSpeed data loader ``engine.forward`` calls ``tput_timer.start()`` and ``engine.step`` ``tput_timer.stop()``,
+#: and the ``ThroughputTimer`` calls ``get_accelerator().synchronize()`` in both once past its ``start_step`` (2)
+#: (``timers.throughput`` ``enabled`` and ``synchronized`` default true; deepspeed ``utils/timer.py`` and
+#: ``runtime/engine.py`` v0.15.4): a device-wide sync at each micro-batch's forward and after its backward (issue 35
+#: round 14: the open-instruct rows' loop also syncs on its cached reference's blocking ``.to(p_device)``).
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
