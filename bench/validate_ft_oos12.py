@@ -50,9 +50,12 @@ or total"). All three printed, not scored.
   ``--use_lora --gradient_checkpointing --bf16``, default ``DS_CONFIG_PATH="finetune/ds_config_zero2.json"``:
   ZeRO-2, ``overlap_comm``, buckets 2e8), ``finetune.py``: LoRA r 64 on c_attn/c_proj/w1/w2, dropout 0.05; the
   memory is the sum over the 4 GPUs ("G" as the other Qwen rows: nvidia-smi MiB / 1000, compared per GPU as device
-  GiB). The network between the two servers is not stated: entered as 200 Gb/s InfiniBand, and the predictions do
-  not move with it (25 GbE gives the same step times to 0.01 s: LoRA's gradients are 0.3-0.6 GB a micro-batch), so the
-  unstated setting does not decide the error.
+  GiB). The network between the two servers is not stated: entered as 200 Gb/s InfiniBand. (Round 12 found the
+  steps did not move with it; that was ``timing.ep_domain_of`` giving the A100 board's 8-GPU NVLink domain to the
+  2-GPU servers, so their reductions ran over NVLink. Round 14, dpo14: ZeRO-2 all-reduces the 16-bit LoRA
+  gradients, one bucket after each of the 8 backwards, over the network: +0.08 s a step on InfiniBand HDR, +1.4 s
+  on 25 GbE. A fixed cost a step: it cannot give the published excess, which grows with the tokens, 0.9 s at 256
+  and 16 s at 8,192; on 25 GbE the 256 row is predicted too slow while the 8,192 row stays 65% too fast.)
 * ``tt-pr961`` -- pytorch/torchtune PR #961 (2024-05-10, closed): the single-GPU full run reproduced with every
   input forced to 2,048 tokens (``7B_full_low_memory.yaml batch_size=4``): "20.2 peak memory allocated (and similar
   for reserved)". Memory only.
@@ -145,7 +148,7 @@ def qwen_multinode_rows() -> list[vft.Row]:
             out.append(vft.Row(f"qwen-readme-7B-lora-multinode-{seq}-{kind}", f"qwen-multinode-{kind}", kind, val,
                                sc["model"], t, num_gpus=4, parallel={"zero": 2}, fused_qkv=True,
                                assumed=("finetune_lora_ds.sh with its default ds_config_zero2.json",
-                                        "the two servers joined by 200 Gb/s InfiniBand (not stated; no effect)",
+                                        "the two servers joined by 200 Gb/s InfiniBand (not stated; 25 GbE: +1.4 s a step)",
                                         "'G' summed over the 4 GPUs, read as nvidia-smi MiB / 1000, per GPU")))
     return out
 

@@ -198,9 +198,11 @@ def test_7b_full_finetune_4x80_vs_8x24_follows_time_and_price():
     # the 24 GB cards move the whole 16-bit model three times per micro-batch over PCIe without P2P: as much
     # time as their compute. DeepSpeed's ZeRO-3 prefetch (overlap_comm, core/overlap.py) runs it on a side stream,
     # so only what outlasts the forward/backward stays exposed; the cost per effective token is the price per
-    # peak TFLOP divided by the utilisation ratio (setup hours aside)
+    # peak TFLOP divided by the utilisation ratio (setup hours aside). (Issue 35 round 14, dpo14: the three moves
+    # are all 16-bit, the reduce-scatter too, as DeepSpeed reduces in its 16-bit communication_data_type: 0.81 of
+    # the compute; it was 0.9+ while the HF Trainer's ZeRO gradients were priced at 4 bytes.)
     comm = a.evaluation.time.communication["dp_comm"]
-    assert comm["hidden"] + comm["exposed"] > 0.9 * a.evaluation.time.seconds["compute"] and comm["exposed"] > 0
+    assert comm["hidden"] + comm["exposed"] > 0.75 * a.evaluation.time.seconds["compute"] and comm["exposed"] > 0
     price_per_peak = (a.price["card_hour"] / a.peak_tflops) / (b.price["card_hour"] / b.peak_tflops)
     cost_per_token = a.cost_per_million_tokens / b.cost_per_million_tokens
     assert cost_per_token == pytest.approx(price_per_peak * b.mfu / a.mfu, rel=0.1)

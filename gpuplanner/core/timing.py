@@ -523,6 +523,12 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: run ahead across micro-batches: where the forward's kernels take the host longer to issue than the GPU to run, the
 #: GPU idles in the forward and the backward's GPU work starts after it (:func:`host_waits`). PEFT's
 #: ``method_comparison`` loop syncs the same way (``attention_mask.sum().item()`` before, ``loss.item()`` after).
+#: DeepSpeed's engine does it whatever loop drives it, the Trainer or Accelerate's (open-instruct's DPO): without a
+#: DeepSpeed data loader ``engine.forward`` calls ``tput_timer.start()`` and ``engine.step`` ``tput_timer.stop()``,
+#: and the ``ThroughputTimer`` calls ``get_accelerator().synchronize()`` in both once past its ``start_step`` (2)
+#: (``timers.throughput`` ``enabled`` and ``synchronized`` default true; deepspeed ``utils/timer.py`` and
+#: ``runtime/engine.py`` v0.15.4): a device-wide sync at each micro-batch's forward and after its backward (issue 35
+#: round 14: the open-instruct rows' loop also syncs on its cached reference's blocking ``.to(p_device)``).
 HOST_SYNC_PER_MICROBATCH_TOOLS = ("hf", "trl", "llamafactory", "ms-swift", "axolotl", "unsloth", "deepspeed")
 
 
@@ -1994,6 +2000,12 @@ def time_layout(
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
     g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
+    # the HF Trainer with ZeRO runs DeepSpeed (bucket_params): its engine casts the module to 16 bits
+    # (``_configure_distributed_model``: ``self.module.bfloat16()``/``half()``) and reduces in
+    # ``communication_data_type``, the 16-bit dtype unless set (deepspeed ``runtime/engine.py`` v0.12.6-v0.15.4):
+    # DeepSpeed's 2 bytes, not the fp32 gradients of the Trainer's DDP under autocast (issue 35 round 14)
+    if framework == "hf" and precision in ("bf16", "fp16"):
+        g_bytes = where(zero >= 1, 2.0, g_bytes)
     # Megatron and torchtitan reduce gradients (and shard ZeRO states) over data × context parallel ranks:
     # the context-parallel ranks hold the same weights (Megatron ``get_data_parallel_group(with_context_
     # parallel=True)``; torchtitan's ``dp_shard_cp`` mesh)
@@ -5252,9 +5264,17 @@ def vllm_default_profile_tokens(gpu: Any) -> float:
 
 def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
     """The GPUs one NVLink domain joins where it spans more than a node (GB200 NVL72: 72, catalogue
-    ``nvlink_domain``) and the scenario's link is NVLink; None otherwise (the node is the domain)."""
+    ``nvlink_domain``) and the scenario's link is NVLink; None otherwise (the node is the domain).
+
+    Only a rack-scale domain spans servers: one larger than the card's own server (catalogue ``gpus_per_node``;
+    the rule of advisor.nvlink_domain, which the search's fabric check uses). An HGX/DGX board's NVSwitches join
+    its own 8 GPUs (catalogue ``nvlink_domain`` 8 = its ``gpus_per_node``) and no GPU of another server: servers of
+    2 or 4 such GPUs (QwenLM/Qwen README @2df8e8a, "two servers, each containing two A100-SXM4-80G GPUs") talk over
+    their network, not NVLink (issue 35 round 14; before, a scenario's ``gpus_per_node`` below 8 made the board's 8
+    one domain across servers, and its data-parallel traffic ignored ``hardware.inter_node``)."""
     dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
-    return dom if gf.intra_link == "nvlink" and dom > int(gpus_per_node) else None
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    return dom if gf.intra_link == "nvlink" and dom > per > 0 and dom > int(gpus_per_node) else None
 
 
 def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
