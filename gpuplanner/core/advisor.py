@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from .calibration import pick as calibrating_run
+from .catalog_hw import domain_beyond_server
 from .shipped import load_json
 
 #: the penalty bits, most serious first (a higher penalty ranks later; equal penalties rank by the objective)
@@ -253,9 +254,7 @@ def nvlink_domain(gpu: Any) -> int:
     """GPUs one NVLink domain joins beyond a server (GB200 NVL72: 72 over 4-GPU trays, catalogue ``nvlink_domain``),
     else 0: the trays of one domain talk over the rack's NVLink switches, not over a network between servers
     (as core/timing.py ``ep_domain_of`` times them)."""
-    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
-    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
-    return dom if getattr(gpu, "intra_node_link", None) == "nvlink" and dom > per > 0 else 0
+    return domain_beyond_server(gpu) if getattr(gpu, "intra_node_link", None) == "nvlink" else 0
 
 
 def no_fabric(nodes, multi_node: bool | None, num_gpus=None, domain: int = 0):

@@ -327,6 +327,17 @@ def lookup_gpu(gpu_id: str | GPU, custom_gpus: Any = ()) -> GPU:
     return get_gpu(gpu_id)
 
 
+def domain_beyond_server(gpu: Any) -> int:
+    """GPUs one NVLink domain joins beyond a server: the catalogue's ``nvlink_domain`` where it is larger than the
+    card's own server (``gpus_per_node``; GB200 NVL72: 72 over 4-GPU trays), else 0. An HGX/DGX board's NVSwitches
+    join its own 8 GPUs (``nvlink_domain`` 8 = ``gpus_per_node``) and no GPU of another server. The one rule
+    advisor.nvlink_domain (the search's fabric check) and timing.ep_domain_of (the time model's links) read
+    (review14)."""
+    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    return dom if dom > per > 0 else 0
+
+
 def get_gpu(gpu_id: str | GPU) -> GPU:
     """The accelerator ``gpu_id`` (case/space tolerant). Raises ``CatalogError`` naming close matches."""
     if isinstance(gpu_id, GPU):

@@ -5267,14 +5267,13 @@ def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
     ``nvlink_domain``) and the scenario's link is NVLink; None otherwise (the node is the domain).
 
     Only a rack-scale domain spans servers: one larger than the card's own server (catalogue ``gpus_per_node``;
-    the rule of advisor.nvlink_domain, which the search's fabric check uses). An HGX/DGX board's NVSwitches join
-    its own 8 GPUs (catalogue ``nvlink_domain`` 8 = its ``gpus_per_node``) and no GPU of another server: servers of
+    :func:`catalog_hw.domain_beyond_server`, the rule advisor.nvlink_domain's fabric check reads too). An HGX/DGX
+    board's NVSwitches join its own 8 GPUs (catalogue ``nvlink_domain`` 8 = its ``gpus_per_node``) and no GPU of another server: servers of
     2 or 4 such GPUs (QwenLM/Qwen README @2df8e8a, "two servers, each containing two A100-SXM4-80G GPUs") talk over
     their network, not NVLink (issue 35 round 14; before, a scenario's ``gpus_per_node`` below 8 made the board's 8
     one domain across servers, and its data-parallel traffic ignored ``hardware.inter_node``)."""
-    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
-    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
-    return dom if gf.intra_link == "nvlink" and dom > per > 0 and dom > int(gpus_per_node) else None
+    dom = C.domain_beyond_server(gpu)
+    return dom if gf.intra_link == "nvlink" and dom > int(gpus_per_node) else None
 
 
 def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
