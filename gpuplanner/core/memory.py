@@ -944,6 +944,24 @@ def bnb_kept_input_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return act_b * s * b * (2.0 * m.h + m.q_dim + f_eff)
 
 
+def bnb_unchecked_kept_bytes_per_token(a, targets: str, act_b: float = 2.0) -> float:
+    """Bytes per token, per layer on average, that a layer run WITHOUT checkpointing keeps under bitsandbytes older
+    than 0.43.2 (``training.legacy_bnb_4bit``) beyond its ordinary saved set.
+
+    ``MatMul4Bit.forward`` (bitsandbytes 0.41.0 to 0.43.1, ``bitsandbytes/autograd/_functions.py``) stores
+    ``ctx.tensors = (A, B)`` whenever its input or weight needs a gradient, checkpointed or not (fixed in 9e75374,
+    PR #1270, 0.43.2: ``(None, B)``). In a layer that is not checkpointed, the inputs the layer saves anyway cost
+    nothing more: those the LoRA adapters save (their ``lora_A`` input; with dropout
+    :func:`lora_dropout_bytes_per_token` already keeps the base's copy, ``base_keeps_input``) and o_proj's, which is
+    attention's saved output (:func:`lora_dropout_elements`). The other distinct inputs of the 4-bit linears (the MLP
+    input read by gate/up and the down projection's input when the MLP is not adapted; the attention input when
+    q/k/v are not) stay alive only through ``ctx.tensors``: ``act_b`` bytes per element, the compute dtype
+    ``Linear4bit.forward`` casts to. (The checkpointed layers' term is :func:`bnb_kept_input_bytes`.)"""
+    every = lora_dropout_elements(a, "all_linear")[1]
+    adapted = lora_dropout_elements(a, targets)[1]
+    return act_b * max(every - adapted, 0.0) / max(a.num_layers, 1)
+
+
 def bnb_fp16_storage_readers(m: ModelFacts) -> int:
     """How many more 4-bit linears of a decoder layer read a shared input than there are shared inputs: each one casts
     its own copy when the stored 16-bit dtype differs from the compute dtype (``training.bnb_fp16_storage``).
@@ -1595,6 +1613,10 @@ def memory_arrays(
         kept_in = kept_in + xp.where(fp16_mix, bnb_fp16_storage_kept_bytes(m, s_local, mbs,
                                                                            activation_dtype_bytes(precision)) / tp, 0.0)
         stage_stored = stage_stored + xp.where(nonre, n_ck * kept_in, 0.0)
+        # ... and the layers run without checkpointing keep the inputs their saved set does not already hold
+        # (bnb_unchecked_kept_bytes_per_token; per-op SAC left as it was)
+        unchecked = bnb_unchecked_kept_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision))
+        stage_stored = stage_stored + xp.where(is_op, 0.0, layers_stage - n_ck) * unchecked * s_local * mbs / tp
     stored = stage_stored / xp.maximum(layers_stage, 1.0)  # per layer, on average
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
         # Unsloth's LoRA kernels save fewer tensors per layer when it is not checkpointed
