@@ -39,6 +39,7 @@ Error = published / predicted − 1 (+: the run used more than the model says).
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 from pathlib import Path
@@ -81,7 +82,7 @@ ROWS = [
     ("llama-2-7b", None, 1, 2, 22.18), ("llama-2-7b", None, 2, 2, 22.47), ("llama-2-7b", None, 4, 2, 23.39),
     ("llama-2-13b", None, 1, 2, None), ("llama-2-13b", None, 1, 4, 35.57),
 ]
-CARD_GIB = 40.0  # A100-SXM4-40GB: 40 GiB of HBM (torch reports 39.39 GiB usable)
+CARD_GIB = 40.0  # A100-SXM4-40GB: the catalogue's 40 GiB, against the model's total (what must fit)
 
 
 def scenario(model: str, quant: str | None, b: int, gpus: int) -> dict:
@@ -94,8 +95,10 @@ def scenario(model: str, quant: str | None, b: int, gpus: int) -> dict:
     if quant:
         t["legacy_bnb_4bit"] = True
     if gpus > 1:
-        t["fsdp_version"] = 1
-        t["checkpoint_reentrant"] = False
+        # Lightning Fabric's FSDPStrategy: torch FSDP1 (flat parameters) over each Block, use_orig_params=True;
+        # lora.py runs the accumulation's micro-batches under fabric.no_backward_sync (FSDP no_sync)
+        t.update(framework="fsdp", fsdp_version=1, checkpoint_reentrant=False, fsdp_no_sync=True,
+                 fsdp_lora_mixed_units=True)
         par = {"zero": 3}
     return {"model": dict(arch), "training": t, "parallel": par,
             "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus},
@@ -106,13 +109,23 @@ def row_id(model: str, quant: str | None, b: int, gpus: int) -> str:
     return f"{model} {'LoRA' if not quant else 'QLoRA ' + quant} b{b} × {gpus} GPU"
 
 
-def results() -> list[tuple[str, float | None, float, bool]]:
-    """(row id, published GiB or None for OOM, predicted allocated GiB, scored)."""
+BEFORE = ROOT / "bench" / "data" / "memoos14_before.json"
+
+
+def before() -> dict:
+    """The rows' predictions on main (0956a408) before this round's changes: {row id: (allocated GiB, total GiB)}."""
+    rows = json.loads(BEFORE.read_text(encoding="utf-8"))["rows"]
+    return {k: (v["allocated_gib"], v["total_gib"]) for k, v in rows.items()}
+
+
+def results() -> list[tuple[str, float | None, float, float, bool]]:
+    """(row id, published GiB or None for OOM, predicted allocated GiB, predicted total GiB, scored)."""
     out = []
     for model, quant, b, gpus, gb in ROWS:
         mem = estimate(scenario_from_dict(scenario(model, quant, b, gpus))).memory
         scored = gb is not None and quant != "nf4"
-        out.append((row_id(model, quant, b, gpus), None if gb is None else gb * GB, mem.metric("allocated"), scored))
+        out.append((row_id(model, quant, b, gpus), None if gb is None else gb * GB, mem.metric("allocated"),
+                    mem.total, scored))
     return out
 
 
@@ -121,30 +134,49 @@ def _p90(errs: list[float]) -> float:
     return e[min(len(e) - 1, int(round(0.9 * (len(e) - 1))))]
 
 
-def summary(res) -> dict:
-    errs = [pub / pred - 1 for _r, pub, pred, s in res if s]
-    one = [pub / pred - 1 for r, pub, pred, s in res if s and r.endswith("× 1 GPU")]
-    multi = [pub / pred - 1 for r, pub, pred, s in res if s and not r.endswith("× 1 GPU")]
+def _stats(errs: list[float]) -> str:
+    return (f"median |error| {statistics.median(abs(x) for x in errs):.1%}, p90 {_p90(errs):.1%}, signed median "
+            f"{statistics.median(errs):+.1%}")
+
+
+def summary(res, pred_of) -> dict:
+    """{group: (rows, median |error|, p90, signed median)} with ``pred_of(row id, after)`` the prediction."""
     out = {}
-    for name, e in (("all", errs), ("one GPU", one), ("FSDP", multi)):
+    for name, keep in (("all", lambda r: True), ("one GPU, LoRA", lambda r: r.endswith("× 1 GPU") and "QLoRA" not in r),
+                       ("one GPU, QLoRA nf4-dq", lambda r: "QLoRA" in r),
+                       ("FSDP (2 or 4 GPUs)", lambda r: not r.endswith("× 1 GPU"))):
+        e = [pub / pred_of(rid, pred) - 1 for rid, pub, pred, _tot, sc in res if sc and keep(rid)]
         if e:
             out[name] = (len(e), statistics.median(abs(x) for x in e), _p90(e), statistics.median(e))
     return out
 
 
 def lines() -> list[str]:
-    res = results()
-    out = ["| row | published GiB (allocated) | predicted GiB | error |", "|---|---:|---:|---:|"]
-    for rid, pub, pred, scored in res:
+    res, old = results(), before()
+    out = ["| row | published GiB (allocated) | before: predicted | error | after: predicted | error |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for rid, pub, pred, total, scored in res:
+        b_alloc, b_total = old[rid]
         if pub is None:
-            verdict = "OOM published; predicted " + ("OOM" if pred > CARD_GIB else "fits")
-            out.append(f"| {rid} | OOM | {pred:.2f} | {verdict} |")
+            verdict = lambda t: "OOM" if t > CARD_GIB else "fits"  # noqa: E731 (what must fit against the card)
+            out.append(f"| {rid} | OOM | {b_total:.2f} total | {verdict(b_total)} | {total:.2f} total | "
+                       f"{verdict(total)} |")
             continue
-        e = pub / pred - 1
-        out.append(f"| {rid} | {pub:.2f} | {pred:.2f} | {e:+.1%}{'' if scored else ' (printed)'} |")
+        tag = "" if scored else " (printed)"
+        out.append(f"| {rid} | {pub:.2f} | {b_alloc:.2f} | {pub / b_alloc - 1:+.1%}{tag} | {pred:.2f} | "
+                   f"{pub / pred - 1:+.1%}{tag} |")
     out.append("")
-    for name, (n, med, p90, signed) in summary(res).items():
-        out.append(f"- {name}: {n} rows, median |error| {med:.1%}, p90 {p90:.1%}, signed median {signed:+.1%}")
+    s_before = summary(res, lambda rid, _p: old[rid][0])
+    s_after = summary(res, lambda _rid, p: p)
+    for name, (n, med, p90, signed) in s_after.items():
+        bn, bmed, bp90, bsigned = s_before[name]
+        out.append(f"- {name}: {n} rows, median |error| {bmed:.1%} → {med:.1%}, p90 {bp90:.1%} → {p90:.1%}, "
+                   f"signed median {bsigned:+.1%} → {signed:+.1%}")
+    oom_b = sum(1 for rid, pub, *_ in res if pub is None and old[rid][1] > CARD_GIB)
+    oom_a = sum(1 for rid, pub, _p, tot, _s in res if pub is None and tot > CARD_GIB)
+    n_oom = sum(1 for _r, pub, *_ in res if pub is None)
+    out.append(f"- published OOM predicted OOM (what must fit above the card's {CARD_GIB:.0f} GiB): {oom_b} → "
+               f"{oom_a} of {n_oom}")
     return out
 
 

@@ -49,13 +49,13 @@ def test_entered_rows_are_the_source_figures():
 
 
 def test_figures_converted_from_decimal_gb():
-    res = {rid: pub for rid, pub, _pred, _s in v.results()}
+    res = {rid: pub for rid, pub, _pred, _t, _s in v.results()}
     assert res["llama-2-7b LoRA b1 × 1 GPU"] == pytest.approx(21.30e9 / 2 ** 30, rel=1e-12)
 
 
 def test_single_gpu_lora_rows_within_ten_percent():
     """The one-GPU LoRA rows (no quantisation): LitGPT's bf16-true loop without checkpointing."""
-    for rid, pub, pred, scored in v.results():
+    for rid, pub, pred, _total, scored in v.results():
         if scored and rid.endswith("× 1 GPU") and "QLoRA" not in rid:
             assert abs(pub / pred - 1) <= 0.10, rid
 
@@ -63,14 +63,17 @@ def test_single_gpu_lora_rows_within_ten_percent():
 def test_qlora_rows_keep_their_unchecked_inputs():
     """bitsandbytes 0.41.1 without checkpointing: the scored QLoRA rows within 12% (they were 18-23% low before the
     4-bit linears' kept inputs were counted in layers that are not checkpointed)."""
-    rows = [(rid, pub, pred) for rid, pub, pred, scored in v.results() if scored and "QLoRA" in rid]
+    rows = [(rid, pub, pred) for rid, pub, pred, _t, scored in v.results() if scored and "QLoRA" in rid]
     assert len(rows) == 4
     for rid, pub, pred in rows:
         assert abs(pub / pred - 1) <= 0.12, rid
 
 
-def test_oom_rows_and_scenarios_valid():
-    oom = [(rid, pred) for rid, pub, pred, _s in v.results() if pub is None]
+def test_oom_rows_predicted_oom():
+    """The four runs the table marks OOM: what must fit is above the 40 GiB card (the 13B on two GPUs only since
+    the FSDP mechanisms: unsharded block gradients under no_sync)."""
+    oom = [(rid, total) for rid, pub, _pred, total, _s in v.results() if pub is None]
     assert len(oom) == 4
-    # the 13B rows that ran out of memory on one 40 GB card are predicted above it
-    assert all(pred > v.CARD_GIB for rid, pred in oom if rid.startswith("llama-2-13b") and "× 1 GPU" in rid)
+    assert all(total > v.CARD_GIB for _rid, total in oom)
+    # and every run that completed is predicted to fit
+    assert all(t < v.CARD_GIB for _r, pub, _p, t, _s in v.results() if pub is not None)
