@@ -24,8 +24,14 @@ Alpaca data set at its default length, longest training sample 1,044 (phi-1.5) /
   ``flash_attention`` true); ``--quantize bnb.nf4-dq``: Lightning's ``BitsandbytesPrecision`` (NF4 with double
   quantisation, bitsandbytes 0.41.1 < 0.43.2: ``legacy_bnb_4bit``).
 
-Entered as ``framework: hf`` (a plain PyTorch loop over a 16-bit model, the way bench/validate_memory_oos8.py enters
-PEFT's own loop) -- LitGPT is not one of the tool's frameworks. ASSUMED (what the tool cannot state): LitGPT's own
+One GPU: entered as ``framework: hf`` (a plain PyTorch loop over a 16-bit model, the way
+bench/validate_memory_oos8.py enters PEFT's own loop) -- LitGPT is not one of the tool's frameworks. Several GPUs:
+``framework: fsdp`` with ``fsdp_version: 1`` (Fabric's ``FSDPStrategy`` runs torch FSDP1, flat parameters; the
+same figures as ``hf`` with ``fsdp_version: 1`` before this round), ``training.fsdp_no_sync`` (``lora.py`` runs the
+accumulation's micro-batches under ``fabric.no_backward_sync`` = FSDP ``no_sync``) and
+``training.fsdp_lora_mixed_units`` (Fabric 2.1 sets ``use_orig_params=True``; the LoRA A/B sit in each ``Block``
+unit beside the frozen weights) -- both fields new this round; the "before" column (bench/data/memoos14_before.json,
+main 0956a408) had neither. ASSUMED (what the tool cannot state): LitGPT's own
 ``GPT`` module is priced as the Hugging Face architecture of the same shape (StableLM Alpha and phi-1.5 as
 ``gpt_neox``-style blocks: LayerNorm, biases, GELU MLP of 4h, parallel residual; phi-1.5 with one norm a block);
 LitGPT runs the head in chunks of 128 tokens (``lm_head_chunk_size=128``) and ``chunked_cross_entropy`` on the

@@ -64,6 +64,9 @@ GLOSSARY = BASE_WORDS | {
     "eager", "Eager",
     # EleutherAI's Pythia model suite, a product name (the GPT-NeoX parallel-residual tooltip cites its configs)
     "Pythia",
+    # training libraries named by the FSDP gradient-sync and LoRA-unit switches (product names: Lightning Fabric,
+    # LitGPT, MosaicML Composer, Hugging Face PEFT)
+    "Lightning", "Fabric", "LitGPT", "Composer", "PEFT",
 }
 
 
