@@ -313,6 +313,8 @@ class SearchResult:
     rent_vs_build: Any = None  # cost.BuildResult for the top plan's hardware
     frameworks: tuple[str, ...] = ()  # the frameworks searched
     rules_relaxed: tuple[str, ...] = ()  # rules dropped because nothing passed them
+    #: a plan better by the objective than #1 ranks after it only for tight memory (:func:`_tight_ahead`)
+    tight_ahead: bool = False
 
     @property
     def skipped(self) -> list[dict]:
@@ -2147,7 +2149,8 @@ def search(
 def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, prices: Any, overheads: Any,
                  cancel: Callable[[], bool] | None) -> None:
     """#1's line, under its rank lines, naming the best plan with the framework's memory savers when #1 is tight on
-    memory or rents a whole term it mostly leaves idle (:mod:`core.advisor_savers`; the user's choice is kept)."""
+    memory or rents a whole term it mostly leaves idle, or a plan better by the objective ranks after it only for
+    tight memory (``res.tight_ahead``) (:mod:`core.advisor_savers`; the user's choice is kept)."""
     def run(d: dict):
         try:
             v = Scenario.model_validate(d)
@@ -2157,14 +2160,14 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
             raise
         except (PlannerError, ValueError):
             return None
-    if not res.plans or not saversmod.wants_savers(res.plans[0]):
+    if not res.plans or not (saversmod.wants_savers(res.plans[0]) or res.tight_ahead):
         return  # the common case: nothing more is searched
     try:
         arch = resolve_arch(s.model, models)
         fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
     except (PlannerError, ValueError):
         return
-    line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
+    line = saversmod.savers_line(s, res.plans, res.objective, run, fws, tight_ahead=res.tight_ahead)
     if line is None:
         return
     top = res.plans[0]
@@ -2563,7 +2566,24 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
+        tight_ahead=bool(plans) and feasible and _tight_ahead(int(chosen[0]), order, pen, cat, objective),
     )
+
+
+def _tight_ahead(i: int, order, pen, cat: dict, objective: str) -> bool:
+    """Whether a row better than #1 (row ``i``) by the objective ranks after it only for tight memory (planning rule
+    "memory headroom", advisor :data:`TIGHT_BIT`): its other failed rules are #1's too. Issue 35 round 14
+    (advice14): a year of Qwen2.5-32B full fine-tuning ranked 8 × H20 first (12.3 days, 24,843 CNY a job) over
+    8 × H800 at 97% of the card (2.6 days, 5,152 CNY); with the optimizer states in CPU memory (Megatron-Core
+    ``--optimizer-cpu-offload``) 4 × H800 fit with room, 4.8 days, 4,849 CNY, and #1 said nothing of it, because
+    the savers' search (:mod:`core.advisor_savers`) ran only for a #1 tight itself or leasing an idle term. The tight
+    rows are the ones the savers make roomy, so their being ahead by the objective is the same reason to look."""
+    pen = np.asarray(pen, dtype=np.int64)
+    key = cat["calendar_hours"] / 24.0 if objective == "fastest" else cat["cost"]
+    lim = float(key[i]) / (1.0 + FASTEST_TIE) if objective == "fastest" else float(key[i])
+    others = np.int64(~advisormod.TIGHT_BIT)
+    return any(pen[j] & advisormod.TIGHT_BIT and (pen[j] & others & ~pen[i]) == 0 and float(key[j]) < lim
+               for j in (int(j) for j in order))
 
 
 def _apply_ranking_rules(cat: dict, contexts: list[SearchContext], con: Any, objective: str) -> bool:
@@ -3228,6 +3248,10 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
                      {"gpu": gpu.name, "date": price.source_date}))
+    elif price.kept_fields(p.rental_mode):  # your quote lacks this mode's price (issue 35 round 14, advice14)
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Billed on {mode} at the default price for {gpu} ({date}), which "
+                                                 "your quote does not give: enter your own."),
+                     {"gpu": gpu.name, "date": price.kept_date, "mode": Msg("Cost", MODE_LABELS[p.rental_mode])}))
     return w
 
 
