@@ -1489,7 +1489,7 @@
     </message>
     <message>
         <source>Billed on {mode} at the default price for {gpu} ({source}, {date}): your quote does not give that price. Enter it, or set the rental mode (constraints.rental_mode) to the one you rent.</source>
-        <translation>按{mode}计费，用的是 {gpu} 的默认价格（{source}，{date}）：你的报价里没有这一项。请填入该价格，或在“时间与预算”页把租用方式设为你实际租用的方式。</translation>
+        <translation>以{mode}计费，用的是 {gpu} 的默认价格（{source}，{date}）：你的报价里没有这一项。请填入该价格，或在“时间与预算”页把租用方式设为你实际租用的方式。</translation>
     </message>
     <message>
         <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
@@ -4842,7 +4842,7 @@
     </message>
     <message>
         <source>Billed on {mode} at the default price for {gpu} ({date}), which your quote does not give: enter your own.</source>
-        <translation>按{mode}计费，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项：请填入你的价格。</translation>
+        <translation>以{mode}计费，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项：请填入你的价格。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} meets the deadline only at its point estimate, not at the upper end of its band (ranked after safe plans).</source>
