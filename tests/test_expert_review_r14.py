@@ -124,6 +124,32 @@ def test_tight_ahead_by_hand():
     assert search._tight_ahead(0, order, np.array([tight, tight]), cat, "cheapest")
 
 
+def _fake(cost: float, failed=(), mode="card_hour", days=2.0):
+    from types import SimpleNamespace as NS
+
+    pen = sum(bit for bit, rid in advisormod.BIT_RULES if rid in failed)
+    return NS(rental_mode=mode, calendar_days=days, cost=cost, penalty=pen, num_gpus=4, gpu_name="G",
+              framework_name="F", currency="CNY",
+              evaluation=NS(rules=[NS(id=r, status="failed") for r in failed]))
+
+
+@pytest.mark.parametrize("one_cost,one_failed,q_cost,shown", [
+    (100.0, (), 95.0, False),                      # roomy #1, savers plan within the 7% tie: not worth a line
+    (100.0, (), 90.0, True),                       # beyond the tie
+    (100.0, ("price_fabric",), 102.0, True),       # #1 fails a rule the savers' plan passes: shown at any cost
+    (100.0, ("memory_headroom",), 99.0, True),     # #1 tight itself (round 11's trigger): no margin
+])
+def test_savers_line_margin_for_a_roomy_plan_one(one_cost, one_failed, q_cost, shown):
+    from gpuplanner.core import advisor_savers as sv
+    from types import SimpleNamespace as NS
+
+    s = Scenario.model_validate(_doc("09-rent-vs-build-32b-year.json"))
+    one = _fake(one_cost, one_failed)
+    line = sv.savers_line(s, [one], "cheapest", lambda d: NS(plans=[_fake(q_cost)]), ("megatron",),
+                          tight_ahead=True, margin=search.FASTEST_TIE)
+    assert (line is not None) == shown
+
+
 def test_lora_has_no_saver_so_no_line():
     """The 128k LoRA request has a cheaper tight plan (8 × A800 at 91%) but LoRA's optimizer states are the
     adapters': no saver applies and no line is added."""

@@ -2167,7 +2167,8 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
         fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
     except (PlannerError, ValueError):
         return
-    line = saversmod.savers_line(s, res.plans, res.objective, run, fws, tight_ahead=res.tight_ahead)
+    line = saversmod.savers_line(s, res.plans, res.objective, run, fws, tight_ahead=res.tight_ahead,
+                                 margin=FASTEST_TIE)
     if line is None:
         return
     top = res.plans[0]
