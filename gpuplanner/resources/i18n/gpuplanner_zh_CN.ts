@@ -1488,6 +1488,10 @@
         <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
     </message>
     <message>
+        <source>Billed on {mode} at the default price for {gpu} ({source}, {date}): your quote does not give that price. Enter it, or set the rental mode (constraints.rental_mode) to the one you rent.</source>
+        <translation>以{mode}计费，用的是 {gpu} 的默认价格（{source}，{date}）：你的报价里没有这一项。请填入该价格，或在“时间与预算”页把租用方式设为你实际租用的方式。</translation>
+    </message>
+    <message>
         <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
         <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
     </message>
@@ -4835,6 +4839,10 @@
     <message>
         <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
         <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode} at the default price for {gpu} ({date}), which your quote does not give: enter your own.</source>
+        <translation>以{mode}计费，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项：请填入你的价格。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} meets the deadline only at its point estimate, not at the upper end of its band (ranked after safe plans).</source>
