@@ -68,3 +68,17 @@ def test_fp8_and_moe_rows_are_faster_where_the_weights_are_fewer():
     active) beats the dense 8B, as in the source (150.25 > 81.73; 137.18 > 81.73)."""
     assert S.predicted_speed("qwen3-8b", "fp8", 1, 1) > S.predicted_speed("qwen3-8b", "bf16", 1, 1)
     assert S.predicted_speed("qwen3-30b-a3b", "bf16", 1, 1) > S.predicted_speed("qwen3-8b", "bf16", 1, 1)
+
+
+def test_fragment_is_registered_and_carries_the_scripts_figures():
+    """bench/data/servoos14.md is in bench/validate_time.py's list, starts with its HTML comment, and its headline
+    row is what the script computes now (so a model change that moves these rows fails here until the note is
+    updated)."""
+    root = Path(__file__).resolve().parents[1]
+    assert '*_fragments("servoos14.md")' in (root / "bench" / "validate_time.py").read_text(encoding="utf-8")
+    text = (root / "bench" / "data" / "servoos14.md").read_text(encoding="utf-8")
+    assert text.startswith("<!--")
+    a = sorted(x[0] for x in S.scored())
+    med = (a[17] + a[18]) / 2
+    p90 = a[min(len(a) - 1, int(round(0.9 * (len(a) - 1))))]
+    assert f"| all new rows | 36 | {med * 100:.1f}% | {p90 * 100:.1f}% |" in text
