@@ -24,6 +24,23 @@ Left out: the INT4 rows (AWQ-INT4 / GPTQ-INT4 Marlin kernels: GPTQ-Marlin MoE ru
 not a format), the Transformers tables (HF generate, not a serving engine), and the models without a preset (Qwen3
 0.6B / 1.7B / 4B / 14B / 32B).
 
+(G) GPUStack "Performance Lab", "Optimizing Qwen3-8B Latency on NVIDIA H100 GPUs" (gpustack/gpustack
+    ``docs/performance-lab/qwen3-8b/h100-latency.md``, commit 1dbc3b8130da92d31539404545a1aff5c3992f8c): "A single NVIDIA
+    H100 SXM GPU"; vLLM v0.11.0, SGLang v0.5.3.post3, TensorRT-LLM v1.2.0rc1, each started with its defaults
+    (``vllm serve Qwen/Qwen3-8B``, ``python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B`` or ``Qwen3-8B-FP8``,
+    ``trtllm-serve Qwen/Qwen3-8B``); ``vllm bench serve --backend openai-chat --endpoint /v1/chat/completions
+    --dataset-name sharegpt --num-prompts 100 --max-concurrency C``: 23,260 input and 22,061 generated tokens in
+    every run (means 232.6 / 220.6). Entered: mean TPOT and mean TTFT of the vLLM baseline at C = 1, 2, 4, 8 and of the
+    three engines' "choosing the engine" runs at C = 4 (SGLang BF16 and FP8 too). Left out: the speculative-decoding
+    runs (EAGLE3: no planner mechanism), the attention-backend and ``--cuda-graph-max-bs 8`` variants (same engine and
+    figures within 1%).
+    Modelled: TPOT = the decode step at a batch of C over the mean context 232.6 + 220.6 / 2, plus the prefills of
+    the C − 1 other requests that join a running request's steps, spread over its 219.6 later tokens (each request
+    that finishes is replaced: about one arrival per other slot during a request's life; ASSUMED); TTFT = the idle
+    replica's first token of a 232.6-token prompt plus the engine's API wait (``inf.api_request_wait_s``), the same
+    at every C (ASSUMED: the wait for a running step at C > 1, about half a step, is left out). The chat template's
+    tokens are in the client's count. KV BF16 ("auto") in every run.
+
 Error convention: published / predicted − 1 (the brief's); modelled / published − 1 in brackets.
 """
 from __future__ import annotations
@@ -52,6 +69,47 @@ SPEED = [
     ("qwen3-235b-a22b", "bf16", 8, (74.50, 289.03, 546.73, 979.41, 1493.91, 1639.54)),
     ("qwen3-235b-a22b", "fp8", 4, (71.65, 275.16, 514.23, 887.90, 1269.34, 1319.66)),
 ]
+
+
+G_GPU = "h100-sxm-80gb"
+G_PROMPT, G_OUTPUT = 23260 / 100, 22061 / 100
+G_SOURCE = "gpustack/gpustack docs/performance-lab/qwen3-8b/h100-latency.md @1dbc3b8"
+# (label, engine, precision, concurrency, published mean TPOT ms, published mean TTFT ms)
+GPUSTACK = [
+    ("vLLM 0.11.0", "vllm", "bf16", 1, 7.28, 59.01),
+    ("vLLM 0.11.0", "vllm", "bf16", 2, 7.37, 63.78),
+    ("vLLM 0.11.0", "vllm", "bf16", 4, 7.38, 64.00),
+    ("vLLM 0.11.0", "vllm", "bf16", 8, 7.71, 74.57),
+    ("SGLang 0.5.3.post3", "sglang", "bf16", 4, 7.19, 27.70),
+    ("SGLang 0.5.3.post3", "sglang", "fp8", 4, 5.65, 39.66),
+    ("TensorRT-LLM 1.2.0rc1", "tensorrt-llm", "bf16", 4, 7.67, 51.61),
+]
+
+
+def gpustack_modelled(engine, precision, conc):
+    """(TPOT s, TTFT s) of one (G) run, as the module docstring says."""
+    m, gpu = model("qwen3-8b"), get_gpu(G_GPU)
+    loop = inf.ENGINE_LOOP[engine]
+    step, _ = inf.decode_step_s(m, gpu, precision=precision, kv_bytes=inf.KV_BYTES[KV], batch=conc,
+                                context=G_PROMPT + G_OUTPUT / 2, tp=1, eff=inf.ServingEfficiency(), loop=loop)
+    pre = inf.prefill_s(m, gpu, precision=precision, prompt=G_PROMPT, tp=1, eff=inf.ServingEfficiency(),
+                        attn_precision=KV, engine=engine)
+    tpot = step + (conc - 1) * pre / (G_OUTPUT - 1)
+    ttft = inf.api_request_wait_s(engine) + inf.time_to_first_token_s(
+        m, gpu, prompt_tokens=G_PROMPT, precision=precision, tp=1, loop=loop,
+        chunk=inf.prefill_chunk_tokens(engine, gpu), kv_precision=KV, engine=engine)
+    return tpot, ttft
+
+
+def gpustack_scored():
+    """[(|err|, err, label, published ms, predicted ms, metric)] for every (G) TPOT and TTFT."""
+    out = []
+    for label, eng, prec, c, tpot, ttft in GPUSTACK:
+        mt, mf = gpustack_modelled(eng, prec, c)
+        for metric, meas, got in (("TPOT", tpot, mt * 1e3), ("TTFT", ttft, mf * 1e3)):
+            e = meas / got - 1
+            out.append((abs(e), e, f"{label} qwen3-8b {prec.upper()} H100 C={c} {metric}", meas, got, metric))
+    return out
 
 
 def rows():
@@ -139,6 +197,17 @@ def main():
     print(summary("  MoE (30B-A3B, 235B-A22B)", [x for x in res if not x[2].startswith("qwen3-8b ")]))
     for prec in ("BF16", "FP8"):
         print(summary(f"  {prec}", [x for x in res if f" {prec} " in x[2]]))
+    print()
+    print(f"Source (G): {G_SOURCE}")
+    print("| run | published ms | predicted ms | error (pub/pred-1) | [model/pub-1] |")
+    print("|---|---|---|---|---|")
+    g = gpustack_scored()
+    for a, e, label, meas, got, _ in g:
+        print(f"| {label} | {meas:.2f} | {got:.2f} | {e:+.1%} | [{got / meas - 1:+.1%}] |")
+    print(summary("(G) TPOT, H100 Qwen3-8B, C = 1-8", [x for x in g if x[5] == "TPOT"]))
+    print(summary("(G) TTFT, H100 Qwen3-8B (chat endpoint)", [x for x in g if x[5] == "TTFT"]))
+    print(summary("(G) all", g))
+    print(summary("all new rows (Q) + (G)", res + g))
     print()
     for pad in (32, 64):
         sens = tile_sensitivity(pad)

@@ -82,3 +82,24 @@ def test_fragment_is_registered_and_carries_the_scripts_figures():
     med = (a[17] + a[18]) / 2
     p90 = a[min(len(a) - 1, int(round(0.9 * (len(a) - 1))))]
     assert f"| all new rows | 36 | {med * 100:.1f}% | {p90 * 100:.1f}% |" in text
+
+
+def test_gpustack_rows_match_the_source_and_tpot_adds_the_other_prefills():
+    """(G): the runs' token totals and a spot figure per engine as the page prints them; TPOT at C = 1 is the bare
+    batch-1 step, and at C > 1 it adds (C − 1) prefills of the mean prompt over the 219.6 later tokens."""
+    assert (S.G_PROMPT, S.G_OUTPUT, S.G_GPU) == (232.6, 220.61, "h100-sxm-80gb")
+    got = {(r[1], r[2], r[3]): (r[4], r[5]) for r in S.GPUSTACK}
+    assert got[("vllm", "bf16", 1)] == (7.28, 59.01) and got[("vllm", "bf16", 8)] == (7.71, 74.57)
+    assert got[("sglang", "bf16", 4)] == (7.19, 27.70) and got[("sglang", "fp8", 4)] == (5.65, 39.66)
+    assert got[("tensorrt-llm", "bf16", 4)] == (7.67, 51.61) and len(S.GPUSTACK) == 7
+    m, gpu = S.model("qwen3-8b"), get_gpu("h100-sxm-80gb")
+    step = lambda b: inf.decode_step_s(m, gpu, precision="bf16", kv_bytes=inf.KV_BYTES["bf16"], batch=b,  # noqa: E731
+                                       context=232.6 + 220.61 / 2, tp=1, eff=inf.ServingEfficiency(),
+                                       loop="overlapped")[0]
+    assert S.gpustack_modelled("vllm", "bf16", 1)[0] == pytest.approx(step(1), rel=1e-12)
+    pre = inf.prefill_s(m, gpu, precision="bf16", prompt=232.6, tp=1, eff=inf.ServingEfficiency(),
+                        attn_precision="bf16", engine="vllm")
+    assert S.gpustack_modelled("vllm", "bf16", 4)[0] == pytest.approx(step(4) + 3 * pre / 219.61, rel=1e-12)
+    # the vLLM first token carries its API wait, SGLang's none: the same prompt, 2 ms apart
+    assert S.gpustack_modelled("vllm", "bf16", 1)[1] - S.gpustack_modelled("sglang", "bf16", 4)[1] == \
+        pytest.approx(inf.api_request_wait_s("vllm"), abs=1e-9)
