@@ -2551,8 +2551,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
-    front = tie_front(days, cat["cost"], _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False)))
-    pareto = _distinct_front(front, gpu_of, cat, contexts, days)
+    pareto = _pareto(days, cat, gpu_of, contexts)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
     if plans:
@@ -2565,12 +2564,20 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                      table.currency)
     notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
         feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(tp_rule, con, plans))
+    rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
-        rent_vs_build=plans[0].evaluation.rent_vs_build if plans else None, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
+        rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
         tight_ahead=bool(plans) and feasible and _tight_ahead(int(chosen[0]), order, pen, cat, objective),
     )
+
+
+def _pareto(days, cat: dict, gpu_of, contexts: list) -> list:
+    """The Pareto front of the roomy rows (calendar days against cost, ties kept: :func:`tie_front`), one point per
+    GPU type and count (:func:`_distinct_front`)."""
+    front = tie_front(days, cat["cost"], _roomy_front(days, cat["cost"], _penalty_of(cat, False, tp=False)))
+    return _distinct_front(front, gpu_of, cat, contexts, days)
 
 
 def _tight_ahead(i: int, order, pen, cat: dict, objective: str) -> bool:
