@@ -78,6 +78,12 @@ def gpu_family(gpu_id: str) -> str | None:
     return None
 
 
+def _h20_run_mfu(step_s: float) -> float:
+    """The MFU of the ms-swift H20 benchmark's run (:data:`H20_CEILINGS`) at ``step_s`` seconds an iteration: 6ND
+    over Qwen3-14B's 14.8e9 parameters and 16 × 8,192 tokens, on 8 H20 at their 148 BF16 TFLOP/s."""
+    return round(6.0 * 14.8e9 * 16 * 8192 / (8 * 148e12 * step_s), 4)
+
+
 #: Issue 35 round 14 (advice14): the H20 is a class of its own. It is the GH100 die with its tensor rate cut to 148
 #: BF16 TFLOP/s and the H100's memory system, so its training GEMMs run at ~0.9 of its figure (timing.fixed_loss_share)
 #: and a step reaches an MFU no H100 run does: the H100's best published runs (0.48–0.49, Megatron-LM README) held a
@@ -85,12 +91,13 @@ def gpu_family(gpu_id: str) -> str | None:
 #: validated time. The class's published run: ms-swift ``examples/megatron/fp8/benchmark.sh`` (modelscope/ms-swift,
 #: read at 7cb73c1f; "test_env: H20"; the round-9 note cites 891a9ab3d): ``megatron sft`` of Qwen3-14B, BF16, 8 H20,
 #: TP 4 × DP 2 with sequence parallelism, packing to 8,192 tokens, global batch 16, selective recompute, 13 s/it:
-#: 6 × 14.8e9 (the model card's 14.8B) × 16 × 8,192 / (8 × 148e12 × 13) = 0.758 (6ND, the packed rows taken full). The model gives that row
+#: 6 × 14.8e9 (the model card's 14.8B) × 16 × 8,192 / (8 × 148e12 × 13) = 0.756 (6ND, the packed rows taken full;
+#: :func:`_h20_run_mfu`). The model gives that row
 #: 13.09 s (bench/validate_megatron_ft_oos9.py). Other tools and the > 20B class borrow it (the family's lowest, the
 #: rule of :func:`mfu_ceiling`).
 H20_CEILINGS = {
     "h20/megatron/le20b": {
-        "mfu": round(6.0 * 14.8e9 * 16 * 8192 / (8 * 148e12 * 13.0), 4), "metric": "mfu",
+        "mfu": _h20_run_mfu(13.0), "metric": "mfu",
         "row": "ms-swift-qwen3-14b-bf16-8xh20",
         "source": "modelscope/ms-swift examples/megatron/fp8/benchmark.sh (BF16: 13s/it)",
         "source_url": "https://github.com/modelscope/ms-swift/blob/7cb73c1f096e1745a6ec17120ee0cdc4b81eb09e/"
@@ -125,7 +132,7 @@ FP8_CEILINGS = {
 #: the same script's FP8 run (``--fp8_recipe blockwise``, 8 s/it), on the BF16 peak as :data:`FP8_CEILINGS`:
 #: 6 × 14.8e9 × 16 × 8,192 / (8 × 148e12 × 8) = 1.23 (an FP8 step above the BF16 figure)
 FP8_CEILINGS["h20/megatron/le20b"] = {
-    **H20_CEILINGS["h20/megatron/le20b"], "mfu": round(6.0 * 14.8e9 * 16 * 8192 / (8 * 148e12 * 8.0), 4),
+    **H20_CEILINGS["h20/megatron/le20b"], "mfu": _h20_run_mfu(8.0),
     "row": "ms-swift-qwen3-14b-fp8-8xh20", "source": "modelscope/ms-swift examples/megatron/fp8/benchmark.sh "
                                                      "(FP8: 8s/it)"}
 
