@@ -1019,10 +1019,17 @@ def _check_nanotron_precision(t) -> None:
             CTX, "Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16")))
 
 
+def fsdp_sharded_grads(framework: str, zero: int) -> bool:
+    """FSDP with sharded gradients (framework fsdp or the Hugging Face stack, ``parallel.zero`` 2 or 3): where
+    ``training.fsdp_no_sync`` and ``training.fsdp_lora_mixed_units`` apply. The one rule the validation and the
+    Training page read (review14)."""
+    return zero >= 2 and engine_of(framework) in ("fsdp", "hf")
+
+
 def _check_fsdp_no_sync(t, p) -> None:
     """``training.fsdp_no_sync`` on and ``training.fsdp_lora_mixed_units`` need FSDP with sharded gradients
     (``parallel.zero`` 2 or 3); the mixed units need LoRA (16-bit base weights beside the adapters)."""
-    fsdp = p.zero >= 2 and engine_of(t.framework) in ("fsdp", "hf")
+    fsdp = fsdp_sharded_grads(t.framework, p.zero)
     if t.fsdp_no_sync and not fsdp:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, "

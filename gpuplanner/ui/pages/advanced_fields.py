@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt
 from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, own_lora_layers, reentrant_switch, support
-from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES, LoraLayer
+from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES, LoraLayer, fsdp_sharded_grads
 from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
@@ -140,7 +140,7 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
         # FSDP's gradient sync and LoRA's FSDP units: the FSDP engines with sharded gradients (core/scenario.py
         # refuses them elsewhere); a set value stays in sight
-        fsdp = engine_of(t.framework) in ("fsdp", "hf") and p.zero >= 2
+        fsdp = fsdp_sharded_grads(t.framework, p.zero)
         self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
         self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box,
                                         t.fsdp_lora_mixed_units or (fsdp and t.method == "lora"))
