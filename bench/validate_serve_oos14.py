@@ -45,13 +45,13 @@ Error convention: published / predicted − 1 (the brief's); modelled / publishe
 """
 from __future__ import annotations
 
-import statistics
 import sys
 
 from gpuplanner.core import inference as inf
 from gpuplanner.core.catalog_hw import get_gpu
 from gpuplanner.core.estimate import resolve
 from gpuplanner.core.scenario import Scenario
+from validate_serve_oos10 import summary  # the serving benches' one summary line (round 10)
 
 GPU = "h20-96gb"
 ENGINE = "sglang"
@@ -149,15 +149,6 @@ def scored():
         e = meas / got - 1
         out.append((abs(e), e, f"{p} {prec.upper()} TP{tp} {n}/{OUTPUT}", meas, got, first / (first + dec)))
     return out
-
-
-def summary(name, errs):
-    if not errs:
-        return f"{name}: no rows"
-    a = sorted(x[0] for x in errs)
-    p90 = a[min(len(a) - 1, int(round(0.9 * (len(a) - 1))))]
-    return (f"{name}: {len(a)} rows, median {statistics.median(a) * 100:.1f}%, p90 {p90 * 100:.1f}%, "
-            f"signed median {statistics.median(x[1] for x in errs) * 100:+.1f}%")
 
 
 def implied_decode_ms(meas, prompt, first_s, output=OUTPUT):
