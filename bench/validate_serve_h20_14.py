@@ -12,7 +12,8 @@ Sources
     --backend sglang --dataset-name random --random-input 1024 --random-output 512 --max-concurrency 8
     --num-prompt 200``: 103,005 input / 53,590 generated tokens (means 515.0 / 268.0), "Concurrency: 7.83".
     Entered: the run WITH the PR's tuned configs — mean ITL 22.99 ms, median ITL 19.73 ms, mean TTFT 256.53 ms.
-    The SGLang release is not stated (the PR's branch, late June 2025). ASSUMED: DeepSeek-V3-0324's own block-scaled FP8 weights (scored as the planner's ``fp8``, no block field), KV
+    The SGLang release is not stated (the PR's branch, late June 2025). ASSUMED: DeepSeek-V3-0324's own
+    block-scaled FP8 weights (scored as the planner's ``fp8``, no block field), KV
     BF16 (SGLang "auto"), SGLang's other defaults (CUDA graphs, overlap scheduler). Modelled like servoos14's (G):
     median ITL = the decode step at a batch of 8 over the mean context 515 + 268 / 2; mean ITL = that step plus the
     7 other requests' prefills spread over a request's 267 later tokens; TTFT = the idle replica's first token of a
@@ -96,7 +97,8 @@ def required_share(target_s, preset, gpu_id, engine, precision, batch, context, 
         return float("nan")
     for _ in range(40):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if step_s(preset, gpu_id, engine, precision, batch, context, tp, mid) > target_s else (lo, mid)
+        slow = step_s(preset, gpu_id, engine, precision, batch, context, tp, mid) > target_s
+        lo, hi = (mid, hi) if slow else (lo, mid)
     return (lo + hi) / 2
 
 
