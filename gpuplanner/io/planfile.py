@@ -1054,10 +1054,14 @@ def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True, mode
         path = path.resolve()
     folder = path.parent
     try:
-        old_mode = stat.S_IMODE(path.stat().st_mode)
-        exists = True
+        st = path.stat()
+        old_mode, exists = stat.S_IMODE(st.st_mode), True
     except FileNotFoundError:
         old_mode, exists = 0o666 & ~_UMASK, False
+    if exists and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        # a device, FIFO or socket (``-o /dev/null``, a link to one): os.replace would put a regular file in its
+        # place (as root, /dev/null itself: probe14 found ``report -o /dev/full`` replacing the device node)
+        raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
     if backup and exists:
         _write_temp_then_replace(path.with_name(path.name + BACKUP_SUFFIX), path.read_bytes(), old_mode, folder)
     _write_temp_then_replace(path, data, old_mode if mode is None else mode, folder)
@@ -1110,6 +1114,13 @@ def check_writable_folder(path: str | os.PathLike) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(PermissionError(errno.EACCES, "Permission denied"))))
+    try:
+        special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()  # links followed, as atomic_write
+    except OSError:
+        special = False
+    if special:
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
+            why=os_reason(NotRegularFile(errno.EINVAL, "not a regular file"))))
 
 
 def _save_error(path: Path, err: OSError) -> PlanFileError:
@@ -1117,10 +1128,16 @@ def _save_error(path: Path, err: OSError) -> PlanFileError:
         why=os_reason(err)))
 
 
+class NotRegularFile(OSError):
+    """The output path names a device, FIFO or socket (:func:`atomic_write` never replaces one)."""
+
+
 def os_reason(err: OSError) -> str:
     """A short, user-facing reason for a failed write."""
     code = getattr(err, "errno", None)
-    if isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
+    if isinstance(err, NotRegularFile):
+        why = QT_TRANSLATE_NOOP(_CTX, "not a regular file (a device, pipe or socket); give a file name")
+    elif isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
         why = QT_TRANSLATE_NOOP(_CTX, "permission denied; the folder may be read-only")
     elif code == errno.EROFS:
         why = QT_TRANSLATE_NOOP(_CTX, "the disk is read-only")
