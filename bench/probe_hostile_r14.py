@@ -191,6 +191,9 @@ def field_cases() -> list[Case]:
           hardware__custom_gpus=[{"id": "custom-a", "name": "x", "memory_gib": 0}]),
         s("inter_node unknown", EXAMPLE, ("hardware.inter_node", "ib-zz"), hardware__inter_node="ib-zz",
           hardware__num_gpus=16),
+        s("inter_node unknown: plan", EXAMPLE, ("hardware.inter_node", "ib-zz"), cmd="plan",
+          hardware__inter_node="ib-zz", hardware__num_gpus=16),
+        s("inter_node unknown on one node", EXAMPLE, ("hardware.inter_node", "ib-zz"), hardware__inter_node="ib-zz"),
         s("nics_per_node 0", EXAMPLE, ("hardware.nics_per_node", "0"), hardware__nics_per_node=0),
         s("exchange_rate 0", EXAMPLE, ("constraints.exchange_rate", "0"), constraints__exchange_rate=0),
         s("hours_per_week 169", EXAMPLE, ("constraints.hours_per_week", "169"), constraints__hours_per_week=169),
@@ -410,9 +413,17 @@ def _x_21_sheets(wb, ws):
         h.append(["# note"])
 
 
+def _x_25_vendors(wb, ws):
+    for i in range(24):
+        h = wb.create_sheet(f"v{i + 2}")
+        for r in ws.iter_rows(values_only=True):
+            h.append(list(r))
+        h["C2"] = f"Vendor {i + 2}"
+
+
 def q(name, words, files, expect="2", extra=()) -> Case:
     sheet = next(k for k in files if k.startswith("q."))
-    return Case(name, ["quotes", str(PLAN_LORA), sheet, "--json", *extra], files, expect, tuple(words))
+    return Case(name, ["quotes", str(PLAN_LORA), sheet, *extra, "--json"], files, expect, tuple(words))
 
 
 def quote_cases() -> list[Case]:
@@ -430,6 +441,7 @@ def quote_cases() -> list[Case]:
         q("xlsx '#DIV/0!' price", ("C4", "#DIV/0!"), {"q.xlsx": _xlsx(_x_err)}),
         q("xlsx a cell in column 16000", (), {"q.xlsx": _xlsx(_x_many_cols)}, expect="0|2"),
         q("xlsx 22 sheets", (), {"q.xlsx": _xlsx(_x_21_sheets)}, expect="0|2"),
+        q("xlsx 25 vendor sheets (none left out silently)", ("q.xlsx", "20"), {"q.xlsx": _xlsx(_x_25_vendors)}),
         q("xlsx not a zip", ("q.xlsx",), {"q.xlsx": b"PK\x03\x04garbage"}),
         q("xlsx a CSV renamed", ("q.xlsx",), {"q.xlsx": _sheet_csv()}),
         q("csv a workbook renamed", ("q.csv",), {"q.csv": _xlsx(lambda wb, ws: None)}),

@@ -91,6 +91,7 @@ SUFFIX = ".gpuplan"
 BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
 MAX_UNKNOWN_LISTED = 8
+MAX_TITLE = 1000  # PlanDocument.title, characters
 
 _CTX = "PlanFile"
 
@@ -339,7 +340,9 @@ class PlanDocument(_Doc):
     app_version: str = __version__
     created: datetime = Field(default_factory=_now)
     modified: datetime = Field(default_factory=_now)
-    title: str = ""
+    #: a plan's title comes from a file (the app sets it from the file name, at most 255 bytes); the PDF lays it out
+    #: as its heading: a 1 MB title held that layout for minutes, a 10 MB one crashed Qt (probe14)
+    title: str = Field("", max_length=MAX_TITLE)
     notes: str = ""
     scenario: Scenario = Field(default_factory=Scenario)
     price_snapshot: PriceSnapshot | None = None
