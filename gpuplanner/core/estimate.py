@@ -171,6 +171,18 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     if arch.num_layers < p.pp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "pp={pp} exceeds the model's {layers} layers"),
                                         pp=p.pp, layers=arch.num_layers), field="parallel.pp")
+    if p.vpp > 1 and p.pp == 1 and not p.auto:
+        # Megatron-LM arguments.py (d98e8a64): "When interleaved schedule is used, pipeline-model-parallel size should
+        # be greater than 1"; the estimate priced vpp=2 on pp=1 without a word (probe14)
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "vpp={vpp} interleaves pipeline stages; it needs pp > 1"), vpp=p.vpp), field="parallel.vpp")
+    if p.vpp > 1 and arch.num_layers < p.pp * p.vpp:
+        # each virtual stage holds whole layers: Megatron-Core builds num_layers // pp // vpp of them a chunk
+        # (transformer_layer.py ``num_layers_per_virtual_rank = num_layers_per_pipeline_rank // vp_size``, d98e8a64),
+        # none at all past this; the estimate priced pp=8 vpp=8 on 32 layers as 64 chunks (probe14)
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model's {layers} layers"),
+            vpp=p.vpp, pp=p.pp, chunks=p.pp * p.vpp, layers=arch.num_layers), field="parallel.vpp")
     if p.ep > 1:
         if not arch.is_moe:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expert parallelism needs an MoE model")),
