@@ -844,10 +844,48 @@ def run_case(case: Case) -> tuple[bool, str, float]:
     return not problems, ("; ".join(problems) + " | " if problems else "") + f"rc={rc} " + repr(first[:220])[1:-1], dt
 
 
+def run_forked(case: Case) -> tuple[bool, str, float]:
+    """:func:`run_case` in a child process (``--fork``): a case that crashes the interpreter (a signal) or outlives
+    the alarm inside C code is that case's FAIL, not the end of the run (how the old code was scored)."""
+    import select
+
+    from gpuplanner.cli import run_cli  # noqa: F401  (imported once, before forking)
+
+    rfd, wfd = os.pipe()
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(rfd)
+        try:
+            res = run_case(case)
+        except BaseException as e:  # noqa: BLE001
+            res = (False, f"runner crash {type(e).__name__}", time.perf_counter() - t0)
+        os.write(wfd, json.dumps(res).encode())
+        os._exit(0)
+    os.close(wfd)
+    ready, _, _ = select.select([rfd], [], [], MAX_SECONDS * 3)
+    data = b""
+    if ready:
+        while chunk := os.read(rfd, 65536):
+            data += chunk
+    else:
+        os.kill(pid, signal.SIGKILL)
+    os.close(rfd)
+    _, status = os.waitpid(pid, 0)
+    dt = time.perf_counter() - t0
+    if data:
+        ok, line, dt = json.loads(data)
+        return ok, line, dt
+    if not ready:
+        return False, f"hang: still running after {dt:.0f} s (killed)", dt
+    return False, f"crash: the process died (signal {os.WTERMSIG(status) if os.WIFSIGNALED(status) else '?'})", dt
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="run the cases whose name holds this text (A|B: either)")
     ap.add_argument("--list", action="store_true", help="list the cases' names and exit")
+    ap.add_argument("--fork", action="store_true", help="run each case in a child process (a crash fails that case)")
     args = ap.parse_args(argv)
     cases = [c for make in ALL for c in make() if any(o in c.name for o in args.only.split("|"))]
     if args.list:
@@ -856,7 +894,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     t0 = time.perf_counter()
     for case in cases:
-        ok, line, dt = run_case(case)
+        ok, line, dt = (run_forked if args.fork else run_case)(case)
         failed += not ok
         print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
     checks = direct_checks() if any(o in "direct autosave recent" for o in args.only.split("|")) else []
