@@ -814,6 +814,8 @@ _SCENARIO_KEYS = set(Scenario.model_fields)
 
 def _field_error(name: str, err: ValidationError) -> PlanFileError:
     first = err.errors()[0]
+    if first.get("type") == "string_unicode":  # a lone surrogate in a length-checked field: the sentence of the others
+        return PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode")))
     loc = ""
     for part in first.get("loc", ()):
         loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
