@@ -622,7 +622,10 @@ def plan_cases() -> list[Case]:
              {"p.gpuplan": _plan(title="\x1b]0;pwn\x07\u202e<b>t</b>\r\n")}, "0|2", outputs=("r.pdf",)),
         Case("plan checklist 100,000 items", ["estimate", "p.gpuplan"],
              {"p.gpuplan": _plan(vendor_checklist=[{"id": f"c{i}", "checked": True} for i in range(100_000)])},
-             "0|2", ("vendor_checklist",)),
+             "2", ("vendor_checklist", "100000")),
+        Case("plan checklist note 1 MB", ["estimate", "p.gpuplan"],
+             {"p.gpuplan": _plan(vendor_checklist=[{"id": "nvlink_topology", "note": "n" * 1_000_000}])},
+             "2", ("vendor_checklist",)),
         Case("plan quotes 5,000 vendors", ["quotes", "p.gpuplan", "--json"],
              {"p.gpuplan": _plan(quotes=[{"provider": f"v{i}", "offers": []} for i in range(5000)])}, "0|2",
              ("quotes",), max_out=5_000_000),  # one entry a vendor the file holds: linear, not multiplied

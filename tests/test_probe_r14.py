@@ -272,3 +272,34 @@ def test_vpp_at_the_bound_is_read(tmp_path):
     f = _scenario(tmp_path, EXAMPLE, training__framework="megatron", training__recompute="none", parallel__zero=1,
                   parallel__pp=8, parallel__vpp=4, hardware__num_gpus=8)
     assert _cli(["estimate", str(f)])[0] == 0
+
+
+# 11. A plan's vendor checklist (and benchmarks) took any number of entries and any note: 100,000 entries took 10 s to
+#     open (every pass over the file walks each entry), a 20 MB file of them minutes. Bounded before those passes;
+#     and the JSON reader walks the tree for a path only when a NaN/overflow marker was kept.
+
+def test_checklist_bounded_before_the_passes(tmp_path):
+    import time
+
+    d = json.loads(PLAN_LORA.read_text(encoding="utf-8"))
+    d["vendor_checklist"] = [{"id": f"c{i}", "checked": True} for i in range(100_000)]
+    f = tmp_path / "p.gpuplan"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    t0 = time.perf_counter()
+    rc, _, err = _cli(["estimate", str(f)])
+    assert rc == 2 and "vendor_checklist" in _one_line(err) and "100000" in err
+    d["vendor_checklist"] = [{"id": "nvlink_topology", "note": "n" * 10_001}]
+    f.write_text(json.dumps(d), encoding="utf-8")
+    rc, _, err = _cli(["estimate", str(f)])
+    assert rc == 2 and "vendor_checklist[0].note" in _one_line(err)
+    assert time.perf_counter() - t0 < 20
+
+
+def test_loads_finite_still_names_the_path():
+    from gpuplanner.io.safe_read import loads_finite
+
+    assert loads_finite('{"a": [1.5, {"b": 2}]}') == {"a": [1.5, {"b": 2}]}
+    for text, where in (('{"a": [1, NaN]}', "a[1]"), ('{"a": {"b": 1e999}}', "a.b")):
+        with pytest.raises(ValueError) as info:
+            loads_finite(text)
+        assert info.value.args[0] == where

@@ -92,6 +92,7 @@ BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
 MAX_UNKNOWN_LISTED = 8
 MAX_TITLE = 1000  # PlanDocument.title, characters
+MAX_LIST = 1000  # PlanDocument.vendor_checklist, .benchmarks: entries
 
 _CTX = "PlanFile"
 
@@ -200,9 +201,9 @@ class SelectedPlan(_Doc):
 class ChecklistItem(_Doc):
     """One vendor check (e.g. ``nvlink_topology``) and whether it was confirmed."""
 
-    id: str = Field(min_length=1)
+    id: str = Field(min_length=1, max_length=200)
     checked: bool = False
-    note: str = ""
+    note: str = Field("", max_length=10_000)  # as the Verify page's own notes (core/checklist.ChecklistEntry)
 
 
 class BenchmarkResult(_Doc):
@@ -347,8 +348,10 @@ class PlanDocument(_Doc):
     scenario: Scenario = Field(default_factory=Scenario)
     price_snapshot: PriceSnapshot | None = None
     selected_plan: SelectedPlan | None = None
-    vendor_checklist: list[ChecklistItem] = Field(default_factory=list)
-    benchmarks: list[BenchmarkResult] = Field(default_factory=list)
+    #: the Verify page writes one entry a check (core/checklist.ITEMS: 10); 100,000 entries took 10 s to open, a
+    #: 20 MB file of them minutes (every pass over the file is per entry, probe14)
+    vendor_checklist: list[ChecklistItem] = Field(default_factory=list, max_length=MAX_LIST)
+    benchmarks: list[BenchmarkResult] = Field(default_factory=list, max_length=MAX_LIST)
     results: dict[str, Any] | None = None
     ui_state: UiState = Field(default_factory=UiState)
     embedded_model: EmbeddedModel | None = None
@@ -846,6 +849,16 @@ def _app_ui_left(data: dict, name: str) -> list[str]:
         name=name, fields=fields)]
 
 
+def _check_list_sizes(data: dict, name: str) -> None:
+    """The plan's lists of records bounded before any pass over them (migration, unknown keys, validation each walk
+    every entry: 100,000 checklist entries took 10 s to open, probe14); the same bound as the fields'."""
+    for key in ("vendor_checklist", "benchmarks"):
+        v = data.get(key)
+        if isinstance(v, list) and len(v) > MAX_LIST:
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), key, MsgStr.make(
+                _CTX, QT_TRANSLATE_NOOP(_CTX, "at most {n} entries, got {got}"), n=MAX_LIST, got=len(v)))
+
+
 def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     """Build a document from parsed JSON (migrating, splitting unknown keys); returns (doc, warnings)."""
     warnings: list[str] = []
@@ -859,6 +872,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
                                      name=name))
         else:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)")))
+    _check_list_sizes(data, name)
     data, original = migrate(data, name)
     if original < CURRENT_SCHEMA:
         warnings.append(_warning(QT_TRANSLATE_NOOP(

@@ -5148,6 +5148,10 @@
         <translation>包含无效的 Unicode 文本</translation>
     </message>
     <message>
+        <source>at most {n} entries, got {got}</source>
+        <translation>最多 {n} 条，实际为 {got} 条</translation>
+    </message>
+    <message>
         <source>not UTF-8 text</source>
         <translation>不是 UTF-8 文本</translation>
     </message>
