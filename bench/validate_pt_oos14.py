@@ -1,0 +1,201 @@
+"""MLPerf Training GPT-3 175B step times the project had not used, round 14: an out-of-sample check (issue 35, ptoos14).
+
+Usage: python bench/validate_pt_oos14.py [--md]
+
+Every row was entered and scored BEFORE any model change (``BEFORE`` holds those predictions, main 33833c23). No
+constant was chosen from these rows. Error = predicted / published − 1 in tokens/s per GPU = published step /
+predicted step − 1 (+ = the model is too fast).
+
+What was already held: ``bench/validate_mlperf_oos.py`` has v3.1 gpt3 of NVIDIA's ``eos_n64``, ``eos_n96``,
+``eos-dfw_n512`` and ``eos-dfw_n1344`` folders; ``bench/validate_pt_oos13.py`` v4.0 SMC and v4.1 NVIDIA / Oracle gpt3.
+Nothing of **MLPerf Training v3.0** (the first GPT-3 round on H100, June 2023) was held, nor v3.1's ``eos-dfw_n768``,
+``n1024``, ``n1280`` runs and Azure's ``ND_H100_v5_n1344`` run (grep of bench/, tests/, docs/ and
+/work/shared/reference/calibration-runs.jsonl for ``training_results_v3.0``, ``n768``, ``n1024``, ``n1280``,
+``ND_H100``: none).
+
+Sources: github.com/mlcommons/training_results_v3.0 @63e326c400f5 and _v3.1 @d06288b2bd67, folders
+``<org>/results/<system>/gpt3/result_*.txt`` (MLLOG) and ``<org>/benchmarks/gpt3/implementations/pytorch/``.
+Published step time: per run the median of MLLOG ``tracked_stats`` ``train_step_timing`` over all logged steps, then
+the median over the 3 runs — the ``validate_mlperf_oos.py`` rule (the same parser gives that file's held v3.1 values
+11.054 / 11.075 / 1.6084 / 0.9296 s). The log's ``global_batch_size`` and ``gradient_accumulation_steps`` fix the
+config: MINIBS × DP = GBS and GBS / DP / MBS = the accumulation steps (``LOG`` below; checked in
+``tests/test_validation_pt_oos14.py``).
+
+Mapping (the configs' exports, the Hydra YAML defaults of the same folder; the same for every row):
+
+* GPT-3 175B (96 layers, hidden 12,288, FFN 49,152, 96 heads, sequence 2,048: ``config_common.sh``), TP 4 × PP 8
+  (config name ``…x4x8``), MBS 1 (``export MICRO_BATCH_SIZE=1`` in each per-size config, after ``config_common.sh``'s
+  2), interleaving 12 (v3.0 ``config_common.sh`` ``INTERLEAVED_PIPELINE=12``; v3.1: not exported, the YAML default
+  12, as ``validate_mlperf_oos.py`` maps the held v3.1 rows);
+* FP8 delayed scaling (``config_fp8.sh``: ``FP8_HYBRID``, amax history 1024, ``max``, ``FP8_REDUCE_AMAX=True``), no
+  FP8 parameter gather (no ``FP8_PARAMS`` in v3.0 / v3.1: BF16 weight gather), distributed optimizer
+  (``USE_DIST_OPTIMIZER=True``; YAML ``overlap_grad_sync`` / ``overlap_param_sync`` True), sequence parallel
+  (``SEQ_PARALLEL`` default True), TP userbuffers overlap (``TP_COMM_OVERLAP=True``), no recompute
+  (``ACT_CKPT_GRANULARITY=null``).
+* v3.0 is NeMo on ``pytorch:23.04`` (the Dockerfile's base); v3.1 NeMo on 23.09. The NVIDIA+CoreWeave folders (HGX
+  H100, CoreWeave's cluster) hold the same ``config_common.sh`` and YAML as NVIDIA's (diff: identical); Azure's v3.1
+  config differs from NVIDIA's only in comments and ``WALLTIME_MINUTES``.
+
+Left out: v3.0 / v3.1 Intel-HabanaLabs Gaudi 2 and Google TPU runs (not modelled).
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import validate_bridge_dense as vbd  # noqa: E402
+
+GH = "https://github.com/mlcommons/training_results_"
+COMMIT = {"v3.0": "63e326c400f5d8bb8c6070a9ab08332d4931152e", "v3.1": "d06288b2bd675a9d88e0e6181f5bb5626b71ec19"}
+SEQ = 2048
+LAYERS = 96
+
+#: (round, org folder, results folder, config, GPUs, GBS, MBS, TP, PP, VP, published step time s, per-run medians)
+ROWS = [
+    ("v3.0", "NVIDIA", "dgxh100_n64_nemo", "config_DGXH100_64x8x128x4x8_mbs1.sh",
+     512, 2048, 1, 4, 8, 12, 12.0741, (12.0827, 12.0713, 12.0741)),
+    ("v3.0", "NVIDIA", "dgxh100_n96_nemo", "config_DGXH100_96x8x128x4x8_mbs1.sh",
+     768, 3072, 1, 4, 8, 12, 12.1274, (12.1282, 12.1274, 12.1236)),
+    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n96_ngc23.04_pytorch", "config_DGXH100_96x8x128x4x8_mbs1.sh",
+     768, 3072, 1, 4, 8, 12, 12.3049, (12.3223, 12.2857, 12.3049)),
+    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n192_ngc23.04_pytorch", "config_DGXH100_192x8x64x4x8_mbs1.sh",
+     1536, 3072, 1, 4, 8, 12, 6.3397, (6.3264, 6.3573, 6.3397)),
+    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n448_ngc23.04_pytorch", "config_DGXH100_448x8x24x4x8_mbs1.sh",
+     3584, 2688, 1, 4, 8, 12, 2.6005, (2.5943, 2.6005, 2.6021)),
+    ("v3.1", "NVIDIA", "eos-dfw_n768_ngc23.09_nemo", "config_DGXH100_768x8x16x4x8_mbs1.sh",
+     6144, 3072, 1, 4, 8, 12, 1.6152, (1.6159, 1.6152, 1.6150)),
+    ("v3.1", "NVIDIA", "eos-dfw_n1024_ngc23.09_nemo", "config_DGXH100_1024x8x16x4x8_mbs1.sh",
+     8192, 4096, 1, 4, 8, 12, 1.6192, (1.6193, 1.6192, 1.6192)),
+    ("v3.1", "NVIDIA", "eos-dfw_n1280_ngc23.09_nemo", "config_DGXH100_1280x8x8x4x8_mbs1.sh",
+     10240, 2560, 1, 4, 8, 12, 0.9256, (0.9256, 0.9255, 0.9256)),
+    ("v3.1", "Azure+NVIDIA", "ND_H100_v5_n1344_pytorch", "config_DGXH100_1344x8x8x4x8_mbs1.sh",
+     10752, 2688, 1, 4, 8, 12, 0.9451, (0.9451, 0.9451, 0.9546)),
+]
+
+#: each row's MLLOG (global_batch_size, gradient_accumulation_steps, submission_platform), read from result_0.txt
+LOG = {
+    "dgxh100_n64_nemo": (2048, 128, "64xNVIDIA DGX H100"),
+    "dgxh100_n96_nemo": (3072, 128, "96xNVIDIA DGX H100"),
+    "coreweave_hgxh100_n96_ngc23.04_pytorch": (3072, 128, "96xNVIDIA HGX H100"),
+    "coreweave_hgxh100_n192_ngc23.04_pytorch": (3072, 64, "192xNVIDIA HGX H100"),
+    "coreweave_hgxh100_n448_ngc23.04_pytorch": (2688, 24, "448xNVIDIA HGX H100"),
+    "eos-dfw_n768_ngc23.09_nemo": (3072, 16, "768xNVIDIA DGX H100"),
+    "eos-dfw_n1024_ngc23.09_nemo": (4096, 16, "1024xNVIDIA DGX H100"),
+    "eos-dfw_n1280_ngc23.09_nemo": (2560, 8, "1280xNVIDIA DGX H100"),
+    "ND_H100_v5_n1344_pytorch": (2688, 8, "1344xSUBMISSION_PLATFORM_PLACEHOLDER"),
+}
+#: MINIBS of each row's config (``export MINIBS=`` in the per-size config)
+MINIBS = {"config_DGXH100_64x8x128x4x8_mbs1.sh": 128, "config_DGXH100_96x8x128x4x8_mbs1.sh": 128,
+          "config_DGXH100_192x8x64x4x8_mbs1.sh": 64, "config_DGXH100_448x8x24x4x8_mbs1.sh": 24,
+          "config_DGXH100_768x8x16x4x8_mbs1.sh": 16, "config_DGXH100_1024x8x16x4x8_mbs1.sh": 16,
+          "config_DGXH100_1280x8x8x4x8_mbs1.sh": 8, "config_DGXH100_1344x8x8x4x8_mbs1.sh": 8}
+
+#: predictions on main 33833c23, before any change of this round (tokens/s per GPU)
+BEFORE: list[int] = [693, 693, 693, 685, 658, 637, 635, 578, 578]
+
+
+def source(row) -> str:
+    rnd, org, res, cfg = row[:4]
+    base = f"{GH}{rnd}/blob/{COMMIT[rnd]}/{org}"
+    return f"{base}/results/{res}/gpt3/result_*.txt; {base}/benchmarks/gpt3/implementations/pytorch/{cfg}"
+
+
+def dp(row) -> int:
+    return row[4] // (row[7] * row[8])
+
+
+def tokens_per_step(row) -> int:
+    return row[5] * SEQ
+
+
+def published(row) -> float:
+    """Published tokens/s per GPU: GBS × sequence / step / GPUs."""
+    return tokens_per_step(row) / row[10] / row[4]
+
+
+def layer_ms(row) -> float:
+    """Published ms per decoder layer per micro-batch on one GPU: step / (GBS / (DP · MBS)) / (layers / PP)."""
+    return 1000.0 * row[10] / (row[5] / (dp(row) * row[6])) / (LAYERS / row[8])
+
+
+def scenario(row) -> dict:
+    """The scenario a user would enter for one row (mapping in the module doc)."""
+    _rnd, _org, _res, _cfg, n, gbs, mbs, tp, pp, vp, _step, _runs = row
+    training = {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_delayed", "fp8_all_gather": False,
+                "seq_len": SEQ, "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": "none"}
+    parallel = {"tp": tp, "pp": pp, "cp": 1, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1}
+    return {"model": {"preset": "gpt3-175b"}, "training": training, "parallel": parallel,
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}}
+
+
+def _as_dense(row) -> tuple:
+    rnd, org, _res, _cfg, n, gbs, mbs, tp, pp, vp = row[:10]
+    return (f"MLPerf {rnd} {org} gpt3", "H100", "gpt3-175b", "ds", n, gbs, mbs, SEQ, 0, tp, pp, 1, vp,
+            round(published(row)))
+
+
+def results() -> list[dict]:
+    res = vbd.results(ROWS, scenario)
+    for i, (r, row) in enumerate(zip(res, ROWS)):
+        r["row"] = _as_dense(row)
+        r["pub"] = published(row)
+        r["before"] = BEFORE[i] if i < len(BEFORE) else None
+        r["round"], r["org"] = row[0], row[1]
+    return res
+
+
+def _group(name, sub, key="pred"):
+    e = [r[key] / r["pub"] - 1 for r in sub if r[key] is not None]
+    if not e:
+        return f"| {name} | 0 | — | — | — |"
+    a = [abs(x) for x in e]
+    return f"| {name} | {len(e)} | {statistics.median(a):.1%} | {vbd._pct(a, 0.9):.1%} | {statistics.median(e):+.1%} |"
+
+
+def _pct_or_dash(x, pub):
+    return "—" if x is None else f"{x / pub - 1:+.1%}"
+
+
+def row_lines(res) -> list[str]:
+    out = ["| # | round | submitter | system folder | GPUs | GBS/MBS | DP | micro-batches per replica | "
+           "published step s | ms/layer/micro-batch | published tok/s/GPU | before | now | error before | error now | "
+           "top part |",
+           "|---:|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for i, (r, row) in enumerate(zip(res, ROWS)):
+        now = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        before = "—" if r["before"] is None else f"{r['before']:,}"
+        out.append(f"| {i} | {row[0]} | {row[1]} | {row[2]} | {row[4]} | {row[5]}/{row[6]} | {dp(row)} | "
+                   f"{row[5] // (dp(row) * row[6])} | {row[10]:.4f} | {layer_ms(row):.1f} | {r['pub']:,.0f} | "
+                   f"{before} | {now} | {_pct_or_dash(r['before'], r['pub'])} | {_pct_or_dash(r['pred'], r['pub'])} | "
+                   f"{r['top'] or r['why']} |")
+    return out
+
+
+def group_lines(res, key="pred") -> list[str]:
+    out = ["| group | rows | median |err| | p90 |err| | signed median |", "|---|---:|---:|---:|---:|"]
+    out.append(_group("v3.0 (NeMo, pytorch 23.04)", [r for r in res if r["round"] == "v3.0"], key))
+    out.append(_group("v3.1 (NeMo, pytorch 23.09)", [r for r in res if r["round"] == "v3.1"], key))
+    out.append(_group("all rows", res, key))
+    return out
+
+
+def main(argv=None) -> int:
+    res = results()
+    print("\n".join(row_lines(res)))
+    if all(r["before"] is not None for r in res):
+        print("\nBefore (main 33833c23):")
+        print("\n".join(group_lines(res, "before")))
+    print("\nNow:")
+    print("\n".join(group_lines(res)))
+    n, med, p90, sgn = vbd.stats(res)
+    print(f"\nSCORE (now): {n} rows, median |error| {med:.1%}, p90 {p90:.1%}, signed median {sgn:+.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
