@@ -51,30 +51,62 @@ sys.path.insert(0, str(ROOT / "bench"))
 import validate_bridge_dense as vbd  # noqa: E402
 
 GH = "https://github.com/mlcommons/training_results_"
-COMMIT = {"v3.0": "63e326c400f5d8bb8c6070a9ab08332d4931152e", "v3.1": "d06288b2bd675a9d88e0e6181f5bb5626b71ec19"}
-SEQ = 2048
-LAYERS = 96
+COMMIT = {"v3.0": "63e326c400f5d8bb8c6070a9ab08332d4931152e", "v3.1": "d06288b2bd675a9d88e0e6181f5bb5626b71ec19",
+          "v5.0": "0fdc28f013256aea84fa36fdaf1e0fa46094b18c"}
+GPU = {"H100": "h100-sxm-80gb", "GB200": "gb200-186gb"}
+MODEL = {"gpt3": "gpt3-175b", "llama31_405b": "llama-3.1-405b"}
+SEQ = {"gpt3": 2048, "llama31_405b": 8192}
+LAYERS = {"gpt3": 96, "llama31_405b": 126}
 
-#: (round, org folder, results folder, config, GPUs, GBS, MBS, TP, PP, VP, published step time s, per-run medians)
+#: (round, org folder, results folder, config, benchmark, system, GPUs, GBS, MBS, TP, PP, CP, VP, published step
+#: time s (median of the run medians), the run medians, settings) — settings: ``graphs`` (the config captures CUDA
+#: graphs: entered as ``cuda_graph_scope: layer``, the nearest field), ``asym`` (ASYM_PP_EMBED / ASYM_PP_LOSS),
+#: ``fp8pg`` (FP8 parameter gather), ``flag`` (what the scenario cannot say or the submission does not hold)
+_G3 = {}
+_405 = {"asym": True, "fp8pg": True}
+_405CG = {"asym": True, "fp8pg": True, "graphs": True, "flag": "config_common_blackwell.sh not in the submission"}
 ROWS = [
-    ("v3.0", "NVIDIA", "dgxh100_n64_nemo", "config_DGXH100_64x8x128x4x8_mbs1.sh",
-     512, 2048, 1, 4, 8, 12, 12.0741, (12.0827, 12.0713, 12.0741)),
-    ("v3.0", "NVIDIA", "dgxh100_n96_nemo", "config_DGXH100_96x8x128x4x8_mbs1.sh",
-     768, 3072, 1, 4, 8, 12, 12.1274, (12.1282, 12.1274, 12.1236)),
-    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n96_ngc23.04_pytorch", "config_DGXH100_96x8x128x4x8_mbs1.sh",
-     768, 3072, 1, 4, 8, 12, 12.3049, (12.3223, 12.2857, 12.3049)),
-    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n192_ngc23.04_pytorch", "config_DGXH100_192x8x64x4x8_mbs1.sh",
-     1536, 3072, 1, 4, 8, 12, 6.3397, (6.3264, 6.3573, 6.3397)),
-    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n448_ngc23.04_pytorch", "config_DGXH100_448x8x24x4x8_mbs1.sh",
-     3584, 2688, 1, 4, 8, 12, 2.6005, (2.5943, 2.6005, 2.6021)),
-    ("v3.1", "NVIDIA", "eos-dfw_n768_ngc23.09_nemo", "config_DGXH100_768x8x16x4x8_mbs1.sh",
-     6144, 3072, 1, 4, 8, 12, 1.6152, (1.6159, 1.6152, 1.6150)),
-    ("v3.1", "NVIDIA", "eos-dfw_n1024_ngc23.09_nemo", "config_DGXH100_1024x8x16x4x8_mbs1.sh",
-     8192, 4096, 1, 4, 8, 12, 1.6192, (1.6193, 1.6192, 1.6192)),
-    ("v3.1", "NVIDIA", "eos-dfw_n1280_ngc23.09_nemo", "config_DGXH100_1280x8x8x4x8_mbs1.sh",
-     10240, 2560, 1, 4, 8, 12, 0.9256, (0.9256, 0.9255, 0.9256)),
-    ("v3.1", "Azure+NVIDIA", "ND_H100_v5_n1344_pytorch", "config_DGXH100_1344x8x8x4x8_mbs1.sh",
-     10752, 2688, 1, 4, 8, 12, 0.9451, (0.9451, 0.9451, 0.9546)),
+    ("v3.0", "NVIDIA", "dgxh100_n64_nemo", "pytorch/config_DGXH100_64x8x128x4x8_mbs1.sh", "gpt3", "H100",
+     512, 2048, 1, 4, 8, 1, 12, 12.0741, (12.0827, 12.0713, 12.0741), _G3),
+    ("v3.0", "NVIDIA", "dgxh100_n96_nemo", "pytorch/config_DGXH100_96x8x128x4x8_mbs1.sh", "gpt3", "H100",
+     768, 3072, 1, 4, 8, 1, 12, 12.1274, (12.1282, 12.1274, 12.1236), _G3),
+    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n96_ngc23.04_pytorch", "pytorch/config_DGXH100_96x8x128x4x8_mbs1.sh",
+     "gpt3", "H100", 768, 3072, 1, 4, 8, 1, 12, 12.3049, (12.3223, 12.2857, 12.3049), _G3),
+    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n192_ngc23.04_pytorch",
+     "pytorch/config_DGXH100_192x8x64x4x8_mbs1.sh", "gpt3", "H100",
+     1536, 3072, 1, 4, 8, 1, 12, 6.3397, (6.3264, 6.3573, 6.3397), _G3),
+    ("v3.0", "NVIDIA_CoreWeave", "coreweave_hgxh100_n448_ngc23.04_pytorch",
+     "pytorch/config_DGXH100_448x8x24x4x8_mbs1.sh", "gpt3", "H100",
+     3584, 2688, 1, 4, 8, 1, 12, 2.6005, (2.5943, 2.6005, 2.6021), _G3),
+    ("v3.1", "NVIDIA", "eos-dfw_n768_ngc23.09_nemo", "pytorch/config_DGXH100_768x8x16x4x8_mbs1.sh", "gpt3", "H100",
+     6144, 3072, 1, 4, 8, 1, 12, 1.6152, (1.6159, 1.6152, 1.6150), _G3),
+    ("v3.1", "NVIDIA", "eos-dfw_n1024_ngc23.09_nemo", "pytorch/config_DGXH100_1024x8x16x4x8_mbs1.sh", "gpt3", "H100",
+     8192, 4096, 1, 4, 8, 1, 12, 1.6192, (1.6193, 1.6192, 1.6192), _G3),
+    ("v3.1", "NVIDIA", "eos-dfw_n1280_ngc23.09_nemo", "pytorch/config_DGXH100_1280x8x8x4x8_mbs1.sh", "gpt3", "H100",
+     10240, 2560, 1, 4, 8, 1, 12, 0.9256, (0.9256, 0.9255, 0.9256), _G3),
+    ("v3.1", "Azure+NVIDIA", "ND_H100_v5_n1344_pytorch", "pytorch/config_DGXH100_1344x8x8x4x8_mbs1.sh", "gpt3", "H100",
+     10752, 2688, 1, 4, 8, 1, 12, 0.9451, (0.9451, 0.9451, 0.9546), _G3),
+    ("v5.0", "NVIDIA", "eos-dfw_n304_ngc25.01_nemo",
+     "eos-dfw_n304_ngc25.01_nemo/config_DGXH100_304x8x64xtp8pp8cp2.sh", "llama31_405b", "H100",
+     2432, 1216, 1, 8, 8, 2, 8, 12.7118, (12.7006, 12.7118, 12.8648), _405),
+    ("v5.0", "NVIDIA", "eos-dfw_n320_ngc25.01_nemo",
+     "eos-dfw_n320_ngc25.01_nemo/config_DGXH100_320x8x56xtp8pp8cp2.sh", "llama31_405b", "H100",
+     2560, 1120, 1, 8, 8, 2, 8, 11.1731, (11.1847, 11.1731, 11.1658), _405),
+    ("v5.0", "IBM+CoreWeave+NVIDIA", "carina_ngpu512_ngc25.04_nemo",
+     "carina_ngpu512_ngc25.04_nemo/config_GB200_128x4x112xtp4pp8cp2.sh", "llama31_405b", "GB200",
+     512, 896, 1, 4, 8, 2, 8, 19.2784, (19.4294, 19.2784, 19.2530), _405CG),
+    ("v5.0", "IBM+CoreWeave+NVIDIA", "carina_ngpu1024_ngc25.04_nemo",
+     "carina_ngpu1024_ngc25.04_nemo/config_GB200_256x4x48xtp4pp8cp2.sh", "llama31_405b", "GB200",
+     1024, 768, 1, 4, 8, 2, 8, 8.4484, (8.4484, 8.4527, 8.4459), _405CG),
+    ("v5.0", "IBM+CoreWeave+NVIDIA", "carina_ngpu1536_ngc25.04_nemo",
+     "carina_ngpu1536_ngc25.04_nemo/config_GB200_384x4x48xtp4pp8cp2.sh", "llama31_405b", "GB200",
+     1536, 1152, 1, 4, 8, 2, 8, 8.4995, (8.4906, 8.4995, 8.5254), _405CG),
+    ("v5.0", "IBM+CoreWeave+NVIDIA", "carina_ngpu2048_ngc25.04_nemo",
+     "carina_ngpu2048_ngc25.04_nemo/config_GB200_512x4x40xtp4pp8cp2.sh", "llama31_405b", "GB200",
+     2048, 1280, 1, 4, 8, 2, 8, 7.1585, (7.1523, 7.1585, 7.1796), _405CG),
+    ("v5.0", "IBM+CoreWeave+NVIDIA", "carina_ngpu2496_ngc25.04_nemo",
+     "carina_ngpu2496_ngc25.04_nemo/config_GB200_624x4x32xtp4pp8cp2.sh", "llama31_405b", "GB200",
+     2496, 1248, 1, 4, 8, 2, 8, 5.8232, (5.8232, 5.8200, 5.8361), _405CG),
 ]
 
 #: each row's MLLOG (global_batch_size, gradient_accumulation_steps, submission_platform), read from result_0.txt
@@ -88,54 +120,77 @@ LOG = {
     "eos-dfw_n1024_ngc23.09_nemo": (4096, 16, "1024xNVIDIA DGX H100"),
     "eos-dfw_n1280_ngc23.09_nemo": (2560, 8, "1280xNVIDIA DGX H100"),
     "ND_H100_v5_n1344_pytorch": (2688, 8, "1344xSUBMISSION_PLATFORM_PLACEHOLDER"),
+    "eos-dfw_n304_ngc25.01_nemo": (1216, 64, "304xNVIDIA HGX H100"),
+    "eos-dfw_n320_ngc25.01_nemo": (1120, 56, "320xNVIDIA HGX H100"),
+    "carina_ngpu512_ngc25.04_nemo": (896, 112, "128xNVIDIA GB200"),
+    "carina_ngpu1024_ngc25.04_nemo": (768, 48, "256xNVIDIA GB200"),
+    "carina_ngpu1536_ngc25.04_nemo": (1152, 48, "384xNVIDIA GB200"),
+    "carina_ngpu2048_ngc25.04_nemo": (1280, 40, "512xNVIDIA GB200"),
+    "carina_ngpu2496_ngc25.04_nemo": (1248, 32, "624xNVIDIA GB200"),
 }
-#: MINIBS of each row's config (``export MINIBS=`` in the per-size config)
-MINIBS = {"config_DGXH100_64x8x128x4x8_mbs1.sh": 128, "config_DGXH100_96x8x128x4x8_mbs1.sh": 128,
-          "config_DGXH100_192x8x64x4x8_mbs1.sh": 64, "config_DGXH100_448x8x24x4x8_mbs1.sh": 24,
-          "config_DGXH100_768x8x16x4x8_mbs1.sh": 16, "config_DGXH100_1024x8x16x4x8_mbs1.sh": 16,
-          "config_DGXH100_1280x8x8x4x8_mbs1.sh": 8, "config_DGXH100_1344x8x8x4x8_mbs1.sh": 8}
+#: ``export MINIBS=`` of each row's per-size config (the folder's config name says the same: ``…x<MINIBS>x…``)
+MINIBS = {"dgxh100_n64_nemo": 128, "dgxh100_n96_nemo": 128, "coreweave_hgxh100_n96_ngc23.04_pytorch": 128,
+          "coreweave_hgxh100_n192_ngc23.04_pytorch": 64, "coreweave_hgxh100_n448_ngc23.04_pytorch": 24,
+          "eos-dfw_n768_ngc23.09_nemo": 16, "eos-dfw_n1024_ngc23.09_nemo": 16, "eos-dfw_n1280_ngc23.09_nemo": 8,
+          "ND_H100_v5_n1344_pytorch": 8, "eos-dfw_n304_ngc25.01_nemo": 64, "eos-dfw_n320_ngc25.01_nemo": 56,
+          "carina_ngpu512_ngc25.04_nemo": 112, "carina_ngpu1024_ngc25.04_nemo": 48,
+          "carina_ngpu1536_ngc25.04_nemo": 48, "carina_ngpu2048_ngc25.04_nemo": 40,
+          "carina_ngpu2496_ngc25.04_nemo": 32}
+#: GPUs per node of each system (``DGXNGPU``: 8, GB200 4)
+GPN = {"H100": 8, "GB200": 4}
 
 #: predictions on main 33833c23, before any change of this round (tokens/s per GPU)
-BEFORE: list[int] = [693, 693, 693, 685, 658, 637, 635, 578, 578]
+BEFORE: list[int] = [693, 693, 693, 685, 658, 637, 635, 578, 578, 305, 304, 772, 762, 761, 758, 752]
 
 
 def source(row) -> str:
-    rnd, org, res, cfg = row[:4]
+    rnd, org, res, cfg, bench = row[:5]
     base = f"{GH}{rnd}/blob/{COMMIT[rnd]}/{org}"
-    return f"{base}/results/{res}/gpt3/result_*.txt; {base}/benchmarks/gpt3/implementations/pytorch/{cfg}"
+    return f"{base}/results/{res}/{bench}/result_*.txt; {base}/benchmarks/{bench}/implementations/{cfg}"
 
 
 def dp(row) -> int:
-    return row[4] // (row[7] * row[8])
+    """Data-parallel replicas: GPUs / (TP · PP · CP)."""
+    return row[6] // (row[9] * row[10] * row[11])
+
+
+def micro_batches(row) -> int:
+    """Micro-batches per replica and step: GBS / (DP · MBS)."""
+    return row[7] // (dp(row) * row[8])
 
 
 def tokens_per_step(row) -> int:
-    return row[5] * SEQ
+    return row[7] * SEQ[row[4]]
 
 
 def published(row) -> float:
     """Published tokens/s per GPU: GBS × sequence / step / GPUs."""
-    return tokens_per_step(row) / row[10] / row[4]
+    return tokens_per_step(row) / row[13] / row[6]
 
 
 def layer_ms(row) -> float:
-    """Published ms per decoder layer per micro-batch on one GPU: step / (GBS / (DP · MBS)) / (layers / PP)."""
-    return 1000.0 * row[10] / (row[5] / (dp(row) * row[6])) / (LAYERS / row[8])
+    """Published ms per decoder layer per micro-batch on one GPU: step / micro-batches / (layers / PP)."""
+    return 1000.0 * row[13] / micro_batches(row) / (LAYERS[row[4]] / row[10])
 
 
 def scenario(row) -> dict:
     """The scenario a user would enter for one row (mapping in the module doc)."""
-    _rnd, _org, _res, _cfg, n, gbs, mbs, tp, pp, vp, _step, _runs = row
-    training = {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_delayed", "fp8_all_gather": False,
-                "seq_len": SEQ, "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": "none"}
-    parallel = {"tp": tp, "pp": pp, "cp": 1, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1}
-    return {"model": {"preset": "gpt3-175b"}, "training": training, "parallel": parallel,
-            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}}
+    _rnd, _org, _res, _cfg, bench, system, n, gbs, mbs, tp, pp, cp, vp, _step, _runs, s = row
+    training = {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_delayed",
+                "fp8_all_gather": bool(s.get("fp8pg")), "seq_len": SEQ[bench], "micro_batch_size": mbs,
+                "global_batch_size": gbs, "recompute": "none"}
+    parallel = {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1}
+    if s.get("asym"):
+        parallel["pp_account_embedding_loss"] = True
+    if s.get("graphs"):
+        parallel["cuda_graph_scope"] = "layer"
+    return {"model": {"preset": MODEL[bench]}, "training": training, "parallel": parallel,
+            "hardware": {"gpu": GPU[system], "num_gpus": n}}
 
 
 def _as_dense(row) -> tuple:
-    rnd, org, _res, _cfg, n, gbs, mbs, tp, pp, vp = row[:10]
-    return (f"MLPerf {rnd} {org} gpt3", "H100", "gpt3-175b", "ds", n, gbs, mbs, SEQ, 0, tp, pp, 1, vp,
+    rnd, org, _res, _cfg, bench, system, n, gbs, mbs, tp, pp, cp, vp = row[:13]
+    return (f"MLPerf {rnd} {org} {bench}", system, MODEL[bench], "ds", n, gbs, mbs, SEQ[bench], 0, tp, pp, cp, vp,
             round(published(row)))
 
 
@@ -145,7 +200,7 @@ def results() -> list[dict]:
         r["row"] = _as_dense(row)
         r["pub"] = published(row)
         r["before"] = BEFORE[i] if i < len(BEFORE) else None
-        r["round"], r["org"] = row[0], row[1]
+        r["round"], r["org"], r["bench"], r["system"] = row[0], row[1], row[4], row[5]
     return res
 
 
@@ -157,30 +212,35 @@ def _group(name, sub, key="pred"):
     return f"| {name} | {len(e)} | {statistics.median(a):.1%} | {vbd._pct(a, 0.9):.1%} | {statistics.median(e):+.1%} |"
 
 
-def _pct_or_dash(x, pub):
+def _err(x, pub):
     return "—" if x is None else f"{x / pub - 1:+.1%}"
 
 
 def row_lines(res) -> list[str]:
-    out = ["| # | round | submitter | system folder | GPUs | GBS/MBS | DP | micro-batches per replica | "
-           "published step s | ms/layer/micro-batch | published tok/s/GPU | before | now | error before | error now | "
-           "top part |",
-           "|---:|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    out = ["| # | round | submitter | system folder | benchmark | GPU | GPUs | GBS | TP/PP/CP/VP | DP | micro-batches "
+           "per replica | published step s | ms/layer/micro-batch | published tok/s/GPU | before | now | error before | "
+           "error now | top part | note |",
+           "|---:|---|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for i, (r, row) in enumerate(zip(res, ROWS)):
         now = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
         before = "—" if r["before"] is None else f"{r['before']:,}"
-        out.append(f"| {i} | {row[0]} | {row[1]} | {row[2]} | {row[4]} | {row[5]}/{row[6]} | {dp(row)} | "
-                   f"{row[5] // (dp(row) * row[6])} | {row[10]:.4f} | {layer_ms(row):.1f} | {r['pub']:,.0f} | "
-                   f"{before} | {now} | {_pct_or_dash(r['before'], r['pub'])} | {_pct_or_dash(r['pred'], r['pub'])} | "
-                   f"{r['top'] or r['why']} |")
+        out.append(f"| {i} | {row[0]} | {row[1]} | {row[2]} | {row[4]} | {row[5]} | {row[6]} | {row[7]} | "
+                   f"{row[9]}/{row[10]}/{row[11]}/{row[12]} | {dp(row)} | {micro_batches(row)} | {row[13]:.4f} | "
+                   f"{layer_ms(row):.1f} | {r['pub']:,.0f} | {before} | {now} | {_err(r['before'], r['pub'])} | "
+                   f"{_err(r['pred'], r['pub'])} | {r['top'] or r['why']} | {row[15].get('flag', '')} |")
     return out
+
+
+GROUPS = (("gpt3, v3.0 (pytorch 23.04)", lambda r: r["bench"] == "gpt3" and r["round"] == "v3.0"),
+          ("gpt3, v3.1 (NeMo 23.09)", lambda r: r["bench"] == "gpt3" and r["round"] == "v3.1"),
+          ("llama31_405b H100 (NeMo 25.01)", lambda r: r["bench"] == "llama31_405b" and r["system"] == "H100"),
+          ("llama31_405b GB200 (NeMo 25.04)", lambda r: r["bench"] == "llama31_405b" and r["system"] == "GB200"),
+          ("all rows", lambda r: True))
 
 
 def group_lines(res, key="pred") -> list[str]:
     out = ["| group | rows | median |err| | p90 |err| | signed median |", "|---|---:|---:|---:|---:|"]
-    out.append(_group("v3.0 (NeMo, pytorch 23.04)", [r for r in res if r["round"] == "v3.0"], key))
-    out.append(_group("v3.1 (NeMo, pytorch 23.09)", [r for r in res if r["round"] == "v3.1"], key))
-    out.append(_group("all rows", res, key))
+    out += [_group(name, [r for r in res if keep(r)], key) for name, keep in GROUPS]
     return out
 
 
