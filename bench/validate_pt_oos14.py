@@ -204,6 +204,54 @@ def results() -> list[dict]:
     return res
 
 
+def simulate_interleaved(p: int, v: int, m: int, t_f: float = 1.0, t_b: float = 2.0, hop: float = 0.0) -> float:
+    """Makespan of Megatron-core's interleaved 1F1B schedule (``schedules.py``
+    ``forward_backward_pipelining_with_interleaving``) as a list schedule: rank r runs ``2(p−r−1) + (v−1)p``
+    warm-up forwards, then one forward and one backward in turn, then the cool-down backwards; virtual micro-batch k
+    is chunk ``(k // p) % v`` (forward; ``v − 1 −`` that for the backward) of micro-batch ``(k // (p·v))·p + k % p``.
+    A forward waits for the same chunk on rank r−1 (rank 0: the previous chunk on rank p−1), a backward for rank r+1
+    (rank p−1: the next chunk on rank 0; the last chunk: its own forward); every wait on another rank adds ``hop``.
+    Chunk forward ``t_f``, backward ``t_b``; no other communication. Used by ``timing.pipeline_fill_p2p_seconds``'s
+    derivation and its test: the makespan is ``m·v·(t_f + t_b) + (p − 1)(t_f + t_b) + 2(v·p − 1)·hop``."""
+    total = m * v
+    orders = []
+    for r in range(p):
+        warm = min((p - r - 1) * 2 + (v - 1) * p, total)
+        ops = [("F", k) for k in range(warm)]
+        for i in range(total - warm):
+            ops += [("F", warm + i), ("B", i)]
+        ops += [("B", k) for k in range(total - warm, total)]
+        orders.append(ops)
+    done: dict = {}
+    clock, idx = [0.0] * p, [0] * p
+    moved = True
+    while moved:
+        moved = False
+        for r in range(p):
+            while idx[r] < len(orders[r]):
+                kind, k = orders[r][idx[r]]
+                j = (k // (p * v)) * p + k % p
+                if kind == "F":
+                    c = (k // p) % v
+                    dep = None if r == 0 and c == 0 else (("F", r - 1, c, j) if r > 0 else ("F", p - 1, c - 1, j))
+                    dur = t_f
+                else:
+                    c = v - 1 - (k // p) % v
+                    dep = (("F", r, c, j) if r == p - 1 and c == v - 1 else
+                           ("B", r + 1, c, j) if r < p - 1 else ("B", 0, c + 1, j))
+                    dur = t_b
+                if dep is not None and dep not in done:
+                    break
+                ready = 0.0 if dep is None else done[dep] + (hop if dep[1] != r else 0.0)
+                clock[r] = max(clock[r], ready) + dur
+                done[(kind, r, c, j)] = clock[r]
+                idx[r] += 1
+                moved = True
+    if any(idx[r] < len(orders[r]) for r in range(p)):
+        raise RuntimeError("schedule deadlocked")
+    return max(clock)
+
+
 def _group(name, sub, key="pred"):
     e = [r[key] / r["pub"] - 1 for r in sub if r[key] is not None]
     if not e:

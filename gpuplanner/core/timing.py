@@ -4252,6 +4252,27 @@ def qlora_dequant_seconds(lay: dict, mem_bw, sm_ghz):
 OVERLAP_COMPUTE_SLOWDOWN = 0.189
 
 
+def pipeline_fill_p2p_seconds(lay: dict, pp, vpp, ov_p2p, p2p_bw):
+    """Seconds per step of the interleaved pipeline's fill and drain transfers, which no compute hides.
+
+    With ``overlap_p2p_comm`` the boundary sends of the steady 1F1B phase run under the other micro-batches' compute
+    (``p2p`` above), but the first micro-batch's forward must cross all ``vpp·pp`` model chunks in turn, each chunk
+    boundary a send/receive the next rank waits for before it can start (NVIDIA/Megatron-LM
+    ``megatron/core/pipeline_parallel/schedules.py`` @d98e8a64dd, ``forward_backward_pipelining_with_interleaving``:
+    the warm-up's ``send_forward_recv_forward`` is blocking unless ``overlap_p2p_comm_warmup_flush``, and the steady
+    phase's ``pp_pre_forward`` / backward wait on ``recv_prev_wait_handles`` / ``recv_next_wait_handles`` before the
+    chunk computes); the last micro-batch's backward crosses them back. A list-schedule simulation of that
+    schedule's op order (warm-up ``2(p−r−1) + (v−1)p`` forwards, 1F1B, cool-down) with a transfer time ``h`` on every
+    cross-rank dependency lengthens the step by exactly ``2(v·p − 1)·h`` for every micro-batch count (p 8, v 12 and
+    v 8; m 8 … 288): the bubble ``(p−1)/v`` is unchanged and this adds to it. ``h`` is one boundary activation
+    (``p2p_num`` / 2v: [s/tp, b, h] 16-bit with the scatter-gather optimisation) at the link the stages cross, plus
+    one NCCL step's latency. Zero without the interleaved schedule's overlap (its sends are all priced in ``p2p``)."""
+    ops = lay["ops"]
+    hop = (lay["p2p_num"] / (2.0 * ops.maximum(vpp, 1.0)) / p2p_bw + NCCL_BASE_LAT
+           + ops.where(lay["crosses_nodes"], NCCL_NET_STEP_LAT, NCCL_INTRA_STEP_LAT))
+    return ops.where((pp > 1) & ov_p2p, 2.0 * (vpp * pp - 1.0) * hop, 0.0)
+
+
 def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
     """Seconds per step that the compute under ``hidden_s`` seconds of hidden data-parallel collectives loses to
     them (:data:`OVERLAP_COMPUTE_SLOWDOWN`): the compute in flight beside a collective is as long as the
@@ -4424,7 +4445,7 @@ def time_gpu(
     # (overlap_p2p_comm): the transfers run under the stage's compute
     p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
     pp_hidden = p2p_all - p2p if full else None
-    pp_time = bubble + p2p
+    pp_time = bubble + p2p + pipeline_fill_p2p_seconds(lay, pp, vpp, ov_p2p, p2p_bw)
 
     # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
     dp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_node"] * nic), intra_bus)
