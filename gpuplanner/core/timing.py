@@ -4266,7 +4266,9 @@ def pipeline_fill_p2p_seconds(lay: dict, pp, vpp, ov_p2p, p2p_bw):
     cross-rank dependency lengthens the step by exactly ``2(v·p − 1)·h`` for every micro-batch count (p 8, v 12 and
     v 8; m 8 … 288): the bubble ``(p−1)/v`` is unchanged and this adds to it. ``h`` is one boundary activation
     (``p2p_num`` / 2v: [s/tp, b, h] 16-bit with the scatter-gather optimisation) at the link the stages cross, plus
-    one NCCL step's latency. Zero without the interleaved schedule's overlap (its sends are all priced in ``p2p``)."""
+    one NCCL step's latency. Zero without the interleaved schedule's overlap (its sends are all priced in ``p2p``);
+    ``time_gpu`` caps the exposed sends at the non-overlapped ones (every rank's ``2·v·m`` sends), which a valid
+    interleaved layout (m a multiple of p) never reaches."""
     ops = lay["ops"]
     hop = (lay["p2p_num"] / (2.0 * ops.maximum(vpp, 1.0)) / p2p_bw + NCCL_BASE_LAT
            + ops.where(lay["crosses_nodes"], NCCL_NET_STEP_LAT, NCCL_INTRA_STEP_LAT))
@@ -4442,10 +4444,12 @@ def time_gpu(
     p2p_bw = where(lay["crosses_nodes"], nic, intra_p2p)
     p2p_all = where(pp > 1, lay["p2p_num"] / p2p_bw * m_acc, 0.0)
     # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
-    # (overlap_p2p_comm): the transfers run under the stage's compute
-    p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
+    # (overlap_p2p_comm): the transfers run under the stage's compute, except the fill and drain's
+    # (pipeline_fill_p2p_seconds), never more than the sends without the overlap
+    fill = pipeline_fill_p2p_seconds(lay, pp, vpp, ov_p2p, p2p_bw)
+    p2p = where(ov_p2p, minimum(maximum(p2p_all - compute, 0.0) + fill, p2p_all), p2p_all)
     pp_hidden = p2p_all - p2p if full else None
-    pp_time = bubble + p2p + pipeline_fill_p2p_seconds(lay, pp, vpp, ov_p2p, p2p_bw)
+    pp_time = bubble + p2p
 
     # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
     dp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_node"] * nic), intra_bus)
