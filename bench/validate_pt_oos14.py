@@ -1,40 +1,47 @@
-"""MLPerf Training GPT-3 175B step times the project had not used, round 14: an out-of-sample check (issue 35, ptoos14).
+"""MLPerf Training step times the project had not used, round 14: an out-of-sample check (issue 35, ptoos14).
 
-Usage: python bench/validate_pt_oos14.py [--md]
+Usage: python bench/validate_pt_oos14.py
 
 Every row was entered and scored BEFORE any model change (``BEFORE`` holds those predictions, main 33833c23). No
 constant was chosen from these rows. Error = predicted / published − 1 in tokens/s per GPU = published step /
 predicted step − 1 (+ = the model is too fast).
 
 What was already held: ``bench/validate_mlperf_oos.py`` has v3.1 gpt3 of NVIDIA's ``eos_n64``, ``eos_n96``,
-``eos-dfw_n512`` and ``eos-dfw_n1344`` folders; ``bench/validate_pt_oos13.py`` v4.0 SMC and v4.1 NVIDIA / Oracle gpt3.
-Nothing of **MLPerf Training v3.0** (the first GPT-3 round on H100, June 2023) was held, nor v3.1's ``eos-dfw_n768``,
-``n1024``, ``n1280`` runs and Azure's ``ND_H100_v5_n1344`` run (grep of bench/, tests/, docs/ and
-/work/shared/reference/calibration-runs.jsonl for ``training_results_v3.0``, ``n768``, ``n1024``, ``n1280``,
-``ND_H100``: none).
+``eos-dfw_n512`` and ``eos-dfw_n1344`` folders and v5.0 llama31_405b of NVIDIA's ``eos-dfw_n64/n256/n1024`` and
+``tyche_ngpu256/512``; ``bench/validate_pt_oos13.py`` v4.0 SMC, v4.1 NVIDIA / Oracle gpt3 and v5.1. Not held (grep of
+bench/, tests/, docs/ and /work/shared/reference/calibration-runs.jsonl for ``training_results_v3.0``, ``n768``,
+``n1024_ngc23``, ``n1280``, ``ND_H100``, ``n304``, ``n320_ngc``, ``carina``: none): **MLPerf Training v3.0** gpt3
+(NVIDIA and NVIDIA+CoreWeave, the first GPT-3 round on H100), v3.1's ``eos-dfw_n768/n1024/n1280`` and Azure's
+``ND_H100_v5_n1344``, v5.0's NVIDIA ``eos-dfw_n304/n320`` and the IBM+CoreWeave+NVIDIA GB200 ``carina`` runs.
 
-Sources: github.com/mlcommons/training_results_v3.0 @63e326c400f5 and _v3.1 @d06288b2bd67, folders
-``<org>/results/<system>/gpt3/result_*.txt`` (MLLOG) and ``<org>/benchmarks/gpt3/implementations/pytorch/``.
-Published step time: per run the median of MLLOG ``tracked_stats`` ``train_step_timing`` over all logged steps, then
-the median over the 3 runs — the ``validate_mlperf_oos.py`` rule (the same parser gives that file's held v3.1 values
-11.054 / 11.075 / 1.6084 / 0.9296 s). The log's ``global_batch_size`` and ``gradient_accumulation_steps`` fix the
-config: MINIBS × DP = GBS and GBS / DP / MBS = the accumulation steps (``LOG`` below; checked in
-``tests/test_validation_pt_oos14.py``).
+Sources: github.com/mlcommons/training_results_v3.0 @63e326c400f5, _v3.1 @d06288b2bd67, _v5.0 @0fdc28f01325, folders
+``<org>/results/<system>/<benchmark>/result_*.txt`` (MLLOG) and ``<org>/benchmarks/<benchmark>/implementations/``.
+Published step time: per run the median of MLLOG ``tracked_stats`` ``train_step_timing`` (v3.x) /
+``train_step_time`` (v5.0) over all logged steps, then the median over the 3 runs — the ``validate_mlperf_oos.py``
+rule (the same parser gives that file's held values 11.054 / 11.075 / 1.6084 / 0.9296 / 55.143 s). The log's
+``global_batch_size`` and ``gradient_accumulation_steps`` fix the config: MINIBS × DP = GBS and GBS / DP / MBS = the
+accumulation steps (``LOG``, ``MINIBS``; checked in ``tests/test_validation_pt_oos14.py``).
 
-Mapping (the configs' exports, the Hydra YAML defaults of the same folder; the same for every row):
+Mapping (the configs' exports, the Hydra YAML defaults of the same folder):
 
-* GPT-3 175B (96 layers, hidden 12,288, FFN 49,152, 96 heads, sequence 2,048: ``config_common.sh``), TP 4 × PP 8
-  (config name ``…x4x8``), MBS 1 (``export MICRO_BATCH_SIZE=1`` in each per-size config, after ``config_common.sh``'s
-  2), interleaving 12 (v3.0 ``config_common.sh`` ``INTERLEAVED_PIPELINE=12``; v3.1: not exported, the YAML default
-  12, as ``validate_mlperf_oos.py`` maps the held v3.1 rows);
-* FP8 delayed scaling (``config_fp8.sh``: ``FP8_HYBRID``, amax history 1024, ``max``, ``FP8_REDUCE_AMAX=True``), no
-  FP8 parameter gather (no ``FP8_PARAMS`` in v3.0 / v3.1: BF16 weight gather), distributed optimizer
-  (``USE_DIST_OPTIMIZER=True``; YAML ``overlap_grad_sync`` / ``overlap_param_sync`` True), sequence parallel
-  (``SEQ_PARALLEL`` default True), TP userbuffers overlap (``TP_COMM_OVERLAP=True``), no recompute
-  (``ACT_CKPT_GRANULARITY=null``).
-* v3.0 is NeMo on ``pytorch:23.04`` (the Dockerfile's base); v3.1 NeMo on 23.09. The NVIDIA+CoreWeave folders (HGX
-  H100, CoreWeave's cluster) hold the same ``config_common.sh`` and YAML as NVIDIA's (diff: identical); Azure's v3.1
-  config differs from NVIDIA's only in comments and ``WALLTIME_MINUTES``.
+* gpt3 (GPT-3 175B, 96 layers, hidden 12,288, sequence 2,048: ``config_common.sh``): TP 4 × PP 8 (config name
+  ``…x4x8``), MBS 1 (``export MICRO_BATCH_SIZE=1`` in each per-size config, after ``config_common.sh``'s 2),
+  interleaving 12 (v3.0 ``config_common.sh`` ``INTERLEAVED_PIPELINE=12``; v3.1: not exported, the YAML default 12,
+  as ``validate_mlperf_oos.py`` maps the held v3.1 rows); FP8 delayed scaling (``config_fp8.sh``: hybrid, amax
+  history 1024, ``max``), no FP8 parameter gather (no ``FP8_PARAMS`` in v3.0 / v3.1), distributed optimizer with
+  overlapped grad / param sync (YAML), sequence parallel, TP userbuffers overlap (``TP_COMM_OVERLAP=True``), no
+  recompute (``ACT_CKPT_GRANULARITY=null``). v3.0 is NeMo on ``pytorch:23.04`` (the Dockerfile's base), v3.1 NeMo
+  23.09. The NVIDIA+CoreWeave folders hold the same ``config_common.sh`` and YAML as NVIDIA's (diff: identical);
+  Azure's v3.1 config differs from NVIDIA's only in comments and ``WALLTIME_MINUTES``. Not a field: v3.0 reduces
+  the FP8 amaxes over TP × DP every micro-batch (TE's default ``NVTE_DP_AMAX_REDUCE_INTERVAL=1``); v3.1 sets 0 and
+  ``NVTE_ASYNC_AMAX_REDUCTION=1``.
+* llama31_405b (126 layers, sequence 8,192, MBS 1, VP 8, NeMo 25.01 on H100 / 25.04 on GB200): TP 8 × PP 8 × CP 2
+  (H100) or TP 4 × PP 8 × CP 2 (GB200) from the config name; ``ASYM_PP_EMBED`` / ``ASYM_PP_LOSS=True``
+  (``pp_account_embedding_loss``); FP8 delayed (``fp8_recipe`` YAML default ``delayed``) with FP8 parameter gather
+  (``FP8_PARAMS`` H100, ``FP8_PARAM_GATHER`` GB200); TP overlap; distributed optimizer with both overlaps. GB200:
+  ``config_common_cg.sh`` ``FULL_CUDA_GRAPH=True`` (entered as ``cuda_graph_scope: layer``, the nearest field) and a
+  ``config_common_blackwell.sh`` that the submission does not contain (flagged; the held ``tyche`` rows source it
+  too); ``TP_PP_DP_MAPPING=True`` (pipeline stages inside the NVL72 rack) is not a field.
 
 Left out: v3.0 / v3.1 Intel-HabanaLabs Gaudi 2 and Google TPU runs (not modelled).
 """
