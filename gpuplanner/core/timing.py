@@ -4270,9 +4270,12 @@ def pipeline_fill_p2p_seconds(lay: dict, pp, vpp, ov_p2p, p2p_bw):
     ``time_gpu`` caps the exposed sends at the non-overlapped ones (every rank's ``2·v·m`` sends), which a valid
     interleaved layout (m a multiple of p) never reaches."""
     ops = lay["ops"]
-    hop = (lay["p2p_num"] / (2.0 * ops.maximum(vpp, 1.0)) / p2p_bw + NCCL_BASE_LAT
-           + ops.where(lay["crosses_nodes"], NCCL_NET_STEP_LAT, NCCL_INTRA_STEP_LAT))
-    return ops.where((pp > 1) & ov_p2p, 2.0 * (vpp * pp - 1.0) * hop, 0.0)
+    on = (pp > 1) & ov_p2p
+    if not np.any(on):  # (the plan search's chunks without an interleaved pipeline: nothing to allocate)
+        return 0.0
+    hops = ops.where(on, 2.0 * (vpp * pp - 1.0), 0.0)
+    lat = NCCL_BASE_LAT + ops.where(lay["crosses_nodes"], NCCL_NET_STEP_LAT, NCCL_INTRA_STEP_LAT)
+    return hops * (lay["p2p_num"] / (2.0 * ops.maximum(vpp, 1.0) * p2p_bw) + lat)
 
 
 def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
@@ -4446,8 +4449,12 @@ def time_gpu(
     # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
     # (overlap_p2p_comm): the transfers run under the stage's compute, except the fill and drain's
     # (pipeline_fill_p2p_seconds), never more than the sends without the overlap
+    p2p = maximum(p2p_all - compute, 0.0)
     fill = pipeline_fill_p2p_seconds(lay, pp, vpp, ov_p2p, p2p_bw)
-    p2p = where(ov_p2p, minimum(maximum(p2p_all - compute, 0.0) + fill, p2p_all), p2p_all)
+    if np.ndim(fill) or fill:
+        p2p = minimum(p2p + fill, p2p_all)
+    del fill  # (the plan search's working set per chunk: tests/test_search_stream.py)
+    p2p = where(ov_p2p, p2p, p2p_all)
     pp_hidden = p2p_all - p2p if full else None
     pp_time = bubble + p2p
 
