@@ -840,8 +840,10 @@ def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | No
 
 
 def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, cost_band: Any) -> dict:
-    """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them)."""
-    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
+    """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them). A layout that does not
+    fit in GPU memory cannot run: no deadline risk is judged for it (``fits``; rules._deadline_rule says why; ux22)."""
+    fits = bool(est.memory.fits)
+    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band) if fits else None, "fits": fits,
             "days_lo": None if days_band is None else days_band[0], "days_hi": None if days_band is None else days_band[1],
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 

@@ -2757,7 +2757,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                      s: Scenario) -> list[Msg]:
     """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
     other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
-    from ..formatting import format_plan_days, plan_span_numbers  # pure Python, no Qt: the core stays pure
+    from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
 
     fw = plan.framework
@@ -2788,13 +2788,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
             unit, num, _, _ = plan_span_numbers(od, None, "en")  # in hours below a day, as every plan (ux21)
-            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(  # one message in either unit (ux22)
                 CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {span}, "
-                     "{cost:,.0f} {cur} ({rel:+.0%} against this plan).") if unit == "hours" else QT_TRANSLATE_NOOP(
-                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L, "span": span_msg(unit, num),
-                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": format_plan_days(od),
+                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]),
                  "cost": oc,
                  "cur": plan.currency,
                  "rel": _rel(oc, plan.cost)}))
@@ -3055,21 +3053,20 @@ def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
 
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:  # long: one sentence per layout choice, in the order read
     """Why this layout, what limits it — sentences built from the plan's numbers."""
-    from ..formatting import format_plan_days, plan_span_numbers  # pure Python, no Qt: the core stays pure
+    from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
 
     s = ctx.scenario
     arch = ctx.resolved.arch
     unit, num, _, _ = plan_span_numbers(p.calendar_days, p.evaluation.calendar_days_band, "en")
     # the days exactly as the plan's headline shows them, at its range's precision ("0.073" beside "0.068–0.073",
-    # not "0.07"; formatting.format_plan_days, ux14 / mend10c); below a day in hours, as the headline (ux21)
+    # not "0.07"; formatting.format_plan_days, ux14 / mend10c), in the unit of its whole range (ux21, ux22: one
+    # message in either unit)
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {span} in calendar time, "
-             "{cost:,.0f} {cur}.") if unit == "hours" else QT_TRANSLATE_NOOP(
-        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}."),
+             "{cost:,.0f} {cur}."),
         {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
-         "days": format_plan_days(p.calendar_days, p.evaluation.calendar_days_band), "span": span_msg(unit, num),
-         "cost": p.cost, "cur": p.currency})]
+         "span": span_msg(unit, num), "cost": p.cost, "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),

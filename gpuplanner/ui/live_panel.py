@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_elapsed, format_plan_span, plan_span_unit, format_time_number, format_plan_days, format_money, format_number, format_percent, format_mfu, format_sig, format_days_span,
+from gpuplanner.formatting import (format_plan_time, format_money, format_number, format_percent, format_mfu, format_sig,
                                    format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -132,12 +132,9 @@ class LivePanel(QWidget):
                     format_number(ev.host_ram.available)))
         set_text(self.mem_value, mem)
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
-        if plan_span_unit(ev.calendar_days) == "hours":  # "15.8 hours", as the Project page (format_elapsed; ux21)
-            lines = [self.tr("{0} in calendar time ({1} of compute)").format(
-                format_plan_span(ev.calendar_days, ev.calendar_days_band)[0], format_elapsed(ev.compute_days, None, "hours"))]
-        else:
-            lines = [self.tr("{0} calendar days ({1} days of compute)").format(  # the range's precision (mend10c)
-                format_plan_days(ev.calendar_days, ev.calendar_days_band), format_time_number(ev.compute_days))]
+        # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
+        head, compute, _ = format_plan_time(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
+        lines = [self.tr("{0} in calendar time ({1} of compute)").format(head, compute)]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
             lines.append(self.tr("rollout generation: {0} of each step").format(
@@ -150,14 +147,13 @@ class LivePanel(QWidget):
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
         set_text(self.plan_value, " · ".join(plan))
         tip = self.tr(
-            "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
-            "Compute days: GPU time around the clock.")
+            "Calendar time: what you wait, with setup, checkpoints, interruptions and your hours per week. "
+            "Compute time: GPU time around the clock.")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             cost = "" if ev.cost_band is None else self.tr(", {0}").format(tr_msg(cost_band_msg(ev)))  # why (ux15)
             tip += "\n\n" + format_sentences([self.tr("Likely range: {0}{1}.").format(
-                format_plan_span(ev.calendar_days, (lo, hi))[1], cost) if plan_span_unit(ev.calendar_days) == "hours"
-                else self.tr("Likely range: {0}–{1} calendar days{2}.").format(*format_days_span(lo, hi), cost),
+                format_plan_time(ev.calendar_days, ev.compute_days, (lo, hi))[2], cost),
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])])
         if self.time_value.toolTip() != tip:
             self.time_value.setToolTip(tip)
