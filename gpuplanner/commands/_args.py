@@ -88,7 +88,7 @@ def likely_range(ev, digits: int | None, currency: str) -> tuple[str, str] | Non
         per = 1 / 24 if unit == "hours" else 1.0
         rng = format_range(*format_span(*(d / per for d in ev.calendar_days_band), digits))
         rng = f"{rng} {elapsed_word(unit, None, rng)}"
-    if ev.cost_band:
+    if ev.cost_band and ev.memory.fits:  # no price for a layout that does not fit (the PDF's rule; ux21, ux22)
         from ..core.evaluate import cost_band_msg  # one figure says why: a month's rent at both ends (ux15)
         from ._lang import msg
 

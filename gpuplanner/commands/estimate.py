@@ -143,12 +143,15 @@ def text_lines(ev, data: dict) -> list[str]:
             CTX, "run under compute, not in the step time: {parts} of the step").format(parts=format_list(
                 f"{translate('Timing', HIDDEN_LABELS[k])} {pct}" for k, pct in hidden)))
     lines += ["", translate(CTX, "Cost")]
-    if ev.cost is None:
+    if not ev.memory.fits:  # as the PDF (ux21): a layout that cannot run is not priced, nor rented or built (ux22)
+        lines.append("  " + translate(CTX, "No price: this layout does not fit in GPU memory, so it cannot be rented "
+                                           "as it is."))
+    elif ev.cost is None:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
         lines.append("  " + join_clause(format_money(ev.cost, ev.currency), paren(name('Cost', ev.rental_mode_label))))
         lines += [f"  $ {msg(m)}" for m in ev.rental_advice]  # the mode's alternatives, as `plan` prints them
-    if ev.rent_vs_build is not None:
+    if ev.rent_vs_build is not None and ev.memory.fits:
         lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
         lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")
     for m in ev.messages:

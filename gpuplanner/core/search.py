@@ -3051,7 +3051,7 @@ def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
                 "frac": frac})
 
 
-def explain(ctx: SearchContext, p: Plan) -> list[Msg]:  # long: one sentence per layout choice, in the order read
+def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
     from .messages import span_msg

@@ -597,20 +597,8 @@
         <translation>算力时间</translation>
     </message>
     <message>
-        <source>{days} days around the clock, {hours} GPU-hours</source>
-        <translation>全天候 {days} 天，{hours} 卡时</translation>
-    </message>
-    <message>
         <source>calendar</source>
         <translation>日历时间</translation>
-    </message>
-    <message>
-        <source>{days} days with setup, checkpoints, interruptions and {h} h/week</source>
-        <translation>{days} 天（含环境准备、检查点、中断，每周 {h} 小时）</translation>
-    </message>
-    <message>
-        <source>{lo}–{hi} calendar days</source>
-        <translation>{lo}–{hi} 个日历天</translation>
     </message>
     <message>
         <source>likely range</source>
@@ -643,6 +631,10 @@
     <message>
         <source>Cost</source>
         <translation>费用</translation>
+    </message>
+    <message>
+        <source>No price: this layout does not fit in GPU memory, so it cannot be rented as it is.</source>
+        <translation>不报价：此布局放不下 GPU 显存，不能按原样租用。</translation>
     </message>
     <message>
         <source>no price for this GPU: enter a quote</source>
@@ -821,10 +813,6 @@
         <translation>微批次</translation>
     </message>
     <message>
-        <source>cal. days</source>
-        <translation>日历天数</translation>
-    </message>
-    <message>
         <source>{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}</source>
         <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
     </message>
@@ -881,20 +869,12 @@
         <translation>未通过</translation>
     </message>
     <message>
-        <source>{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}</source>
-        <translation>{i}. {n} × {gpu}：{days} 个日历天（算力 {compute} 天），{cost}</translation>
-    </message>
-    <message>
         <source>Rent or build ({n} × {gpu}): {sentence}</source>
         <translation>租用还是自建（{n} × {gpu}）：{sentence}</translation>
     </message>
     <message>
         <source>Time vs cost (Pareto front):</source>
         <translation>时间与费用（帕累托前沿）：</translation>
-    </message>
-    <message>
-        <source>{n} × {gpu}: {days} days, {cost}</source>
-        <translation>{n} × {gpu}：{days} 天，{cost}</translation>
     </message>
     <message>
         <source>cheapest meeting the deadline</source>
@@ -963,6 +943,10 @@
     <message>
         <source>memory bound</source>
         <translation>受限于显存带宽</translation>
+    </message>
+    <message>
+        <source>calendar time</source>
+        <translation>日历时间</translation>
     </message>
     <message>
         <source>compute bound</source>
@@ -3272,10 +3256,6 @@
         <translation>单卡 {0} / {1} GiB — {2}</translation>
     </message>
     <message>
-        <source>{0} calendar days ({1} days of compute)</source>
-        <translation>日历 {0} 天（算力 {1} 天）</translation>
-    </message>
-    <message>
         <source>{0} × {1} · MFU {2}</source>
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
@@ -3286,14 +3266,6 @@
     <message>
         <source>{0} · {1} total, {2} active params</source>
         <translation>{0} · 总参数 {1}，激活 {2}</translation>
-    </message>
-    <message>
-        <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
-        <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
-    </message>
-    <message>
-        <source>Likely range: {0}–{1} calendar days{2}.</source>
-        <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
     </message>
     <message>
         <source>host RAM for offload: {0} GiB per node</source>
@@ -3310,6 +3282,10 @@
     <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>Calendar time: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute time: GPU time around the clock.</source>
+        <translation>日历时间：你实际等待的时间，含环境准备、检查点、中断和你每周的工作小时数。算力时间：GPU 全天候运行的时间。</translation>
     </message>
     <message>
         <source>Likely range: {0}{1}.</source>
@@ -4881,10 +4857,6 @@
         <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
     </message>
     <message>
-        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
-    </message>
-    <message>
         <source>Misses the deadline of {d}.</source>
         <translation>赶不上 {d}的截止时间。</translation>
     </message>
@@ -5023,10 +4995,6 @@
     <message>
         <source>{me} beats {other}: {other} leaves {other_free:.1%} of the memory free, less than the memory model&apos;s p75 error of {margin:.1%} (tight).</source>
         <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.1%} 的显存，少于显存模型 {margin:.1%} 的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
-        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}.</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days} 天，{cost:,.0f} {cur}。</translation>
     </message>
 </context>
 <context>
@@ -5303,10 +5271,6 @@
         <translation>GiB/卡</translation>
     </message>
     <message>
-        <source>Days</source>
-        <translation>天数</translation>
-    </message>
-    <message>
         <source>MFU</source>
         <translation>MFU</translation>
     </message>
@@ -5525,6 +5489,10 @@
         <translation>运行该方案的框架或工具</translation>
     </message>
     <message>
+        <source>Calendar time: what you wait, with setup, checkpoints and interruptions</source>
+        <translation>日历时间：你实际等待的时间，含环境准备、检查点和中断</translation>
+    </message>
+    <message>
         <source>it finishes {0} sooner</source>
         <translation>早 {0} 完成</translation>
     </message>
@@ -5595,14 +5563,6 @@
     <message>
         <source>{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}</source>
         <translation>日历时间 {0}（算力 {1}）· {2} token/s · MFU {3}</translation>
-    </message>
-    <message>
-        <source>{0}–{1} hours</source>
-        <translation>{0}–{1} 小时</translation>
-    </message>
-    <message>
-        <source>{0}–{1} calendar days</source>
-        <translation>{0}–{1} 个日历天</translation>
     </message>
     <message>
         <source>Likely range</source>
@@ -5713,14 +5673,6 @@
         <translation>这是唯一放得下的方案。</translation>
     </message>
     <message>
-        <source>it finishes {0} days sooner</source>
-        <translation>早 {0} 天完成</translation>
-    </message>
-    <message>
-        <source>it takes {0} days longer</source>
-        <translation>多用 {0} 天</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;No plan selected.&lt;/p&gt;</source>
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
     </message>
@@ -5747,10 +5699,6 @@
     <message>
         <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
-    </message>
-    <message>
-        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
-        <translation>日历 {0} 天（算力 {1} 天）· {2} token/s · MFU {3}</translation>
     </message>
     <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
@@ -7548,10 +7496,6 @@
         <translation>汇率</translation>
     </message>
     <message>
-        <source>{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan.</source>
-        <translation>{days} 天，{cost}；所选方案为 {cdays} 天，{ccost}。</translation>
-    </message>
-    <message>
         <source>Over the budget of {b}.</source>
         <translation>超出 {b} 的预算。</translation>
     </message>
@@ -7876,10 +7820,6 @@
         <translation>可能范围：{r}</translation>
     </message>
     <message>
-        <source>Likely range: {lo}–{hi} calendar days</source>
-        <translation>可能范围：{lo}–{hi} 个日历天</translation>
-    </message>
-    <message>
         <source>in node: {link}</source>
         <translation>节点内：{link}</translation>
     </message>
@@ -7990,6 +7930,10 @@
     <message>
         <source>Fails the rules: {0}</source>
         <translation>未通过的规则：{0}</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Days</source>
@@ -8230,14 +8174,6 @@
     <message>
         <source>{f} ({fpt} per token)</source>
         <translation>{f}（每 token {fpt}）</translation>
-    </message>
-    <message>
-        <source>Training takes about {d} calendar days</source>
-        <translation>训练约需日历 {d} 天</translation>
-    </message>
-    <message>
-        <source>{c} calendar days with setup, checkpoints, interruptions and your hours per week; {d} days of compute around the clock ({h} GPU-hours)</source>
-        <translation>日历 {c} 天（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d} 天（{h} 卡时）</translation>
     </message>
     <message>
         <source>No checklist items.</source>
@@ -8519,6 +8455,10 @@
         <translation>放不下：需要的显存比显卡多 {over:.1%}。</translation>
     </message>
     <message>
+        <source>Not checked: this layout does not fit in GPU memory, so it cannot run to meet a deadline or a budget.</source>
+        <translation>不检查：此布局放不下 GPU 显存，无法运行，也就谈不上赶上截止时间或控制在预算内。</translation>
+    </message>
+    <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>
         <translation>{gpu} 的 {nodes} 个节点位于同一个 {domain} 卡的 NVLink 域内：它们经该域的 NVLink 交换机互连，而不是经服务器之间的网络。请确认它们租在同一个 NVLink 域（机柜）内。</translation>
     </message>
@@ -8601,14 +8541,6 @@
     <message>
         <source>{free:.1%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
         <translation>空闲显存占 {free:.1%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
-    </message>
-    <message>
-        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days} days).</source>
-        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days} 天）不满足。</translation>
-    </message>
-    <message>
-        <source>Meets the deadline and budget at the upper end of its band ({days} days).</source>
-        <translation>按区间上限（{days} 天）仍满足截止时间和预算。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,179 @@
+"""Round 14 (helper ux22): the round-13 closing note's product leftovers, each decided in one place.
+
+1. A plan that does not fit in GPU memory read "✓ safe deadline and budget: passed — Meets the deadline and budget
+   at the upper end of its band (4.4 days)" (the PDF's rules table, ``estimate --json``'s rules) while its memory
+   rule said "Does not fit": ``rules._deadline_rule`` now says it does not apply, and why.
+2. The Project page and ``gpuplanner project`` wrote spans in weeks from two weeks ("over 10.0 weeks") while a plan's
+   headline never does ("70.0 calendar days"): ``formatting.elapsed_unit`` — the one place a span's unit is
+   decided — reads hours below a day, days from one day, for every span.
+3. A plan just under a day whose likely range ends over a day read "22.8 hours" with "21.6–25.2 hours" while its
+   deadline rule said "(1.05 days)": ``formatting.plan_span_unit`` picks the unit from the whole range.
+4. The plan tables' "cal. days" column read "0.83" beside a headline of "19.9 hours": the column (``plan``, the
+   Plans page, the PDF's alternatives) now writes each plan's headline, word and all.
+5. Each view held one template in hours and one in days: one message each, the unit in its parameters
+   (``formatting.format_plan_time``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.cli import run_cli
+from gpuplanner.formatting import format_elapsed, format_plan_span, format_plan_time, plan_span_unit
+from tests.test_report import _run, needs_poppler
+
+ROOT = Path(__file__).resolve().parents[1]
+#: a new user's first scenario file with its own layout: 1 GPU, 141.6 GiB on an 80 GiB card, deadline 7 days (ux20)
+NOFIT = ROOT / "tests" / "data" / "ux20" / "first-task-as-given.json"
+#: LoRA of a 7B model on consumer cards: plans of 6.4 hours to 1.3 days in one table
+LORA = ROOT / "examples" / "7b-lora-1x4090.json"
+PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    import sys
+
+    if "PySide6.QtCore" in sys.modules:
+        from gpuplanner.report.render import install_language
+
+        install_language("en")
+
+
+def _json(capsys, *args):
+    assert run_cli([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# ------------------------------------------------------------------------------ 1. no rule passed for a plan that cannot run
+
+def test_a_plan_that_does_not_fit_does_not_pass_the_deadline_rule(capsys):
+    ev = _json(capsys, "estimate", str(NOFIT))
+    rules = {r["id"]: r for r in ev["rules"]}
+    assert rules["memory_headroom"]["status"] == "failed", rules["memory_headroom"]
+    dl = rules["deadline_risk"]
+    assert dl["status"] == "not_applicable" and dl["passed"] is None, dl
+    assert "does not fit" in dl["message"] and "Meets the deadline" not in dl["message"], dl
+    assert ev["deadline_risk"] is None  # the Plans details' "At risk" line reads it
+
+
+def test_a_plan_that_fits_still_passes_or_fails_it(capsys):
+    from gpuplanner.core.rules import advice_rules
+
+    on = {k: True for k in ("mfu_ceiling", "deadline_risk", "memory_headroom", "tp_over_pcie", "price_fabric",
+                            "price_kind")}
+    miss = {"deadline": False, "budget": False, "days": 3.0, "deadline_days": 7.0, "cost": 1.0, "budget_cap": 0.0,
+            "cur": "CNY"}
+    for fits, want in ((True, "passed"), (False, "not_applicable"), (None, "passed")):
+        a = {"deadline_risk": False, "days_lo": 2.8, "days_hi": 3.3, "point_miss": miss}
+        if fits is not None:
+            a["fits"] = fits
+        r = next(r for r in advice_rules(0.4, "h100", 1, a, on) if r.id == "deadline_risk")
+        assert r.status == want, (fits, r)
+
+
+@needs_poppler
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_pdf_passes_no_deadline_rule_for_a_plan_that_does_not_fit(capsys, tmp_path, lang):
+    from gpuplanner.report.render import install_language, translate
+
+    pdf = tmp_path / f"{lang}.pdf"
+    assert run_cli(["report", str(NOFIT), "-o", str(pdf), "--lang", lang]) == 0
+    capsys.readouterr()
+    flat = re.sub(r"\s+", "", _run("pdftotext", "-raw", str(pdf), "-"))
+    install_language(lang)
+    meets = translate("Rules", "Meets the deadline and budget at the upper end of its band ({span}).")
+    not_checked = translate("Rules", "Not checked: this layout does not fit in GPU memory, so it cannot run to meet a "
+                                     "deadline or a budget.")
+    install_language("en")
+    assert re.sub(r"\s+", "", not_checked) in flat, flat[:3000]
+    assert re.sub(r"\s+", "", meets.split("{")[0]) not in flat
+
+
+# ------------------------------------------------------------------------------ 2. one unit rule, never weeks
+
+def test_a_span_is_never_in_weeks():
+    assert format_elapsed(21.0, "en") == "21.0 days" == format_plan_span(21.0, None, "en")[0]
+    assert format_elapsed(70.0, "zh_CN") == "70.0 天"
+    assert format_elapsed(0.66, "en") == "15.8 hours"
+    for d in (0.01, 0.5, 0.99, 1.0, 13.9, 14.0, 30.0, 400.0):
+        assert format_elapsed(d, "en") == format_plan_span(d, None, "en")[0], d
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_project_total_reads_as_a_plans_span(capsys, lang):
+    """``gpuplanner project``: the total read "over 10.0 weeks" for a project of 70 days."""
+    data = _json(capsys, "project", str(PROJECT))
+    days = 7 * float(data["total_weeks"])
+    assert days >= 14
+    assert run_cli(["project", str(PROJECT), "--lang", lang]) == 0
+    text = capsys.readouterr().out
+    assert format_plan_span(days, None, lang)[0] in text, text[-2000:]
+    assert not re.search(r"\d (weeks|周)\b", text.replace("周小时", "")), re.findall(r".{30}\d (?:weeks|周).{10}", text)
+
+
+# ------------------------------------------------------------------------------ 3. one unit from the whole range
+
+def test_a_range_that_ends_over_a_day_reads_in_days_with_its_headline_and_rule():
+    from gpuplanner.core.rules import advice_rules
+
+    band = (0.90, 1.05)
+    head, rng = format_plan_span(0.95, band, "en")
+    assert plan_span_unit(0.95, band) == "days"
+    assert (head, rng) == ("0.95 days", "0.90–1.05 days"), (head, rng)
+    assert format_plan_time(0.95, 0.9, band, "zh_CN") == ("0.95 天", "0.90 天", "0.90–1.05 天")
+    on = {k: True for k in ("mfu_ceiling", "deadline_risk", "memory_headroom", "tp_over_pcie", "price_fabric",
+                            "price_kind")}
+    a = {"deadline_risk": False, "days_lo": band[0], "days_hi": band[1], "fits": True,
+         "point_miss": {"deadline": False, "budget": False, "days": 0.95, "deadline_days": 2.0, "cost": 1.0,
+                        "budget_cap": 0.0, "cur": "CNY"}}
+    r = next(r for r in advice_rules(0.4, "h100", 1, a, on) if r.id == "deadline_risk")
+    line = r.message.render()
+    assert "(1.05 days)" in line and rng.endswith("1.05 days"), line
+    # wholly below a day: hours, as before (ux21)
+    assert format_plan_span(0.79, (0.70, 0.79), "en") == ("19.0 hours", "16.8–19.0 hours")
+
+
+# ------------------------------------------------------------------------------ 4. the tables write the headline
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_plan_table_writes_each_plans_headline(capsys, lang):
+    plans = _json(capsys, "plan", str(LORA))["plans"]
+    heads = [format_plan_span(p["calendar_days"], tuple(p["calendar_days_band"]) if p.get("calendar_days_band")
+                              else None, lang)[0] for p in plans]
+    assert {h.split()[-1] for h in heads} >= ({"hours", "days"} if lang == "en" else {"小时", "天"}), heads
+    assert run_cli(["plan", str(LORA), "--lang", lang]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = [ln for ln in lines if re.match(r"\d+ {2}", ln)]
+    blocks = [ln for ln in lines if re.match(r"\d+\. ", ln)]
+    assert len(table) == len(blocks) == len(plans)
+    for head, row, block in zip(heads, table, blocks):
+        assert f"  {head}  " in row, (head, row)   # the table's cell ...
+        assert f": {head}" in block, (head, block)  # ... is the block's headline
+    assert "cal. days" not in "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ 5. one message per view
+
+#: the days-only twins of the "in calendar time" messages (each view held both)
+OLD_TWINS = ("{0} calendar days ({1} days of compute)", "{days} calendar days ({compute} of compute)",
+             "Likely range: {0}–{1} calendar days", "{lo}–{hi} calendar days", "{days} days around the clock",
+             "{days} days with setup", "{c} calendar days with setup", "Training takes about {d} calendar days",
+             "Likely range: {lo}–{hi} calendar days", "it finishes {0} days sooner", "it takes {0} days longer",
+             "{days} days for {cost}, against {cdays} days", "GiB per GPU used, {days} calendar days",
+             "MFU {mfu:.0%}), {days} days,", "{n} × {gpu}: {days} days, {cost}",
+             "at the upper end of its band ({days} days)")
+
+
+def test_no_view_holds_a_days_twin_of_a_span_message():
+    found = []
+    for path in (ROOT / "gpuplanner").rglob("*.py"):
+        text = re.sub(r'"\s*\n\s*"', "", path.read_text(encoding="utf-8"))  # implicit concatenation, joined
+        found += [(path.name, t) for t in OLD_TWINS if t in text]
+        if re.search(r'plan_span_unit\([^)]*\)\s*==\s*"hours"', text):
+            found.append((path.name, 'plan_span_unit(...) == "hours"'))
+    assert not found, found
