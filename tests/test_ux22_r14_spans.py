@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.cli import run_cli
-from gpuplanner.formatting import format_elapsed, format_plan_span, format_plan_time, plan_span_unit
+from gpuplanner.formatting import format_elapsed, format_plan_span, plan_span_unit
 from tests.test_report import _run, needs_poppler
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,12 +120,15 @@ def test_the_project_total_reads_as_a_plans_span(capsys, lang):
 
 def test_a_range_that_ends_over_a_day_reads_in_days_with_its_headline_and_rule():
     from gpuplanner.core.rules import advice_rules
+    from gpuplanner.formatting import format_plan_time
 
     band = (0.90, 1.05)
     head, rng = format_plan_span(0.95, band, "en")
     assert plan_span_unit(0.95, band) == "days"
-    assert (head, rng) == ("0.95 days", "0.90–1.05 days"), (head, rng)
-    assert format_plan_time(0.95, 0.9, band, "zh_CN") == ("0.95 天", "0.90 天", "0.90–1.05 天")
+    # days at the range's precision (formatting.format_days_band; mend10c): "0.9 days", "0.9–1.1 days" — was
+    # "22.8 hours" and "21.6–25.2 hours" beside a rule line in days
+    assert (head, rng) == ("0.9 days", "0.9–1.1 days"), (head, rng)
+    assert format_plan_time(0.95, 0.9, band, "zh_CN") == ("0.9 天", "0.90 天", "0.9–1.1 天")
     on = {k: True for k in ("mfu_ceiling", "deadline_risk", "memory_headroom", "tp_over_pcie", "price_fabric",
                             "price_kind")}
     a = {"deadline_risk": False, "days_lo": band[0], "days_hi": band[1], "fits": True,
@@ -133,7 +136,7 @@ def test_a_range_that_ends_over_a_day_reads_in_days_with_its_headline_and_rule()
                         "budget_cap": 0.0, "cur": "CNY"}}
     r = next(r for r in advice_rules(0.4, "h100", 1, a, on) if r.id == "deadline_risk")
     line = r.message.render()
-    assert "(1.05 days)" in line and rng.endswith("1.05 days"), line
+    assert f"({rng.split('–')[1]})" in line, (line, rng)  # the rule's upper end is the range's
     # wholly below a day: hours, as before (ux21)
     assert format_plan_span(0.79, (0.70, 0.79), "en") == ("19.0 hours", "16.8–19.0 hours")
 
@@ -153,7 +156,7 @@ def test_the_plan_table_writes_each_plans_headline(capsys, lang):
     assert len(table) == len(blocks) == len(plans)
     for head, row, block in zip(heads, table, blocks):
         assert f"  {head}  " in row, (head, row)   # the table's cell ...
-        assert f": {head}" in block, (head, block)  # ... is the block's headline
+        assert re.search(r"[:：]\s*(日历时间 )?" + re.escape(head), block), (head, block)  # ... is the headline
     assert "cal. days" not in "\n".join(lines)
 
 
