@@ -327,7 +327,21 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
                   {"layers": num_layers, "pp": pp, "per": num_layers // pp})
     out.append(RuleResult("pipeline_layers", _status(pp > 1, fails, on["pipeline_layers"]), msg))
     out.extend(advice_rules(mfu, gpu, tp, advice or {}, on, rollouts))
-    return tuple(out)
+    return tuple(_cannot_run(out) if (advice or {}).get("fits") is False else out)
+
+
+#: the rules about running the plan — its speed, its deadline and budget, its price — as against those about the
+#: layout's shape (card class, consumer cards across nodes, pipeline stages, TP over PCIe), which say what to change
+RUN_RULES = ("mfu_grade", "mfu_ceiling", "deadline_risk", "price_fabric", "price_kind")
+
+
+def _cannot_run(results: list[RuleResult]) -> list[RuleResult]:
+    """A layout that does not fit in GPU memory cannot run: no rule about running it passes or fails; each says why
+    (issue 35 round 14, ux22: "✓ safe deadline and budget: passed — Meets the deadline and budget at the upper end
+    of its band (4.4 days)" and "✓ prices of one kind: passed — Billed on whole machines per month" stood under
+    "✗ memory headroom: Does not fit" and a PDF that prices nothing, in ``estimate --json`` and the PDF)."""
+    why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not checked: this layout does not fit in GPU memory, so it cannot run."), {})
+    return [RuleResult(r.id, "not_applicable", why) if r.id in RUN_RULES else r for r in results]
 
 
 def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, enabled: bool) -> RuleResult:
@@ -448,14 +462,8 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
 
 
 def _deadline_rule(a: Any, on: dict) -> RuleResult:
-    """The ``deadline_risk`` verdict: whether the plan meets the deadline and budget at the upper end of its band.
-    A plan that does not fit in GPU memory cannot run, so it meets nothing: the rule does not apply to it and says
-    why (issue 35 round 14, ux22: it read "passed … Meets the deadline and budget at the upper end of its band" under
-    a memory-headroom rule that said "Does not fit", on the Plans page, in ``plan``/``estimate`` and in the PDF)."""
-    if a.get("fits") is False:
-        return RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Not checked: this layout does not fit in GPU memory, so it cannot run to meet a deadline or a "
-                 "budget."), {}))
+    """The ``deadline_risk`` verdict: whether the plan meets the deadline and budget at the upper end of its band
+    (a plan that does not fit: :func:`_cannot_run`)."""
     risk = a.get("deadline_risk")
     if risk is None:
         return RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(

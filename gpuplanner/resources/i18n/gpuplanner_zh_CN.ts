@@ -8323,6 +8323,10 @@
         <translation>按估计值就已错过截止时间（{days}，截止 {deadline_days}），不只是按区间上限。</translation>
     </message>
     <message>
+        <source>Not checked: this layout does not fit in GPU memory, so it cannot run.</source>
+        <translation>不检查：此布局放不下 GPU 显存，无法运行。</translation>
+    </message>
+    <message>
         <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
         <translation>估计 MFU {mfu:.0%}：良好（调优过的框架在主流 GPU 上可达 40–55%）。</translation>
     </message>
@@ -8453,10 +8457,6 @@
     <message>
         <source>Does not fit: it needs {over:.1%} more memory than the card has.</source>
         <translation>放不下：需要的显存比显卡多 {over:.1%}。</translation>
-    </message>
-    <message>
-        <source>Not checked: this layout does not fit in GPU memory, so it cannot run to meet a deadline or a budget.</source>
-        <translation>不检查：此布局放不下 GPU 显存，无法运行，也就谈不上赶上截止时间或控制在预算内。</translation>
     </message>
     <message>
         <source>{nodes} nodes of {gpu} inside one NVLink domain of {domain} GPUs: they reach each other over its NVLink switches, not over a network between servers. Ask that they are rented in one NVLink domain (rack).</source>

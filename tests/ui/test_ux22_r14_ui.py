@@ -1,0 +1,64 @@
+"""Round 14 (helper ux22), the app's side of tests/test_ux22_r14_spans.py: the Plans table's time column writes each
+plan's headline ("19.9 hours" beside "1.3 days"; it read "0.83" under "Days" beside a headline of "19.9 hours"), the
+details' "Time" line and likely range in the one unit of the plan's whole range, and the Project page's total in
+days, never weeks (it read "over 10.0 weeks" for a project of 70 days)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from gpuplanner.cli import run_cli
+from gpuplanner.formatting import format_plan_span
+
+ROOT = Path(__file__).resolve().parents[2]
+LORA = ROOT / "examples" / "7b-lora-1x4090.json"
+PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+
+
+def _json(capsys, *args):
+    assert run_cli([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_plans_table_writes_each_plans_headline(make_window, language, qtbot, capsys, lang):
+    plans = _json(capsys, "plan", str(LORA))["plans"]
+    heads = [format_plan_span(p["calendar_days"], tuple(p["calendar_days_band"]), lang)[0] for p in plans]
+    language.install(lang)
+    w = make_window()
+    w.resize(1280, 800)
+    assert w.open_path(LORA, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=120000)
+    page = w.page("plans")
+    w.go_to(5)
+    qtbot.waitUntil(lambda: page.table_model.rowCount() >= len(plans), timeout=10000)
+    m = page.table_model
+    from gpuplanner.ui.pages.plans_page import COLUMNS
+
+    col = COLUMNS.index("days")
+    cells = [m.data(m.index(r, col)) for r in range(len(plans))]
+    assert cells == heads, (cells, heads)
+    assert m.headerData(col, Qt.Orientation.Horizontal) == ("Time" if lang == "en" else "时间")
+    page.view.selectRow(0)
+    QApplication.processEvents()
+    text = page.details.toPlainText()
+    band = tuple(plans[0]["calendar_days_band"])
+    assert heads[0] in text and format_plan_span(plans[0]["calendar_days"], band, lang)[1] in text, text[:2000]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_project_total_reads_in_days(make_window, language, qtbot, capsys, lang):
+    days = 7 * float(_json(capsys, "project", str(PROJECT))["total_weeks"])
+    assert days >= 14
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    assert w.open_path(PROJECT, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None and bool(page.total.text()), timeout=60000)
+    assert page.total.text().endswith(format_plan_span(days, None, lang)[0]), page.total.text()
