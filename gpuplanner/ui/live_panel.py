@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_plan_time, format_money, format_number, format_percent, format_mfu, format_sig,
+from gpuplanner.formatting import (format_money, format_number, format_percent, format_mfu, format_sig,
                                    format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -15,6 +15,7 @@ from .fit_box import FitHeightBox
 from .model import ScenarioModel
 from .text import set_style, set_text, tr_error, tr_msg
 from gpuplanner.core.evaluate import cost_band_msg
+from gpuplanner.core.messages import plan_span_msgs
 
 
 class LivePanel(QWidget):
@@ -133,8 +134,8 @@ class LivePanel(QWidget):
         set_text(self.mem_value, mem)
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
         # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
-        head, compute, _ = format_plan_time(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
-        lines = [self.tr("{0} in calendar time ({1} of compute)").format(head, compute)]
+        head, compute, span_rng = plan_span_msgs(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
+        lines = [self.tr("{0} in calendar time ({1} of compute)").format(tr_msg(head), tr_msg(compute))]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
             lines.append(self.tr("rollout generation: {0} of each step").format(
@@ -150,10 +151,9 @@ class LivePanel(QWidget):
             "Calendar time: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute time: GPU time around the clock.")
         if ev.calendar_days_band is not None:
-            lo, hi = ev.calendar_days_band
             cost = "" if ev.cost_band is None else self.tr(", {0}").format(tr_msg(cost_band_msg(ev)))  # why (ux15)
             tip += "\n\n" + format_sentences([self.tr("Likely range: {0}{1}.").format(
-                format_plan_time(ev.calendar_days, ev.compute_days, (lo, hi))[2], cost),
+                tr_msg(span_rng), cost),
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])])
         if self.time_value.toolTip() != tip:
             self.time_value.setToolTip(tip)

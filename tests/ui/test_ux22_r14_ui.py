@@ -42,8 +42,20 @@ def test_the_plans_table_writes_each_plans_headline(make_window, language, qtbot
 
     col = COLUMNS.index("days")
     cells = [m.data(m.index(r, col)) for r in range(len(plans))]
+    # the rows' units differ (hours and days): each cell writes its plan's headline, word and all
     assert cells == heads, (cells, heads)
     assert m.headerData(col, Qt.Orientation.Horizontal) == ("Time" if lang == "en" else "时间")
+    # one unit for every row: the header names it and the cells carry the headline's number
+    keep = m.plans
+    m.plans = [p for p in keep if p.calendar_days >= 1] or keep[:1]
+    unit = "days" if m.plans[0].calendar_days >= 1 else "hours"
+    assert m.headerData(col, Qt.Orientation.Horizontal) == {("en", "days"): "Days", ("en", "hours"): "Hours",
+                                                            ("zh_CN", "days"): "天数", ("zh_CN", "hours"): "小时数"}[
+        (lang, unit)]
+    for r, p in enumerate(m.plans):
+        head = format_plan_span(p.calendar_days, p.plan.evaluation.calendar_days_band, lang)[0]
+        assert m.data(m.index(r, col)) == head.split()[0], (m.data(m.index(r, col)), head)
+    m.plans = keep
     page.view.selectRow(0)
     QApplication.processEvents()
     text = page.details.toPlainText()

@@ -5485,6 +5485,14 @@
         <translation>计费</translation>
     </message>
     <message>
+        <source>Hours</source>
+        <translation>小时数</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
         <source>Framework or tool that runs the plan</source>
         <translation>运行该方案的框架或工具</translation>
     </message>

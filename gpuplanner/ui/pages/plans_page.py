@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_elapsed, format_plan_span, format_plan_time, format_number, format_percent, format_mfu, format_sig, gpu_display_name
+from gpuplanner.formatting import colon, format_number, format_percent, format_mfu, format_sig, gpu_display_name
 from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
@@ -123,6 +123,18 @@ def rule_name(rule_id: str) -> str:
     return QCoreApplication.translate("Rules", RULE_NAMES.get(rule_id, rule_id))
 
 
+def span_cell(p, unit: str | None) -> str:
+    """A plan's calendar time in the Plans table: its headline's number (formatting.plan_span_numbers: the unit of
+    its whole range, the range's precision) under a header naming the unit every row shares ("Hours" / "Days"),
+    or with its word where the rows' units differ ("15.4 hours" beside "1.4 days"), so a cell never reads "0.64"
+    beside a headline of "15.4 hours" (issue 35 round 14, ux22). The words through the ``Units`` messages the
+    details and the core's sentences use (core.messages.span_msg)."""
+    from gpuplanner.core.messages import plan_span_msgs
+
+    head = plan_span_msgs(p.calendar_days, None, p.plan.evaluation.calendar_days_band)[0]
+    return head.params["n"] if unit is not None else tr_msg(head)
+
+
 def failed_rules(p: engine.PlanRow) -> list:
     return [r for r in p.plan.evaluation.rules if r.status == "failed"]
 
@@ -217,6 +229,7 @@ class PlanTableModel(QAbstractTableModel):
         self.plans: list[engine.PlanRow] = []
         self.headers = list(COLUMNS)
         self.header_tips: dict[int, str] = {}  # column -> header tooltip (translated in retranslate)
+        self.span_headers: dict[str, str] = {}  # the time column's header by the unit its cells share (retranslate)
 
     def set_plans(self, plans: list[engine.PlanRow]) -> None:
         self.beginResetModel()
@@ -229,8 +242,17 @@ class PlanTableModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()):  # noqa: N802 (Qt)
         return 0 if parent.isValid() else len(COLUMNS)
 
+    def span_unit(self) -> str | None:
+        """The one unit of every plan's headline in the table ("hours" or "days"), None when they differ."""
+        from gpuplanner.formatting import plan_span_unit
+
+        units = {plan_span_unit(p.calendar_days, p.plan.evaluation.calendar_days_band) for p in self.plans}
+        return units.pop() if len(units) == 1 else None
+
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if COLUMNS[section] == "days" and self.span_headers:  # the unit the cells share, else "Time"
+                return self.span_headers.get(self.span_unit(), self.headers[section])
             return self.headers[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return self.header_tips.get(section)
@@ -260,10 +282,8 @@ class PlanTableModel(QAbstractTableModel):
                 return layout_text(p)
             if col == "memory":
                 return f"{format_number(p.memory.total, 1)} / {format_sig(p.memory.capacity)}"
-            if col == "days":  # the plan's headline, word and all: "15.4 hours" beside "1.4 days", as the details,
-                # the CLI table and the PDF write it (formatting.format_plan_span; ux22: "0.64" under "Days" beside a
-                # headline of "15.4 hours")
-                return format_plan_span(p.calendar_days, p.plan.evaluation.calendar_days_band)[0]
+            if col == "days":  # the plan's headline (ux22: "0.64" under "Days" beside a headline of "15.4 hours")
+                return span_cell(p, self.span_unit())
             if col == "tokens_per_s":
                 return "—" if p.tokens_per_s is None else format_tokens(p.tokens_per_s, digits=3)
             if col == "mfu":
@@ -492,6 +512,7 @@ class PlansPage(BasePage):
                                     self.tr("GiB/GPU"), self.tr("Time"), two_line_header(self.tr("Cost ({0})").format(cur)),
                                     self.tr("MFU"), self.tr("Stack"), self.tr("Rental")]
         # "Stack" is short for the column to fit at 1280×800; its tooltip says what it is (ux13)
+        self.table_model.span_headers = {"hours": self.tr("Hours"), "days": self.tr("Days")}
         self.table_model.header_tips = {COLUMNS.index("framework"): self.tr("Framework or tool that runs the plan"),
                                         COLUMNS.index("days"): self.tr("Calendar time: what you wait, with setup, "
                                                                        "checkpoints and interruptions")}
@@ -647,11 +668,14 @@ class PlansPage(BasePage):
                 format_money(cmp.cost_saved, a.currency, decimals=0), share_percent_number(cmp.cheaper_share)))
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:
             bits.append(self.tr("it costs {0} more").format(format_money(-cmp.cost_saved, a.currency, decimals=0)))
-        gap = abs(cmp.days_sooner)  # in hours below a day, as every span (formatting.format_elapsed; ux21, ux22)
+        from gpuplanner.core.messages import elapsed_msg
+
+        # in hours below a day, as every span (formatting.format_elapsed's words, translated; ux21, ux22)
+        gap = tr_msg(elapsed_msg(abs(cmp.days_sooner)))
         if cmp.days_sooner > 0:
-            bits.append(self.tr("it finishes {0} sooner").format(format_elapsed(gap)))
+            bits.append(self.tr("it finishes {0} sooner").format(gap))
         elif cmp.days_sooner < 0:
-            bits.append(self.tr("it takes {0} longer").format(format_elapsed(gap)))
+            bits.append(self.tr("it takes {0} longer").format(gap))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
@@ -750,7 +774,10 @@ class PlansPage(BasePage):
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
-        head, compute, span_rng = format_plan_time(p.calendar_days, p.compute_days, ev.calendar_days_band)
+        from gpuplanner.core.messages import plan_span_msgs
+
+        head, compute, span_rng = (tr_msg(m) if m is not None else None for m in plan_span_msgs(
+            p.calendar_days, p.compute_days, ev.calendar_days_band))
         rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
             "{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}").format(
             head, compute, format_tokens(p.tokens_per_s or 0, digits=3),
