@@ -1,5 +1,6 @@
 """Round 14 (helper ux22), the app's side of tests/test_ux22_r14_spans.py: the Plans table's time column writes each
-plan's headline ("19.9 hours" beside "1.3 days"; it read "0.83" under "Days" beside a headline of "19.9 hours"), the
+plan read in hours with its headline's number under "Hours" (it read "0.83" under "Days" beside a headline of
+"19.9 hours"), the
 details' "Time" line and likely range in the one unit of the plan's whole range, and the Project page's total in
 days, never weeks (it read "over 10.0 weeks" for a project of 70 days)."""
 
@@ -13,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from gpuplanner.cli import run_cli
-from gpuplanner.formatting import format_plan_span
+from gpuplanner.formatting import format_elapsed, format_plan_span
 
 ROOT = Path(__file__).resolve().parents[2]
 LORA = ROOT / "examples" / "7b-lora-1x4090.json"
@@ -42,16 +43,19 @@ def test_the_plans_table_writes_each_plans_headline(make_window, language, qtbot
 
     col = COLUMNS.index("days")
     cells = [m.data(m.index(r, col)) for r in range(len(plans))]
-    # the rows' units differ (hours and days): each cell writes its plan's headline, word and all
-    assert cells == heads, (cells, heads)
-    assert m.headerData(col, Qt.Orientation.Horizontal) == ("Time" if lang == "en" else "时间")
-    # one unit for every row: the header names it and the cells carry the headline's number
+    # one plan reads in hours: the column is in hours, every plan read in hours with its headline's number (it
+    # read "0.83" under "Days" beside a headline of "19.9 hours"), a plan of days in hours too
+    assert any(h.split()[-1] in ("hours", "小时") for h in heads) and any(h.split()[-1] in ("days", "天") for h in heads)
+    assert m.headerData(col, Qt.Orientation.Horizontal) == ("Hours" if lang == "en" else "小时数")
+    for cell, p, head in zip(cells, plans, heads):
+        want = head.split()[0] if head.split()[-1] in ("hours", "小时") else format_elapsed(p["calendar_days"], lang,
+                                                                                         "hours").split()[0]
+        assert cell == want, (cell, head)
+    # every plan of a day or more: the column in days, each cell its headline's number
     keep = m.plans
-    m.plans = [p for p in keep if p.calendar_days >= 1] or keep[:1]
-    unit = "days" if m.plans[0].calendar_days >= 1 else "hours"
-    assert m.headerData(col, Qt.Orientation.Horizontal) == {("en", "days"): "Days", ("en", "hours"): "Hours",
-                                                            ("zh_CN", "days"): "天数", ("zh_CN", "hours"): "小时数"}[
-        (lang, unit)]
+    m.plans = [p for p in keep if p.calendar_days >= 1.2]
+    assert m.plans
+    assert m.headerData(col, Qt.Orientation.Horizontal) == ("Days" if lang == "en" else "天数")
     for r, p in enumerate(m.plans):
         head = format_plan_span(p.calendar_days, p.plan.evaluation.calendar_days_band, lang)[0]
         assert m.data(m.index(r, col)) == head.split()[0], (m.data(m.index(r, col)), head)

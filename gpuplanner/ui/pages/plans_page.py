@@ -123,16 +123,17 @@ def rule_name(rule_id: str) -> str:
     return QCoreApplication.translate("Rules", RULE_NAMES.get(rule_id, rule_id))
 
 
-def span_cell(p, unit: str | None) -> str:
-    """A plan's calendar time in the Plans table: its headline's number (formatting.plan_span_numbers: the unit of
-    its whole range, the range's precision) under a header naming the unit every row shares ("Hours" / "Days"),
-    or with its word where the rows' units differ ("15.4 hours" beside "1.4 days"), so a cell never reads "0.64"
-    beside a headline of "15.4 hours" (issue 35 round 14, ux22). The words through the ``Units`` messages the
-    details and the core's sentences use (core.messages.span_msg)."""
-    from gpuplanner.core.messages import plan_span_msgs
+def span_cell(p, unit: str) -> str:
+    """A plan's calendar time in the Plans table, under a header naming the column's one unit (``unit``:
+    :meth:`PlanTableModel.span_unit`): the plan's headline number where the plan reads in that unit
+    (formatting.plan_span_numbers: the unit of its whole range, the range's precision), else its span in the
+    column's unit ("31.2" hours for a plan of 1.3 days) — so a cell never reads "0.64" days beside a headline of
+    "15.4 hours" (issue 35 round 14, ux22). Without a word, so the columns fit 1280×800."""
+    from gpuplanner.formatting import elapsed_numbers, plan_span_numbers
 
-    head = plan_span_msgs(p.calendar_days, None, p.plan.evaluation.calendar_days_band)[0]
-    return head.params["n"] if unit is not None else tr_msg(head)
+    band = p.plan.evaluation.calendar_days_band
+    own, num, _, _ = plan_span_numbers(p.calendar_days, band)
+    return num if own == unit else elapsed_numbers([p.calendar_days], unit)[0]
 
 
 def failed_rules(p: engine.PlanRow) -> list:
@@ -242,16 +243,17 @@ class PlanTableModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()):  # noqa: N802 (Qt)
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def span_unit(self) -> str | None:
-        """The one unit of every plan's headline in the table ("hours" or "days"), None when they differ."""
+    def span_unit(self) -> str:
+        """The time column's one unit: hours as soon as one plan's headline reads in hours, else days — so every plan
+        read in hours in its headline reads the same number in the table (formatting.plan_span_unit; ux22)."""
         from gpuplanner.formatting import plan_span_unit
 
-        units = {plan_span_unit(p.calendar_days, p.plan.evaluation.calendar_days_band) for p in self.plans}
-        return units.pop() if len(units) == 1 else None
+        return "hours" if any(plan_span_unit(p.calendar_days, p.plan.evaluation.calendar_days_band) == "hours"
+                              for p in self.plans) else "days"
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if COLUMNS[section] == "days" and self.span_headers:  # the unit the cells share, else "Time"
+            if COLUMNS[section] == "days" and self.span_headers:  # the column's one unit
                 return self.span_headers.get(self.span_unit(), self.headers[section])
             return self.headers[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
@@ -282,7 +284,7 @@ class PlanTableModel(QAbstractTableModel):
                 return layout_text(p)
             if col == "memory":
                 return f"{format_number(p.memory.total, 1)} / {format_sig(p.memory.capacity)}"
-            if col == "days":  # the plan's headline (ux22: "0.64" under "Days" beside a headline of "15.4 hours")
+            if col == "days":  # the headline's number in the column's unit (ux22: "0.64" under "Days" beside "15.4 hours")
                 return span_cell(p, self.span_unit())
             if col == "tokens_per_s":
                 return "—" if p.tokens_per_s is None else format_tokens(p.tokens_per_s, digits=3)
