@@ -1,5 +1,5 @@
 """Round 14 (helper ux22), the app's side of tests/test_ux22_r14_spans.py: the Plans table's time column writes each
-plan read in hours with its headline's number under "Hours" (it read "0.83" under "Days" beside a headline of
+plan read in hours with its headline's number under "Hrs" (it read "0.83" under "Days" beside a headline of
 "19.9 hours"), the
 details' "Time" line and likely range in the one unit of the plan's whole range, and the Project page's total in
 days, never weeks (it read "over 10.0 weeks" for a project of 70 days)."""
@@ -46,7 +46,7 @@ def test_the_plans_table_writes_each_plans_headline(make_window, language, qtbot
     # one plan reads in hours: the column is in hours, every plan read in hours with its headline's number (it
     # read "0.83" under "Days" beside a headline of "19.9 hours"), a plan of days in hours too
     assert any(h.split()[-1] in ("hours", "小时") for h in heads) and any(h.split()[-1] in ("days", "天") for h in heads)
-    assert m.headerData(col, Qt.Orientation.Horizontal) == ("Hours" if lang == "en" else "小时数")
+    assert m.headerData(col, Qt.Orientation.Horizontal) == ("Hrs" if lang == "en" else "小时数")
     for cell, p, head in zip(cells, plans, heads):
         want = head.split()[0] if head.split()[-1] in ("hours", "小时") else format_elapsed(p["calendar_days"], lang,
                                                                                          "hours").split()[0]

@@ -5346,6 +5346,10 @@
         <source>(untick to allow it)</source>
         <translation>（取消勾选即允许）</translation>
     </message>
+    <message>
+        <source>Hrs</source>
+        <translation>小时数</translation>
+    </message>
     <message numerus="yes">
         <source>%n plan(s) shown; {0} of {1} configurations fit ({2} ms).</source>
         <translation>
@@ -5483,10 +5487,6 @@
     <message>
         <source>Rental</source>
         <translation>计费</translation>
-    </message>
-    <message>
-        <source>Hours</source>
-        <translation>小时数</translation>
     </message>
     <message>
         <source>Days</source>
