@@ -178,3 +178,23 @@ def test_no_view_holds_a_days_twin_of_a_span_message():
         if re.search(r'plan_span_unit\([^)]*\)\s*==\s*"hours"', text):
             found.append((path.name, 'plan_span_unit(...) == "hours"'))
     assert not found, found
+
+
+# ------------------------------------------------------------------------------ first hour: no price for what cannot run
+
+def test_no_star_and_no_price_for_a_layout_that_does_not_fit(capsys):
+    """The live panel's cost chart starred the non-fitting layout at ¥70,000 and ``estimate`` printed "Cost
+    ¥70,000" and "Rent or build" for it, while the PDF said "No price" (ux21): the one star rule
+    (app.answer.chart_star) and ``estimate`` now price nothing that cannot run."""
+    from gpuplanner.app.answer import chart_star
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.io.scenario_files import load_scenario
+
+    s, _ = load_scenario(NOFIT)
+    ev = evaluate(s)
+    assert not ev.fits and ev.cost is not None  # priced by the core, as every figure (JSON unchanged)
+    assert chart_star(s, [], None, ev) == (None, None)
+    assert run_cli(["estimate", str(NOFIT)]) == 0
+    text = capsys.readouterr().out
+    assert "No price: this layout does not fit in GPU memory" in text and "70,000" not in text, text
+    assert "Rent or build" not in text

@@ -143,7 +143,9 @@ class LivePanel(QWidget):
         set_text(self.time_value, "\n".join(lines))
         plan = [self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
                                                      format_mfu(ev.mfu))]
-        if ev.cost is not None:
+        if not m.fits:  # not priced, as the PDF and ``estimate`` (ux21, ux22: "¥70,000" beside "does not fit")
+            plan.append(self.tr("no price: it does not fit"))
+        elif ev.cost is not None:
             plan.append(self.tr("{0} ({1})").format(
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
         set_text(self.plan_value, " · ".join(plan))

@@ -78,3 +78,16 @@ def test_the_project_total_reads_in_days(make_window, language, qtbot, capsys, l
     page = w.pages[7]
     qtbot.waitUntil(lambda: not page.busy() and page.result is not None and bool(page.total.text()), timeout=60000)
     assert page.total.text().endswith(format_plan_span(days, None, lang)[0]), page.total.text()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_live_panel_prices_no_layout_that_does_not_fit(make_window, language, qtbot, lang):
+    """A scenario file whose own layout does not fit: the summary read "MFU 26% · ¥70,000 (whole machines per
+    month)" and the cost chart starred it, while the PDF and ``estimate`` say "No price"."""
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    assert w.open_path(ROOT / "tests" / "data" / "ux20" / "first-task-as-given.json", show_errors=False)
+    panel = w.live
+    qtbot.waitUntil(lambda: bool(panel.plan_value.text()), timeout=60000)
+    text = panel.plan_value.text()
+    assert "70,000" not in text and ("no price" in text if lang == "en" else "不报价" in text), text

@@ -3280,6 +3280,10 @@
         <translation>日历时间 {0}（算力 {1}）</translation>
     </message>
     <message>
+        <source>no price: it does not fit</source>
+        <translation>不报价：放不下</translation>
+    </message>
+    <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>

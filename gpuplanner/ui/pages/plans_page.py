@@ -248,8 +248,8 @@ class PlanTableModel(QAbstractTableModel):
         read in hours in its headline reads the same number in the table (formatting.plan_span_unit; ux22)."""
         from gpuplanner.formatting import plan_span_unit
 
-        return "hours" if any(plan_span_unit(p.calendar_days, p.plan.evaluation.calendar_days_band) == "hours"
-                              for p in self.plans) else "days"
+        units = {plan_span_unit(p.calendar_days, p.plan.evaluation.calendar_days_band) for p in self.plans}
+        return "hours" if "hours" in units else "days"
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
