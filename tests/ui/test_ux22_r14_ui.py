@@ -91,3 +91,23 @@ def test_the_live_panel_prices_no_layout_that_does_not_fit(make_window, language
     qtbot.waitUntil(lambda: bool(panel.plan_value.text()), timeout=60000)
     text = panel.plan_value.text()
     assert "70,000" not in text and ("no price" in text if lang == "en" else "不报价" in text), text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_project_table_shows_each_phases_resources_whole(make_window, language, qtbot, lang):
+    """At 1280×800 the resources column read "1 × NVIDIA A80…XM4 80GB（中国特供…" (cut in the middle): the card's
+    short name, as the timeline and the Plans table, with the full name on hover."""
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    w.resize(1280, 800)
+    assert w.open_path(PROJECT, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None and bool(page.total.text()), timeout=60000)
+    QApplication.processEvents()
+    t = page.table
+    fm = t.fontMetrics()
+    for r in range(t.rowCount()):
+        item = t.item(r, 2)
+        assert fm.horizontalAdvance(item.text()) + 8 <= t.columnWidth(2), (item.text(), t.columnWidth(2))
+        assert item.toolTip().startswith(item.text().split(" × ")[0])
