@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    elapsed_numbers, elapsed_unit, format_count, format_elapsed, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
+    elapsed_numbers, elapsed_unit, format_count, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
