@@ -198,3 +198,14 @@ def test_no_star_and_no_price_for_a_layout_that_does_not_fit(capsys):
     text = capsys.readouterr().out
     assert "No price: this layout does not fit in GPU memory" in text and "70,000" not in text, text
     assert "Rent or build" not in text
+
+
+def test_the_does_not_fit_warning_writes_the_memory_figure_every_view_shows(capsys):
+    """The warning read "143.6 GiB per GPU (with 2.0 GiB headroom) on a 80 GiB card" above a headline and a memory
+    table of "141.6 GiB … of 80.0 GiB": it now writes the same total and the card at one decimal."""
+    ev = _json(capsys, "estimate", str(NOFIT))
+    total = ev["memory_per_gpu_gib"]["total"]
+    assert run_cli(["estimate", str(NOFIT)]) == 0
+    text = capsys.readouterr().out
+    warn = next(ln for ln in text.splitlines() if ln.startswith("! Does not fit"))
+    assert f"{total:.1f} GiB per GPU on a card of 80.0 GiB" in warn, warn

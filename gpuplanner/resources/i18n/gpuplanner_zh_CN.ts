@@ -2151,10 +2151,6 @@
 <context>
     <name>Evaluation</name>
     <message>
-        <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
-        <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
-    </message>
-    <message>
         <source>{fw} does not document the {objective} objective; estimated with its engine&apos;s conventions.</source>
         <translation>{fw} 的文档未说明 {objective} 训练目标；按其底层引擎的惯例估算。</translation>
     </message>
@@ -2245,6 +2241,10 @@
     <message>
         <source>{cost} (the same whatever the run&apos;s length in its range)</source>
         <translation>{cost}（在此区间内无论运行多久，费用都一样）</translation>
+    </message>
+    <message>
+        <source>Does not fit: {need:.1f} GiB per GPU on a card of {cap:.1f} GiB, which also keeps {head:.1f} GiB free as headroom.</source>
+        <translation>放不下：每张 GPU 需要 {need:.1f} GiB，而显卡只有 {cap:.1f} GiB，还要留出 {head:.1f} GiB 余量。</translation>
     </message>
     <message>
         <source>{fw}&apos;s own LoRA dropout default, {p:g}, assumed (none given): enter LoRA dropout on the Training page to change it.</source>
