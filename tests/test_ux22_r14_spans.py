@@ -209,3 +209,15 @@ def test_the_does_not_fit_warning_writes_the_memory_figure_every_view_shows(caps
     text = capsys.readouterr().out
     warn = next(ln for ln in text.splitlines() if ln.startswith("! Does not fit"))
     assert f"{total:.1f} GiB per GPU on a card of 80.0 GiB" in warn, warn
+
+
+def test_why_this_plan_writes_its_span_as_the_headline_and_the_table(capsys):
+    """The Plans details' "Why this plan" read "¥58 against ¥62 (0.83 against 1.3 days)" under a headline of "19.9
+    hours" ("{days:g}" by hand): the spans through the formatter, in hours as soon as one of the two reads in hours
+    (the Plans table's column rule)."""
+    p = _json(capsys, "plan", str(LORA))["plans"][0]
+    head = format_plan_span(p["calendar_days"], tuple(p["calendar_days_band"]), "en")[0]
+    assert head.endswith("hours")
+    lines = [d["message"] if isinstance(d, dict) else d for d in p["decision"]]
+    assert lines and all(f"({head} against " in ln for ln in lines), (head, lines)
+    assert not any(re.search(r"\d against [\d.]+ days", ln) for ln in lines), lines

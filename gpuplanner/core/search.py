@@ -2670,6 +2670,14 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     d0 = days_decimals(min(fig["days"], fig["other_days"]))
     d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
     base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
+    # the spans as the sentence writes them: through the one formatter, written together, in hours as soon as one
+    # of the two reads in hours — the Plans table's column rule (ux22: "¥58 against ¥62 (0.83 against 1.3 days)"
+    # under a headline of "19.9 hours", "{days:g}" formatted by hand)
+    from ..formatting import elapsed_unit
+    from .messages import elapsed_msgs
+
+    base.update(elapsed_msgs(elapsed_unit(min(fig["days"], fig["other_days"])), me_span=fig["days"],
+                             them_span=fig["other_days"]))
     rule = advisormod.first_rule(extra)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
@@ -2681,7 +2689,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
         "price_fabric": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, "
-                                               "{other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so "
+                                               "{them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so "
                                                "it ranks after plans priced from quotes of the right kind."),
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),
@@ -2697,18 +2705,18 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "at {other_mfu_used:.1%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
                                               "{cur}; at its modelled MFU it would have won."),
         "cost_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                              "({days:g} against {other_days:g} days), even were {other} as fast "
+                                              "({me_span} against {them_span}), even were {other} as fast "
                                               "as its modelled {other_mfu:.1%} MFU (it is costed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
-        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
+        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
                                               "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
                                               "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
         "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
                                            "deadline of {deadline_span}."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                       "({days:g} against {other_days:g} days)."),
-        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
+                                       "({me_span} against {them_span})."),
+        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
                                        "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
     }
     text = None

@@ -4613,10 +4613,6 @@
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
-        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
-        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
-    </message>
-    <message>
         <source>{me} beats {other}: {other} needs {other_span}, over the deadline of {deadline_span}.</source>
         <translation>{me} 胜过 {other}：{other} 需要 {other_span}，超过 {deadline_span}的截止时间。</translation>
     </message>
@@ -4733,6 +4729,26 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
+        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
+        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{them_span}）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({me_span} against {them_span}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{me_span}对 {them_span}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {me_span} against {them_span} ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{me_span}对 {them_span}（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({me_span} against {them_span}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{me_span}对比 {them_span}）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {me_span} against {them_span} ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
+        <translation>{me} 胜过 {other}：{me_span}对比 {them_span}（{cost:,.0f} {cur} 对比 {other_cost:,.0f} {cur}）。</translation>
+    </message>
+    <message>
         <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {span}, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{span}，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
@@ -4825,10 +4841,6 @@
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.1%}，评级为差。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days).</source>
-        <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{days:g} 天对比 {other_days:g} 天）。</translation>
-    </message>
-    <message>
         <source>No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
         <translation>没有任何 NVLink 卡的方案在其区间上限处满足截止时间和预算，因此经 PCIe 的张量并行不降低排名：按 PCIe 计时，且不做通信重叠。</translation>
     </message>
@@ -4839,10 +4851,6 @@
     <message>
         <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.1%} MFU is above the best published {other_mfu_used:.1%} for {cls} ({src}), so it is costed at {other_mfu_used:.1%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}; at its modelled MFU it would have won.</source>
         <translation>{me} 胜过 {other}：{other} 的模型估算 MFU {other_mfu:.1%} 高于 {cls} 的最佳公开值 {other_mfu_used:.1%}（{src}），因此按 {other_mfu_used:.1%} 计算成本：{other_cost:,.0f} {cur} 对 {cost:,.0f} {cur}；若按模型估算的 MFU，它本会胜出。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
     </message>
     <message>
         <source>Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens each); attention exchanges keys and values between them.</source>
@@ -4947,14 +4955,6 @@
     <message>
         <source>Unsloth (training.framework unsloth)</source>
         <translation>Unsloth（training.framework unsloth）</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对比 {other_days:g} 天（{cost:,.0f} {cur} 对比 {other_cost:,.0f} {cur}）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
     </message>
     <message>
         <source>Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
