@@ -2649,6 +2649,22 @@ def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: 
     return out
 
 
+def _why_days(fig: dict) -> dict:
+    """The two plans' days in a why-beats line: the figures rounded to as many decimals (1 to 3) as tell them apart
+    ("0.35 against 0.43", not "0.4 against 0.4"), from two decimals when the shorter is under a day ("0.27 against
+    0.65", not "0.3 against 0.7"; formatting.days_decimals, ux14); and the spans as the sentence writes them,
+    through the one formatter, written together, in hours as soon as one of the two reads in hours — the Plans
+    table's column rule (ux22: "¥58 against ¥62 (0.83 against 1.3 days)" under a headline of "19.9 hours")."""
+    from ..formatting import days_decimals, elapsed_unit
+    from .messages import elapsed_msgs
+
+    d0 = days_decimals(min(fig["days"], fig["other_days"]))
+    d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
+    return {"days": round(fig["days"], d), "other_days": round(fig["other_days"], d),
+            **elapsed_msgs(elapsed_unit(min(fig["days"], fig["other_days"])), me_span=fig["days"],
+                           them_span=fig["other_days"])}
+
+
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
@@ -2662,22 +2678,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     fig = {"cost": float(cat["cost"][i]), "other_cost": float(cat["cost"][j]), "days": float(days[i]),
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
-    # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
-    # from two decimals when the shorter is under a day, as its table row and headline ("0.27 against 0.65", not
-    # "0.3 against 0.7"; formatting.days_decimals, ux14)
-    from ..formatting import days_decimals
-
-    d0 = days_decimals(min(fig["days"], fig["other_days"]))
-    d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
-    base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
-    # the spans as the sentence writes them: through the one formatter, written together, in hours as soon as one
-    # of the two reads in hours — the Plans table's column rule (ux22: "¥58 against ¥62 (0.83 against 1.3 days)"
-    # under a headline of "19.9 hours", "{days:g}" formatted by hand)
-    from ..formatting import elapsed_unit
-    from .messages import elapsed_msgs
-
-    base.update(elapsed_msgs(elapsed_unit(min(fig["days"], fig["other_days"])), me_span=fig["days"],
-                             them_span=fig["other_days"]))
+    base.update(_why_days(fig))
     rule = advisormod.first_rule(extra)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
