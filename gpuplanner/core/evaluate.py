@@ -531,10 +531,12 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     s = r.scenario
     messages: list[Msg] = list(warnings)
     if not est.memory.fits:
+        # the per-GPU figure every view shows (the memory total: "141.6 GiB of 80.0 GiB"), the headroom said apart
+        # (ux22: the warning read "143.6 GiB … on a 80 GiB card" under a headline of "141.6 GiB … of 80.0 GiB")
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
-            {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
-             "cap": est.memory.capacity}))
+            CTX, "Does not fit: {need:.1f} GiB per GPU on a card of {cap:.1f} GiB, which also keeps {head:.1f} GiB "
+                 "free as headroom."),
+            {"need": est.memory.total, "head": est.memory.headroom, "cap": est.memory.capacity}))
     prof = method_profile(s.training)
     sup = FRAMEWORKS.get(s.training.framework)
     if sup is not None and s.training.objective not in sup.objectives:
@@ -840,8 +842,10 @@ def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | No
 
 
 def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, cost_band: Any) -> dict:
-    """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them)."""
-    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
+    """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them). A layout that does not
+    fit in GPU memory cannot run: no deadline risk is judged for it (``fits``; rules._deadline_rule says why; ux22)."""
+    fits = bool(est.memory.fits)
+    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band) if fits else None, "fits": fits,
             "days_lo": None if days_band is None else days_band[0], "days_hi": None if days_band is None else days_band[1],
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 
