@@ -121,3 +121,20 @@ def test_the_zero3_sources_close_at_one_nic_per_server_and_the_zero2_lora_one_do
     assert all(d > 0.30 for _s, d, _o in z3)
     assert all(abs(o) < 0.20 for _s, _d, o in z3)
     assert all(abs(o - d) < 0.01 and d > 0.7 for _s, d, o in z2)
+
+
+def test_the_report_asks_the_vendor_for_the_fabric_the_days_assume():
+    """No fabric entered on 4 servers: the plan's links (read by the report's interconnect line and its vendor
+    requirement) are the default the time model used, 8 × HDR 200 = 1,600 Gb/s per server on A100 SXM; before,
+    None (the report asked for "InfiniBand or RoCE" beside days computed on that default)."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    s = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "full"},
+                            "parallel": {"zero": 3}, "data": {"tokens": "1B"},
+                            "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 32, "gpus_per_node": 8}})
+    links = evaluate(s).links
+    assert links.inter_node.startswith("InfiniBand HDR") and links.inter_node_gbps_per_node == pytest.approx(1600.0)
+    one = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "full"}, "data": {"tokens": "1B"},
+                              "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}})
+    assert evaluate(one).links.inter_node is None

@@ -1325,22 +1325,18 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
 def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
     """The fabric between servers as the time model uses it for ``ev``'s scenario: ``(its name, Gb/s per node)``
     with the NICs per node the time model counts (the scenario's, else the fabric's default, else one:
-    :func:`timing.gpu_time_facts`); None when the scenario names no inter-node fabric (the time model then assumes
-    its generation's usual one; the report asks the vendor instead). The report's requirements read this, so
-    the bandwidth asked of a vendor is the one the days were computed with."""
+    :func:`timing.gpu_time_facts`). When the scenario names no inter-node fabric, the one the time model then
+    assumes (the GPU generation's usual one, ``timing.DEFAULT_FABRIC``; :func:`fabric_default_message` says it is a
+    default): the days are computed with it, so the report states it and asks it of the vendor, not a bare
+    "InfiniBand or RoCE" beside days computed on DGX-class networks (issue 35 round 14, z3multi14). The report's
+    requirements read this, so the bandwidth asked of a vendor is the one the days were computed with."""
     h = ev.scenario.hardware
-    if not h.inter_node:
-        return None
-    from .timing import gpu_time_facts
-
     try:
         gf = gpu_time_facts(ev._extra["resolved"].gpu, ev.scenario.training.precision, intra_node=h.intra_node,
                             inter_node=h.inter_node, nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
-        from .catalog_hw import get_network
-
-        net = get_network(gf.inter_node)
+        net = _get_network(gf.inter_node)
     except PlannerError:
-        return h.inter_node, None
+        return (h.inter_node, None) if h.inter_node else None
     return net.name, (net.gbps_per_nic * gf.nics_per_node if net.gbps_per_nic else None)
 
 
