@@ -108,8 +108,8 @@ def test_the_sp_pairs_as_a_per_step_cost_need_more_than_the_a100_can_do():
 def test_the_zero3_sources_close_at_one_nic_per_server_and_the_zero2_lora_one_does_not_move():
     """XTuner (4 × 8 A100) and open-instruct (4 × 8 H100) on ZeRO-3 move every weight over the network each
     micro-batch: at the default fabric all five rows are +30% or more too fast, at one NIC per server of the same
-    speed all within ±20%. The Qwen two-server LoRA rows (ZeRO-2, 143 M gradients) do not move with the network:
-    a different cause."""
+    speed all within ±20%. The Qwen two-server LoRA rows (ZeRO-2, 143 M gradients) stay more than 50% too fast at
+    one NIC a server: a different cause (their excess grows with the tokens; dpo14's note)."""
     import validate_z3multi14 as z
 
     by = {}
@@ -120,7 +120,7 @@ def test_the_zero3_sources_close_at_one_nic_per_server_and_the_zero2_lora_one_do
     assert len(z3) == 5 and len(z2) == 6
     assert all(d > 0.30 for _s, d, _o in z3)
     assert all(abs(o) < 0.20 for _s, _d, o in z3)
-    assert all(abs(o - d) < 0.01 and d > 0.7 for _s, d, o in z2)
+    assert all(d > 0.7 and o > 0.5 for _s, d, o in z2)
 
 
 def test_the_report_asks_the_vendor_for_the_fabric_the_days_assume():
@@ -138,3 +138,28 @@ def test_the_report_asks_the_vendor_for_the_fabric_the_days_assume():
     one = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "full"}, "data": {"tokens": "1B"},
                               "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}})
     assert evaluate(one).links.inter_node is None
+
+
+@pytest.mark.parametrize("gpn, nics", [(2, 2), (4, 4), (8, 8)])
+def test_a_named_network_on_a_small_server_gets_the_servers_share_of_nics(gpn, nics):
+    """networks.json gives ``default_nics_per_node`` per 8-GPU node (one NIC per GPU on DGX A100): a server of 2
+    A100s on ``ib-hdr-200`` has 2 NICs, 24 GB/s a GPU (0.96 × 25 GB/s), not the 8-GPU node's 8 (96 GB/s a GPU, as
+    the Qwen README's two-server rows ran before this round)."""
+    from gpuplanner.core.catalog_hw import get_network, server_nics
+    from gpuplanner.core.timing import gpu_time_facts
+
+    f = gpu_time_facts("a100-sxm-80gb", "bf16", inter_node="ib-hdr-200", gpus_per_node=gpn)
+    assert f.nics_per_node == nics and f.nic_gbs_per_gpu == pytest.approx(24.0)
+    assert server_nics(get_network("ib-hdr-200"), gpn) == nics
+    assert server_nics(get_network("roce-200"), gpn) is None  # no count in the catalogue: the caller's one NIC
+
+
+def test_the_vendor_requirement_of_a_small_server_is_its_share():
+    """The plan's Gb/s per server (report requirement, quote check) counts the same NICs: 2 × 200 on 2-GPU servers."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    s = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"}, "data": {"tokens": "1B"},
+                            "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 4, "gpus_per_node": 2,
+                                         "inter_node": "ib-hdr-200"}})
+    assert evaluate(s).links.inter_node_gbps_per_node == pytest.approx(400.0)
