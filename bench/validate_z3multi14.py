@@ -17,6 +17,11 @@ be, in the model's own units (nothing here sets a constant):
    ``timing.PCIE_BOX_FABRIC``), against the planning guide's "≥ 400 Gb/s between nodes" and what the sources state;
 5. the single-server DeepSpeed rows (``bench/validate_deepspeed.py``) as a control.
 
+Findings (the note, ``docs/notes/2026-12-07/issue-35-r14-z3multi14.md``): ``step()`` costs under a millisecond
+across servers; the SP pairs read as a per-step cost need a compute rate above the A100's matmul ceiling; the two
+ZeRO-3 sources (XTuner, open-instruct) close to within ±18% at one NIC a server, the Qwen ZeRO-2 LoRA rows do not
+(another cause). The sources do not state their networks, so no default is changed; the default is now said.
+
 Error = published / predicted - 1 (+ = predicted too fast).
 """
 
