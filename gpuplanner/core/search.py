@@ -66,7 +66,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 from . import timing
 from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
-                         region_for_currency)
+                         region_for_currency, server_nics)
 from .estimate import Resolved, tier_guidance, _check_network_id, _facts_for, memory_kwargs, trainable_params
 from .methods import method_profile, vllm_engine_reserve_bytes, vllm_start_room
 from .arrayops import ArrayOps
@@ -3170,7 +3170,7 @@ def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
     """The warning when the servers' network is below the tier's "≥400 Gb/s between nodes" (for an 8-GPU server;
     scaled by its GPUs), the network by its name, not its catalog id, and per server as it is checked (ux9)."""
     nw = get_network(net)
-    gbps = (nw.gbps_per_nic or 0) * (s.hardware.nics_per_node or nw.default_nics_per_node or 1)
+    gbps = (nw.gbps_per_nic or 0) * (s.hardware.nics_per_node or server_nics(nw, p.gpus_per_node) or 1)
     need = 400 * p.gpus_per_node / 8
     if tier == "10B" or gbps >= need:
         return []

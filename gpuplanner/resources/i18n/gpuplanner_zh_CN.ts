@@ -2263,6 +2263,10 @@
         <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
     </message>
     <message>
+        <source>No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s per server), the planner&apos;s default for this GPU; rented servers often have less. Enter yours on the Hardware page.</source>
+        <translation>未填写服务器之间的网络：时间按每台服务器 {nics} 张 {net} 网卡计算（每台服务器 {gbps:g} Gb/s），这是本工具对该 GPU 的默认值；租用的服务器往往更少。请在“硬件与价格”页填写实际网络。</translation>
+    </message>
+    <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
         <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
     </message>
