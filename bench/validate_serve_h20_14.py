@@ -44,7 +44,6 @@ Error convention: published / predicted − 1 (the brief's); modelled / publishe
 """
 from __future__ import annotations
 
-import statistics
 import sys
 
 from gpuplanner.core import inference as inf
@@ -52,6 +51,7 @@ from gpuplanner.core import timing
 from gpuplanner.core.catalog_hw import get_gpu
 from gpuplanner.core.estimate import resolve
 from gpuplanner.core.scenario import Scenario
+from validate_serve_oos10 import summary  # the serving benches' one summary line (round 10)
 
 KV = "bf16"
 D_GPU, D_ENGINE, D_TP, D_CONC = "h20-96gb", "sglang", 8, 8
@@ -155,15 +155,6 @@ def a_scored():
         out.append((abs(e), e, f"{preset} BF16 TP{tp} 1/{A_OUTPUT} A100", meas, got,
                     ((1 + A_OUTPUT) / meas - first) / (A_OUTPUT - 1) * 1e3, step * 1e3))
     return out
-
-
-def summary(name, errs):
-    if not errs:
-        return f"{name}: no rows"
-    a = sorted(x[0] for x in errs)
-    p90 = a[min(len(a) - 1, int(round(0.9 * (len(a) - 1))))]
-    return (f"{name}: {len(a)} rows, median {statistics.median(a) * 100:.1f}%, p90 {p90 * 100:.1f}%, "
-            f"signed median {statistics.median(x[1] for x in errs) * 100:+.1f}%")
 
 
 def main():
