@@ -633,6 +633,16 @@ def _nic_default_message(s: Scenario) -> list[Msg]:
         {"net": net.name.split(" (")[0], "gbps": float(net.gbps_per_nic or 0), "g": h.gpus_per_node})]
 
 
+def fabric_in_force(s: Scenario, gpu: Any) -> tuple[Any, float]:
+    """The network between servers the time model runs ``s`` with, and its NICs per server
+    (:func:`timing.gpu_time_facts`: the scenario's, else the GPU generation's default): the one lookup
+    :func:`fabric_default_message` and :func:`inter_node_link` read (review14). Raises PlannerError."""
+    h = s.hardware
+    gf = gpu_time_facts(gpu, s.training.precision, intra_node=h.intra_node, inter_node=h.inter_node,
+                        nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+    return _get_network(gf.inter_node), gf.nics_per_node
+
+
 def fabric_default_message(s: Scenario, gpu: Any) -> list[Msg]:
     """More than one server and no network between them entered: the time model runs with the GPU's usual fabric
     (``timing.gpu_time_facts``: ``timing.DEFAULT_FABRIC`` per generation, one NIC per GPU for SXM parts as in
@@ -646,12 +656,10 @@ def fabric_default_message(s: Scenario, gpu: Any) -> list[Msg]:
     if h.inter_node is not None or h.num_gpus <= h.gpus_per_node:
         return []
     try:
-        f = gpu_time_facts(gpu, s.training.precision, intra_node=h.intra_node, nics_per_node=h.nics_per_node,
-                           gpus_per_node=h.gpus_per_node)
-        net = _get_network(f.inter_node)
+        net, nics_per_node = fabric_in_force(s, gpu)
     except PlannerError:
         return []
-    nics = int(round(f.nics_per_node))
+    nics = int(round(nics_per_node))
     return [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s "
              "per server), the planner's default for this GPU; rented servers often have less. Enter yours on the "
@@ -1336,12 +1344,10 @@ def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
     requirements read this, so the bandwidth asked of a vendor is the one the days were computed with."""
     h = ev.scenario.hardware
     try:
-        gf = gpu_time_facts(ev._extra["resolved"].gpu, ev.scenario.training.precision, intra_node=h.intra_node,
-                            inter_node=h.inter_node, nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
-        net = _get_network(gf.inter_node)
+        net, nics_per_node = fabric_in_force(ev.scenario, ev._extra["resolved"].gpu)
     except PlannerError:
         return (h.inter_node, None) if h.inter_node else None
-    return net.name, (net.gbps_per_nic * gf.nics_per_node if net.gbps_per_nic else None)
+    return net.name, (net.gbps_per_nic * nics_per_node if net.gbps_per_nic else None)
 
 
 @dataclass(slots=True, frozen=True)
