@@ -1,8 +1,7 @@
 """Issue 35, round 14 (fp8block14): BLOCK-SCALED FP8 checkpoints (Qwen3-*-FP8, DeepSeek-V3/R1: weights in 128 x 128
 blocks with one FP32 scale each, activations quantised per token per 128-column group; ``weight_block_size`` in the
 config's ``quantization_config``) against the planner's one ``fp8`` path (per-tensor / per-channel weights, per-token
-activations). Run: ``python bench/validate_serve_fp8block14.py``. Nothing here changes the planner's timing: the
-block terms below are a SENSITIVITY, printed per row next to the planner's current figure.
+activations). Run: ``python bench/validate_serve_fp8block14.py``. 
 
 What the engines run for a block-FP8 linear layer (code read, see docs/notes/2026-12-07/issue-35-r14-fp8block14.md):
 * vLLM ``Fp8LinearMethod`` with ``weight_block_size`` -> ``W8A8BlockFp8LinearOp``: ``per_token_group_quant_fp8`` of the
@@ -29,11 +28,16 @@ Rows re-scored (held in bench/, all block-scaled checkpoints):
 (Q) servoos14: Qwen3 speed benchmark, SGLang 0.4.6.post1 on the H20, the 18 FP8 rows (same script).
 (I) fp8serve12: vLLM issue #25915, Qwen3-8B-FP8 on an H100, 0.8.5 and 0.10.2 (bench/validate_serve_fp8serve12.py).
 
+``after``: the planner's block path (``inference.BLOCK_FP8_GEMM_RATIO``, ``BLOCK_FP8_DECODE_STREAM_RATIO``,
+``BLOCK_FP8_QUANTS_PER_LAYER``), switched on for these rows by serving their presets as block-scaled checkpoints
+(``ServingModel.block_scaled``, what an imported Qwen3-*-FP8 config.json gives); ``before``: the preset as scored now.
+
 Error convention: published / predicted - 1 (the brief's).
 """
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import statistics
@@ -42,7 +46,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from gpuplanner.core import inference as inf  # noqa: E402
-from gpuplanner.core.catalog_hw import get_gpu  # noqa: E402
 from gpuplanner.core.serving_facts import DECODE_KERNEL_S  # noqa: E402
 
 import validate_serve_fp8serve12 as s12  # noqa: E402
@@ -82,68 +85,57 @@ def quant_kernel_s() -> list[float]:
     return [2 * n * k / (r[1][1] * 1e12) - 2 * n * k / (r[1][2] * 1e12) for (n, k), r in P1.items()]
 
 
-def block_decode_extra_s(m, gpu, precision, batch, tp, ratio):
-    """Seconds a block-FP8 decode step adds: one quant kernel per block linear (``DECODE_KERNEL_S`` each, the
-    planner's fixed kernel time; (P1) measures 2.3-3.7 us), and the quantised weights streamed at ``ratio`` of the
-    per-tensor kernel's rate (the 16-bit LM head is not a block linear)."""
-    eff = inf.ServingEfficiency()
-    bw = float(gpu.mem_bw_tbs) * 1e12 * inf.bandwidth_fraction(gpu, eff)
-    head = inf._head16(m) * inf.ACT_BYTES
-    lin = max(inf.decode_weight_bytes(m, precision, batch) - head, 0.0) / tp
-    return QUANTS_PER_LAYER * m.num_layers * DECODE_KERNEL_S + lin / bw * (1.0 / ratio - 1.0)
-
-
 @contextlib.contextmanager
-def block_prefill(ratio):
-    """The planner's 8-bit forward GEMM ratio scaled by ``ratio`` (the block GEMM's rate against per-tensor FP8)."""
-    keep = inf.TE_GEMM_RATIO
-    inf.TE_GEMM_RATIO = keep * ratio
+def block_checkpoints(on=True):
+    """The held scripts' presets served as block-scaled checkpoints (``ServingModel.block_scaled``), as the
+    Qwen3-*-FP8 configs say (``weight_block_size`` [128, 128]); ``on=False``: as the planner scores a preset."""
+    keep = (s14.model, s12.model)
+
+    def wrap(f):
+        return lambda preset: dataclasses.replace(f(preset), block_scaled=on)
+    s14.model, s12.model = wrap(keep[0]), wrap(keep[1])
     try:
         yield
     finally:
-        inf.TE_GEMM_RATIO = keep
+        s14.model, s12.model = keep
 
 
-def g_rows(ratio_dec, ratio_pre):
-    """(G) SGLang FP8 C=4 TPOT: before, decode terms only, decode + prefill terms."""
+def g_rows():
+    """(G) SGLang FP8 C=4 TPOT, ms."""
     label, eng, prec, c, tpot, _ = [r for r in s14.GPUSTACK if r[2] == "fp8"][0]
-    before, _ = s14.gpustack_modelled(eng, prec, c)
-    m, gpu = s14.model("qwen3-8b"), get_gpu(s14.G_GPU)
-    extra = block_decode_extra_s(m, gpu, prec, c, 1, ratio_dec)
-    with block_prefill(ratio_pre):
-        both, _ = s14.gpustack_modelled(eng, prec, c)
-    return [(f"(G) {label} qwen3-8b FP8 H100 C={c} TPOT ms", tpot, before * 1e3, (before + extra) * 1e3,
-             (both + extra) * 1e3)]
+    got = []
+    for on in (False, True):
+        with block_checkpoints(on):
+            got.append(s14.gpustack_modelled(eng, prec, c)[0] * 1e3)
+    return [(f"(G) {label} qwen3-8b FP8 H100 C={c} TPOT ms", tpot, *got)]
 
 
-def q_rows(ratio_dec, ratio_pre):
-    """(Q) the 18 FP8 rows: speed = (prompt + 2048) / (first token + 2047 steps)."""
+def q_rows():
+    """(Q) the 18 FP8 rows, tok/s: (prompt + 2048) / (first token + 2047 steps)."""
     out = []
     for p, prec, tp, n, meas in s14.rows():
         if prec != "fp8":
             continue
-        first, dec = s14.request_s(p, prec, tp, n)
-        m, gpu = s14.model(p), get_gpu(s14.GPU)
-        extra = block_decode_extra_s(m, gpu, prec, 1, tp, ratio_dec) * (s14.OUTPUT - 1)
-        with block_prefill(ratio_pre):
-            first_b, _ = s14.request_s(p, prec, tp, n)
-        tot = n + s14.OUTPUT
-        out.append((f"(Q) {p} FP8 TP{tp} {n}/{s14.OUTPUT} tok/s", meas, tot / (first + dec), tot / (first + dec + extra),
-                    tot / (first_b + dec + extra)))
+        got = []
+        for on in (False, True):
+            with block_checkpoints(on):
+                got.append(s14.predicted_speed(p, prec, tp, n))
+        out.append((f"(Q) {p} FP8 TP{tp} {n}/{s14.OUTPUT} tok/s", meas, *got))
     return out
 
 
-def i_rows(ratio_pre):
-    """(I) #25915 FP8 rows: the max-load run with the prefill term (the decode batch there is hundreds of rows,
-    where (P1) gives the block GEMM the per-tensor rate or better at 128 rows: no decode term)."""
-    def run():
-        with contextlib.redirect_stdout(io.StringIO()):
-            return s12.pair_rows()
+def i_rows():
+    """(I) #25915 FP8 rows, output tok/s of the max-load run."""
     pubs = {f"{r[0]} {r[1]} {r[3]}": r[8] for r in s12.PAIRS}
-    before = {lab: (1 + e) * pubs[lab] for e, lab in run() if lab.endswith("fp8")}
-    with block_prefill(ratio_pre):
-        after = {lab: (1 + e) * pubs[lab] for e, lab in run() if lab.endswith("fp8")}
-    return [(f"(I) {lab} out tok/s", pubs[lab], before[lab], before[lab], after[lab]) for lab in before]
+    got = []
+    for on in (False, True):
+        with block_checkpoints(on), contextlib.redirect_stdout(io.StringIO()):
+            got.append({lab: (1 + e) * pubs[lab] for e, lab in s12.pair_rows() if lab.endswith("fp8")})
+    return [(f"(I) {lab} out tok/s", pubs[lab], got[0][lab], got[1][lab]) for lab in got[0]]
+
+
+def scored():
+    return g_rows() + q_rows() + i_rows()
 
 
 def main():
@@ -164,20 +156,22 @@ def main():
     print(f"\ndecode stream ratio (P1, 1-16 rows, median): {rd:.3f}; prefill rate ratio (P3, median): {rp:.3f}; "
           f"activation quant at 1 row (P1): {', '.join(f'{x * 1e6:.1f} us' for x in tq)} "
           f"(planner's fixed kernel time {DECODE_KERNEL_S * 1e6:.1f} us)\n")
-    rows = g_rows(rd, rp) + q_rows(rd, rp) + i_rows(rp)
-    print("## Held block-FP8 rows: before (planner) and the block terms as a sensitivity (published / predicted - 1)\n")
-    print("| row | published | before | + decode terms | + decode and prefill terms |")
-    print("|---|---|---|---|---|")
-    for lab, pub, b, d, a in rows:
-        ms = "ms" in lab  # a time: larger predicted = slower
-        f = (lambda v: pub / v - 1)
-        print(f"| {lab} | {pub:,.2f} | {b:,.2f} ({f(b):+.1%}) | {d:,.2f} ({f(d):+.1%}) | {a:,.2f} ({f(a):+.1%}) |"
-              if ms or True else "")
-    for name, sel in (("(G)", "(G)"), ("(Q)", "(Q)"), ("(I)", "(I)")):
-        grp = [r for r in rows if r[0].startswith(sel)]
-        for k, col in ((2, "before"), (3, "+decode"), (4, "+decode+prefill")):
+    print(f"planner: BLOCK_FP8_GEMM_RATIO {inf.BLOCK_FP8_GEMM_RATIO}, BLOCK_FP8_DECODE_STREAM_RATIO "
+          f"{inf.BLOCK_FP8_DECODE_STREAM_RATIO}, BLOCK_FP8_QUANTS_PER_LAYER {inf.BLOCK_FP8_QUANTS_PER_LAYER}\n")
+    rows = scored()
+    print("## Held block-FP8 rows: scored as per-tensor FP8 (before) and as block-scaled (after), published / predicted - 1\n")
+    print("| row | published | before (per-tensor) | after (block-scaled) |")
+    print("|---|---|---|---|")
+    for lab, pub, b, a in rows:
+        print(f"| {lab} | {pub:,.2f} | {b:,.2f} ({pub / b - 1:+.1%}) | {a:,.2f} ({pub / a - 1:+.1%}) |")
+    print()
+    for name in ("(G)", "(Q)", "(I)"):
+        grp = [r for r in rows if r[0].startswith(name)]
+        for k, col in ((2, "before"), (3, "after")):
             errs = sorted(abs(r[1] / r[k] - 1) for r in grp)
-            print(f"{name} {col}: {len(errs)} rows, median |err| {statistics.median(errs):.1%}, max {errs[-1]:.1%}")
+            signed = statistics.median(r[1] / r[k] - 1 for r in grp)
+            print(f"{name} {col}: {len(errs)} rows, median |err| {statistics.median(errs):.1%}, max {errs[-1]:.1%}, "
+                  f"signed median {signed:+.1%}")
     return rows
 
 
