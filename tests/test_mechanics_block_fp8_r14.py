@@ -95,3 +95,11 @@ def test_held_block_rows_move_toward_published():
         assert abs(pub / after - 1) < abs(pub / before - 1), lab
     (_, pub, before, after), = b.g_rows()
     assert pub / before - 1 > 0.30 and pub / after - 1 < 0.16  # SGLang FP8 TPOT: +31.6% -> +15.2%
+
+
+def test_planner_constants_are_the_published_tables_medians():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_serve_fp8block14 as b
+    assert b.decode_stream_ratio() == pytest.approx(inf.BLOCK_FP8_DECODE_STREAM_RATIO, abs=5e-4)
+    assert b.prefill_rate_ratio() == pytest.approx(inf.BLOCK_FP8_GEMM_RATIO, abs=5e-4)
+    assert all(2e-6 < t < 4e-6 for t in b.quant_kernel_s())  # the planner's 2.7 us kernel is inside (P1)'s range
