@@ -1,7 +1,7 @@
 """Issue 35, round 14 (fp8block14): BLOCK-SCALED FP8 checkpoints (Qwen3-*-FP8, DeepSeek-V3/R1: weights in 128 x 128
 blocks with one FP32 scale each, activations quantised per token per 128-column group; ``weight_block_size`` in the
 config's ``quantization_config``) against the planner's one ``fp8`` path (per-tensor / per-channel weights, per-token
-activations). Run: ``python bench/validate_serve_fp8block14.py``. 
+activations). Run: ``python bench/validate_serve_fp8block14.py``.
 
 What the engines run for a block-FP8 linear layer (code read, see docs/notes/2026-12-07/issue-35-r14-fp8block14.md):
 * vLLM ``Fp8LinearMethod`` with ``weight_block_size`` -> ``W8A8BlockFp8LinearOp``: ``per_token_group_quant_fp8`` of the
