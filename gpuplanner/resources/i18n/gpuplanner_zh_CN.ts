@@ -3818,6 +3818,10 @@
         <translation>vision_config：patch_size 大于 image_size</translation>
     </message>
     <message>
+        <source>&apos;{key}&apos; must be two whole numbers, got {got}</source>
+        <translation>“{key}”应为两个正整数，实际为 {got}</translation>
+    </message>
+    <message>
         <source>model preset {name} is malformed: {err}</source>
         <translation>模型预设 {name} 格式有误：{err}</translation>
     </message>
