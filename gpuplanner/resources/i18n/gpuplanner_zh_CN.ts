@@ -2120,10 +2120,6 @@
         <translation>vpp={vpp} 交错排布流水线阶段，需要 pp &gt; 1</translation>
     </message>
     <message>
-        <source>vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model&apos;s {layers} layers</source>
-        <translation>vpp={vpp} 与 pp={pp} 共切出 {chunks} 个模型分块，多于模型的层数 {layers}</translation>
-    </message>
-    <message>
         <source>expert parallelism needs an MoE model</source>
         <translation>专家并行需要 MoE 模型</translation>
     </message>
@@ -2134,6 +2130,10 @@
     <message>
         <source>ep={ep} must divide the data-parallel degree {dp}</source>
         <translation>ep={ep} 必须能整除数据并行度 {dp}</translation>
+    </message>
+    <message>
+        <source>vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model&apos;s {layers} layers plus its embedding and loss</source>
+        <translation>vpp={vpp} 与 pp={pp} 共切出 {chunks} 个模型分块，多于模型的层数 {layers} 加上词嵌入层和损失层</translation>
     </message>
     <message>
         <source>cp={cp} does not divide seq_len={seq_len}</source>
