@@ -8,7 +8,9 @@ search no longer ranks by it.
 Rules (ids are a public contract: ``plan --json`` lists them):
 
 * ``mfu_grade`` — model FLOPs utilisation graded ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%,
-  ``optimistic`` > 55%. The guide: "MFU 40–55% with a mainstream GPU and an optimised framework is good; below
+  ``optimistic`` above the best published run of the plan's class (:func:`grade_bands`, issue 35 round 14: the
+  class's run of advisor.mfu_ceiling; on a class whose run is above the guide's 55%, the H20 and FP8, the fair/good
+  boundary scales with it; no table: above 55%). The guide: "MFU 40–55% with a mainstream GPU and an optimised framework is good; below
   30% (framework incompatibility, bad topology) means the cost per token goes up"; the published runs agree
   (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
   only on A100 with small models and heavy tuning — MegaScale 55.2%, torchtitan 56–61%). A poor plan is
