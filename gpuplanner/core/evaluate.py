@@ -714,7 +714,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes, r.gpu, h.num_gpus) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
-        grade_mfu=graded_used, grade_ceiling=cls_ceiling, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
+        grade_mfu=graded_used, grade_ceiling=cls_ceiling,
+        pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu))))
     return Evaluation(

@@ -10,9 +10,9 @@ Rules (ids are a public contract: ``plan --json`` lists them):
 * ``mfu_grade`` — model FLOPs utilisation graded ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%,
   ``optimistic`` above the best published run of the plan's class (:func:`grade_bands`, issue 35 round 14: the
   class's run of advisor.mfu_ceiling; on a class whose run is above the guide's 55%, the H20 and FP8, the fair/good
-  boundary scales with it; no table: above 55%). The guide: "MFU 40–55% with a mainstream GPU and an optimised framework is good; below
-  30% (framework incompatibility, bad topology) means the cost per token goes up"; the published runs agree
-  (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
+  boundary scales with it; no table: above 55%). The guide: "MFU 40–55% with a mainstream GPU and an optimised
+  framework is good; below 30% (framework incompatibility, bad topology) means the cost per token goes up"; the
+  published runs agree (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
   only on A100 with small models and heavy tuning — MegaScale 55.2%, torchtitan 56–61%). A poor plan is
   ranked after every acceptable one unless no acceptable plan meets the deadline — but only when its low MFU
   comes from what the guide's parenthesis names, the interconnect and topology: its exposed communication and
@@ -421,10 +421,10 @@ def _grade_texts(b: GradeBands) -> tuple[dict, Msg]:
         texts["optimistic"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: optimistic, above {whose}; measure a "
                                                      "short run before committing.")
     if b.scale > 1.0:
-        texts["good"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good ({lo:.0%}–{hi:.0%}: the guide's 40–55% "
-                                               "for mainstream GPUs, scaled to {whose}).")
-        band = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{lo:.0%}–{hi:.0%}: the guide's 30–40% for mainstream GPUs, its upper "
-                                               "end scaled to {whose}"),
+        texts["good"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good ({lo:.0%}–{hi:.0%}: the guide's "
+                                               "40–55% for mainstream GPUs, scaled to {whose}).")
+        band = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{lo:.0%}–{hi:.0%}: the guide's 30–40% for mainstream GPUs, its "
+                                               "upper end scaled to {whose}"),
                    {"lo": b.poor_below, "hi": b.good_from, "whose": _whose(b)})
     return texts, band
 
