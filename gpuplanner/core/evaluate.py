@@ -707,8 +707,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
     graded, graded_used = _graded(tm, factor, ceiling)
-    # the grade's class: the ceiling that caps the plan, else its class's all the same (rules.grade_bands)
-    cls_ceiling = ceiling if ceiling is not None else advisormod.class_ceiling(s, r.gpu.id, float(r.params.total))
+    cls_ceiling = ceiling or advisormod.class_ceiling(s, r.gpu.id, float(r.params.total))  # rules.grade_bands' class
     verdicts = evaluate_rules(
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
