@@ -23,7 +23,7 @@ from gpuplanner.core.scenario import Scenario
 REQ = Path(__file__).resolve().parents[1] / "docs/notes/2026-12-07/issue-35-r14-advice14-requests"
 H100_60 = {"model": {"preset": "qwen2.5-7b"}, "training": {"method": "full", "framework": "megatron"},
            "data": {"tokens": "1B"}, "assumptions": {"mfu": 0.60},
-           "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8},
+           "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "parallel": {"zero": 1},
            "constraints": {"gpu_candidates": ["h100-sxm-80gb"], "max_gpus": 8}}
 
 
