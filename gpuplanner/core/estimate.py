@@ -38,6 +38,7 @@ from .catalog_hw import get_gpu, get_network, lookup_gpu
 from .timing import KBIT_PREP_TOOLS, sample_shape_of, time_estimate
 from .frameworks import engine_of, lora_dropout_of, tool_mechanics
 from .methods import method_profile
+from .rules import pipeline_slots
 
 CTX = "Estimate"
 
@@ -176,7 +177,7 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         # be greater than 1"; the estimate priced vpp=2 on pp=1 without a word (probe14)
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "vpp={vpp} interleaves pipeline stages; it needs pp > 1"), vpp=p.vpp), field="parallel.vpp")
-    if p.vpp > 1 and arch.num_layers + 2 < p.pp * p.vpp:
+    if p.vpp > 1 and pipeline_slots(arch.num_layers, True) < p.pp * p.vpp:
         # each virtual stage holds whole layers: Megatron-Core builds num_layers // pp // vpp of them a chunk
         # (transformer_layer.py ``num_layers_per_virtual_rank = num_layers_per_pipeline_rank // vp_size``, d98e8a64),
         # none at all past this; the estimate priced pp=8 vpp=8 on 32 layers as 64 chunks (probe14). With
