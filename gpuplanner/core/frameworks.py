@@ -351,6 +351,26 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
+#: The tools that run their own LoRA layers besides the Megatron-Core ones (whose adapters are Megatron's,
+#: timing.lora_fused): Unsloth's ``fast_lora`` kernels. ``training.lora_layer`` (NeMo AutoModel's linears, which patch
+#: Transformers' ``nn.Linear`` modules, issue 35 round 14) does not apply to them: :func:`lora_layer_applies`.
+OWN_LORA_LAYER_TOOLS = ("unsloth",)
+
+
+def own_lora_layers(framework: str, engine: str | None = None) -> bool:
+    """Whether ``framework`` (on ``engine``, by default its own :func:`engine_of`) runs its own LoRA layers: the
+    Megatron-Core tools and :data:`OWN_LORA_LAYER_TOOLS`."""
+    return (engine or engine_of(framework)) == "megatron" or framework in OWN_LORA_LAYER_TOOLS
+
+
+def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
+    """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
+    QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that
+    the scenario's check (scenario._check_lora_layer), the search's frameworks (search.searched_frameworks), the time
+    model (timing.lora_layer_of) and the Training page's control read (issue 35 round 14, parity14)."""
+    return method in ("lora", "qlora") and not dora and not own_lora_layers(framework, engine)
+
+
 #: Whether each Megatron-Core tool runs the fused vocab-parallel cross-entropy (``cross_entropy_loss_fusion``) by
 #: default. Megatron-LM: off (``--cross-entropy-loss-fusion`` is a ``store_true`` flag in
 #: ``megatron/training/arguments.py``, e.g. at f2e5db402c44, July 2024; ``ModelParallelConfig.cross_entropy_loss_fusion:

@@ -18,7 +18,7 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from .frameworks import RL_HYBRID_ENGINE_TOOLS
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, lora_layer_applies, own_lora_layers
 from .units import parse_count
 
 CTX = "Scenario"
@@ -968,13 +968,13 @@ def _check_tool_choices(t) -> None:
 def _check_lora_layer(t) -> None:
     """``training.lora_layer`` other than ``peft`` (NeMo AutoModel's LoRA linears, which patch Transformers' ``nn.Linear``
     modules): a LoRA/QLoRA plan without DoRA, on a Hugging Face engine other than Unsloth's own kernels."""
-    if t.lora_layer == "peft":
+    if t.lora_layer == "peft" or lora_layer_applies(t.method, t.dora, t.framework):
         return
     if t.method not in ("lora", "qlora") or t.dora:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.lora_layer {layer} is a LoRA layer without DoRA; use method lora or qlora with dora false, "
                  "or lora_layer peft"), layer=t.lora_layer))
-    if engine_of(t.framework) == "megatron" or t.framework == "unsloth":
+    if own_lora_layers(t.framework):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.lora_layer {layer} patches Hugging Face linear layers; framework {framework} runs its own "
                  "LoRA layers (use lora_layer peft)"), layer=t.lora_layer, framework=t.framework))

@@ -57,7 +57,7 @@ from . import advisor as advisormod
 from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
-from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
@@ -1545,7 +1545,7 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
     if getattr(s.training, "lora_layer", "peft") != "peft":
         # NeMo AutoModel's LoRA linears patch Hugging Face models (scenario._check_lora_layer): the stacks that run them
-        fws = tuple(f for f in fws if engine_of(f) != "megatron" and f != "unsloth") or fws
+        fws = tuple(f for f in fws if not own_lora_layers(f)) or fws
     if s.training.empty_cache_steps is not None:
         # the Hugging Face Trainer's torch_empty_cache_steps (scenario.EMPTY_CACHE_ENGINES): the stacks on it only
         fws = tuple(f for f in fws if engine_of(f) in EMPTY_CACHE_ENGINES) or fws

@@ -1419,9 +1419,10 @@ def lora_fused(framework: str, fused):
 def lora_layer_of(t: Any, engine: str) -> str:
     """The LoRA layer implementation a plan runs (``training.lora_layer``, :data:`flops.LORA_LAYERS`): the scenario's on
     the Hugging Face engines (NeMo AutoModel patches Transformers' ``nn.Linear`` modules), PEFT's where the method is
-    not LoRA; Megatron's adapters (:func:`lora_fused`) and Unsloth's kernels are their tools' own."""
+    not LoRA; Megatron's adapters (:func:`lora_fused`) and Unsloth's kernels are their tools' own
+    (:func:`frameworks.lora_layer_applies`, the rule the scenario's check and the Training page read)."""
     layer = getattr(t, "lora_layer", "peft") or "peft"
-    if t.method not in ("lora", "qlora") or engine == "megatron" or t.framework == "unsloth":
+    if not _frameworks.lora_layer_applies(t.method, bool(getattr(t, "dora", False)), t.framework, engine):
         return "peft"
     return layer
 

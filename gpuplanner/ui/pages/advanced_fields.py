@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt
 from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
+from gpuplanner.core import frameworks
 from gpuplanner.core.frameworks import engine_of, reentrant_switch, support
 from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES
 from gpuplanner.formatting import format_list
@@ -113,10 +114,9 @@ class TrainingAdvanced(QObject):
 
         t, p = s.training, s.parallel
         on = {"lora_dropout": t.method in ("lora", "qlora"),
-              # NeMo AutoModel's LoRA linears patch Hugging Face models (core/scenario.py refuses them elsewhere)
-              "lora_layer": t.lora_layer != "peft" or (t.method in ("lora", "qlora") and not t.dora
-                                                       and engine_of(t.framework) != "megatron"
-                                                       and t.framework != "unsloth"),
+              # NeMo AutoModel's LoRA linears patch Hugging Face models: the core's one rule (core/scenario.py
+              # refuses them elsewhere, the search and the time model read the same function)
+              "lora_layer": t.lora_layer != "peft" or frameworks.lora_layer_applies(t.method, t.dora, t.framework),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               "ds_config_auto": engine_of(t.framework) in ("deepspeed", "hf") or t.ds_config_auto is not None,
               # Megatron-Bridge's LoRA adapters (timing.BRIDGE_LORA_SP_TOOLS); the QKV switch: Megatron-Core tools
