@@ -948,6 +948,18 @@ def _check_hybrid_candidates(t, con) -> None:
                  "constraints.framework_candidates must include deepspeed")))
 
 
+def _check_lora_layer_candidates(t, con) -> None:
+    """A search over frameworks with ``training.lora_layer`` other than ``peft`` keeps the stacks that run it
+    (search.searched_frameworks, frameworks.lora_layer_applies): a candidate list of Megatron-Core tools and Unsloth
+    only would leave the layer with no plan that runs it, and each plan's scenario refused by ``estimate``, so it is
+    refused here (issue 35 round 14, parity14)."""
+    if (t.lora_layer != "peft" and con.search_frameworks and con.framework_candidates
+            and all(own_lora_layers(f) for f in con.framework_candidates)):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.lora_layer {layer} patches Hugging Face linear layers: constraints.framework_candidates "
+                 "must include a framework that runs them, or use lora_layer peft"), layer=t.lora_layer))
+
+
 def _check_empty_cache(t) -> None:
     """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
     if t.empty_cache_steps is not None and engine_of(t.framework) not in EMPTY_CACHE_ENGINES:
@@ -1047,6 +1059,7 @@ class Scenario(_Section):
         _check_rl_lengths(t)
         _check_rl_engine(t, bool(self.constraints.search_frameworks))
         _check_hybrid_candidates(t, self.constraints)
+        _check_lora_layer_candidates(t, self.constraints)
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
