@@ -66,6 +66,9 @@ GLOSSARY = BASE_WORDS | {
     "Pythia",
     # NVIDIA's NeMo AutoModel library and the Triton kernel language, product names (the LoRA layer choice)
     "NeMo", "AutoModel", "Triton",
+    # training libraries named by the FSDP gradient-sync and LoRA-unit switches (product names: Lightning Fabric,
+    # LitGPT, MosaicML Composer, Hugging Face PEFT)
+    "Lightning", "Fabric", "LitGPT", "Composer", "PEFT",
 }
 
 

@@ -48,14 +48,16 @@ def _cli(args, capsys) -> str:
 
 
 def test_burst_lease_is_not_called_elastic(capsys):
-    """The burst request's #1 is a monthly lease; its lines must not tell the user to rent elastic on-demand
-    capacity as if the plan were that: they say it is a lease and to ask for card-hours. #2 (card-hours on
-    demand) keeps the elastic line."""
+    """The burst request's monthly lease (8 × H200; #1 until round 14, #2 since the H20's own MFU-ceiling class
+    made 8 × H20 on card-hours meet the 14 days: advice14) must not tell the user to rent elastic on-demand capacity
+    as if the plan were that: its lines say it is a lease and to ask for card-hours. The card-hours plan keeps the
+    elastic line."""
     out = _cli(["plan", str(DATA / "burst-32b-2-weeks.json"), "--top", "2", "--lang", "en"], capsys)
     one, two = out.split("\n2. ", 1)[0].split("\n1. ", 1)[1], out.split("\n2. ", 1)[1]
-    assert "whole machines per month" in one
-    assert LEASE in one and ELASTIC not in one
-    assert "card-hours on demand" in two and ELASTIC in two and LEASE not in two
+    lease, elastic = (one, two) if "¥94,000" in one.splitlines()[0] else (two, one)
+    assert "whole machines per month" in lease and "¥94,000" in lease.splitlines()[0]
+    assert LEASE in lease and ELASTIC not in lease
+    assert "card-hours on demand" in elastic and ELASTIC in elastic and LEASE not in elastic
 
 
 @pytest.mark.parametrize("mode,expect", [("month", LEASE), ("week", LEASE), ("card_hour", ELASTIC),
@@ -72,7 +74,7 @@ def test_burst_line_by_billing_mode(mode, expect):
 
 
 def test_burst_lease_line_in_chinese(capsys):
-    out = _cli(["plan", str(DATA / "burst-32b-2-weeks.json"), "--top", "1", "--lang", "zh_CN"], capsys)
+    out = _cli(["plan", str(DATA / "burst-32b-2-weeks.json"), "--top", "2", "--lang", "zh_CN"], capsys)
     assert "属于租约，不是弹性算力" in out and "Burst" not in out
 
 

@@ -196,14 +196,23 @@ def _best_with_savers(s: Any, one: Any, objective: str, run: Callable[[dict], An
 
 
 def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
-                frameworks: tuple[str, ...] | None = None) -> Msg | None:
+                frameworks: tuple[str, ...] | None = None, tight_ahead: bool = False,
+                margin: float = 0.0) -> Msg | None:
     """The line for #1 (``plans[0]``) of scenario ``s``: the best plan with the savers on (``run``: the scenario
     dict → the search's result, or None when it cannot run; ``frameworks``: those the search tried), when #1 is one
-    to look past and that plan ranks better; else None."""
-    if not plans or not wants_savers(plans[0]):
+    to look past, or ``tight_ahead`` (a plan better by the objective ranks after #1 only for tight memory: the
+    savers are what makes such a plan roomy; issue 35 round 14, advice14), and that plan ranks better; else None.
+    A #1 looked past only for ``tight_ahead`` (itself roomy, billed for what it uses) is worth the line only when the
+    savers' plan fails fewer rules, or beats it by more than ``margin`` of the objective (the search's FASTEST_TIE:
+    two estimates closer than that cannot be told apart, and the savers cost time and host memory)."""
+    if not plans or not (wants_savers(plans[0]) or tight_ahead):
         return None
     keys, q = _best_with_savers(s, plans[0], objective, run, frameworks)
     if q is None:
+        return None
+    one = plans[0]
+    if not wants_savers(one) and int(q.penalty) >= int(one.penalty) and \
+            not _key(q, objective) * (1.0 + margin) < _key(one, objective):
         return None
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
             "fw": q.framework_name, "days": float(q.calendar_days),

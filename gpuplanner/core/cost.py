@@ -166,6 +166,19 @@ class GpuPrice:
     #: user's quote's ``multi_node``): True a stated cluster fabric, False single machines, None not stated
     fabrics: Mapping[str, bool | None] = field(default_factory=dict)  # field -> multi_node of its quote
     multi_node_source: str | None = None
+    #: under a user's quote, the default quote's source and date for the fields kept from it (:meth:`PriceTable.get`)
+    kept_source: str | None = None
+    kept_date: str | None = None
+
+    def kept_fields(self, mode: str | None) -> tuple[str, ...]:
+        """The prices billing rental ``mode`` (:data:`MODE_PRICES`) that a user's quote left to the default quote:
+        empty for a default price, and for a quote that gives them itself. Issue 35 round 14 (advice14): a team
+        quoting its own monthly 4 × RTX 4090 server got a plan billed on the default card-hour price, said nowhere
+        (the price was "your quote", so no default-price line)."""
+        if self.is_default or self.kept_source is None:
+            return ()
+        return tuple(k for k in MODE_PRICES.get(str(mode), ())
+                     if getattr(self, k) is not None and self.kinds.get(k) != "your_quote")
 
     @property
     def multi_node(self) -> bool | None:
@@ -367,7 +380,10 @@ class PriceTable:
                 gpu=gid, currency=self.currency, machine_gpus=g, source=QT_TRANSLATE_NOOP(CTX, "your quote"),
                 source_date=str(ov.get("date") or ""), is_default=False, provider=ov.get("provider"),
                 region=base.region if base else None, basis=basis, kinds=kinds, fabrics=fabrics,
-                multi_node_source="; ".join(why) or None, **merged,
+                multi_node_source="; ".join(why) or None,
+                kept_source=base.source if base is not None and set(merged) - set(quoted) and any(
+                    merged[k] is not None for k in set(merged) - set(quoted)) else None,
+                kept_date=base.source_date if base is not None else None, **merged,
             ))
         else:
             p = base
@@ -795,6 +811,13 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
             {"gpu": shown, "source": price.source, "date": price.source_date}))
+    elif price.kept_fields(mode):
+        # a user's quote without this mode's price: the plan is billed on the default quote's (PriceTable.get)
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Billed on {mode} at the default price for {gpu} ({source}, {date}): your quote does not give "
+                    "that price. Enter it, or set the rental mode (constraints.rental_mode) to the one you rent."),
+            {"gpu": shown, "mode": Msg("Cost", MODE_LABELS[mode]), "source": price.kept_source,
+             "date": price.kept_date}))
     return out
 
 

@@ -278,11 +278,26 @@ def memory_kwargs(r: Resolved) -> dict:
         lora_dropout=lora_dropout_of(t) if t.method in ("lora", "qlora") else 0.0,
         # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1
         fsdp1_root=engine_of(t.framework) in ("fsdp", "hf") and int(t.fsdp_version) == 1,
+        # FSDP's no_sync over the accumulation (memory.fsdp_no_sync_on): the user's switch, else the HF Trainer on FSDP1
+        fsdp_no_sync=fsdp_no_sync_of(t),
+        # LoRA in its block's FSDP1 unit (memory.fsdp_lora_unit_params): the user's statement of the wrapping
+        fsdp_lora_units=bool(t.fsdp_lora_mixed_units),
         # verl's remove-padding path divides a view of the logits in place (memory.verl_loss_bytes_per_logit)
         padding_free=bool(t.padding_free),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )
+
+
+def fsdp_no_sync_of(t) -> bool:
+    """``training.fsdp_no_sync``, or the tool's default: the Hugging Face Trainer on FSDP1 (engine hf, fsdp_version 1)
+    runs every micro-batch but the last under ``accelerator.no_sync`` (transformers ``Trainer._inner_training_loop``:
+    ``functools.partial(self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1 and
+    self.accelerator.distributed_type != DistributedType.DEEPSPEED``); torchtitan, torchtune and Composer sync every
+    micro-batch. The memory model applies it only with accumulation and sharded gradients (memory.fsdp_no_sync_on)."""
+    if t.fsdp_no_sync is not None:
+        return bool(t.fsdp_no_sync)
+    return engine_of(t.framework) == "hf" and int(t.fsdp_version) == 1
 
 
 def recompute_kwargs(t) -> dict:

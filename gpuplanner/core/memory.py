@@ -944,6 +944,54 @@ def bnb_kept_input_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return act_b * s * b * (2.0 * m.h + m.q_dim + f_eff)
 
 
+def bnb_unchecked_kept_bytes_per_token(a, targets: str, act_b: float = 2.0) -> float:
+    """Bytes per token, per layer on average, that a layer run WITHOUT checkpointing keeps under bitsandbytes older
+    than 0.43.2 (``training.legacy_bnb_4bit``) beyond its ordinary saved set.
+
+    ``MatMul4Bit.forward`` (bitsandbytes 0.41.0 to 0.43.1, ``bitsandbytes/autograd/_functions.py``) stores
+    ``ctx.tensors = (A, B)`` whenever its input or weight needs a gradient, checkpointed or not (fixed in 9e75374,
+    PR #1270, 0.43.2: ``(None, B)``). In a layer that is not checkpointed, the inputs the layer saves anyway cost
+    nothing more: those the LoRA adapters save (their ``lora_A`` input; with dropout
+    :func:`lora_dropout_bytes_per_token` already keeps the base's copy, ``base_keeps_input``) and o_proj's, which is
+    attention's saved output (:func:`lora_dropout_elements`). The other distinct inputs of the 4-bit linears (the MLP
+    input read by gate/up and the down projection's input when the MLP is not adapted; the attention input when
+    q/k/v are not) stay alive only through ``ctx.tensors``: ``act_b`` bytes per element, the compute dtype
+    ``Linear4bit.forward`` casts to. (The checkpointed layers' term is :func:`bnb_kept_input_bytes`.)"""
+    every = lora_dropout_elements(a, "all_linear")[1]
+    adapted = lora_dropout_elements(a, targets)[1]
+    return act_b * max(every - adapted, 0.0) / max(a.num_layers, 1)
+
+
+def fsdp_no_sync_on(fsdp_no_sync, grad_accum, zero, pp, xp=np):
+    """Whether FSDP's gradient sync is off on the accumulation's micro-batches (``training.fsdp_no_sync``).
+
+    torch ``FullyShardedDataParallel.no_sync`` (FSDP1): "FSDP will accumulate the full model gradients (instead of
+    gradient shards) until the eventual sync"; FSDP2's ``set_requires_gradient_sync(False)`` likewise keeps each
+    parameter's unsharded gradient. Accelerate ``docs/source/concept_guides/gradient_synchronization.md`` (16cb6eb8,
+    "no_sync requires additional GPU memory when using FSDP": Mixtral 8x7B on 8 A100-80GB, 69G at accumulation 1,
+    OOM at 2). Only with accumulation (more than one micro-batch a step), sharded gradients (``zero`` 2 or 3) and
+    no pipeline."""
+    return (xp.asarray(bool(fsdp_no_sync), dtype=bool) & (xp.asarray(grad_accum) > 1) & (xp.asarray(zero) >= 2)
+            & (xp.asarray(pp) == 1))
+
+
+def fsdp_lora_unit_params(m: ModelFacts) -> float:
+    """Parameters whose gradients FSDP1 holds for LoRA when the adapters share their block's FSDP unit.
+
+    With ``use_orig_params=True`` FSDP1 flattens frozen and trainable parameters into one ``FlatParameter`` that
+    requires grad as a whole (torch ``distributed/fsdp/_flat_param.py`` ``_validate_tensors_to_flatten``:
+    ``flat_param_requires_grad = flat_param_requires_grad or tensor.requires_grad``; mixed ``requires_grad`` is
+    refused only when ``use_orig_params=False``), and the forward's parameter views of that flat parameter require
+    grad, so autograd computes, and FSDP reduces and keeps, a gradient over every element of each block's unit.
+    Lightning Fabric sets ``use_orig_params=True`` for torch >= 2.0 (``lightning/fabric/strategies/fsdp.py`` at
+    2.1.0) and LitGPT wraps each ``Block`` (``finetune/lora.py`` at 8641822); Composer/llm-foundry's FSDP1 wraps
+    blocks with ``use_orig_params`` too. The root unit (embedding, final norm, head: no adapter) stays frozen.
+    Accelerate under PEFT wraps the adapters as units of their own (``peft.utils.other.fsdp_auto_wrap_policy``) and
+    verl's FSDP1 LoRA likewise (core/fsdp1_lora.py): not these."""
+    p = m.params
+    return float(max(p.language - p.embedding - p.lm_head - p.final_norm, 0))
+
+
 def bnb_fp16_storage_readers(m: ModelFacts) -> int:
     """How many more 4-bit linears of a decoder layer read a shared input than there are shared inputs: each one casts
     its own copy when the stored 16-bit dtype differs from the compute dtype (``training.bnb_fp16_storage``).
@@ -1341,6 +1389,8 @@ def memory_arrays(
     dora: bool = False,
     lora_dropout: float = 0.0,
     fsdp1_root: bool = False,
+    fsdp_no_sync: bool = False,
+    fsdp_lora_units: bool = False,
     padding_free: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
@@ -1474,6 +1524,8 @@ def memory_arrays(
     fsdp_keep = (framework == "fsdp") & (zero >= 2) & ((pp_i > 1) | (zero == 2))
     fsdp_pp = (framework == "fsdp") & (zero >= 2) & (pp_i > 1)
 
+    # FSDP's no_sync over the accumulation's micro-batches: unsharded gradients of the trainable units (fsdp_no_sync_on)
+    no_sync = fsdp_no_sync_on(fsdp_no_sync, grad_accum, zero, pp, xp)
     if method in ("lora", "qlora"):
         lora_total = adapter_params(m.arch, lora_rank, lora_targets, dora)
         total_params = m.params.language
@@ -1496,6 +1548,11 @@ def memory_arrays(
             # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
             weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) == rc.FULL), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
+        if fsdp_lora_units:
+            # LoRA inside its block's FSDP1 unit under use_orig_params=True: the blocks' flat parameters require
+            # grad as a whole (fsdp_lora_unit_params), sharded, or unsharded under no_sync
+            unit_g = fsdp_lora_unit_params(m) * scale * base_bytes_per
+            gradients = gradients + xp.where(zero >= 2, xp.where(no_sync, unit_g, unit_g / dp_sh), 0.0)
         trained_gpu = adapters
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = xp.where(zero >= 1, opt / dp_sh, opt)
@@ -1512,6 +1569,8 @@ def memory_arrays(
             w_sharded = w_sharded + expert_gpu * w_b / dp_exp
         weights = xp.where(fsdp_keep, w_sharded, weights)
         gradients = xp.where(fsdp_pp, model_gpu * g_b, gradients)
+        # under no_sync each rank holds every unit's unsharded gradient, in the dtype the units compute in
+        gradients = xp.where(no_sync, model_gpu * activation_dtype_bytes(precision), gradients)
         ddp = xp.where(dp > 1, model_gpu * ddp_b, 0.0)
     if optimizer_in_backward:
         # each parameter is stepped and its gradient freed during backward (``register_post_accumulate_grad_hook``),
@@ -1595,6 +1654,10 @@ def memory_arrays(
         kept_in = kept_in + xp.where(fp16_mix, bnb_fp16_storage_kept_bytes(m, s_local, mbs,
                                                                            activation_dtype_bytes(precision)) / tp, 0.0)
         stage_stored = stage_stored + xp.where(nonre, n_ck * kept_in, 0.0)
+        # ... and the layers run without checkpointing keep the inputs their saved set does not already hold
+        # (bnb_unchecked_kept_bytes_per_token; per-op SAC left as it was)
+        unchecked = bnb_unchecked_kept_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision))
+        stage_stored = stage_stored + xp.where(is_op, 0.0, layers_stage - n_ck) * unchecked * s_local * mbs / tp
     stored = stage_stored / xp.maximum(layers_stage, 1.0)  # per layer, on average
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
         # Unsloth's LoRA kernels save fewer tensors per layer when it is not checkpointed

@@ -306,6 +306,23 @@ class TrainingSection(_Section):
                            "and output stay gathered, and the output's 16-bit gradient waits for the root's "
                            "reduce-scatter, until the end of backward (memory model). False: torchtitan since July "
                            "2025 (the embedding its own unit, resharded after forward)")
+    fsdp_no_sync: bool | None = Field(
+        None, description="FSDP with gradient accumulation: every micro-batch but the last of a step runs with gradient "
+                          "sync off (FSDP1 no_sync(), FSDP2 set_requires_gradient_sync(False)), so each rank "
+                          "accumulates the UNSHARDED gradients of its trainable FSDP units until the sync (memory "
+                          "model: torch FSDP no_sync docs; Accelerate gradient_synchronization.md 'no_sync requires "
+                          "additional GPU memory when using FSDP'). None: the tool's default, on for the Hugging Face "
+                          "Trainer stack on FSDP1 (framework hf or a tool on it, fsdp_version 1: transformers' "
+                          "training loop calls accelerator.no_sync on all micro-batches but the last, except under "
+                          "DeepSpeed), off elsewhere (torchtitan, torchtune, Composer sync every micro-batch). Lightning "
+                          "Fabric's no_backward_sync (LitGPT) is the same switch: set it on")
+    fsdp_lora_mixed_units: bool = Field(
+        False, description="method lora under FSDP1 with use_orig_params=True and the adapters inside their block's "
+                           "FSDP unit (Lightning Fabric 2.x with LitGPT, Composer/llm-foundry): the block's flat "
+                           "parameter requires grad as a whole, so every block parameter gets a gradient (sharded; "
+                           "unsharded under fsdp_no_sync) (memory model: core/memory.fsdp_lora_unit_params). False "
+                           "(default): the adapters are units of their own (PEFT's fsdp_auto_wrap_policy under "
+                           "Accelerate, torchtune's LoRA wrap policy, verl) or FSDP2 (per-parameter sharding)")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -1014,6 +1031,20 @@ def _check_nanotron_precision(t) -> None:
             CTX, "Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16")))
 
 
+def _check_fsdp_no_sync(t, p) -> None:
+    """``training.fsdp_no_sync`` on and ``training.fsdp_lora_mixed_units`` need FSDP with sharded gradients
+    (``parallel.zero`` 2 or 3); the mixed units need LoRA (16-bit base weights beside the adapters)."""
+    fsdp = p.zero >= 2 and engine_of(t.framework) in ("fsdp", "hf")
+    if t.fsdp_no_sync and not fsdp:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, "
+                 "parallel.zero 2 or 3)")))
+    if t.fsdp_lora_mixed_units and not (fsdp and t.method == "lora"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.fsdp_lora_mixed_units needs method lora under FSDP (framework fsdp or the Hugging Face "
+                 "stack, parallel.zero 2 or 3)")))
+
+
 def _check_bnb_flags(t) -> None:
     """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
     if t.legacy_bnb_4bit and t.method != "qlora":
@@ -1070,6 +1101,7 @@ class Scenario(_Section):
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
         _check_bnb_flags(t)
+        _check_fsdp_no_sync(t, p)
         _check_dora(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

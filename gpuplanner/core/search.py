@@ -313,6 +313,8 @@ class SearchResult:
     rent_vs_build: Any = None  # cost.BuildResult for the top plan's hardware
     frameworks: tuple[str, ...] = ()  # the frameworks searched
     rules_relaxed: tuple[str, ...] = ()  # rules dropped because nothing passed them
+    #: a plan better by the objective than #1 ranks after it only for tight memory (:func:`_tight_ahead`)
+    tight_ahead: bool = False
 
     @property
     def skipped(self) -> list[dict]:
@@ -2153,7 +2155,8 @@ def search(
 def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, prices: Any, overheads: Any,
                  cancel: Callable[[], bool] | None) -> None:
     """#1's line, under its rank lines, naming the best plan with the framework's memory savers when #1 is tight on
-    memory or rents a whole term it mostly leaves idle (:mod:`core.advisor_savers`; the user's choice is kept)."""
+    memory or rents a whole term it mostly leaves idle, or a plan better by the objective ranks after it only for
+    tight memory (``res.tight_ahead``) (:mod:`core.advisor_savers`; the user's choice is kept)."""
     def run(d: dict):
         try:
             v = Scenario.model_validate(d)
@@ -2163,14 +2166,15 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
             raise
         except (PlannerError, ValueError):
             return None
-    if not res.plans or not saversmod.wants_savers(res.plans[0]):
+    if not res.plans or not (saversmod.wants_savers(res.plans[0]) or res.tight_ahead):
         return  # the common case: nothing more is searched
     try:
         arch = resolve_arch(s.model, models)
         fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
     except (PlannerError, ValueError):
         return
-    line = saversmod.savers_line(s, res.plans, res.objective, run, fws)
+    line = saversmod.savers_line(s, res.plans, res.objective, run, fws, tight_ahead=res.tight_ahead,
+                                 margin=FASTEST_TIE)
     if line is None:
         return
     top = res.plans[0]
@@ -2564,12 +2568,28 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                      table.currency)
     notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
         feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(tp_rule, con, plans))
-    rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
-        rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
+        rent_vs_build=plans[0].evaluation.rent_vs_build if plans else None, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
+        tight_ahead=bool(plans) and feasible and _tight_ahead(int(chosen[0]), order, pen, cat, objective),
     )
+
+
+def _tight_ahead(i: int, order, pen, cat: dict, objective: str) -> bool:
+    """Whether a row better than #1 (row ``i``) by the objective ranks after it only for tight memory (planning rule
+    "memory headroom", advisor :data:`TIGHT_BIT`): its other failed rules are #1's too. Issue 35 round 14
+    (advice14): a year of Qwen2.5-32B full fine-tuning ranked 8 × H20 first (7.8 days, 15,790 CNY a job) over
+    8 × H800 at 97% of the card (2.6 days, 5,152 CNY); with the optimizer states in CPU memory (Megatron-Core
+    ``--optimizer-cpu-offload``) 4 × H800 fit with room, 4.8 days, 4,849 CNY, and #1 said nothing of it, because
+    the savers' search (:mod:`core.advisor_savers`) ran only for a #1 tight itself or leasing an idle term. The tight
+    rows are the ones the savers make roomy, so their being ahead by the objective is the same reason to look."""
+    pen = np.asarray(pen, dtype=np.int64)
+    key = cat["calendar_hours"] / 24.0 if objective == "fastest" else cat["cost"]
+    lim = float(key[i]) / (1.0 + FASTEST_TIE) if objective == "fastest" else float(key[i])
+    others = np.int64(~advisormod.TIGHT_BIT)
+    return any(pen[j] & advisormod.TIGHT_BIT and (pen[j] & others & ~pen[i]) == 0 and float(key[j]) < lim
+               for j in (int(j) for j in order))
 
 
 def _apply_ranking_rules(cat: dict, contexts: list[SearchContext], con: Any, objective: str) -> bool:
@@ -3230,11 +3250,21 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
                                                      "Transformer Engine or Apex): ask the vendor for an image with "
                                                      "MindSpeed matching your Megatron version."),
                          {"gpu": gpu.name, "fw": FRAMEWORKS[p.framework].name}))
-    price = p.evaluation.price or ctx.price  # the offer that billed this plan (PriceTable.for_nodes)
+    return w + _default_price_warnings(p.evaluation.price or ctx.price, gpu.name, p.rental_mode)
+
+
+def _default_price_warnings(price, gpu_name: str, mode: str) -> list[Msg]:
+    """The warning that a plan is billed on a default price (``price``: the offer that billed it,
+    PriceTable.for_nodes): the whole quote, or the one price of the plan's rental ``mode`` that the user's quote
+    does not give (:meth:`cost.GpuPrice.kept_fields`; issue 35 round 14, advice14)."""
     if price.is_default:
-        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
-                     {"gpu": gpu.name, "date": price.source_date}))
-    return w
+        return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
+                    {"gpu": gpu_name, "date": price.source_date})]
+    if price.kept_fields(mode):
+        return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Billed on {mode} at the default price for {gpu} ({date}), which "
+                                                "your quote does not give: enter your own."),
+                    {"gpu": gpu_name, "date": price.kept_date, "mode": Msg("Cost", MODE_LABELS[mode])})]
+    return []
 
 
 def _method_words(method: str):

@@ -464,6 +464,21 @@ ATTN_BWD_TIME_FACTOR = {
 FLASH1_AMPERE_CEILING = (0.25 + 0.40) / 2.0
 FLASH1_BWD_TIME_FACTOR = 2.5 / 2.0
 ATTN_KERNEL_CEILING["flash1"] = {**ATTN_KERNEL_CEILING["flash2"], "ampere": FLASH1_AMPERE_CEILING}
+#: Issue 35 round 14 (advice14): FlashAttention-2 on a compute-capped Hopper die, per catalogue id (before the
+#: generation's figure). Hopper's 0.33 is FlashAttention-2's ``mma.sync`` rate on the full GH100 (an H100's 989);
+#: the H20 is that die with its tensor rate cut to 148 BF16 TFLOP/s (:data:`DATACENTER_SWEEP_TFLOPS`' note), so the
+#: kernel runs against the cut, not at a third of it: 0.33 left the H20's attention at 49 TFLOP/s. Measured on one
+#: H20 (Dao-AILab/flash-attention issue #1310, 2024-11-01, ``hopper/benchmark_attn.py``, BF16, batch 2, head dim
+#: 128, sequence 2,048, causal): FlashAttention-2 forward 65.9 TFLOP/s, 0.445 of the 148 (non-causal 83.7; cuDNN
+#: 107.8 and FlashAttention-3 107.8 causal). The same kernel at the same shape on an H100 SXM: 298 TFLOP/s, 0.301 of
+#: 989 (FlashAttention-3 paper, Shah et al. 2024, arXiv:2407.08608, "Attention forward speed, head dim 128", causal).
+#: The H20's ceiling is Hopper's scaled by the two shares at that one shape, so the shape's own loss cancels:
+#: 0.33 × 0.445 / 0.301 = 0.488. The backward keeps Hopper's time factor (no H20 backward figure published).
+#: cuDNN and FlashAttention-3 keep no ceiling. Checked, not used to set it: ms-swift's Qwen2.5-7B full fine-tuning at
+#: 16k with packing on 4 H20 with FlashAttention-2, 35.5 s a step (bench/validate_ft_step10.py): -7.4% before
+#: (too slow), +3.1% after.
+FLASH2_H20_SHARE, FLASH2_H100_SHARE = 65.9 / 148.0, 298.0 / 989.0
+FLASH2_CARD_CEILING = {"h20-96gb": ATTN_KERNEL_CEILING["flash2"]["hopper"] * FLASH2_H20_SHARE / FLASH2_H100_SHARE}
 ATTN_BWD_TIME_FACTOR["flash1"] = {**ATTN_BWD_TIME_FACTOR["flash2"], "ampere": FLASH1_BWD_TIME_FACTOR}
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
 #: ``--clip-grad 1.0``, the HF Trainer's ``max_grad_norm = 1.0``; DeepSpeed's ``gradient_clipping`` defaults
@@ -668,7 +683,11 @@ def attention_ceiling(framework: str, gpu_id, choice: str | None = "auto") -> fl
     """The attention kernel's efficiency ceiling (:data:`ATTN_KERNEL_CEILING`) or None (no ceiling); ``gpu_id``: an
     id or a record (:func:`gpu_generation`)."""
     gen = gpu_generation(gpu_id)
-    return ATTN_KERNEL_CEILING[attention_kernel(framework, gen, choice)].get(gen)
+    kernel = attention_kernel(framework, gen, choice)
+    card = str(getattr(gpu_id, "id", None) or getattr(gpu_id, "gpu_id", None) or gpu_id).lower()
+    if kernel == "flash2" and card in FLASH2_CARD_CEILING and not getattr(gpu_id, "architecture", None):
+        return FLASH2_CARD_CEILING[card]  # a compute-capped Hopper die (issue 35 round 14)
+    return ATTN_KERNEL_CEILING[kernel].get(gen)
 
 
 def attention_bwd_factor(framework: str, gpu_id, choice: str | None = "auto") -> float:

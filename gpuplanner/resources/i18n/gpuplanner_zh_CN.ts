@@ -1488,6 +1488,10 @@
         <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
     </message>
     <message>
+        <source>Billed on {mode} at the default price for {gpu} ({source}, {date}): your quote does not give that price. Enter it, or set the rental mode (constraints.rental_mode) to the one you rent.</source>
+        <translation>以{mode}计费，用的是 {gpu} 的默认价格（{source}，{date}）：你的报价里没有这一项。请填入该价格，或在“时间与预算”页把租用方式设为你实际租用的方式。</translation>
+    </message>
+    <message>
         <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
         <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
     </message>
@@ -4835,6 +4839,10 @@
     <message>
         <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
         <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode} at the default price for {gpu} ({date}), which your quote does not give: enter your own.</source>
+        <translation>以{mode}计费，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项：请填入你的价格。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} meets the deadline only at its point estimate, not at the upper end of its band (ranked after safe plans).</source>
@@ -8892,6 +8900,14 @@
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
+        <source>training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_no_sync 需要梯度分片的 FSDP（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
+    </message>
+    <message>
+        <source>training.fsdp_lora_mixed_units needs method lora under FSDP (framework fsdp or the Hugging Face stack, parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_lora_mixed_units 需要在 FSDP 下使用 method lora（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
@@ -9481,6 +9497,10 @@
         <translation>编译（融合逐元素算子）</translation>
     </message>
     <message>
+        <source>adapters inside their block&apos;s unit (Lightning Fabric, Composer)</source>
+        <translation>适配器与所在块同属一个单元（Lightning Fabric、Composer）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -9567,6 +9587,26 @@
     <message>
         <source>The compile setting of torchtune and torchtitan (default off): element-wise operations are fused (faster steps); with chunked loss, only the 16-bit logits are kept</source>
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too, and a layer without checkpointing holds the inputs it would not otherwise keep (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
+        <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入；不做检查点的层则会额外持有它原本不保存的那些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
+    </message>
+    <message>
+        <source>FSDP sync off while accumulating</source>
+        <translation>梯度累积时关闭 FSDP 同步</translation>
+    </message>
+    <message>
+        <source>With gradient accumulation, every micro-batch but the last of a step runs without FSDP&apos;s gradient sync (FSDP no_sync, Lightning Fabric no_backward_sync), so each GPU keeps the full, unsharded gradients of its trainable layers until the step&apos;s last micro-batch (more memory, as Accelerate&apos;s documentation warns). Framework default: on for the Hugging Face Trainer on FSDP1, off for torchtitan, torchtune and Composer. FSDP with sharded gradients only</source>
+        <translation>使用梯度累积时，每一步中除最后一个微批次外都不做 FSDP 的梯度同步（FSDP no_sync，Lightning Fabric no_backward_sync），因此每块 GPU 会一直持有其可训练层完整的、未分片的梯度，直到该步的最后一个微批次（占用更多显存，Accelerate 文档对此有警告）。框架默认：FSDP1 上的 Hugging Face Trainer 为开启，torchtitan、torchtune 与 Composer 为关闭。仅适用于梯度分片的 FSDP</translation>
+    </message>
+    <message>
+        <source>LoRA inside FSDP units</source>
+        <translation>LoRA 位于 FSDP 单元内</translation>
+    </message>
+    <message>
+        <source>LoRA adapters in the same FSDP1 unit as their block&apos;s frozen weights, with use_orig_params (Lightning Fabric 2.x with LitGPT, Composer): the whole block then gets gradients, so every block weight has a gradient too (more memory). Off (default): the adapters are units of their own (PEFT&apos;s wrap policy under Accelerate, torchtune, verl) or FSDP2. LoRA under FSDP only</source>
+        <translation>LoRA 适配器与所在块的冻结权重同属一个 FSDP1 单元，并启用 use_orig_params（Lightning Fabric 2.x 配合 LitGPT、Composer）：整个块都会产生梯度，因此块内每个权重也都有梯度（占用更多显存）。关闭（默认）：适配器各自成为单元（Accelerate 下 PEFT 的封装策略、torchtune、verl），或使用 FSDP2。仅适用于 FSDP 下的 LoRA</translation>
     </message>
     <message>
         <source>Recompute modules</source>
@@ -9883,10 +9923,6 @@
     <message>
         <source>Old 4-bit layers</source>
         <translation>旧版 4 位层</translation>
-    </message>
-    <message>
-        <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
-        <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
     </message>
     <message>
         <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>

@@ -27,7 +27,7 @@ from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
-            "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage")
+            "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -61,6 +61,7 @@ class TrainingAdvanced(QObject):
         self.fields: dict[str, Any] = {k: BoundCheck(m, f"training.{k}") for k in SWITCHES}
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["checkpoint_reentrant"] = tri_state(m, "training.checkpoint_reentrant")
+        self.fields["fsdp_no_sync"] = tri_state(m, "training.fsdp_no_sync")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout", allow_empty=True)  # empty: tool default
         self.fields["lora_layer"] = BoundCombo(m, "training.lora_layer", LORA_LAYERS)
         self.fields["empty_cache_steps"] = BoundEdit(m, "training.empty_cache_steps", parse=parse_int, fmt=fmt_int,
@@ -137,6 +138,12 @@ class TrainingAdvanced(QObject):
         # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
+        # FSDP's gradient sync and LoRA's FSDP units: the FSDP engines with sharded gradients (core/scenario.py
+        # refuses them elsewhere); a set value stays in sight
+        fsdp = engine_of(t.framework) in ("fsdp", "hf") and p.zero >= 2
+        self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
+        self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box,
+                                        t.fsdp_lora_mixed_units or (fsdp and t.method == "lora"))
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -189,12 +196,13 @@ class TrainingAdvanced(QObject):
         f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
         f["legacy_bnb_4bit"].setText(self.tr("bitsandbytes 0.41 to 0.43.1 (before July 2024)"))
         f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
+        f["fsdp_lora_mixed_units"].setText(self.tr("adapters inside their block's unit (Lightning Fabric, Composer)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
         f["tp_comm_overlap_disable_qkv"].setText(self.tr("the QKV projection's collectives not overlapped"))
         f["gpt_j_residual"].setText(self.tr("attention and MLP side by side, one all-reduce"))
-        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "ds_config_auto"):
+        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "ds_config_auto", "fsdp_no_sync"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
@@ -256,14 +264,26 @@ class TrainingAdvanced(QObject):
             "legacy_bnb_4bit": (self.tr("Old 4-bit layers"), self.tr(
                 "bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer's input from its forward to its backward "
                 "(MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with "
-                "non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more "
-                "memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only")),
+                "non-reentrant activation checkpointing every checkpointed layer holds those inputs too, and a layer "
+                "without checkpointing holds the inputs it would not otherwise keep (more memory). Off (default): "
+                "bitsandbytes 0.43.2 and later. QLoRA only")),
             "bnb_fp16_storage": (self.tr("4-bit model stored in fp16"), self.tr(
                 "A 4-bit model loaded without torch_dtype keeps its embeddings, norms and output layer in fp16 "
                 "(transformers' bitsandbytes default), as ms-swift v1 did for Qwen-1 before January 2024. Under bf16 "
                 "training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 "
                 "copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA "
                 "only")),
+            "fsdp_no_sync": (self.tr("FSDP sync off while accumulating"), self.tr(
+                "With gradient accumulation, every micro-batch but the last of a step runs without FSDP's gradient "
+                "sync (FSDP no_sync, Lightning Fabric no_backward_sync), so each GPU keeps the full, unsharded "
+                "gradients of its trainable layers until the step's last micro-batch (more memory, as Accelerate's "
+                "documentation warns). Framework default: on for the Hugging Face Trainer on FSDP1, off for "
+                "torchtitan, torchtune and Composer. FSDP with sharded gradients only")),
+            "fsdp_lora_mixed_units": (self.tr("LoRA inside FSDP units"), self.tr(
+                "LoRA adapters in the same FSDP1 unit as their block's frozen weights, with use_orig_params (Lightning "
+                "Fabric 2.x with LitGPT, Composer): the whole block then gets gradients, so every block weight has a "
+                "gradient too (more memory). Off (default): the adapters are units of their own (PEFT's wrap policy "
+                "under Accelerate, torchtune, verl) or FSDP2. LoRA under FSDP only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
