@@ -51,13 +51,15 @@ def _rows_move(d: dict, off, monkeypatch) -> None:
     from gpuplanner.core import search as S
     from gpuplanner.core.scenario import scenario_from_dict
 
-    s = scenario_from_dict(d)
-    ctx = next(x for x in S.iter_contexts(s) if len(S.enumerate_candidates(x, s.constraints.max_gpus)["tp"]))
-    c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
-    on = S.evaluate_candidates(ctx, c)
+    def rows() -> dict:  # the context built anew: a term its set-up reads (a ceiling) is read under the patch too
+        s = scenario_from_dict(d)
+        ctx = next(x for x in S.iter_contexts(s) if len(S.enumerate_candidates(x, s.constraints.max_gpus)["tp"]))
+        return S.evaluate_candidates(ctx, S.enumerate_candidates(ctx, s.constraints.max_gpus))
+
+    on = rows()
     with monkeypatch.context() as mp:
         off(mp)
-        without = S.evaluate_candidates(ctx, c)
+        without = rows()
     fit = on["fits"] & without["fits"]
     assert fit.any()
     assert (~np.isclose(on["train_hours"][fit], without["train_hours"][fit], rtol=1e-9, atol=0.0)).any()
@@ -435,3 +437,111 @@ def test_the_rule_copy_scan_finds_the_old_line():
     old = ('on = {"lora_layer": t.lora_layer != "peft" or (t.method in ("lora", "qlora") and not t.dora\n'
            '    and engine_of(t.framework) != "megatron"\n    and t.framework != "unsloth")}')
     assert _rule_copies(ast.parse(old)) == [1]
+
+
+# ---------------------------------------------------------------------------- merged later in round 14 (memoos14, advice14)
+
+#: memoos14: full fine-tuning of an 8B model on FSDP1 with accumulation; the search picks among the HF stack (no_sync
+#: on by default on FSDP1: estimate.fsdp_no_sync_of) and torchtune's FSDP (off), so each context's memory must be
+#: its own framework's
+NO_SYNC = {"model": {"preset": "llama-3.1-8b"},
+           "training": {"method": "full", "precision": "bf16", "seq_len": 2048, "micro_batch_size": 1,
+                        "global_batch_size": 64, "fsdp_version": 1, "recompute": "full"},
+           "parallel": {"zero": 3}, "data": {"tokens": 2e8},
+           "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"], "framework_candidates": ["hf", "fsdp"]}}
+#: memoos14: LoRA with the adapters in their block's FSDP1 unit and no_sync on (LitGPT / Lightning Fabric)
+MIXED_UNITS = {"model": {"preset": "llama-3.1-8b"},
+               "training": {"method": "lora", "framework": "fsdp", "fsdp_version": 1, "precision": "bf16",
+                            "seq_len": 2048, "micro_batch_size": 1, "global_batch_size": 32, "fsdp_no_sync": True,
+                            "fsdp_lora_mixed_units": True},
+               "parallel": {"zero": 3}, "data": {"tokens": 5e7},
+               "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}}
+
+
+@pytest.mark.parametrize("d", [NO_SYNC, MIXED_UNITS], ids=["no-sync-default", "lora-mixed-units"])
+def test_fsdp_switches_search_equals_evaluate(d, tmp_path, capsys):
+    """Round 10's harness (memory, fits, days, cost of every sampled candidate; ``plan --json`` = ``estimate --json``,
+    allocated and reserved included) on memoos14's switches."""
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(d), tmp_path, capsys)
+
+
+def test_fsdp_switches_are_live_in_estimate_and_plan(tmp_path, capsys):
+    """``plan --json``'s #1 with the switches is ``estimate --json``'s memory; the same layout with them off holds
+    less (the switches reach the printed GiB per GPU)."""
+    plans = _plan_json(tmp_path, MIXED_UNITS, capsys, top=1)["plans"]
+    (p,) = plans
+    on = _estimate_json(tmp_path, p["scenario"], capsys)
+    assert on["memory_per_gpu_gib"] == p["memory_per_gpu_gib"]
+    off_d = copy.deepcopy(p["scenario"])
+    off_d["training"].update(fsdp_no_sync=False, fsdp_lora_mixed_units=False)
+    off = _estimate_json(tmp_path, off_d, capsys)
+    if p["scenario"]["training"]["micro_batch_size"] * p["num_gpus"] < 32:  # accumulation: no_sync applies
+        assert off["memory_per_gpu_gib"]["total"] < on["memory_per_gpu_gib"]["total"]
+
+
+def test_the_fsdp_switch_rule_is_one_function(monkeypatch):
+    """scenario._check_fsdp_no_sync reads frameworks.fsdp_sharded_gradients: with the HF stack taken out of the FSDP
+    engines, an HF plan with ``fsdp_no_sync`` is refused (the Training page reads the same: the UI test)."""
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    d = {"model": {"preset": "llama-3.1-8b"}, "training": {"method": "full", "framework": "hf", "fsdp_no_sync": True},
+         "parallel": {"zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
+    scenario_from_dict(d)
+    monkeypatch.setattr(FW, "FSDP_SWITCH_ENGINES", ("fsdp",))
+    with pytest.raises(Exception, match="fsdp_no_sync needs FSDP"):
+        scenario_from_dict(d)
+
+
+#: advice14: the H20 as an MFU-ceiling class of its own and its FlashAttention-2 ceiling (timing.FLASH2_CARD_CEILING)
+H20 = {"model": {"preset": "qwen2.5-7b"},
+       "training": {"method": "full", "framework": "ms-swift", "precision": "bf16", "seq_len": 16384,
+                    "micro_batch_size": 1, "global_batch_size": 8, "packing": True, "flash_attention": True},
+       "parallel": {"zero": 3}, "data": {"tokens": 2e8, "mean_sample_len": 9000},
+       "constraints": {"max_gpus": 8, "gpu_candidates": ["h20-96gb"]}}
+
+
+def test_h20_ceilings_search_equals_evaluate(tmp_path, capsys):
+    """The search's rows read the H20's own attention ceiling and MFU class as ``evaluate`` does (MFU used included)."""
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(H20), tmp_path, capsys)
+
+
+def test_h20_attention_ceiling_moves_the_search_rows(monkeypatch):
+    _rows_move(H20, lambda mp: mp.setattr(T, "FLASH2_CARD_CEILING", {}), monkeypatch)
+
+
+#: advice14's already-rented 4 × RTX 4090 request (a monthly quote; the plan billed on the default card-hour price),
+#: with the search's #1 as the document's answer (``parallel.auto``)
+RENTED = ROOT / "docs" / "notes" / "2026-12-07" / "issue-35-r14-advice14-requests" / "10-already-rented-4x4090.json"
+
+
+def test_kept_default_price_lines_are_the_same_everywhere(tmp_path, capsys):
+    """The rental line (cost.rental_advice: "Billed on … at the default price …") and the plan's warning (search
+    plan_warnings) are the answer's: ``plan`` text and ``--json``, ``estimate`` and the en PDF print the same words;
+    the zh CLI and zh PDF carry their translation and no English of them."""
+    from gpuplanner.app.answer import answer
+    from gpuplanner.i18n import translate_message
+    from test_one_answer_r11 import _zh_line
+
+    d = json.loads(RENTED.read_text(encoding="utf-8"))
+    d["parallel"] = {"auto": True}
+    doc = _write(d, "rented.json")
+    ans = answer(doc)
+    ev = ans.evaluation
+    kept = [m for m in ev.rental_advice if "at the default price" in m.text]
+    assert len(kept) == 1, [m.text for m in ev.rental_advice]
+    line = translate_message(kept[0].context, kept[0].text, kept[0].params)
+    (p,) = _plan_json(tmp_path, d, capsys, top=1)["plans"]
+    assert (p["gpu"], p["num_gpus"]) == (ev.scenario.hardware.gpu, ev.scenario.hardware.num_gpus)
+    warn = [w for w in p["warnings"] if "which your quote does not give" in w]
+    assert len(warn) == 1, p["warnings"]
+    assert _flat(line) in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
+    assert warn[0] in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
+    assert _flat(line) in json.dumps(p, ensure_ascii=False) or line in p.get("rental_advice", [])
+    assert _flat(line) in _flat(_cli(["estimate", str(doc)], capsys))
+    pdf = _flat(_pdf_text(doc, tmp_path))
+    assert _tight(line) in _tight(pdf) and _tight(warn[0]) in _tight(pdf)
+    zh = _zh_line(kept[0])
+    assert zh != line
+    assert _tight(zh) in _tight(_cli(["plan", str(doc), "--top", "1", "--lang", "zh_CN"], capsys))
+    zpdf = _pdf_text(doc, tmp_path, "zh_CN")
+    assert _tight(zh) in _tight(zpdf) and "at the default price" not in zpdf and "your quote does not" not in zpdf

@@ -363,6 +363,19 @@ def own_lora_layers(framework: str, engine: str | None = None) -> bool:
     return (engine or engine_of(framework)) == "megatron" or framework in OWN_LORA_LAYER_TOOLS
 
 
+#: The engines whose ``parallel.zero`` 2/3 shards gradients with FSDP's no_sync/unit switches
+#: (``training.fsdp_no_sync``, ``training.fsdp_lora_mixed_units``; issue 35 round 14, memoos14): PyTorch FSDP and
+#: the Hugging Face stack (Accelerate's FSDP plugin).
+FSDP_SWITCH_ENGINES = ("fsdp", "hf")
+
+
+def fsdp_sharded_gradients(framework: str, zero) -> bool:
+    """Whether a plan of ``framework`` at ZeRO stage ``zero`` runs FSDP with sharded gradients (:data:`FSDP_SWITCH_ENGINES`,
+    stage 2 or 3): the one rule the scenario's check (scenario._check_fsdp_no_sync) and the Training page's rows
+    read (parity14)."""
+    return int(zero) >= 2 and engine_of(framework) in FSDP_SWITCH_ENGINES
+
+
 def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
     """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
     QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that

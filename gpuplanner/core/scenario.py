@@ -18,7 +18,7 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from .frameworks import RL_HYBRID_ENGINE_TOOLS, lora_layer_applies, own_lora_layers
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp_sharded_gradients, lora_layer_applies, own_lora_layers
 from .units import parse_count
 
 CTX = "Scenario"
@@ -1034,7 +1034,7 @@ def _check_nanotron_precision(t) -> None:
 def _check_fsdp_no_sync(t, p) -> None:
     """``training.fsdp_no_sync`` on and ``training.fsdp_lora_mixed_units`` need FSDP with sharded gradients
     (``parallel.zero`` 2 or 3); the mixed units need LoRA (16-bit base weights beside the adapters)."""
-    fsdp = p.zero >= 2 and engine_of(t.framework) in ("fsdp", "hf")
+    fsdp = fsdp_sharded_gradients(t.framework, p.zero)
     if t.fsdp_no_sync and not fsdp:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, "

@@ -130,3 +130,27 @@ def test_the_control_reads_as_chinese(make_window, language, qtbot):
     assert texts[0] != "LoRA layer"
     for t in texts:
         assert t and not english_words(t, allowed), (t, english_words(t, allowed))
+
+
+def test_the_fsdp_rows_follow_the_cores_rule(make_window, monkeypatch):
+    """memoos14's rows (``training.fsdp_no_sync``, ``training.fsdp_lora_mixed_units``) are shown where
+    frameworks.fsdp_sharded_gradients says FSDP shards gradients: with the HF stack taken out of the core's FSDP
+    engines, an HF LoRA plan at ZeRO-3 hides them (a page with its own copy of the rule would still show them)."""
+    from gpuplanner.core import frameworks as FW
+
+    win = make_window(search_enabled=False)
+    win.go_to(1)
+    adv = win.page("training").advanced
+    form = adv.box.layout()
+    for path, value in (("model.preset", "llama-3.1-8b"), ("parallel.auto", False), ("training.method", "lora"),
+                        ("training.framework", "hf"), ("parallel.zero", 3), ("hardware.gpu", "h100-sxm-80gb"),
+                        ("hardware.num_gpus", 8)):
+        assert win.model.set(path, value) is None, path
+    assert form.isRowVisible(adv.fields["fsdp_no_sync"].box)
+    assert form.isRowVisible(adv.fields["fsdp_lora_mixed_units"].box)
+    monkeypatch.setattr(FW, "FSDP_SWITCH_ENGINES", ("fsdp",))
+    win.model.set("training.seq_len", 2048)  # any change re-reads the rule
+    assert not form.isRowVisible(adv.fields["fsdp_no_sync"].box)
+    assert not form.isRowVisible(adv.fields["fsdp_lora_mixed_units"].box)
+    win.model.set("training.framework", "fsdp")
+    assert form.isRowVisible(adv.fields["fsdp_no_sync"].box)

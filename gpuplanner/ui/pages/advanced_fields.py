@@ -140,7 +140,7 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
         # FSDP's gradient sync and LoRA's FSDP units: the FSDP engines with sharded gradients (core/scenario.py
         # refuses them elsewhere); a set value stays in sight
-        fsdp = engine_of(t.framework) in ("fsdp", "hf") and p.zero >= 2
+        fsdp = frameworks.fsdp_sharded_gradients(t.framework, p.zero)  # the core's rule (frameworks.py)
         self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
         self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box,
                                         t.fsdp_lora_mixed_units or (fsdp and t.method == "lora"))
