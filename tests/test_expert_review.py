@@ -247,12 +247,15 @@ def test_the_time_share_names_the_expert_all_to_all():
 def test_megatron_on_ascend_names_mindspeed(results):
     """Full SFT 8B in 2 days: plan #1 is Megatron-Core on 16 × Ascend 910B, with the setup line "ask the vendor for
     a pre-configured Megatron-LM". On Ascend, Megatron runs through Huawei's MindSpeed adapter (hiascend MindSpeed
-    docs; ms-swift "NPU support"): the plan says so; an NVIDIA Megatron plan does not."""
+    docs; ms-swift "NPU support"): the plan says so; an NVIDIA Megatron plan does not. (Issue 35 round 14, ptoos14:
+    since the interleaved pipeline's fill and drain transfers are priced, timing.pipeline_fill_p2p_seconds, the
+    Ascend plan's PP 2 × VP 16 over the nodes' RoCE costs 0.7 s a step more and plan #1 is 2 × B200; the Ascend
+    Megatron plan stays in the top five, and it still names MindSpeed.)"""
     res = results("full-8b-usd-2-days.json")
     for p in res.plans:
         said = any("MindSpeed" in t for t in _texts(p.warnings))
         assert said == (p.gpu.startswith("ascend") and p.framework in ("megatron", "megatron-swift")), (p.gpu, p.framework)
-    assert res.plans[0].gpu.startswith("ascend") and res.plans[0].framework == "megatron"
+    assert any(p.gpu.startswith("ascend") and p.framework == "megatron" for p in res.plans)
 
 
 def test_zero_with_context_parallel_names_the_real_sharding_group(results):

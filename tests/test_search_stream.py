@@ -73,8 +73,10 @@ def test_memory_does_not_grow_with_the_space(monkeypatch):
     assert peaks[1] < 1.5 * peaks[0], peaks
     # far below what keeping every fitting candidate takes (~600 bytes each): the bound is the fixed per-chunk
     # working set spread over the candidates (about 20 bytes each at 72k candidates after issue 35 round 7's
-    # per-row terms, 1.46 MB for 1,024-row chunks); the growth with the space is the assertion above
-    assert peaks[1] < 25 * n[1], (peaks, n)
+    # per-row terms, 1.46 MB for 1,024-row chunks); the growth with the space is the assertion above. (Round 14,
+    # ptoos14: main 33833c23 measured 24.96 bytes each here, 0.2% under the old bound of 25; the interleaved pipeline's
+    # fill term, timing.pipeline_fill_p2p_seconds, adds ~4 KB to the per-chunk working set: 25.03. Bound 26.)
+    assert peaks[1] < 26 * n[1], (peaks, n)
 
 
 def test_cancel_is_asked_every_chunk(monkeypatch):

@@ -50,7 +50,9 @@ def test_plan_names_the_recompute_modules_the_scenario_ticks(tmp_path, capsys):
     assert run_cli(["plan", str(_moe_file(tmp_path, ["moe_act", "layernorm"])), "--top", "1", "--lang", "zh_CN"]) == 0
     out = capsys.readouterr().out
     assert "选择性（专家激活函数、归一化层）" in out and "注意力核心" not in out
-    assert run_cli(["plan", str(_moe_file(tmp_path, None)), "--top", "1", "--lang", "en"]) == 0
+    # (round 14, ptoos14: with the pipeline's fill transfers priced, plan #1 is the same H20 layout without recompute,
+    # a tie in cost; the selective plans further down keep the default's label)
+    assert run_cli(["plan", str(_moe_file(tmp_path, None)), "--top", "5", "--lang", "en"]) == 0
     assert "selective, attention core" in capsys.readouterr().out
 
 

@@ -43,6 +43,21 @@ def int_in(lo: int, hi: int):
     return parse
 
 
+def text_up_to(limit: int):
+    """argparse type: one line of at most ``limit`` characters (``report --author``: probe14 found a 1 MB author
+    held the PDF's title block layout for minutes)."""
+    def parse(value: str) -> str:
+        from ..formatting import format_number
+
+        if len(value) > limit:
+            raise argparse.ArgumentTypeError(f"expected at most {format_number(limit, 0)} characters, got "
+                                             f"{format_number(len(value), 0)}")
+        return value
+
+    parse.__name__ = f"text up to {limit}"
+    return parse
+
+
 def strict_json(data, **kwargs) -> str:
     """``data`` as JSON that a strict parser reads (``allow_nan=False``): a figure that is not finite (a cost
     without a price, a job that never finishes) becomes ``null`` and its path is listed under ``"unbounded"``

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 from ..core.errors import PlannerError
+from ..io.app_settings import MAX_AUTHOR
+from ._args import text_up_to
 
 LANGS = ("en", "zh_CN")
 
@@ -25,7 +27,8 @@ def register(sub) -> None:
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="report language (default: the app's setting, else the system locale)")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
-    p.add_argument("--author", default=None, help="author/team for the title block (default: the app's setting)")
+    p.add_argument("--author", default=None, type=text_up_to(MAX_AUTHOR),
+                   help="author/team for the title block (default: the app's setting)")
     p.set_defaults(func=run)
 
 

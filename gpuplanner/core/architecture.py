@@ -649,13 +649,16 @@ DEEPSEEK_MOE: Steps = (
     ("num_dense_layers", optional("first_k_dense_replace")),
     ("intermediate_size", _deepseek_dense_width),
 )
-#: DeepSeek-V2/V3 multi-head latent attention (modeling_deepseek_v3.py)
+#: DeepSeek-V2/V3 multi-head latent attention (modeling_deepseek_v3.py): every key and value is read from the
+#: kv_lora_rank-wide latent (``kv_a_layernorm = RMSNorm(kv_lora_rank)``, ``kv_b_proj = Linear(kv_lora_rank, …)``),
+#: so the rank and v_head_dim are positive, as the scenario's own fields (ModelSection kv_lora_rank, v_head_dim > 0);
+#: a 0 read as "no MLA" before and estimated another attention (probe14)
 MLA: Steps = (
     ("q_lora_rank", optional("q_lora_rank")),
-    ("kv_lora_rank", count("kv_lora_rank")),
+    ("kv_lora_rank", size("kv_lora_rank")),
     ("qk_rope_head_dim", count("qk_rope_head_dim")),
     ("qk_nope_head_dim", count("qk_nope_head_dim")),
-    ("v_head_dim", count("v_head_dim")),
+    ("v_head_dim", size("v_head_dim")),
     ("head_dim", _mla_head_dim),
     ("num_experts", optional("n_routed_experts")),
 )

@@ -34,7 +34,7 @@ from .recompute import megatron_modules as rc_modules
 from .params import ParamCount, adapter_params, count_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
-from .catalog_hw import get_gpu, lookup_gpu
+from .catalog_hw import get_gpu, get_network, lookup_gpu
 from .timing import KBIT_PREP_TOOLS, sample_shape_of, time_estimate
 from .frameworks import engine_of, lora_dropout_of, tool_mechanics
 from .methods import method_profile
@@ -171,6 +171,18 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     if arch.num_layers < p.pp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "pp={pp} exceeds the model's {layers} layers"),
                                         pp=p.pp, layers=arch.num_layers), field="parallel.pp")
+    if p.vpp > 1 and p.pp == 1 and not p.auto:
+        # Megatron-LM arguments.py (d98e8a64): "When interleaved schedule is used, pipeline-model-parallel size should
+        # be greater than 1"; the estimate priced vpp=2 on pp=1 without a word (probe14)
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "vpp={vpp} interleaves pipeline stages; it needs pp > 1"), vpp=p.vpp), field="parallel.vpp")
+    if p.vpp > 1 and arch.num_layers < p.pp * p.vpp:
+        # each virtual stage holds whole layers: Megatron-Core builds num_layers // pp // vpp of them a chunk
+        # (transformer_layer.py ``num_layers_per_virtual_rank = num_layers_per_pipeline_rank // vp_size``, d98e8a64),
+        # none at all past this; the estimate priced pp=8 vpp=8 on 32 layers as 64 chunks (probe14)
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model's {layers} layers"),
+            vpp=p.vpp, pp=p.pp, chunks=p.pp * p.vpp, layers=arch.num_layers), field="parallel.vpp")
     if p.ep > 1:
         if not arch.is_moe:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expert parallelism needs an MoE model")),
@@ -190,7 +202,20 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
     except CatalogError as err:  # the field the id came from, as every other check of the scenario names it (probe13)
         raise ScenarioError(err.args[0], field="hardware.gpu") from None
+    _check_network_id(scenario)
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
+
+
+def _check_network_id(scenario: Scenario) -> None:
+    """``hardware.inter_node`` names a network of the catalog: an unknown id names its field, as an unknown GPU does
+    (probe14: "unknown network 'ib-zz'; known: …" said neither the field nor where to change it)."""
+    net = scenario.hardware.inter_node
+    if net is None:
+        return
+    try:
+        get_network(net)
+    except CatalogError as err:
+        raise ScenarioError(err.args[0], field="hardware.inter_node") from None
 
 
 def trainable_params(r: Resolved) -> int:

@@ -605,6 +605,11 @@ CustomGpuArchitecture = Literal["volta", "ampere", "ada", "hopper", "blackwell",
                                 "cdna3"]
 
 
+#: GPUs a user enters (the Hardware page's "Add GPU"): each is a search candidate and a line of the plan's "skipped"
+#: list, so 5,000 of them printed 348,000 characters for one ``gpuplanner plan`` (probe14)
+MAX_CUSTOM_GPUS = 100
+
+
 class CustomGpu(_Section):
     """An accelerator the catalog lacks (or a variant with other figures), entered by the user.
 
@@ -635,9 +640,22 @@ class HardwareSection(_Section):
     inter_node: str | None = Field(None, max_length=200, description="network id from the catalog, e.g. ib-ndr-400")
     nics_per_node: int | None = Field(None, gt=0, le=64)
     intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
-    custom_gpus: list[CustomGpu] = Field(default_factory=list, description="GPUs entered by the user")
+    custom_gpus: list[CustomGpu] = Field(default_factory=list, max_length=MAX_CUSTOM_GPUS,
+                                         description="GPUs entered by the user")
     host_ram_gib: float | None = Field(None, gt=0, le=1_000_000, description="CPU memory per node (GiB), checked "
                                                                             "against what CPU offload needs")
+
+    @field_validator("custom_gpus")
+    @classmethod
+    def _custom_ids_once(cls, v: list) -> list:
+        """Each custom GPU id once: the plan, the prices and the candidates name a GPU by its id, so a second GPU
+        under the same id was hidden by the first (probe14)."""
+        seen: set[str] = set()
+        for g in v:
+            if g.id in seen:
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "custom GPU id {id} is given twice"), id=g.id))
+            seen.add(g.id)
+        return v
 
 
 class DataSection(_Section):

@@ -67,7 +67,7 @@ from . import timing
 from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
-from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
+from .estimate import Resolved, tier_guidance, _check_network_id, _facts_for, memory_kwargs, trainable_params
 from .methods import method_profile, vllm_engine_reserve_bytes, vllm_start_room
 from .arrayops import ArrayOps
 from .flops import model_flops_per_token
@@ -1681,6 +1681,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                     skipped[gid] = why
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     gpus = _candidate_gpus(gpu_ids, s.hardware.custom_gpus)
+    _check_network_id(s)  # an unknown hardware.inter_node: one line naming it, as estimate says (probe14)
     # card class (planning rule): cards below it are left out while a candidate of the class exists
     params_total = float(facts.params.total)
     card_rule = (rules_on and con.rules.card_class

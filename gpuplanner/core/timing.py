@@ -4322,6 +4322,32 @@ def qlora_dequant_seconds(lay: dict, mem_bw, sm_ghz):
 OVERLAP_COMPUTE_SLOWDOWN = 0.189
 
 
+def pipeline_fill_p2p_seconds(lay: dict, pp, vpp, ov_p2p, p2p_bw):
+    """Seconds per step of the interleaved pipeline's fill and drain transfers, which no compute hides.
+
+    With ``overlap_p2p_comm`` the boundary sends of the steady 1F1B phase run under the other micro-batches' compute
+    (``p2p`` above), but the first micro-batch's forward must cross all ``vpp·pp`` model chunks in turn, each chunk
+    boundary a send/receive the next rank waits for before it can start (NVIDIA/Megatron-LM
+    ``megatron/core/pipeline_parallel/schedules.py`` @d98e8a64dd, ``forward_backward_pipelining_with_interleaving``:
+    the warm-up's ``send_forward_recv_forward`` is blocking unless ``overlap_p2p_comm_warmup_flush``, and the steady
+    phase's ``pp_pre_forward`` / backward wait on ``recv_prev_wait_handles`` / ``recv_next_wait_handles`` before the
+    chunk computes); the last micro-batch's backward crosses them back. A list-schedule simulation of that
+    schedule's op order (warm-up ``2(p−r−1) + (v−1)p`` forwards, 1F1B, cool-down) with a transfer time ``h`` on every
+    cross-rank dependency lengthens the step by exactly ``2(v·p − 1)·h`` for every micro-batch count (p 8, v 12 and
+    v 8; m 8 … 288): the bubble ``(p−1)/v`` is unchanged and this adds to it. ``h`` is one boundary activation
+    (``p2p_num`` / 2v: [s/tp, b, h] 16-bit with the scatter-gather optimisation) at the link the stages cross, plus
+    one NCCL step's latency. Zero without the interleaved schedule's overlap (its sends are all priced in ``p2p``);
+    ``time_gpu`` caps the exposed sends at the non-overlapped ones (every rank's ``2·v·m`` sends), which a valid
+    interleaved layout (m a multiple of p) never reaches."""
+    ops = lay["ops"]
+    on = (pp > 1) & ov_p2p
+    if not np.any(on):  # (the plan search's chunks without an interleaved pipeline: nothing to allocate)
+        return 0.0
+    hops = ops.where(on, 2.0 * (vpp * pp - 1.0), 0.0)
+    lat = NCCL_BASE_LAT + ops.where(lay["crosses_nodes"], NCCL_NET_STEP_LAT, NCCL_INTRA_STEP_LAT)
+    return hops * (lay["p2p_num"] / (2.0 * ops.maximum(vpp, 1.0) * p2p_bw) + lat)
+
+
 def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
     """Seconds per step that the compute under ``hidden_s`` seconds of hidden data-parallel collectives loses to
     them (:data:`OVERLAP_COMPUTE_SLOWDOWN`): the compute in flight beside a collective is as long as the
@@ -4491,8 +4517,14 @@ def time_gpu(
     p2p_bw = where(lay["crosses_nodes"], nic, intra_p2p)
     p2p_all = where(pp > 1, lay["p2p_num"] / p2p_bw * m_acc, 0.0)
     # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
-    # (overlap_p2p_comm): the transfers run under the stage's compute
-    p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
+    # (overlap_p2p_comm): the transfers run under the stage's compute, except the fill and drain's
+    # (pipeline_fill_p2p_seconds), never more than the sends without the overlap
+    p2p = maximum(p2p_all - compute, 0.0)
+    fill = pipeline_fill_p2p_seconds(lay, pp, vpp, ov_p2p, p2p_bw)
+    if np.ndim(fill) or fill:
+        p2p = minimum(p2p + fill, p2p_all)
+    del fill  # (the plan search's working set per chunk: tests/test_search_stream.py)
+    p2p = where(ov_p2p, p2p, p2p_all)
     pp_hidden = p2p_all - p2p if full else None
     pp_time = bubble + p2p
 

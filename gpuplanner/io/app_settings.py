@@ -14,6 +14,8 @@ from pathlib import Path
 APP_NAME = "gpuplanner"
 SETTINGS_FILE = "gpuplanner-ui.ini"
 MAX_BYTES = 1024 * 1024
+#: the report author/team: one line of the PDF's title block (a 900 kB author held its layout for minutes, probe14)
+MAX_AUTHOR = 200
 
 
 def config_dir() -> Path:
@@ -74,5 +76,6 @@ def read_setting(section: str, key: str, default: str = "") -> str:
 
 
 def report_author() -> str:
-    """The author/team the app stores under ``report/author`` (empty if none)."""
-    return read_setting("report", "author", "")
+    """The author/team the app stores under ``report/author`` (empty if none), at most :data:`MAX_AUTHOR`
+    characters: the settings file is text anyone can edit, and the title block lays it out as one line."""
+    return read_setting("report", "author", "")[:MAX_AUTHOR]

@@ -158,13 +158,17 @@ class Recovery:
         if self.document is None:
             return MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "Unreadable autosave from {when}: {error}"),
                 when=when, error=self.error)
+        from .safe_read import one_line
+
         doc = self.document
         s = doc.scenario
         model = s.model.name or s.model.preset or s.model.hf_config or QT_TRANSLATE_NOOP(_CTX, "custom model")
         title = doc.title or QT_TRANSLATE_NOOP(_CTX, "Untitled plan")
+        # one line: the title, the model and the paths come from a stranger's file (probe14: a title with a newline
+        # and ESC broke the recovery list's line)
         return MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "{title} ({where}): {model}, {method}, {n} × {gpu}; autosaved {when}"),
-            title=title, where=where, model=model, method=s.training.method, n=s.hardware.num_gpus,
-            gpu=s.hardware.gpu, when=when)
+            title=one_line(title, 120), where=one_line(where, 200), model=one_line(model, 120), method=s.training.method,
+            n=s.hardware.num_gpus, gpu=one_line(s.hardware.gpu, 80), when=when)
 
 
 class AutosaveStore:

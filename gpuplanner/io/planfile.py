@@ -91,6 +91,8 @@ SUFFIX = ".gpuplan"
 BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
 MAX_UNKNOWN_LISTED = 8
+MAX_TITLE = 1000  # PlanDocument.title, characters
+MAX_LIST = 1000  # PlanDocument.vendor_checklist, .benchmarks: entries
 
 _CTX = "PlanFile"
 
@@ -199,9 +201,9 @@ class SelectedPlan(_Doc):
 class ChecklistItem(_Doc):
     """One vendor check (e.g. ``nvlink_topology``) and whether it was confirmed."""
 
-    id: str = Field(min_length=1)
+    id: str = Field(min_length=1, max_length=200)
     checked: bool = False
-    note: str = ""
+    note: str = Field("", max_length=10_000)  # as the Verify page's own notes (core/checklist.ChecklistEntry)
 
 
 class BenchmarkResult(_Doc):
@@ -339,13 +341,17 @@ class PlanDocument(_Doc):
     app_version: str = __version__
     created: datetime = Field(default_factory=_now)
     modified: datetime = Field(default_factory=_now)
-    title: str = ""
+    #: a plan's title comes from a file (the app sets it from the file name, at most 255 bytes); the PDF lays it out
+    #: as its heading: a 1 MB title held that layout for minutes, a 10 MB one crashed Qt (probe14)
+    title: str = Field("", max_length=MAX_TITLE)
     notes: str = ""
     scenario: Scenario = Field(default_factory=Scenario)
     price_snapshot: PriceSnapshot | None = None
     selected_plan: SelectedPlan | None = None
-    vendor_checklist: list[ChecklistItem] = Field(default_factory=list)
-    benchmarks: list[BenchmarkResult] = Field(default_factory=list)
+    #: the Verify page writes one entry a check (core/checklist.ITEMS: 10); 100,000 entries took 10 s to open, a
+    #: 20 MB file of them minutes (every pass over the file is per entry, probe14)
+    vendor_checklist: list[ChecklistItem] = Field(default_factory=list, max_length=MAX_LIST)
+    benchmarks: list[BenchmarkResult] = Field(default_factory=list, max_length=MAX_LIST)
     results: dict[str, Any] | None = None
     ui_state: UiState = Field(default_factory=UiState)
     embedded_model: EmbeddedModel | None = None
@@ -811,6 +817,8 @@ _SCENARIO_KEYS = set(Scenario.model_fields)
 
 def _field_error(name: str, err: ValidationError) -> PlanFileError:
     first = err.errors()[0]
+    if first.get("type") == "string_unicode":  # a lone surrogate in a length-checked field: the sentence of the others
+        return PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode")))
     loc = ""
     for part in first.get("loc", ()):
         loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
@@ -841,6 +849,16 @@ def _app_ui_left(data: dict, name: str) -> list[str]:
         name=name, fields=fields)]
 
 
+def _check_list_sizes(data: dict, name: str) -> None:
+    """The plan's lists of records bounded before any pass over them (migration, unknown keys, validation each walk
+    every entry: 100,000 checklist entries took 10 s to open, probe14); the same bound as the fields'."""
+    for key in ("vendor_checklist", "benchmarks"):
+        v = data.get(key)
+        if isinstance(v, list) and len(v) > MAX_LIST:
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), key, MsgStr.make(
+                _CTX, QT_TRANSLATE_NOOP(_CTX, "at most {n} entries, got {got}"), n=MAX_LIST, got=len(v)))
+
+
 def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     """Build a document from parsed JSON (migrating, splitting unknown keys); returns (doc, warnings)."""
     warnings: list[str] = []
@@ -854,6 +872,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
                                      name=name))
         else:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)")))
+    _check_list_sizes(data, name)
     data, original = migrate(data, name)
     if original < CURRENT_SCHEMA:
         warnings.append(_warning(QT_TRANSLATE_NOOP(
@@ -1054,10 +1073,14 @@ def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True, mode
         path = path.resolve()
     folder = path.parent
     try:
-        old_mode = stat.S_IMODE(path.stat().st_mode)
-        exists = True
+        st = path.stat()
+        old_mode, exists = stat.S_IMODE(st.st_mode), True
     except FileNotFoundError:
         old_mode, exists = 0o666 & ~_UMASK, False
+    if exists and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        # a device, FIFO or socket (``-o /dev/null``, a link to one): os.replace would put a regular file in its
+        # place (as root, /dev/null itself: probe14 found ``report -o /dev/full`` replacing the device node)
+        raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
     if backup and exists:
         _write_temp_then_replace(path.with_name(path.name + BACKUP_SUFFIX), path.read_bytes(), old_mode, folder)
     _write_temp_then_replace(path, data, old_mode if mode is None else mode, folder)
@@ -1110,6 +1133,13 @@ def check_writable_folder(path: str | os.PathLike) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(PermissionError(errno.EACCES, "Permission denied"))))
+    try:
+        special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()  # links followed, as atomic_write
+    except OSError:
+        special = False
+    if special:
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
+            why=os_reason(NotRegularFile(errno.EINVAL, "not a regular file"))))
 
 
 def _save_error(path: Path, err: OSError) -> PlanFileError:
@@ -1117,10 +1147,16 @@ def _save_error(path: Path, err: OSError) -> PlanFileError:
         why=os_reason(err)))
 
 
+class NotRegularFile(OSError):
+    """The output path names a device, FIFO or socket (:func:`atomic_write` never replaces one)."""
+
+
 def os_reason(err: OSError) -> str:
     """A short, user-facing reason for a failed write."""
     code = getattr(err, "errno", None)
-    if isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
+    if isinstance(err, NotRegularFile):
+        why = QT_TRANSLATE_NOOP(_CTX, "not a regular file (a device, pipe or socket); give a file name")
+    elif isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
         why = QT_TRANSLATE_NOOP(_CTX, "permission denied; the folder may be read-only")
     elif code == errno.EROFS:
         why = QT_TRANSLATE_NOOP(_CTX, "the disk is read-only")

@@ -199,8 +199,22 @@ def loads_finite(text: str, unique_keys: bool = False) -> Any:
     the one-line reason, :func:`reject_constant`'s or :func:`finite_float`'s). ``unique_keys`` (our own formats:
     scenarios, plan files): a key given twice in one object is refused too, ``ValueError(key, why)``; a third
     party's file (config.json) keeps ``json``'s last-one-wins, as transformers reads it."""
-    data = json.loads(text, parse_constant=NonFinite, parse_float=_float_or_marker,
+    marked: list[bool] = []  # set when the parse kept a NonFinite marker: only then is the tree walked for its path
+
+    def constant(token: str) -> NonFinite:
+        marked.append(True)
+        return NonFinite(token)
+
+    def number(token: str) -> Any:
+        value = _float_or_marker(token)
+        if isinstance(value, Overflow):
+            marked.append(True)
+        return value
+
+    data = json.loads(text, parse_constant=constant, parse_float=number,
                       object_pairs_hook=_unique_keys if unique_keys else None)
+    if not marked:  # nothing to name (the walk built a path per value: half the time of a large file, probe14)
+        return data
     stack: list[tuple[str, Any]] = [("", data)]
     while stack:  # iterative: no recursion on deep input
         path, v = stack.pop()

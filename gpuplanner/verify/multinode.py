@@ -42,6 +42,7 @@ from ..core.nobool import NoBoolForNumbers
 from .findings import Finding, findings_first, worst
 
 CTX = "MultiNode"
+MAX_NODES = 4096  # the multi-node kit's --nodes
 SCHEMA = "gpuplanner-kit-multinode/1"
 MAX_RESULT_BYTES = 20_000_000
 
@@ -208,7 +209,7 @@ def render_multinode_kit(scenario: Any, nodes: int, *, base_dir: Path | None = N
     from ..core.catalog_hw import lookup_gpu
     from .acceptance import _kit_shape, _resolved
 
-    if nodes < 1 or nodes > 4096:
+    if nodes < 1 or nodes > MAX_NODES:
         raise MultiNodeError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "--nodes must be between 1 and 4096")))
     r = _resolved(scenario, None, base_dir)
     s = scenario
@@ -297,9 +298,11 @@ class Probe(_Rec):
 class MultiNodeResult(_Rec):
     schema_: Literal["gpuplanner-kit-multinode/1"] = Field(alias="schema")
     created: str | None = None
-    nodes: int = Field(ge=1)
-    gpus_per_node: int = Field(ge=1)
-    world: int | None = Field(None, ge=1)
+    # the kit's own bounds (render_multinode_kit: --nodes 1..MAX_NODES; the scenario's gpus_per_node ≤ 64): a result
+    # saying 10**12 nodes was reported as "1000000000000 nodes × 8" (probe14)
+    nodes: int = Field(ge=1, le=MAX_NODES)
+    gpus_per_node: int = Field(ge=1, le=64)
+    world: int | None = Field(None, ge=1, le=MAX_NODES * 64)
     device: str | None = None
     backend: str | None = None
     tiny: bool = False

@@ -218,6 +218,9 @@ def _decode(data: bytes | str) -> str:
 
 #: A 64-GPU node with 16 NICs prints about 30 kB; anything past 2 MB is not one server's topology.
 MAX_TOPO_CHARS = 2_000_000
+#: GPU columns, and NIC (other device) columns, of one server: the scenario's gpus_per_node bound
+#: (core/scenario.HardwareSection, at most 64) for both
+MAX_TOPO_GPUS = MAX_TOPO_NICS = 64
 
 
 def _header(lines: list[str]) -> tuple[int, list[str], list[str], list[str], list[str], list[str]]:
@@ -250,6 +253,11 @@ def _header(lines: list[str]) -> tuple[int, list[str], list[str], list[str], lis
     nic_cols = [c for c in dev_cols if not _GPU_RE.match(c)]
     if len(set(columns)) != len(columns):
         raise _err(hdr_line, _msg(QT_TRANSLATE_NOOP(CTX, "header repeats a column: '{text}'"), text=_short(lines[header_idx])))
+    if len(gpu_cols) > MAX_TOPO_GPUS or len(nic_cols) > MAX_TOPO_NICS:
+        # one server's matrix: the report names every pair, so 2,000 columns printed 34 MB in 10 s (probe14)
+        raise _err(hdr_line, _msg(QT_TRANSLATE_NOOP(
+            CTX, "{gpus} GPU and {nics} other device columns: one server's 'nvidia-smi topo -m' has at most {max} "
+                 "of each"), gpus=len(gpu_cols), nics=len(nic_cols), max=MAX_TOPO_GPUS))
     if columns[: len(dev_cols)] != dev_cols:
         raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "device columns must come before the affinity columns"))
     expected = [f"GPU{i}" for i in range(len(gpu_cols))]

@@ -2132,6 +2132,14 @@
         <translation>pp={pp} 超过了模型的层数 {layers}</translation>
     </message>
     <message>
+        <source>vpp={vpp} interleaves pipeline stages; it needs pp &gt; 1</source>
+        <translation>vpp={vpp} 交错排布流水线阶段，需要 pp &gt; 1</translation>
+    </message>
+    <message>
+        <source>vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model&apos;s {layers} layers</source>
+        <translation>vpp={vpp} 与 pp={pp} 共切出 {chunks} 个模型分块，多于模型的层数 {layers}</translation>
+    </message>
+    <message>
         <source>expert parallelism needs an MoE model</source>
         <translation>专家并行需要 MoE 模型</translation>
     </message>
@@ -5148,6 +5156,10 @@
         <translation>包含无效的 Unicode 文本</translation>
     </message>
     <message>
+        <source>at most {n} entries, got {got}</source>
+        <translation>最多 {n} 条，实际为 {got} 条</translation>
+    </message>
+    <message>
         <source>not UTF-8 text</source>
         <translation>不是 UTF-8 文本</translation>
     </message>
@@ -5186,6 +5198,10 @@
     <message>
         <source>cannot save ({why}); the file on disk is unchanged</source>
         <translation>无法保存（{why}）；磁盘上的文件未改动</translation>
+    </message>
+    <message>
+        <source>not a regular file (a device, pipe or socket); give a file name</source>
+        <translation>不是普通文件（设备、管道或套接字）；请给出文件名</translation>
     </message>
     <message>
         <source>permission denied; the folder may be read-only</source>
@@ -6535,6 +6551,14 @@
     <message>
         <source>not a readable XLSX workbook ({why})</source>
         <translation>无法读取的 XLSX 工作簿（{why}）</translation>
+    </message>
+    <message>
+        <source>more than {n} worksheets ({got}); one vendor a worksheet</source>
+        <translation>工作表超过 {n} 个（共 {got} 个）；每个工作表一家供应商</translation>
+    </message>
+    <message>
+        <source>a formula with no saved result ({v!r}): open and save the sheet in a spreadsheet program, or type the value</source>
+        <translation>公式没有保存的计算结果（{v!r}）：请在电子表格软件中打开并保存该表，或直接填入数值</translation>
     </message>
     <message>
         <source>no header line with section, item and value</source>
@@ -8840,6 +8864,10 @@
         <translation>precision {precision} 指定的是 {recipe} 方案，而 fp8_recipe 为 {given}</translation>
     </message>
     <message>
+        <source>custom GPU id {id} is given twice</source>
+        <translation>自定义 GPU 编号 {id} 出现了两次</translation>
+    </message>
+    <message>
         <source>num_gpus must be divisible by tp·pp and by nodes</source>
         <translation>num_gpus 必须能被 tp·pp 和节点数整除</translation>
     </message>
@@ -9348,6 +9376,10 @@
     <message>
         <source>{row} column {col}: unknown link class &apos;{tok}&apos; (expected X, NV#, PIX, PXB, PHB, NODE or SYS)</source>
         <translation>{row} 第 {col} 列：未知的链路类型“{tok}”（应为 X、NV#、PIX、PXB、PHB、NODE 或 SYS）</translation>
+    </message>
+    <message>
+        <source>{gpus} GPU and {nics} other device columns: one server&apos;s &apos;nvidia-smi topo -m&apos; has at most {max} of each</source>
+        <translation>{gpus} 个 GPU 列和 {nics} 个其他设备列：一台服务器的“nvidia-smi topo -m”每类最多 {max} 个</translation>
     </message>
     <message>
         <source>{row} column {col}: &apos;X&apos; must mark the row&apos;s own column only</source>
