@@ -545,3 +545,36 @@ def test_kept_default_price_lines_are_the_same_everywhere(tmp_path, capsys):
     assert _tight(zh) in _tight(_cli(["plan", str(doc), "--top", "1", "--lang", "zh_CN"], capsys))
     zpdf = _pdf_text(doc, tmp_path, "zh_CN")
     assert _tight(zh) in _tight(zpdf) and "at the default price" not in zpdf and "your quote does not" not in zpdf
+
+
+#: ptoos14: Megatron's interleaved pipeline (searched vpp) with overlap_p2p_comm: the fill and drain transfers no
+#: compute hides (timing.pipeline_fill_p2p_seconds)
+INTERLEAVED = {"model": {"preset": "llama-3-70b"},
+               "training": {"method": "pretrain", "framework": "megatron", "precision": "bf16", "seq_len": 4096,
+                            "overlap_p2p_comm": True},
+               "hardware": {"inter_node": "roce-100"}, "data": {"tokens": 2e9},
+               "constraints": {"max_gpus": 32, "gpu_candidates": ["h100-sxm-80gb"]}}
+
+
+def _no_fill(mp) -> None:
+    mp.setattr(T, "pipeline_fill_p2p_seconds", lambda *a, **k: 0.0)
+
+
+def test_pipeline_fill_search_equals_evaluate(tmp_path, capsys):
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(INTERLEAVED), tmp_path, capsys)
+
+
+def test_pipeline_fill_moves_the_search_rows_and_estimate(tmp_path, capsys, monkeypatch):
+    """The ranking's rows read the fill term; a plan with vpp > 1 among ``plan --json``'s reproduces with ``estimate
+    --json`` and gets faster without the term (it is in the one Evaluation)."""
+    _rows_move(INTERLEAVED, _no_fill, monkeypatch)
+    (p,) = _plan_json(tmp_path, INTERLEAVED, capsys, top=1)["plans"]
+    assert _estimate_json(tmp_path, p["scenario"], capsys)["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
+    d = copy.deepcopy(p["scenario"])  # #1's layout interleaved (its pipeline with two virtual stages a GPU)
+    assert d["parallel"]["pp"] > 1, d["parallel"]
+    d["parallel"].update(vpp=2, auto=False)
+    on = _estimate_json(tmp_path, d, capsys)
+    _no_fill(monkeypatch)
+    off = _estimate_json(tmp_path, d, capsys)
+    step = [(e.get("time_modelled") or e)["step_time_s"] for e in (on, off)]  # the model's own (before a ceiling)
+    assert step[1] < step[0] * (1 - 1e-6), step
