@@ -177,17 +177,22 @@ def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | 
 
 
 #: a span of elapsed time by its size (issue 35 round 10, ux15): the unit's days and its word in each language
+#: ("weeks" stays for a span the user typed in weeks, e.g. the RFQ's period; no span picks it by its size)
 ELAPSED_UNITS = {"hours": (1 / 24, "hours", "小时"), "days": (1.0, "days", "天"), "weeks": (7.0, "weeks", "周")}
-#: below one day a span reads in hours, below two weeks in days, from two weeks in weeks ("3.8 hours", "0.7 days"
-#: is never shown: 0.66 days is "15.8 hours"; "9.5 days"; "3.0 weeks")
-ELAPSED_DAYS_LIMITS = (1.0, 14.0)
+#: below one day a span reads in hours, from one day in days ("3.8 hours", "0.7 days" is never shown: 0.66 days is
+#: "15.8 hours"; "9.5 days"; "21.0 days"). One rule for every span the app, the CLI and the PDF write — a plan's
+#: calendar time, the Project page's phases and total, the quotes: the deadline is typed in days and the tables
+#: count days, so a span is never in weeks (issue 35 round 14, ux22: the Project page read "3.0 weeks" for what a
+#: plan's headline called "21.0 calendar days")
+ELAPSED_DAYS_LIMITS = (1.0,)
 
 
 def elapsed_unit(max_days: float) -> str:
     """The unit (a key of :data:`ELAPSED_UNITS`) a span of ``max_days`` reads in; a table's column takes the unit
-    of its largest value, so its rows compare in one unit."""
+    of its largest value, so its rows compare in one unit. The one place the unit of a span is decided
+    (:func:`plan_span_unit` reads it)."""
     d = abs(float(max_days)) if math.isfinite(float(max_days)) else 0.0
-    return "hours" if d < ELAPSED_DAYS_LIMITS[0] else "days" if d < ELAPSED_DAYS_LIMITS[1] else "weeks"
+    return "hours" if d < ELAPSED_DAYS_LIMITS[0] else "days"
 
 
 def elapsed_numbers(days, unit: str | None = None, lang: str | None = None) -> list[str]:
@@ -276,13 +281,13 @@ def format_plan_days(days: float, band: tuple[float, float] | None = None, lang:
     return format_time_number(days, lang) if band is None else format_days_band(days, *band, lang)[0]
 
 
-def plan_span_unit(days: float) -> str:
-    """The unit a plan's calendar days read in as a sentence: hours below one day (a 0.66-day plan is "15.8 hours"
-    on the Plans page, the live panel, the CLI and the PDF, as the Project page and the quotes write it with
-    :func:`format_elapsed`), days from one day (never weeks: the deadline is typed in days and the Plans table's
-    column counts days; issue 35 round 13, ux21)."""
-    d = float(days)
-    return "hours" if math.isfinite(d) and abs(d) < ELAPSED_DAYS_LIMITS[0] else "days"
+def plan_span_unit(days: float, band: tuple[float, float] | None = None) -> str:
+    """The unit a plan's calendar days read in: :func:`elapsed_unit` of the whole range — the days and both ends
+    of the likely ``band`` — so a plan's headline, its range and the deadline rule's upper end read in one unit:
+    a 0.95-day plan whose range ends at 1.05 days reads "0.95 days", "0.90–1.05 days" and "(1.05 days)", not
+    "22.8 hours" beside "1.05 days" (issue 35 round 14, ux22; below one day in hours, ux21)."""
+    vals = [float(days)] + ([] if band is None else [float(band[0]), float(band[1])])
+    return elapsed_unit(max((abs(v) for v in vals if math.isfinite(v)), default=0.0))
 
 
 def format_plan_span(days: float, band: tuple[float, float] | None = None, lang: str | None = None,
@@ -301,12 +306,23 @@ def format_plan_span(days: float, band: tuple[float, float] | None = None, lang:
     return f"{num} {elapsed_word(unit, lang, num)}", f"{rng} {elapsed_word(unit, lang, rng)}"
 
 
+def format_plan_time(days: float, compute_days: float, band: tuple[float, float] | None = None,
+                     lang: str | None = None) -> tuple[str, str, str | None]:
+    """A plan's calendar time, compute time and likely range, each with its word, all in the one unit of
+    :func:`plan_span_unit` (the whole range decides it): ("15.4 hours", "14.8 hours", "13.6–15.4 hours") /
+    ("4.2 days", "4.0 days", "3.8–4.4 days"). Every view's "{0} in calendar time ({1} of compute)" reads it (ux22:
+    one message, where each view held one template in hours and one in days)."""
+    unit = plan_span_unit(days, band)
+    head, rng = format_plan_span(days, band, lang, unit)
+    return head, format_elapsed(compute_days, lang, unit), rng
+
+
 def plan_span_numbers(days: float, band: tuple[float, float] | None = None, lang: str | None = None,
                       unit: str | None = None) -> tuple[str, str, str | None, str | None]:
     """(unit, headline number, range's low and high numbers) of :func:`format_plan_span`; the ends None without a
     band. The core's messages build their spans from it (``core.messages.span_msg``)."""
     d = float(days)
-    unit = unit or plan_span_unit(d)
+    unit = unit or plan_span_unit(d, band)
     per = ELAPSED_UNITS[unit][0]
     if band is None:
         return unit, elapsed_numbers([d], unit, lang)[0], None, None

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from gpuplanner.cli import run_cli
-from gpuplanner.commands.plan import _days
+from gpuplanner.formatting import format_plan_span
 
 EX = Path(__file__).resolve().parents[1] / "examples" / "qwen3-moe-full-16xh100.gpuplan"
 
@@ -22,6 +22,7 @@ def test_plan_table_days_as_the_plan_lines(capsys):
     head = lines[start].split("  ")
     for p, line in zip(plans, lines[start + 1:start + 4]):
         cells = [c.strip() for c in line.split("  ") if c.strip()]
-        assert _days(p["calendar_days"]) in cells, (p["calendar_days"], cells, head)
-        if p["calendar_days"] < 1:
-            assert f"{p['calendar_days']:.1f}" not in cells or _days(p["calendar_days"]) == f"{p['calendar_days']:.1f}"
+        # the plan's headline, word and all (ux22: the column read "0.39" under "cal. days" beside "9.4 hours")
+        want = format_plan_span(p["calendar_days"], tuple(p["calendar_days_band"]) if p.get("calendar_days_band")
+                                else None, "en")[0]
+        assert want in cells, (want, cells, head)

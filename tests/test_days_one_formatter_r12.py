@@ -27,15 +27,19 @@ def test_framework_lines_print_short_plans_days_with_two_decimals():
     res = _search("7b-lora-1x4090.json")
     lines = [m for p in res.plans for m in p.framework_reason if "its best plan is" in m.text]
     assert lines
+    hours = 0
     for m in lines:
-        days = m.params["days"]
-        # below a day the line writes the span in hours, as every plan's headline (messages.span_msg; ux21)
-        assert isinstance(days, str) and (f"{days} days" in m.render() if float(days) >= 1.0
-                                          else m.params["span"].render() in m.render())
-        d = float(days)
-        assert re.fullmatch(r"\d\.\d\d" if d < 1.0 else r"\d+\.\d", days), days
-        assert format_plan_days(d) == days
-    assert any(float(m.params["days"]) < 1.0 for m in lines)  # 0.45, 0.65, 0.90 …: under a day, two decimals
+        # one message in either unit (ux22): the span in hours below a day (messages.span_msg; ux21), else days
+        span = m.params["span"]
+        assert span.render() in m.render()
+        n = span.params["n"]
+        if "hour" in span.text:
+            hours += 1
+            assert re.fullmatch(r"\d+\.\d", n), n  # "10.8 hours", never "0.45 days"
+        else:
+            assert re.fullmatch(r"\d+\.\d", n) and float(n) >= 1.0, n
+            assert format_plan_days(float(n)) == n
+    assert hours  # 10.8, 15.6, 21.6 hours …: under a day
 
 
 def test_held_back_and_savers_lines_read_as_the_plans_headline():

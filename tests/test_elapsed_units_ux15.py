@@ -22,16 +22,16 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "8b-dpo-full-8xh100
 
 def test_the_unit_follows_the_size_by_hand():
     assert [elapsed_unit(d) for d in (0, 0.16, 0.999, 1.0, 13.9, 14.0, 120)] == \
-        ["hours", "hours", "hours", "days", "days", "weeks", "weeks"]
+        ["hours", "hours", "hours", "days", "days", "days", "days"]  # never weeks (ux22: as a plan's headline)
     assert format_elapsed(0.16) == "3.8 hours"            # 0.16 × 24 = 3.84
     assert format_elapsed(0.66) == "15.8 hours"           # was "0.094 weeks" in the project total
     assert format_elapsed(3.5) == "3.5 days"
-    assert format_elapsed(21.0) == "3.0 weeks"
+    assert format_elapsed(21.0) == "21.0 days" and format_elapsed(21.0, unit="weeks") == "3.0 weeks"
     # mend10c: one rule for a span's number (formatting.format_time_number): 0.999 hours is "1.0", as 1.0 (was "1 hour")
     assert format_elapsed(1 / 24) == "1.0 hours" and format_elapsed(0.999 / 24) == "1.0 hours"
     assert format_elapsed(0.16, "zh_CN") == "3.8 小时"
     assert format_elapsed(3.5, "zh_CN") == "3.5 天"
-    assert format_elapsed(21.0, "zh_CN") == "3.0 周"
+    assert format_elapsed(21.0, "zh_CN") == "21.0 天"
     assert format_elapsed(float("nan")) == "—"
 
 

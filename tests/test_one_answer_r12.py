@@ -158,7 +158,6 @@ def test_swift_dropout_default_is_live_and_the_same_in_estimate_plan_and_pdf(tmp
     scenario as given) and ``plan`` text carry the same step time; the PDF the same calendar days."""
     from gpuplanner.app.answer import answer
     from gpuplanner.core.scenario import scenario_from_dict
-    from gpuplanner.formatting import format_time_number
 
     assert lora_dropout_of(scenario_from_dict(SWIFT).training) == 0.05  # None read as the tool's (review12)
     e = _estimate_json(tmp_path, SWIFT, capsys)
@@ -175,7 +174,7 @@ def test_swift_dropout_default_is_live_and_the_same_in_estimate_plan_and_pdf(tmp
     assert e_plan["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
     assert p["scenario"]["training"].get("lora_dropout", 0.05) == 0.05
     pdf = _flat(_pdf_text(doc, tmp_path))
-    assert format_time_number(e["calendar_days"]) in pdf
+    assert _headline(e) in pdf
 
 
 def test_swift_dropout_default_search_equals_evaluate(tmp_path, capsys):
@@ -277,14 +276,13 @@ def test_round12_term_moves_estimate_and_plan_agrees(case, tmp_path, capsys, mon
     """``plan --json``'s #1 estimated with ``estimate --json``: the same step time; with the term off the same
     layout at one sample a micro-batch gets faster (the term is in the one Evaluation both read), and ``plan`` text
     prints #1's days."""
-    from gpuplanner.formatting import format_time_number
 
     _, d, (off,) = case
     (p,) = _plan_json(tmp_path, d, capsys, top=1)["plans"]
     on = _estimate_json(tmp_path, p["scenario"], capsys)
     assert on["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
     doc = _write(d, "r12-case.json")
-    assert format_time_number(p["calendar_days"]) in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
+    assert _headline(p) in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
     # #1's layout at one sample a micro-batch, where the host's per-layer work is not hidden behind the GPU's
     fixed = copy.deepcopy(p["scenario"])
     fixed["training"]["micro_batch_size"] = 1
@@ -476,3 +474,12 @@ def _zoo() -> dict:
 
 def test_moe_wgrad_main_grad_part_everywhere(tmp_path, capsys):
     check_part_everywhere(_zoo(), "moe_wgrad_main_grad", tmp_path, capsys, harness=False)
+
+
+def _headline(p: dict) -> str:
+    """A plan's span as its headline and table cell write it (formatting.format_plan_span: one unit from the whole
+    range, word and all; ux22 — the table's "cal. days" column read the bare days beside an hours headline)."""
+    from gpuplanner.formatting import format_plan_span
+
+    band = tuple(p["calendar_days_band"]) if p.get("calendar_days_band") else None
+    return format_plan_span(p["calendar_days"], band)[0]

@@ -87,19 +87,20 @@ def test_hybrid_engine_plan_text_and_pdf_days(tmp_path, capsys):
     """``plan`` text prints #1's calendar days; the document stands for #1 (``parallel.auto``), and its PDF (en and zh)
     carries the same days; the switch off gives other days (the term reaches the printed figure)."""
     from gpuplanner.app.answer import answer
-    from gpuplanner.formatting import format_time_number
+    from gpuplanner.formatting import format_plan_span
 
     (p,) = _plan_json(tmp_path, HYBRID, capsys, top=1)["plans"]
-    days = format_time_number(p["calendar_days"])
+    days = format_plan_span(p["calendar_days"], tuple(p["calendar_days_band"]))[0]  # the headline (ux22)
     doc = _write(HYBRID, "hybrid.json")
     assert days in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
     ans = answer(doc)
     assert ans.evaluation.calendar_days == pytest.approx(p["calendar_days"], rel=1e-9)
     assert ans.evaluation.scenario.training.rl.hybrid_engine is True
     (p_off,) = _plan_json(tmp_path, _hybrid(False), capsys, top=1)["plans"]
-    assert format_time_number(p_off["calendar_days"]) != days
+    assert format_plan_span(p_off["calendar_days"], tuple(p_off["calendar_days_band"]))[0] != days
     assert days in _flat(_pdf_text(doc, tmp_path))
-    assert _tight(days) in _tight(_pdf_text(doc, tmp_path, "zh_CN"))
+    zh = format_plan_span(p["calendar_days"], tuple(p["calendar_days_band"]), "zh_CN")[0]
+    assert _tight(zh) in _tight(_pdf_text(doc, tmp_path, "zh_CN"))
 
 
 def test_hybrid_engine_search_equals_evaluate(tmp_path, capsys):

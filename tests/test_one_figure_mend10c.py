@@ -75,8 +75,9 @@ def test_a_span_below_one_reads_by_one_rule_everywhere():
     from gpuplanner.commands.plan import _days
     from gpuplanner.formatting import elapsed_numbers, format_time_number
 
-    # a weeks column: 0.16 days = 0.0229 weeks beside 3.0 weeks; was "0.023"
-    assert elapsed_numbers([0.16, 21.0]) == ["0.02", "3.0"]
+    # a weeks column: 0.16 days = 0.0229 weeks beside 3.0 weeks; was "0.023" (no span picks weeks since ux22: the
+    # unit asked for)
+    assert elapsed_numbers([0.16, 21.0], "weeks") == ["0.02", "3.0"]
     assert _days(0.0229) == format_time_number(0.0229) == "0.02"
     assert _days(0.004) == format_time_number(0.004) == "0.004"     # never "0.00"
     assert format_time_number(0.48) == "0.48" and format_time_number(0) == "0"

@@ -267,13 +267,11 @@ def _estimate_json(path: Path, capsys) -> dict:
 def _pdf_agrees(text: str, e: dict) -> None:
     """The chosen plan's memory total, calendar days and cost in the PDF are ``estimate --json``'s."""
     assert f"{fmt_gib(e['memory_per_gpu_gib']['total'])} GiB of" in text, e["memory_per_gpu_gib"]["total"]
-    if e["calendar_days"] < 1:  # below a day in hours, as the Project page (formatting.format_plan_span; ux21)
-        from gpuplanner.formatting import format_plan_span
+    # one message in either unit: hours below a day, as the Project page (formatting.format_plan_span; ux21, ux22)
+    from gpuplanner.formatting import format_plan_span
 
-        band = tuple(e["calendar_days_band"]) if e.get("calendar_days_band") else None
-        assert f"Training takes about {format_plan_span(e['calendar_days'], band)[0]} in calendar time" in text
-    else:
-        assert f"Training takes about {fmt_days(e['calendar_days'])} calendar days" in text
+    band = tuple(e["calendar_days_band"]) if e.get("calendar_days_band") else None
+    assert f"Training takes about {format_plan_span(e['calendar_days'], band)[0]} in calendar time" in text
     if e["cost"] is not None:
         assert f"and costs about {fmt_money(e['cost'], e['currency'])}" in text
 

@@ -23,10 +23,10 @@ def _text(lang: str) -> str:
 
 def test_the_pdf_says_what_keeps_the_deadline(app):
     text = _text("en")
-    assert "overruns its slot of 3.0 weeks" in text, text[-3000:]
-    assert "To keep the deadline of 3.0 weeks" in text  # 21 days: in weeks from two weeks (format_elapsed; ux15)
+    assert "overruns its slot of 21.0 days" in text, text[-3000:]
+    assert "To keep the deadline of 21.0 days" in text  # 21 days: never in weeks (format_elapsed; ux15, ux22)
 
 
 def test_the_pdf_says_it_in_chinese(app):
     text = _text("zh_CN")
-    assert "要保住 3.0 周的截止时间" in text and "之后的每个阶段都要顺延" in text
+    assert "要保住 21.0 天的截止时间" in text and "之后的每个阶段都要顺延" in text

@@ -137,7 +137,8 @@ def _star(scenario, index: int | None, evaluation) -> tuple[int | None, tuple[fl
     """:func:`chart_star`'s rule once the chosen row's ``index`` (automatic layout) is known."""
     if scenario.parallel.auto:
         return index, None
-    if evaluation is None or evaluation.cost is None:
+    if evaluation is None or evaluation.cost is None or not evaluation.fits:
+        # a layout that does not fit is not priced (the PDF, ``estimate``, the live panel; ux21, ux22): no star
         return None, None
     return None, (float(evaluation.calendar_days), float(evaluation.cost))
 

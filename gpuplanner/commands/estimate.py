@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_elapsed, format_plan_span, plan_span_unit, format_time_number, format_plan_days, format_money, format_params, join_clause, format_number, format_percent, format_sig, gpu_display_name
+from ..formatting import format_plan_time, format_money, format_params, join_clause, format_number, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, likely_range, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 from ..formatting import breakdown_rows, format_list, hidden_share_rows, paren, plural_s
@@ -20,20 +20,15 @@ CTX = "CLI"
 
 
 def _time_lines(ev) -> list[str]:
-    """The compute and calendar lines: in hours below a day ("15.8 hours", as the Project page and the app write
-    the same plan; formatting.plan_span_unit, format_elapsed; ux21), else in days."""
+    """The compute and calendar lines, in the one unit of the plan's whole range (hours below a day, as the
+    Project page and the app write the same plan; formatting.format_plan_time; ux21, ux22: one message each)."""
     h = format_sig(ev.scenario.constraints.hours_per_week)
-    if plan_span_unit(ev.calendar_days) == "hours":
-        return ["  " + _lbl(translate(CTX, "compute"), 17) + translate(CTX, "{span} around the clock, {hours} GPU-hours").format(
-                    span=format_elapsed(ev.compute_days, None, "hours"), hours=format_number(ev.gpu_hours)),
-                "  " + _lbl(translate(CTX, "calendar"), 17) + translate(
-                    CTX, "{span} with setup, checkpoints, interruptions and {h} h/week").format(
-                    span=format_plan_span(ev.calendar_days, ev.calendar_days_band)[0], h=h)]
-    return ["  " + _lbl(translate(CTX, "compute"), 17) + translate(CTX, "{days} days around the clock, {hours} GPU-hours").format(
-                days=format_time_number(ev.compute_days), hours=format_number(ev.gpu_hours)),
+    head, compute, _ = format_plan_time(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
+    return ["  " + _lbl(translate(CTX, "compute"), 17) + translate(CTX, "{span} around the clock, {hours} GPU-hours").format(
+                span=compute, hours=format_number(ev.gpu_hours)),
             "  " + _lbl(translate(CTX, "calendar"), 17) + translate(
-                CTX, "{days} days with setup, checkpoints, interruptions and {h} h/week").format(
-                days=format_plan_days(ev.calendar_days, ev.calendar_days_band), h=h)]
+                CTX, "{span} with setup, checkpoints, interruptions and {h} h/week").format(span=head, h=h)]
+
 
 def register(sub) -> None:
     p = sub.add_parser("estimate", help="estimate parameters, memory per GPU, time and cost for a scenario or plan")
@@ -148,12 +143,15 @@ def text_lines(ev, data: dict) -> list[str]:
             CTX, "run under compute, not in the step time: {parts} of the step").format(parts=format_list(
                 f"{translate('Timing', HIDDEN_LABELS[k])} {pct}" for k, pct in hidden)))
     lines += ["", translate(CTX, "Cost")]
-    if ev.cost is None:
+    if not ev.memory.fits:  # as the PDF (ux21): a layout that cannot run is not priced, nor rented or built (ux22)
+        lines.append("  " + translate(CTX, "No price: this layout does not fit in GPU memory, so it cannot be rented "
+                                           "as it is."))
+    elif ev.cost is None:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
         lines.append("  " + join_clause(format_money(ev.cost, ev.currency), paren(name('Cost', ev.rental_mode_label))))
         lines += [f"  $ {msg(m)}" for m in ev.rental_advice]  # the mode's alternatives, as `plan` prints them
-    if ev.rent_vs_build is not None:
+    if ev.rent_vs_build is not None and ev.memory.fits:
         lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
         lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")
     for m in ev.messages:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_mfu, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, days_decimals, elapsed_numbers, elapsed_word, format_elapsed, format_plan_span, format_plan_days, plan_span_unit, format_time_number, format_list, paren
+from ..formatting import colon, days_decimals, elapsed_numbers, elapsed_unit, elapsed_word, format_plan_span, format_plan_time, format_time_number, format_list, paren
 
 
 CTX = "CLI"
@@ -92,7 +92,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     # header says so); the framework and the recompute policy by their names, as the Plans page and the report
     header = ("#", translate(CTX, "GPU id"), translate(CTX, "count"), translate(CTX, "nodes"),
               translate(CTX, "framework"), "tp", "pp",
-              *extra, "dp", translate(CTX, "zero"), translate(CTX, "recompute"), translate(CTX, "mbs"), "GiB/GPU", translate(CTX, "cal. days"),
+              *extra, "dp", translate(CTX, "zero"), translate(CTX, "recompute"), translate(CTX, "mbs"), "GiB/GPU", translate(CTX, "calendar time"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rule ids failed"))
     rows, rl_rows = [], False
@@ -107,7 +107,9 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
                      str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),
                      _recompute_name(p.recompute, recompute_modules), str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
-                     _days(p.calendar_days), format_number(p.cost),
+                     # the plan's headline, word and all ("15.4 hours" beside "1.4 days"; ux22: "0.64" under
+                     # "cal. days" beside a headline of "15.4 hours")
+                     format_plan_span(p.calendar_days, p.evaluation.calendar_days_band)[0], format_number(p.cost),
                      _mode_cell(p.evaluation), mfu, failed))
     widths = [max(display_width(h), *(display_width(r[k]) for r in rows)) for k, h in enumerate(header)]
     out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())
@@ -120,13 +122,10 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     for i, p in enumerate(result.plans, 1):
         ev = p.evaluation
         out.append("")
-        hours = plan_span_unit(p.calendar_days) == "hours"  # "15.8 hours", as the Project page (format_elapsed; ux21)
-        out.append((translate(CTX, "{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}") if hours
-                    else translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}")).format(
-            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name),
-            days=format_plan_span(p.calendar_days, ev.calendar_days_band)[0] if hours else _days(p.calendar_days)
-            if ev.calendar_days_band is None else format_plan_days(p.calendar_days, ev.calendar_days_band),  # (mend10c)
-            compute=format_elapsed(p.compute_days, None, "hours") if hours else _days(p.compute_days),
+        # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
+        head, compute, _ = format_plan_time(p.calendar_days, p.compute_days, ev.calendar_days_band)
+        out.append(translate(CTX, "{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}").format(
+            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=head, compute=compute,
             cost=format_money(p.cost, p.currency)))
         band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
@@ -158,15 +157,14 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         out.append(translate(CTX, "Time vs cost (Pareto front):"))
         names = {p.gpu: p.gpu_name for p in result.plans}
         front = [q["calendar_days"] for q in result.pareto]
-        # below a day in hours, as each plan's headline (formatting.plan_span_unit; ux21); one unit for the list
-        hours = plan_span_unit(max(front)) == "hours"
-        shown = elapsed_numbers(front, "hours") if hours else _front_days(front)
+        # below a day in hours, as each plan's headline (formatting.elapsed_unit; ux21); one unit for the list
+        unit = elapsed_unit(max(front))
+        shown = elapsed_numbers(front, "hours") if unit == "hours" else _front_days(front)
         for q, days in zip(result.pareto, shown):
             gpu = gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True)
-            out.append("   " + (translate(CTX, "{n} × {gpu}: {span}, {cost}").format(
-                n=q["num_gpus"], gpu=gpu, span=f"{days} {elapsed_word('hours', None, days)}",
-                cost=format_money(q["cost"], con.currency)) if hours else translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
-                n=q["num_gpus"], gpu=gpu, days=days, cost=format_money(q["cost"], con.currency))))
+            out.append("   " + translate(CTX, "{n} × {gpu}: {span}, {cost}").format(
+                n=q["num_gpus"], gpu=gpu, span=f"{days} {elapsed_word(unit, None, days)}",
+                cost=format_money(q["cost"], con.currency)))
     return out
 
 

@@ -413,6 +413,19 @@ def get_network(network_id: str) -> Network:
     raise CatalogError(msg)
 
 
+def server_nics(net: Network, gpus_per_node: int) -> int | None:
+    """The catalogue's compute NICs of ``net`` for a server of ``gpus_per_node`` GPUs, or None where it gives no
+    count. ``networks.json`` gives ``default_nics_per_node`` per 8-GPU node (its ``_about``: "default compute NICs
+    per 8-GPU node"; DGX A100 / DGX H100: one per GPU), so a server of 2 or 4 such GPUs gets 2 or 4, as the time
+    model's generation defaults scale (``timing.DEFAULT_FABRIC``: NICs per GPU). Before (issue 35 round 14,
+    z3multi14) a named network on a small server took the 8-GPU node's 8: the Qwen README's two servers of two
+    A100s, entered with ``inter_node: ib-hdr-200``, each ran on 8 HDR NICs (96 GB/s a GPU, 4x one NIC per GPU)."""
+    d = net.default_nics_per_node
+    if d is None:
+        return None
+    return max(1, round(d * max(int(gpus_per_node), 1) / 8))
+
+
 def intra_node_network(gpu: GPU | str) -> Network | None:
     """The intra-node link class whose ``gpus`` list names this GPU's primary link, if any.
 

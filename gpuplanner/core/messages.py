@@ -292,6 +292,19 @@ def span_msg(unit: str, n: str) -> "Msg":
     return Msg("Units", (ELAPSED_ONE if n == "1" else ELAPSED_TEMPLATES)[unit], {"n": n})
 
 
+def plan_span_msgs(days: float, compute_days: float | None = None, band=None) -> tuple:
+    """A plan's calendar time, compute time and likely range as ``Units`` messages, in the one unit of the plan's
+    whole range (``formatting.plan_span_unit``) with ``formatting.plan_span_numbers``' numbers — the texts
+    ``formatting.format_plan_time`` writes ("15.4 hours", "14.8 hours", "13.6–15.4 hours"), for a view that
+    translates its words (the app: ``tr_msg``). (head, compute or None, range or None); issue 35 round 14, ux22."""
+    from ..formatting import elapsed_numbers, format_range, plan_span_numbers  # pure Python, no Qt
+
+    unit, num, lo_s, hi_s = plan_span_numbers(days, band, "en")
+    comp = None if compute_days is None else span_msg(unit, elapsed_numbers([compute_days], unit, "en")[0])
+    rng = None if lo_s is None else span_msg(unit, format_range(lo_s, hi_s))
+    return span_msg(unit, num), comp, rng
+
+
 def deadline_msgs(**days: float) -> dict:
     """A plan's calendar days and a deadline as message parameters, in days (the unit the deadline is typed in and
     the Plans table's calendar-days column shows, at its precision: ``formatting.format_time_number``) and written

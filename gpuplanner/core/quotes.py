@@ -251,7 +251,7 @@ def plan_figures(ev: Any) -> QuotedPlan:
             fabric = "roce" if net_id.startswith("roce") else ("ethernet" if net_id.startswith("eth") else "ib")
             try:
                 net = catalog_hw.get_network(net_id)
-                nics = s.hardware.nics_per_node or net.default_nics_per_node
+                nics = s.hardware.nics_per_node or catalog_hw.server_nics(net, s.hardware.gpus_per_node)
                 gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
             except PlannerError:
                 gbps = None  # a network the catalog does not know: its speed is asked, not assumed

@@ -121,19 +121,13 @@ GRADE_NAMES = {
 MFU_PRINTED_DECIMALS = 2
 
 
-def _hours(days: float) -> bool:
-    """Whether a span reads in hours (formatting.plan_span_unit: the one threshold every view uses)."""
-    from ..formatting import plan_span_unit  # pure Python, no Qt: the core stays pure
-
-    return plan_span_unit(days) == "hours"
-
-
-def _band_top_msg(lo: float, hi: float):
-    """The upper end of a plan's likely range as the range shows it, in hours below a day (ux21)."""
+def _band_top_msg(lo: float, hi: float, days: float | None = None):
+    """The upper end of a plan's likely range as the range shows it: in the unit of the plan's whole range
+    (formatting.plan_span_unit: hours below a day, ux21; the headline, the range and this line in one unit, ux22)."""
     from ..formatting import plan_span_numbers, plan_span_unit  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
 
-    unit, _, _, hi_s = plan_span_numbers(hi, (lo, hi), "en", plan_span_unit(hi))
+    unit, _, _, hi_s = plan_span_numbers(hi, (lo, hi), "en", plan_span_unit(hi if days is None else days, (lo, hi)))
     return span_msg(unit, hi_s)
 
 
@@ -333,7 +327,21 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
                   {"layers": num_layers, "pp": pp, "per": num_layers // pp})
     out.append(RuleResult("pipeline_layers", _status(pp > 1, fails, on["pipeline_layers"]), msg))
     out.extend(advice_rules(mfu, gpu, tp, advice or {}, on, rollouts))
-    return tuple(out)
+    return tuple(_cannot_run(out) if (advice or {}).get("fits") is False else out)
+
+
+#: the rules about running the plan — its speed, its deadline and budget, its price — as against those about the
+#: layout's shape (card class, consumer cards across nodes, pipeline stages, TP over PCIe), which say what to change
+RUN_RULES = ("mfu_grade", "mfu_ceiling", "deadline_risk", "price_fabric", "price_kind")
+
+
+def _cannot_run(results: list[RuleResult]) -> list[RuleResult]:
+    """A layout that does not fit in GPU memory cannot run: no rule about running it passes or fails; each says why
+    (issue 35 round 14, ux22: "✓ safe deadline and budget: passed — Meets the deadline and budget at the upper end
+    of its band (4.4 days)" and "✓ prices of one kind: passed — Billed on whole machines per month" stood under
+    "✗ memory headroom: Does not fit" and a PDF that prices nothing, in ``estimate --json`` and the PDF)."""
+    why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not checked: this layout does not fit in GPU memory, so it cannot run."), {})
+    return [RuleResult(r.id, "not_applicable", why) if r.id in RUN_RULES else r for r in results]
 
 
 def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, enabled: bool) -> RuleResult:
@@ -416,27 +424,7 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         if rollouts:
             msg = _training_passes(msg)
         out.append(RuleResult("mfu_ceiling", "allowed" if above and not on["mfu_ceiling"] else "passed", msg))
-    risk = a.get("deadline_risk")
-    if risk is None:
-        out.append(RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "No deadline or budget, or no validation band for this framework."), {})))
-    else:
-        text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
-                                       "end of its band ({days} days).") if risk else
-                QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days} days)."))
-        if a.get("days_hi") is not None and _hours(float(a["days_hi"])):  # in hours, as the likely range (ux21)
-            text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the "
-                                           "upper end of its band ({span}).") if risk else
-                    QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({span})."))
-        msg = _point_miss_msg(a.get("point_miss")) if risk else None
-        # the upper end exactly as the likely range shows it ("0.29", not "0.3" beside "0.25–0.29"; "0.073", not
-        # "0.07" beside "0.068–0.073": formatting.format_days_span, ux14)
-        from ..formatting import format_days_span  # pure Python, no Qt: the core stays pure
-
-        hi = float(a.get("days_hi") or 0.0)
-        lo = float(a.get("days_lo") if a.get("days_lo") is not None else hi)
-        out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
-                              msg or Msg(CTX, text, {"days": format_days_span(lo, hi)[1], "span": _band_top_msg(lo, hi)})))
+    out.append(_deadline_rule(a, on))
     head = a.get("memory_headroom") or {}
     if head.get("tight") is None:
         out.append(RuleResult("memory_headroom", "not_applicable",
@@ -471,6 +459,25 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
     out.append(price_fabric_rule(a.get("price_fabric"), on))
     out.append(price_kind_rule(a.get("price_kind"), on))
     return out
+
+
+def _deadline_rule(a: Any, on: dict) -> RuleResult:
+    """The ``deadline_risk`` verdict: whether the plan meets the deadline and budget at the upper end of its band
+    (a plan that does not fit: :func:`_cannot_run`)."""
+    risk = a.get("deadline_risk")
+    if risk is None:
+        return RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "No deadline or budget, or no validation band for this framework."), {}))
+    # one message in the unit of the plan's whole range (hours below a day; ux21, ux22: one template each)
+    text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper end "
+                                   "of its band ({span}).") if risk else
+            QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({span})."))
+    msg = _point_miss_msg(a.get("point_miss")) if risk else None
+    hi = float(a.get("days_hi") or 0.0)
+    lo = float(a.get("days_lo") if a.get("days_lo") is not None else hi)
+    # the upper end exactly as the likely range shows it ("0.29", not "0.3" beside "0.25–0.29"; ux14)
+    span = _band_top_msg(lo, hi, (a.get("point_miss") or {}).get("days"))
+    return RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]), msg or Msg(CTX, text, {"span": span}))
 
 
 def price_kind_rule(k: Any, on: dict) -> RuleResult:

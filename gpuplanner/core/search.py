@@ -66,7 +66,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 from . import timing
 from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
-                         region_for_currency)
+                         region_for_currency, server_nics)
 from .estimate import Resolved, tier_guidance, _check_network_id, _facts_for, memory_kwargs, trainable_params
 from .methods import method_profile, vllm_engine_reserve_bytes, vllm_start_room
 from .arrayops import ArrayOps
@@ -2676,6 +2676,22 @@ def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: 
     return out
 
 
+def _why_days(fig: dict) -> dict:
+    """The two plans' days in a why-beats line: the figures rounded to as many decimals (1 to 3) as tell them apart
+    ("0.35 against 0.43", not "0.4 against 0.4"), from two decimals when the shorter is under a day ("0.27 against
+    0.65", not "0.3 against 0.7"; formatting.days_decimals, ux14); and the spans as the sentence writes them,
+    through the one formatter, written together, in hours as soon as one of the two reads in hours — the Plans
+    table's column rule (ux22: "¥58 against ¥62 (0.83 against 1.3 days)" under a headline of "19.9 hours")."""
+    from ..formatting import days_decimals, elapsed_unit
+    from .messages import elapsed_msgs
+
+    d0 = days_decimals(min(fig["days"], fig["other_days"]))
+    d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
+    return {"days": round(fig["days"], d), "other_days": round(fig["other_days"], d),
+            **elapsed_msgs(elapsed_unit(min(fig["days"], fig["other_days"])), me_span=fig["days"],
+                           them_span=fig["other_days"])}
+
+
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
@@ -2689,14 +2705,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     fig = {"cost": float(cat["cost"][i]), "other_cost": float(cat["cost"][j]), "days": float(days[i]),
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
-    # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
-    # from two decimals when the shorter is under a day, as its table row and headline ("0.27 against 0.65", not
-    # "0.3 against 0.7"; formatting.days_decimals, ux14)
-    from ..formatting import days_decimals
-
-    d0 = days_decimals(min(fig["days"], fig["other_days"]))
-    d = next((k for k in range(d0, 4) if round(fig["days"], k) != round(fig["other_days"], k)), d0)
-    base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
+    base.update(_why_days(fig))
     rule = advisormod.first_rule(extra)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
@@ -2708,7 +2717,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
         "price_fabric": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, "
-                                               "{other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so "
+                                               "{them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so "
                                                "it ranks after plans priced from quotes of the right kind."),
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),
@@ -2724,18 +2733,18 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "at {other_mfu_used:.1%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
                                               "{cur}; at its modelled MFU it would have won."),
         "cost_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                              "({days:g} against {other_days:g} days), even were {other} as fast "
+                                              "({me_span} against {them_span}), even were {other} as fast "
                                               "as its modelled {other_mfu:.1%} MFU (it is costed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
-        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
+        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
                                               "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
                                               "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
         "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
                                            "deadline of {deadline_span}."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                       "({days:g} against {other_days:g} days)."),
-        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
+                                       "({me_span} against {them_span})."),
+        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
                                        "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
     }
     text = None
@@ -2784,7 +2793,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                      s: Scenario) -> list[Msg]:
     """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
     other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
-    from ..formatting import format_plan_days, plan_span_numbers  # pure Python, no Qt: the core stays pure
+    from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
 
     fw = plan.framework
@@ -2815,13 +2824,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
             unit, num, _, _ = plan_span_numbers(od, None, "en")  # in hours below a day, as every plan (ux21)
-            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(  # one message in either unit (ux22)
                 CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {span}, "
-                     "{cost:,.0f} {cur} ({rel:+.0%} against this plan).") if unit == "hours" else QT_TRANSLATE_NOOP(
-                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L, "span": span_msg(unit, num),
-                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": format_plan_days(od),
+                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]),
                  "cost": oc,
                  "cur": plan.currency,
                  "rel": _rel(oc, plan.cost)}))
@@ -3080,23 +3087,22 @@ def _largest_loss_line(p: Plan, worst: str, frac: float) -> Msg | None:
                 "frac": frac})
 
 
-def explain(ctx: SearchContext, p: Plan) -> list[Msg]:  # long: one sentence per layout choice, in the order read
+def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
-    from ..formatting import format_plan_days, plan_span_numbers  # pure Python, no Qt: the core stays pure
+    from ..formatting import plan_span_numbers  # pure Python, no Qt: the core stays pure
     from .messages import span_msg
 
     s = ctx.scenario
     arch = ctx.resolved.arch
     unit, num, _, _ = plan_span_numbers(p.calendar_days, p.evaluation.calendar_days_band, "en")
     # the days exactly as the plan's headline shows them, at its range's precision ("0.073" beside "0.068–0.073",
-    # not "0.07"; formatting.format_plan_days, ux14 / mend10c); below a day in hours, as the headline (ux21)
+    # not "0.07"; formatting.format_plan_days, ux14 / mend10c), in the unit of its whole range (ux21, ux22: one
+    # message in either unit)
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {span} in calendar time, "
-             "{cost:,.0f} {cur}.") if unit == "hours" else QT_TRANSLATE_NOOP(
-        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}."),
+             "{cost:,.0f} {cur}."),
         {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
-         "days": format_plan_days(p.calendar_days, p.evaluation.calendar_days_band), "span": span_msg(unit, num),
-         "cost": p.cost, "cur": p.currency})]
+         "span": span_msg(unit, num), "cost": p.cost, "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),
@@ -3167,7 +3173,7 @@ def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
     """The warning when the servers' network is below the tier's "≥400 Gb/s between nodes" (for an 8-GPU server;
     scaled by its GPUs), the network by its name, not its catalog id, and per server as it is checked (ux9)."""
     nw = get_network(net)
-    gbps = (nw.gbps_per_nic or 0) * (s.hardware.nics_per_node or nw.default_nics_per_node or 1)
+    gbps = (nw.gbps_per_nic or 0) * (s.hardware.nics_per_node or server_nics(nw, p.gpus_per_node) or 1)
     need = 400 * p.gpus_per_node / 8
     if tier == "10B" or gbps >= need:
         return []

@@ -872,7 +872,7 @@ def _inter_node_fabric(link: str, gen: str, inter_node: str | None, nics_per_nod
         raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "hardware.inter_node '{id}' is not an inter-node fabric"),
             id=net.id))
     if nics_per_node is None:
-        nics_per_node = default_nics or net.default_nics_per_node or 1
+        nics_per_node = default_nics or C.server_nics(net, gpus_per_node) or 1
     per_nic = net.achievable_gbs_per_nic
     if per_nic is None:
         per_nic = (net.gbs_per_direction or 3.125) * 0.8

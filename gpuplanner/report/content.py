@@ -15,7 +15,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 from __future__ import annotations
 
 from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
-from gpuplanner.formatting import elapsed_numbers, format_time_number, plan_span_unit, gpu_display_name
+from gpuplanner.formatting import format_time_number, gpu_display_name
 
 import math
 import re
@@ -28,7 +28,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.evaluate import PlanFigures
 from ..core.serving_facts import first_token_line
-from ..core.messages import Msg, deadline_msgs, span_msg
+from ..core.messages import Msg, deadline_msgs, elapsed_msgs
 
 CTX = "Report"
 GIB = 1024**3
@@ -546,27 +546,16 @@ def _same(plan: PlanInfo, p) -> bool:
 def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> list[Text]:
     """How an alternative compares with the chosen plan, from both plans' numbers."""
     out: list[Text] = []
-    spans = [d for d in (alt.calendar_days, chosen.calendar_days) if d is not None]
     if alt.cost is not None and chosen.cost is not None and not chosen.fits:
         # the chosen plan does not fit: no price of it to compare with (the PDF says not to rent it; ux21)
-        unit = plan_span_unit(alt.calendar_days if alt.calendar_days is not None else math.nan)
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "{span} for {cost}; the chosen plan does not fit in GPU memory."),
-                        {"span": span_msg(unit, elapsed_numbers([alt.calendar_days], unit)[0])
-                         if alt.calendar_days is not None else "—", "cost": fmt_money(alt.cost, task.currency)}))
-    elif alt.cost is not None and chosen.cost is not None and spans and plan_span_unit(max(spans)) == "hours":
-        # both below a day: in hours, as each plan's headline (formatting.plan_span_unit; ux21)
-        nums = elapsed_numbers([math.nan if d is None else d for d in (alt.calendar_days, chosen.calendar_days)], "hours")
+                        {"span": elapsed_msgs(span=alt.calendar_days)["span"], "cost": fmt_money(alt.cost, task.currency)}))
+    elif alt.cost is not None and chosen.cost is not None:
+        # one message in the unit of the longer span, written together so two different plans never read alike
+        # (core.messages.elapsed_msgs: hours when both are below a day, as each headline; ux20, ux21, ux22)
         out.append(Text(CTX, QT_TRANSLATE_NOOP(
             CTX, "{span} for {cost}, against {cspan} for {ccost} with the chosen plan."),
-            {"span": span_msg("hours", nums[0]) if nums[0] != "—" else "—",
-             "cspan": span_msg("hours", nums[1]) if nums[1] != "—" else "—",
-             "cost": fmt_money(alt.cost, task.currency), "ccost": fmt_money(chosen.cost, task.currency)}))
-    elif alt.cost is not None and chosen.cost is not None:
-        out.append(Text(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan."),
-            # both spans written together, so two different plans never read as the same days (elapsed_numbers; ux20)
-            {**dict(zip(("days", "cdays"), elapsed_numbers(
-                [math.nan if d is None else d for d in (alt.calendar_days, chosen.calendar_days)], "days"))),
+            {**elapsed_msgs(span=alt.calendar_days, cspan=chosen.calendar_days),
              "cost": fmt_money(alt.cost, task.currency), "ccost": fmt_money(chosen.cost, task.currency)}))
     if not p.meets_deadline and task.deadline_days:
         # the search's own warning, word for word (its span through messages.deadline_msgs): the PDF printed it

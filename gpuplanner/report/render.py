@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    elapsed_numbers, elapsed_unit, format_count, format_elapsed, format_plan_span, plan_span_unit, format_flops, format_number, format_params, link_display_name, format_span, format_days_span, format_percent, format_sig, gpu_display_name,
+    elapsed_numbers, elapsed_unit, format_count, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -659,16 +659,13 @@ def _table(rows: Iterable[Iterable[str]], header: Iterable[str] | None = None, w
 
 def _training_time_text(p) -> str:
     """The plan's calendar and compute time as the PDF's table writes them: in hours below a day, as the Project
-    page and the app (formatting.plan_span_unit, format_elapsed; ux21), else in days."""
+    page and the app, else in days: one message in the unit of the plan's whole range (formatting.format_plan_time;
+    ux21, ux22)."""
     h = format_number(p.gpu_hours, 0) if p.gpu_hours is not None else "—"
-    if p.calendar_days is not None and plan_span_unit(p.calendar_days) == "hours":
-        return translate("Report", "{c} in calendar time with setup, checkpoints, interruptions and your hours per "
-                                   "week; {d} of compute around the clock ({h} GPU-hours)").format(
-            c=format_plan_span(p.calendar_days, p.calendar_days_band)[0],
-            d=format_elapsed(p.compute_days, None, "hours"), h=h)
-    return translate("Report", "{c} calendar days with setup, checkpoints, interruptions and your hours per week; "
-                               "{d} days of compute around the clock ({h} GPU-hours)").format(
-        c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days), h=h)
+    c, d = ("—", "—") if p.calendar_days is None else format_plan_time(
+        p.calendar_days, math.nan if p.compute_days is None else p.compute_days, p.calendar_days_band)[:2]
+    return translate("Report", "{c} in calendar time with setup, checkpoints, interruptions and your hours per "
+                               "week; {d} of compute around the clock ({h} GPU-hours)").format(c=c, d=d, h=h)
 
 
 def _kv_table(pairs: list[tuple[str, str]]) -> str:
@@ -865,8 +862,7 @@ def _html_plan(data: ReportData) -> str:
             need=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib))
     elif p.calendar_days is not None:
         summary = format_sentences([summary, translate("Report", "Training takes about {d} in calendar time").format(
-            d=format_plan_span(p.calendar_days, p.calendar_days_band)[0]) if plan_span_unit(p.calendar_days) == "hours"
-            else translate("Report", "Training takes about {d} calendar days").format(d=fmt_days(p.calendar_days))])
+            d=format_plan_span(p.calendar_days, p.calendar_days_band)[0])])
         if p.cost is not None:  # zh: "…）。训练约需日历 1.5 天，费用约 …", no space before "，" or after "。" (ux13)
             summary = join_clause(summary, translate("Report", "and costs about {c} ({mode}).").format(
                 c=fmt_money(p.cost, cur), mode=_mode_name(p.rental_mode)))
@@ -874,11 +870,9 @@ def _html_plan(data: ReportData) -> str:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
     if p.calendar_days_band is not None and p.band:
-        lo, hi = p.calendar_days_band
-        lo_s, hi_s = format_days_span(lo, hi)  # 2 decimals below a day (ux14), none from 100 (days_decimals)
-        rng = (translate("Report", "Likely range: {r}").format(r=format_plan_span(p.calendar_days, (lo, hi))[1])
-               if p.calendar_days is not None and plan_span_unit(p.calendar_days) == "hours" else  # hours (ux21)
-               translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s))
+        # in the unit of the plan's whole range, as its headline (formatting.format_plan_span; ux21, ux22)
+        rng = translate("Report", "Likely range: {r}").format(r=format_plan_span(
+            p.calendar_days if p.calendar_days is not None else p.calendar_days_band[1], p.calendar_days_band)[1])
         if p.cost_band is not None and p.fits:  # no price for a plan that does not fit (ux21)
             # one figure says why: whole machines by the month bill the same at both ends (evaluate.cost_band_msg; ux15)
             rng += translate("Report", ", {cost}").format(cost=tr_text(cost_band_msg(p.evaluation)))
@@ -983,9 +977,10 @@ def _html_plan(data: ReportData) -> str:
                 why += "<br/><span style='color:#c62828'>" + _e(translate("Report", "Fails the rules: {0}").format(
                     format_list(broken))) + "</span>"
             rows.append([_e(gpu_display_name(a.label)) + f'<br/><span class="small">{_e(_layout_text(a.layout, data.task.training.get("recompute_modules")))}</span>',
-                         _e(fmt_days(a.calendar_days)),
+                         # the plan's headline, word and all, as the app's and the CLI's tables (ux22)
+                         _e("—" if a.calendar_days is None else format_plan_span(a.calendar_days, a.calendar_days_band)[0]),
                          _e(fmt_money(a.cost, cur)), why])
-        out.append(_table(rows, header=[translate("Report", "Plan"), translate("Report", "Days"),
+        out.append(_table(rows, header=[translate("Report", "Plan"), translate("Report", "Time"),
                                         translate("Report", "Cost"),
                                         translate("Report", "Compared with the chosen plan")],
                           escape=False, widths=[28, 10, 17, 45], num_cols={1, 2}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_elapsed, format_plan_span, plan_span_unit, format_time_number, format_plan_days, format_money, format_number, format_percent, format_mfu, format_sig, format_days_span,
+from gpuplanner.formatting import (format_money, format_number, format_percent, format_mfu, format_sig,
                                    format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -15,6 +15,7 @@ from .fit_box import FitHeightBox
 from .model import ScenarioModel
 from .text import set_style, set_text, tr_error, tr_msg
 from gpuplanner.core.evaluate import cost_band_msg
+from gpuplanner.core.messages import plan_span_msgs
 
 
 class LivePanel(QWidget):
@@ -132,12 +133,9 @@ class LivePanel(QWidget):
                     format_number(ev.host_ram.available)))
         set_text(self.mem_value, mem)
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
-        if plan_span_unit(ev.calendar_days) == "hours":  # "15.8 hours", as the Project page (format_elapsed; ux21)
-            lines = [self.tr("{0} in calendar time ({1} of compute)").format(
-                format_plan_span(ev.calendar_days, ev.calendar_days_band)[0], format_elapsed(ev.compute_days, None, "hours"))]
-        else:
-            lines = [self.tr("{0} calendar days ({1} days of compute)").format(  # the range's precision (mend10c)
-                format_plan_days(ev.calendar_days, ev.calendar_days_band), format_time_number(ev.compute_days))]
+        # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
+        head, compute, span_rng = plan_span_msgs(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
+        lines = [self.tr("{0} in calendar time ({1} of compute)").format(tr_msg(head), tr_msg(compute))]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
             lines.append(self.tr("rollout generation: {0} of each step").format(
@@ -145,19 +143,19 @@ class LivePanel(QWidget):
         set_text(self.time_value, "\n".join(lines))
         plan = [self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
                                                      format_mfu(ev.mfu))]
-        if ev.cost is not None:
+        if not m.fits:  # not priced, as the PDF and ``estimate`` (ux21, ux22: "¥70,000" beside "does not fit")
+            plan.append(self.tr("no price: it does not fit"))
+        elif ev.cost is not None:
             plan.append(self.tr("{0} ({1})").format(
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
         set_text(self.plan_value, " · ".join(plan))
         tip = self.tr(
-            "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
-            "Compute days: GPU time around the clock.")
+            "Calendar time: what you wait, with setup, checkpoints, interruptions and your hours per week. "
+            "Compute time: GPU time around the clock.")
         if ev.calendar_days_band is not None:
-            lo, hi = ev.calendar_days_band
             cost = "" if ev.cost_band is None else self.tr(", {0}").format(tr_msg(cost_band_msg(ev)))  # why (ux15)
             tip += "\n\n" + format_sentences([self.tr("Likely range: {0}{1}.").format(
-                format_plan_span(ev.calendar_days, (lo, hi))[1], cost) if plan_span_unit(ev.calendar_days) == "hours"
-                else self.tr("Likely range: {0}–{1} calendar days{2}.").format(*format_days_span(lo, hi), cost),
+                tr_msg(span_rng), cost),
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])])
         if self.time_value.toolTip() != tip:
             self.time_value.setToolTip(tip)

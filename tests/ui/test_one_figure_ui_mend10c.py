@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "70b-cpt-64xh100.gpuplan"
-_RANGE = r"(\d+\.\d+)–(\d+\.\d+) (?:calendar days|个日历天|日历天)"
+_RANGE = r"(\d+\.\d+)–(\d+\.\d+) (?:calendar days|个日历天|日历天|days|hours|天|小时)"  # in the plan's unit (ux21, ux22)
 
 
 def _decimals(x: str) -> int:
@@ -30,7 +30,7 @@ def test_the_plans_details_days_read_at_the_ranges_precision(make_window, langua
     QApplication.processEvents()
     text = page.details.toPlainText()
     rng = re.search(_RANGE, text)
-    head = re.search(r"(\d[\d,]*\.\d+) calendar days \(|日历 (\d[\d,]*\.\d+) 天（", text)
+    head = re.search(r"(\d[\d,]*\.\d+) (?:days|hours) in calendar time \(|日历时间 (\d[\d,]*\.\d+) (?:天|小时)（", text)  # one message (ux22)
     assert rng and head, text[:1500]
     assert _decimals(head.group(1) or head.group(2)) == _decimals(rng.group(2)), (head.group(0), rng.group(0))
     # the live panel says the same figures for the open scenario

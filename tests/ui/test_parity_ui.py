@@ -4,7 +4,7 @@ and cost (to the displayed precision)."""
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_number, format_time_number
+from gpuplanner.formatting import format_money, format_number
 
 import json
 import random
@@ -29,16 +29,24 @@ COL = {"memory": 4, "days": 5, "cost": 6}
 
 
 def _days(p) -> str:
-    """The live panel's calendar days: at the likely range's precision (formatting.format_plan_days; mend10c),
-    with their words: "1.2 calendar days", and below a day in hours, "19.0 hours in calendar time"
-    (formatting.format_plan_span, as the Project page; ux21)."""
-    from gpuplanner.formatting import format_plan_days, format_plan_span, plan_span_unit
+    """The live panel's calendar time: the plan's headline in the unit of its whole range, at the likely range's
+    precision, with its word (formatting.format_plan_span; mend10c, ux21), in one message whatever the unit (ux22):
+    "19.0 hours in calendar time", "1.2 days in calendar time"."""
+    from gpuplanner.formatting import format_plan_span
 
     band = p.get("calendar_days_band")
-    band = None if band is None else tuple(band)
-    if plan_span_unit(p["calendar_days"]) == "hours":
-        return format_plan_span(p["calendar_days"], band)[0] + " in calendar time"
-    return format_plan_days(p["calendar_days"], band) + " calendar days"
+    return format_plan_span(p["calendar_days"], None if band is None else tuple(band))[0] + " in calendar time"
+
+
+def _span_cell(model, p) -> str:
+    """The Plans table's time cell of ``p``: the headline's number where the plan reads in the column's unit (hours
+    as soon as one plan does, else days), else its span in that unit (plans_page.span_cell; ux22)."""
+    from gpuplanner.formatting import format_elapsed, format_plan_span
+
+    band = p.get("calendar_days_band")
+    head = format_plan_span(p["calendar_days"], None if band is None else tuple(band))[0]
+    unit = model.span_unit()
+    return head.split()[0] if head.split()[-1] == unit else format_elapsed(p["calendar_days"], None, unit).split()[0]
 
 
 def _cli_plans(path: Path, capsys) -> list[dict]:
@@ -71,7 +79,7 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"])
         # the row as displayed
         assert _row_text(page, i, "memory").split(" / ")[0] == format_number(p['memory_per_gpu_gib']['total'], 1)
-        assert _row_text(page, i, "days") == format_time_number(p['calendar_days'])
+        assert _row_text(page, i, "days") == _span_cell(page.table_model, p)
         assert _row_text(page, i, "cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
         # "Use this layout", then the live panel
         page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
@@ -131,7 +139,7 @@ def test_automatic_layout_live_panel_and_plans_page_match_estimate(win, qtbot, c
     page = win.page("plans")
     qtbot.waitUntil(lambda: page.current_plan() is not None, timeout=10000)
     assert page.current_plan().rank == 1
-    assert _row_text(page, 0, "days") == format_time_number(e["calendar_days"])
+    assert _row_text(page, 0, "days") == _span_cell(page.table_model, e)
     assert _row_text(page, 0, "cost") == ("—" if e["cost"] is None else format_number(e["cost"], 0))
     # the window's report: built from the Answer the window holds (its search outcome: no second search)
     from gpuplanner.ui.report import report_data, window_answer
@@ -187,7 +195,7 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
             p = row.plan.to_json()
             cell = lambda col: table.data(table.index(i, COL[col]), Qt.ItemDataRole.DisplayRole)  # noqa: E731
             assert cell("memory").split(" / ")[0] == format_number(p['memory_per_gpu_gib']['total'], 1)
-            assert cell("days") == format_time_number(p['calendar_days'])
+            assert cell("days") == _span_cell(table, p)
             assert cell("cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
             win.live.on_estimate(engine.live(row.scenario))
             assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of ")

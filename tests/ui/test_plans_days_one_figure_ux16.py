@@ -30,7 +30,14 @@ def test_days_column_and_against_sentence_follow_the_one_rule(make_window, langu
     rows = tm.plans[:5]
     assert any(p.calendar_days >= 1 for p in rows)
     shown = [tm.data(tm.index(r, col)) for r in range(len(rows))]
-    assert shown == [format_time_number(p.calendar_days) for p in rows]  # was "2.82" for "2.8"
+    # each plan's headline: "2.8", never "2.82"; with its word where the rows' units differ (ux22)
+    from gpuplanner.formatting import format_elapsed, format_plan_span
+
+    heads = [format_plan_span(p.calendar_days, p.plan.evaluation.calendar_days_band, lang)[0] for p in rows]
+    unit = tm.span_unit()  # hours as soon as one plan reads in hours (ux22)
+    assert shown == [h.split()[0] if h.split()[-1] in ({"hours": ("hours", "小时"), "days": ("days", "天")}[unit])
+                     else format_elapsed(p.calendar_days, lang, unit).split()[0] for h, p in zip(heads, rows)], shown
+    assert all(format_time_number(p.calendar_days) in h for p, h in zip(rows, heads) if p.calendar_days >= 1)
     a, b = tm.plans[0], tm.plans[1]
     diff = abs(b.calendar_days - a.calendar_days)
     assert diff >= 1 and format_number(diff, 2) != format_time_number(diff)

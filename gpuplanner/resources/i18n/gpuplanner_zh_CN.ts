@@ -597,20 +597,8 @@
         <translation>算力时间</translation>
     </message>
     <message>
-        <source>{days} days around the clock, {hours} GPU-hours</source>
-        <translation>全天候 {days} 天，{hours} 卡时</translation>
-    </message>
-    <message>
         <source>calendar</source>
         <translation>日历时间</translation>
-    </message>
-    <message>
-        <source>{days} days with setup, checkpoints, interruptions and {h} h/week</source>
-        <translation>{days} 天（含环境准备、检查点、中断，每周 {h} 小时）</translation>
-    </message>
-    <message>
-        <source>{lo}–{hi} calendar days</source>
-        <translation>{lo}–{hi} 个日历天</translation>
     </message>
     <message>
         <source>likely range</source>
@@ -643,6 +631,10 @@
     <message>
         <source>Cost</source>
         <translation>费用</translation>
+    </message>
+    <message>
+        <source>No price: this layout does not fit in GPU memory, so it cannot be rented as it is.</source>
+        <translation>不报价：此布局放不下 GPU 显存，不能按原样租用。</translation>
     </message>
     <message>
         <source>no price for this GPU: enter a quote</source>
@@ -821,10 +813,6 @@
         <translation>微批次</translation>
     </message>
     <message>
-        <source>cal. days</source>
-        <translation>日历天数</translation>
-    </message>
-    <message>
         <source>{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}</source>
         <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
     </message>
@@ -881,20 +869,12 @@
         <translation>未通过</translation>
     </message>
     <message>
-        <source>{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}</source>
-        <translation>{i}. {n} × {gpu}：{days} 个日历天（算力 {compute} 天），{cost}</translation>
-    </message>
-    <message>
         <source>Rent or build ({n} × {gpu}): {sentence}</source>
         <translation>租用还是自建（{n} × {gpu}）：{sentence}</translation>
     </message>
     <message>
         <source>Time vs cost (Pareto front):</source>
         <translation>时间与费用（帕累托前沿）：</translation>
-    </message>
-    <message>
-        <source>{n} × {gpu}: {days} days, {cost}</source>
-        <translation>{n} × {gpu}：{days} 天，{cost}</translation>
     </message>
     <message>
         <source>cheapest meeting the deadline</source>
@@ -963,6 +943,10 @@
     <message>
         <source>memory bound</source>
         <translation>受限于显存带宽</translation>
+    </message>
+    <message>
+        <source>calendar time</source>
+        <translation>日历时间</translation>
     </message>
     <message>
         <source>compute bound</source>
@@ -2179,10 +2163,6 @@
 <context>
     <name>Evaluation</name>
     <message>
-        <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
-        <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
-    </message>
-    <message>
         <source>{fw} does not document the {objective} objective; estimated with its engine&apos;s conventions.</source>
         <translation>{fw} 的文档未说明 {objective} 训练目标；按其底层引擎的惯例估算。</translation>
     </message>
@@ -2275,8 +2255,16 @@
         <translation>{cost}（在此区间内无论运行多久，费用都一样）</translation>
     </message>
     <message>
+        <source>Does not fit: {need:.1f} GiB per GPU on a card of {cap:.1f} GiB, which also keeps {head:.1f} GiB free as headroom.</source>
+        <translation>放不下：每张 GPU 需要 {need:.1f} GiB，而显卡只有 {cap:.1f} GiB，还要留出 {head:.1f} GiB 余量。</translation>
+    </message>
+    <message>
         <source>{fw}&apos;s own LoRA dropout default, {p:g}, assumed (none given): enter LoRA dropout on the Training page to change it.</source>
         <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
+    </message>
+    <message>
+        <source>No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s per server), the planner&apos;s default for this GPU; rented servers often have less. Enter yours on the Hardware page.</source>
+        <translation>未填写服务器之间的网络：时间按每台服务器 {nics} 张 {net} 网卡计算（每台服务器 {gbps:g} Gb/s），这是本工具对该 GPU 的默认值；租用的服务器往往更少。请在“硬件与价格”页填写实际网络。</translation>
     </message>
     <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
@@ -3284,10 +3272,6 @@
         <translation>单卡 {0} / {1} GiB — {2}</translation>
     </message>
     <message>
-        <source>{0} calendar days ({1} days of compute)</source>
-        <translation>日历 {0} 天（算力 {1} 天）</translation>
-    </message>
-    <message>
         <source>{0} × {1} · MFU {2}</source>
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
@@ -3298,14 +3282,6 @@
     <message>
         <source>{0} · {1} total, {2} active params</source>
         <translation>{0} · 总参数 {1}，激活 {2}</translation>
-    </message>
-    <message>
-        <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
-        <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
-    </message>
-    <message>
-        <source>Likely range: {0}–{1} calendar days{2}.</source>
-        <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
     </message>
     <message>
         <source>host RAM for offload: {0} GiB per node</source>
@@ -3320,8 +3296,16 @@
         <translation>日历时间 {0}（算力 {1}）</translation>
     </message>
     <message>
+        <source>no price: it does not fit</source>
+        <translation>不报价：放不下</translation>
+    </message>
+    <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>Calendar time: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute time: GPU time around the clock.</source>
+        <translation>日历时间：你实际等待的时间，含环境准备、检查点、中断和你每周的工作小时数。算力时间：GPU 全天候运行的时间。</translation>
     </message>
     <message>
         <source>Likely range: {0}{1}.</source>
@@ -4645,10 +4629,6 @@
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
-        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {other_days:g} days) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
-        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{other_days:g} 天）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
-    </message>
-    <message>
         <source>{me} beats {other}: {other} needs {other_span}, over the deadline of {deadline_span}.</source>
         <translation>{me} 胜过 {other}：{other} 需要 {other_span}，超过 {deadline_span}的截止时间。</translation>
     </message>
@@ -4765,6 +4745,26 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
+        <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
+        <translation>{me} 胜过 {other}：{other} 的方案（{other_cost:,.0f} {cur}，{them_span}）跨多个节点，而它的价格并非来自组网服务器（InfiniBand 或 RoCE）的报价，所以排在按同类报价计价的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({me_span} against {them_span}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{me_span}对 {them_span}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {me_span} against {them_span} ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{me_span}对 {them_span}（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({me_span} against {them_span}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{me_span}对比 {them_span}）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {me_span} against {them_span} ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
+        <translation>{me} 胜过 {other}：{me_span}对比 {them_span}（{cost:,.0f} {cur} 对比 {other_cost:,.0f} {cur}）。</translation>
+    </message>
+    <message>
         <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {span}, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{span}，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
@@ -4861,10 +4861,6 @@
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.1%}，评级为差。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days).</source>
-        <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{days:g} 天对比 {other_days:g} 天）。</translation>
-    </message>
-    <message>
         <source>No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
         <translation>没有任何 NVLink 卡的方案在其区间上限处满足截止时间和预算，因此经 PCIe 的张量并行不降低排名：按 PCIe 计时，且不做通信重叠。</translation>
     </message>
@@ -4875,10 +4871,6 @@
     <message>
         <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.1%} MFU is above the best published {other_mfu_used:.1%} for {cls} ({src}), so it is costed at {other_mfu_used:.1%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}; at its modelled MFU it would have won.</source>
         <translation>{me} 胜过 {other}：{other} 的模型估算 MFU {other_mfu:.1%} 高于 {cls} 的最佳公开值 {other_mfu_used:.1%}（{src}），因此按 {other_mfu_used:.1%} 计算成本：{other_cost:,.0f} {cur} 对 {cost:,.0f} {cur}；若按模型估算的 MFU，它本会胜出。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
     </message>
     <message>
         <source>Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens each); attention exchanges keys and values between them.</source>
@@ -4895,10 +4887,6 @@
     <message>
         <source>Framework: {fw}, chosen by the search (frameworks tried on this plan&apos;s cards: {n}).</source>
         <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
-    </message>
-    <message>
-        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
         <source>Misses the deadline of {d}.</source>
@@ -4989,14 +4977,6 @@
         <translation>Unsloth（training.framework unsloth）</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对比 {other_days:g} 天（{cost:,.0f} {cur} 对比 {other_cost:,.0f} {cur}）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
-    </message>
-    <message>
         <source>Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
         <translation>排第 {n}：比最快的方案慢 {gap:.1%}；与它相差 {tie:.0%} 以内的方案按估算同样快，因此在这些方案中按费用排序。</translation>
     </message>
@@ -5039,10 +5019,6 @@
     <message>
         <source>{me} beats {other}: {other} leaves {other_free:.1%} of the memory free, less than the memory model&apos;s p75 error of {margin:.1%} (tight).</source>
         <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.1%} 的显存，少于显存模型 {margin:.1%} 的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
-        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days} calendar days, {cost:,.0f} {cur}.</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days} 天，{cost:,.0f} {cur}。</translation>
     </message>
 </context>
 <context>
@@ -5327,10 +5303,6 @@
         <translation>GiB/卡</translation>
     </message>
     <message>
-        <source>Days</source>
-        <translation>天数</translation>
-    </message>
-    <message>
         <source>MFU</source>
         <translation>MFU</translation>
     </message>
@@ -5405,6 +5377,10 @@
     <message>
         <source>(untick to allow it)</source>
         <translation>（取消勾选即允许）</translation>
+    </message>
+    <message>
+        <source>Hrs</source>
+        <translation>小时数</translation>
     </message>
     <message numerus="yes">
         <source>%n plan(s) shown; {0} of {1} configurations fit ({2} ms).</source>
@@ -5545,8 +5521,16 @@
         <translation>计费</translation>
     </message>
     <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
         <source>Framework or tool that runs the plan</source>
         <translation>运行该方案的框架或工具</translation>
+    </message>
+    <message>
+        <source>Calendar time: what you wait, with setup, checkpoints and interruptions</source>
+        <translation>日历时间：你实际等待的时间，含环境准备、检查点和中断</translation>
     </message>
     <message>
         <source>it finishes {0} sooner</source>
@@ -5619,14 +5603,6 @@
     <message>
         <source>{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}</source>
         <translation>日历时间 {0}（算力 {1}）· {2} token/s · MFU {3}</translation>
-    </message>
-    <message>
-        <source>{0}–{1} hours</source>
-        <translation>{0}–{1} 小时</translation>
-    </message>
-    <message>
-        <source>{0}–{1} calendar days</source>
-        <translation>{0}–{1} 个日历天</translation>
     </message>
     <message>
         <source>Likely range</source>
@@ -5737,14 +5713,6 @@
         <translation>这是唯一放得下的方案。</translation>
     </message>
     <message>
-        <source>it finishes {0} days sooner</source>
-        <translation>早 {0} 天完成</translation>
-    </message>
-    <message>
-        <source>it takes {0} days longer</source>
-        <translation>多用 {0} 天</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;No plan selected.&lt;/p&gt;</source>
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
     </message>
@@ -5771,10 +5739,6 @@
     <message>
         <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
-    </message>
-    <message>
-        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
-        <translation>日历 {0} 天（算力 {1} 天）· {2} token/s · MFU {3}</translation>
     </message>
     <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
@@ -7580,10 +7544,6 @@
         <translation>汇率</translation>
     </message>
     <message>
-        <source>{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan.</source>
-        <translation>{days} 天，{cost}；所选方案为 {cdays} 天，{ccost}。</translation>
-    </message>
-    <message>
         <source>Over the budget of {b}.</source>
         <translation>超出 {b} 的预算。</translation>
     </message>
@@ -7908,10 +7868,6 @@
         <translation>可能范围：{r}</translation>
     </message>
     <message>
-        <source>Likely range: {lo}–{hi} calendar days</source>
-        <translation>可能范围：{lo}–{hi} 个日历天</translation>
-    </message>
-    <message>
         <source>in node: {link}</source>
         <translation>节点内：{link}</translation>
     </message>
@@ -8022,6 +7978,10 @@
     <message>
         <source>Fails the rules: {0}</source>
         <translation>未通过的规则：{0}</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Days</source>
@@ -8264,14 +8224,6 @@
         <translation>{f}（每 token {fpt}）</translation>
     </message>
     <message>
-        <source>Training takes about {d} calendar days</source>
-        <translation>训练约需日历 {d} 天</translation>
-    </message>
-    <message>
-        <source>{c} calendar days with setup, checkpoints, interruptions and your hours per week; {d} days of compute around the clock ({h} GPU-hours)</source>
-        <translation>日历 {c} 天（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d} 天（{h} 卡时）</translation>
-    </message>
-    <message>
         <source>No checklist items.</source>
         <translation>没有核对项。</translation>
     </message>
@@ -8417,6 +8369,10 @@
     <message>
         <source>Misses the deadline already at the estimate ({days} against {deadline_days}), not only at the upper end of its band.</source>
         <translation>按估计值就已错过截止时间（{days}，截止 {deadline_days}），不只是按区间上限。</translation>
+    </message>
+    <message>
+        <source>Not checked: this layout does not fit in GPU memory, so it cannot run.</source>
+        <translation>不检查：此布局放不下 GPU 显存，无法运行。</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
@@ -8633,14 +8589,6 @@
     <message>
         <source>{free:.1%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
         <translation>空闲显存占 {free:.1%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
-    </message>
-    <message>
-        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days} days).</source>
-        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days} 天）不满足。</translation>
-    </message>
-    <message>
-        <source>Meets the deadline and budget at the upper end of its band ({days} days).</source>
-        <translation>按区间上限（{days} 天）仍满足截止时间和预算。</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import colon, format_elapsed, format_plan_span, plan_span_numbers, plan_span_unit, format_time_number, format_plan_days, format_number, format_percent, format_mfu, format_sig, format_days_span, gpu_display_name
+from gpuplanner.formatting import colon, format_number, format_percent, format_mfu, format_sig, gpu_display_name
 from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
 
 import html
@@ -123,6 +123,19 @@ def rule_name(rule_id: str) -> str:
     return QCoreApplication.translate("Rules", RULE_NAMES.get(rule_id, rule_id))
 
 
+def span_cell(p, unit: str) -> str:
+    """A plan's calendar time in the Plans table, under a header naming the column's one unit (``unit``:
+    :meth:`PlanTableModel.span_unit`): the plan's headline number where the plan reads in that unit
+    (formatting.plan_span_numbers: the unit of its whole range, the range's precision), else its span in the
+    column's unit ("31.2" hours for a plan of 1.3 days) — so a cell never reads "0.64" days beside a headline of
+    "15.4 hours" (issue 35 round 14, ux22). Without a word, so the columns fit 1280×800."""
+    from gpuplanner.formatting import elapsed_numbers, plan_span_numbers
+
+    band = p.plan.evaluation.calendar_days_band
+    own, num, _, _ = plan_span_numbers(p.calendar_days, band)
+    return num if own == unit else elapsed_numbers([p.calendar_days], unit)[0]
+
+
 def failed_rules(p: engine.PlanRow) -> list:
     return [r for r in p.plan.evaluation.rules if r.status == "failed"]
 
@@ -217,6 +230,7 @@ class PlanTableModel(QAbstractTableModel):
         self.plans: list[engine.PlanRow] = []
         self.headers = list(COLUMNS)
         self.header_tips: dict[int, str] = {}  # column -> header tooltip (translated in retranslate)
+        self.span_headers: dict[str, str] = {}  # the time column's header by the unit its cells share (retranslate)
 
     def set_plans(self, plans: list[engine.PlanRow]) -> None:
         self.beginResetModel()
@@ -229,8 +243,18 @@ class PlanTableModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()):  # noqa: N802 (Qt)
         return 0 if parent.isValid() else len(COLUMNS)
 
+    def span_unit(self) -> str:
+        """The time column's one unit: hours as soon as one plan's headline reads in hours, else days — so every plan
+        read in hours in its headline reads the same number in the table (formatting.plan_span_unit; ux22)."""
+        from gpuplanner.formatting import plan_span_unit
+
+        units = {plan_span_unit(p.calendar_days, p.plan.evaluation.calendar_days_band) for p in self.plans}
+        return "hours" if "hours" in units else "days"
+
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if COLUMNS[section] == "days" and self.span_headers:  # the column's one unit
+                return self.span_headers.get(self.span_unit(), self.headers[section])
             return self.headers[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return self.header_tips.get(section)
@@ -260,8 +284,8 @@ class PlanTableModel(QAbstractTableModel):
                 return layout_text(p)
             if col == "memory":
                 return f"{format_number(p.memory.total, 1)} / {format_sig(p.memory.capacity)}"
-            if col == "days":  # the one rule of a plan's days: the CLI table, the PDF, the details (ux16)
-                return format_time_number(p.calendar_days)
+            if col == "days":  # the headline's number in the column's unit (ux22: "0.64" under "Days" beside "15.4 hours")
+                return span_cell(p, self.span_unit())
             if col == "tokens_per_s":
                 return "—" if p.tokens_per_s is None else format_tokens(p.tokens_per_s, digits=3)
             if col == "mfu":
@@ -487,10 +511,14 @@ class PlansPage(BasePage):
             self.rule_checks[rid].box.set_help(tip + " " + self.tr("(untick to allow it)"))
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
-                                    self.tr("GiB/GPU"), self.tr("Days"), two_line_header(self.tr("Cost ({0})").format(cur)),
+                                    self.tr("GiB/GPU"), self.tr("Time"), two_line_header(self.tr("Cost ({0})").format(cur)),
                                     self.tr("MFU"), self.tr("Stack"), self.tr("Rental")]
         # "Stack" is short for the column to fit at 1280×800; its tooltip says what it is (ux13)
-        self.table_model.header_tips = {COLUMNS.index("framework"): self.tr("Framework or tool that runs the plan")}
+        # "Hrs": the nine columns fit 1280×800 with "Days" and no wider (tests/ui/test_first_hour_ui.py)
+        self.table_model.span_headers = {"hours": self.tr("Hrs"), "days": self.tr("Days")}
+        self.table_model.header_tips = {COLUMNS.index("framework"): self.tr("Framework or tool that runs the plan"),
+                                        COLUMNS.index("days"): self.tr("Calendar time: what you wait, with setup, "
+                                                                       "checkpoints and interruptions")}
         self._set_mode_header()
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
@@ -643,14 +671,14 @@ class PlansPage(BasePage):
                 format_money(cmp.cost_saved, a.currency, decimals=0), share_percent_number(cmp.cheaper_share)))
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:
             bits.append(self.tr("it costs {0} more").format(format_money(-cmp.cost_saved, a.currency, decimals=0)))
-        gap = abs(cmp.days_sooner)
-        hours = plan_span_unit(gap) == "hours"  # below a day in hours, as every span (format_elapsed; ux21)
+        from gpuplanner.core.messages import elapsed_msg
+
+        # in hours below a day, as every span (formatting.format_elapsed's words, translated; ux21, ux22)
+        gap = tr_msg(elapsed_msg(abs(cmp.days_sooner)))
         if cmp.days_sooner > 0:
-            bits.append(self.tr("it finishes {0} sooner").format(format_elapsed(gap, None, "hours")) if hours else
-                        self.tr("it finishes {0} days sooner").format(format_time_number(gap)))
+            bits.append(self.tr("it finishes {0} sooner").format(gap))
         elif cmp.days_sooner < 0:
-            bits.append(self.tr("it takes {0} longer").format(format_elapsed(gap, None, "hours")) if hours else
-                        self.tr("it takes {0} days longer").format(format_time_number(gap)))
+            bits.append(self.tr("it takes {0} longer").format(gap))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
@@ -748,23 +776,22 @@ class PlansPage(BasePage):
                     f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
-        hours = plan_span_unit(p.calendar_days) == "hours"  # "15.8 hours", as the Project page (format_elapsed; ux21)
-        rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc((tr(
-            "{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}") if hours else tr(
-            "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}")).format(
-            format_plan_span(p.calendar_days, ev.calendar_days_band)[0] if hours else format_plan_days(p.calendar_days, ev.calendar_days_band),
-            format_elapsed(p.compute_days, None, "hours") if hours else format_time_number(p.compute_days),
-            format_tokens(p.tokens_per_s or 0, digits=3), "—" if p.mfu is None else mfu_with_grade(p.mfu, ev))) + "</p>")
+        # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
+        from gpuplanner.core.messages import plan_span_msgs
+
+        head, compute, span_rng = (tr_msg(m) if m is not None else None for m in plan_span_msgs(
+            p.calendar_days, p.compute_days, ev.calendar_days_band))
+        rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
+            "{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}").format(
+            head, compute, format_tokens(p.tokens_per_s or 0, digits=3),
+            "—" if p.mfu is None else mfu_with_grade(p.mfu, ev))) + "</p>")
         if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
             rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
                 format_mfu(ev.mfu), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
             from gpuplanner.core.evaluate import band_name, cost_band_msg
 
-            lo, hi = ev.calendar_days_band
-            # in hours below a day, format_plan_span's numbers and words (ux21); 2 decimals below a day (ux14)
-            rng = (self.tr("{0}–{1} hours").format(*plan_span_numbers(p.calendar_days, (lo, hi))[2:]) if hours
-                   else self.tr("{0}–{1} calendar days").format(*format_days_span(lo, hi)))
+            rng = span_rng or "—"  # the headline's unit and precision, with its word (format_plan_time; ux22)
             if ev.cost_band is not None:
                 rng += " · " + tr_msg(cost_band_msg(ev))  # as the live panel's tooltip; one figure says why (ux15)
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"

@@ -836,8 +836,13 @@ class ProjectPage(BasePage):
         self.table.horizontalHeaderItem(1).setText(self._unit_header(unit))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
-            what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
+            # the card's short name, as the timeline and the Plans table: "1 × NVIDIA A80…XM4 80GB（中国特供…" was cut
+            # in the middle at 1280×800 (ux22); the full name on hover
+            full = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
                     else plural_s(self.tr("{0} node(s), {1} CPU cores"), ph.nodes).format(ph.nodes, ph.count))
+            from .plans_page import table_gpu_name  # the Plans table's compact name ("A800 SXM4")
+
+            what = self.tr("{0} × {1}").format(ph.count, table_gpu_name(ph.device_name)) if ph.resource == "gpu" else full
             cells = [self.display_name(ph.name, ph.kind), f"{spans[2 * r]}–{spans[2 * r + 1]}", what,
                      mode_name(ph.rental_mode),
                      "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]
@@ -845,6 +850,8 @@ class ProjectPage(BasePage):
                 item = QTableWidgetItem(text)
                 if c == 4:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if c == 2:
+                    item.setToolTip(full)
                 self.table.setItem(r, c, item)
         self.timeline.week_unit = self.tr("week")
         # the timeline in the table's unit: a few hours' job over 0–4 hours, not a sliver of a week (ux15)
