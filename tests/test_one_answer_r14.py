@@ -129,19 +129,21 @@ def test_lora_layer_plan_text_and_pdf_days(tmp_path, capsys):
     """``plan`` text prints #1's calendar days; the document stands for #1, and its PDF (en and zh) carries them;
     PEFT's layer gives other days (the layer reaches the printed figure)."""
     from gpuplanner.app.answer import answer
-    from gpuplanner.formatting import format_time_number
+    from gpuplanner.formatting import format_plan_span
 
     (p,) = _plan_json(tmp_path, AUTOMODEL, capsys, top=1)["plans"]
     doc = _write(AUTOMODEL, "automodel.json")
     ans = answer(doc)
     assert ans.evaluation.scenario.training.lora_layer == "automodel"
     assert ans.evaluation.calendar_days == pytest.approx(p["calendar_days"], rel=1e-9)
-    days = format_time_number(p["calendar_days"])
+    band = tuple(p["calendar_days_band"]) if p.get("calendar_days_band") else None
+    days = format_plan_span(p["calendar_days"], band)[0]  # the headline, in its unit (ux22)
     assert days in _flat(_cli(["plan", str(doc), "--top", "1"], capsys))
     (p_peft,) = _plan_json(tmp_path, _layer(AUTOMODEL, "peft"), capsys, top=1)["plans"]
     assert p_peft["step_time_s"] > p["step_time_s"]
     assert days in _flat(_pdf_text(doc, tmp_path))
-    assert _tight(days) in _tight(_pdf_text(doc, tmp_path, "zh_CN"))
+    zh = format_plan_span(p["calendar_days"], band, "zh_CN")[0]
+    assert _tight(zh) in _tight(_pdf_text(doc, tmp_path, "zh_CN"))
 
 
 #: an MoE LoRA search with no framework named: the MoE tools (Megatron-SWIFT) are added to the searched frameworks
@@ -280,12 +282,9 @@ def test_trainer_zero_reduce_moves_estimate_and_plan_agrees(tmp_path, capsys, mo
     """``plan --json``'s #1 is ``estimate --json``'s; #1's layout on two servers with fp32 gradient bytes takes
     longer and its data-parallel share grows (the term is in the one Evaluation both read); ``plan`` text prints #1's
     days."""
-    from gpuplanner.formatting import format_time_number
-
     (p,) = _plan_json(tmp_path, HF_ZERO, capsys, top=1)["plans"]
     assert _estimate_json(tmp_path, p["scenario"], capsys)["step_time_s"] == pytest.approx(p["step_time_s"], rel=1e-9)
-    assert format_time_number(p["calendar_days"]) in _flat(_cli(["plan", str(_write(HF_ZERO, "hfz.json")), "--top",
-                                                                  "1"], capsys))
+    assert R12._headline(p) in _flat(_cli(["plan", str(_write(HF_ZERO, "hfz.json")), "--top", "1"], capsys))
     two = copy.deepcopy(p["scenario"])
     two["hardware"].update(num_gpus=16, gpus_per_node=8)
     on = _estimate_json(tmp_path, two, capsys)
@@ -578,3 +577,38 @@ def test_pipeline_fill_moves_the_search_rows_and_estimate(tmp_path, capsys, monk
     off = _estimate_json(tmp_path, d, capsys)
     step = [(e.get("time_modelled") or e)["step_time_s"] for e in (on, off)]  # the model's own (before a ceiling)
     assert step[1] < step[0] * (1 - 1e-6), step
+
+
+@pytest.mark.parametrize("gpn,n", [(2, 4), (4, 8), (8, 16)])
+def test_quotes_report_and_links_read_one_network_figure(gpn, n, tmp_path):
+    """z3multi14 gives a small server its share of the catalogue's NICs (catalog_hw.server_nics). The Gb/s per node
+    the quotes are compared against (quotes.plan_figures), the figure the report asks the vendor for and the links
+    the pages show are the Evaluation's one figure (evaluate.inter_node_link, the time model's NICs); before parity14
+    the quotes worked it out again from the scenario."""
+    from gpuplanner.app.answer import answer
+    from gpuplanner.core.quotes import plan_figures
+    from gpuplanner.formatting import format_number
+    from gpuplanner.report.content import build_report_data
+
+    d = _two_servers("a100-sxm-80gb", n, gpn, "ib-hdr-200")
+    path = _write(d, f"servers-{gpn}.json")
+    ev = answer(path).evaluation
+    want = ev.links.inter_node_gbps_per_node
+    assert want == pytest.approx(200.0 * max(1, round(8 * gpn / 8)), rel=1e-12)  # one HDR NIC a GPU (DGX A100)
+    assert plan_figures(ev).inter_node_gbps == pytest.approx(want, rel=1e-12)
+    req = build_report_data(answer(path)).requirements
+    assert req.inter_node.params["gbps"] == format_number(want, 0)
+
+
+def test_quotes_read_the_evaluations_network_figure(monkeypatch):
+    """The quotes' figure is the Evaluation's: with the links' figure changed, the quotes follow (a second
+    computation would not)."""
+    from gpuplanner.core import evaluate as E
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.quotes import plan_figures
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    ev = evaluate(scenario_from_dict(_two_servers("a100-sxm-80gb", 4, 2, "ib-hdr-200")))
+    real = E.inter_node_link
+    monkeypatch.setattr(E, "inter_node_link", lambda e: (real(e)[0], 123.0))
+    assert plan_figures(ev).inter_node_gbps == 123.0
