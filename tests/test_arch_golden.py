@@ -19,6 +19,10 @@ reader's last plain-English errors got message ids (issue #15): the English line
 Re-recorded in issue 35 round 10 for configs that describe no model (decoder_sparse_step 0 with experts; then
 head_dim 0, moe_intermediate_size 0 on Qwen-MoE/DeepSeekMoE, num_local_experts 0 on Mixtral): every outcome was
 compared before and after; only variants holding such a 0 went from read to refused, and no read result changed.
+Re-recorded in issue 35 round 14 (probe14: MLA ``kv_lora_rank`` / ``v_head_dim`` must be ≥ 1; fp8block14: the reader
+reads ``quantization_config.weight_block_size``): of every outcome compared before and after, 1,041 read results
+gained only ``weight_block_n`` / ``weight_block_k``, 19 variants holding a 0 rank or head dim and 20 holding a malformed
+block size went from read to refused, and 356 refusals of a bad ``kv_lora_rank`` now say "≥ 1"; nothing else moved.
 """
 
 from __future__ import annotations

@@ -178,6 +178,27 @@ def mfu_ceiling(gpu_id: str, engine: str, params_total: float, precision: str = 
     return {**pool[k], "class": k, "fallback": why}
 
 
+#: The GPU families whose best published runs are the planning guide's "mainstream GPU" (§4: "MFU 40–55% with a
+#: mainstream GPU and an optimised framework is good"): A100/A800 and H100/H800/H200 in BF16, the runs of
+#: ``validation_bands.json`` (Megatron-LM, llm-foundry). The MFU grade (rules.grade_bands) reads the guide's bands
+#: for these; a class whose MFU is counted on a peak its runs outgrow (the H20's compute-capped die; FP8 steps
+#: counted on the BF16 peak) has its bands scaled to its own best run.
+MAINSTREAM_FAMILIES = ("ampere_dc", "hopper_dc")
+
+
+def mainstream_class(cls: str) -> bool:
+    """Whether a ceiling class (:func:`mfu_ceiling`'s ``class``) is one the planning guide's MFU bands speak of."""
+    return str(cls).split("/")[0] in MAINSTREAM_FAMILIES and not str(cls).endswith("/fp8")
+
+
+def class_ceiling(s: Any, gpu_id: str, params_total: float) -> dict | None:
+    """The best published run of the plan's class (:func:`mfu_ceiling`), whether or not it caps the plan (a user's
+    own MFU or a measured run is not capped, but its grade is still read against its class: rules.grade_bands)."""
+    from .frameworks import engine_of
+
+    return mfu_ceiling(gpu_id, engine_of(s.training.framework), float(params_total), str(s.training.precision))
+
+
 def ceiling_applies(s: Any, gpu_id: str) -> bool:
     """The ceiling is used unless the user gave an MFU, or switched it off, or a run measured on this very GPU
     calibrates its plans (core/calibration.pick: a run on another card, or a CPU smoke test, changes nothing here)."""

@@ -72,6 +72,10 @@ class ModelArch:
     fused_gate_up: bool = False  # gate and up stored as one matrix (Phi-3 gate_up_proj, ChatGLM dense_h_to_4h)
     stored_params: int | None = None  # exact count read from safetensors headers, when known
     stored_dtype: str | None = None
+    # block-scaled FP8 checkpoint (issue 35 r14, fp8block14): the config's ``quantization_config.weight_block_size``
+    # [block_n, block_k] (Qwen3-*-FP8, DeepSeek-V3/R1: [128, 128]); 0, 0 when absent (unquantised or per-tensor)
+    weight_block_n: int = 0
+    weight_block_k: int = 0
     # what the reader did not know (never silent: core/intake.py turns these into warnings)
     unrecognised: str = ""  # the config's model_type when its family is not one this module reads exactly
     uncounted: str = ""  # config sections not counted (e.g. "vision_config"), comma-separated
@@ -1012,7 +1016,25 @@ def _finish(arch: ModelArch, cfg: dict, inferred: bool = False, text_cfg: dict |
         changes["uncounted"] = ",".join(uncounted)
     rope_cfg = text_cfg if isinstance(text_cfg, dict) and isinstance(text_cfg.get("rope_scaling"), dict) else cfg
     changes["context_length"] = context_length(rope_cfg, arch.max_position_embeddings)
+    quant_at = cfg if isinstance(cfg.get("quantization_config"), dict) or not isinstance(text_cfg, dict) else text_cfg
+    changes["weight_block_n"], changes["weight_block_k"] = weight_block_size(quant_at)
     return arch.replace(**changes)
+
+
+def weight_block_size(cfg: dict) -> tuple[int, int]:
+    """``quantization_config.weight_block_size`` of a block-scaled FP8 checkpoint as (block_n, block_k): the tile of
+    weights that shares one scale (vLLM ``Fp8Config.from_config`` reads the same key; ``Fp8LinearMethod`` then runs
+    ``W8A8BlockFp8LinearOp``; SGLang ``Fp8Config`` likewise). (0, 0) when the config has no such key (BF16, or a
+    per-tensor/per-channel FP8 checkpoint); a value that is not two whole numbers ≥ 1 is a config error."""
+    q = cfg.get("quantization_config") if isinstance(cfg, dict) else None
+    block = q.get("weight_block_size") if isinstance(q, dict) else None
+    if block is None:
+        return 0, 0
+    if (not isinstance(block, (list, tuple)) or len(block) != 2
+            or not all(isinstance(b, int) and not isinstance(b, bool) and 1 <= b <= MAX_CONFIG_INT for b in block)):
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' must be two whole numbers, got {got}"),
+                                        key="weight_block_size", got=str(block)[:40]), field="config.json")
+    return int(block[0]), int(block[1])
 
 
 # ---------------------------------------------------------------------------------------------- presets

@@ -176,12 +176,16 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         # be greater than 1"; the estimate priced vpp=2 on pp=1 without a word (probe14)
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "vpp={vpp} interleaves pipeline stages; it needs pp > 1"), vpp=p.vpp), field="parallel.vpp")
-    if p.vpp > 1 and arch.num_layers < p.pp * p.vpp:
+    if p.vpp > 1 and arch.num_layers + 2 < p.pp * p.vpp:
         # each virtual stage holds whole layers: Megatron-Core builds num_layers // pp // vpp of them a chunk
         # (transformer_layer.py ``num_layers_per_virtual_rank = num_layers_per_pipeline_rank // vp_size``, d98e8a64),
-        # none at all past this; the estimate priced pp=8 vpp=8 on 32 layers as 64 chunks (probe14)
+        # none at all past this; the estimate priced pp=8 vpp=8 on 32 layers as 64 chunks (probe14). With
+        # ``account_for_embedding_in_pipeline_split`` / ``account_for_loss_in_pipeline_split`` (TransformerConfig)
+        # the embedding and the loss each count as a layer, so Megatron-Bridge's Llama 3.1 405B GB200 recipe runs
+        # pp 16 × vpp 8 = 128 chunks on 126 layers: the bound is the layers plus those two.
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-            CTX, "vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model's {layers} layers"),
+            CTX, "vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model's {layers} layers "
+                 "plus its embedding and loss"),
             vpp=p.vpp, pp=p.pp, chunks=p.pp * p.vpp, layers=arch.num_layers), field="parallel.vpp")
     if p.ep > 1:
         if not arch.is_moe:

@@ -165,7 +165,8 @@ class Evaluation:
     #: a card-hour price or a machine quote
     break_even: Mapping[str, Any] | None = None
     messages: tuple[Msg, ...] = ()
-    #: ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%, ``optimistic`` > 55% (:mod:`core.rules`)
+    #: ``poor`` < 30%, ``fair``, ``good``, ``optimistic`` above the best published run of the plan's class: the
+    #: guide's 40–55% on mainstream classes, scaled to the class's run elsewhere (rules.grade_bands)
     mfu_grade: str | None = None
     #: the MFU the grade reads: the training passes' (RL) MFU the plan is timed at — the ceiling's where it caps
     mfu_graded: float | None = None
@@ -736,12 +737,14 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
     graded, graded_used = _graded(tm, factor, ceiling)
+    cls_ceiling = ceiling or advisormod.class_ceiling(s, r.gpu.id, float(r.params.total))  # rules.grade_bands' class
     verdicts = evaluate_rules(
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes, r.gpu, h.num_gpus) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
-        grade_mfu=graded_used, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
+        grade_mfu=graded_used, grade_ceiling=cls_ceiling,
+        pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu))))
     return Evaluation(
@@ -753,7 +756,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice, break_even=costmod.break_even_hours_per_week(price),
-        messages=tuple(messages), mfu_grade=mfu_grade(graded_used), mfu_graded=graded_used, rules=verdicts,
+        messages=tuple(messages), mfu_grade=mfu_grade(graded_used, cls_ceiling), mfu_graded=graded_used, rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
         warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,

@@ -100,6 +100,7 @@ from .methods import DECODE_GEMMS_PER_LAYER, MOE_DECODE_EXTRA_KERNELS, decode_ke
 from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP, VLLM_EAGER_TP_OPS_PER_LAYER
 from .methods import ENGINE_SEQ_S as V0_ENGINE_SEQ_S, ENGINE_STEP_S as V0_ENGINE_STEP_S  # vLLM V0's host work (round 10)
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
+from .serving_facts import DECODE_KERNEL_S
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
 from .fp8 import TE_GEMM_RATIO
@@ -141,6 +142,9 @@ class ServingModel:
     #: the checkpoint quantises the vocabulary tables too (gpt-fast, MLC LLM; not the serving engines' checkpoints,
     #: :func:`sixteen_bit_params`)
     vocab_quantized: bool = False
+    #: a block-scaled FP8 checkpoint (``quantization_config.weight_block_size``, :attr:`ModelArch.weight_block_n`):
+    #: its ``fp8`` linears run the block path (:data:`BLOCK_FP8_GEMM_RATIO`, :func:`block_fp8_decode_extra_s`)
+    block_scaled: bool = False
 
     @property
     def hidden(self) -> int:
@@ -161,7 +165,8 @@ class ServingModel:
                    vocab_size=int(getattr(arch, "vocab_size", 0) or 0),
                    input_embedding=float(getattr(params, "embedding", 0) or 0)
                    if float(getattr(params, "lm_head", 0) or 0) > 0 else 0.0,
-                   lm_head=float(getattr(arch, "vocab_size", 0) or 0) * float(getattr(arch, "hidden_size", 0) or 0))
+                   lm_head=float(getattr(arch, "vocab_size", 0) or 0) * float(getattr(arch, "hidden_size", 0) or 0),
+                   block_scaled=int(getattr(arch, "weight_block_n", 0) or 0) > 0)
 
 
 def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
@@ -356,7 +361,8 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     gen = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)]
     e = gen * (_timing.sustained_clock_factor(gpu, precision) / _timing.sustained_clock_ratio(gpu))
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
-        e *= (eight_bit_gemm_share(gpu) / gen) if forward else TE_GEMM_RATIO  # issue 35 round 13 (fp8lin13)
+        rho = BLOCK_FP8_GEMM_RATIO if block_fp8(m, precision) else 1.0  # issue 35 round 14 (fp8block14)
+        e *= (eight_bit_gemm_share(gpu, rho) / gen) if forward else TE_GEMM_RATIO * rho  # round 13 (fp8lin13)
     width = m.hidden / max(tp, 1)
     rows0 = _timing.T0 if t0 is None else float(t0)
     return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
@@ -417,17 +423,60 @@ def eight_bit_forward(engine: str | None) -> bool:
 # Qwen3-8B, KV bf16) is 1.17× / 1.22× / 1.24× faster than BF16's at 1,024 / 2,048 / 8,192 prompt tokens
 # (bench/validate_serve_vllm12.py); vLLM PR #49363's H100 GEMM table (gemma-4-31B, N=12288 K=5376, 128 rows) gives
 # the GEMM alone 1.43× (with the activation quantisation) over BF16.
-def eight_bit_gemm_share(gpu: Any) -> float:
+def eight_bit_gemm_share(gpu: Any, gemm_ratio: float = 1.0) -> float:
     """Share of the 8-bit dense peak a forward's 8-bit linear layers reach on ``gpu``'s generation (above), before the
-    card's sustained-clock factor and the size factor of :func:`gemm_efficiency`."""
+    card's sustained-clock factor and the size factor of :func:`gemm_efficiency`. ``gemm_ratio``: the 8-bit GEMM's
+    rate against the per-tensor-scaled one (:data:`BLOCK_FP8_GEMM_RATIO` for a block-scaled checkpoint)."""
     gen_name = _timing.gpu_generation(gpu)
     g = _timing.GEN_EFFICIENCY[gen_name]
     s = matmul_ceiling_16bit(gen_name)
     p16 = float(getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None) or 0.0)
     p8 = float(getattr(gpu, "fp8_tflops", None) or 0.0)
     if p16 <= 0 or p8 <= 0 or s <= g:
-        return g * TE_GEMM_RATIO
-    return 1.0 / (1.0 / (s * TE_GEMM_RATIO) + (1.0 / g - 1.0 / s) * p8 / p16)
+        return g * TE_GEMM_RATIO * gemm_ratio
+    return 1.0 / (1.0 / (s * TE_GEMM_RATIO * gemm_ratio) + (1.0 / g - 1.0 / s) * p8 / p16)
+
+
+# Issue 35, round 14 (fp8block14): BLOCK-SCALED FP8 checkpoints (Qwen3-*-FP8, DeepSeek-V3/R1: ``weight_block_size``
+# [128, 128], one FP32 scale per 128 x 128 weight block; activations quantised per token per 128-column group). vLLM
+# ``Fp8LinearMethod`` runs them through ``W8A8BlockFp8LinearOp`` (``model_executor/layers/quantization/utils/
+# fp8_utils.py``): ``per_token_group_quant_fp8`` of the BF16 input, then CUTLASS's blockwise ``cutlass_scaled_mm``
+# (SM90/SM100), DeepGEMM ``fp8_gemm_nt`` or the Triton ``w8a8_block_fp8_matmul``; SGLang
+# ``dispatch_w8a8_block_fp8_linear`` (``srt/layers/quantization/fp8_utils.py`` @002ed7e4; auto: DeepGEMM on SM90,
+# FlashInfer on Blackwell, else Triton) calls ``sglang_per_token_group_quant_fp8`` then the block GEMM. The per-128
+# K-block rescale of the accumulator (scale_a x scale_b promoted on CUDA cores) is what the per-tensor GEMM does not do.
+#: The block GEMM's rate against the per-tensor/row-wise FP8 GEMM's at compute-bound sizes: pytorch/FBGEMM PR #2546
+#: (H100 500W, "fp8 block gemm only" / "fp8 row gemm only"): 870.40/1125.51 (8192^3), 828.34/1082.75 (65536x8192x7168),
+#: 828.31/1141.38 (65536x3584x8192): median 0.765. (vLLM PR #23280's H100 CUTLASS/Triton block kernels on DeepSeek's
+#: N=2112 K=7168 reach 0.56-0.73 of BF16 at 1K-8K rows, slower still; vLLM PR #49363's at 128 rows matches the
+#: per-tensor kernel: bench/validate_serve_fp8block14.py prints all three.)
+BLOCK_FP8_GEMM_RATIO = 0.765
+#: The block GEMM's weight stream at decode sizes against the per-tensor kernel's: vLLM PR #49363 (H100,
+#: ``benchmark_fp8_gemm.py``, gemma-4-31B-it shapes, FP8 block noquant / FP8 per-tensor noquant) N=12288 K=5376:
+#: 0.951 (1 row), 0.898 (16); N=43008 K=5376: 0.966 (1), 0.777 (16): median 0.924.
+BLOCK_FP8_DECODE_STREAM_RATIO = 0.924
+#: Activation group-quant kernels a decoder layer's decode step runs for its block linears (QKV, O, gate/up, down),
+#: none fused into the norm or activation kernels: SGLang's ``sglang_per_token_group_quant_fp8`` in each block
+#: linear; vLLM's ``per_token_group_quant_fp8`` custom op. Each costs the planner's fixed kernel time
+#: (``serving_facts.DECODE_KERNEL_S``; PR #49363's activation quant at 1 row: 2.3 and 3.7 us).
+BLOCK_FP8_QUANTS_PER_LAYER = 4
+
+
+def block_fp8(m: ServingModel, precision: str) -> bool:
+    """A block-scaled FP8 checkpoint served at ``fp8`` (its own format): the block path above."""
+    return precision == "fp8" and bool(getattr(m, "block_scaled", False))
+
+
+def block_fp8_decode_extra_s(m: ServingModel, precision: str, batch: float, tp: int, bw: float) -> tuple[float, float]:
+    """Seconds a block-FP8 decode step adds to the per-tensor one, (weight stream, other kernels); (0, 0) otherwise:
+    the quantised weights streamed at :data:`BLOCK_FP8_DECODE_STREAM_RATIO` of the per-tensor kernel's rate (the
+    16-bit LM head is no block linear), and the group-quant kernels (:data:`BLOCK_FP8_QUANTS_PER_LAYER` a layer at
+    ``DECODE_KERNEL_S``). ``bw``: the step's weight-stream bandwidth, bytes/s."""
+    if not block_fp8(m, precision) or bw <= 0:
+        return 0.0, 0.0
+    lin = max(decode_weight_bytes(m, precision, batch) - _head16(m) * ACT_BYTES, 0.0) / max(tp, 1)
+    return (lin / bw * (1.0 / BLOCK_FP8_DECODE_STREAM_RATIO - 1.0),
+            BLOCK_FP8_QUANTS_PER_LAYER * m.num_layers * DECODE_KERNEL_S)
 
 
 #: GEMM rows a weight-only kernel pads a decode step to. Weight-only formats (int4 always; int8 on cards without an
@@ -763,6 +812,9 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
+    block_read, block_k = block_fp8_decode_extra_s(m, precision, batch, tp, bw)  # issue 35 round 14 (fp8block14)
+    t_read += block_read
+    other_k += block_k
     t_sum = no_overlap_gemm_s(m, gpu, precision, batch, tp, t_read)  # issue 35 round 8 (smallm8)
     # the sum bound binds: the weight stream or the padded FLOPs, whichever is the larger part, names the roof
     read_bound = t_read >= t_gemm or (t_sum < t_gemm and 2.0 * t_read >= t_sum)

@@ -8,9 +8,11 @@ search no longer ranks by it.
 Rules (ids are a public contract: ``plan --json`` lists them):
 
 * ``mfu_grade`` — model FLOPs utilisation graded ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%,
-  ``optimistic`` > 55%. The guide: "MFU 40–55% with a mainstream GPU and an optimised framework is good; below
-  30% (framework incompatibility, bad topology) means the cost per token goes up"; the published runs agree
-  (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
+  ``optimistic`` above the best published run of the plan's class (:func:`grade_bands`, issue 35 round 14: the
+  class's run of advisor.mfu_ceiling; on a class whose run is above the guide's 55%, the H20 and FP8, the fair/good
+  boundary scales with it; no table: above 55%). The guide: "MFU 40–55% with a mainstream GPU and an optimised
+  framework is good; below 30% (framework incompatibility, bad topology) means the cost per token goes up"; the
+  published runs agree (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
   only on A100 with small models and heavy tuning — MegaScale 55.2%, torchtitan 56–61%). A poor plan is
   ranked after every acceptable one unless no acceptable plan meets the deadline — but only when its low MFU
   comes from what the guide's parenthesis names, the interconnect and topology: its exposed communication and
@@ -136,11 +138,61 @@ def printed_mfu(mfu) -> np.ndarray:
     return np.round(np.asarray(mfu, dtype=float), MFU_PRINTED_DECIMALS)
 
 
-def mfu_grade_codes(mfu) -> np.ndarray:
-    """0 poor (< 30%), 1 fair (30–40%), 2 good (40–55%), 3 optimistic (> 55%) of the MFU as printed
-    (:func:`printed_mfu`); -1 where MFU is unknown."""
+#: A plan within this share of its class's best published run (``round(0.95 × ceiling, 2)`` and above, up to the
+#: ceiling) is "near the best published run": a plan timed at the ceiling (advisor.capped) or a point or two under
+#: it, about the spread of one class's best runs (Megatron-LM's H100 README: 0.48 and 0.49). Below it a good plan
+#: keeps the guide's sentence (a 0.9 share, tried first, put 44% on an H100 "near" 49%: most good plans).
+MFU_NEAR_SHARE = 0.95
+
+
+@dataclass(frozen=True)
+class GradeBands:
+    """The MFU grade's bands for one plan's class (:func:`grade_bands`): poor below ``poor_below``, fair up to
+    ``good_from``, good up to ``top`` (and "near the best published" from ``near_from``), optimistic above ``top``.
+    ``scale``: the factor the guide's fair/good boundary is scaled by (1: the guide's bands); ``ceiling``: the class's
+    best published run (advisor.mfu_ceiling's dict), None when no table is shipped (the guide's bands alone)."""
+
+    poor_below: float = MFU_POOR_BELOW
+    good_from: float = MFU_GOOD_FROM
+    top: float = MFU_GOOD_UPTO
+    near_from: float = math.inf
+    scale: float = 1.0
+    ceiling: dict | None = None
+
+
+def grade_bands(ceiling: dict | None) -> GradeBands:
+    """The one rule for the MFU grade's bands, from the plan's class ceiling (advisor.mfu_ceiling / class_ceiling).
+
+    * Above the class's best published run (both at the printed precision, so "76%" of a plan capped at 75.8% is
+      not above it): optimistic, "above the best published run of its class". Within :data:`MFU_NEAR_SHARE` of it:
+      good, "near the best published run".
+    * The guide's bands (§4: good 40–55%, poor below 30%) are for mainstream GPUs (advisor.mainstream_class): there
+      the fair/good boundary is the guide's 40%. A class whose best run is above the guide's 55% on a peak its runs
+      outgrow (the H20: ms-swift's Qwen3-14B at 0.758; FP8 runs counted on the BF16 peak) scales it by
+      ``ceiling / 0.55`` (H20: 40% × 0.758 / 0.55 = 55%): 40% on an H20 is what 29% is on an H100.
+    * Poor stays below the guide's 30% for every class: it is a ranking rule (the search ranks poor plans whose
+      loss is the interconnect's after the others, rules.poor_penalised), and the guide's "below 30% … the cost per
+      token goes up" is said of the card's own peak; a per-class poor line moves rankings and is left for its own
+      round (docs/notes/2026-12-07/issue-35-r14-grade14.md).
+    No ceiling (no table shipped): the guide's bands, optimistic above 55%."""
+    c = None if not ceiling else ceiling.get("mfu")
+    if c is None or not math.isfinite(float(c)) or float(c) <= 0:
+        return GradeBands()
+    c = float(c)
+    top = round(c, MFU_PRINTED_DECIMALS)
+    scale = 1.0 if advisor.mainstream_class(ceiling.get("class", "")) else max(1.0, c / MFU_GOOD_UPTO)
+    good_from = min(round(MFU_GOOD_FROM * scale, MFU_PRINTED_DECIMALS), top)
+    near_from = max(good_from, round(MFU_NEAR_SHARE * c, MFU_PRINTED_DECIMALS))
+    return GradeBands(MFU_POOR_BELOW, good_from, top, near_from, scale, ceiling)
+
+
+def mfu_grade_codes(mfu, bands: GradeBands | None = None) -> np.ndarray:
+    """0 poor, 1 fair, 2 good, 3 optimistic of the MFU as printed (:func:`printed_mfu`), by the plan's class bands
+    (:func:`grade_bands`; None: the guide's, poor < 30%, fair 30–40%, good 40–55%, optimistic > 55%); -1 where the
+    MFU is unknown."""
+    b = bands or GradeBands()
     m = printed_mfu(mfu)
-    code = np.select([m < MFU_POOR_BELOW, m < MFU_GOOD_FROM, m <= MFU_GOOD_UPTO], [0, 1, 2], 3)
+    code = np.select([m < b.poor_below, m < b.good_from, m <= b.top], [0, 1, 2], 3)
     return np.where(np.isfinite(m), code, -1).astype(np.int64)
 
 
@@ -174,10 +226,11 @@ def poor_penalised(mfu, comm) -> np.ndarray:
     return (m < MFU_POOR_BELOW) & np.isfinite(m) & ~(np.asarray(comm, dtype=float) < MFU_POOR_COMM_SHARE)
 
 
-def mfu_grade(mfu: float | None) -> str | None:
+def mfu_grade(mfu: float | None, ceiling: dict | None = None) -> str | None:
+    """The grade of ``mfu`` against the class whose best published run is ``ceiling`` (:func:`grade_bands`)."""
     if mfu is None or not math.isfinite(mfu):
         return None
-    return GRADES[int(mfu_grade_codes(mfu))]
+    return GRADES[int(mfu_grade_codes(mfu, grade_bands(ceiling)))]
 
 
 def card_class_applies(params_total: float, is_moe: bool, method: str) -> bool:
@@ -272,7 +325,8 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
 def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
                    switches: Any = None, advice: Any = None, grade_mfu: float | None = None,
-                   comm: float | None = None, pp_slots: int | None = None) -> tuple[RuleResult, ...]:
+                   comm: float | None = None, pp_slots: int | None = None,
+                   grade_ceiling: dict | None = None) -> tuple[RuleResult, ...]:
     """Every rule's verdict for one plan (the same element-wise checks the search ranks with); ``advice``: the
     advisor's figures (a mapping: ``mfu_ceiling``, ``deadline_risk``, ``days_hi``, ``memory_headroom``,
     ``tp_over_pcie``; :func:`advice_rules`). ``rollouts``: ``mfu`` is the training passes' MFU of an RL plan
@@ -281,12 +335,13 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
     reads so that the grade and the MFU a person sees are one figure; ``mfu`` (modelled) is what the ceiling checks.
     Capping never makes a plan poor (a ceiling is a published MFU, far above 30%), so the search's ranking, which
     grades the modelled MFU, agrees. ``comm``: the step's communication share (:func:`comm_share`; None: unknown),
-    which decides whether a poor grade fails the rule (:func:`poor_penalised`)."""
+    which decides whether a poor grade fails the rule (:func:`poor_penalised`). ``grade_ceiling``: the best published
+    run of the plan's class (advisor.class_ceiling), whose bands the grade reads (:func:`grade_bands`)."""
     on = {rid: bool(getattr(switches, rid, True)) for rid in RULE_IDS}
     out = []
     # MFU grade
     shown = mfu if grade_mfu is None else grade_mfu
-    out.append(_mfu_grade_rule(shown, rollouts, comm, on["mfu_grade"]))
+    out.append(_mfu_grade_rule(shown, rollouts, comm, on["mfu_grade"], grade_bands(grade_ceiling)))
     # card class
     applies = card_class_applies(params_total, is_moe, method)
     fails = bool(card_class_fails(params_total, is_moe, method, gpu_memory_gb))
@@ -344,38 +399,77 @@ def _cannot_run(results: list[RuleResult]) -> list[RuleResult]:
     return [RuleResult(r.id, "not_applicable", why) if r.id in RUN_RULES else r for r in results]
 
 
-def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, enabled: bool) -> RuleResult:
-    """The ``mfu_grade`` verdict: the grade of the MFU ``shown``; a poor one fails only when the communication
-    share ``comm`` says the interconnect or layout made it (:func:`poor_penalised`)."""
-    grade = mfu_grade(shown)
+def _whose(b: GradeBands) -> Msg:
+    """The run a class-scaled grade reads, named with its source (a borrowed one said as borrowed: advisor's
+    ``fallback``, as the MFU-ceiling line says it)."""
+    c = b.ceiling or {}
+    args = {"ceil": float(c.get("mfu", b.top)), "cls": c.get("gpu_type") or "", "src": c.get("source") or "",
+            "date": c.get("source_date") or ""}
+    if c.get("fallback"):
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "the best published run it borrows ({ceil:.0%}: {cls}, {src}, {date}; "
+                                               "no run of its own class is published)"), args)
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "the best published run of its class ({ceil:.0%}: {cls}, {src}, {date})"),
+               args)
+
+
+def _grade_texts(b: GradeBands) -> tuple[dict, Msg]:
+    """Each grade's sentence for bands ``b`` (``{mfu}``, ``{band}``, ``{whose}``) and the fair band's words."""
     texts = {
         "good": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on "
                                        "mainstream GPUs)."),
-        "fair": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%); the interconnect or the layout "
+        "fair": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair ({band}); the interconnect or the layout "
                                        "leaves some compute unused."),
         "poor": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor (below 30% something is wrong: interconnect, "
                                        "data loading or layout), so the cost per token goes up."),
         "optimistic": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: optimistic (above 55% is rare in published "
                                              "runs); measure a short run before committing."),
     }
-    if grade is None:
+    band = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "30–40%"), {})
+    if b.ceiling is not None:
+        texts["optimistic"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: optimistic, above {whose}; measure a "
+                                                     "short run before committing.")
+    if b.scale > 1.0:
+        texts["good"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good ({lo:.0%}–{hi:.0%}: the guide's "
+                                               "40–55% for mainstream GPUs, scaled to {whose}).")
+        band = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{lo:.0%}–{hi:.0%}: the guide's 30–40% for mainstream GPUs, its "
+                                               "upper end scaled to {whose}"),
+                   {"lo": b.poor_below, "hi": b.good_from, "whose": _whose(b)})
+    return texts, band
+
+
+def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, enabled: bool,
+                    bands: GradeBands | None = None) -> RuleResult:
+    """The ``mfu_grade`` verdict: the grade of the MFU ``shown`` in its class's bands (:func:`grade_bands`); a poor
+    one fails only when the communication share ``comm`` says the interconnect or layout made it
+    (:func:`poor_penalised`)."""
+    b = bands or GradeBands()
+    if shown is None or not math.isfinite(shown):
         return RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {}))
+    grade = GRADES[int(mfu_grade_codes(shown, b))]
+    texts, band = _grade_texts(b)
     fails = bool(poor_penalised(shown, np.nan if comm is None else comm))
+    args = {"mfu": shown, "band": band, "lo": b.good_from, "hi": b.top}
+    if b.ceiling is not None:
+        args["whose"] = _whose(b)
     if grade == "poor" and not fails:
+        # the compute-side work named generally: a poor MFU on a compute-capped card (the H20) is not "a fast card"'s
         text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor, but not from the interconnect: "
                                                "communication and pipeline bubble are {comm:.0%} of the step, the "
-                                               "rest is compute-side work (the method's memory-bound kernels on a "
-                                               "fast card), which the time and cost already count; ranked by cost."),
+                                               "rest is compute-side work (the method's memory-bound kernels, extra "
+                                               "passes, host launch time), which the time and cost already count; "
+                                               "ranked by cost."),
                    {"mfu": shown, "comm": float(comm)})
     elif grade == "fair" and comm is not None and math.isfinite(comm) and comm < MFU_POOR_COMM_SHARE:
         # as the poor grade: little communication, so the unused compute is the kernels', not the link's
-        text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: "
+        text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair ({band}), not from the interconnect: "
                                                "communication and pipeline bubble are {comm:.0%} of the step, the "
                                                "rest is compute-side work (memory-bound kernels, the method's extra "
                                                "passes)."),
-                   {"mfu": shown, "comm": float(comm)})
+                   {"mfu": shown, "comm": float(comm), "band": band})
+    elif grade == "good" and printed_mfu(shown) >= b.near_from:
+        text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good, near {whose}."), args)
     else:
-        text = Msg(CTX, texts[grade], {"mfu": shown})
+        text = Msg(CTX, texts[grade], args)
     if rollouts:
         text = _training_passes(text)
     return RuleResult("mfu_grade", _status(True, fails, enabled), text)

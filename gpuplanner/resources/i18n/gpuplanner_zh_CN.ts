@@ -2120,10 +2120,6 @@
         <translation>vpp={vpp} 交错排布流水线阶段，需要 pp &gt; 1</translation>
     </message>
     <message>
-        <source>vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model&apos;s {layers} layers</source>
-        <translation>vpp={vpp} 与 pp={pp} 共切出 {chunks} 个模型分块，多于模型的层数 {layers}</translation>
-    </message>
-    <message>
         <source>expert parallelism needs an MoE model</source>
         <translation>专家并行需要 MoE 模型</translation>
     </message>
@@ -2134,6 +2130,10 @@
     <message>
         <source>ep={ep} must divide the data-parallel degree {dp}</source>
         <translation>ep={ep} 必须能整除数据并行度 {dp}</translation>
+    </message>
+    <message>
+        <source>vpp={vpp} with pp={pp} makes {chunks} model chunks, more than the model&apos;s {layers} layers plus its embedding and loss</source>
+        <translation>vpp={vpp} 与 pp={pp} 共切出 {chunks} 个模型分块，多于模型的层数 {layers} 加上词嵌入层和损失层</translation>
     </message>
     <message>
         <source>cp={cp} does not divide seq_len={seq_len}</source>
@@ -3818,6 +3818,10 @@
         <translation>vision_config：patch_size 大于 image_size</translation>
     </message>
     <message>
+        <source>&apos;{key}&apos; must be two whole numbers, got {got}</source>
+        <translation>“{key}”应为两个正整数，实际为 {got}</translation>
+    </message>
+    <message>
         <source>model preset {name} is malformed: {err}</source>
         <translation>模型预设 {name} 格式有误：{err}</translation>
     </message>
@@ -5359,10 +5363,6 @@
         <translation>按需</translation>
     </message>
     <message>
-        <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. 40–55% is good, above 55% optimistic.</source>
-        <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。40–55% 为良好，高于 55% 为偏乐观。</translation>
-    </message>
-    <message>
         <source>Leave out cards under 80 GB for full training of dense models of ~70B and more</source>
         <translation>全量训练约 70B 及以上的稠密模型时，排除低于 80 GB 的显卡</translation>
     </message>
@@ -5507,6 +5507,10 @@
     <message>
         <source>recompute {0}</source>
         <translation>重计算 {0}</translation>
+    </message>
+    <message>
+        <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. Good is the guide&apos;s 40–55% on mainstream GPUs, scaled on a card whose best published run is higher; above the best published run of the plan&apos;s class is optimistic.</source>
+        <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。良好是规划指南对主流 GPU 给出的 40–55%，在最佳公开记录更高的卡上等比放大；高于方案所属类别的最佳公开记录为偏乐观。</translation>
     </message>
     <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
@@ -8371,16 +8375,20 @@
         <translation>按估计值就已错过截止时间（{days}，截止 {deadline_days}），不只是按区间上限。</translation>
     </message>
     <message>
+        <source>the best published run it borrows ({ceil:.0%}: {cls}, {src}, {date}; no run of its own class is published)</source>
+        <translation>所借用的最佳公开记录（{ceil:.0%}：{cls}，{src}，{date}；本类没有公开的运行记录）</translation>
+    </message>
+    <message>
         <source>Not checked: this layout does not fit in GPU memory, so it cannot run.</source>
         <translation>不检查：此布局放不下 GPU 显存，无法运行。</translation>
     </message>
     <message>
-        <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
-        <translation>估计 MFU {mfu:.0%}：良好（调优过的框架在主流 GPU 上可达 40–55%）。</translation>
+        <source>the best published run of its class ({ceil:.0%}: {cls}, {src}, {date})</source>
+        <translation>同类最佳公开记录（{ceil:.0%}：{cls}，{src}，{date}）</translation>
     </message>
     <message>
-        <source>Estimated MFU {mfu:.0%}: fair (30–40%); the interconnect or the layout leaves some compute unused.</source>
-        <translation>估计 MFU {mfu:.0%}：一般（30–40%）；互联或并行布局让一部分算力闲置。</translation>
+        <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
+        <translation>估计 MFU {mfu:.0%}：良好（调优过的框架在主流 GPU 上可达 40–55%）。</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: poor (below 30% something is wrong: interconnect, data loading or layout), so the cost per token goes up.</source>
@@ -8487,6 +8495,38 @@
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
     </message>
     <message>
+        <source>Estimated MFU {mfu:.0%}: fair ({band}); the interconnect or the layout leaves some compute unused.</source>
+        <translation>估计 MFU {mfu:.0%}：一般（{band}）；互联或并行布局让一部分算力闲置。</translation>
+    </message>
+    <message>
+        <source>30–40%</source>
+        <translation>30–40%</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: optimistic, above {whose}; measure a short run before committing.</source>
+        <translation>估计 MFU {mfu:.0%}：偏乐观，高于{whose}；下单前先做一次短时实测。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: good ({lo:.0%}–{hi:.0%}: the guide&apos;s 40–55% for mainstream GPUs, scaled to {whose}).</source>
+        <translation>估计 MFU {mfu:.0%}：良好（{lo:.0%}–{hi:.0%}：规划指南对主流 GPU 给出的 40–55%，按{whose}等比放大）。</translation>
+    </message>
+    <message>
+        <source>{lo:.0%}–{hi:.0%}: the guide&apos;s 30–40% for mainstream GPUs, its upper end scaled to {whose}</source>
+        <translation>{lo:.0%}–{hi:.0%}：规划指南对主流 GPU 给出的 30–40%，上限按{whose}等比放大</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels, extra passes, host launch time), which the time and cost already count; ranked by cost.</source>
+        <translation>估计 MFU {mfu:.0%}：差，但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法的访存受限内核、额外的计算、主机端启动开销），时间和成本已计入；按成本排序。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: fair ({band}), not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (memory-bound kernels, the method&apos;s extra passes).</source>
+        <translation>估计 MFU {mfu:.0%}：一般（{band}），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: good, near {whose}.</source>
+        <translation>估计 MFU {mfu:.0%}：良好，接近{whose}。</translation>
+    </message>
+    <message>
         <source>Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%}.</source>
         <translation>模型 MFU {mfu:.1%} 高于借用的上限 {ceil:.1%}：本类没有公开的运行记录，因此取有记录各类中最低的上限（{cls}；{src}，{date}，{layout}）；按 {ceil:.1%} 计算时间和成本。</translation>
     </message>
@@ -8553,14 +8593,6 @@
     <message>
         <source>{nodes} nodes priced from {provider}, whose quote does not say that its servers are networked. {ask}</source>
         <translation>{nodes} 个节点按 {provider} 的价格计价，其报价未说明服务器之间组网。{ask}</translation>
-    </message>
-    <message>
-        <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels on a fast card), which the time and cost already count; ranked by cost.</source>
-        <translation>估计 MFU {mfu:.0%}：差，但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法在高算力卡上的访存受限内核），时间和成本已计入；按成本排序。</translation>
-    </message>
-    <message>
-        <source>Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (memory-bound kernels, the method&apos;s extra passes).</source>
-        <translation>估计 MFU {mfu:.0%}：一般（30–40%），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
     </message>
     <message>
         <source>Over the budget already at the estimate ({cost:,.0f} {cur} against {budget_cap:,.0f} {cur}), not only at the upper end of its band.</source>

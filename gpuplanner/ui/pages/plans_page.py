@@ -481,7 +481,8 @@ class PlansPage(BasePage):
         tips = {  # each switch reads its rule's name (rule_name: the check lines' and rank lines' name)
             "mfu_grade": self.tr(
                 "Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets "
-                "the deadline. 40–55% is good, above 55% optimistic."),
+                "the deadline. Good is the guide's 40–55% on mainstream GPUs, scaled on a card whose best "
+                "published run is higher; above the best published run of the plan's class is optimistic."),
             "card_class": self.tr(
                 "Leave out cards under 80 GB for full training of dense models of ~70B and more"),
             "consumer_multinode": self.tr(
