@@ -612,3 +612,23 @@ def test_quotes_read_the_evaluations_network_figure(monkeypatch):
     real = E.inter_node_link
     monkeypatch.setattr(E, "inter_node_link", lambda e: (real(e)[0], 123.0))
     assert plan_figures(ev).inter_node_gbps == 123.0
+
+
+def test_h20_grade_is_the_same_in_plan_text_json_and_estimate(tmp_path, capsys, monkeypatch):
+    """grade14: the MFU grade reads the plan's class (the H20's own run, 0.758): ``plan`` text's MFU column, ``plan
+    --json`` and ``estimate --json`` give each plan the Evaluation's grade; with the guide's bands for every class
+    (rules.grade_bands patched) the same plans grade otherwise (the class reaches the printed word)."""
+    from gpuplanner.core import rules as RU
+
+    doc = _write(H20, "h20.json")
+    plans = _plan_json(tmp_path, H20, capsys, top=3)["plans"]
+    text = _cli(["plan", str(doc), "--top", "3"], capsys)
+    grades = []
+    for p in plans:
+        e = _estimate_json(tmp_path, p["scenario"], capsys)
+        assert e["mfu_grade"] == p["mfu_grade"] and p["mfu_grade"], (e["mfu_grade"], p["mfu_grade"])
+        assert f"{p['mfu_used']:.0%} {p['mfu_grade']}" in text, text
+        grades.append(p["mfu_grade"])
+    monkeypatch.setattr(RU, "grade_bands", lambda c: RU.GradeBands())
+    guide = [_estimate_json(tmp_path, p["scenario"], capsys)["mfu_grade"] for p in plans]
+    assert guide != grades, (grades, guide)
