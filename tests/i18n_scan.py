@@ -65,7 +65,7 @@ GLOSSARY = BASE_WORDS | {
     # EleutherAI's Pythia model suite, a product name (the GPT-NeoX parallel-residual tooltip cites its configs)
     "Pythia",
     # NVIDIA's NeMo AutoModel library and the Triton kernel language, product names (the LoRA layer choice)
-    "AutoModel", "Triton",
+    "NeMo", "AutoModel", "Triton",
     # training libraries named by the FSDP gradient-sync and LoRA-unit switches (product names: Lightning Fabric,
     # LitGPT, MosaicML Composer, Hugging Face PEFT)
     "Lightning", "Fabric", "LitGPT", "Composer", "PEFT",

@@ -351,13 +351,37 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
-def own_lora_layers(framework: str) -> bool:
-    """Whether ``framework`` runs LoRA linears of its own rather than adapters on Transformers' ``nn.Linear``:
-    the Megatron-Core tools (engine ``megatron``: Megatron's adapters, timing.lora_fused) and Unsloth (its
-    ``fast_lora`` kernels). ``training.lora_layer`` (NeMo AutoModel's LoRA linears, which patch Transformers'
-    ``nn.Linear`` modules) does not apply to them. The one rule the validation (scenario._check_lora_layer), the
-    search, the time model (timing.lora_layer_of) and the Training page read (review14)."""
-    return engine_of(framework) == "megatron" or framework == "unsloth"
+#: The tools that run their own LoRA layers besides the Megatron-Core ones (whose adapters are Megatron's,
+#: timing.lora_fused): Unsloth's ``fast_lora`` kernels. ``training.lora_layer`` (NeMo AutoModel's linears, which patch
+#: Transformers' ``nn.Linear`` modules, issue 35 round 14) does not apply to them: :func:`lora_layer_applies`.
+OWN_LORA_LAYER_TOOLS = ("unsloth",)
+
+
+def own_lora_layers(framework: str, engine: str | None = None) -> bool:
+    """Whether ``framework`` (on ``engine``, by default its own :func:`engine_of`) runs its own LoRA layers: the
+    Megatron-Core tools and :data:`OWN_LORA_LAYER_TOOLS`."""
+    return (engine or engine_of(framework)) == "megatron" or framework in OWN_LORA_LAYER_TOOLS
+
+
+#: The engines whose ``parallel.zero`` 2/3 shards gradients with FSDP's no_sync/unit switches
+#: (``training.fsdp_no_sync``, ``training.fsdp_lora_mixed_units``; issue 35 round 14, memoos14): PyTorch FSDP and
+#: the Hugging Face stack (Accelerate's FSDP plugin).
+FSDP_SWITCH_ENGINES = ("fsdp", "hf")
+
+
+def fsdp_sharded_gradients(framework: str, zero) -> bool:
+    """Whether a plan of ``framework`` at ZeRO stage ``zero`` runs FSDP with sharded gradients (:data:`FSDP_SWITCH_ENGINES`,
+    stage 2 or 3): the one rule the scenario's check (scenario._check_fsdp_no_sync) and the Training page's rows
+    read (parity14)."""
+    return int(zero) >= 2 and engine_of(framework) in FSDP_SWITCH_ENGINES
+
+
+def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
+    """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
+    QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that
+    the scenario's check (scenario._check_lora_layer), the search's frameworks (search.searched_frameworks), the time
+    model (timing.lora_layer_of) and the Training page's control read (issue 35 round 14, parity14)."""
+    return method in ("lora", "qlora") and not dora and not own_lora_layers(framework, engine)
 
 
 #: Whether each Megatron-Core tool runs the fused vocab-parallel cross-entropy (``cross_entropy_loss_fusion``) by

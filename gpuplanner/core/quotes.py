@@ -38,7 +38,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .errors import PlannerError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr, not_negative_price
 
@@ -235,7 +234,7 @@ class QuotedPlan:
 def plan_figures(ev: Any) -> QuotedPlan:
     """The figures of the plan's :class:`Evaluation` the quotes are compared against; storage and egress
     from the sizes the core uses (:func:`cost.token_bytes`, :func:`cost.checkpoint_bytes`)."""
-    from . import catalog_hw, cost
+    from . import cost
 
     s = ev.scenario
     lora = s.training.method in ("lora", "qlora")
@@ -249,12 +248,11 @@ def plan_figures(ev: Any) -> QuotedPlan:
         if net_id:
             # the catalog's ids name the fabric: ib-…, roce-…, eth-… (resources/networks.json)
             fabric = "roce" if net_id.startswith("roce") else ("ethernet" if net_id.startswith("eth") else "ib")
-            try:
-                net = catalog_hw.get_network(net_id)
-                nics = s.hardware.nics_per_node or catalog_hw.server_nics(net, s.hardware.gpus_per_node)
-                gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
-            except PlannerError:
-                gbps = None  # a network the catalog does not know: its speed is asked, not assumed
+            # the Gb/s per node the days were computed with and the report asks for (evaluate.inter_node_link: the
+            # NICs the time model counts, catalog_hw.server_nics on a small server), read from the one Evaluation
+            # (parity14: it was worked out again here); None for a network the catalog does not know (asked)
+            links = getattr(ev, "links", None)
+            gbps = getattr(links, "inter_node_gbps_per_node", None)
     return QuotedPlan(
         gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib, num_gpus=ev.num_gpus,
         gpus_per_node=ev.gpus_per_node, nodes=ev.nodes, card_hours=float(ev.gpu_hours),

@@ -18,7 +18,7 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from .frameworks import RL_HYBRID_ENGINE_TOOLS, own_lora_layers
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp_sharded_gradients, lora_layer_applies, own_lora_layers
 from .units import parse_count
 
 CTX = "Scenario"
@@ -983,6 +983,18 @@ def _check_hybrid_candidates(t, con) -> None:
                  "constraints.framework_candidates must include deepspeed")))
 
 
+def _check_lora_layer_candidates(t, con) -> None:
+    """A search over frameworks with ``training.lora_layer`` other than ``peft`` keeps the stacks that run it
+    (search.searched_frameworks, frameworks.lora_layer_applies): a candidate list of Megatron-Core tools and Unsloth
+    only would leave the layer with no plan that runs it, and each plan's scenario refused by ``estimate``, so it is
+    refused here (issue 35 round 14, parity14)."""
+    if (t.lora_layer != "peft" and con.search_frameworks and con.framework_candidates
+            and all(own_lora_layers(f) for f in con.framework_candidates)):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.lora_layer {layer} patches Hugging Face linear layers: constraints.framework_candidates "
+                 "must include a framework that runs them, or use lora_layer peft"), layer=t.lora_layer))
+
+
 def _check_empty_cache(t) -> None:
     """``training.empty_cache_steps`` is the Hugging Face Trainer's ``torch_empty_cache_steps``: tools on it only."""
     if t.empty_cache_steps is not None and engine_of(t.framework) not in EMPTY_CACHE_ENGINES:
@@ -1003,7 +1015,7 @@ def _check_tool_choices(t) -> None:
 def _check_lora_layer(t) -> None:
     """``training.lora_layer`` other than ``peft`` (NeMo AutoModel's LoRA linears, which patch Transformers' ``nn.Linear``
     modules): a LoRA/QLoRA plan without DoRA, on a Hugging Face engine other than Unsloth's own kernels."""
-    if t.lora_layer == "peft":
+    if t.lora_layer == "peft" or lora_layer_applies(t.method, t.dora, t.framework):
         return
     if t.method not in ("lora", "qlora") or t.dora:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
@@ -1037,17 +1049,10 @@ def _check_nanotron_precision(t) -> None:
             CTX, "Nanotron has no FP8 recipe (no Transformer Engine or torchao float8); use precision bf16")))
 
 
-def fsdp_sharded_grads(framework: str, zero: int) -> bool:
-    """FSDP with sharded gradients (framework fsdp or the Hugging Face stack, ``parallel.zero`` 2 or 3): where
-    ``training.fsdp_no_sync`` and ``training.fsdp_lora_mixed_units`` apply. The one rule the validation and the
-    Training page read (review14)."""
-    return zero >= 2 and engine_of(framework) in ("fsdp", "hf")
-
-
 def _check_fsdp_no_sync(t, p) -> None:
     """``training.fsdp_no_sync`` on and ``training.fsdp_lora_mixed_units`` need FSDP with sharded gradients
     (``parallel.zero`` 2 or 3); the mixed units need LoRA (16-bit base weights beside the adapters)."""
-    fsdp = fsdp_sharded_grads(t.framework, p.zero)
+    fsdp = fsdp_sharded_gradients(t.framework, p.zero)
     if t.fsdp_no_sync and not fsdp:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, "
@@ -1103,6 +1108,7 @@ class Scenario(_Section):
         _check_rl_lengths(t)
         _check_rl_engine(t, bool(self.constraints.search_frameworks))
         _check_hybrid_candidates(t, self.constraints)
+        _check_lora_layer_candidates(t, self.constraints)
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

@@ -1545,9 +1545,6 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "liger_kernel", False):
         # Liger Kernel patches Hugging Face models only (scenario.NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
-    if getattr(s.training, "lora_layer", "peft") != "peft":
-        # NeMo AutoModel's LoRA linears patch Hugging Face models (scenario._check_lora_layer): the stacks that run them
-        fws = tuple(f for f in fws if not own_lora_layers(f)) or fws
     if s.training.empty_cache_steps is not None:
         # the Hugging Face Trainer's torch_empty_cache_steps (scenario.EMPTY_CACHE_ENGINES): the stacks on it only
         fws = tuple(f for f in fws if engine_of(f) in EMPTY_CACHE_ENGINES) or fws
@@ -1568,6 +1565,12 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
         # list with constraints.framework_candidates)
         ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws, arch)
         fws = ep or fws
+    if getattr(s.training, "lora_layer", "peft") != "peft":
+        # NeMo AutoModel's LoRA linears patch Hugging Face models (frameworks.lora_layer_applies, the rule
+        # scenario._check_lora_layer refuses the others by): the stacks that run them, after the MoE tools are added
+        # (parity14: an MoE LoRA search with the layer ranked Megatron-SWIFT's plans #1, which estimate refused);
+        # scenario._check_lora_layer_candidates refuses a candidate list with none of them
+        fws = tuple(f for f in fws if not own_lora_layers(f)) or fws
     return fws, True
 
 

@@ -1425,6 +1425,18 @@ def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = Tru
     return 4.0 if master_weights else 2.0
 
 
+def trainer_zero_grad_bytes(framework: str, precision: str, zero, g_bytes, where=np.where):
+    """Bytes per gradient element the HF Trainer reduces (``g_bytes``: :func:`grad_reduce_bytes`, its DDP's), at each
+    ZeRO stage ``zero`` (element-wise). With ZeRO the Trainer runs DeepSpeed (:func:`bucket_params`): its engine casts
+    the module to 16 bits (``_configure_distributed_model``: ``self.module.bfloat16()``/``half()``) and reduces in
+    ``communication_data_type``, the 16-bit dtype unless set (deepspeed ``runtime/engine.py`` v0.12.6-v0.15.4):
+    DeepSpeed's 2 bytes, not the fp32 gradients of the Trainer's DDP under autocast (issue 35 round 14, dpo14; a
+    function of its own since parity14, so the parity tests can switch it off)."""
+    if framework == "hf" and precision in ("bf16", "fp16"):
+        return where(zero >= 1, 2.0, g_bytes)
+    return g_bytes
+
+
 def lora_fused(framework: str, fused):
     """Whether a LoRA adapter's scaling and add run fused (:data:`flops.LORA_FWD_OUT_FUSED`). Megatron's adapters run
     as eager PyTorch ops even though its layers are fused kernels: Megatron-Bridge ``ParallelLinearAdapter.forward``
@@ -1438,9 +1450,10 @@ def lora_fused(framework: str, fused):
 def lora_layer_of(t: Any, engine: str) -> str:
     """The LoRA layer implementation a plan runs (``training.lora_layer``, :data:`flops.LORA_LAYERS`): the scenario's on
     the Hugging Face engines (NeMo AutoModel patches Transformers' ``nn.Linear`` modules), PEFT's where the method is
-    not LoRA; Megatron's adapters (:func:`lora_fused`) and Unsloth's kernels are their tools' own."""
+    not LoRA; Megatron's adapters (:func:`lora_fused`) and Unsloth's kernels are their tools' own
+    (:func:`frameworks.lora_layer_applies`, the rule the scenario's check and the Training page read)."""
     layer = getattr(t, "lora_layer", "peft") or "peft"
-    if t.method not in ("lora", "qlora") or engine == "megatron" or _frameworks.own_lora_layers(t.framework):
+    if not _frameworks.lora_layer_applies(t.method, bool(getattr(t, "dora", False)), t.framework, engine):
         return "peft"
     return layer
 
@@ -2018,13 +2031,8 @@ def time_layout(
     shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * exp_tp_dp)
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
-    g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
-    # the HF Trainer with ZeRO runs DeepSpeed (bucket_params): its engine casts the module to 16 bits
-    # (``_configure_distributed_model``: ``self.module.bfloat16()``/``half()``) and reduces in
-    # ``communication_data_type``, the 16-bit dtype unless set (deepspeed ``runtime/engine.py`` v0.12.6-v0.15.4):
-    # DeepSpeed's 2 bytes, not the fp32 gradients of the Trainer's DDP under autocast (issue 35 round 14)
-    if framework == "hf" and precision in ("bf16", "fp16"):
-        g_bytes = where(zero >= 1, 2.0, g_bytes)
+    g_bytes = trainer_zero_grad_bytes(framework, precision, zero,
+                                      grad_reduce_bytes(framework, precision, master_weights, lora), where)
     # Megatron and torchtitan reduce gradients (and shard ZeRO states) over data × context parallel ranks:
     # the context-parallel ranks hold the same weights (Megatron ``get_data_parallel_group(with_context_
     # parallel=True)``; torchtitan's ``dp_shard_cp`` mesh)

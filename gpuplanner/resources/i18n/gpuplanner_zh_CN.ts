@@ -8888,6 +8888,10 @@
         <translation>training.rl.hybrid_engine 是 DeepSpeed 对话训练示例的设置（--enable_hybrid_engine）：constraints.framework_candidates 必须包含 deepspeed</translation>
     </message>
     <message>
+        <source>training.lora_layer {layer} patches Hugging Face linear layers: constraints.framework_candidates must include a framework that runs them, or use lora_layer peft</source>
+        <translation>training.lora_layer {layer} 替换的是 Hugging Face 模型的线性层：constraints.framework_candidates 必须包含运行这些层的框架，或请使用 lora_layer peft</translation>
+    </message>
+    <message>
         <source>training.lora_layer {layer} is a LoRA layer without DoRA; use method lora or qlora with dora false, or lora_layer peft</source>
         <translation>training.lora_layer {layer} 是不带 DoRA 的 LoRA 层；请使用 method lora 或 qlora 并设 dora 为 false，或改用 lora_layer peft</translation>
     </message>

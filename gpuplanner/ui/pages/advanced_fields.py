@@ -16,8 +16,9 @@ from typing import Any, get_args
 from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt
 from PySide6.QtWidgets import QCheckBox, QMenu, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
-from gpuplanner.core.frameworks import engine_of, own_lora_layers, reentrant_switch, support
-from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES, LoraLayer, fsdp_sharded_grads
+from gpuplanner.core import frameworks
+from gpuplanner.core.frameworks import engine_of, reentrant_switch, support
+from gpuplanner.core.scenario import EMPTY_CACHE_ENGINES, LoraLayer
 from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
@@ -115,9 +116,9 @@ class TrainingAdvanced(QObject):
 
         t, p = s.training, s.parallel
         on = {"lora_dropout": t.method in ("lora", "qlora"),
-              # NeMo AutoModel's LoRA linears patch Hugging Face models (core/scenario.py refuses them elsewhere)
-              "lora_layer": t.lora_layer != "peft" or (t.method in ("lora", "qlora") and not t.dora
-                                                       and not own_lora_layers(t.framework)),
+              # NeMo AutoModel's LoRA linears patch Hugging Face models: the core's one rule (core/scenario.py
+              # refuses them elsewhere, the search and the time model read the same function)
+              "lora_layer": t.lora_layer != "peft" or frameworks.lora_layer_applies(t.method, t.dora, t.framework),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               "ds_config_auto": engine_of(t.framework) in ("deepspeed", "hf") or t.ds_config_auto is not None,
               # Megatron-Bridge's LoRA adapters (timing.BRIDGE_LORA_SP_TOOLS); the QKV switch: Megatron-Core tools
@@ -140,7 +141,7 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
         # FSDP's gradient sync and LoRA's FSDP units: the FSDP engines with sharded gradients (core/scenario.py
         # refuses them elsewhere); a set value stays in sight
-        fsdp = fsdp_sharded_grads(t.framework, p.zero)
+        fsdp = frameworks.fsdp_sharded_gradients(t.framework, p.zero)  # the core's rule (frameworks.py)
         self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
         self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box,
                                         t.fsdp_lora_mixed_units or (fsdp and t.method == "lora"))
