@@ -163,13 +163,13 @@ class GradeBands:
 def grade_bands(ceiling: dict | None) -> GradeBands:
     """The one rule for the MFU grade's bands, from the plan's class ceiling (advisor.mfu_ceiling / class_ceiling).
 
-    * Above the class's best published run (both at the printed precision, so "76%" of a plan capped at 75.8% is
+    * Above the class's best published run (both at the printed precision, so "76%" of a plan capped at 75.6% is
       not above it): optimistic, "above the best published run of its class". Within :data:`MFU_NEAR_SHARE` of it:
       good, "near the best published run".
     * The guide's bands (§4: good 40–55%, poor below 30%) are for mainstream GPUs (advisor.mainstream_class): there
       the fair/good boundary is the guide's 40%. A class whose best run is above the guide's 55% on a peak its runs
-      outgrow (the H20: ms-swift's Qwen3-14B at 0.758; FP8 runs counted on the BF16 peak) scales it by
-      ``ceiling / 0.55`` (H20: 40% × 0.758 / 0.55 = 55%): 40% on an H20 is what 29% is on an H100.
+      outgrow (the H20: ms-swift's Qwen3-14B at 0.756; FP8 runs counted on the BF16 peak) scales it by
+      ``ceiling / 0.55`` (H20: 40% × 0.756 / 0.55 = 55%): 40% on an H20 is what 29% is on an H100.
     * Poor stays below the guide's 30% for every class: it is a ranking rule (the search ranks poor plans whose
       loss is the interconnect's after the others, rules.poor_penalised), and the guide's "below 30% … the cost per
       token goes up" is said of the card's own peak; a per-class poor line moves rankings and is left for its own
