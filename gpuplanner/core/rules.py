@@ -145,7 +145,7 @@ def printed_mfu(mfu) -> np.ndarray:
 MFU_NEAR_SHARE = 0.95
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GradeBands:
     """The MFU grade's bands for one plan's class (:func:`grade_bands`): poor below ``poor_below``, fair up to
     ``good_from``, good up to ``top`` (and "near the best published" from ``near_from``), optimistic above ``top``.
