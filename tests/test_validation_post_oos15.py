@@ -95,3 +95,10 @@ def test_every_row_scores():
             assert p > 0 and m > 0 and e == pytest.approx(p / m - 1.0)
     s = V.summary(t)
     assert len(s["all"][2]) == 5 and len(s["dpo"][2]) == 3 and len(s["grpo"][2]) == 2
+
+
+def test_fragment_is_in_the_validation_page():
+    root = Path(__file__).resolve().parents[1]
+    frag = (root / "bench" / "data" / "postoos15.md").read_text(encoding="utf-8")
+    assert frag.startswith("<!--") and "\n### " in frag and "dd29af54" in frag
+    assert '*_fragments("postoos15.md")' in (root / "bench" / "validate_time.py").read_text(encoding="utf-8")
