@@ -4,8 +4,9 @@ Usage: python bench/validate_post_oos15.py [--spread]
 
 Source (not used by any earlier round: grepped ``bench/``, ``docs/validation*.md``, ``docs/notes`` and
 calibration-runs.jsonl for "backend_comparison", "backend_ab", "Olmo-3", "Qwen3-4B-Base", "grpo_fast"):
-github.com/allenai/open-instruct ``docs/algorithms/backend_comparison.md`` at commit dd29af54 (pull request #1827,
-"Backend A/B benchmarks: DeepSpeed vs OLMo-core for SFT/DPO/GRPO", 2026-08-16), with the launch scripts it names,
+github.com/allenai/open-instruct ``docs/algorithms/backend_comparison.md`` at commit 1c770f21 (pull request #1827,
+"Backend A/B benchmarks: DeepSpeed vs OLMo-core for SFT/DPO/GRPO", opened 2026-08-16; the newest of the six stored
+versions; the earlier dd29af54 had OLMo-core's DPO throughput "pending wandb pull"), with the launch scripts it names,
 ``scripts/train/debug/backend_ab/``: ``ab_dpo_deepspeed.sh`` @8db4a605, ``ab_dpo_olmocore.sh`` @dcfa18ae,
 ``ab_grpo_deepspeed.sh`` @e941fad4, ``ab_grpo_olmocore.sh`` @3fcd2a68.
 
@@ -25,18 +26,22 @@ precomputed``.
   unpacked ~456 tok/s/GPU, MFU 1.94%; ``--packing`` (padding-free collation of the pair, ``dpo_utils.py``
   ``packing: "Whether to use packing/padding-free collation"``) ~651 tok/s/GPU (20.83k total), MFU 2.77%.
 * OLMo-core (``dpo.py``: FSDP over the 32 GPUs, ``torch.compile``, budget activation checkpointing 0.1), packed:
-  **3.436 s/step** (steps 20→149 in 443.2 s, read off the console log), "~8× DeepSpeed's implied ~27 s/step at the
-  same 128-pairs/step workload".
+  62,940 tok/s total (~1,967/GPU), MFU 8.56%, **3.454 s/step** (wandb; 3.436 s from the console log, steps 20→149
+  in 443.2 s). "The raw step-time ratio (~8×) overstates the backend difference — tokens/s and MFU (both ~3×) are the
+  fair comparison": "tokens-per-step differ between the two packed implementations (their collators fill the 16k
+  budget differently)".
 
-The step of the DeepSpeed rows is the doc's: packed ~27 s (its own statement); unpacked 27 × 651 / 456 = 38.5 s (the
-same pairs, hence the same counted tokens; ``dpo_tune_cache.py`` counts the label tokens, ``labels != -100``, and
-divides by the step's wall time). Tokens per step: 27 s × 20,830 tok/s = 562k, i.e. 2,197 a sequence (chosen and
-rejected). ASSUMED: that is every token of the forward (``data.mean_sample_len`` 2,197); if the count holds only the
-label tokens the prompts come on top, and OLMo-core's 3.436 s bounds the mean at about 4,000 a sequence (50%
-hardware FLOPs utilisation with full recompute): ``--spread`` prints both. Olmo-3-7B has OLMo 2 7B's dimensions
+Each row is scored on its own tool's count of the step's tokens (the doc says the two counts differ):
+* DeepSpeed: the raw step ~8 × 3.454 s ≈ 27 s (the earlier version's "implied ~27 s/step"); 27 s × 20,830 tok/s =
+  562k tokens a step, 2,197 a sequence (chosen and rejected). ``dpo_tune_cache.py`` counts ``labels != -100`` (the
+  trained tokens; prompts, if masked, come on top) over the logging interval's wall time; one pair a micro-batch
+  (``batch_size`` 1, ``RandomSampler``) with or without ``--packing``, so the unpacked run holds the same tokens:
+  27 × 651 / 456 = 38.5 s.
+* OLMo-core: 62,940 tok/s × 3.454 s = 217k tokens a step, 849 a sequence over 256 sequences.
+``--spread`` scores all three DPO rows at both counts. ASSUMED: the count is every token of the forward. Olmo-3-7B has OLMo 2 7B's dimensions
 (allenai/Olmo-3-1025-7B config.json: 4,096 / 32 layers / 32 heads / 32 KV heads / 11,008, vocabulary 100,278, QK
 norm) and sliding-window attention (4,096 tokens) on 3 of 4 layers, which the planner does not have: at a mean of
-2.2k–4k tokens the window cuts almost nothing.
+0.85k–2.2k tokens the window cuts almost nothing.
 
 GRPO rows: Qwen3-4B-Base, DAPO-Math-17k, ``num_unique_prompts_rollout`` 8 × ``num_samples_per_prompt_rollout`` 16
 = 128 samples a step, ``num_mini_batches`` 1, one node: 4 learner GPUs (``num_learners_per_node`` 4) + 4 vLLM
@@ -69,7 +74,7 @@ for p in (ROOT, ROOT / "bench"):
 from validate_post_memory import QWEN3_4B  # noqa: E402
 from validate_post_time import OLMO2_7B  # noqa: E402
 
-DOC = "github.com/allenai/open-instruct dd29af54 docs/algorithms/backend_comparison.md"
+DOC = "github.com/allenai/open-instruct 1c770f21 docs/algorithms/backend_comparison.md"
 SCRIPTS = "github.com/allenai/open-instruct scripts/train/debug/backend_ab/"
 #: Olmo-3-7B (allenai/Olmo-3-1025-7B config.json): OLMo 2 7B's dimensions, vocabulary 100,278
 OLMO3_7B = dict(OLMO2_7B, name="Olmo-3-7B", vocab_size=100278)
@@ -78,9 +83,10 @@ OLMO3_7B = dict(OLMO2_7B, name="Olmo-3-7B", vocab_size=100278)
 DS_UNPACKED_TOK_S_GPU = 456.0   # "~456" (replicate ~455), MFU 1.94%
 DS_PACKED_TOK_S_GPU = 651.0     # "~651 tok/s/GPU (20.83k total)", MFU 2.77%
 DS_PACKED_TOK_S_TOTAL = 20_830.0
-DS_PACKED_STEP_S = 27.0         # "DeepSpeed's implied ~27 s/step at the same 128-pairs/step workload"
-OC_DPO_STEP_S = 3.436           # "steps 20→149 in 443.2 s"
-OC_DPO_WINDOW = (20, 149, 443.2)
+DS_PACKED_STEP_S = 27.0         # "raw step-time ratio (~8×)" to OLMo-core's; dd29af54: "implied ~27 s/step"
+OC_DPO_STEP_S = 3.454           # wandb, "matching the log-derived 3.436"
+OC_DPO_WINDOW = (20, 149, 443.2)  # the console log: 3.436 s/step
+OC_DPO_TOK_S_TOTAL = 62_940.0   # "62,940 tok/s total (~1,967/GPU)", MFU 8.56%
 GRPO_DS_STEP_S = 24.83
 GRPO_OC_STEP_S = 23.56
 GRPO_OC_TRAIN_S = 5.24          # OLMo-core's compute window ("compute only, excluding weight sync")
@@ -95,8 +101,18 @@ def dpo_tokens_per_step() -> float:
 
 
 def dpo_mean_sequence() -> int:
-    """Mean tokens a sequence: the step's tokens over 128 pairs × 2 sequences."""
+    """Mean tokens a sequence by DeepSpeed's count: the step's tokens over 128 pairs × 2 sequences."""
     return int(round(dpo_tokens_per_step() / (2 * DPO_PAIRS_PER_STEP)))
+
+
+def oc_tokens_per_step() -> float:
+    """Tokens an OLMo-core DPO step counts: its total rate × its step."""
+    return OC_DPO_TOK_S_TOTAL * OC_DPO_STEP_S
+
+
+def oc_mean_sequence() -> int:
+    """Mean tokens a sequence by OLMo-core's count."""
+    return int(round(oc_tokens_per_step() / (2 * DPO_PAIRS_PER_STEP)))
 
 
 def ds_unpacked_step() -> float:
@@ -131,8 +147,10 @@ def _grpo(framework: str, zero: int) -> dict:
 
 
 def rows(mean: int | None = None) -> list[tuple]:
-    """(id, kind, source, scenario, {key: published seconds}, note)."""
+    """(id, kind, source, scenario, {key: published seconds}, note). ``mean``: every DPO row at that many tokens a
+    sequence; None: each row at its own tool's count (DeepSpeed 2,197, OLMo-core 849)."""
     m = dpo_mean_sequence() if mean is None else mean
+    m_oc = oc_mean_sequence() if mean is None else mean
     ds = {"ds_config_auto": True}
     return [
         ("open-instruct DPO Olmo-3-7B DeepSpeed ZeRO-3 unpacked, 4×8 H100, 16k", "dpo",
@@ -143,7 +161,7 @@ def rows(mean: int | None = None) -> list[tuple]:
          {"step": DS_PACKED_STEP_S}, "the doc's implied ~27 s/step"),
         ("open-instruct DPO Olmo-3-7B OLMo-core FSDP packed + compile, 4×8 H100, 16k", "dpo",
          f"{DOC} (DPO, packed) + {SCRIPTS}ab_dpo_olmocore.sh @dcfa18ae",
-         _dpo("fsdp", True, m, {"torch_compile": True}), {"step": OC_DPO_STEP_S}, "log-derived 443.2 s / 129 steps"),
+         _dpo("fsdp", True, m_oc, {"torch_compile": True}), {"step": OC_DPO_STEP_S}, "wandb; log 443.2 s / 129 steps"),
         ("open-instruct GRPO Qwen3-4B-Base DeepSpeed ZeRO-2, 4 learners + 4 vLLM, H100", "grpo",
          f"{DOC} (GRPO) + {SCRIPTS}ab_grpo_deepspeed.sh @e941fad4", _grpo("deepspeed", 2),
          {"step": GRPO_DS_STEP_S}, "time/total; async_steps 4, active sampling not modelled"),
@@ -213,10 +231,12 @@ def _print(t: list[dict], label: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--spread", action="store_true", help="also at 4,000 tokens a DPO sequence (prompts on top)")
+    ap.add_argument("--spread", action="store_true", help="also every DPO row at each tool's count")
     a = ap.parse_args()
-    print(f"DPO tokens a step {dpo_tokens_per_step():,.0f} ({dpo_mean_sequence():,} a sequence); DeepSpeed unpacked "
-          f"step {ds_unpacked_step():.1f} s; OLMo-core window {OC_DPO_WINDOW[2] / (OC_DPO_WINDOW[1] - OC_DPO_WINDOW[0]):.3f} s")
+    print(f"DPO tokens a step: DeepSpeed's count {dpo_tokens_per_step():,.0f} ({dpo_mean_sequence():,} a sequence), "
+          f"OLMo-core's {oc_tokens_per_step():,.0f} ({oc_mean_sequence():,}); DeepSpeed unpacked step "
+          f"{ds_unpacked_step():.1f} s; OLMo-core log window "
+          f"{OC_DPO_WINDOW[2] / (OC_DPO_WINDOW[1] - OC_DPO_WINDOW[0]):.3f} s")
     t = table()
     _print(t, "error = published / predicted − 1")
     for r in t:
@@ -225,7 +245,8 @@ def main() -> None:
               + (f", exposed generation {p['gen_exposed']:.1f} s (longest-completion wait {p['wait_longest']:.1f} s)"
                  if r["kind"] == "grpo" else ""))
     if a.spread:
-        _print(table(4000), "sensitivity: 4,000 tokens a DPO sequence (label-only count, prompts on top)")
+        for m in (oc_mean_sequence(), dpo_mean_sequence()):
+            _print([r for r in table(m) if r["kind"] == "dpo"], f"sensitivity: every DPO row at {m:,} tokens a sequence")
 
 
 if __name__ == "__main__":
