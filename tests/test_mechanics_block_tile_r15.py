@@ -1,0 +1,120 @@
+"""Issue 35, round 15 (h20dec15): SGLang's block-scaled FP8 decode kernels on Hopper put the tokens on a 64-row tile
+(DeepGEMM ``block_ms = (64 if m <= 64 else 128, )``; the Triton block linear's and block fused-MoE's default
+``BLOCK_SIZE_M`` 64), so a decode step pays 64 rows of FP8 MMA in the small-M bound and in the experts. It binds where
+64 rows cost more than the weight stream (the H20); elsewhere nothing moves. Hand-derived and against the H20 rows."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core import inference as I
+from gpuplanner.core.catalog_hw import get_gpu
+
+H20, H100 = "h20-96gb", "h100-sxm-80gb"
+
+
+def _model(name: str = "qwen3-8b", block: bool = False) -> I.ServingModel:
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import Scenario
+    r = resolve(Scenario.model_validate({"model": {"preset": name}}))
+    return dataclasses.replace(I.ServingModel.of(r.arch, r.params), block_scaled=block)
+
+
+def _step(m, gpu, engine, precision="fp8", batch=1, tp=1):
+    return I.decode_step_s(m, gpu, precision=precision, kv_bytes=2.0, batch=batch, context=1024, tp=tp,
+                           eff=I.ServingEfficiency(), loop="overlapped",
+                           tile_rows=I.dense_tile_rows(engine, gpu, precision, m),
+                           pad_rows=I.block_tile_rows(engine, gpu, precision, m))
+
+
+def test_tile_rows_only_for_sglang_block_fp8_on_hopper():
+    h20, h100 = get_gpu(H20), get_gpu(H100)
+    block, plain = _model(block=True), _model()
+    assert I.BLOCK_FP8_TILE_ROWS == {("sglang", "hopper"): 64.0}
+    for g in (h20, h100):
+        assert I.block_tile_rows("sglang", g, "fp8", block) == 64.0
+        assert I.dense_tile_rows("sglang", g, "fp8", block) == 64.0
+        assert I.block_tile_rows("sglang", g, "fp8", plain) is None  # per-tensor checkpoint: the 16-row rule
+        assert I.dense_tile_rows("sglang", g, "fp8", plain) is None
+        assert I.block_tile_rows("sglang", g, "bf16", block) is None
+        assert I.block_tile_rows("vllm", g, "fp8", block) is None  # vLLM's block kernels not read: unchanged
+        assert I.block_tile_rows(None, g, "fp8", block) is None
+    assert I.dense_tile_rows("tensorrt-llm", h100, "fp8", block) == 64.0  # gemmtile11's table, as before
+    assert I.block_tile_rows("sglang", get_gpu("a100-sxm-80gb"), "fp8", block) is None  # weight-only FP8 Marlin
+    assert I.block_tile_rows("sglang", get_gpu("l40s-48gb"), "fp8", block) is None  # not Hopper
+
+
+def test_small_m_bound_pads_to_the_tile_by_hand():
+    m, g = _model(block=True), get_gpu(H20)
+    t_read = 2.5e-3
+    for pad, batch in ((64.0, 1), (64.0, 64), (64.0, 65), (None, 1), (None, 17)):
+        rows = {None: 16.0}.get(pad, pad)
+        padded = -(-batch // rows) * rows
+        want = t_read + I.lm_head_split_gemm_s(m, g, "fp8", padded, 1, 0.0, head_t0=0.0)
+        assert I.no_overlap_gemm_s(m, g, "fp8", batch, 1, t_read, pad) == pytest.approx(want, rel=1e-12)
+    # 64 padded rows multiply four times the 16-row FLOPs of the decoder's FP8 weights (the LM head too)
+    c16 = I.no_overlap_gemm_s(m, g, "fp8", 1, 1, 0.0)
+    c64 = I.no_overlap_gemm_s(m, g, "fp8", 1, 1, 0.0, 64.0)
+    assert c64 == pytest.approx(4.0 * c16, rel=1e-9)
+
+
+def test_h20_block_step_is_the_64_row_tile_and_h100_does_not_move():
+    m = _model(block=True)
+    h20, h100 = get_gpu(H20), get_gpu(H100)
+    t_on, bound = _step(m, h20, "sglang")
+    t_v, _ = _step(m, h20, "vllm")
+    # on the H20 64 rows of FP8 MMA (Qwen3-8B: 7.57 B weights) outlast the 2.6 ms weight stream
+    flops64 = 65 * 2.0 * I.matmul_params(m) / I.peak_flops(h20, "fp8")  # T0 = 64 at one row: (1 + 64/1) rows
+    assert bound == "compute"
+    assert t_on > t_v + 0.25 * flops64
+    assert 6.5e-3 < t_on < 8.0e-3  # published step (Qwen3 speed benchmark, SGLang 0.4.6): 6.66 ms
+    # on the H100 the same 64 rows are under the weight stream: identical to the vLLM (16-row) step
+    assert _step(m, h100, "sglang") == _step(m, h100, "vllm")
+    # a per-tensor checkpoint and BF16 do not move
+    plain = _model()
+    assert _step(plain, h20, "sglang") == _step(plain, h20, "vllm")
+    assert _step(m, h20, "sglang", "bf16") == _step(m, h20, "vllm", "bf16")
+
+
+def test_moe_experts_pay_the_tile_too():
+    m, g = _model("qwen3-30b-a3b", block=True), get_gpu(H20)
+    peak = I.peak_flops(g, "fp8")
+    share = I._routed_share(m)
+    active = m.expert_params * share
+    e_step = I.gemm_efficiency(m, g, "fp8", 1, 1, t0=64.0)
+    e_exp = I.gemm_efficiency(m, g, "fp8", I.expert_rows(m, 1), 1, t0=64.0)
+    assert I.expert_rows(m, 1) == pytest.approx(1.0)  # one token: one row an expert
+    assert e_exp == pytest.approx(e_step)
+    got = I.expert_grouped_gemm_extra_s(m, g, "fp8", 1, 1, 1, 64.0, expert_t0=64.0)
+    assert got == pytest.approx(max(2.0 * active / peak * (1 / e_exp - 1 / e_step), 0.0), abs=1e-15)
+    assert _step(m, g, "sglang")[0] > _step(m, g, "vllm")[0]
+
+
+def test_h20_block_rows_move_toward_published():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_serve_h20dec15 as b
+    q, d = b.q_scored(), b.d_scored()
+    assert len(q) == 36 and len(d) == 2
+    for label, (pub, before, after) in q.items():
+        if "BF16" in label:
+            assert after == before, label  # no BF16 row moves: its mechanism is not sourced (note)
+        else:
+            assert abs(pub / after - 1) <= abs(pub / before - 1), label
+    pub, before, after = q["qwen3-8b FP8 TP1 1/2048"]
+    assert pub / before - 1 < -0.14 and abs(pub / after - 1) < 0.13  # -14.6% -> +12.3%
+    for pub, before, after in d.values():
+        assert pub / before - 1 > 0.5 and pub / after - 1 < 0.37  # DeepSeek-V3 8x H20: +51/+62% -> +26/+36%
+
+
+def test_dense_size_table_rules_out_a_bandwidth_share():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_serve_h20dec15 as b
+    rows = {r[0]: r for r in b.dense_sizes()}
+    # the config's linears = the preset's multiplied weights, less the norms' 0.3 M (which the preset counts)
+    assert rows["8B"][1] == pytest.approx(I.matmul_params(_model()), rel=1e-4)
+    assert rows["8B"][2] == pytest.approx(2049 / 81.73 / 2048 * 1e3, rel=1e-9)  # 12.24 ms
+    for size in ("4B", "8B", "14B", "32B"):  # AWQ-INT4 (half FP8's bytes) is no faster than FP8
+        assert 0.95 < rows[size][7] < 1.06
