@@ -102,6 +102,39 @@ def dense_sizes():
     return out
 
 
+def qwen3_dense(size, block=False):
+    """A dense Qwen3 size as the planner's ServingModel, from its public config (:data:`QWEN3_DENSE`): the linears, the
+    vocabulary table (tied for 0.6B-4B: the LM head is the embedding) and the norms left out (0.3 M on 8B)."""
+    h, layers, heads, kv, inter, tied = QWEN3_DENSE[size]
+    table = VOCAB * h
+    lin = linear_params(size) - table
+    total = lin + table * (1 if tied else 2)
+    return inf.ServingModel(name=f"qwen3-{size.lower()}", params_total=total, params_active=total, num_layers=layers,
+                            num_heads=heads, num_kv_heads=kv, head_dim=HEAD_DIM, hidden_size=h, ffn_size=inter,
+                            vocab_size=VOCAB, input_embedding=0.0 if tied else table, lm_head=table,
+                            block_scaled=block)
+
+
+def dense_steps():
+    """{(size, format): (published ms, predicted before, after)}: each dense size's 1-token row as a decode step on one
+    H20 (SGLang; BF16, and FP8 as the block-scaled checkpoint), over the request's mean context (1 + 1,024 tokens)."""
+    from gpuplanner.core.catalog_hw import get_gpu
+    gpu, out = get_gpu(s14.GPU), {}
+    for size, (bf, f8, _) in DENSE_SPEED.items():
+        for prec, speed in (("bf16", bf), ("fp8", f8)):
+            m = qwen3_dense(size, block=prec == "fp8")
+            got = []
+            for on in (False, True):
+                with mechanism(on):
+                    got.append(inf.decode_step_s(
+                        m, gpu, precision=prec, kv_bytes=inf.KV_BYTES[s14.KV], batch=1, context=1 + 1024, tp=1,
+                        eff=inf.ServingEfficiency(), loop=inf.ENGINE_LOOP["sglang"],
+                        tile_rows=inf.dense_tile_rows("sglang", gpu, prec, m),
+                        pad_rows=inf.block_tile_rows("sglang", gpu, prec, m))[0] * 1e3)
+            out[(size, prec)] = (2049.0 / speed / 2048.0 * 1e3, *got)
+    return out
+
+
 def _err(meas, got):
     return meas / got - 1.0
 
@@ -123,6 +156,18 @@ def main():
             print(summary(f"{name} {when}", errs))
     for i, when in ((1, "before"), (2, "after")):
         print(summary(f"(D) ITL {when}", [(abs(_err(v[0], v[i])), _err(v[0], v[i])) for v in d.values()]))
+    steps = dense_steps()
+    print("\n## Dense Qwen3 sizes, 1-token prompt: the decode step, published (2,049 / speed / 2,048) vs planner (ms)\n")
+    print("| size | format | published | before | after |")
+    print("|---|---|---|---|---|")
+    for (size, prec), (meas, before, after) in steps.items():
+        print(f"| {size} | {prec.upper()} | {meas:.2f} | {before:.2f} ({_err(meas, before):+.1%}) | {after:.2f} "
+              f"({_err(meas, after):+.1%}) |")
+    print()
+    for prec in ("bf16", "fp8"):
+        for i, when in ((1, "before"), (2, "after")):
+            errs = [(abs(_err(v[0], v[i])), _err(v[0], v[i])) for k, v in steps.items() if k[1] == prec]
+            print(summary(f"dense steps {prec.upper()} (6 sizes) {when}", errs))
     print("\n## Dense Qwen3, SGLang 0.4.6, H20, 1-token prompt: the implied decode step by weight format\n")
     print("| size | linear weights | BF16 ms | FP8 ms | AWQ-INT4 ms | BF16 weight rate TB/s | FP8/BF16 | INT4/FP8 |")
     print("|---|---|---|---|---|---|---|---|")

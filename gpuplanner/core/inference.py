@@ -805,13 +805,14 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone). ``tile_rows``: the
     dense GEMMs' tile rows (:func:`dense_tile_rows`; None: ``T0``). ``pad_rows``: the token rows of a small-M kernel
     that does not swap its operands (:func:`block_tile_rows`; None: :data:`SMALL_M_TILE_ROWS`), which the sum bound
-    and the MoE experts' grouped GEMM then pay too."""
+    and the MoE experts' grouped GEMM then pay too, at the per-tensor FP8 rate (DeepGEMM: :data:`BLOCK_FP8_TILE_ROWS`)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = weight_only_stream_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else tile_rows  # small-M weight-only kernels
     grouped = None if tile_rows is not None and rows0 == tile_rows else rows0
-    t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0,
+    mr = m if pad_rows is None else dataclasses.replace(m, block_scaled=False)  # round 15: DeepGEMM's rate (above)
+    t_gemm = lm_head_split_gemm_s(mr, gpu, precision, batch, tp, rows0,
                                   grouped_t0=grouped if pad_rows is None else pad_rows)  # round 15 (h20dec15)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
@@ -819,7 +820,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     block_read, block_k = block_fp8_decode_extra_s(m, precision, batch, tp, bw)  # issue 35 round 14 (fp8block14)
     t_read += block_read
     other_k += block_k
-    t_sum = no_overlap_gemm_s(m, gpu, precision, batch, tp, t_read, pad_rows)  # issue 35 round 8 (smallm8)
+    t_sum = no_overlap_gemm_s(mr, gpu, precision, batch, tp, t_read, pad_rows)  # issue 35 round 8 (smallm8)
     # the sum bound binds: the weight stream or the padded FLOPs, whichever is the larger part, names the roof
     read_bound = t_read >= t_gemm or (t_sum < t_gemm and 2.0 * t_read >= t_sum)
     t_gemm = min(t_gemm, t_sum)
@@ -899,9 +900,18 @@ def dense_tile_rows(engine: str | None, gpu: Any, precision: str, m: ServingMode
 # expert's tokens padded to it by ``moe_align_block_size``), where the 16-bit default drops to 16 rows for ``M <= E``
 # (srt/layers/moe/fused_moe_triton/fused_moe.py). On an H100 (FP8 ridge ~295 rows, :func:`ridge_rows`) 64 rows are
 # under the weight stream; on the H20 (296 TFLOPS FP8 against 4.0 TB/s: ridge 37 rows) they are not: 64 rows of
-# Qwen3-8B-FP8's 7.6 B multiplied weights take ~5.6 ms at the planner's H20 FP8 share, against 2.6 ms of weight stream.
-# The Qwen3 speed benchmark (SGLang 0.4.6.post1, H20, batch 1) implies 6.7 ms a Qwen3-8B-FP8 step and 6.4 ms a
-# Qwen3-30B-A3B-FP8 one, no faster than their BF16 steps' share of the stream would allow (bench/validate_serve_h20dec15.py).
+# Qwen3-8B-FP8's 7.6 B multiplied weights take ~4.3 ms at the planner's H20 FP8 share, against 2.6 ms of weight stream.
+# These tiled GEMMs run at the per-tensor FP8 rate, not at :data:`BLOCK_FP8_GEMM_RATIO` (set on FBGEMM's block GEMM):
+# DeepGEMM's block-scaled GEMM "achieves up to 1550 TFLOPS on H800" (deepseek-ai/DeepGEMM README, news of 2025-04-18),
+# 0.78 of the 1,979 TFLOPS FP8 peak, above the planner's per-tensor share; so :func:`decode_step_s` prices them with
+# the checkpoint's block flag off (its block weight stream and quant kernels stay). With it the Qwen3 speed benchmark's
+# dense FP8 steps at a 1-token prompt (8B / 14B / 32B: 6.66 / 10.30 / 21.67 ms) come out 6.28 / 10.45 / 21.03 ms on the
+# presets of the same linear weights (qwen3-8b, qwen2.5-14b, qwen2.5-32b), against 5.68 / 9.57 / 19.57 before
+# (bench/validate_serve_h20dec15.py). Dense checkpoints only: an MoE step's experts run SGLang's Triton fused MoE, not
+# DeepGEMM, whose default block configs on an H20-class card lose far more than a 64-row pad (sgl-project/sglang PR
+# #39306, H20-3e, one token, N=25600 K=6144: 686.84 us with the generic config, 78.25 us with an H20-tuned table) and
+# which the planner does not model; pricing the attention projections' DeepGEMM tile alone moved the held Qwen3 MoE
+# FP8 rows 2-6 points the wrong way through the bounds above, so MoE checkpoints keep the 16-row rule (the note).
 # vLLM's block path (CUTLASS blockwise / DeepGEMM opt-in) and TensorRT-LLM's are not read here: unchanged.
 #: Token rows of a block-scaled FP8 decode kernel per engine and GPU generation (no operand swap: the sum bound and the
 #: MoE experts pay them too).
@@ -909,9 +919,9 @@ BLOCK_FP8_TILE_ROWS: dict[tuple[str, str], float] = {("sglang", "hopper"): 64.0}
 
 
 def block_tile_rows(engine: str | None, gpu: Any, precision: str, m: ServingModel | None) -> float | None:
-    """Token rows ``engine``'s block-FP8 decode kernels pad to on ``gpu`` (:data:`BLOCK_FP8_TILE_ROWS`), for a
-    block-scaled checkpoint ``m`` served at ``fp8``; None otherwise (the 16-row small-M rule holds)."""
-    if engine is None or m is None or not block_fp8(m, precision) or weight_only(gpu, precision):
+    """Token rows ``engine``'s block-FP8 decode kernels pad to on ``gpu`` (:data:`BLOCK_FP8_TILE_ROWS`), for a dense
+    block-scaled checkpoint ``m`` served at ``fp8``; None otherwise (the 16-row small-M rule holds; MoE: above)."""
+    if engine is None or m is None or not block_fp8(m, precision) or weight_only(gpu, precision) or _routed_share(m):
         return None
     return BLOCK_FP8_TILE_ROWS.get((engine, _timing.gpu_generation(gpu)))
 
