@@ -98,7 +98,8 @@ def dense_sizes():
     for size, (bf, f8, i4) in DENSE_SPEED.items():
         p = linear_params(size)
         ms = [None if v is None else 2049.0 / v / 2048.0 * 1e3 for v in (bf, f8, i4)]
-        out.append((size, p, *ms, 2.0 * p / (ms[0] * 1e-3) / 1e12, ms[1] / ms[0], None if ms[2] is None else ms[2] / ms[1]))
+        int4 = None if ms[2] is None else ms[2] / ms[1]
+        out.append((size, p, *ms, 2.0 * p / (ms[0] * 1e-3) / 1e12, ms[1] / ms[0], int4))
     return out
 
 
@@ -157,7 +158,7 @@ def main():
     for i, when in ((1, "before"), (2, "after")):
         print(summary(f"(D) ITL {when}", [(abs(_err(v[0], v[i])), _err(v[0], v[i])) for v in d.values()]))
     steps = dense_steps()
-    print("\n## Dense Qwen3 sizes, 1-token prompt: the decode step, published (2,049 / speed / 2,048) vs planner (ms)\n")
+    print("\n## Dense Qwen3 sizes, 1-token prompt: the decode step (ms), published (2,049 / speed / 2,048) vs planner\n")
     print("| size | format | published | before | after |")
     print("|---|---|---|---|---|")
     for (size, prec), (meas, before, after) in steps.items():

@@ -126,3 +126,16 @@ def test_dense_size_table_rules_out_a_bandwidth_share():
     assert rows["8B"][2] == pytest.approx(2049 / 81.73 / 2048 * 1e3, rel=1e-9)  # 12.24 ms
     for size in ("4B", "8B", "14B", "32B"):  # AWQ-INT4 (half FP8's bytes) is no faster than FP8
         assert 0.95 < rows[size][7] < 1.06
+
+
+def test_above_64_tokens_deepgemm_takes_128_row_blocks():
+    """DeepGEMM's ``block_ms = (64 if m <= 64 else 128, )``: above 64 tokens the step is the time model's T0 rule, with
+    the sum bound padded to 128-row blocks, still at the per-tensor FP8 rate."""
+    from gpuplanner.core import timing as T
+    m, g = _model(block=True), get_gpu(H20)
+    kw = dict(precision="fp8", kv_bytes=2.0, context=1024, tp=1, eff=I.ServingEfficiency(), loop="overlapped")
+    for b in (65, 100, 200):
+        got = I.decode_step_s(m, g, batch=b, **kw, tile_rows=64.0, pad_rows=64.0)
+        assert got == I.decode_step_s(m, g, batch=b, **kw, tile_rows=None, pad_rows=float(T.T0))
+    assert I.decode_step_s(m, g, batch=64, **kw, tile_rows=64.0, pad_rows=64.0) != \
+        I.decode_step_s(m, g, batch=64, **kw, tile_rows=None, pad_rows=float(T.T0))

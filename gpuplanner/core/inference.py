@@ -805,7 +805,9 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone). ``tile_rows``: the
     dense GEMMs' tile rows (:func:`dense_tile_rows`; None: ``T0``). ``pad_rows``: the token rows of a small-M kernel
     that does not swap its operands (:func:`block_tile_rows`; None: :data:`SMALL_M_TILE_ROWS`), which the sum bound
-    and the MoE experts' grouped GEMM then pay too, at the per-tensor FP8 rate (DeepGEMM: :data:`BLOCK_FP8_TILE_ROWS`)."""
+    then pays too, at the per-tensor FP8 rate (DeepGEMM: :data:`BLOCK_FP8_TILE_ROWS`; T0 above ``pad_rows`` tokens)."""
+    if pad_rows is not None and batch > pad_rows:  # round 15: DeepGEMM's 128-row block above 64 rows (T0)
+        tile_rows, pad_rows = None, float(_timing.T0)
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = weight_only_stream_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
@@ -894,27 +896,26 @@ def dense_tile_rows(engine: str | None, gpu: Any, precision: str, m: ServingMode
 # ``srt/layers/quantization/deep_gemm.py`` since the 0.4.x releases). DeepGEMM's dense GEMM puts the TOKENS on the M
 # side of its tile with no operand swap, and picks ``block_ms = (64 if m <= 64 else 128, )`` (deepseek-ai/DeepGEMM
 # ``deep_gemm/jit_kernels/config.py`` @ba142b89, ``get_best_configs``; 64 is Hopper's smallest ``wgmma`` M): a decode
-# step of 1-64 tokens pays 64 rows of FP8 MMA. SGLang's fallbacks do the same: the Triton ``w8a8_block_fp8_matmul``'s
-# default config (no tuned JSON for the shape and card) is ``BLOCK_SIZE_M`` 64, and the fused-MoE
-# ``get_default_config`` for ``fp8_w8a8`` with a ``block_shape`` is ``BLOCK_SIZE_M`` 64 for every M (each reached
-# expert's tokens padded to it by ``moe_align_block_size``), where the 16-bit default drops to 16 rows for ``M <= E``
-# (srt/layers/moe/fused_moe_triton/fused_moe.py). On an H100 (FP8 ridge ~295 rows, :func:`ridge_rows`) 64 rows are
-# under the weight stream; on the H20 (296 TFLOPS FP8 against 4.0 TB/s: ridge 37 rows) they are not: 64 rows of
-# Qwen3-8B-FP8's 7.6 B multiplied weights take ~4.3 ms at the planner's H20 FP8 share, against 2.6 ms of weight stream.
+# step of 1-64 tokens pays 64 rows of FP8 MMA, a larger one 128-row blocks (the time model's ``T0``). SGLang's Triton
+# fallback does the same (``w8a8_block_fp8_matmul``'s default config, no tuned JSON for the shape and card:
+# ``BLOCK_SIZE_M`` 64). On an H100 (FP8 ridge ~295 rows, :func:`ridge_rows`) 64 rows are under the weight stream; on
+# the H20 (296 TFLOPS FP8 against 4.0 TB/s: ridge 37 rows) they are not: 64 rows of Qwen3-8B-FP8's 7.6 B multiplied
+# weights take ~4.3 ms at the planner's H20 FP8 share, against 2.6 ms of weight stream.
 # These tiled GEMMs run at the per-tensor FP8 rate, not at :data:`BLOCK_FP8_GEMM_RATIO` (set on FBGEMM's block GEMM):
 # DeepGEMM's block-scaled GEMM "achieves up to 1550 TFLOPS on H800" (deepseek-ai/DeepGEMM README, news of 2025-04-18),
 # 0.78 of the 1,979 TFLOPS FP8 peak, above the planner's per-tensor share; so :func:`decode_step_s` prices them with
 # the checkpoint's block flag off (its block weight stream and quant kernels stay). With it the Qwen3 speed benchmark's
-# dense FP8 steps at a 1-token prompt (8B / 14B / 32B: 6.66 / 10.30 / 21.67 ms) come out 6.28 / 10.45 / 21.03 ms on the
-# presets of the same linear weights (qwen3-8b, qwen2.5-14b, qwen2.5-32b), against 5.68 / 9.57 / 19.57 before
+# dense FP8 steps at a 1-token prompt (SGLang 0.4.6.post1, H20; 8B / 14B / 32B: 6.66 / 10.30 / 21.67 ms) come out
+# 6.28 / 10.20 / 21.03 ms (each model from its config.json), against 5.68 / 9.23 / 19.57 before
 # (bench/validate_serve_h20dec15.py). Dense checkpoints only: an MoE step's experts run SGLang's Triton fused MoE, not
-# DeepGEMM, whose default block configs on an H20-class card lose far more than a 64-row pad (sgl-project/sglang PR
-# #39306, H20-3e, one token, N=25600 K=6144: 686.84 us with the generic config, 78.25 us with an H20-tuned table) and
-# which the planner does not model; pricing the attention projections' DeepGEMM tile alone moved the held Qwen3 MoE
-# FP8 rows 2-6 points the wrong way through the bounds above, so MoE checkpoints keep the 16-row rule (the note).
+# DeepGEMM (its default block config is ``BLOCK_SIZE_M`` 64 too, srt/layers/moe/fused_moe_triton/fused_moe.py
+# ``get_default_config``), and on an H20-class card an untuned Triton block config loses far more than a 64-row pad
+# (sgl-project/sglang PR #39306, H20-3e, one token, N=25600 K=6144: 686.84 us generic, 78.25 us with an H20-tuned
+# table), which the planner does not model; pricing only the attention projections' DeepGEMM tile moved the held Qwen3
+# MoE FP8 rows 2-6 points the wrong way through the bounds above, so MoE checkpoints keep the 16-row rule (the note).
 # vLLM's block path (CUTLASS blockwise / DeepGEMM opt-in) and TensorRT-LLM's are not read here: unchanged.
-#: Token rows of a block-scaled FP8 decode kernel per engine and GPU generation (no operand swap: the sum bound and the
-#: MoE experts pay them too).
+#: Token rows of a dense block-scaled FP8 decode kernel per engine and GPU generation, at 1-64 tokens (no operand
+#: swap: the small-M sum bound pays them too).
 BLOCK_FP8_TILE_ROWS: dict[tuple[str, str], float] = {("sglang", "hopper"): 64.0}
 
 
