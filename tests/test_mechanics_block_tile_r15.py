@@ -139,3 +139,18 @@ def test_above_64_tokens_deepgemm_takes_128_row_blocks():
         assert got == I.decode_step_s(m, g, batch=b, **kw, tile_rows=None, pad_rows=float(T.T0))
     assert I.decode_step_s(m, g, batch=64, **kw, tile_rows=64.0, pad_rows=64.0) != \
         I.decode_step_s(m, g, batch=64, **kw, tile_rows=None, pad_rows=float(T.T0))
+
+
+def test_fragment_is_registered_and_carries_the_scripts_figures():
+    """bench/data/h20dec15.md is in bench/validate_time.py's list, starts with its HTML comment and carries the dense
+    FP8 steps' errors the script computes now (a model change that moves them fails here until the note is updated)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_serve_h20dec15 as b
+    root = Path(__file__).resolve().parents[1]
+    assert '*_fragments("h20dec15.md")' in (root / "bench" / "validate_time.py").read_text(encoding="utf-8")
+    text = (root / "bench" / "data" / "h20dec15.md").read_text(encoding="utf-8")
+    assert text.startswith("<!--")
+    steps = b.dense_steps()
+    for i in (1, 2):
+        want = " / ".join(f"{steps[(s, 'fp8')][0] / steps[(s, 'fp8')][i] - 1:+.1%}" for s in ("8B", "14B", "32B"))
+        assert want in text
