@@ -86,7 +86,9 @@ def step_s(preset, gpu_id, engine, precision, batch, context, tp, share=None):
     m, gpu = model(preset), get_gpu(gpu_id)
     eff = inf.ServingEfficiency() if share is None else inf.ServingEfficiency(memory_bandwidth=share)
     s, _ = inf.decode_step_s(m, gpu, precision=precision, kv_bytes=inf.KV_BYTES[KV], batch=batch, context=context,
-                             tp=tp, eff=eff, loop=inf.ENGINE_LOOP[engine])
+                             tp=tp, eff=eff, loop=inf.ENGINE_LOOP[engine],
+                             tile_rows=inf.dense_tile_rows(engine, gpu, precision, m),  # as the planner's replica
+                             pad_rows=inf.block_tile_rows(engine, gpu, precision, m))  # round 15 (h20dec15)
     return s
 
 

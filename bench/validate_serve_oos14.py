@@ -91,7 +91,9 @@ def gpustack_modelled(engine, precision, conc):
     m, gpu = model("qwen3-8b"), get_gpu(G_GPU)
     loop = inf.ENGINE_LOOP[engine]
     step, _ = inf.decode_step_s(m, gpu, precision=precision, kv_bytes=inf.KV_BYTES[KV], batch=conc,
-                                context=G_PROMPT + G_OUTPUT / 2, tp=1, eff=inf.ServingEfficiency(), loop=loop)
+                                context=G_PROMPT + G_OUTPUT / 2, tp=1, eff=inf.ServingEfficiency(), loop=loop,
+                                tile_rows=inf.dense_tile_rows(engine, gpu, precision, m),
+                                pad_rows=inf.block_tile_rows(engine, gpu, precision, m))  # round 15 (h20dec15)
     pre = inf.prefill_s(m, gpu, precision=precision, prompt=G_PROMPT, tp=1, eff=inf.ServingEfficiency(),
                         attn_precision=KV, engine=engine)
     tpot = step + (conc - 1) * pre / (G_OUTPUT - 1)
@@ -130,7 +132,9 @@ def request_s(preset, precision, tp, prompt, output=OUTPUT):
     first = inf.time_to_first_token_s(m, gpu, prompt_tokens=prompt, precision=precision, tp=tp, loop=loop,
                                       chunk=inf.prefill_chunk_tokens(ENGINE, gpu), kv_precision=KV, engine=ENGINE)
     step, _ = inf.decode_step_s(m, gpu, precision=precision, kv_bytes=inf.KV_BYTES[KV],
-                                batch=1, context=prompt + output / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop)
+                                batch=1, context=prompt + output / 2, tp=tp, eff=inf.ServingEfficiency(), loop=loop,
+                                tile_rows=inf.dense_tile_rows(ENGINE, gpu, precision, m),  # as the planner's replica
+                                pad_rows=inf.block_tile_rows(ENGINE, gpu, precision, m))  # round 15 (h20dec15)
     return first, step * (output - 1)
 
 

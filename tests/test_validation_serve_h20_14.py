@@ -35,7 +35,9 @@ def test_median_itl_is_the_bare_step_and_the_mean_adds_the_other_prefills_by_han
     m, gpu = H.model("deepseek-v3"), get_gpu("h20-96gb")
     step = inf.decode_step_s(m, gpu, precision="fp8", kv_bytes=inf.KV_BYTES["bf16"], batch=8,
                              context=515.025 + 267.95 / 2, tp=8, eff=inf.ServingEfficiency(),
-                             loop=inf.ENGINE_LOOP["sglang"])[0]
+                             loop=inf.ENGINE_LOOP["sglang"],  # round 15 (h20dec15): the engine's tiles, as a plan
+                             tile_rows=inf.dense_tile_rows("sglang", gpu, "fp8", m),
+                             pad_rows=inf.block_tile_rows("sglang", gpu, "fp8", m))[0]
     pre = inf.prefill_s(m, gpu, precision="fp8", prompt=515.025, tp=8, eff=inf.ServingEfficiency(),
                         attn_precision="bf16", engine="sglang")
     rows = H.d_scored()

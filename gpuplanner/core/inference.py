@@ -793,7 +793,8 @@ def attention_kv_passes(m: ServingModel, grouped_kernel: bool = True) -> float:
 
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
                   tp: int, eff: ServingEfficiency, kv_passes: float = 1.0, loop: str = "none",
-                  steps_per_schedule: int = 1, tile_rows: float | None = None) -> tuple[float, str]:
+                  steps_per_schedule: int = 1, tile_rows: float | None = None,
+                  pad_rows: float | None = None) -> tuple[float, str]:
     """Seconds of one decode step for ``batch`` requests with ``context`` tokens each, per GPU of the ``tp``
     group. The linear layers and the attention are separate kernels that run one after the other (vLLM's
     FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
@@ -802,20 +803,26 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     (:func:`tp_all_reduce_s`); every kernel adds its fixed GPU time (:func:`decode_kernels_s`). ``bound`` says which roof the GEMMs hit. ``kv_passes``: how many times the attention
     streams each KV head's cache (:func:`attention_kv_passes`; 1 for the current engines). ``loop``: the engine loop
     whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone). ``tile_rows``: the
-    dense GEMMs' tile rows (:func:`dense_tile_rows`; None: ``T0``)."""
+    dense GEMMs' tile rows (:func:`dense_tile_rows`; None: ``T0``). ``pad_rows``: the token rows of a small-M kernel
+    that does not swap its operands (:func:`block_tile_rows`; None: :data:`SMALL_M_TILE_ROWS`), which the sum bound
+    then pays too, at the per-tensor FP8 rate (DeepGEMM: :data:`BLOCK_FP8_TILE_ROWS`; T0 above ``pad_rows`` tokens)."""
+    if pad_rows is not None and batch > pad_rows:  # round 15: DeepGEMM's 128-row block above 64 rows (T0)
+        tile_rows, pad_rows = None, float(_timing.T0)
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = weight_only_stream_bytes(m, gpu, precision, batch) / tp / bw  # issue 35 round 9: Marlin's 64-row passes
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else tile_rows  # small-M weight-only kernels
-    t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0,
-                                  grouped_t0=None if tile_rows is not None and rows0 == tile_rows else rows0)
+    grouped = None if tile_rows is not None and rows0 == tile_rows else rows0
+    mr = m if pad_rows is None else dataclasses.replace(m, block_scaled=False)  # round 15: DeepGEMM's rate (above)
+    t_gemm = lm_head_split_gemm_s(mr, gpu, precision, batch, tp, rows0,
+                                  grouped_t0=grouped if pad_rows is None else pad_rows)  # round 15 (h20dec15)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
     block_read, block_k = block_fp8_decode_extra_s(m, precision, batch, tp, bw)  # issue 35 round 14 (fp8block14)
     t_read += block_read
     other_k += block_k
-    t_sum = no_overlap_gemm_s(m, gpu, precision, batch, tp, t_read)  # issue 35 round 8 (smallm8)
+    t_sum = no_overlap_gemm_s(mr, gpu, precision, batch, tp, t_read, pad_rows)  # issue 35 round 8 (smallm8)
     # the sum bound binds: the weight stream or the padded FLOPs, whichever is the larger part, names the roof
     read_bound = t_read >= t_gemm or (t_sum < t_gemm and 2.0 * t_read >= t_sum)
     t_gemm = min(t_gemm, t_sum)
@@ -873,18 +880,59 @@ SMALL_M_TILE_ROWS = 16.0
 DENSE_FP8_TILE_ROWS: dict[tuple[str, str], float] = {("tensorrt-llm", "hopper"): 64.0}
 
 
-def dense_tile_rows(engine: str | None, gpu: Any, precision: str) -> float | None:
-    """Rows of tile the dense GEMMs of ``engine``'s decode step pay on ``gpu`` at ``precision``
-    (:data:`DENSE_FP8_TILE_ROWS`; None: the time model's ``T0``). Weight-only formats keep their own pad."""
+def dense_tile_rows(engine: str | None, gpu: Any, precision: str, m: ServingModel | None = None) -> float | None:
+    """Rows of tile the dense GEMMs of ``engine``'s decode step pay on ``gpu`` at ``precision``: a block-scaled
+    checkpoint's (``m``; :func:`block_tile_rows`), else :data:`DENSE_FP8_TILE_ROWS`; None: the time model's ``T0``.
+    Weight-only formats keep their own pad."""
     if engine is None or precision != "fp8" or weight_only(gpu, precision):
         return None
-    return DENSE_FP8_TILE_ROWS.get((engine, _timing.gpu_generation(gpu)))
+    block = block_tile_rows(engine, gpu, precision, m)
+    return block if block is not None else DENSE_FP8_TILE_ROWS.get((engine, _timing.gpu_generation(gpu)))
 
 
-def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float) -> float:
+# Issue 35, round 15 (h20dec15): the token tile of the BLOCK-scaled FP8 kernels SGLang runs at decode. SGLang serves a
+# ``weight_block_size`` checkpoint (Qwen3-*-FP8, DeepSeek-V3/R1) through DeepGEMM on SM90 (``dispatch_w8a8_block_fp8_
+# linear``, auto, fp8block14's reading @002ed7e4; ``SGL_ENABLE_JIT_DEEPGEMM`` defaults to "true" on SM90 in
+# ``srt/layers/quantization/deep_gemm.py`` since the 0.4.x releases). DeepGEMM's dense GEMM puts the TOKENS on the M
+# side of its tile with no operand swap, and picks ``block_ms = (64 if m <= 64 else 128, )`` (deepseek-ai/DeepGEMM
+# ``deep_gemm/jit_kernels/config.py`` @ba142b89, ``get_best_configs``; 64 is Hopper's smallest ``wgmma`` M): a decode
+# step of 1-64 tokens pays 64 rows of FP8 MMA, a larger one 128-row blocks (the time model's ``T0``). SGLang's Triton
+# fallback does the same (``w8a8_block_fp8_matmul``'s default config, no tuned JSON for the shape and card:
+# ``BLOCK_SIZE_M`` 64). On an H100 (FP8 ridge ~295 rows, :func:`ridge_rows`) 64 rows are under the weight stream; on
+# the H20 (296 TFLOPS FP8 against 4.0 TB/s: ridge 37 rows) they are not: 64 rows of Qwen3-8B-FP8's 7.6 B multiplied
+# weights take ~4.3 ms at the planner's H20 FP8 share, against 2.6 ms of weight stream.
+# These tiled GEMMs run at the per-tensor FP8 rate, not at :data:`BLOCK_FP8_GEMM_RATIO` (set on FBGEMM's block GEMM):
+# DeepGEMM's block-scaled GEMM "achieves up to 1550 TFLOPS on H800" (deepseek-ai/DeepGEMM README, news of 2025-04-18),
+# 0.78 of the 1,979 TFLOPS FP8 peak, above the planner's per-tensor share; so :func:`decode_step_s` prices them with
+# the checkpoint's block flag off (its block weight stream and quant kernels stay). With it the Qwen3 speed benchmark's
+# dense FP8 steps at a 1-token prompt (SGLang 0.4.6.post1, H20; 8B / 14B / 32B: 6.66 / 10.30 / 21.67 ms) come out
+# 6.28 / 10.20 / 21.03 ms (each model from its config.json), against 5.68 / 9.23 / 19.57 before
+# (bench/validate_serve_h20dec15.py). Dense checkpoints only: an MoE step's experts run SGLang's Triton fused MoE, not
+# DeepGEMM (its default block config is ``BLOCK_SIZE_M`` 64 too, srt/layers/moe/fused_moe_triton/fused_moe.py
+# ``get_default_config``), and on an H20-class card an untuned Triton block config loses far more than a 64-row pad
+# (sgl-project/sglang PR #39306, H20-3e, one token, N=25600 K=6144: 686.84 us generic, 78.25 us with an H20-tuned
+# table), which the planner does not model; pricing only the attention projections' DeepGEMM tile moved the held Qwen3
+# MoE FP8 rows 2-6 points the wrong way through the bounds above, so MoE checkpoints keep the 16-row rule (the note).
+# vLLM's block path (CUTLASS blockwise / DeepGEMM opt-in) and TensorRT-LLM's are not read here: unchanged.
+#: Token rows of a dense block-scaled FP8 decode kernel per engine and GPU generation, at 1-64 tokens (no operand
+#: swap: the small-M sum bound pays them too).
+BLOCK_FP8_TILE_ROWS: dict[tuple[str, str], float] = {("sglang", "hopper"): 64.0}
+
+
+def block_tile_rows(engine: str | None, gpu: Any, precision: str, m: ServingModel | None) -> float | None:
+    """Token rows ``engine``'s block-FP8 decode kernels pad to on ``gpu`` (:data:`BLOCK_FP8_TILE_ROWS`), for a dense
+    block-scaled checkpoint ``m`` served at ``fp8``; None otherwise (the 16-row small-M rule holds; MoE: above)."""
+    if engine is None or m is None or not block_fp8(m, precision) or weight_only(gpu, precision) or _routed_share(m):
+        return None
+    return BLOCK_FP8_TILE_ROWS.get((engine, _timing.gpu_generation(gpu)))
+
+
+def no_overlap_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int, t_read: float,
+                      pad_rows: float | None = None) -> float:
     """The roofline's sum bound of a decode step's GEMMs (above): their weight stream ``t_read`` plus their FLOPs on
-    the tokens padded to :data:`SMALL_M_TILE_ROWS` at the large-GEMM share (no tile term)."""
-    rows = row_blocks(batch, SMALL_M_TILE_ROWS) * SMALL_M_TILE_ROWS
+    the tokens padded to ``pad_rows`` (None: :data:`SMALL_M_TILE_ROWS`) at the large-GEMM share (no tile term)."""
+    pad = SMALL_M_TILE_ROWS if pad_rows is None else float(pad_rows)
+    rows = row_blocks(batch, pad) * pad
     return t_read + lm_head_split_gemm_s(m, gpu, precision, rows, tp, 0.0, head_t0=0.0)
 
 
@@ -1297,7 +1345,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
                     rows=token_budget(engine, gpu)[0], attn_precision=attention_precision(precision, kv_precision),
                     engine=engine)
-    tile = dense_tile_rows(engine, gpu, precision)  # issue 35 round 11 (gemmtile11)
+    tile = dense_tile_rows(engine, gpu, precision, m)  # issue 35 round 11 (gemmtile11)
+    pad = block_tile_rows(engine, gpu, precision, m)  # issue 35 round 15 (h20dec15)
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
         # time per token a user sees grows with the batch: the largest batch meeting the target (bisection)
@@ -1305,7 +1354,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         while lo < hi:
             mid = (lo + hi + 1) // 2
             t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=mid, context=context, tp=tp, eff=eff,
-                                 loop=ENGINE_LOOP[engine], tile_rows=tile)
+                                 loop=ENGINE_LOOP[engine], tile_rows=tile, pad_rows=pad)
             if t + mid * pre / max(output, 1.0) <= target:
                 lo = mid
             else:
@@ -1314,7 +1363,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         if b < 1:
             return None
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff,
-                             loop=ENGINE_LOOP[engine], tile_rows=tile)  # the engine's host work per step (round 6)
+                             loop=ENGINE_LOOP[engine], tile_rows=tile,
+                             pad_rows=pad)  # the engine's host work per step (round 6)
     tps = b / (t + b * pre / max(output, 1.0))
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
            + engine_reserved_bytes(m, gpu, tp, engine, built)) / GIB
@@ -1791,7 +1841,8 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
                                        eff=eff, loop=loop, steps_per_schedule=steps_per_schedule,
-                                       tile_rows=dense_tile_rows(engine, gpu, precision))[0]
+                                       tile_rows=dense_tile_rows(engine, gpu, precision, m),
+                                       pad_rows=block_tile_rows(engine, gpu, precision, m))[0]
         steps += 1
         since += 1
         batch_sum += b
