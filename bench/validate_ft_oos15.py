@@ -30,7 +30,8 @@ The script, ``finetune/lora.py`` at 8641822 (read in the litgpt snapshot):
 
 Entered as bench/validate_mem_oos14.py enters the same runs (its ``scenario``: ``framework: hf`` on one GPU,
 ``framework: fsdp`` + ``fsdp_version: 1`` + ``fsdp_no_sync`` + ``fsdp_lora_mixed_units`` on several), with what time
-needs on top: ``data.mean_sample_len`` / ``data.sample_len_std``. ASSUMED (the page gives the longest sample only):
+needs on top: ``data.mean_sample_len`` / ``data.sample_len_std`` and ``lora_layer: litgpt`` (LitGPT's ``LoRAQKVLinear``
+at 8641822, before v0.3.1's PR #1374; a value new this round, so the before file has the rows at ``peft``). ASSUMED (the page gives the longest sample only):
 ms-swift's published statistic of the same data (yahma/alpaca-cleaned, 170.1 +- 122.9 tokens, max 1,028: modelscope/
 ms-swift 3602360 ``docs/source_en/Instruction/Supported-models-and-datasets.md``, the figure
 ``bench/validate_memory_oos8.py`` already uses) scaled by the page's longest sample over ms-swift's 1,028 (each
@@ -40,8 +41,9 @@ The ``bnb.nf4`` rows (no double quantisation) are printed, not scored (the tool'
 memoos14.
 
 Not in the model and inside the published figure: the sanity-check ``validate`` (100 forward passes + a 100-token
-generation; a few seconds of 75 to 615) and LitGPT's own module code (its ``LoRAQKVLinear`` and ``GPT`` are priced as
-PEFT's LoRA on the Transformers architecture of the same shape, as memoos14 did).
+generation; a few seconds of 75 to 615) and LitGPT's own module code beyond ``zero_pad``'s index list (its ``GPT`` is
+priced as the Transformers architecture of the same shape and its fused-q/k/v LoRA with PEFT's element counts, as
+memoos14 did).
 
 Error = published / predicted - 1 on time (+ = predicted too fast).
 """
@@ -95,6 +97,7 @@ def scenario(model: str, quant: str | None, b: int, gpus: int, training: dict | 
     k = scale(model)
     d["data"] = {"mean_sample_len": round(ALPACA_MEAN * k), "sample_len_std": ALPACA_STD * k}
     d["hardware"]["gpus_per_node"] = 8
+    d["training"]["lora_layer"] = "litgpt"  # lit_gpt/lora.py at 8641822: LoRAQKVLinear (LitGPT before v0.3.1)
     d["training"].update(training or {})
     return d
 

@@ -68,21 +68,34 @@ def test_mixed_units_add_the_block_weight_gradients():
     assert with_units.step_time_s > without.step_time_s * 1.15
 
 
+def test_litgpt_index_list_host_time():
+    # Llama-2-7B, LoRA on q and v: 4096 + 4096 integers a forward at 0.1125 s / 1,024,000 (transformers PR #24772)
+    from gpuplanner.core import timing
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    facts = resolve(scenario_from_dict(v.scenario("llama-2-7b", None, 1, 1))).facts
+    assert timing.litgpt_index_seconds(facts, "qv") == pytest.approx(8192 * 0.1125 / 1_024_000)
+    assert timing.litgpt_index_seconds(facts, "all_linear") == 0.0  # q, k and v all adapted: no zero_pad
+    # host-bound row: the step grows by about the list's time over 128 micro-batches x 32 layers (1 forward each)
+    lit = v.predict("llama-2-7b", None, 1, 1)
+    peft = v.predict("llama-2-7b", None, 1, 1, {"lora_layer": "peft"})
+    assert lit.step_time_s - peft.step_time_s == pytest.approx(128 * 32 * 8192 * 0.1125 / 1_024_000, rel=0.05)
+
+
 def test_scores_before_and_after():
     before = json.loads(v.BEFORE.read_text(encoding="utf-8"))
     now = v.errors()
     assert set(before) == set(now) and len(now) == 23
     for rid, err in now.items():
-        if rid.endswith("× 1 GPU"):  # the mechanism touches the FSDP rows only
-            assert err == pytest.approx(before[rid], abs=1e-9)
-        else:
-            assert err < before[rid]
+        assert abs(err) <= abs(before[rid]) + 1e-9, rid  # both mechanisms only add time the rows left out
     # the FSDP rows with the most tokens per micro-batch are GPU-bound: within 10% with the weight gradients,
     # 14% to 28% too fast without them
     for rid in ("stablelm-3b LoRA b4 × 2 GPU", "llama-2-7b LoRA b4 × 2 GPU"):
         assert abs(now[rid]) < 0.10 < abs(before[rid])
-    # the host-bound rows stay far too fast (not modelled: see the note); a change that closes them must say why
-    assert v.summary(now)["one GPU, LoRA"][3] > 0.5
+    # the host-bound rows stay too fast (the rest not modelled: see the note); a change that closes them must say why
+    one = v.summary(now)["one GPU, LoRA"]
+    assert 0.25 < one[3] < 0.6 and v.summary(before)["one GPU, LoRA"][3] > 0.8
 
 
 def test_table_prints_every_row():

@@ -1877,7 +1877,7 @@ def time_layout(
     # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
     # (NeMo AutoModel's LoRA linears keep the adapters in the base weight's dtype: no casts, flops.AUTOMODEL_LORA_FWD_OUT)
     peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
-                     if lora and lora_layer == "peft" else False)
+                     if lora and lora_layer in ("peft", "litgpt") else False)
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
@@ -1920,11 +1920,13 @@ def time_layout(
     ops_fwd, ops_bwd = ops_fwd + param_casts, ops_bwd + param_casts
     if mixed_wg:  # each block parameter's gradient kernel and its copy into the flat gradient (FSDP_MIXED_UNIT_WGRAD)
         ops_bwd = ops_bwd + FSDP_MIXED_UNIT_BWD_OPS * autocast_param_tensors(m)
+    # LitGPT's LoRAQKVLinear before v0.3.1: its index list turned into a tensor in every forward (LITGPT_LORA_INDEX_S)
+    lit_fwd_s = litgpt_index_seconds(m, lora_targets) if lora and lora_layer == "litgpt" else 0.0
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
-    host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
-                    * (m.L / pp))
+    host_mb = where(fused, 0.0, ((ops_fwd * EAGER_FWD_OP_S + lit_fwd_s) * (1.0 + rec_whole + rec_op)
+                                 + ops_bwd * EAGER_OP_S) * (m.L / pp))
     # the first forward's share of it, where the loop syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS)
-    fwd_host_mb = where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
+    fwd_host_mb = where(fused, 0.0, (ops_fwd * EAGER_FWD_OP_S + lit_fwd_s) * (m.L / pp))
     host_fwd_mb = fwd_host_mb if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     # (z3_fw: whose bucket and persistence sizes the DeepSpeed config holds, ds_bucket_engine)
@@ -2376,6 +2378,28 @@ def _opt_bytes(optimizer: str, foreach: bool) -> float:
 #: rows' time per iteration, recompute and these weight gradients both included).
 FSDP_MIXED_UNIT_WGRAD = 1.0
 FSDP_MIXED_UNIT_BWD_OPS = 2.0
+
+#: Issue 35 round 15 (ftoos15): LitGPT's ``LoRAQKVLinear`` before v0.3.1 (``training.lora_layer`` ``litgpt``). Where LoRA
+#: adapts some but not all of q, k and v (LitGPT's default ``lora_query`` and ``lora_value``: ``lora_targets`` "qv"),
+#: every forward's ``zero_pad`` builds the index tensor from the Python list ``self.lora_ind`` (one integer per adapted
+#: output column: the q width plus the v width) and copies it to the GPU: ``torch.tensor(self.lora_ind,
+#: device=result.device)`` (lit_gpt/lora.py at 8641822, the commit of LitGPT's resource tables). LitGPT's PR #1374
+#: ("Eliminate cuda syncs", 47806045, first in v0.3.1) caches the tensor, because the copy incurred "an expensive
+#: cudaStreamSynchronize" every call. Host time per integer: huggingface/transformers PR #24772 (July 2023) timed
+#: ``torch.tensor`` on a Python list of 1,024,000 integers at 0.1125 s, 110 ns each (x86 host, PyTorch 2.x). Counted
+#: per forward of each layer (the recompute forward too), in the eager host floor; the sync itself (the GPU drains
+#: once a layer) is not priced (it costs little where the host binds, as in these rows).
+LITGPT_LORA_INDEX_S = 0.1125 / 1_024_000
+
+
+def litgpt_index_seconds(m: ModelFacts, lora_targets: str) -> float:
+    """Host seconds per layer and forward of LitGPT's ``zero_pad`` index list (:data:`LITGPT_LORA_INDEX_S`): the adapted
+    q/k/v columns where LoRA covers some but not all of q, k and v (``qv``), else 0 (no padding needed, or no q/k/v
+    adapter)."""
+    if lora_targets != "qv":
+        return 0.0
+    a = m.arch
+    return float(a.num_heads * a.head_dim + a.num_kv_heads * a.head_dim) * LITGPT_LORA_INDEX_S
 
 
 def autocast_param_tensors(m: ModelFacts) -> float:
