@@ -1801,9 +1801,12 @@ def time_layout(
     hflops_tok = mflops_tok + rec_tok
     # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
     # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's
-    mixed_wg = lora and bool(fsdp_lora_units)
+    # (FSDP1 with sharded gradients, as memory.memory_arrays gates it: a searched ZeRO-0/1 or DeepSpeed plan has no units)
+    mixed_wg = (lora and bool(fsdp_lora_units) and int(fsdp_version) == 1
+                and _frameworks.engine_of(framework) in _frameworks.FSDP_SWITCH_ENGINES)
+    mixed_on = where(zero >= 2, 1.0, 0.0) if mixed_wg else 0.0
     if mixed_wg:
-        hflops_tok = hflops_tok + FSDP_MIXED_UNIT_WGRAD * fwd.layers
+        hflops_tok = hflops_tok + mixed_on * FSDP_MIXED_UNIT_WGRAD * fwd.layers
     if lora and dora and lora_dropout > 0.0:
         # DoRA under lora_dropout: the base linears run again on the dropped input, forward and input gradient (W is
         # frozen), and in the recompute forward (flops.dora_dropout_base_flops); hardware FLOPs, not the model's
@@ -1919,7 +1922,7 @@ def time_layout(
     param_casts = where(full_autocast, EAGER_OPS_AUTOCAST_PARAM * autocast_param_tensors(m), 0.0)
     ops_fwd, ops_bwd = ops_fwd + param_casts, ops_bwd + param_casts
     if mixed_wg:  # each block parameter's gradient kernel and its copy into the flat gradient (FSDP_MIXED_UNIT_WGRAD)
-        ops_bwd = ops_bwd + FSDP_MIXED_UNIT_BWD_OPS * autocast_param_tensors(m)
+        ops_bwd = ops_bwd + mixed_on * FSDP_MIXED_UNIT_BWD_OPS * autocast_param_tensors(m)
     # LitGPT's LoRAQKVLinear before v0.3.1: its index list turned into a tensor in every forward (LITGPT_LORA_INDEX_S)
     lit_fwd_s = litgpt_index_seconds(m, lora_targets) if lora and lora_layer == "litgpt" else 0.0
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
