@@ -142,4 +142,6 @@ def test_one_list_of_layers():
     from gpuplanner.core.scenario import LoraLayer
 
     assert get_args(LoraLayer) == F.LORA_LAYERS
-    assert set(F.AUTOMODEL_LORA_BWD_IN) == set(F.LORA_LAYERS) - {"peft"}
+    # every layer is priced by exactly one set of counts: PEFT's (PEFT, LitGPT's LoRAQKVLinear) or AutoModel's
+    assert set(F.AUTOMODEL_LORA_BWD_IN) == set(F.LORA_LAYERS) - set(F.PEFT_COUNT_LAYERS)
+    assert not set(F.AUTOMODEL_LORA_BWD_IN) & set(F.PEFT_COUNT_LAYERS)

@@ -400,8 +400,12 @@ def lora_targets_per_layer(a, targets: str) -> float:
 AUTOMODEL_LORA_FWD_OUT, AUTOMODEL_LORA_BWD_OUT = 4.0, 2.0
 AUTOMODEL_LORA_BWD_IN = {"automodel": LORA_BWD_IN, "automodel_triton": 6.0}
 #: the LoRA layer implementations ``training.lora_layer`` names: ``peft`` (PEFT / torchtune, the default), NeMo
-#: AutoModel's ``LinearLoRA`` and its ``TritonLinearLoRA``
-LORA_LAYERS = ("peft", "automodel", "automodel_triton")
+#: AutoModel's ``LinearLoRA`` and its ``TritonLinearLoRA``, LitGPT's ``LoRAQKVLinear`` before v0.3.1 (PEFT's element
+#: counts; its host cost is timing.LITGPT_LORA_INDEX_S)
+LORA_LAYERS = ("peft", "automodel", "automodel_triton", "litgpt")
+#: the layers priced with PEFT's element counts (:data:`LORA_FWD_IN` …); the others are AutoModel's
+#: (:func:`automodel_lora_elements`)
+PEFT_COUNT_LAYERS = ("peft", "litgpt")
 
 
 def automodel_lora_elements(d_in, d_out, dropout: bool, layer: str) -> tuple[float, float]:
@@ -422,7 +426,7 @@ def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlo
     layer's input is fp32 (:data:`KBIT_FP32_EW_FACTOR`), and autocast casts it to bf16 for ``lora_A`` (half of
     :data:`LORA_AUTOCAST_IN` each way); ``layer``: the LoRA layer implementation (:data:`LORA_LAYERS`; NeMo
     AutoModel's: :func:`automodel_lora_elements`, whatever ``fused``, ``autocast`` and ``qlora`` say)."""
-    if layer != "peft":
+    if layer not in PEFT_COUNT_LAYERS:
         return automodel_lora_elements(d_in, d_out, dropout, layer)
     eager_cast = np.logical_and(autocast, np.logical_not(fused)) & (not qlora)
     kbit_cast = np.logical_and(autocast, np.logical_not(fused)) & np.logical_and(qlora, fp32_input)

@@ -50,7 +50,7 @@ GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: ``utils/constants.py``).
 LoraTargets = Literal["attention", "all_linear", "qkv", "mlp", "qv", "qkv_mlp"]
 #: the LoRA linear's implementation (core/flops.LORA_LAYERS)
-LoraLayer = Literal["peft", "automodel", "automodel_triton"]
+LoraLayer = Literal["peft", "automodel", "automodel_triton", "litgpt"]
 
 
 #: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels
@@ -509,8 +509,10 @@ class TrainingSection(_Section):
                             "torchtune: the scaling multiplies the adapter's full-width output; the default), "
                             "automodel (NeMo AutoModel LinearLoRA: scaling on the rank-wide product, dropout on the "
                             "adapter's output, dropout_position 'post'), automodel_triton (its TritonLinearLoRA, "
-                            "PeftConfig use_triton: true without Transformer Engine installed). LoRA/QLoRA on the "
-                            "Hugging Face engines only (flops.automodel_lora_elements)")
+                            "PeftConfig use_triton: true without Transformer Engine installed), litgpt (LitGPT before "
+                            "v0.3.1: LoRAQKVLinear rebuilds its q/k/v index tensor from a Python list every forward, "
+                            "timing.LITGPT_LORA_INDEX_S). LoRA/QLoRA on the Hugging Face engines only "
+                            "(flops.automodel_lora_elements)")
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
     # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
     # freeze_aligner); LoRA/QLoRA adapt the language model only

@@ -1734,6 +1734,7 @@ def time_layout(
     ds_config_auto: bool | None = None,
     rank_len_cv: float = 0.0,
     lora_layer: str = "peft",
+    fsdp_lora_units: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1798,6 +1799,14 @@ def time_layout(
     rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
                + rec_op * op_lin * (fwd.layers + f_lora) + rec_sel * mod["flops"])
     hflops_tok = mflops_tok + rec_tok
+    # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
+    # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's
+    # (FSDP1 with sharded gradients, as memory.memory_arrays gates it: a searched ZeRO-0/1 or DeepSpeed plan has no units)
+    mixed_wg = (lora and bool(fsdp_lora_units) and int(fsdp_version) == 1
+                and _frameworks.engine_of(framework) in _frameworks.FSDP_SWITCH_ENGINES)
+    mixed_on = where(zero >= 2, 1.0, 0.0) if mixed_wg else 0.0
+    if mixed_wg:
+        hflops_tok = hflops_tok + mixed_on * FSDP_MIXED_UNIT_WGRAD * fwd.layers
     if lora and dora and lora_dropout > 0.0:
         # DoRA under lora_dropout: the base linears run again on the dropped input, forward and input gradient (W is
         # frozen), and in the recompute forward (flops.dora_dropout_base_flops); hardware FLOPs, not the model's
@@ -1871,7 +1880,7 @@ def time_layout(
     # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
     # (NeMo AutoModel's LoRA linears keep the adapters in the base weight's dtype: no casts, flops.AUTOMODEL_LORA_FWD_OUT)
     peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
-                     if lora and lora_layer == "peft" else False)
+                     if lora and lora_layer in ("peft", "litgpt") else False)
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
@@ -1912,11 +1921,15 @@ def time_layout(
                      if method in ("full", "pretrain") else False)
     param_casts = where(full_autocast, EAGER_OPS_AUTOCAST_PARAM * autocast_param_tensors(m), 0.0)
     ops_fwd, ops_bwd = ops_fwd + param_casts, ops_bwd + param_casts
+    if mixed_wg:  # each block parameter's gradient kernel and its copy into the flat gradient (FSDP_MIXED_UNIT_WGRAD)
+        ops_bwd = ops_bwd + mixed_on * FSDP_MIXED_UNIT_BWD_OPS * autocast_param_tensors(m)
+    # LitGPT's LoRAQKVLinear before v0.3.1: its index list turned into a tensor in every forward (LITGPT_LORA_INDEX_S)
+    lit_fwd_s = litgpt_index_seconds(m, lora_targets) if lora and lora_layer == "litgpt" else 0.0
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
-    host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
-                    * (m.L / pp))
+    host_mb = where(fused, 0.0, ((ops_fwd * EAGER_FWD_OP_S + lit_fwd_s) * (1.0 + rec_whole + rec_op)
+                                 + ops_bwd * EAGER_OP_S) * (m.L / pp))
     # the first forward's share of it, where the loop syncs every micro-batch (HOST_SYNC_PER_MICROBATCH_TOOLS)
-    fwd_host_mb = where(fused, 0.0, ops_fwd * EAGER_FWD_OP_S * (m.L / pp))
+    fwd_host_mb = where(fused, 0.0, (ops_fwd * EAGER_FWD_OP_S + lit_fwd_s) * (m.L / pp))
     host_fwd_mb = fwd_host_mb if framework in HOST_SYNC_PER_MICROBATCH_TOOLS else 0.0 * host_mb
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     # (z3_fw: whose bucket and persistence sizes the DeepSpeed config holds, ds_bucket_engine)
@@ -2348,6 +2361,48 @@ def _opt_bytes(optimizer: str, foreach: bool) -> float:
     if foreach and optimizer == "adamw":
         return OPT_BYTES_ADAMW_FOREACH
     return OPT_BYTES.get(optimizer, 30.0)
+
+
+#: Issue 35 round 15 (ftoos15): LoRA under PyTorch FSDP1 with ``use_orig_params=True`` and the adapters inside their
+#: block's unit (``training.fsdp_lora_mixed_units``: Lightning Fabric 2.x with LitGPT, Composer). The block's flat
+#: parameter requires grad when any of its tensors does (torch ``distributed/fsdp/_flat_param.py``,
+#: ``flat_param_requires_grad``), and the forward runs on views of the unsharded flat parameter, so autograd computes
+#: the gradient of every block weight, frozen or not. PyTorch's FSDP docstring ("FSDP has some constraints on freezing
+#: parameters"): with ``use_orig_params=True`` mixing frozen and non-frozen parameters in one unit makes the gradient
+#: memory "equivalent to not freezing those parameters"; pytorch/pytorch PR #109892 (Sept 2023) keeps the unsharded
+#: views' ``requires_grad`` only where a unit's parameters all agree, and leaves the mixed case as it was. So each block
+#: linear runs its weight-gradient GEMM as in full fine-tuning: FLOPs = its forward's (factor 1.0 of
+#: ``forward_flops_per_token``'s ``layers``; hardware FLOPs, not the model's). The backward launches, per parameter
+#: tensor, that gradient kernel (a GEMM, or a bias's reduction) and its view's copy into the flat gradient: 2 kernels
+#: (counted from the autograd graph: ``mm``/``sum`` and the split view's backward). Not priced: the per-micro-batch
+#: accumulation of the unsharded block gradient under ``no_sync`` (as for full fine-tuning) and the larger
+#: reduce-scatter once a step. The memory side is ``memory.fsdp_lora_unit_params`` (memoos14). Check:
+#: bench/validate_ft_oos15.py (LitGPT's resource tables: the 2- and 4-GPU rows take 2.1 to 3.2 times the 1-GPU
+#: rows' time per iteration, recompute and these weight gradients both included).
+FSDP_MIXED_UNIT_WGRAD = 1.0
+FSDP_MIXED_UNIT_BWD_OPS = 2.0
+
+#: Issue 35 round 15 (ftoos15): LitGPT's ``LoRAQKVLinear`` before v0.3.1 (``training.lora_layer`` ``litgpt``). Where LoRA
+#: adapts some but not all of q, k and v (LitGPT's default ``lora_query`` and ``lora_value``: ``lora_targets`` "qv"),
+#: every forward's ``zero_pad`` builds the index tensor from the Python list ``self.lora_ind`` (one integer per adapted
+#: output column: the q width plus the v width) and copies it to the GPU: ``torch.tensor(self.lora_ind,
+#: device=result.device)`` (lit_gpt/lora.py at 8641822, the commit of LitGPT's resource tables). LitGPT's PR #1374
+#: ("Eliminate cuda syncs", 47806045, first in v0.3.1) caches the tensor, because the copy incurred "an expensive
+#: cudaStreamSynchronize" every call. Host time per integer: huggingface/transformers PR #24772 (July 2023) timed
+#: ``torch.tensor`` on a Python list of 1,024,000 integers at 0.1125 s, 110 ns each (x86 host, PyTorch 2.x). Counted
+#: per forward of each layer (the recompute forward too), in the eager host floor; the sync itself (the GPU drains
+#: once a layer) is not priced (it costs little where the host binds, as in these rows).
+LITGPT_LORA_INDEX_S = 0.1125 / 1_024_000
+
+
+def litgpt_index_seconds(m: ModelFacts, lora_targets: str) -> float:
+    """Host seconds per layer and forward of LitGPT's ``zero_pad`` index list (:data:`LITGPT_LORA_INDEX_S`): the adapted
+    q/k/v columns where LoRA covers some but not all of q, k and v (``qv``), else 0 (no padding needed, or no q/k/v
+    adapter)."""
+    if lora_targets != "qv":
+        return 0.0
+    a = m.arch
+    return float(a.num_heads * a.head_dim + a.num_kv_heads * a.head_dim) * LITGPT_LORA_INDEX_S
 
 
 def autocast_param_tensors(m: ModelFacts) -> float:
@@ -5197,6 +5252,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         gpt_j_residual=bool(getattr(t, "gpt_j_residual", False)) and t.framework == "gpt-neox",
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
         lora_layer=lora_layer_of(t, engine),
+        fsdp_lora_units=bool(getattr(t, "fsdp_lora_mixed_units", False)),
     )
     if t.tp_comm_overlap is None and getattr(s.parallel, "ep_a2a_overlap", False) \
             and gpu_generation(gf) in A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS:

@@ -9553,6 +9553,10 @@
         <translation>NeMo AutoModel，Triton 内核</translation>
     </message>
     <message>
+        <source>LitGPT before v0.3.1</source>
+        <translation>LitGPT v0.3.1 之前的版本</translation>
+    </message>
+    <message>
         <source>overlap the expert all-to-all with another micro-batch</source>
         <translation>让专家全对全通信与另一个微批次的计算重叠</translation>
     </message>
@@ -9631,10 +9635,6 @@
     <message>
         <source>LoRA layer</source>
         <translation>LoRA 层</translation>
-    </message>
-    <message>
-        <source>Which code runs each adapted linear layer. PEFT / torchtune (default): the adapter&apos;s output is scaled by alpha / rank as a full-width tensor, forward and backward. NeMo AutoModel (its LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the adapter&apos;s output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is installed), whose backward reads each layer&apos;s input once more. LoRA and QLoRA on Hugging Face models, without DoRA</source>
-        <translation>每个加了适配器的线性层由哪段代码执行。PEFT / torchtune（默认）：适配器输出按 α / 秩 缩放，缩放作用在整宽张量上，前向和反向都是如此。NeMo AutoModel（其默认 LoRA 层）：缩放改为乘在秩宽度的中间结果上，dropout 作用在适配器输出上（显存读写更少，单步更快）。NeMo AutoModel，Triton 内核：其 Triton 版 LoRA 层（use_triton: true；只要装了 Transformer Engine，AutoModel 就会关闭它），反向传播会多读一次每层的输入。仅适用于 Hugging Face 模型上的 LoRA 和 QLoRA，且不含 DoRA</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
@@ -9743,6 +9743,10 @@
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
         <translation>PEFT LoraConfig lora_dropout。留空：取所用框架自身的默认值（0.0，没有 dropout 层；ms-swift 和 Megatron-SWIFT：0.05），方案搜索中的其他框架也各取其默认值。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
+    </message>
+    <message>
+        <source>Which code runs each adapted linear layer. PEFT / torchtune (default): the adapter&apos;s output is scaled by alpha / rank as a full-width tensor, forward and backward. NeMo AutoModel (its LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the adapter&apos;s output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is installed), whose backward reads each layer&apos;s input once more. LitGPT before v0.3.1: with LoRA on query and value only, every forward rebuilds an index tensor from a Python list and copies it to the GPU (host time, about 1 ms a layer for a 7B model). LoRA and QLoRA on Hugging Face models, without DoRA</source>
+        <translation>每个加了适配器的线性层由哪段代码执行。PEFT / torchtune（默认）：适配器输出按 α / 秩 缩放，缩放作用在整宽张量上，前向和反向都是如此。NeMo AutoModel（其默认 LoRA 层）：缩放改为乘在秩宽度的中间结果上，dropout 作用在适配器输出上（显存读写更少，单步更快）。NeMo AutoModel，Triton 内核：其 Triton 版 LoRA 层（use_triton: true；只要装了 Transformer Engine，AutoModel 就会关闭它），反向传播会多读一次每层的输入。LitGPT v0.3.1 之前的版本：LoRA 只加在 query 和 value 上时，每次前向都要从 Python 列表重建一个索引张量并拷贝到 GPU（主机端耗时，7B 模型每层约 1 毫秒）。仅适用于 Hugging Face 模型上的 LoRA 和 QLoRA，且不含 DoRA</translation>
     </message>
     <message>
         <source>Overlap gradient reduce</source>

@@ -213,7 +213,8 @@ class TrainingAdvanced(QObject):
         f["lora_dropout"].box.set_unit(self.tr("probability"))
         f["lora_layer"].set_labels({"peft": self.tr("PEFT / torchtune (default)"),
                                     "automodel": self.tr("NeMo AutoModel (LinearLoRA)"),
-                                    "automodel_triton": self.tr("NeMo AutoModel, Triton kernels")})
+                                    "automodel_triton": self.tr("NeMo AutoModel, Triton kernels"),
+                                    "litgpt": self.tr("LitGPT before v0.3.1")})
         f["empty_cache_steps"].box.set_unit(self.tr("steps"))
         f["empty_cache_steps"].setPlaceholderText(self.tr("never (default)"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
@@ -322,7 +323,9 @@ class TrainingAdvanced(QObject):
                 "LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the "
                 "adapter's output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its "
                 "TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is "
-                "installed), whose backward reads each layer's input once more. LoRA and QLoRA on Hugging Face "
+                "installed), whose backward reads each layer's input once more. LitGPT before v0.3.1: with LoRA on "
+                "query and value only, every forward rebuilds an index tensor from a Python list and copies it to "
+                "the GPU (host time, about 1 ms a layer for a 7B model). LoRA and QLoRA on Hugging Face "
                 "models, without DoRA")),
         }
 
