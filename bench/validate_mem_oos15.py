@@ -71,13 +71,21 @@ MIX = (607, {"mean_sample_len": 128})
 #: ``truncation_strategy`` default 'delete' drops longer samples: ASSUMED the longest kept sample reaches 2,048
 R1 = (2048, {"mean_sample_len": 1024})
 A100 = "a100-sxm-80gb"
+#: the optimizer the scripts ran (issue 35 round 15): ms-swift 3.0-3.7 under transformers' ``default_optim``
+#: ``adamw_torch`` (``training_args.py``: ``adamw_torch_fused`` only ``if is_torch_greater_or_equal_than_2_8``; torch
+#: 2.8 was released 2025-08-06, after every script here but fsdp2_lora's), i.e. ``torch.optim.AdamW`` with neither
+#: ``fused`` nor ``foreach``, which torch runs foreach on CUDA tensors. None (the tool default, fused) on the
+#: "before" run: this field fed the time model only until this round. The v3.10 FSDP2 row keeps the default (its
+#: torch is not stated; its LoRA states are 0.08 GiB either way).
+FOREACH = "foreach"
 
 
 def _t(**kw) -> dict:
     """``swift sft`` defaults of ms-swift 3.x (module docstring)."""
     t = {"framework": "ms-swift", "method": "lora", "lora_rank": 8, "lora_targets": "all_linear",
          "lora_dropout": 0.05, "micro_batch_size": 1, "global_batch_size": 16, "recompute": "full",
-         "flash_attention": True, "optimizer": "adamw", "precision": "bf16", "master_weights": False}
+         "flash_attention": True, "optimizer": "adamw", "precision": "bf16", "master_weights": False,
+         "optimizer_implementation": FOREACH}
     t.update(kw)
     return t
 
@@ -125,7 +133,8 @@ ROWS = [
     ("zero3-qwen2.5-7b", "examples/train/multi-gpu/deepspeed/train_zero3.sh @a3731f998 (v3.0.1) '# 16GiB * 2'", 16.0,
      Q7, SC, _t(checkpoint_reentrant=True), 2, {"zero": 3}, ("DeepSpeed ZeRO-3 (ms-swift's zero3.json)",)),
     ("fsdp2-lora-qwen2.5-7b", "examples/train/multi-gpu/fsdp2_lora/train.sh @376640797 (v3.10.0) '# 14.7GiB * 2'",
-     14.7, Q7, SC, _t(framework="fsdp", fsdp_version=2, checkpoint_reentrant=False), 2, {"zero": 3},
+     14.7, Q7, SC, _t(framework="fsdp", fsdp_version=2, checkpoint_reentrant=False, optimizer_implementation=None),
+     2, {"zero": 3},
      ("accelerate launch fsdp2.json: FSDP2 (fully_shard per decoder layer, reshard after forward), "
       "fsdp_activation_checkpointing (non-reentrant wrapper; swift's own gradient_checkpointing false), mixed "
       "precision bf16; entered as framework fsdp, fsdp_version 2",)),
