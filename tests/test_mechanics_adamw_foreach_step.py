@@ -43,8 +43,8 @@ def test_function_by_hand():
     assert adamw_foreach_step_bytes(12.0, 4.0, 8.0, 1.0, np) == pytest.approx(4.0)
     # pure bf16 (two bf16 moments, no master): half of the optimizer
     assert adamw_foreach_step_bytes(4.0, 0.0, 4.0, 1.0, np) == pytest.approx(2.0)
-    # FSDP1's single-tensor loop: one flat parameter (of 4 units) at a time
-    assert adamw_foreach_step_bytes(12.0, 4.0, 8.0, 4.0, np) == pytest.approx(1.0)
+    # FSDP1's single-tensor loop: one flat parameter (of 4 units) at a time, its square root and quotient together
+    assert adamw_foreach_step_bytes(12.0, 4.0, 8.0, 4.0, np) == pytest.approx(2.0)
 
 
 def test_full_bf16_step_by_hand():
@@ -78,8 +78,8 @@ def test_deepspeed_zero_unchanged():
 def test_fsdp1_one_unit_at_a_time():
     kw = dict(framework="fsdp", fsdp_version=1, parallel={"zero": 3}, num_gpus=8)
     fused, foreach = _mem("fused", **kw), _mem("foreach", **kw)
-    # at most one decoder layer's share of the second moments (28 layers): never the whole list
-    assert foreach.metric("allocated") - fused.metric("allocated") <= fused.optimizer / 2 / 28 + 1e-9
+    # at most two copies of one decoder layer's share of the second moments (28 layers): never the whole list
+    assert foreach.metric("allocated") - fused.metric("allocated") <= 2 * fused.optimizer / 2 / 28 + 1e-9
 
 
 def test_fsdp2_whole_shard_list():
