@@ -70,8 +70,17 @@ def test_amp_fp32_states():
         (fused.weights + fused.gradients + fused.optimizer) * GIB + 4 * p, rel=0.01)
 
 
-def test_deepspeed_zero_unchanged():
-    kw = dict(parallel={"zero": 2}, num_gpus=2)
+def test_deepspeed_client_optimizer():
+    # ZeRO-2 on 2 GPUs with the HF Trainer's own torch AdamW (a DeepSpeed config without an optimizer block): the
+    # list covers the rank's fp32 partition of the second moment, 4 bytes a parameter / 2, no more
+    kw = dict(parallel={"zero": 2}, num_gpus=2, master_weights=True)
+    fused, foreach = _mem("fused", **kw), _mem("foreach", **kw)
+    diff = (foreach.metric("allocated") - fused.metric("allocated")) * GIB
+    assert 0.0 < diff <= 4 * _params() / 2 * 1.001
+
+
+def test_megatron_own_optimizer():
+    kw = dict(framework="megatron", parallel={"tp": 2}, num_gpus=2, master_weights=True)
     assert _mem("foreach", **kw).metric("allocated") == pytest.approx(_mem("fused", **kw).metric("allocated"))
 
 

@@ -1935,17 +1935,21 @@ def memory_arrays(
         # LM head the critic lacks, are the larger
         extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
-    if adamw_foreach and optimizer == "adamw" and not optimizer_in_backward and framework in ("hf", "fsdp"):
+    if adamw_foreach and optimizer == "adamw" and not optimizer_in_backward and framework != "megatron":
         # torch.optim.AdamW's unfused step (adamw_foreach_step_bytes): after backward the activations are gone and
-        # every gradient is live; the step's list of square roots sits beside the states. Not under DeepSpeed
-        # (ZeRO on the HF engine: its own fused Adam) nor HF + FSDP2 (read as DeepSpeed-like by the tool)
-        torch_opt = xp.asarray(framework == "fsdp") | (zero == 0) | (bool(fsdp1_root) & (zero >= 1))
+        # every gradient is live; the step's square roots sit beside the states. Under DeepSpeed it is the client
+        # optimizer (a config without an "optimizer" block: the HF Trainer hands DeepSpeed its own torch AdamW),
+        # stepping the fp32 partition beside the fp32 gradient copy (ds_step_grad_bytes). Megatron-Core and the
+        # other Megatron tools build their own fused Adam
         # FSDP1 (fsdp1_root with sharding): one FlatParameter per decoder layer, stepped one at a time
         units = xp.where(bool(fsdp1_root) & (zero >= 1), layers_stage, 1.0)
         sq = adamw_foreach_step_bytes(opt, 0.0 if lora_like else master_b, moments_b, units, xp)
-        step_phase = weights + grads_kept + opt + ddp + sq
+        ds_grad = 0.0
+        if ds_engine and precision != "fp32" and master_weights:
+            ds_grad = xp.where(offload | (zero < 1), 0.0, ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp))
+        step_phase = weights + grads_kept + opt + ddp + sq + ds_grad
         act_phase = states + acts + ddp + gather + buckets
-        buckets = buckets + xp.where(torch_opt, xp.maximum(step_phase - act_phase, 0.0), 0.0)
+        buckets = buckets + xp.maximum(step_phase - act_phase, 0.0)
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None

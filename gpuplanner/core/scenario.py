@@ -287,8 +287,9 @@ class TrainingSection(_Section):
                           "torch.optim.AdamW without fused: the eight passes (foreach, or FSDP1's single-tensor "
                           "loop, the same bytes). Memory: foreach also holds a list of square roots the size of the "
                           "second moments through the step (memory.adamw_foreach_step_bytes; FSDP1's flat parameters: "
-                          "one layer's at a time), so a Hugging Face Trainer run before transformers' fused default "
-                          "(torch >= 2.8) states foreach")
+                          "one layer's at a time; DeepSpeed: the HF Trainer's own AdamW when the DeepSpeed config has no "
+                          "optimizer block; not Megatron), so a Hugging Face Trainer run before transformers' fused "
+                          "default (torch >= 2.8) states foreach")
     framework: Framework = "hf"
     master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")
