@@ -35,7 +35,7 @@ from .params import ParamCount, adapter_params, count_params, tier, vision_token
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, get_network, lookup_gpu
-from .timing import KBIT_PREP_TOOLS, sample_shape_of, time_estimate
+from .timing import KBIT_PREP_TOOLS, adamw_unfused, sample_shape_of, time_estimate
 from .frameworks import engine_of, lora_dropout_of, tool_mechanics
 from .methods import method_profile
 from .rules import pipeline_slots
@@ -314,6 +314,9 @@ def memory_kwargs(r: Resolved) -> dict:
         fsdp_lora_units=bool(t.fsdp_lora_mixed_units),
         # verl's remove-padding path divides a view of the logits in place (memory.verl_loss_bytes_per_logit)
         padding_free=bool(t.padding_free),
+        # torch.optim.AdamW's unfused step (memory.adamw_foreach_step_bytes): the user's choice, else the tool's
+        # default (timing.adamw_unfused: verl's FSDP workers)
+        adamw_foreach=adamw_unfused(t.optimizer_implementation, prof, t.framework),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -1392,6 +1392,7 @@ def memory_arrays(
     fsdp_no_sync: bool = False,
     fsdp_lora_units: bool = False,
     padding_free: bool = False,
+    adamw_foreach: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1934,6 +1935,21 @@ def memory_arrays(
         # LM head the critic lacks, are the larger
         extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
+    if adamw_foreach and optimizer == "adamw" and not optimizer_in_backward and framework != "megatron":
+        # torch.optim.AdamW's unfused step (adamw_foreach_step_bytes): after backward the activations are gone and
+        # every gradient is live; the step's square roots sit beside the states. Under DeepSpeed it is the client
+        # optimizer (a config without an "optimizer" block: the HF Trainer hands DeepSpeed its own torch AdamW),
+        # stepping the fp32 partition beside the fp32 gradient copy (ds_step_grad_bytes). Megatron-Core and the
+        # other Megatron tools build their own fused Adam
+        # FSDP1 (fsdp1_root with sharding): one FlatParameter per decoder layer, stepped one at a time
+        units = xp.where(bool(fsdp1_root) & (zero >= 1), layers_stage, 1.0)
+        sq = adamw_foreach_step_bytes(opt, 0.0 if lora_like else master_b, moments_b, units, xp)
+        ds_grad = 0.0
+        if ds_engine and precision != "fp32" and master_weights:
+            ds_grad = xp.where(offload | (zero < 1), 0.0, ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp))
+        step_phase = weights + grads_kept + opt + ddp + sq + ds_grad
+        act_phase = states + acts + ddp + gather + buckets
+        buckets = buckets + xp.maximum(step_phase - act_phase, 0.0)
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
@@ -2133,6 +2149,34 @@ def ds_step_grad_bytes(partition, zero, xp=np):
     (none)."""
     return DS_STEP_GRAD_PEAK_BYTES * xp.where(xp.asarray(zero) >= 3, xp.minimum(partition, DS_SUB_GROUP_SIZE),
                                               partition)
+
+
+def adamw_foreach_step_bytes(opt, master_b, moments_b, units, xp=np):
+    """Issue 35 round 15 (memoos15): the bytes torch.optim.AdamW's unfused step allocates beside the model states.
+
+    ``torch/optim/adamw.py`` (torch 2.1-2.7; ``adam.py`` with ``decoupled_weight_decay`` since 2.6)
+    ``_multi_tensor_adamw``: the moments are updated in place (``_foreach_lerp_``, ``_foreach_mul_`` +
+    ``_foreach_addcmul_``), then ``exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)`` makes a new list the
+    size of the second moments, in their dtype, divided and shifted in place (``_foreach_div_``, ``_foreach_add_``)
+    and held until ``_foreach_addcdiv_`` has updated the parameters; the whole device/dtype group is one list. The
+    single-tensor loop (``_single_tensor_adam``: FSDP1's ``FlatParameter``, which ``_default_to_fused_or_foreach``
+    leaves out of foreach) works one tensor at a time, ``(exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)``:
+    the square root and the quotient live together, two copies of the largest flat parameter's second moment, one
+    unit (a decoder layer) of the ``units`` a rank holds. torchtune PR #389 (2024-02) saw the list on a bf16 Llama 2
+    7B step ("the foreach implementation uses ~ sizeof(params) more peak memory"). The fused kernel
+    (``_fused_adamw_``) allocates nothing. Measured on the CPU with torch 2.13.0 (``tests_validate/
+    test_adamw_step_memory.py``, the profiler's allocation events over one ``step()``): foreach 1.000 × the second
+    moments' bytes, the single-tensor loop 2.000 × the largest tensor's, fused none, in fp32 and bf16.
+
+    ``opt``: the rank's optimizer bytes (``master_b`` + ``moments_b`` per trained parameter, after sharding and
+    offload); the second moment is half of ``moments_b``. ``units`` > 1: the single-tensor loop over that many
+    equal flat parameters. Returns the transient's bytes."""
+    frac = (moments_b / 2.0) / xp.maximum(master_b + moments_b, 1e-9)
+    sq = opt * frac
+    if units is not None:
+        u = xp.asarray(units, dtype=float)
+        sq = xp.where(u > 1.0, 2.0 * sq / xp.maximum(u, 1.0), sq)
+    return sq
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):

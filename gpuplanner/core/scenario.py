@@ -285,7 +285,11 @@ class TrainingSection(_Section):
                           "default, fused (torchtitan since 6e4988550, Feb 2025: optimizer.implementation 'fused'; "
                           "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach; verl (RL on fsdp) builds "
                           "torch.optim.AdamW without fused: the eight passes (foreach, or FSDP1's single-tensor "
-                          "loop, the same bytes)")
+                          "loop, the same bytes). Memory: foreach also holds a list of square roots the size of the "
+                          "second moments through the step (memory.adamw_foreach_step_bytes; FSDP1's flat parameters: "
+                          "one layer's at a time; DeepSpeed: the HF Trainer's own AdamW when the DeepSpeed config has no "
+                          "optimizer block; not Megatron), so a Hugging Face Trainer run before transformers' fused "
+                          "default (torch >= 2.8) states foreach")
     framework: Framework = "hf"
     master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")

@@ -9653,10 +9653,6 @@
         <translation>AdamW 实现</translation>
     </message>
     <message>
-        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach; verl&apos;s RL workers build AdamW without fused, so its steps make the eight passes. AdamW only</source>
-        <translation>PyTorch AdamW 的两种实现（torchtitan 的优化器实现设置）。融合：一个内核同时更新权重和两个动量。多张量遍历（torch._foreach_addcdiv_ 等内核）：对 fp32 状态做八次遍历，优化器步的显存读写量约为融合实现的 2.7 倍（步更慢）。工具默认：融合，与 2025 年 2 月以来的 torchtitan 以及 Megatron 和 DeepSpeed 的融合 Adam 相同；此前的 torchtitan 用多张量遍历；verl 的强化学习进程构建 AdamW 时不开融合，每次优化器步都做这八次遍历。仅适用于 AdamW</translation>
-    </message>
-    <message>
         <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
         <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
     </message>
@@ -9775,6 +9771,10 @@
     <message>
         <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
         <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
+    </message>
+    <message>
+        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach; verl&apos;s RL workers build AdamW without fused, so its steps make the eight passes. Foreach also holds one more copy of the second moments while the optimizer steps (more memory; the Hugging Face Trainer ran foreach before its fused default for PyTorch 2.8). AdamW only</source>
+        <translation>PyTorch AdamW 的两种实现（torchtitan 的优化器实现设置）。融合：一个内核同时更新权重和两个动量。多张量遍历（torch._foreach_addcdiv_ 等内核）：对 fp32 状态做八次遍历，优化器步的显存读写量约为融合实现的 2.7 倍（步更慢）。工具默认：融合，与 2025 年 2 月以来的 torchtitan 以及 Megatron 和 DeepSpeed 的融合 Adam 相同；此前的 torchtitan 用多张量遍历；verl 的强化学习进程构建 AdamW 时不开融合，每次优化器步都做这八次遍历。多张量遍历在优化器步期间还多占一份二阶动量大小的显存（Hugging Face Trainer 在 PyTorch 2.8 起默认融合之前用多张量遍历）。仅适用于 AdamW</translation>
     </message>
     <message>
         <source>Interleaved pipeline (VPP)</source>

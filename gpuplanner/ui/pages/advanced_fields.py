@@ -379,7 +379,9 @@ class TrainingAdvanced(QObject):
                 "states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: "
                 "fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and "
                 "DeepSpeed; torchtitan before it ran foreach; verl's RL workers build AdamW without fused, so "
-                "its steps make the eight passes. AdamW only")),
+                "its steps make the eight passes. Foreach also holds one more copy of the second moments while "
+                "the optimizer steps (more memory; the Hugging Face Trainer ran foreach before its fused default "
+                "for PyTorch 2.8). AdamW only")),
         }
 
     def _layout_texts(self) -> dict[str, tuple[str, str]]:
