@@ -40,6 +40,7 @@ Error convention: published / predicted − 1 (the brief's); modelled / publishe
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 
@@ -49,14 +50,17 @@ from gpuplanner.core.estimate import resolve
 from gpuplanner.core.scenario import Scenario
 from validate_serve_oos10 import summary  # the serving benches' one summary line (round 10)
 
-PRESET = "qwen3-235b-a22b"
+PRESET = {"H": "qwen3-235b-a22b", "A": "qwen3-235b-a22b", "D": "deepseek-v3"}
 KV = "bf16"
 LOOP = {"vllm": "serial", "sglang": "overlapped"}  # vLLM 0.11.0 before async scheduling; SGLang 0.5 overlap
 SOURCES = {
     "H": "gpustack/gpustack docs/performance-lab/qwen3-235b-a22b/h100.md @10e9444a (vLLM 0.11.0, SGLang 0.5.5.post1)",
     "A": "gpustack/gpustack docs/performance-lab/qwen3-235b-a22b/a100.md @9babbd26 (vLLM 0.11.0, SGLang 0.5.5.post1)",
+    "D": "gpustack/gpustack docs/performance-lab/deepseek-r1/h200.md @a5c9fafc (vLLM 0.11.0, SGLang 0.5.3)",
 }
-CARD = {"H": "h100-sxm-80gb", "A": "a100-sxm-80gb"}
+CARD = {"H": "h100-sxm-80gb", "A": "a100-sxm-80gb", "D": "h200-sxm-141gb"}
+VERSION = {("H", "vllm"): "vLLM 0.11.0", ("A", "vllm"): "vLLM 0.11.0", ("D", "vllm"): "vLLM 0.11.0",
+           ("H", "sglang"): "SGLang 0.5.5.post1", ("A", "sglang"): "SGLang 0.5.5.post1", ("D", "sglang"): "SGLang 0.5.3"}
 # (source, section, engine, precision, tp, --max-num-batched-tokens (None: default), dataset, successful requests,
 #  duration s, total input tokens, total generated tokens, published total token throughput tok/s)
 RUNS = [
@@ -85,12 +89,22 @@ RUNS = [
     ("A", "optimized", "vllm", "fp8", 4, None, "random 4000/200", 500, 450.71, 1997942, 90389, 4633.41),
     ("A", "optimized", "vllm", "fp8", 4, None, "random 2000/100", 500, 196.42, 998175, 49495, 5333.91),
     ("A", "optimized", "vllm", "fp8", 4, None, "random 128/4", 1000, 26.54, 127698, 4000, 4961.66),
+    ("D", "1 engine", "vllm", "fp8", 8, None, "sharegpt", 1000, 76.59, 219171, 200752, 5482.59),
+    ("D", "1 engine", "sglang", "fp8", 8, None, "sharegpt", 1000, 63.28, 219171, 200767, 6635.73),
+    ("D", "baseline", "vllm", "fp8", 8, None, "random 32000/100", 100, 206.90, 3199900, 10000, 15514.57),
+    ("D", "baseline", "vllm", "fp8", 8, None, "random 4000/200", 500, 132.68, 1997530, 100000, 15808.55),
+    ("D", "baseline", "vllm", "fp8", 8, None, "random 2000/100", 500, 59.26, 998393, 50000, 17690.89),
+    ("D", "baseline", "vllm", "fp8", 8, None, "random 128/4", 1000, 22.07, 126882, 4000, 5931.25),
 ]
+# (D) "ShareGPT batch size 4": the vLLM baseline server, ``--max-concurrency 4``, 100 ShareGPT prompts: (requests,
+#  duration s, input tokens, generated tokens, mean TPOT ms, mean TTFT ms)
+D_CONC4 = (100, 108.42, 22836, 21338, 19.36, 123.30)
 
 
-def model(precision):
-    """The preset as the run served it: the ``-FP8`` checkpoint is block-scaled (``weight_block_size`` [128, 128])."""
-    r = resolve(Scenario.model_validate({"model": {"preset": PRESET}}))
+def model(precision, preset="qwen3-235b-a22b"):
+    """The preset as the run served it: the FP8 checkpoints (Qwen3-235B-A22B-Instruct-2507-FP8, DeepSeek-R1-0528) are
+    block-scaled (``weight_block_size`` [128, 128])."""
+    r = resolve(Scenario.model_validate({"model": {"preset": preset}}))
     m = inf.ServingModel.of(r.arch, r.params)
     return dataclasses.replace(m, block_scaled=True) if precision == "fp8" else m
 
@@ -111,15 +125,15 @@ def modelled_run(src, eng, prec, tp, mnbt, dataset, n, tin, tout):
     if mnbt is not None:  # the server's --max-num-batched-tokens; the sequence cap stays the default
         budget = (int(mnbt), inf.token_budget(eng, gpu)[1])
     ps, os_ = lengths(dataset, n, tin, tout)
-    return inf.max_load_run(model(prec), gpu, prompts=ps, outputs=os_, requests=n, precision=prec, kv_precision=KV,
-                            tp=tp, engine=eng, loop=LOOP[eng], budget=budget)
+    return inf.max_load_run(model(prec, PRESET[src]), gpu, prompts=ps, outputs=os_, requests=n, precision=prec,
+                            kv_precision=KV, tp=tp, engine=eng, loop=LOOP[eng], budget=budget)
 
 
 def label(row):
     src, sec, eng, prec, tp, mnbt, dataset = row[:7]
     knob = f" mnbt {mnbt}" if mnbt else ""
-    name = "vLLM 0.11.0" if eng == "vllm" else "SGLang 0.5.5.post1"
-    return f"({src}) {CARD[src].split('-')[0].upper()}x{tp} {name} {prec.upper()} TP{tp}{knob} {dataset}"
+    name = VERSION[(src, eng)]
+    return f"({src}) {CARD[src].split('-')[0].upper()}x{tp} {PRESET[src]} {name} {prec.upper()} TP{tp}{knob} {dataset}"
 
 
 def scored():
@@ -135,27 +149,76 @@ def scored():
     return out
 
 
-def main():
-    res = scored()
-    for k, v in SOURCES.items():
-        print(f"Source ({k}): {v}")
-    print("| run | published total tok/s | predicted | error (pub/pred-1) | [model/pub-1] | published s | "
-          "predicted s | modelled mean batch |")
-    print("|---|---|---|---|---|---|---|---|")
-    for (a, e, lab, meas, got, gd, mb), row in zip(res, RUNS):
-        print(f"| {lab} | {meas:,.2f} | {got:,.2f} | {e:+.1%} | [{got / meas - 1:+.1%}] | {row[8]:.2f} | "
-              f"{gd:.2f} | {mb:.0f} |")
-    print()
-    print(summary("all new rows (servoos15, max load, Qwen3-235B-A22B)", res))
-    for tag, name in (("(H)", "H100"), ("(A)", "A100")):
+def conc4_scored():
+    """(D) at ``--max-concurrency 4``: [(|err|, err, label, published ms, predicted ms)] for mean TPOT and TTFT, modelled
+    as the r14 GPUStack rows (bench/validate_serve_oos14.py ``gpustack_modelled``): TPOT = the decode step at a batch of
+    4 over the mean context + the 3 other requests' prefills spread over a request's later tokens; TTFT = the idle
+    replica's first token + the engine's API wait."""
+    n, _, tin, tout, tpot, ttft = D_CONC4
+    pm, om, conc = tin / n, tout / n, 4
+    m, gpu = model("fp8", PRESET["D"]), get_gpu(CARD["D"])
+    step, _ = inf.decode_step_s(m, gpu, precision="fp8", kv_bytes=inf.KV_BYTES[KV], batch=conc, context=pm + om / 2,
+                                tp=8, eff=inf.ServingEfficiency(), loop=LOOP["vllm"])
+    pre = inf.prefill_s(m, gpu, precision="fp8", prompt=pm, tp=8, eff=inf.ServingEfficiency(), attn_precision=KV,
+                        engine="vllm")
+    got_tpot = (step + (conc - 1) * pre / (om - 1)) * 1e3
+    got_ttft = (inf.api_request_wait_s("vllm") + inf.time_to_first_token_s(
+        m, gpu, prompt_tokens=pm, precision="fp8", tp=8, loop=LOOP["vllm"], chunk=inf.prefill_chunk_tokens("vllm", gpu),
+        kv_precision=KV, engine="vllm")) * 1e3
+    out = []
+    for metric, meas, got in (("TPOT", tpot, got_tpot), ("TTFT", ttft, got_ttft)):
+        e = meas / got - 1
+        out.append((abs(e), e, f"(D) H200x8 deepseek-v3 vLLM 0.11.0 FP8 TP8 ShareGPT C=4 {metric}", meas, got))
+    return out
+
+
+@contextlib.contextmanager
+def base_model():
+    """The planner as it was before this round's change (the experts' GEMMs at the hidden width's factor)."""
+    keep = inf.expert_gemm_width
+    inf.expert_gemm_width = lambda m, tp: m.hidden / max(tp, 1)
+    try:
+        yield
+    finally:
+        inf.expert_gemm_width = keep
+
+
+def print_summaries(res, title):
+    print(summary(f"{title}: all max-load rows", res))
+    for tag, name in (("(H)", "H100 Qwen3-235B"), ("(A)", "A100 Qwen3-235B"), ("(D)", "H200 DeepSeek-R1")):
         print(summary(f"  {name}", [x for x in res if x[2].startswith(tag)]))
     print(summary("  ShareGPT", [x for x in res if x[2].endswith("sharegpt")]))
     print(summary("  random (fixed lengths)", [x for x in res if " random " in x[2]]))
     for ds in ("32000/100", "4000/200", "2000/100", "128/4"):
         print(summary(f"    random {ds}", [x for x in res if x[2].endswith(f" random {ds}")]))
+    print(summary("  all but random 128/4", [x for x in res if not x[2].endswith("128/4")]))
     for prec in ("BF16", "FP8"):
         print(summary(f"  {prec}", [x for x in res if f" {prec} " in x[2]]))
     print(summary("  SGLang", [x for x in res if "SGLang" in x[2]]))
+
+
+def main():
+    with base_model():
+        before, c4_before = scored(), conc4_scored()
+    res = scored()
+    for k, v in SOURCES.items():
+        print(f"Source ({k}): {v}")
+    print("| run | published total tok/s | predicted before | error before (pub/pred-1) | predicted after | "
+          "error after | [model/pub-1 after] | published s | predicted s after | modelled mean batch |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for b, (a, e, lab, meas, got, gd, mb), row in zip(before, res, RUNS):
+        print(f"| {lab} | {meas:,.2f} | {b[4]:,.0f} | {b[1]:+.1%} | {got:,.0f} | {e:+.1%} | [{got / meas - 1:+.1%}] | "
+              f"{row[8]:.2f} | {gd:.2f} | {mb:.0f} |")
+    print()
+    c4 = conc4_scored()
+    print("| run | published ms | predicted before | error before | predicted after | error after |")
+    print("|---|---|---|---|---|---|")
+    for b, a in zip(c4_before, c4):
+        print(f"| {a[2]} | {a[3]:.2f} | {b[4]:.2f} | {b[1]:+.1%} | {a[4]:.2f} | {a[1]:+.1%} |")
+    print()
+    print_summaries(before, "BEFORE")
+    print()
+    print_summaries(res, "AFTER")
     return 0
 
 

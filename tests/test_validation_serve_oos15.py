@@ -25,7 +25,10 @@ def test_entered_runs_are_internally_consistent():
     assert ("H", "1 engine", "vllm", "bf16", 8, None, "sharegpt", 984, 48.28, 212894, 193865, 8424.86) in S.RUNS
     assert ("A", "baseline", "vllm", "bf16", 8, None, "random 32000/100", 100, 481.89, 3200000, 8191, 6657.49) \
         in S.RUNS
-    assert len(S.RUNS) == 25
+    assert ('D', '1 engine', 'sglang', 'fp8', 8, None, 'sharegpt', 1000, 63.28, 219171, 200767, 6635.73) in S.RUNS
+    assert len(S.RUNS) == 31
+    n, dur, tin, tout, _, _ = S.D_CONC4
+    assert (n, dur, tin, tout) == (100, 108.42, 22836, 21338)
 
 
 def test_expert_width_is_the_tp_shard_of_the_narrower_of_h_and_the_expert_mlp():
@@ -58,9 +61,38 @@ def test_expert_extra_uses_the_narrow_width_factor_by_hand():
 
 def test_scored_rows_and_direction():
     res = S.scored()
-    assert len(res) == 25
+    assert len(res) == 31
     # the planner's max-load run is faster than every published run but one (signed errors, published/predicted - 1)
-    assert sum(1 for x in res if x[1] < 0) >= 23
+    assert sum(1 for x in res if x[1] < 0) >= 29
     # the 128/4 runs are the worst (section 3 of the note: 1,000 chat requests of 4 tokens)
     worst = max(res, key=lambda x: x[0])
     assert worst[2].endswith("random 128/4")
+
+
+def test_before_context_restores_the_rule_and_the_change_slows_the_moe_runs():
+    with S.base_model():
+        before = S.scored()
+    assert inf.expert_gemm_width(S.model("bf16"), 8) == pytest.approx(192)  # restored
+    after = S.scored()
+    # narrower expert GEMMs only ever add time: every predicted throughput falls or stays
+    assert all(a[4] <= b[4] * (1 + 1e-12) for a, b in zip(after, before))
+    assert sum(1 for a, b in zip(after, before) if a[4] < b[4] * 0.995) >= 20
+
+
+def test_conc4_tpot_rebuilt_by_hand():
+    m, gpu = S.model("fp8", "deepseek-v3"), get_gpu("h200-sxm-141gb")
+    n, _, tin, tout, _, _ = S.D_CONC4
+    step, _ = inf.decode_step_s(m, gpu, precision="fp8", kv_bytes=2.0, batch=4, context=tin / n + tout / n / 2,
+                                tp=8, eff=inf.ServingEfficiency(), loop="serial")
+    pre = inf.prefill_s(m, gpu, precision="fp8", prompt=tin / n, tp=8, eff=inf.ServingEfficiency(),
+                        attn_precision="bf16", engine="vllm")
+    want = (step + 3 * pre / (tout / n - 1)) * 1e3
+    got = S.conc4_scored()[0]
+    assert got[2].endswith("TPOT") and got[4] == pytest.approx(want, rel=1e-12)
+    assert m.block_scaled and m.moe_intermediate == 2048
+
+
+def test_fragment_is_registered():
+    assert '*_fragments("servoos15.md")' in (ROOT / "bench" / "validate_time.py").read_text(encoding="utf-8")
+    text = (ROOT / "bench" / "data" / "servoos15.md").read_text(encoding="utf-8")
+    assert text.startswith("<!--") and "\n#### " in text
