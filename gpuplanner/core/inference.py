@@ -145,6 +145,8 @@ class ServingModel:
     #: a block-scaled FP8 checkpoint (``quantization_config.weight_block_size``, :attr:`ModelArch.weight_block_n`):
     #: its ``fp8`` linears run the block path (:data:`BLOCK_FP8_GEMM_RATIO`, :func:`block_fp8_decode_extra_s`)
     block_scaled: bool = False
+    #: one routed expert's MLP width (``moe_intermediate_size``); 0: dense, or not known (the hidden width stands in)
+    moe_intermediate: int = 0
 
     @property
     def hidden(self) -> int:
@@ -166,7 +168,8 @@ class ServingModel:
                    input_embedding=float(getattr(params, "embedding", 0) or 0)
                    if float(getattr(params, "lm_head", 0) or 0) > 0 else 0.0,
                    lm_head=float(getattr(arch, "vocab_size", 0) or 0) * float(getattr(arch, "hidden_size", 0) or 0),
-                   block_scaled=int(getattr(arch, "weight_block_n", 0) or 0) > 0)
+                   block_scaled=int(getattr(arch, "weight_block_n", 0) or 0) > 0,
+                   moe_intermediate=int(getattr(arch, "moe_intermediate_size", 0) or 0))
 
 
 def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
@@ -346,7 +349,7 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
 
 
 def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int,
-                    t0: float | None = None, forward: bool = False) -> float:
+                    t0: float | None = None, forward: bool = False, width: float | None = None) -> float:
     """Share of the dense peak a forward's linear layers reach with ``tokens`` rows, the training time model's
     rule (:mod:`core.timing` module docstring): the generation's matmul efficiency ``GEN_EFFICIENCY`` times the
     size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)`` (tile and wave quantisation, NVIDIA "Matrix
@@ -355,7 +358,8 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply. ``forward``: the share of a
     prefill's whole forward (issue 35 round 13): an 8-bit forward's time beyond its matmuls does not halve
     (:func:`eight_bit_gemm_share`); a decode step's GEMMs (False) keep the matmul ratio, their other kernels being
-    charged apart (:func:`decode_kernels_s`)."""
+    charged apart (:func:`decode_kernels_s`). ``width``: the GEMMs' per-GPU width (default ``h / tp``;
+    :func:`expert_gemm_width`)."""
     # GeForce (issue 35 round 7): the training model's measured-matmul factor (timing.sustained_clock_factor), less
     # the clock ratio that :func:`peak_flops` already holds, so that one card's GEMMs run at one rate in both models
     gen = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)]
@@ -363,7 +367,7 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         rho = BLOCK_FP8_GEMM_RATIO if block_fp8(m, precision) else 1.0  # issue 35 round 14 (fp8block14)
         e *= (eight_bit_gemm_share(gpu, rho) / gen) if forward else TE_GEMM_RATIO * rho  # round 13 (fp8lin13)
-    width = m.hidden / max(tp, 1)
+    width = m.hidden / max(tp, 1) if width is None else float(width)
     rows0 = _timing.T0 if t0 is None else float(t0)
     return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
 
@@ -978,6 +982,19 @@ def expert_rows(m: ServingModel, tokens: float) -> float:
     return max(float(tokens) * share / max(_expert_reach(share, float(tokens)), 1e-12), 1.0)
 
 
+# Issue 35, round 15 (servoos15): an expert's GEMMs are as narrow as its own MLP, split by TP. vLLM's ``FusedMoE``
+# shards every expert's MLP over the TP ranks (vllm ``model_executor/layers/fused_moe/layer.py``, ``FusedMoE.__init__``:
+# ``intermediate_size_per_partition = intermediate_size // self.tp_size``; w13 ``[E, 2·I/tp, h]``, w2 ``[E, h, I/tp]``;
+# SGLang's ``FusedMoE`` the same with ``moe_tp_size``), so the down projection's reduction and the gate/up output are
+# ``I / tp`` wide, not ``h / tp``. Fine-grained experts are narrower than the hidden width (Qwen3-235B-A22B: I 1,536
+# against h 4,096, 192 columns a rank at TP 8), and the size rule's width factor ``1/(1 + D0/width)``
+# (:func:`gemm_efficiency`) then charges that narrower width. Experts wider than ``h`` (Mixtral: 14,336) keep ``h / tp``.
+def expert_gemm_width(m: ServingModel, tp: int) -> float:
+    """Per-GPU width the routed experts' GEMMs run at: ``min(h, moe_intermediate) / tp`` (``h / tp`` if unknown)."""
+    narrow = min(m.hidden, m.moe_intermediate) if m.moe_intermediate > 0 else m.hidden
+    return narrow / max(tp, 1)
+
+
 def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, tokens: float, rows: float, tp: int,
                                 t0: float | None, expert_t0: Any = "same", forward: bool = False) -> float:
     """Seconds the routed experts' GEMMs of ``tokens`` tokens take beyond the dense rule, which ran them at the
@@ -991,7 +1008,7 @@ def expert_grouped_gemm_extra_s(m: ServingModel, gpu: Any, precision: str, token
     active = m.expert_params * share
     e_step = gemm_efficiency(m, gpu, precision, rows, tp, t0=t0, forward=forward)
     e_expert = gemm_efficiency(m, gpu, precision, expert_rows(m, rows), tp, t0=t0 if expert_t0 == "same" else expert_t0,
-                               forward=forward)
+                               forward=forward, width=expert_gemm_width(m, tp))  # issue 35 round 15 (servoos15)
     return max(tokens * 2.0 * active / tp / peak * (1.0 / e_expert - 1.0 / e_step), 0.0)
 
 
