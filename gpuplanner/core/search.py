@@ -2779,6 +2779,18 @@ def _why_days(fig: dict) -> dict:
                            them_span=fig["other_days"])}
 
 
+#: :func:`_why_beats`' sentences where the objective's tie decided it (:data:`CHEAPEST_TIE`, :data:`FASTEST_TIE`):
+#: #1 is no better by the objective's own figure, only within the tie and better by the other
+TIE_WHY = {
+    "cost_tie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} is "
+                                       "within {tie:.0%}, a difference the estimate cannot tell apart, and it is "
+                                       "faster ({me_span} against {them_span})."),
+    "days_tie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} is within {tie:.0%}, a "
+                                       "difference the estimate cannot tell apart, and it is cheaper "
+                                       "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+}
+
+
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
@@ -2833,13 +2845,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                        "({me_span} against {them_span})."),
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
                                        "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
-        # the objective's tie decided it (CHEAPEST_TIE, FASTEST_TIE): #1 is no better by the objective's figure
-        "cost_tie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                           "is within {tie:.0%}, a difference the estimate cannot tell apart, and "
-                                           "it is faster ({me_span} against {them_span})."),
-        "days_tie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} is within {tie:.0%}, "
-                                           "a difference the estimate cannot tell apart, and it is cheaper "
-                                           "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+        **TIE_WHY,
     }
     text = None
     if rule is None:
