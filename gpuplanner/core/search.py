@@ -696,7 +696,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
 
     Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
     ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped),
-    ``comm_share`` (:func:`rules.comm_share`: whether a poor MFU is penalised) and any breakdown the
+    ``comm_share`` (:func:`rules.comm_share`: whether a poor MFU is penalised), ``poor_below`` (the class's poor
+    line, :func:`rules.poor_line`) and any breakdown the
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
 
@@ -709,7 +710,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     hours = np.full(n, np.inf)
     hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
     out["train_hours"] = hours
-    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training", "comm_share")]:
+    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training", "comm_share",
+                                                                  "poor_below")]:
         arr = np.full(n, np.nan)
         arr[idx] = sub[key]
         out[key] = arr
@@ -1335,7 +1337,7 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, ab
     else:
         ok = meets & finite
         # equally cheap plans (CHEAPEST_TIE) by time, then by cost
-        keys = (cost, days) + _equally_cheap(days, cost, ok, poor)
+        keys = (days, cost) + _equally_cheap(days, cost, ok, poor)
     feasible = bool(ok.any())
     if not feasible:
         ok = finite
@@ -1974,7 +1976,8 @@ def _apply_poor_rule(cat: dict, objective: str, days, con: Any) -> None:
 
 def _poor_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
     """Rows failing the ``mfu_grade`` rule (:func:`rules.poor_penalised`): graded poor (below the row's class line,
-    :func:`_poor_line`) on the training passes' MFU with a communication share (``comm_share``; none: counted) at least ``rules.MFU_POOR_COMM_SHARE``."""
+    :func:`_poor_line`) on the training passes' MFU with a communication share (``comm_share``; none: counted) at
+    least ``rules.MFU_POOR_COMM_SHARE``."""
     return rulesmod.poor_penalised(_training_mfu(d), d["comm_share"] if "comm_share" in d else np.nan,
                                    _poor_line(d))
 
