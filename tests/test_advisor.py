@@ -267,7 +267,7 @@ def test_plan_one_names_the_deciding_rule_or_figure_in_both_languages(plans, nam
     assert p.decision, name
     for d in p.decision:
         assert d["rule"] in ("price_fabric", "deadline_risk", "tp_over_pcie", "mfu_grade", "memory_headroom",
-                             "mfu_ceiling", "deadline", "cost", "days"), d
+                             "mfu_ceiling", "deadline", "cost", "days", "cost_tie", "days_tie"), d
         en = d["message"].render()
         figures = re.findall(r"\d+(?:\.\d+)?%|\d[\d,]*(?:\.\d+)? (?:CNY|USD|days|hours)", en)  # a span in hours too (ux22)
         assert figures, en  # a figure, not only a verdict

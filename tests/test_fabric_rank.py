@@ -137,7 +137,8 @@ def test_plan_one_without_any_fabric_quote_says_why_it_leads():
     assert res.plans[0].explanation[0].render().startswith(
         "Ranks #1: no plan that meets the constraints has a price from networked servers")
     costs = [p.cost for p in res.plans]
-    assert costs[0] == min(costs)
+    # by cost up to the price tie (search.CHEAPEST_TIE, round 15: within it the faster ranks first)
+    assert costs[0] <= min(costs) * (1 + search.CHEAPEST_TIE) * (1 + 1e-12)
 
 
 def test_gb200_trays_inside_one_nvlink_domain_need_no_network():

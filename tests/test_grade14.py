@@ -38,7 +38,8 @@ def test_bands_by_hand():
     # the H20's own run: 6 × 14.8e9 × 16 × 8,192 / (8 × 148e12 × 13) = 0.7563; fair/good boundary 0.40 × c / 0.55
     c = 6.0 * 14.8e9 * 16 * 8192 / (8 * 148e12 * 13.0)
     b = rules.grade_bands(advisor.mfu_ceiling("h20-96gb", "megatron", 14.8e9))
-    assert (b.poor_below, b.top) == (0.30, round(c, 2))
+    # poor scaled as the fair/good boundary since round 15 (advice15): 0.30 × c / 0.55 = 0.41
+    assert (b.poor_below, b.top) == (round(0.30 * c / 0.55, 2), round(c, 2)) == (0.41, 0.76)
     assert b.good_from == pytest.approx(round(0.40 * c / 0.55, 2)) and b.good_from == 0.55
     assert b.near_from == round(0.95 * c, 2) == 0.72 and b.scale == pytest.approx(c / 0.55, rel=1e-3)
     # a mainstream class keeps the guide's 30/40 and is optimistic above its own best run (H100 Megatron ≤ 20B: 0.49)
@@ -57,8 +58,10 @@ def test_grade_codes_follow_the_class():
     assert rules.mfu_grade(0.7563, h20) == "good" and rules.mfu_grade(0.77, h20) == "optimistic"
     assert rules.mfu_grade(0.45, h20) == "fair" and rules.mfu_grade(0.45, h100) == "good"
     assert rules.mfu_grade(0.52, h100) == "optimistic" and rules.mfu_grade(0.49, h100) == "good"
-    # poor is the guide's 30% for every class (a ranking rule: rules.poor_penalised reads the same line)
-    assert rules.mfu_grade(0.29, h20) == "poor" and rules.mfu_grade(0.30, h20) == "fair"
+    # poor: the guide's 30% on mainstream classes, the class's scaled line elsewhere (round 15, advice15: 41% on
+    # the H20; rules.poor_penalised reads the same line)
+    assert rules.mfu_grade(0.40, h20) == "poor" and rules.mfu_grade(0.41, h20) == "fair"
+    assert rules.mfu_grade(0.29, h100) == "poor" and rules.mfu_grade(0.30, h100) == "fair"
 
 
 # ------------------------------------------------------------------ the plans

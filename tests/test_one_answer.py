@@ -123,7 +123,7 @@ def test_vectorised_search_equals_evaluate_on_10000_candidates():
                                * ev.time_modelled.step_time_s, ev.time.step_time_s),
                               ("comm_share", vec["comm_share"][i], _comm_share(ev))]
                     # the poor-MFU rule: the search's penalty bit is evaluate's verdict (failed, or allowed when off)
-                    row = {k: vec[k][i:i + 1] for k in ("mfu", "mfu_training", "comm_share")}
+                    row = {k: vec[k][i:i + 1] for k in ("mfu", "mfu_training", "comm_share", "poor_below")}
                     if bool(S._poor_mfu(row)[0]) != _fails_mfu_grade(ev):
                         mismatches.append(("mfu_grade", ctx.gpu.id, sc.parallel, vec["comm_share"][i], ev.mfu))
                     if S.MODES[int(vec["mode"][i])] != ev.rental_mode:

@@ -93,7 +93,7 @@ def test_70b_two_weeks_1t_tokens_needs_hundreds_of_gpus():
     assert best.tp >= 2 and best.nodes == best.num_gpus // 8
 
 
-def test_cheapest_meeting_deadline_by_hand():
+def test_cheapest_meeting_deadline_by_hand(monkeypatch):
     # fixed MFU 0.5: K = 6·P·tokens/(peak·0.5)/3600 GPU-hours; setup 1 h per GPU makes cost grow with N:
     # cost = price·(K + N·1) → the cheapest plan is the smallest N with K/N ≤ 24·deadline hours
     scn = _scn(data={"tokens": "20B"}, constraints={"max_gpus": 64, "deadline_days": 2.0, "gpu_candidates": ["h100-sxm-80gb"]})
@@ -108,9 +108,20 @@ def test_cheapest_meeting_deadline_by_hand():
     assert P == pytest.approx(K, rel=1e-3)
     counts = S.gpu_counts(8, 64)
     need = counts[np.argmax(counts * 48.0 >= K * (1 + 1e-12) + counts * 1.0)]  # K/N + 1 h setup ≤ 48 h
-    assert r.plans[0].num_gpus == need
-    assert r.plans[0].cost == pytest.approx(10.0 * (K + need * 1.0), rel=1e-6)
+    # the price tie (search.CHEAPEST_TIE, round 15): counts costing within it of the cheapest rank by time, the
+    # fastest (the most GPUs) first, unless time cannot tell them apart either (then the cheaper)
+    meet = counts[counts * 48.0 >= K * (1 + 1e-12) + counts * 1.0]
+    group = meet[(K + meet) <= (K + need) * (1 + S.CHEAPEST_TIE) * (1 + 1e-12)]
+    hours = K / group + 1.0
+    pick = group[hours <= hours.min() * (1 + S.FASTEST_TIE) * (1 + 1e-12)].min()
+    assert r.plans[0].num_gpus == pick
+    assert r.plans[0].cost == pytest.approx(10.0 * (K + pick * 1.0), rel=1e-6)
     assert r.plans[0].rental_mode == "card_hour"
+    # without the tie: the cheapest, the smallest count that meets the deadline
+    monkeypatch.setattr(S, "CHEAPEST_TIE", 0.0)
+    r0 = S.search(scn, overheads=ov, prices=prices, top=3)
+    assert r0.plans[0].num_gpus == need
+    assert r0.plans[0].cost == pytest.approx(10.0 * (K + need * 1.0), rel=1e-6)
     # fastest within a budget: the largest N whose cost fits
     budget = 10.0 * (K + 33)
     # (the override is a card-hour price with no network named: the multi-node plans would rank after the one-node
@@ -249,7 +260,8 @@ def test_plan_cli_json_contract(tmp_path, capsys):
     assert rb["answer"] and rb["cheaper"] in ("rent", "build", "unknown")  # unknown: no purchase price
     assert rb["own_total"] == pytest.approx(sum(rb["own"].values()))
     costs = [p["cost"] for p in out["plans"]]
-    assert costs == sorted(costs)  # cheapest first (no deadline)
+    # cheapest first (no deadline), up to the price tie (search.CHEAPEST_TIE: within it the faster ranks first)
+    assert costs[0] <= min(costs) * (1 + S.CHEAPEST_TIE) * (1 + 1e-12)
     assert run_cli(["plan", str(f), "--top", "2", "--objective", "fastest"]) == 0
     text = capsys.readouterr().out
     assert "candidates evaluated" in text and "Pareto" in text

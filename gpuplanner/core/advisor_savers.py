@@ -195,6 +195,22 @@ def _best_with_savers(s: Any, one: Any, objective: str, run: Callable[[dict], An
     return best_keys, best
 
 
+def _billed_as(one: Any, q: Any) -> Msg:
+    """The savers' plan ``q``'s rental mode as its line says it: with "at the default price …" where #1 (``one``) is
+    billed on the user's own quote and ``q`` on a default price the user's quotes do not give (issue 35 round 15,
+    advice15: a quote sheet of H800 card-hours, A800 by the month and RTX 4090 spot read "8 × RTX 4090 …, 1,328
+    CNY, billed as card-hours on demand" under an H800 plan at the user's 13.5 CNY a card-hour: the 4090's on-demand
+    price was the default's, and the two figures were prices of two kinds)."""
+    mode = Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))
+    mine, theirs = getattr(one.evaluation, "price", None), getattr(q.evaluation, "price", None)
+    if mine is None or theirs is None or mine.is_default or not (
+            theirs.is_default or theirs.kept_fields(q.rental_mode)):
+        return mode
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{mode} at the default price for {gpu} ({date}), which your quotes do not "
+                                           "give"),
+               {"mode": mode, "gpu": q.gpu_name, "date": theirs.kept_date or theirs.source_date})
+
+
 def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
                 frameworks: tuple[str, ...] | None = None, tight_ahead: bool = False,
                 margin: float = 0.0) -> Msg | None:
@@ -217,7 +233,7 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
     args = {"what": Msg(CTX, LABELS[keys]), "n": q.num_gpus, "gpu": q.gpu_name,
             "fw": q.framework_name, "days": float(q.calendar_days),
             "span": elapsed_msg(float(q.calendar_days)), "cost": float(q.cost), "cur": q.currency,
-            "mode": Msg("Cost", MODE_LABELS.get(q.rental_mode, q.rental_mode))}
+            "mode": _billed_as(one, q)}
     rule = advisormod.first_rule(q.penalty)
     if rule is None:
         text = QT_TRANSLATE_NOOP(CTX, "With {what}, the best plan is {n} × {gpu} ({fw}), {span}, "

@@ -818,7 +818,31 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
                     "that price. Enter it, or set the rental mode (constraints.rental_mode) to the one you rent."),
             {"gpu": shown, "mode": Msg("Cost", MODE_LABELS[mode]), "source": price.kept_source,
              "date": price.kept_date}))
+    else:
+        out += _kept_compared(price, shown)
     return out
+
+
+#: the rental modes a plan's advice compares with its own (the crossover and "would cost … instead" lines)
+_COMPARED_MODES = ("card_hour", "week", "month")
+
+
+def _kept_compared(price: GpuPrice, shown: str) -> list[Msg]:
+    """The line that the modes the advice compares a plan billed on the user's own quote with are priced from the
+    default quote (:meth:`GpuPrice.kept_fields`), which the user's does not give (issue 35 round 15, advice15: a
+    team renting 8 × A800 by the month read "card-hours on demand would cost 2,084 instead of 45,000" and "a whole
+    machine per month never beats card-hours", both on AutoDL's card-hour rate, said nowhere: prices of two kinds
+    compared as one)."""
+    kept = [m for m in _COMPARED_MODES if price.kept_fields(m)]
+    if not kept:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        "Cost", "The comparisons with {modes} use the default price for {gpu} ({source}, {date}): your quote does "
+                "not give it."),
+        {"gpu": shown, "modes": Msg("Cost", MODE_LABELS[kept[0]]) if len(kept) == 1 else
+         Msg("Cost", QT_TRANSLATE_NOOP("Cost", "{a} and {b}"),
+             {"a": Msg("Cost", MODE_LABELS[kept[0]]), "b": Msg("Cost", MODE_LABELS[kept[1]])}),
+         "source": price.kept_source, "date": price.kept_date})]
 
 
 def _phase_line(phase: str, mode: str, num_gpus: int, hours_per_week: float = HOURS_PER_WEEK) -> list[Msg]:

@@ -165,8 +165,8 @@ class Evaluation:
     #: a card-hour price or a machine quote
     break_even: Mapping[str, Any] | None = None
     messages: tuple[Msg, ...] = ()
-    #: ``poor`` < 30%, ``fair``, ``good``, ``optimistic`` above the best published run of the plan's class: the
-    #: guide's 40–55% on mainstream classes, scaled to the class's run elsewhere (rules.grade_bands)
+    #: ``poor``, ``fair``, ``good``, ``optimistic`` above the best published run of the plan's class: the guide's
+    #: 30% / 40–55% on mainstream classes, scaled to the class's run elsewhere (rules.grade_bands)
     mfu_grade: str | None = None
     #: the MFU the grade reads: the training passes' (RL) MFU the plan is timed at — the ceiling's where it caps
     mfu_graded: float | None = None

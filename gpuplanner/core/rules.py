@@ -170,10 +170,12 @@ def grade_bands(ceiling: dict | None) -> GradeBands:
       the fair/good boundary is the guide's 40%. A class whose best run is above the guide's 55% on a peak its runs
       outgrow (the H20: ms-swift's Qwen3-14B at 0.756; FP8 runs counted on the BF16 peak) scales it by
       ``ceiling / 0.55`` (H20: 40% × 0.756 / 0.55 = 55%): 40% on an H20 is what 29% is on an H100.
-    * Poor stays below the guide's 30% for every class: it is a ranking rule (the search ranks poor plans whose
-      loss is the interconnect's after the others, rules.poor_penalised), and the guide's "below 30% … the cost per
-      token goes up" is said of the card's own peak; a per-class poor line moves rankings and is left for its own
-      round (docs/notes/2026-12-07/issue-35-r14-grade14.md).
+    * Poor: below the guide's 30% on mainstream classes, scaled as the fair/good boundary elsewhere (H20:
+      30% × 0.756 / 0.55 = 41%; issue 35 round 15, advice15). The guide's "below 30% (framework incompatibility,
+      bad topology) the cost per token goes up" is a share of what mainstream cards reach (its 40–55%): on the H20,
+      whose own run reaches 76% of its capped peak, 35% leaves as much of the reachable compute unused as 25% on an
+      H100, and round 14 graded that "fair" while the same loss on an H100 was poor. The search's ranking rule
+      (poor_penalised, search._poor_mfu) reads the same line per row (``search.candidate_times``' ``poor_below``).
     No ceiling (no table shipped): the guide's bands, optimistic above 55%."""
     c = None if not ceiling else ceiling.get("mfu")
     if c is None or not math.isfinite(float(c)) or float(c) <= 0:
@@ -182,8 +184,15 @@ def grade_bands(ceiling: dict | None) -> GradeBands:
     top = round(c, MFU_PRINTED_DECIMALS)
     scale = 1.0 if advisor.mainstream_class(ceiling.get("class", "")) else max(1.0, c / MFU_GOOD_UPTO)
     good_from = min(round(MFU_GOOD_FROM * scale, MFU_PRINTED_DECIMALS), top)
+    poor_below = min(round(MFU_POOR_BELOW * scale, MFU_PRINTED_DECIMALS), good_from)
     near_from = max(good_from, round(MFU_NEAR_SHARE * c, MFU_PRINTED_DECIMALS))
-    return GradeBands(MFU_POOR_BELOW, good_from, top, near_from, scale, ceiling)
+    return GradeBands(poor_below, good_from, top, near_from, scale, ceiling)
+
+
+def poor_line(ceiling: dict | None) -> float:
+    """The MFU below which a plan of the class whose best published run is ``ceiling`` grades poor
+    (:func:`grade_bands`' ``poor_below``): what the search's ranking rule reads per row."""
+    return grade_bands(ceiling).poor_below
 
 
 def mfu_grade_codes(mfu, bands: GradeBands | None = None) -> np.ndarray:
@@ -219,11 +228,13 @@ def rule_comm_share(share, generation: str):
     return share
 
 
-def poor_penalised(mfu, comm) -> np.ndarray:
-    """Graded poor (a finite MFU below :data:`MFU_POOR_BELOW`) with the low MFU from the interconnect or layout:
-    communication share ``comm`` (:func:`comm_share`) at least :data:`MFU_POOR_COMM_SHARE` (unknown: counted)."""
+def poor_penalised(mfu, comm, poor_below=MFU_POOR_BELOW) -> np.ndarray:
+    """Graded poor (a finite MFU below ``poor_below``, the plan's class line: :func:`grade_bands`; the guide's
+    :data:`MFU_POOR_BELOW` on mainstream GPUs) with the low MFU from the interconnect or layout: communication share
+    ``comm`` (:func:`comm_share`) at least :data:`MFU_POOR_COMM_SHARE` (unknown: counted). Element-wise."""
     m = printed_mfu(mfu)
-    return (m < MFU_POOR_BELOW) & np.isfinite(m) & ~(np.asarray(comm, dtype=float) < MFU_POOR_COMM_SHARE)
+    return ((m < np.asarray(poor_below, dtype=float)) & np.isfinite(m)
+            & ~(np.asarray(comm, dtype=float) < MFU_POOR_COMM_SHARE))
 
 
 def mfu_grade(mfu: float | None, ceiling: dict | None = None) -> str | None:
@@ -431,8 +442,11 @@ def _grade_texts(b: GradeBands) -> tuple[dict, Msg]:
     if b.scale > 1.0:
         texts["good"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good ({lo:.0%}–{hi:.0%}: the guide's "
                                                "40–55% for mainstream GPUs, scaled to {whose}).")
-        band = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{lo:.0%}–{hi:.0%}: the guide's 30–40% for mainstream GPUs, its "
-                                               "upper end scaled to {whose}"),
+        texts["poor"] = QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor (below {poor:.0%}: the guide's 30% for "
+                                               "mainstream GPUs, scaled to {whose}; something is wrong: "
+                                               "interconnect, data loading or layout), so the cost per token goes up.")
+        band = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{lo:.0%}–{hi:.0%}: the guide's 30–40% for mainstream GPUs, scaled "
+                                               "to {whose}"),
                    {"lo": b.poor_below, "hi": b.good_from, "whose": _whose(b)})
     return texts, band
 
@@ -447,8 +461,8 @@ def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, ena
         return RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {}))
     grade = GRADES[int(mfu_grade_codes(shown, b))]
     texts, band = _grade_texts(b)
-    fails = bool(poor_penalised(shown, np.nan if comm is None else comm))
-    args = {"mfu": shown, "band": band, "lo": b.good_from, "hi": b.top}
+    fails = bool(poor_penalised(shown, np.nan if comm is None else comm, b.poor_below))
+    args = {"mfu": shown, "band": band, "lo": b.good_from, "hi": b.top, "poor": b.poor_below}
     if b.ceiling is not None:
         args["whose"] = _whose(b)
     if grade == "poor" and not fails:
@@ -459,6 +473,14 @@ def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, ena
                                                "passes, host launch time), which the time and cost already count; "
                                                "ranked by cost."),
                    {"mfu": shown, "comm": float(comm)})
+        if b.scale > 1.0:  # the class's own line said: the guide's 30% does not make this plan poor (advice15)
+            text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor for its class (below {poor:.0%}: "
+                                                   "the guide's 30% for mainstream GPUs, scaled to {whose}), but not "
+                                                   "from the interconnect: communication and pipeline bubble are "
+                                                   "{comm:.0%} of the step, the rest is compute-side work (the "
+                                                   "method's memory-bound kernels, extra passes, host launch time), "
+                                                   "which the time and cost already count; ranked by cost."),
+                       {**args, "comm": float(comm)})
     elif grade == "fair" and comm is not None and math.isfinite(comm) and comm < MFU_POOR_COMM_SHARE:
         # as the poor grade: little communication, so the unused compute is the kernels', not the link's
         text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair ({band}), not from the interconnect: "

@@ -764,8 +764,9 @@ class PlanningRules(_Section):
     rule's definition and source). ``true``: the rule is applied; ``false``: the user allows what it forbids
     (the plans still say that they fail it)."""
 
-    mfu_grade: bool = Field(True, description="rank plans with an estimated MFU below 30% after the others, unless "
-                                              "nothing else meets the deadline")
+    mfu_grade: bool = Field(True, description="rank plans with a poor estimated MFU (below 30% on mainstream GPUs, "
+                                              "scaled to the card class's best published run elsewhere) after the "
+                                              "others, unless nothing else meets the deadline")
     card_class: bool = Field(True, description="≥80 GB cards for dense full training or pretraining of ~70B models "
                                                "and larger")
     consumer_multinode: bool = Field(True, description="consumer cards without P2P stay in one node for layouts "

@@ -18,9 +18,9 @@ Rules for the candidate set (sources):
   recomputation policies each framework runs come from that one table (:mod:`core.frameworks`, with sources).
 * Planning rules (:mod:`core.rules`, switched in ``constraints.rules``): cards below the card class are left
   out (listed in ``skipped``); consumer cards without P2P do not spread layouts that communicate every step
-  over nodes; pipeline stages divide the layers; plans graded ``poor`` (MFU < 30%) rank after the others
-  unless no other plan meets the deadline. When the rules leave nothing, the search runs again without the
-  card, node and pipeline rules and says so.
+  over nodes; pipeline stages divide the layers; plans graded ``poor`` (MFU < 30% on mainstream GPUs, the class's
+  line elsewhere: rules.grade_bands) rank after the others unless no other plan meets the deadline. When the
+  rules leave nothing, the search runs again without the card, node and pipeline rules and says so.
 * Tensor parallel within one node and dividing the attention and KV heads (Narayanan et al. 2021 §3.3
   keep TP inside the NVLink domain); sequence parallelism on with Megatron TP (Korthikanti et al. 2022).
 * Context parallel only for sequences ≥ 32k tokens (Megatron-LM context-parallel docs target long
@@ -154,7 +154,8 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
     used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"])
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
-           "mfu_used": used, "mfu_training": out["mfu_training"], "comm_share": comm}
+           "mfu_used": used, "mfu_training": out["mfu_training"], "comm_share": comm,
+           "poor_below": _rows(ctx.poor_below, n)}  # the class's poor line (rules.grade_bands), per row
     if not shares:
         res["_step"] = step
         res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
@@ -391,6 +392,13 @@ class SearchContext:
     def mfu_ceiling(self) -> float | None:
         """The MFU this context's plans are timed at most (core/advisor.py; None: no ceiling applies)."""
         return advisormod.ceiling_for(self.resolved.scenario, self.gpu.id, float(self.facts.params.total))
+
+    @property
+    def poor_below(self) -> float:
+        """The MFU below which this context's plans grade poor: their class's line (rules.grade_bands, read from
+        the class's best published run, advisor.class_ceiling, as evaluate grades the plan)."""
+        return rulesmod.poor_line(advisormod.class_ceiling(self.resolved.scenario, self.gpu.id,
+                                                           float(self.facts.params.total)))
 
 
 # ----------------------------------------------------------------------------------------- enumeration
@@ -688,7 +696,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
 
     Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
     ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped),
-    ``comm_share`` (:func:`rules.comm_share`: whether a poor MFU is penalised) and any breakdown the
+    ``comm_share`` (:func:`rules.comm_share`: whether a poor MFU is penalised), ``poor_below`` (the class's poor
+    line, :func:`rules.poor_line`) and any breakdown the
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
 
@@ -701,7 +710,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     hours = np.full(n, np.inf)
     hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
     out["train_hours"] = hours
-    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training", "comm_share")]:
+    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training", "comm_share",
+                                                                  "poor_below")]:
         arr = np.full(n, np.nan)
         arr[idx] = sub[key]
         out[key] = arr
@@ -1269,9 +1279,42 @@ def _equally_fast(days: np.ndarray, ok: np.ndarray, pen=None) -> np.ndarray:
     return out
 
 
-def _within_tie(days, best: float):
-    """Whether ``days`` are within :data:`FASTEST_TIE` of ``best`` (the edge itself included, up to rounding)."""
-    return days <= best * (1.0 + FASTEST_TIE) * (1.0 + 1e-12)
+def _within_tie(days, best: float, tie: float = FASTEST_TIE):
+    """Whether ``days`` (or costs) are within ``tie`` (:data:`FASTEST_TIE`) of ``best`` (the edge itself included,
+    up to rounding)."""
+    return days <= best * (1.0 + tie) * (1.0 + 1e-12)
+
+
+#: "cheapest": plans whose cost is within this fraction of the cheapest plan's that meets the constraints cost the
+#: same to the estimate, and among them the faster ranks first (issue 35 round 15, advice15). A plan's cost is its
+#: billed hours × a quoted rate (plus the setup and storage the same hours carry): the rate is the quote's, exact,
+#: so the cost's likely range is its time's, the framework family's band (resources/validation_bands.json, p10-p90
+#: 9.5-15.6% wide, a half-width of 4.75-7.8%), and two independent costs closer than sqrt(2) x 4.75% = 6.7% cannot
+#: be told apart: :data:`FASTEST_TIE`'s argument, the same constant (tests/test_expert_review_r15.py checks it
+#: against the stored bands). Without it a new user's 8B full fine-tune ranked 4 × H800 for 8.4 hours at 352 CNY
+#: above 6 × H800 for 5.7 hours at 358 CNY (1.7% apart; session 14 saw 15.8 hours at 665 CNY above 7.9 hours at 667):
+#: the same money within the estimate, a third less waiting, and a senior engineer rents the second. Inside the
+#: tie, plans also within :data:`FASTEST_TIE` of the fastest of them are equally fast and the cheaper ranks first
+#: (two plans that neither time nor cost tells apart keep the objective's order) (:func:`_equally_cheap`).
+CHEAPEST_TIE = FASTEST_TIE
+
+
+def _equally_cheap(days: np.ndarray, cost: np.ndarray, ok: np.ndarray, pen=None) -> tuple[np.ndarray, np.ndarray]:
+    """The "cheapest" objective's keys ``(time, cost)`` with its price tie (:data:`CHEAPEST_TIE`): the rows of ``ok``
+    within the tie of the cheapest of them take its cost, and among those the rows within :data:`FASTEST_TIE` of
+    the fastest of them take its time, so the faster ranks first unless time cannot tell them apart either (then
+    the cost does); every other row keeps its own figures. With ``pen`` (the ranking penalty) the cheapest is taken
+    among the rows of the same penalty, as :func:`_equally_fast` takes the fastest."""
+    c_out, d_out = cost, days
+    pen = np.zeros(np.shape(cost), np.int64) if pen is None else np.asarray(pen)
+    for g in np.unique(pen[ok]):  # (no row of ``ok``: no group, every row keeps its figures)
+        sel = ok & (pen == g)
+        best = float(np.min(cost[sel]))
+        group = sel & _within_tie(cost, best, CHEAPEST_TIE)
+        c_out = np.where(group, best, c_out)
+        fastest = float(np.min(days[group]))
+        d_out = np.where(group & _within_tie(days, fastest), fastest, d_out)
+    return d_out, c_out
 
 
 def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, above=None):
@@ -1293,7 +1336,8 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, ab
         keys = (days, per_pflop)
     else:
         ok = meets & finite
-        keys = (days, cost)
+        # equally cheap plans (CHEAPEST_TIE) by time, then by cost
+        keys = (days, cost) + _equally_cheap(days, cost, ok, poor)
     feasible = bool(ok.any())
     if not feasible:
         ok = finite
@@ -1350,7 +1394,10 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     # the rows graded above poor and not penalised for it, in ranked order: each plan's best_above is the first
     # with its higher penalty bits
     above_ok = order[(_above_poor(cat) & ((pen & advisormod.POOR_BIT) == 0))[order]]
-    tie = _tie_ahead(order, key, feasible and objective == "fastest", pen, chosen)
+    tie = _tie_ahead(order, key, feasible and objective in ("fastest", "cheapest"), pen, chosen,
+                     CHEAPEST_TIE if objective == "cheapest" else FASTEST_TIE)
+    if objective == "cheapest" and len(chosen):  # the price tie said of #1's ranking group (another's is its rule's)
+        tie = {k: v for k, v in tie.items() if pen[k] == pen[int(chosen[0])]}
     firsts: dict[int, int | None] = {}
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
@@ -1381,6 +1428,8 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "servers, so the best by the objective comes first, though its price "
                                           "buys no network between its nodes (planning rule “networked multi-node "
                                           "price”).")
+        elif i in tie and objective == "cheapest":
+            text = _price_tie_line(args, tie[i], _tie_anchor(order, cat, pen, i), cat, cur)
         elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
             args.update(tie=FASTEST_TIE)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "
@@ -1403,6 +1452,29 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "and count).")
         plan.explanation.insert(0, Msg(CTX, text, args))
         plan.head_lines += 1
+
+
+def _tie_anchor(order, cat, pen, i: int) -> int:
+    """The cheapest ranked row with row ``i``'s penalty: the plan the price tie of :func:`_equally_cheap` is read
+    from."""
+    same = [int(j) for j in order if pen[j] == pen[i]]
+    return min(same, key=lambda j: float(cat["cost"][j]))
+
+
+def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str) -> str:
+    """The rank line of a plan the "cheapest" objective's price tie placed (:data:`CHEAPEST_TIE`, :func:`_tie_ahead`'s
+    ``gap``: how much dearer than the cheapest plan of its tie group, row ``anchor``, or -1.0 for a plan ranked
+    after a dearer one of its group); fills ``args``."""
+    days = float(cat["calendar_hours"][anchor]) / 24.0
+    args.update(tie=CHEAPEST_TIE, cost=float(cat["cost"][anchor]), cur=cur, span=elapsed_msg(days))
+    if gap < 0:  # cheaper than a plan ranked above it, inside the tie: the faster ranks first
+        return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of "
+                                      "the cheapest plan ({cost:,.0f} {cur}, {span}), a difference the estimate "
+                                      "cannot tell apart, so the faster ranks first.")
+    args.update(gap=max(gap, 0.001))  # under 0.1% reads "0.1%", never "0.0% dearer"
+    return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} dearer than the cheapest plan ({cost:,.0f} {cur}, {span}); "
+                                  "plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by "
+                                  "time among them.")
 
 
 def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, objective: str, cur: str) -> None:
@@ -1446,12 +1518,15 @@ HELD_BACK_LINE = QT_TRANSLATE_NOOP(
          "the network, rent it instead.")
 
 
-def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, rows=None) -> dict[int, float]:
+def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, rows=None,
+               tie: float = FASTEST_TIE) -> dict[int, float]:
     """The rows whose rank the "fastest" objective's tie decided (:data:`FASTEST_TIE`, read as :func:`_equally_fast`
     does: within the tie of the fastest row of the same penalty): a row ranked ahead of a faster row of its tie
     group, with how much slower it is than that group's fastest (a fraction > 0), and a row ranked after a slower
-    one of its group (-1.0: faster than a plan above it, ranked by cost). Empty unless the objective is "fastest".
-    ``rows``: only these rows are classified (the plans shown); every ranked row otherwise."""
+    one of its group (-1.0: faster than a plan above it, ranked by cost). Empty unless ``fastest`` (the objective
+    has a tie). The "cheapest" objective's price tie reads the same with costs for ``days`` and ``tie`` =
+    :data:`CHEAPEST_TIE` (:func:`_equally_cheap`). ``rows``: only these rows are classified (the plans shown);
+    every ranked row otherwise."""
     if not fastest or not len(order):
         return {}
     d = np.asarray(days, dtype=np.float64)[order]
@@ -1464,9 +1539,9 @@ def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, row
         if k is None:
             continue
         best = best_of[float(g[k])]
-        if not _within_tie(d[k], best):
+        if not _within_tie(d[k], best, tie):
             continue  # not in its group's tie: ranked by its own time
-        group = (g == g[k]) & _within_tie(d, best)
+        group = (g == g[k]) & _within_tie(d, best, tie)
         if (group[k + 1:] & (d[k + 1:] < d[k])).any():
             out[int(i)] = float(d[k] / best - 1.0)
         elif (group[:k] & (d[:k] > d[k])).any():
@@ -1477,7 +1552,12 @@ def _tie_ahead(order: np.ndarray, days: np.ndarray, fastest: bool, pen=None, row
 def _above_poor(d: Mapping[str, np.ndarray]) -> np.ndarray:
     """Rows graded above poor on the training passes' MFU (the grade the plan prints: rules.printed_mfu)."""
     m = rulesmod.printed_mfu(_training_mfu(d))
-    return np.isfinite(m) & (m >= rulesmod.MFU_POOR_BELOW)
+    return np.isfinite(m) & (m >= _poor_line(d))
+
+
+def _poor_line(d: Mapping[str, np.ndarray]):
+    """The rows' poor lines (``poor_below``: each row's class's, rules.grade_bands), else the guide's 30%."""
+    return d["poor_below"] if "poor_below" in d else rulesmod.MFU_POOR_BELOW
 
 
 #: the length of the ranked list the app shows (``ui/engine.search_plans``): shorter lists are its first rows
@@ -1890,14 +1970,16 @@ def _apply_poor_rule(cat: dict, objective: str, days, con: Any) -> None:
         ok &= days <= con.deadline_days
     if con.budget is not None and objective != "cheapest":
         ok &= cost <= con.budget
-    graded_poor = rulesmod.printed_mfu(_training_mfu(cat)) < rulesmod.MFU_POOR_BELOW
+    graded_poor = rulesmod.printed_mfu(_training_mfu(cat)) < _poor_line(cat)
     cat["poor_rule"] = np.full(len(cost), bool((ok & ~graded_poor).any()) or not ok.any())
 
 
 def _poor_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Rows failing the ``mfu_grade`` rule (:func:`rules.poor_penalised`): graded poor on the training passes'
-    MFU with a communication share (``comm_share``; none: counted) at least ``rules.MFU_POOR_COMM_SHARE``."""
-    return rulesmod.poor_penalised(_training_mfu(d), d["comm_share"] if "comm_share" in d else np.nan)
+    """Rows failing the ``mfu_grade`` rule (:func:`rules.poor_penalised`): graded poor (below the row's class line,
+    :func:`_poor_line`) on the training passes' MFU with a communication share (``comm_share``; none: counted) at
+    least ``rules.MFU_POOR_COMM_SHARE``."""
+    return rulesmod.poor_penalised(_training_mfu(d), d["comm_share"] if "comm_share" in d else np.nan,
+                                   _poor_line(d))
 
 
 def _training_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -2398,8 +2480,9 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
                                                          "the fastest plans are shown; raise max_gpus or the deadline."),
                              {**deadline_msgs(days=con.deadline_days or 0), "n": con.max_gpus}))
     elif poor is not None and len(order) and bool(poor[order[0]]):
-        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints has an MFU below 30% "
-                                                     "(graded poor): check the interconnect and the layout."), {}))
+        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints is graded poor "
+                                                     "(an MFU below its card class's poor line: 30% on mainstream "
+                                                     "GPUs): check the interconnect and the layout."), {}))
     return notes
 
 
@@ -2699,6 +2782,18 @@ def _why_days(fig: dict) -> dict:
                            them_span=fig["other_days"])}
 
 
+#: :func:`_why_beats`' sentences where the objective's tie decided it (:data:`CHEAPEST_TIE`, :data:`FASTEST_TIE`):
+#: #1 is no better by the objective's own figure, only within the tie and better by the other
+TIE_WHY = {
+    "cost_tie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} is "
+                                       "within {tie:.0%}, a difference the estimate cannot tell apart, and it is "
+                                       "faster ({me_span} against {them_span})."),
+    "days_tie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} is within {tie:.0%}, a "
+                                       "difference the estimate cannot tell apart, and it is cheaper "
+                                       "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+}
+
+
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
@@ -2753,6 +2848,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                        "({me_span} against {them_span})."),
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
                                        "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+        **TIE_WHY,
     }
     text = None
     if rule is None:
@@ -2769,6 +2865,9 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         else:
             rule = "days" if objective == "fastest" else "cost"
             text = texts[rule + "_capped"] if capped else None
+            if not capped and lead > other_lead:  # ranked first by the tie, not by the objective's own figure
+                rule = rule + "_tie"
+                base.update(tie=FASTEST_TIE if objective == "fastest" else CHEAPEST_TIE)
     gpu_j, fw_j = cj.gpu.id, cj.framework
     return {"versus": versus, "gpu": gpu_j, "framework": fw_j, "rule": rule, "figures": fig,
             "message": Msg(CTX, text or texts[rule], base)}

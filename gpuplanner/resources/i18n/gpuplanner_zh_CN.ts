@@ -1476,6 +1476,14 @@
         <translation>以{mode}计费，用的是 {gpu} 的默认价格（{source}，{date}）：你的报价里没有这一项。请填入该价格，或在“时间与预算”页把租用方式设为你实际租用的方式。</translation>
     </message>
     <message>
+        <source>The comparisons with {modes} use the default price for {gpu} ({source}, {date}): your quote does not give it.</source>
+        <translation>与{modes}的比较用的是 {gpu} 的默认价格（{source}，{date}）：你的报价里没有这一项。</translation>
+    </message>
+    <message>
+        <source>{a} and {b}</source>
+        <translation>{a}和{b}</translation>
+    </message>
+    <message>
         <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
         <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
     </message>
@@ -4577,10 +4585,6 @@
         <translation>仅在{market}销售：没有{region}报价——请改到那里租用（计划文件中的租用地区），或输入报价</translation>
     </message>
     <message>
-        <source>Every plan that meets the constraints has an MFU below 30% (graded poor): check the interconnect and the layout.</source>
-        <translation>满足约束的方案 MFU 都低于 30%（评为差）：请检查互联和并行布局。</translation>
-    </message>
-    <message>
         <source>{other}: no layout fits {gpu} within {n} GPUs.</source>
         <translation>{other}：在 {n} 张 {gpu} 以内没有放得下的布局。</translation>
     </message>
@@ -4717,6 +4721,10 @@
         <translation>vLLM 生成时训练模型放在 CPU 内存中、优化器状态放在 CPU 内存中（training.rl.offload_model 和 parallel.offload_optimizer）</translation>
     </message>
     <message>
+        <source>{mode} at the default price for {gpu} ({date}), which your quotes do not give</source>
+        <translation>{mode}，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项</translation>
+    </message>
+    <message>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
@@ -4747,6 +4755,26 @@
     <message>
         <source>selective, {modules}</source>
         <translation>选择性（{modules}）</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of the cheapest plan ({cost:,.0f} {cur}, {span}), a difference the estimate cannot tell apart, so the faster ranks first.</source>
+        <translation>排第 {n}：比排在它前面的某个方案便宜，但两者的费用都在最便宜方案（{cost:,.0f} {cur}，{span}）的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较快的排在前面。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: {gap:.1%} dearer than the cheapest plan ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by time among them.</source>
+        <translation>排第 {n}：比最便宜的方案（{cost:,.0f} {cur}，{span}）贵 {gap:.1%}；费用与它相差 {tie:.0%} 以内的方案按估算同样便宜，因此在这些方案中按时间排序。</translation>
+    </message>
+    <message>
+        <source>Every plan that meets the constraints is graded poor (an MFU below its card class&apos;s poor line: 30% on mainstream GPUs): check the interconnect and the layout.</source>
+        <translation>满足约束的方案都评为差（MFU 低于其卡类别的差线：主流 GPU 为 30%）：请检查互联和并行布局。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} is within {tie:.0%}, a difference the estimate cannot tell apart, and it is faster ({me_span} against {them_span}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}，相差在 {tie:.0%} 以内，估算分辨不出这样的差别，而它更快（{me_span}对 {them_span}）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {me_span} against {them_span} is within {tie:.0%}, a difference the estimate cannot tell apart, and it is cheaper ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
+        <translation>{me} 胜过 {other}：{me_span}对 {them_span}，相差在 {tie:.0%} 以内，估算分辨不出这样的差别，而它更便宜（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）。</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -5389,10 +5417,6 @@
         </translation>
     </message>
     <message>
-        <source>#{0} is graded poor (MFU below 30%), so it ranks lower.</source>
-        <translation>#{0} 评为差（MFU 低于 30%），因此排名靠后。</translation>
-    </message>
-    <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
     </message>
@@ -5509,10 +5533,6 @@
         <translation>重计算 {0}</translation>
     </message>
     <message>
-        <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. Good is the guide&apos;s 40–55% on mainstream GPUs, scaled on a card whose best published run is higher; above the best published run of the plan&apos;s class is optimistic.</source>
-        <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。良好是规划指南对主流 GPU 给出的 40–55%，在最佳公开记录更高的卡上等比放大；高于方案所属类别的最佳公开记录为偏乐观。</translation>
-    </message>
-    <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，排在按同类报价计价的方案之后，并列出要向供应商确认的问题</translation>
     </message>
@@ -5603,6 +5623,14 @@
     <message>
         <source>Time</source>
         <translation>时间</translation>
+    </message>
+    <message>
+        <source>Rank plans with a poor estimated MFU (below 30% on mainstream GPUs) after the others, unless nothing else meets the deadline. Poor and good are the guide&apos;s 30% and 40–55% on mainstream GPUs, scaled on a card whose best published run is higher; above the best published run of the plan&apos;s class is optimistic.</source>
+        <translation>估计 MFU 为差（主流 GPU 上低于 30%）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。差与良好是规划指南对主流 GPU 给出的 30% 和 40–55%，在最佳公开记录更高的卡上等比放大；高于方案所属类别的最佳公开记录为偏乐观。</translation>
+    </message>
+    <message>
+        <source>#{0} is graded poor (MFU below its card class&apos;s poor line), so it ranks lower.</source>
+        <translation>#{0} 评为差（MFU 低于其卡类别的差线），因此排名靠后。</translation>
     </message>
     <message>
         <source>{0} in calendar time ({1} of compute) · {2} tokens/s · MFU {3}</source>
@@ -8399,8 +8427,20 @@
         <translation>估计 MFU {mfu:.0%}：偏乐观（公开的训练记录很少超过 55%）；下单前先做一次短时实测。</translation>
     </message>
     <message>
+        <source>Estimated MFU {mfu:.0%}: poor (below {poor:.0%}: the guide&apos;s 30% for mainstream GPUs, scaled to {whose}; something is wrong: interconnect, data loading or layout), so the cost per token goes up.</source>
+        <translation>估计 MFU {mfu:.0%}：差（低于 {poor:.0%}：规划指南对主流 GPU 给出的 30%，按{whose}等比放大；说明有问题：互联、数据加载或并行布局），每个 token 的成本会上升。</translation>
+    </message>
+    <message>
+        <source>{lo:.0%}–{hi:.0%}: the guide&apos;s 30–40% for mainstream GPUs, scaled to {whose}</source>
+        <translation>{lo:.0%}–{hi:.0%}：规划指南对主流 GPU 给出的 30–40%，按{whose}等比放大</translation>
+    </message>
+    <message>
         <source>MFU unknown.</source>
         <translation>MFU 未知。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: poor for its class (below {poor:.0%}: the guide&apos;s 30% for mainstream GPUs, scaled to {whose}), but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels, extra passes, host launch time), which the time and cost already count; ranked by cost.</source>
+        <translation>估计 MFU {mfu:.0%}：按其类别为差（低于 {poor:.0%}：规划指南对主流 GPU 给出的 30%，按{whose}等比放大），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法的访存受限内核、额外的计算、主机端启动开销），时间和成本已计入；按成本排序。</translation>
     </message>
     <message>
         <source>Training passes only (rollout generation, memory-bound decoding, is left out, as in verl&apos;s actor MFU): {grade}</source>
@@ -8509,10 +8549,6 @@
     <message>
         <source>Estimated MFU {mfu:.0%}: good ({lo:.0%}–{hi:.0%}: the guide&apos;s 40–55% for mainstream GPUs, scaled to {whose}).</source>
         <translation>估计 MFU {mfu:.0%}：良好（{lo:.0%}–{hi:.0%}：规划指南对主流 GPU 给出的 40–55%，按{whose}等比放大）。</translation>
-    </message>
-    <message>
-        <source>{lo:.0%}–{hi:.0%}: the guide&apos;s 30–40% for mainstream GPUs, its upper end scaled to {whose}</source>
-        <translation>{lo:.0%}–{hi:.0%}：规划指南对主流 GPU 给出的 30–40%，上限按{whose}等比放大</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels, extra passes, host launch time), which the time and cost already count; ranked by cost.</source>

@@ -480,9 +480,10 @@ class PlansPage(BasePage):
         self.rules_label.setText(self.tr("Planning rules:"))
         tips = {  # each switch reads its rule's name (rule_name: the check lines' and rank lines' name)
             "mfu_grade": self.tr(
-                "Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets "
-                "the deadline. Good is the guide's 40–55% on mainstream GPUs, scaled on a card whose best "
-                "published run is higher; above the best published run of the plan's class is optimistic."),
+                "Rank plans with a poor estimated MFU (below 30% on mainstream GPUs) after the others, unless "
+                "nothing else meets the deadline. Poor and good are the guide's 30% and 40–55% on mainstream "
+                "GPUs, scaled on a card whose best published run is higher; above the best published run of the "
+                "plan's class is optimistic."),
             "card_class": self.tr(
                 "Leave out cards under 80 GB for full training of dense models of ~70B and more"),
             "consumer_multinode": self.tr(
@@ -661,7 +662,8 @@ class PlansPage(BasePage):
         # (a poor grade ranks lower only where it fails the rule: core.rules.poor_penalised)
         if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor" and any(
                 r.id == "mfu_grade" and r.status == "failed" for r in b.plan.rules):
-            second = self.tr("#{0} is graded poor (MFU below 30%), so it ranks lower.").format(b.rank)
+            second = self.tr("#{0} is graded poor (MFU below its card class's poor line), so it ranks "
+                             "lower.").format(b.rank)
         return format_sentences([first, second]).strip()  # "。" carries its own space in Chinese (ux11)
 
     def why_head(self, a: engine.PlanRow, b: engine.PlanRow) -> str:
