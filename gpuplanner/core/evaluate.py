@@ -558,6 +558,7 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
                             {"gpu": r.gpu.name}))
     messages += _nic_default_message(s)
     messages += fabric_default_message(s, r.gpu)
+    messages += server_gpus_message(s, r.gpu)
     messages += _mfsdp_message(s, r.gpu)
     messages += lora_dropout_default_message(s)
     messages += a2a_overlap_pairless_message(s)
@@ -632,6 +633,19 @@ def _nic_default_message(s: Scenario) -> list[Msg]:
         CTX, "{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter "
              "NICs per server on the Hardware page."),
         {"net": net.name.split(" (")[0], "gbps": float(net.gbps_per_nic or 0), "g": h.gpus_per_node})]
+
+
+def server_gpus_message(s: Scenario, gpu: Any) -> list[Msg]:
+    """A plan on servers smaller than the card's catalogued server (``hardware.gpus_per_node`` below the catalogue's
+    ``gpus_per_node``; catalog_hw.server_gpus, which the plan search's layouts read): said, so a plan of 4-GPU
+    servers is not read as the usual 8-GPU board (issue 35 round 15, consist15)."""
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    g = int(s.hardware.gpus_per_node)
+    if not 0 < g < per or s.hardware.num_gpus <= 1:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Servers of {g} GPUs, as entered (GPUs per node); this card usually comes {k} to a server. Layouts, "
+             "links and server counts use {g}."), {"g": g, "k": per})]
 
 
 def fabric_in_force(s: Scenario, gpu: Any) -> tuple[Any, float]:

@@ -498,6 +498,47 @@ def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np,
 LORA_DROPOUT_MASK_BYTES = 1.0
 
 
+#: The LoRA layers whose ``lora_B`` keeps its rank-wide input for its weight gradient (``flops.LORA_LAYERS``; issue 35
+#: round 15, consist15). PEFT ``tuners/lora/layer.py`` ``Linear.forward``: ``lora_B(lora_A(dropout(x))) * scaling``,
+#: so ``lora_B`` (an ``nn.Linear``, ``mm`` in ATen ``derivatives.yaml``: ``mat2: self.t().mm(grad)`` keeps ``self``)
+#: saves ``lora_A``'s output, r elements per token; ``* scaling`` multiplies by a Python float (``mul.Scalar``: nothing
+#: saved). NeMo AutoModel ``components/_peft/lora.py`` ``LinearLoRA.forward`` (NVIDIA-NeMo/Automodel 507bfb751 and
+#: 2013a4dd6): ``self.lora_B(self.lora_A(x) * self.scale)``: ``lora_B`` saves the scaled rank-wide product, the same
+#: r elements. ``TritonLinearLoRA`` runs ``LoRATritonFunction``, whose ``setup_context`` saves ``(x, lora_A,
+#: lora_B)`` only and recomputes ``A·xᵀ`` in its backward (``lora_db_update_wrapper``): no rank-wide tensor kept.
+LORA_KEEPS_RANK_WIDE = {"peft": True, "automodel": True, "automodel_triton": False}
+#: Where each LoRA layer drops out (``lora_dropout`` > 0): PEFT on each adapter's input (``nn.Dropout`` before
+#: ``lora_A``: a copy of the input and its mask, :func:`lora_dropout_bytes_per_token`); NeMo AutoModel on the
+#: adapter's output (``PeftConfig.dropout_position = "post"``, the default: ``F.dropout(lora_res)`` after
+#: ``lora_B``), which keeps only the 1-byte mask of the fan-out (``native_dropout`` saves ``result1``, the mask, for
+#: its backward; ATen ``derivatives.yaml``), and no copy of the input (``lora_A`` saves ``x`` itself, as without
+#: dropout).
+LORA_DROPOUT_ON_OUTPUT = {"peft": False, "automodel": True, "automodel_triton": True}
+
+
+def lora_adapted_count(a, targets: str) -> float:
+    """Adapted linears a token passes through, over all layers (the experts it is routed to, for MoE)."""
+    return float(sum(lin.active * n_layers for lin, n_layers in lora_linears(a, targets)))
+
+
+def lora_layer_saved_bytes_per_token(a, targets: str, rank: int, act_b: float, layer: str, lora_dropout: float,
+                                     autocast, xp=np, base_keeps_input: bool = False):
+    """Bytes per token, per layer on average, that the LoRA adapters of one layer keep for backward beyond the
+    inputs the base model already saves: the rank-wide tensor ``lora_B`` saves (:data:`LORA_KEEPS_RANK_WIDE`; in the
+    matmul's output dtype, ``act_b``: 16-bit under autocast too, where ``lora_A`` runs in bf16) and, with
+    ``lora_dropout`` > 0, what the dropout keeps where the layer drops out (:data:`LORA_DROPOUT_ON_OUTPUT`: the
+    fan-out mask; PEFT: :func:`lora_dropout_bytes_per_token`)."""
+    layers = max(a.num_layers, 1)
+    rank_b = act_b * float(rank) * lora_adapted_count(a, targets) / layers if LORA_KEEPS_RANK_WIDE[layer] else 0.0
+    if lora_dropout <= 0.0:
+        return rank_b + xp.asarray(autocast, dtype=bool) * 0.0
+    if LORA_DROPOUT_ON_OUTPUT[layer]:
+        drop = LORA_DROPOUT_MASK_BYTES * lora_io_elements(a, targets)[1] / layers + xp.asarray(autocast) * 0.0
+    else:
+        drop = lora_dropout_bytes_per_token(a, targets, act_b, autocast, xp, base_keeps_input)
+    return rank_b + drop
+
+
 def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
                                precision: str = "bf16", autocast=False, lora_targets: str | None = None):
     """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
@@ -1388,6 +1429,7 @@ def memory_arrays(
     bnb_fp16_storage: bool = False,
     dora: bool = False,
     lora_dropout: float = 0.0,
+    lora_layer: str = "peft",
     fsdp1_root: bool = False,
     fsdp_no_sync: bool = False,
     fsdp_lora_units: bool = False,
@@ -1623,10 +1665,14 @@ def memory_arrays(
         d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)
         dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
-    if lora_dropout > 0.0 and lora_t is not None and hf_style:
-        # PEFT's per-adapter dropout copies and masks (lora_dropout_bytes_per_token), in every saved set of the layer
-        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp,
-                                              method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
+    if lora_t is not None and hf_style:
+        # what the LoRA layer's adapters keep (lora_layer_saved_bytes_per_token: lora_B's rank-wide input; with dropout
+        # PEFT's per-adapter input copies and masks, or AutoModel's fan-out mask), in every saved set of the layer;
+        # Unsloth's own LoRA kernels (unsloth_lora_layer_bytes) keep no rank-wide tensor of PEFT's
+        drop_b = lora_layer_saved_bytes_per_token(
+            m.arch, lora_t, 0 if layer_kernels == "unsloth" else lora_rank, activation_dtype_bytes(precision),
+            lora_layer, lora_dropout, autocast, xp,
+            method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
         keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":

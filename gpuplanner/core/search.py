@@ -66,7 +66,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 from . import timing
 from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
-                         region_for_currency, server_nics)
+                         region_for_currency, server_gpus, server_nics)
 from .estimate import Resolved, tier_guidance, _check_network_id, _facts_for, memory_kwargs, trainable_params
 from .methods import method_profile, vllm_engine_reserve_bytes, vllm_start_room
 from .arrayops import ArrayOps
@@ -1706,7 +1706,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 CTX, "below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB "
                      "(allow smaller ones with constraints.rules.card_class)"), {"b": params_total / 1e9})
             continue
-        g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
+        g = server_gpus(gpu, s.hardware.gpus_per_node)  # the user's servers, within the card's (catalog_hw)
         here = [fw for fw in fws if runs_on(fw, gpu)]  # a framework only on the accelerators it runs on
         if not here:
             skipped[gpu.id] = vendor_unsupported(fws[0], gpu)
@@ -3205,6 +3205,13 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if p.tp > p.gpus_per_node:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism across nodes ({tp} > {g} GPUs per node)."),
                      {"tp": p.tp, "g": p.gpus_per_node}))
+    if (s.hardware.gpus_per_node > p.gpus_per_node and p.num_gpus > p.gpus_per_node
+            and s.hardware.gpus_per_node != type(s.hardware).model_fields["gpus_per_node"].default):
+        # the user's servers (a count other than the field's default) hold more than this card's
+        # (catalog_hw.server_gpus): the plan runs the card's own
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} comes at most {k} to a server: this plan uses servers of {k}, "
+                                                 "not the {g} GPUs per node entered."),
+                     {"gpu": gpu.name, "k": p.gpus_per_node, "g": s.hardware.gpus_per_node}))
     # over the network only where the plan leaves its NVLink domain: GB200 NVL72's trays reach each other over the
     # rack's NVLink switches (advisor.nvlink_domain; timing.nvlink_span times their data-parallel traffic there)
     nv_dom = advisormod.nvlink_domain(gpu)
