@@ -49,7 +49,8 @@ from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import CatalogError, PlannerError, ScenarioError
 from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
-                       lora_dropout_default_message, model_support_warnings, validation_band)
+                       lora_dropout_default_message, model_support_warnings, validation_band,
+                       within_nvlink_domain)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
 from . import rules as rulesmod
@@ -3242,7 +3243,12 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if tier in ("100B", "1000B") and p.gpu_memory_gib < 80 and s.training.method != "qlora":
         # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
-    if p.nodes > 1:
+    if p.nodes > 1 and within_nvlink_domain(p.evaluation.scenario, gpu):
+        # GB200 NVL72's trays talk over the rack's NVLink switches: the plan crosses no network (consist15)
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} servers inside one NVLink domain of {dom} GPUs: they talk "
+                                                 "over the rack's NVLink switches, no network between servers is "
+                                                 "used."), {"nodes": p.nodes, "dom": nv_dom}))
+    elif p.nodes > 1:
         net = s.hardware.inter_node
         if net:
             w.extend(_slow_network(s, p, net, tier))

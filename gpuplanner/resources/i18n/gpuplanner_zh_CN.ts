@@ -2263,6 +2263,10 @@
         <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
     </message>
     <message>
+        <source>Servers of {g} GPUs, as entered (GPUs per node); this card usually comes {k} to a server. Layouts, links and server counts use {g}.</source>
+        <translation>按您填写的每台服务器 {g} 块 GPU（每节点 GPU 数）计算；这种卡通常每台服务器 {k} 块。布局、互联和服务器台数都按 {g} 块计。</translation>
+    </message>
+    <message>
         <source>No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s per server), the planner&apos;s default for this GPU; rented servers often have less. Enter yours on the Hardware page.</source>
         <translation>未填写服务器之间的网络：时间按每台服务器 {nics} 张 {net} 网卡计算（每台服务器 {gbps:g} Gb/s），这是本工具对该 GPU 的默认值；租用的服务器往往更少。请在“硬件与价格”页填写实际网络。</translation>
     </message>
@@ -4805,6 +4809,10 @@
         <translation>张量并行跨节点（{tp} &gt; 每节点 {g} 张 GPU）。</translation>
     </message>
     <message>
+        <source>{gpu} comes at most {k} to a server: this plan uses servers of {k}, not the {g} GPUs per node entered.</source>
+        <translation>{gpu} 每台服务器最多 {k} 块：本方案按每台 {k} 块计算，而不是您填写的每节点 {g} 块。</translation>
+    </message>
+    <message>
         <source>ZeRO-{z} moves gradients{w} every step over {link}; this traffic lowers utilisation.</source>
         <translation>ZeRO-{z} 每步都要经 {link} 传输梯度{w}；这些通信会降低利用率。</translation>
     </message>
@@ -4835,6 +4843,10 @@
     <message>
         <source>A model of this size normally runs on cards with ≥80 GB.</source>
         <translation>这种规模的模型通常在 ≥80 GB 的卡上运行。</translation>
+    </message>
+    <message>
+        <source>{nodes} servers inside one NVLink domain of {dom} GPUs: they talk over the rack&apos;s NVLink switches, no network between servers is used.</source>
+        <translation>{nodes} 台服务器位于同一个 {dom} 卡的 NVLink 域内：它们经机柜的 NVLink 交换机通信，不使用服务器之间的网络。</translation>
     </message>
     <message>
         <source>{nodes} nodes: ask the vendor for the network between nodes (≥400 Gb/s InfiniBand/RoCE for large models).</source>
