@@ -3190,6 +3190,32 @@ def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
                 {"net": nw.name, "need": need, "have": gbps})]
 
 
+def _server_warnings(s: Scenario, p: Plan, gpu: Any, tier: str) -> list[Msg]:
+    """What a plan's servers call for: servers smaller than the user's count where the card comes fewer to a server
+    (catalog_hw.server_gpus), and the link between servers: none inside one NVLink domain (GB200 NVL72's trays talk
+    over the rack's NVLink switches, evaluate.within_nvlink_domain; issue 35 round 15, consist15), else the
+    network's speed, or a question to the vendor."""
+    w: list[Msg] = []
+    if (s.hardware.gpus_per_node > p.gpus_per_node and p.num_gpus > p.gpus_per_node
+            and s.hardware.gpus_per_node != type(s.hardware).model_fields["gpus_per_node"].default):
+        # the user's servers (a count other than the field's default) hold more than this card's: the card's own
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} comes at most {k} to a server: this plan uses servers of {k}, "
+                                                 "not the {g} GPUs per node entered."),
+                     {"gpu": gpu.name, "k": p.gpus_per_node, "g": s.hardware.gpus_per_node}))
+    if p.nodes <= 1:
+        return w
+    if within_nvlink_domain(p.evaluation.scenario, gpu):
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} servers inside one NVLink domain of {dom} GPUs: they talk "
+                                                 "over the rack's NVLink switches, no network between servers is "
+                                                 "used."), {"nodes": p.nodes, "dom": advisormod.nvlink_domain(gpu)}))
+    elif s.hardware.inter_node:
+        w.extend(_slow_network(s, p, s.hardware.inter_node, tier))
+    else:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
+                                                 "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))
+    return w
+
+
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
     s, gpu, arch = ctx.scenario, ctx.gpu, ctx.resolved.arch
@@ -3206,13 +3232,6 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if p.tp > p.gpus_per_node:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism across nodes ({tp} > {g} GPUs per node)."),
                      {"tp": p.tp, "g": p.gpus_per_node}))
-    if (s.hardware.gpus_per_node > p.gpus_per_node and p.num_gpus > p.gpus_per_node
-            and s.hardware.gpus_per_node != type(s.hardware).model_fields["gpus_per_node"].default):
-        # the user's servers (a count other than the field's default) hold more than this card's
-        # (catalog_hw.server_gpus): the plan runs the card's own
-        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} comes at most {k} to a server: this plan uses servers of {k}, "
-                                                 "not the {g} GPUs per node entered."),
-                     {"gpu": gpu.name, "k": p.gpus_per_node, "g": s.hardware.gpus_per_node}))
     # over the network only where the plan leaves its NVLink domain: GB200 NVL72's trays reach each other over the
     # rack's NVLink switches (advisor.nvlink_domain; timing.nvlink_span times their data-parallel traffic there)
     nv_dom = advisormod.nvlink_domain(gpu)
@@ -3243,18 +3262,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if tier in ("100B", "1000B") and p.gpu_memory_gib < 80 and s.training.method != "qlora":
         # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
-    if p.nodes > 1 and within_nvlink_domain(p.evaluation.scenario, gpu):
-        # GB200 NVL72's trays talk over the rack's NVLink switches: the plan crosses no network (consist15)
-        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} servers inside one NVLink domain of {dom} GPUs: they talk "
-                                                 "over the rack's NVLink switches, no network between servers is "
-                                                 "used."), {"nodes": p.nodes, "dom": nv_dom}))
-    elif p.nodes > 1:
-        net = s.hardware.inter_node
-        if net:
-            w.extend(_slow_network(s, p, net, tier))
-        else:
-            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
-                                                     "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))
+    w += _server_warnings(s, p, gpu, tier)
     if tier == "1000B" or s.constraints.phase == "burst" or p.num_gpus >= 256:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
                                                  "planning on it."), {"n": p.num_gpus}))

@@ -2264,7 +2264,7 @@
     </message>
     <message>
         <source>Servers of {g} GPUs, as entered (GPUs per node); this card usually comes {k} to a server. Layouts, links and server counts use {g}.</source>
-        <translation>按您填写的每台服务器 {g} 块 GPU（每节点 GPU 数）计算；这种卡通常每台服务器 {k} 块。布局、互联和服务器台数都按 {g} 块计。</translation>
+        <translation>按你填写的每台服务器 {g} 块 GPU（每节点 GPU 数）计算；这种卡通常每台服务器 {k} 块。布局、互联和服务器台数都按 {g} 块计。</translation>
     </message>
     <message>
         <source>No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s per server), the planner&apos;s default for this GPU; rented servers often have less. Enter yours on the Hardware page.</source>
@@ -4810,7 +4810,7 @@
     </message>
     <message>
         <source>{gpu} comes at most {k} to a server: this plan uses servers of {k}, not the {g} GPUs per node entered.</source>
-        <translation>{gpu} 每台服务器最多 {k} 块：本方案按每台 {k} 块计算，而不是您填写的每节点 {g} 块。</translation>
+        <translation>{gpu} 每台服务器最多 {k} 块：本方案按每台 {k} 块计算，而不是你填写的每节点 {g} 块。</translation>
     </message>
     <message>
         <source>ZeRO-{z} moves gradients{w} every step over {link}; this traffic lowers utilisation.</source>
