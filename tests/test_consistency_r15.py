@@ -138,3 +138,39 @@ def test_gb200_beyond_the_rack_still_names_its_network():
     links = plan_links(ev)
     assert links.inter_node is not None and "NVLink" not in links.inter_node
     assert any("NIC" in str(m) for m in ev.messages)
+
+
+# ---- 2. the HF stack's ZeRO 2/3: one decision (frameworks.hf_sharded_by_fsdp) for memory and time
+
+def _hf(fw: str, version: int, zero: int) -> dict:
+    return {"model": {"preset": "llama-3-8b"},
+            "training": {"method": "full", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 2,
+                         "global_batch_size": 64, "recompute": "full", "flash_attention": True, "framework": fw,
+                         "fsdp_version": version, "fsdp_no_sync": False},
+            "parallel": {"tp": 1, "pp": 1, "zero": zero},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 16, "gpus_per_node": 8},
+            "data": {"tokens": "5B"}}
+
+
+def test_hf_sharding_decision_table():
+    from gpuplanner.core.frameworks import hf_sharded_by_fsdp
+
+    assert bool(hf_sharded_by_fsdp("hf", 1, 3)) and bool(hf_sharded_by_fsdp("trl", 1, 2))
+    assert not bool(hf_sharded_by_fsdp("hf", 1, 1))  # FSDP has no ZeRO-1: DeepSpeed's
+    assert not bool(hf_sharded_by_fsdp("hf", 2, 3))  # the default: DeepSpeed ZeRO
+    assert not bool(hf_sharded_by_fsdp("deepspeed", 1, 3)) and not bool(hf_sharded_by_fsdp("fsdp", 1, 3))
+
+
+def test_hf_on_fsdp1_holds_fsdp1_states_and_pays_fsdp1_passes():
+    hf = evaluate(scenario_from_dict(_hf("hf", 1, 2)))
+    fsdp = evaluate(scenario_from_dict(_hf("fsdp", 1, 2)))
+    ds = evaluate(scenario_from_dict(_hf("hf", 2, 2)))
+    for part in ("weights", "gradients", "optimizer"):  # FSDP1's fp32 shards, SHARD_GRAD_OP's kept 16-bit copy
+        assert getattr(hf.memory, part) == pytest.approx(getattr(fsdp.memory, part), rel=1e-9), part
+    assert hf.memory.weights != pytest.approx(ds.memory.weights, rel=1e-3)  # DeepSpeed's 16-bit weights
+    # the time model runs the same FSDP1: its gradient cast/divide passes, not DeepSpeed's once-a-step reduction
+    for zero in (2, 3):
+        t_fs = evaluate(scenario_from_dict(_hf("hf", 1, zero))).time_modelled.parts
+        t_ds = evaluate(scenario_from_dict(_hf("hf", 2, zero))).time_modelled.parts
+        assert t_fs.get("fsdp1_grad_passes", 0.0) > 0.0
+        assert t_ds.get("fsdp1_grad_passes", 0.0) == 0.0

@@ -308,6 +308,8 @@ def memory_kwargs(r: Resolved) -> dict:
         lora_dropout=lora_dropout_of(t) if t.method in ("lora", "qlora") else 0.0,
         # the LoRA layer the time model prices (timing.lora_layer_of): what its adapters keep for backward
         lora_layer=lora_layer_of(t, engine_of(t.framework)),
+        # the HF stack's ZeRO 2/3 through FSDP1 or DeepSpeed (frameworks.hf_sharded_by_fsdp reads it)
+        fsdp_version=int(t.fsdp_version),
         # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1
         fsdp1_root=engine_of(t.framework) in ("fsdp", "hf") and int(t.fsdp_version) == 1,
         # FSDP's no_sync over the accumulation (memory.fsdp_no_sync_on): the user's switch, else the HF Trainer on FSDP1

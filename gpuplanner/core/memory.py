@@ -90,7 +90,7 @@ from .params import ParamCount, base_linear_params, count_params
 from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
-from .frameworks import RL_OFFLOAD_MODEL_TOOLS, checkpoint_nonreentrant, pipeline_split
+from .frameworks import RL_OFFLOAD_MODEL_TOOLS, checkpoint_nonreentrant, hf_sharded_by_fsdp, pipeline_split
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -1430,6 +1430,7 @@ def memory_arrays(
     dora: bool = False,
     lora_dropout: float = 0.0,
     lora_layer: str = "peft",
+    fsdp_version: int = 2,
     fsdp1_root: bool = False,
     fsdp_no_sync: bool = False,
     fsdp_lora_units: bool = False,
@@ -1493,12 +1494,16 @@ def memory_arrays(
     gathered_b = 1.0 if (fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
                          or fp8mod.megatron_fp8_param_gather(framework, precision, fp8_recipe, fp8_all_gather)) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
+    # the HF stack's ZeRO 2/3 through Accelerate's FSDP1 plugin instead of DeepSpeed (frameworks.hf_sharded_by_fsdp)
+    hf_fs = hf_sharded_by_fsdp(framework, fsdp_version, zero, engine=framework)
     if framework == "hf":
-        # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
+        # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies; FSDP's where it
+        # shards with FSDP (fp32 sharded parameters and gradients, no separate master copy)
         ds = state_bytes("deepspeed", precision, optimizer, master_weights)
-        w_b = xp.where(zero > 0, ds.weight, w_b)
-        g_b = xp.where(zero > 0, ds.grad, g_b)
-        master_b = xp.where(zero > 0, ds.master, master_b)
+        fs = state_bytes("fsdp", precision, optimizer, master_weights, fp8_recipe)
+        w_b = xp.where(hf_fs, fs.weight, xp.where(zero > 0, ds.weight, w_b))
+        g_b = xp.where(hf_fs, fs.grad, xp.where(zero > 0, ds.grad, g_b))
+        master_b = xp.where(hf_fs, fs.master, xp.where(zero > 0, ds.master, master_b))
         ddp_b = xp.where(zero > 0, 0.0, ddp_b)
     w_b, g_b, master_b, ddp_b = gpt_neox_state_bytes(ckpt_tool, precision, optimizer, master_weights,
                                                      (w_b, g_b, master_b, ddp_b))
@@ -1563,7 +1568,7 @@ def memory_arrays(
     # stage's last backward (``torch.distributed.pipelining`` stage: ``set_requires_gradient_sync(False)``,
     # ``set_reshard_after_backward(False)``, REDUCE_GRAD after all micro-batches) and accumulates the
     # unsharded gradients in the reduce dtype (``FSDPParam.to_accumulated_grad_if_needed``: fp32)
-    fsdp_keep = (framework == "fsdp") & (zero >= 2) & ((pp_i > 1) | (zero == 2))
+    fsdp_keep = ((framework == "fsdp") | hf_fs) & (zero >= 2) & ((pp_i > 1) | (zero == 2))
     fsdp_pp = (framework == "fsdp") & (zero >= 2) & (pp_i > 1)
 
     # FSDP's no_sync over the accumulation's micro-batches: unsharded gradients of the trainable units (fsdp_no_sync_on)
@@ -1946,14 +1951,16 @@ def memory_arrays(
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
     # be FSDP under Accelerate, which has no such bucket)
     ds_engine = framework in ("hf", "deepspeed") or ckpt_tool == "gpt-neox"  # GPT-NeoX: gpt_neox_state_bytes
+    ds_engine = ds_engine & (hf_fs == False)  # noqa: E712 (arrays): not the HF stack's FSDP (hf_sharded_by_fsdp)
     buckets = xp.where((zero >= 1) & (zero <= 2) & ds_engine,
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
     # DeepSpeed's optimizer step (ds_step_grad_bytes): the fp32 copy of the gradient partition, after the
     # activations are freed; counted where it exceeds them (the peak is the larger of the two phases)
-    if ds_engine and precision != "fp32" and master_weights:
+    if np.any(ds_engine) and precision != "fp32" and master_weights:
         step_b = ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp)
-        buckets = buckets + xp.where(offload, 0.0, xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
+        buckets = buckets + xp.where(offload | (ds_engine == False), 0.0,  # noqa: E712 (arrays)
+                                     xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
     grads_kept = gradients  # every gradient, as the objective's critic holds them
     if framework == "hf" and not optimizer_in_backward and method not in ("lora", "qlora"):
         head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient

@@ -10144,10 +10144,6 @@
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <source>FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 (Accelerate, Composer) shards flat parameters</source>
-        <translation>FSDP2（torchtitan，fully_shard）在每次 all-gather 前后拷入、拷出权重；FSDP1（Accelerate、Composer）对扁平化参数分片</translation>
-    </message>
-    <message>
         <source>Expandable segments</source>
         <translation>可扩展内存段</translation>
     </message>
@@ -10496,6 +10492,14 @@
         <translation>选择性：{0}（Megatron）</translation>
     </message>
     <message>
+        <source>DeepSpeed ZeRO (default)</source>
+        <translation>DeepSpeed ZeRO（默认）</translation>
+    </message>
+    <message>
+        <source>FSDP1 through Accelerate</source>
+        <translation>通过 Accelerate 的 FSDP1</translation>
+    </message>
+    <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
         <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>
@@ -10710,6 +10714,10 @@
     <message>
         <source>Padding-free</source>
         <translation>无填充</translation>
+    </message>
+    <message>
+        <source>FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 (Accelerate, Composer) shards flat parameters. On the Hugging Face Trainer and the tools on it at ZeRO 2/3: DeepSpeed ZeRO (default) or FSDP1 through Accelerate, for memory and time alike</source>
+        <translation>FSDP2（torchtitan，fully_shard）在每次 all-gather 前后把权重拷入拷出；FSDP1（Accelerate、Composer）对扁平化参数分片。在 Hugging Face Trainer 及基于它的工具上、ZeRO 2/3 时：DeepSpeed ZeRO（默认）或通过 Accelerate 的 FSDP1，显存和时间都按它计算</translation>
     </message>
     <message>
         <source>Which linear layers get adapters. Defaults: LLaMA-Factory lora_target all, ms-swift target_modules all-linear (all linear layers); PEFT with no target_modules: q_proj and v_proj for Llama-family models</source>
