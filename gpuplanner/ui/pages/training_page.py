@@ -654,6 +654,13 @@ class TrainingPage(BasePage):
             return {2: self.tr("DeepSpeed ZeRO (default)"), 1: self.tr("FSDP1 through Accelerate")}
         return {2: "FSDP2", 1: "FSDP1"}
 
+    def _update_fsdp_version(self, s) -> None:
+        """The FSDP version's row: framework fsdp, and the Hugging Face stack at ZeRO 2/3, which runs DeepSpeed's or
+        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp), worded for the stack the plan runs."""
+        hf_zero = engine_of(s.training.framework) == "hf" and s.parallel.zero >= 2
+        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
+        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
+
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
         lora = s.training.method in ("lora", "qlora")
@@ -667,11 +674,7 @@ class TrainingPage(BasePage):
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box,
                                 fp8_on and engine_of(s.training.framework) in ("fsdp", "megatron"))
-        # the Hugging Face stack's ZeRO 2/3 runs DeepSpeed's or Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp):
-        # the same field, worded for the stack the plan runs
-        hf_zero = engine_of(s.training.framework) == "hf" and s.parallel.zero >= 2
-        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
-        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
+        self._update_fsdp_version(s)
         # Unsloth's loss before/after Cut Cross-Entropy; shown while it is Unsloth or while it is cleared (so that a
         # cleared box, refused for other tools, stays in sight)
         self.form.setRowVisible(self.cut_cross_entropy.box,
