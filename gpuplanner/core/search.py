@@ -49,8 +49,8 @@ from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import CatalogError, PlannerError, ScenarioError
 from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
-                       lora_dropout_default_message, model_support_warnings, validation_band,
-                       within_nvlink_domain)
+                       lora_dropout_default_message, model_support_warnings, server_gpus_message,
+                       validation_band, within_nvlink_domain)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
 from . import rules as rulesmod
@@ -3195,7 +3195,7 @@ def _server_warnings(s: Scenario, p: Plan, gpu: Any, tier: str) -> list[Msg]:
     (catalog_hw.server_gpus), and the link between servers: none inside one NVLink domain (GB200 NVL72's trays talk
     over the rack's NVLink switches, evaluate.within_nvlink_domain; issue 35 round 15, consist15), else the
     network's speed, or a question to the vendor."""
-    w: list[Msg] = []
+    w: list[Msg] = list(server_gpus_message(p.evaluation.scenario, gpu))  # servers smaller than the card's usual
     if (s.hardware.gpus_per_node > p.gpus_per_node and p.num_gpus > p.gpus_per_node
             and s.hardware.gpus_per_node != type(s.hardware).model_fields["gpus_per_node"].default):
         # the user's servers (a count other than the field's default) hold more than this card's: the card's own
