@@ -561,7 +561,11 @@ def fsdp1_grad_cast_bytes(framework: str, grad_bytes, g_bytes) -> float:
     (torchtune's FSDP1 in bf16, Accelerate's ``MixedPrecision(dtype, dtype)``: ``master_weights`` false here). It
     runs on the post-backward stream, serialised with the unit's reduce-scatter: :func:`time_gpu` times it there
     (``fsdp1_grad_passes`` is its exposed part)."""
-    return (grad_bytes + g_bytes) if (framework == "fsdp" and g_bytes != grad_bytes) else 0.0
+    if framework != "fsdp":
+        return 0.0
+    if np.ndim(g_bytes) or np.ndim(grad_bytes):  # the search's rows (the HF stack's bytes follow its ZeRO stage)
+        return np.where(np.asarray(g_bytes) != np.asarray(grad_bytes), np.add(grad_bytes, g_bytes), 0.0)
+    return (grad_bytes + g_bytes) if g_bytes != grad_bytes else 0.0
 
 
 def fsdp1_grad_divide_bytes(framework: str, n_dp, g_bytes, ops=None):
