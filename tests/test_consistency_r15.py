@@ -174,3 +174,16 @@ def test_hf_on_fsdp1_holds_fsdp1_states_and_pays_fsdp1_passes():
         t_ds = evaluate(scenario_from_dict(_hf("hf", 2, zero))).time_modelled.parts
         assert t_fs.get("fsdp1_grad_passes", 0.0) > 0.0
         assert t_ds.get("fsdp1_grad_passes", 0.0) == 0.0
+
+
+def test_gb200_inside_the_rack_quotes_ask_for_no_network():
+    from gpuplanner.core.quotes import VendorQuote, compare_vendor, plan_figures
+
+    inside = plan_figures(evaluate(scenario_from_dict(_gb200(16))))
+    assert inside.nodes == 4 and inside.nvlink_domain and inside.inter_node is None
+    beyond = plan_figures(evaluate(scenario_from_dict(_gb200(144))))
+    assert not beyond.nvlink_domain and beyond.inter_node == "ib"
+    q = VendorQuote(provider="x", network="ethernet")
+    net = compare_vendor(q, inside).network_check
+    assert [c["status"] for c in net] == ["ok"] and "NVLink domain" in str(net[0]["message"])
+    assert any(c["status"] == "fail" for c in compare_vendor(q, beyond).network_check)

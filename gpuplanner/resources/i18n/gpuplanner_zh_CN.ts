@@ -6680,6 +6680,10 @@
         <translation>单节点：不需要节点间网络。</translation>
     </message>
     <message>
+        <source>All {nodes} nodes in one NVLink domain (rack-scale NVLink): no network between nodes needed.</source>
+        <translation>全部 {nodes} 个节点在同一个 NVLink 域内（机柜级 NVLink）：节点之间不需要网络。</translation>
+    </message>
+    <message>
         <source>Network between nodes not stated: ask.</source>
         <translation>节点间网络未说明：需询问。</translation>
     </message>
@@ -7134,6 +7138,10 @@
     <message>
         <source>Its spot offer costs {lo} – {hi} for the compute, less than the offer counted, if the job can take reclaims.</source>
         <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
+    </message>
+    <message>
+        <source>not needed (one NVLink domain)</source>
+        <translation>不需要（同一 NVLink 域）</translation>
     </message>
     <message>
         <source>storage per TB per month, billed by the month or by the day; egress per TB</source>
