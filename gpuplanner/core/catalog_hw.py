@@ -338,6 +338,17 @@ def domain_beyond_server(gpu: Any) -> int:
     return dom if dom > per > 0 else 0
 
 
+def server_gpus(gpu: Any, stated: int) -> int:
+    """GPUs per server that a plan on ``gpu`` runs with, given the scenario's ``hardware.gpus_per_node`` (``stated``):
+    the user's count where the card's catalogued server (``gpus_per_node``) holds at least that many (servers of 4
+    cards that vendors also sell 8 to a board; the Hardware page's "GPUs per node"), else the catalogued server (no
+    server of this card holds more; :func:`server_gpus_message` says so); a card without a catalogued server: the
+    user's count. The one rule the plan search's layouts and prices read (issue 35 round 15, consist15: the search
+    used the catalogue's 8 whatever the user said); the default 8 changes nothing (no catalogued server holds more)."""
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    return min(int(stated), per) if per > 0 else int(stated)
+
+
 def get_gpu(gpu_id: str | GPU) -> GPU:
     """The accelerator ``gpu_id`` (case/space tolerant). Raises ``CatalogError`` naming close matches."""
     if isinstance(gpu_id, GPU):

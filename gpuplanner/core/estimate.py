@@ -35,7 +35,7 @@ from .params import ParamCount, adapter_params, count_params, tier, vision_token
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, get_network, lookup_gpu
-from .timing import KBIT_PREP_TOOLS, adamw_unfused, sample_shape_of, time_estimate
+from .timing import KBIT_PREP_TOOLS, adamw_unfused, lora_layer_of, sample_shape_of, time_estimate
 from .frameworks import engine_of, lora_dropout_of, tool_mechanics
 from .methods import method_profile
 from .rules import pipeline_slots
@@ -306,6 +306,10 @@ def memory_kwargs(r: Resolved) -> dict:
         legacy_bnb_4bit=bool(t.legacy_bnb_4bit), ckpt_tool=t.framework, checkpoint_reentrant=t.checkpoint_reentrant,
         bnb_fp16_storage=bool(t.bnb_fp16_storage),
         lora_dropout=lora_dropout_of(t) if t.method in ("lora", "qlora") else 0.0,
+        # the LoRA layer the time model prices (timing.lora_layer_of): what its adapters keep for backward
+        lora_layer=lora_layer_of(t, engine_of(t.framework)),
+        # the HF stack's ZeRO 2/3 through FSDP1 or DeepSpeed (frameworks.hf_sharded_by_fsdp reads it)
+        fsdp_version=int(t.fsdp_version),
         # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1
         fsdp1_root=engine_of(t.framework) in ("fsdp", "hf") and int(t.fsdp_version) == 1,
         # FSDP's no_sync over the accumulation (memory.fsdp_no_sync_on): the user's switch, else the HF Trainer on FSDP1

@@ -556,8 +556,9 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     if price is None:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
-    messages += _nic_default_message(s)
+    messages += _nic_default_message(s, r.gpu)
     messages += fabric_default_message(s, r.gpu)
+    messages += server_gpus_message(s, r.gpu)
     messages += _mfsdp_message(s, r.gpu)
     messages += lora_dropout_default_message(s)
     messages += a2a_overlap_pairless_message(s)
@@ -614,11 +615,13 @@ def _mfsdp_message(s: Scenario, gpu: Any) -> list[Msg]:
              "TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism."), {})]
 
 
-def _nic_default_message(s: Scenario) -> list[Msg]:
+def _nic_default_message(s: Scenario, gpu: Any = None) -> list[Msg]:
     """A chosen fabric whose NIC count the catalogue does not give runs with one NIC per server
-    (``timing._inter_node_fabric``): said where it matters (more than one server), so the default is seen."""
+    (``timing._inter_node_fabric``): said where it matters (more than one server, not all in one NVLink domain),
+    so the default is seen."""
     h = s.hardware
-    if h.inter_node is None or h.nics_per_node is not None or h.num_gpus <= h.gpus_per_node:
+    if (h.inter_node is None or h.nics_per_node is not None or h.num_gpus <= h.gpus_per_node
+            or (gpu is not None and within_nvlink_domain(s, gpu))):
         return []
     from .catalog_hw import get_network
 
@@ -632,6 +635,27 @@ def _nic_default_message(s: Scenario) -> list[Msg]:
         CTX, "{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter "
              "NICs per server on the Hardware page."),
         {"net": net.name.split(" (")[0], "gbps": float(net.gbps_per_nic or 0), "g": h.gpus_per_node})]
+
+
+def server_gpus_message(s: Scenario, gpu: Any) -> list[Msg]:
+    """A plan on servers smaller than the card's catalogued server (``hardware.gpus_per_node`` below the catalogue's
+    ``gpus_per_node``; catalog_hw.server_gpus, which the plan search's layouts read): said, so a plan of 4-GPU
+    servers is not read as the usual 8-GPU board (issue 35 round 15, consist15)."""
+    per = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    g = int(s.hardware.gpus_per_node)
+    if not 0 < g < per or s.hardware.num_gpus <= 1:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Servers of {g} GPUs, as entered (GPUs per node); this card usually comes {k} to a server. Layouts, "
+             "links and server counts use {g}."), {"g": g, "k": per})]
+
+
+def within_nvlink_domain(s: Scenario, gpu: Any) -> bool:
+    """Whether the plan's servers all sit in one NVLink domain larger than a server (GB200 NVL72: 72 GPUs over
+    4-GPU trays; advisor.nvlink_domain): its trays talk over the rack's NVLink switches and the time model prices no
+    network between them (timing.nvlink_span), so the plan crosses no InfiniBand/Ethernet NIC (issue 35 round 15,
+    consist15). The one rule the fabric messages and :func:`inter_node_link` read."""
+    return bool(advisormod.in_nvlink_domain(s.hardware.num_gpus, advisormod.nvlink_domain(gpu)))
 
 
 def fabric_in_force(s: Scenario, gpu: Any) -> tuple[Any, float]:
@@ -654,7 +678,7 @@ def fabric_default_message(s: Scenario, gpu: Any) -> list[Msg]:
     (bench/validate_z3multi14.py). The planning guide asks for at least 400 Gb/s between nodes, a quarter of the
     A100 default."""
     h = s.hardware
-    if h.inter_node is not None or h.num_gpus <= h.gpus_per_node:
+    if h.inter_node is not None or h.num_gpus <= h.gpus_per_node or within_nvlink_domain(s, gpu):
         return []
     try:
         net, nics_per_node = fabric_in_force(s, gpu)
@@ -1346,11 +1370,28 @@ def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
     "InfiniBand or RoCE" beside days computed on DGX-class networks (issue 35 round 14, z3multi14). The report's
     requirements read this, so the bandwidth asked of a vendor is the one the days were computed with."""
     h = ev.scenario.hardware
+    gpu = ev._extra["resolved"].gpu
+    if within_nvlink_domain(ev.scenario, gpu):
+        # the trays of one NVLink domain (GB200 NVL72) reach each other over the rack's NVLink switches, as the time
+        # model counts them (timing.nvlink_span): that link, at its one-way GB/s per GPU (catalog_hw
+        # .intra_node_bandwidth_gbs) × 8 bits × the server's GPUs, not a network the plan never uses
+        return _nvlink_domain_link(gpu, min(int(h.gpus_per_node), int(h.num_gpus)))
     try:
-        net, nics_per_node = fabric_in_force(ev.scenario, ev._extra["resolved"].gpu)
+        net, nics_per_node = fabric_in_force(ev.scenario, gpu)
     except PlannerError:
         return (h.inter_node, None) if h.inter_node else None
     return net.name, (net.gbps_per_nic * nics_per_node if net.gbps_per_nic else None)
+
+
+def _nvlink_domain_link(gpu: Any, gpus_per_node: int) -> tuple[str, float | None] | None:
+    """(name, Gb/s per server) of the NVLink domain that joins ``gpu``'s servers (:func:`inter_node_link`)."""
+    from .catalog_hw import intra_node_bandwidth_gbs, intra_node_network
+
+    try:
+        net, uni = intra_node_network(gpu), intra_node_bandwidth_gbs(gpu, "nvlink")
+    except PlannerError:
+        return None
+    return (net.name if net else "NVLink"), (None if uni is None else float(uni) * 8.0 * gpus_per_node)
 
 
 @dataclass(slots=True, frozen=True)

@@ -376,6 +376,18 @@ def fsdp_sharded_gradients(framework: str, zero) -> bool:
     return int(zero) >= 2 and engine_of(framework) in FSDP_SWITCH_ENGINES
 
 
+def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = None):
+    """Whether a plan of the Hugging Face stack (``framework`` on engine hf: the Trainer, Accelerate and the tools on
+    them) shards its model states with PyTorch FSDP (Accelerate's FSDP plugin, FSDP1 ``FullyShardedDataParallel``)
+    rather than DeepSpeed ZeRO: ZeRO stage 2/3 (FSDP's ``SHARD_GRAD_OP`` / ``FULL_SHARD``; FSDP has no ZeRO-1) with
+    ``training.fsdp_version`` 1. Otherwise the stack's ZeRO is DeepSpeed's (transformers ``TrainingArguments.
+    deepspeed``; the tools ship DeepSpeed configs), as before. Element-wise over ``zero``. The one decision the memory
+    model (memory.memory_arrays: state bytes, buckets, kept weights; FSDP1's root unit and no_sync) and the time
+    model (timing.time_layout: per-unit gathers, FSDP1's copies and gradient passes instead of DeepSpeed's per-linear
+    gathers) read (issue 35 round 15, consist15: the time model priced DeepSpeed where memory followed FSDP1)."""
+    return (zero >= 2) & ((engine or engine_of(framework)) == "hf" and int(fsdp_version) == 1)
+
+
 def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
     """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
     QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that

@@ -90,7 +90,7 @@ from .params import ParamCount, base_linear_params, count_params
 from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_io_elements, lora_linears
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
-from .frameworks import RL_OFFLOAD_MODEL_TOOLS, checkpoint_nonreentrant, pipeline_split
+from .frameworks import RL_OFFLOAD_MODEL_TOOLS, checkpoint_nonreentrant, hf_sharded_by_fsdp, pipeline_split
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -496,6 +496,47 @@ def lora_dropout_bytes_per_token(a, targets: str, act_b: float, autocast, xp=np,
 
 #: CUDA ``native_dropout``'s mask: one bool per element (ATen ``native/cuda/Dropout.cu``)
 LORA_DROPOUT_MASK_BYTES = 1.0
+
+
+#: The LoRA layers whose ``lora_B`` keeps its rank-wide input for its weight gradient (``flops.LORA_LAYERS``; issue 35
+#: round 15, consist15). PEFT ``tuners/lora/layer.py`` ``Linear.forward``: ``lora_B(lora_A(dropout(x))) * scaling``,
+#: so ``lora_B`` (an ``nn.Linear``, ``mm`` in ATen ``derivatives.yaml``: ``mat2: self.t().mm(grad)`` keeps ``self``)
+#: saves ``lora_A``'s output, r elements per token; ``* scaling`` multiplies by a Python float (``mul.Scalar``: nothing
+#: saved). NeMo AutoModel ``components/_peft/lora.py`` ``LinearLoRA.forward`` (NVIDIA-NeMo/Automodel 507bfb751 and
+#: 2013a4dd6): ``self.lora_B(self.lora_A(x) * self.scale)``: ``lora_B`` saves the scaled rank-wide product, the same
+#: r elements. ``TritonLinearLoRA`` runs ``LoRATritonFunction``, whose ``setup_context`` saves ``(x, lora_A,
+#: lora_B)`` only and recomputes ``A·xᵀ`` in its backward (``lora_db_update_wrapper``): no rank-wide tensor kept.
+LORA_KEEPS_RANK_WIDE = {"peft": True, "automodel": True, "automodel_triton": False}
+#: Where each LoRA layer drops out (``lora_dropout`` > 0): PEFT on each adapter's input (``nn.Dropout`` before
+#: ``lora_A``: a copy of the input and its mask, :func:`lora_dropout_bytes_per_token`); NeMo AutoModel on the
+#: adapter's output (``PeftConfig.dropout_position = "post"``, the default: ``F.dropout(lora_res)`` after
+#: ``lora_B``), which keeps only the 1-byte mask of the fan-out (``native_dropout`` saves ``result1``, the mask, for
+#: its backward; ATen ``derivatives.yaml``), and no copy of the input (``lora_A`` saves ``x`` itself, as without
+#: dropout).
+LORA_DROPOUT_ON_OUTPUT = {"peft": False, "automodel": True, "automodel_triton": True}
+
+
+def lora_adapted_count(a, targets: str) -> float:
+    """Adapted linears a token passes through, over all layers (the experts it is routed to, for MoE)."""
+    return float(sum(lin.active * n_layers for lin, n_layers in lora_linears(a, targets)))
+
+
+def lora_layer_saved_bytes_per_token(a, targets: str, rank: int, act_b: float, layer: str, lora_dropout: float,
+                                     autocast, xp=np, base_keeps_input: bool = False):
+    """Bytes per token, per layer on average, that the LoRA adapters of one layer keep for backward beyond the
+    inputs the base model already saves: the rank-wide tensor ``lora_B`` saves (:data:`LORA_KEEPS_RANK_WIDE`; in the
+    matmul's output dtype, ``act_b``: 16-bit under autocast too, where ``lora_A`` runs in bf16) and, with
+    ``lora_dropout`` > 0, what the dropout keeps where the layer drops out (:data:`LORA_DROPOUT_ON_OUTPUT`: the
+    fan-out mask; PEFT: :func:`lora_dropout_bytes_per_token`)."""
+    layers = max(a.num_layers, 1)
+    rank_b = act_b * float(rank) * lora_adapted_count(a, targets) / layers if LORA_KEEPS_RANK_WIDE[layer] else 0.0
+    if lora_dropout <= 0.0:
+        return rank_b + xp.asarray(autocast, dtype=bool) * 0.0
+    if LORA_DROPOUT_ON_OUTPUT[layer]:
+        drop = LORA_DROPOUT_MASK_BYTES * lora_io_elements(a, targets)[1] / layers + xp.asarray(autocast) * 0.0
+    else:
+        drop = lora_dropout_bytes_per_token(a, targets, act_b, autocast, xp, base_keeps_input)
+    return rank_b + drop
 
 
 def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
@@ -1388,6 +1429,8 @@ def memory_arrays(
     bnb_fp16_storage: bool = False,
     dora: bool = False,
     lora_dropout: float = 0.0,
+    lora_layer: str = "peft",
+    fsdp_version: int = 2,
     fsdp1_root: bool = False,
     fsdp_no_sync: bool = False,
     fsdp_lora_units: bool = False,
@@ -1452,12 +1495,16 @@ def memory_arrays(
     gathered_b = 1.0 if (fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
                          or fp8mod.megatron_fp8_param_gather(framework, precision, fp8_recipe, fp8_all_gather)) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
+    # the HF stack's ZeRO 2/3 through Accelerate's FSDP1 plugin instead of DeepSpeed (frameworks.hf_sharded_by_fsdp)
+    hf_fs = hf_sharded_by_fsdp(framework, fsdp_version, zero, engine=framework)
     if framework == "hf":
-        # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
+        # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies; FSDP's where it
+        # shards with FSDP (fp32 sharded parameters and gradients, no separate master copy)
         ds = state_bytes("deepspeed", precision, optimizer, master_weights)
-        w_b = xp.where(zero > 0, ds.weight, w_b)
-        g_b = xp.where(zero > 0, ds.grad, g_b)
-        master_b = xp.where(zero > 0, ds.master, master_b)
+        fs = state_bytes("fsdp", precision, optimizer, master_weights, fp8_recipe)
+        w_b = xp.where(hf_fs, fs.weight, xp.where(zero > 0, ds.weight, w_b))
+        g_b = xp.where(hf_fs, fs.grad, xp.where(zero > 0, ds.grad, g_b))
+        master_b = xp.where(hf_fs, fs.master, xp.where(zero > 0, ds.master, master_b))
         ddp_b = xp.where(zero > 0, 0.0, ddp_b)
     w_b, g_b, master_b, ddp_b = gpt_neox_state_bytes(ckpt_tool, precision, optimizer, master_weights,
                                                      (w_b, g_b, master_b, ddp_b))
@@ -1522,7 +1569,7 @@ def memory_arrays(
     # stage's last backward (``torch.distributed.pipelining`` stage: ``set_requires_gradient_sync(False)``,
     # ``set_reshard_after_backward(False)``, REDUCE_GRAD after all micro-batches) and accumulates the
     # unsharded gradients in the reduce dtype (``FSDPParam.to_accumulated_grad_if_needed``: fp32)
-    fsdp_keep = (framework == "fsdp") & (zero >= 2) & ((pp_i > 1) | (zero == 2))
+    fsdp_keep = ((framework == "fsdp") | hf_fs) & (zero >= 2) & ((pp_i > 1) | (zero == 2))
     fsdp_pp = (framework == "fsdp") & (zero >= 2) & (pp_i > 1)
 
     # FSDP's no_sync over the accumulation's micro-batches: unsharded gradients of the trainable units (fsdp_no_sync_on)
@@ -1624,10 +1671,14 @@ def memory_arrays(
         d_out = lora_io_elements(m.arch, lora_t)[1] / max(m.L, 1)
         dora_b = xp.where(autocast, DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16) * d_out * s_local * mbs / tp
         keep, op_saved, full_layer = keep + dora_b, op_saved + dora_b, full_layer + dora_b
-    if lora_dropout > 0.0 and lora_t is not None and hf_style:
-        # PEFT's per-adapter dropout copies and masks (lora_dropout_bytes_per_token), in every saved set of the layer
-        drop_b = lora_dropout_bytes_per_token(m.arch, lora_t, activation_dtype_bytes(precision), autocast, xp,
-                                              method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
+    if lora_t is not None and hf_style:
+        # what the LoRA layer's adapters keep (lora_layer_saved_bytes_per_token: lora_B's rank-wide input; with dropout
+        # PEFT's per-adapter input copies and masks, or AutoModel's fan-out mask), in every saved set of the layer;
+        # Unsloth's own LoRA kernels (unsloth_lora_layer_bytes) keep no rank-wide tensor of PEFT's
+        drop_b = lora_layer_saved_bytes_per_token(
+            m.arch, lora_t, 0 if layer_kernels == "unsloth" else lora_rank, activation_dtype_bytes(precision),
+            lora_layer, lora_dropout, autocast, xp,
+            method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
         keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
@@ -1901,14 +1952,16 @@ def memory_arrays(
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
     # be FSDP under Accelerate, which has no such bucket)
     ds_engine = framework in ("hf", "deepspeed") or ckpt_tool == "gpt-neox"  # GPT-NeoX: gpt_neox_state_bytes
+    ds_engine = ds_engine & (hf_fs == False)  # noqa: E712 (arrays): not the HF stack's FSDP (hf_sharded_by_fsdp)
     buckets = xp.where((zero >= 1) & (zero <= 2) & ds_engine,
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
     # DeepSpeed's optimizer step (ds_step_grad_bytes): the fp32 copy of the gradient partition, after the
     # activations are freed; counted where it exceeds them (the peak is the larger of the two phases)
-    if ds_engine and precision != "fp32" and master_weights:
+    if np.any(ds_engine) and precision != "fp32" and master_weights:
         step_b = ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp)
-        buckets = buckets + xp.where(offload, 0.0, xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
+        buckets = buckets + xp.where(offload | (ds_engine == False), 0.0,  # noqa: E712 (arrays)
+                                     xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
     grads_kept = gradients  # every gradient, as the objective's critic holds them
     if framework == "hf" and not optimizer_in_backward and method not in ("lora", "qlora"):
         head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient

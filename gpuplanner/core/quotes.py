@@ -229,6 +229,8 @@ class QuotedPlan:
     inter_node: str | None       # the plan's fabric between nodes ("ib"/"roce"/None for one node)
     inter_node_gbps: float | None
     checkpoint_tb: float = 0.0     # one resumable checkpoint (the work a spot reclaim loses is counted with it)
+    #: every node inside one NVLink domain (GB200 NVL72's trays: evaluate.within_nvlink_domain): no network used
+    nvlink_domain: bool = False
 
 
 def plan_figures(ev: Any) -> QuotedPlan:
@@ -242,7 +244,8 @@ def plan_figures(ev: Any) -> QuotedPlan:
     data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
     weights = ev.params.total * 2.0
     fabric, gbps = None, None
-    if ev.nodes > 1:
+    in_domain = _in_nvlink_domain(ev)
+    if ev.nodes > 1 and not in_domain:
         fabric = "ib"  # no network chosen: the planner's multi-node figures assume InfiniBand
         net_id = str(s.hardware.inter_node or "").lower()
         if net_id:
@@ -260,7 +263,16 @@ def plan_figures(ev: Any) -> QuotedPlan:
         calendar_days_band=tuple(ev.calendar_days_band) if ev.calendar_days_band else None,
         setup_hours=float(ev.setup_hours), hours_per_week=float(s.constraints.hours_per_week),
         currency=ev.currency, storage_tb=(data_b + 3 * ckpt + weights) / 1e12, egress_tb=(ckpt + weights) / 1e12,
-        inter_node=fabric, inter_node_gbps=gbps, checkpoint_tb=ckpt / 1e12)
+        inter_node=fabric, inter_node_gbps=gbps, checkpoint_tb=ckpt / 1e12, nvlink_domain=in_domain and ev.nodes > 1)
+
+
+def _in_nvlink_domain(ev: Any) -> bool:
+    """Whether the plan's nodes all sit in one NVLink domain (evaluate.within_nvlink_domain, the rule its links and
+    messages read): the quotes ask for no network between them (issue 35 round 15, consist15)."""
+    from .evaluate import within_nvlink_domain
+
+    gpu = getattr(getattr(ev, "_extra", {}).get("resolved"), "gpu", None) if hasattr(ev, "_extra") else None
+    return gpu is not None and within_nvlink_domain(ev.scenario, gpu)
 
 
 # ------------------------------------------------------------------------------------------ comparison
@@ -439,6 +451,10 @@ def _network(q: VendorQuote, p: QuotedPlan) -> list[dict]:
     if p.nodes <= 1:
         return [{"item": "inter_node", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "One node: no network between nodes needed."), {})}]
+    if p.nvlink_domain:
+        return [{"item": "inter_node", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "All {nodes} nodes in one NVLink domain (rack-scale NVLink): no network between nodes needed."),
+            {"nodes": p.nodes})}]
     out = []
     if not q.network:
         out.append({"item": "fabric", "status": "unknown", "message": Msg(CTX, QT_TRANSLATE_NOOP(
@@ -530,7 +546,7 @@ def _vendor_total(q: VendorQuote, p: QuotedPlan, rate: Decimal, calendar_days: D
 
 def _offer_fabric(o: Offer, p: QuotedPlan) -> list[dict]:
     """The billed offer's own word on networked servers for a plan over several nodes (``Offer.multi_node``)."""
-    if p.nodes <= 1 or o.multi_node is None:
+    if p.nodes <= 1 or o.multi_node is None or p.nvlink_domain:
         return []
     if o.multi_node:
         return [{"item": "offer_fabric", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
@@ -633,7 +649,8 @@ def phase_figures(phase: Any, main: QuotedPlan) -> QuotedPlan:
         setup_hours=float(ev.setup_hours) if ev else main.setup_hours, hours_per_week=float(phase.hours_per_week),
         currency=main.currency, storage_tb=main.storage_tb, egress_tb=main.egress_tb,
         inter_node=main.inter_node if int(phase.nodes) > 1 else None,
-        inter_node_gbps=main.inter_node_gbps if int(phase.nodes) > 1 else None)
+        inter_node_gbps=main.inter_node_gbps if int(phase.nodes) > 1 else None,
+        nvlink_domain=bool(ev is not None and int(phase.nodes) > 1 and _in_nvlink_domain(ev)))
 
 
 @dataclass(slots=True, frozen=True)

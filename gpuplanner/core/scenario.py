@@ -466,7 +466,10 @@ class TrainingSection(_Section):
     fsdp_version: Literal[1, 2] = Field(
         2, description="framework fsdp: PyTorch FSDP2 (fully_shard: torchtitan, torchtune) or FSDP1 "
                        "(FullyShardedDataParallel with flat parameters: Composer/llm-foundry, Accelerate); FSDP2 "
-                       "copies parameters and gradients in and out around each collective (time model)")
+                       "copies parameters and gradients in and out around each collective (time model). The "
+                       "Hugging Face stack (framework hf and the tools on it) at ZeRO 2/3: 1 runs Accelerate's "
+                       "FSDP1 plugin, 2 (default) DeepSpeed ZeRO, for the memory and the time model alike "
+                       "(core/frameworks.hf_sharded_by_fsdp)")
     pipeline_microbatch_size: int | None = Field(
         None, gt=0, le=65536,
         description="framework fsdp (torchtitan) with pipeline parallelism: the pipeline's micro-batch "

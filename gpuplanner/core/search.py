@@ -49,7 +49,8 @@ from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import CatalogError, PlannerError, ScenarioError
 from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
-                       lora_dropout_default_message, model_support_warnings, validation_band)
+                       lora_dropout_default_message, model_support_warnings, server_gpus_message,
+                       validation_band, within_nvlink_domain)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
 from . import rules as rulesmod
@@ -66,7 +67,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 from . import timing
 from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
-                         region_for_currency, server_nics)
+                         region_for_currency, server_gpus, server_nics)
 from .estimate import Resolved, tier_guidance, _check_network_id, _facts_for, memory_kwargs, trainable_params
 from .methods import method_profile, vllm_engine_reserve_bytes, vllm_start_room
 from .arrayops import ArrayOps
@@ -1786,7 +1787,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 CTX, "below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB "
                      "(allow smaller ones with constraints.rules.card_class)"), {"b": params_total / 1e9})
             continue
-        g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
+        g = server_gpus(gpu, s.hardware.gpus_per_node)  # the user's servers, within the card's (catalog_hw)
         here = [fw for fw in fws if runs_on(fw, gpu)]  # a framework only on the accelerators it runs on
         if not here:
             skipped[gpu.id] = vendor_unsupported(fws[0], gpu)
@@ -3288,6 +3289,32 @@ def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:
                 {"net": nw.name, "need": need, "have": gbps})]
 
 
+def _server_warnings(s: Scenario, p: Plan, gpu: Any, tier: str) -> list[Msg]:
+    """What a plan's servers call for: servers smaller than the user's count where the card comes fewer to a server
+    (catalog_hw.server_gpus), and the link between servers: none inside one NVLink domain (GB200 NVL72's trays talk
+    over the rack's NVLink switches, evaluate.within_nvlink_domain; issue 35 round 15, consist15), else the
+    network's speed, or a question to the vendor."""
+    w: list[Msg] = list(server_gpus_message(p.evaluation.scenario, gpu))  # servers smaller than the card's usual
+    if (s.hardware.gpus_per_node > p.gpus_per_node and p.num_gpus > p.gpus_per_node
+            and s.hardware.gpus_per_node != type(s.hardware).model_fields["gpus_per_node"].default):
+        # the user's servers (a count other than the field's default) hold more than this card's: the card's own
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} comes at most {k} to a server: this plan uses servers of {k}, "
+                                                 "not the {g} GPUs per node entered."),
+                     {"gpu": gpu.name, "k": p.gpus_per_node, "g": s.hardware.gpus_per_node}))
+    if p.nodes <= 1:
+        return w
+    if within_nvlink_domain(p.evaluation.scenario, gpu):
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} servers inside one NVLink domain of {dom} GPUs: they talk "
+                                                 "over the rack's NVLink switches, no network between servers is "
+                                                 "used."), {"nodes": p.nodes, "dom": advisormod.nvlink_domain(gpu)}))
+    elif s.hardware.inter_node:
+        w.extend(_slow_network(s, p, s.hardware.inter_node, tier))
+    else:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
+                                                 "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))
+    return w
+
+
 def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
     s, gpu, arch = ctx.scenario, ctx.gpu, ctx.resolved.arch
@@ -3334,13 +3361,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if tier in ("100B", "1000B") and p.gpu_memory_gib < 80 and s.training.method != "qlora":
         # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
-    if p.nodes > 1:
-        net = s.hardware.inter_node
-        if net:
-            w.extend(_slow_network(s, p, net, tier))
-        else:
-            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
-                                                     "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))
+    w += _server_warnings(s, p, gpu, tier)
     if tier == "1000B" or s.constraints.phase == "burst" or p.num_gpus >= 256:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
                                                  "planning on it."), {"n": p.num_gpus}))

@@ -561,7 +561,11 @@ def fsdp1_grad_cast_bytes(framework: str, grad_bytes, g_bytes) -> float:
     (torchtune's FSDP1 in bf16, Accelerate's ``MixedPrecision(dtype, dtype)``: ``master_weights`` false here). It
     runs on the post-backward stream, serialised with the unit's reduce-scatter: :func:`time_gpu` times it there
     (``fsdp1_grad_passes`` is its exposed part)."""
-    return (grad_bytes + g_bytes) if (framework == "fsdp" and g_bytes != grad_bytes) else 0.0
+    if framework != "fsdp":
+        return 0.0
+    if np.ndim(g_bytes) or np.ndim(grad_bytes):  # the search's rows (the HF stack's bytes follow its ZeRO stage)
+        return np.where(np.asarray(g_bytes) != np.asarray(grad_bytes), np.add(grad_bytes, g_bytes), 0.0)
+    return (grad_bytes + g_bytes) if g_bytes != grad_bytes else 0.0
 
 
 def fsdp1_grad_divide_bytes(framework: str, n_dp, g_bytes, ops=None):
@@ -2083,7 +2087,10 @@ def time_layout(
     exp_gpu, n_edp, k_exp = expert_dp_layout(m, framework, lora, grad_params, tp, pp, n_dp, ep, exp_tp_dp, dom, ops)
     # FSDP with sharded weights (ZeRO-2 = SHARD_GRAD_OP / reshard_after_forward=False, ZeRO-3 = FULL_SHARD)
     # gathers weights in every forward; other frameworks' ZeRO-1/2 sync once per step
-    fsdp_sharded = (framework == "fsdp") & (zero >= 2)
+    # (the HF stack's ZeRO 2/3 through Accelerate's FSDP1 plugin, frameworks.hf_sharded_by_fsdp: the memory model's
+    # decision, so FSDP's per-unit gathers, copies and gradient passes, not DeepSpeed's)
+    hf_fs = _frameworks.hf_sharded_by_fsdp(framework, fsdp_version, zero, engine=framework)
+    fsdp_sharded = ((framework == "fsdp") | hf_fs) & (zero >= 2)
     sharded_opt = (zero >= 1) & (zero <= 2)
     ag_factor = _ring_factor(n_dp, "all_gather", ops)
     ag_lat = _ring_latency(n_dp, gpn, "all_gather", ops)
@@ -2112,7 +2119,7 @@ def time_layout(
     z3_open = z3_windowed = z3_win_bytes = 0.0
     if _frameworks.engine_of(framework) in ("deepspeed", "hf"):
         ds_units, ds_regather = ds_z3_gather_plan(m)
-        ds_z3 = zero >= 3
+        ds_z3 = (zero >= 3) & (hf_fs == False)  # noqa: E712 (arrays): DeepSpeed's ZeRO-3, not the HF stack's FSDP
         lat_ag = where(ds_z3, lat_ag * ds_units, lat_ag)
         # and (coalesced, since v0.5.5) reduce-scatters its gradients bucket by bucket: one collective per
         # reduce_bucket_size bucket (core/zero3.py z3_rs_ops_layer; each a ring's latency), not one per layer
@@ -2168,13 +2175,14 @@ def time_layout(
     n_rs = where(fsdp_pp, 1.0, m_acc)
     compute_b = 4.0 if precision == "fp32" else 2.0  # FSDP's param_dtype: the unsharded weights and gradients
     fsdp1_grad_bytes = 0.0
+    fsdp1_fw = "fsdp" if np.any(hf_fs) else framework  # the HF stack's FSDP1 runs torch's FSDP1 code
     if fsdp_version == 1:
         # FSDP1's passes over each unit's gradient around its reduce-scatter: the cast from the compute dtype to the
         # reduce dtype and the pre/post division (fsdp1_grad_cast_bytes, fsdp1_grad_divide_bytes). They run on the
         # post-backward stream with the reduce-scatter, not on the compute stream: time_gpu queues them there
         # (fsdp1_grad_passes is the part the backward does not hide)
-        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(framework, compute_b, g_bytes)
-                                              + fsdp1_grad_divide_bytes(framework, n_dp, g_bytes, ops))
+        fsdp1_grad_bytes = n_rs * grad_gpu * (fsdp1_grad_cast_bytes(fsdp1_fw, compute_b, g_bytes)
+                                              + fsdp1_grad_divide_bytes(fsdp1_fw, n_dp, g_bytes, ops))
         fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
@@ -2318,7 +2326,7 @@ def time_layout(
         "ds_list_host": ds_list_host, "gather_bytes": unit_w * w_bytes * ag_factor,
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
-        "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
+        "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": ((framework == "fsdp") | hf_fs) & per_mb & (n_dp > 1),
         "fsdp1_grad_bytes": fsdp1_grad_bytes,
         "edge_ag_bytes": edge_ag, "edge_rs_bytes": edge_rs,
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,

@@ -300,7 +300,9 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
         (translate(CTX, "Cards"), plural_s(translate(CTX, "{n} cards, {per} per node, {nodes} node(s)"), p.nodes).format(
             n=p.num_gpus, per=p.gpus_per_node, nodes=p.nodes)),
         (translate(CTX, "Interconnect between nodes"),
-         translate(CTX, "not needed (one node)") if p.nodes <= 1 else translate(CTX, "{net}, {gbps} Gb/s per node").format(
+         translate(CTX, "not needed (one node)") if p.nodes <= 1 else
+         translate(CTX, "not needed (one NVLink domain)") if p.nvlink_domain else
+         translate(CTX, "{net}, {gbps} Gb/s per node").format(
              net=translate(CTX, NETWORK_LABELS.get(p.inter_node or "", "")) if p.inter_node else "InfiniBand",
              gbps=format_number(p.inter_node_gbps) if p.inter_node_gbps else "?")),
         (translate(CTX, "Storage"), translate(CTX, "about {tb} TB, readable from every node").format(

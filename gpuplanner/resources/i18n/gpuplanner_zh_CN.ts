@@ -2271,6 +2271,10 @@
         <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
     </message>
     <message>
+        <source>Servers of {g} GPUs, as entered (GPUs per node); this card usually comes {k} to a server. Layouts, links and server counts use {g}.</source>
+        <translation>按你填写的每台服务器 {g} 块 GPU（每节点 GPU 数）计算；这种卡通常每台服务器 {k} 块。布局、互联和服务器台数都按 {g} 块计。</translation>
+    </message>
+    <message>
         <source>No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s per server), the planner&apos;s default for this GPU; rented servers often have less. Enter yours on the Hardware page.</source>
         <translation>未填写服务器之间的网络：时间按每台服务器 {nics} 张 {net} 网卡计算（每台服务器 {gbps:g} Gb/s），这是本工具对该 GPU 的默认值；租用的服务器往往更少。请在“硬件与价格”页填写实际网络。</translation>
     </message>
@@ -4833,6 +4837,10 @@
         <translation>张量并行跨节点（{tp} &gt; 每节点 {g} 张 GPU）。</translation>
     </message>
     <message>
+        <source>{gpu} comes at most {k} to a server: this plan uses servers of {k}, not the {g} GPUs per node entered.</source>
+        <translation>{gpu} 每台服务器最多 {k} 块：本方案按每台 {k} 块计算，而不是你填写的每节点 {g} 块。</translation>
+    </message>
+    <message>
         <source>ZeRO-{z} moves gradients{w} every step over {link}; this traffic lowers utilisation.</source>
         <translation>ZeRO-{z} 每步都要经 {link} 传输梯度{w}；这些通信会降低利用率。</translation>
     </message>
@@ -4863,6 +4871,10 @@
     <message>
         <source>A model of this size normally runs on cards with ≥80 GB.</source>
         <translation>这种规模的模型通常在 ≥80 GB 的卡上运行。</translation>
+    </message>
+    <message>
+        <source>{nodes} servers inside one NVLink domain of {dom} GPUs: they talk over the rack&apos;s NVLink switches, no network between servers is used.</source>
+        <translation>{nodes} 台服务器位于同一个 {dom} 卡的 NVLink 域内：它们经机柜的 NVLink 交换机通信，不使用服务器之间的网络。</translation>
     </message>
     <message>
         <source>{nodes} nodes: ask the vendor for the network between nodes (≥400 Gb/s InfiniBand/RoCE for large models).</source>
@@ -6696,6 +6708,10 @@
         <translation>单节点：不需要节点间网络。</translation>
     </message>
     <message>
+        <source>All {nodes} nodes in one NVLink domain (rack-scale NVLink): no network between nodes needed.</source>
+        <translation>全部 {nodes} 个节点在同一个 NVLink 域内（机柜级 NVLink）：节点之间不需要网络。</translation>
+    </message>
+    <message>
         <source>Network between nodes not stated: ask.</source>
         <translation>节点间网络未说明：需询问。</translation>
     </message>
@@ -7150,6 +7166,10 @@
     <message>
         <source>Its spot offer costs {lo} – {hi} for the compute, less than the offer counted, if the job can take reclaims.</source>
         <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
+    </message>
+    <message>
+        <source>not needed (one NVLink domain)</source>
+        <translation>不需要（同一 NVLink 域）</translation>
     </message>
     <message>
         <source>storage per TB per month, billed by the month or by the day; egress per TB</source>
@@ -10172,10 +10192,6 @@
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <source>FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 (Accelerate, Composer) shards flat parameters</source>
-        <translation>FSDP2（torchtitan，fully_shard）在每次 all-gather 前后拷入、拷出权重；FSDP1（Accelerate、Composer）对扁平化参数分片</translation>
-    </message>
-    <message>
         <source>Expandable segments</source>
         <translation>可扩展内存段</translation>
     </message>
@@ -10524,6 +10540,14 @@
         <translation>选择性：{0}（Megatron）</translation>
     </message>
     <message>
+        <source>DeepSpeed ZeRO (default)</source>
+        <translation>DeepSpeed ZeRO（默认）</translation>
+    </message>
+    <message>
+        <source>FSDP1 through Accelerate</source>
+        <translation>通过 Accelerate 的 FSDP1</translation>
+    </message>
+    <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
         <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>
@@ -10738,6 +10762,10 @@
     <message>
         <source>Padding-free</source>
         <translation>无填充</translation>
+    </message>
+    <message>
+        <source>FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 (Accelerate, Composer) shards flat parameters. On the Hugging Face Trainer and the tools on it at ZeRO 2/3: DeepSpeed ZeRO (default) or FSDP1 through Accelerate, for memory and time alike</source>
+        <translation>FSDP2（torchtitan，fully_shard）在每次 all-gather 前后把权重拷入拷出；FSDP1（Accelerate、Composer）对扁平化参数分片。在 Hugging Face Trainer 及基于它的工具上、ZeRO 2/3 时：DeepSpeed ZeRO（默认）或通过 Accelerate 的 FSDP1，显存和时间都按它计算</translation>
     </message>
     <message>
         <source>Which linear layers get adapters. Defaults: LLaMA-Factory lora_target all, ms-swift target_modules all-linear (all linear layers); PEFT with no target_modules: q_proj and v_proj for Llama-family models</source>

@@ -392,7 +392,8 @@ class TrainingPage(BasePage):
                 "with plain matrix products: more memory and time")),
             "fsdp_version": (self.tr("FSDP version"), self.tr(
                 "FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 "
-                "(Accelerate, Composer) shards flat parameters")),
+                "(Accelerate, Composer) shards flat parameters. On the Hugging Face Trainer and the tools on it at "
+                "ZeRO 2/3: DeepSpeed ZeRO (default) or FSDP1 through Accelerate, for memory and time alike")),
             "expandable": (self.tr("Expandable segments"), self.tr(
                 "PyTorch allocator setting expandable_segments (in PYTORCH_CUDA_ALLOC_CONF): almost no "
                 "fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), "
@@ -602,7 +603,8 @@ class TrainingPage(BasePage):
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
-        self.fsdp_version.set_labels({2: "FSDP2", 1: "FSDP1"})
+        self.fsdp_version.set_labels(self._fsdp_version_labels(
+            engine_of(self.model.user_scenario().training.framework) == "hf"))
         self.fused_ce.set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -645,6 +647,20 @@ class TrainingPage(BasePage):
                 "op_sac": self.tr("per-op selective (torchtitan)"),
                 "layer_sac": self.tr("every N-th layer (torchtitan)"), "full": self.tr("full (every layer)")}
 
+    def _fsdp_version_labels(self, hf: bool) -> dict:
+        """The FSDP version's choices: on the Hugging Face stack at ZeRO 2/3, DeepSpeed (the default) or
+        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp); on framework fsdp, FSDP2 or FSDP1."""
+        if hf:
+            return {2: self.tr("DeepSpeed ZeRO (default)"), 1: self.tr("FSDP1 through Accelerate")}
+        return {2: "FSDP2", 1: "FSDP1"}
+
+    def _update_fsdp_version(self, s) -> None:
+        """The FSDP version's row: framework fsdp, and the Hugging Face stack at ZeRO 2/3, which runs DeepSpeed's or
+        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp), worded for the stack the plan runs."""
+        hf_zero = engine_of(s.training.framework) == "hf" and s.parallel.zero >= 2
+        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
+        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
+
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
         lora = s.training.method in ("lora", "qlora")
@@ -658,7 +674,7 @@ class TrainingPage(BasePage):
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box,
                                 fp8_on and engine_of(s.training.framework) in ("fsdp", "megatron"))
-        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
+        self._update_fsdp_version(s)
         # Unsloth's loss before/after Cut Cross-Entropy; shown while it is Unsloth or while it is cleared (so that a
         # cleared box, refused for other tools, stays in sight)
         self.form.setRowVisible(self.cut_cross_entropy.box,
