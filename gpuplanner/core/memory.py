@@ -1995,11 +1995,14 @@ def memory_arrays(
         # stepping the fp32 partition beside the fp32 gradient copy (ds_step_grad_bytes). Megatron-Core and the
         # other Megatron tools build their own fused Adam
         # FSDP1 (fsdp1_root with sharding): one FlatParameter per decoder layer, stepped one at a time
-        units = xp.where(bool(fsdp1_root) & (zero >= 1), layers_stage, 1.0)
+        # (not where DeepSpeed runs the HF stack: ds_engine, an array once hf_sharded_by_fsdp reads the ZeRO stage)
+        ds_on = xp.asarray(ds_engine)
+        units = xp.where(bool(fsdp1_root) & (zero >= 1) & (ds_on == False), layers_stage, 1.0)  # noqa: E712 (arrays)
         sq = adamw_foreach_step_bytes(opt, 0.0 if lora_like else master_b, moments_b, units, xp)
         ds_grad = 0.0
-        if ds_engine and precision != "fp32" and master_weights:
-            ds_grad = xp.where(offload | (zero < 1), 0.0, ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp))
+        if precision != "fp32" and master_weights:
+            ds_grad = xp.where(offload | (zero < 1) | (ds_on == False), 0.0,  # noqa: E712 (arrays)
+                               ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp))
         step_phase = weights + grads_kept + opt + ddp + sq + ds_grad
         act_phase = states + acts + ddp + gather + buckets
         buckets = buckets + xp.maximum(step_phase - act_phase, 0.0)
