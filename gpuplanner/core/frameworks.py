@@ -376,6 +376,14 @@ def fsdp_sharded_gradients(framework: str, zero) -> bool:
     return int(zero) >= 2 and engine_of(framework) in FSDP_SWITCH_ENGINES
 
 
+def fsdp2_upcast_applies(framework: str, fsdp_version, zero) -> bool:
+    """Whether a plan runs FSDP2 with sharded parameters, where ``training.fsdp2_fp32_upcast`` (Accelerate before 1.13
+    casting the whole model to fp32) can apply: the engine ``fsdp`` at ``fsdp_version`` 2, ``parallel.zero`` 3
+    (FULL_SHARD; Accelerate's ``fsdp_reshard_after_forward`` true). The one rule the scenario's check and the Training
+    page's row read."""
+    return engine_of(framework) == "fsdp" and int(fsdp_version) == 2 and int(zero) >= 3
+
+
 def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
     """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
     QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that
