@@ -1539,7 +1539,7 @@ def memory_arrays(
         base_bytes_per = 4.0 if (precision == "fp32" or verl_actor_fp32(profile, framework)) else 2.0
         if fsdp2_fp32_base_applies(fsdp2_fp32_base, framework, precision) and method == "lora":
             # the fp32 shards of FULL_SHARD (a kept, gathered layout holds its 16-bit copy: not this)
-            base_bytes_per = xp.where((zero >= 3) & ~xp.asarray(fsdp_keep), 4.0, base_bytes_per)
+            base_bytes_per = xp.where(fsdp_keep, base_bytes_per, xp.where(zero >= 3, 4.0, base_bytes_per))
         if method == "qlora":
             lin = base_linear_params(m.arch)
             frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * xp.where(kbit_on, KBIT_FP32_PARAM_BYTES, 2.0)) * scale
