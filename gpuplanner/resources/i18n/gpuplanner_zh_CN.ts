@@ -9637,10 +9637,6 @@
         <translation>FSDP2 fp32 上转</translation>
     </message>
     <message>
-        <source>Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 mixed precision, so each GPU&apos;s share of a LoRA run&apos;s frozen weights takes 4 bytes a parameter instead of 2 (more memory); the copy gathered for compute stays 16-bit. Off (default): Accelerate 1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with full sharding only</source>
-        <translation>Accelerate 1.12 及更早版本在以 bf16 或 fp16 混合精度准备 FSDP2 时，会把整个模型转为 fp32，因此每块 GPU 上 LoRA 训练的冻结权重分片每个参数占 4 字节而不是 2 字节（占用更多显存）；为计算而聚合的副本仍为 16 位。关闭（默认）：Accelerate 1.13 及以后（只转换可训练权重）、torchtitan 和 torchtune。仅适用于完全分片的 FSDP2 上的 LoRA</translation>
-    </message>
-    <message>
         <source>Recompute modules</source>
         <translation>重计算模块</translation>
     </message>
@@ -9751,6 +9747,10 @@
     <message>
         <source>steps</source>
         <translation>步</translation>
+    </message>
+    <message>
+        <source>Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 mixed precision, so each GPU&apos;s share of a LoRA run&apos;s frozen weights takes 4 bytes a parameter instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate 1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with full sharding only</source>
+        <translation>Accelerate 1.12 及更早版本在以 bf16 或 fp16 混合精度准备 FSDP2 时，会把整个模型转为 fp32，因此每块 GPU 上 LoRA 训练的冻结权重分片每个参数占 4 字节而不是 2 字节（占用更多显存）；各层运行时使用的聚合副本仍为 16 位。关闭（默认）：Accelerate 1.13 及以后（只转换可训练权重）、torchtitan 和 torchtune。仅适用于完全分片的 FSDP2 上的 LoRA</translation>
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>

@@ -295,7 +295,7 @@ class TrainingAdvanced(QObject):
             "fsdp2_fp32_upcast": (self.tr("FSDP2 fp32 upcast"), self.tr(
                 "Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 "
                 "mixed precision, so each GPU's share of a LoRA run's frozen weights takes 4 bytes a parameter "
-                "instead of 2 (more memory); the copy gathered for compute stays 16-bit. Off (default): Accelerate "
+                "instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate "
                 "1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with "
                 "full sharding only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
