@@ -78,6 +78,11 @@ A100 = "a100-sxm-80gb"
 #: "before" run: this field fed the time model only until this round. The v3.10 FSDP2 row keeps the default (its
 #: torch is not stated; its LoRA states are 0.08 GiB either way).
 FOREACH = "foreach"
+#: issue 35 round 15 (mgpumem15): the FSDP2 script (ms-swift 376640797, 2025-11-07) ran Accelerate <= 1.12 (the
+#: newest release then was v1.11.0, 2025-10-20), whose ``fsdp2_prepare_model`` casts the whole model to fp32 under
+#: ``mixed_precision: bf16`` (the script's fsdp2.json); the fix (d1c96ba9, #3848) first shipped in v1.13.0
+#: (2026-03-04). None of ms-swift's requirements pins accelerate (``requirements/framework.txt``: "accelerate").
+ACCELERATE_FSDP2_UPCAST = True
 
 
 def _t(**kw) -> dict:
@@ -133,11 +138,14 @@ ROWS = [
     ("zero3-qwen2.5-7b", "examples/train/multi-gpu/deepspeed/train_zero3.sh @a3731f998 (v3.0.1) '# 16GiB * 2'", 16.0,
      Q7, SC, _t(checkpoint_reentrant=True), 2, {"zero": 3}, ("DeepSpeed ZeRO-3 (ms-swift's zero3.json)",)),
     ("fsdp2-lora-qwen2.5-7b", "examples/train/multi-gpu/fsdp2_lora/train.sh @376640797 (v3.10.0) '# 14.7GiB * 2'",
-     14.7, Q7, SC, _t(framework="fsdp", fsdp_version=2, checkpoint_reentrant=False, optimizer_implementation=None),
+     14.7, Q7, SC, _t(framework="fsdp", fsdp_version=2, checkpoint_reentrant=False, optimizer_implementation=None,
+                      fsdp2_fp32_upcast=ACCELERATE_FSDP2_UPCAST),
      2, {"zero": 3},
      ("accelerate launch fsdp2.json: FSDP2 (fully_shard per decoder layer, reshard after forward), "
       "fsdp_activation_checkpointing (non-reentrant wrapper; swift's own gradient_checkpointing false), mixed "
-      "precision bf16; entered as framework fsdp, fsdp_version 2",)),
+      "precision bf16; entered as framework fsdp, fsdp_version 2",
+      "Accelerate <= 1.12 (the newest before the script): fsdp2_prepare_model's model.to(torch.float32) makes the "
+      "frozen base's shards fp32 (training.fsdp2_fp32_upcast)")),
     ("r1-distill-qwen3-8b", "examples/train/think_model/deepseek_r1.sh @e0d3439c1 (v3.5.0) '# 18GB'", 18.0,
      {"preset": "qwen3-8b"}, R1, _t(liger_kernel=True), 1, {},
      ("use_liger_kernel true", "DeepSeek-R1-Qwen3-8B-Distill#1800 + self-cognition:empty_think#600: longest kept "

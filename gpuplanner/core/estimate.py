@@ -321,6 +321,9 @@ def memory_kwargs(r: Resolved) -> dict:
         # torch.optim.AdamW's unfused step (memory.adamw_foreach_step_bytes): the user's choice, else the tool's
         # default (timing.adamw_unfused: verl's FSDP workers)
         adamw_foreach=adamw_unfused(t.optimizer_implementation, prof, t.framework),
+        # Accelerate < 1.13's FSDP2 upcast of the frozen base (memory.fsdp2_fp32_base_applies): the user's statement
+        # (the sharding stage is per candidate: memory_arrays gates on zero)
+        fsdp2_fp32_base=bool(t.fsdp2_fp32_upcast) and engine_of(t.framework) == "fsdp" and int(t.fsdp_version) == 2,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -388,6 +388,14 @@ def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = 
     return (zero >= 2) & ((engine or engine_of(framework)) == "hf" and int(fsdp_version) == 1)
 
 
+def fsdp2_upcast_applies(framework: str, fsdp_version, zero) -> bool:
+    """Whether a plan runs FSDP2 with sharded parameters, where ``training.fsdp2_fp32_upcast`` (Accelerate before 1.13
+    casting the whole model to fp32) can apply: the engine ``fsdp`` at ``fsdp_version`` 2, ``parallel.zero`` 3
+    (FULL_SHARD; Accelerate's ``fsdp_reshard_after_forward`` true). The one rule the scenario's check and the Training
+    page's row read."""
+    return engine_of(framework) == "fsdp" and int(fsdp_version) == 2 and int(zero) >= 3
+
+
 def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
     """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
     QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that

@@ -1436,6 +1436,7 @@ def memory_arrays(
     fsdp_lora_units: bool = False,
     padding_free: bool = False,
     adamw_foreach: bool = False,
+    fsdp2_fp32_base: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1580,7 +1581,12 @@ def memory_arrays(
         scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale
         base_gpu = model_gpu
+        # fp32 frozen base: an fp32 run, verl's fp32 actor, or Accelerate < 1.13 upcasting the FSDP2 shards
+        # (fsdp2_fp32_base_applies)
         base_bytes_per = 4.0 if (precision == "fp32" or verl_actor_fp32(profile, framework)) else 2.0
+        if fsdp2_fp32_base_applies(fsdp2_fp32_base, framework, precision) and method == "lora":
+            # the fp32 shards of FULL_SHARD (a kept, gathered layout holds its 16-bit copy: not this)
+            base_bytes_per = xp.where(fsdp_keep, base_bytes_per, xp.where(zero >= 3, 4.0, base_bytes_per))
         if method == "qlora":
             lin = base_linear_params(m.arch)
             frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * xp.where(kbit_on, KBIT_FP32_PARAM_BYTES, 2.0)) * scale
@@ -2328,6 +2334,22 @@ def rl_logit_fraction(prof: MethodProfile, framework: str) -> float:
     """Share of the training sequence whose logits the policy's loss holds: 1 for verl's actor (above), else the
     profile's own (TRL's ``logits_to_keep``)."""
     return 1.0 if verl_offload_per_phase(prof, framework) else prof.logit_fraction
+
+
+#: Issue 35 round 15 (mgpumem15): Accelerate's FSDP2 preparation upcast the whole model. huggingface/accelerate
+#: ``src/accelerate/utils/fsdp_utils.py`` ``fsdp2_prepare_model`` from FSDP2's first support (d7c741a6, #3394,
+#: 2025-03-27) through v1.12.0 (2025-11-21) ends with ``if accelerator.mixed_precision != "no" and model_dtype !=
+#: torch.float32: model = model.to(torch.float32)``: every parameter of the sharded model, a LoRA run's frozen base
+#: included, becomes an fp32 DTensor shard. Commit d1c96ba9 (#3848, 2025-11-26; first release v1.13.0, 2026-03-04)
+#: upcasts only ``param.requires_grad`` parameters. The compute copy FSDP2 all-gathers stays 16-bit: Accelerate's
+#: ``FullyShardedDataParallelPlugin.set_mixed_precision`` builds ``MixedPrecisionPolicy(param_dtype=bf16,
+#: reduce_dtype=bf16, output_dtype=bf16)`` (``utils/dataclasses.py`` at v1.11.0). So only the shard doubles:
+#: 4 bytes per frozen parameter / the sharding group, not 2.
+def fsdp2_fp32_base_applies(upcast: bool, framework: str, precision: str) -> bool:
+    """Whether the frozen base's FSDP2 shard is fp32 (above): the scenario's statement
+    (``training.fsdp2_fp32_upcast``, checked by frameworks.fsdp2_upcast_applies), on the FSDP engine under 16-bit
+    mixed precision (an fp32 run is fp32 already). The caller applies it where the parameters are sharded (ZeRO-3, resharded after forward)."""
+    return bool(upcast) and framework == "fsdp" and precision in ("bf16", "fp16", "fp8")
 
 
 def verl_actor_fp32(prof: MethodProfile, framework: str) -> bool:

@@ -18,7 +18,8 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp_sharded_gradients, lora_layer_applies, own_lora_layers
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_applies, fsdp_sharded_gradients, lora_layer_applies
+from .frameworks import own_lora_layers
 from .units import parse_count
 
 CTX = "Scenario"
@@ -327,6 +328,14 @@ class TrainingSection(_Section):
                            "unsharded under fsdp_no_sync) (memory model: core/memory.fsdp_lora_unit_params). False "
                            "(default): the adapters are units of their own (PEFT's fsdp_auto_wrap_policy under "
                            "Accelerate, torchtune's LoRA wrap policy, verl) or FSDP2 (per-parameter sharding)")
+    fsdp2_fp32_upcast: bool = Field(
+        False, description="method lora on FSDP2 through Accelerate before 1.13 (accelerate <= 1.12, 2025-11-21): "
+                           "fsdp2_prepare_model casts the whole model, the frozen base included, to fp32 when "
+                           "mixed_precision is not 'no' (model.to(torch.float32); from 1.13 only the parameters "
+                           "that require grad, accelerate d1c96ba9 / #3848), so each rank's shard of the frozen base "
+                           "holds 4 bytes a parameter; the gathered compute copy stays in the MixedPrecisionPolicy's "
+                           "16-bit param_dtype (memory model). False (default): torchtitan, torchtune and "
+                           "Accelerate 1.13 on keep the frozen base in its 16-bit dtype")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -1061,7 +1070,8 @@ def _check_nanotron_precision(t) -> None:
 
 def _check_fsdp_no_sync(t, p) -> None:
     """``training.fsdp_no_sync`` on and ``training.fsdp_lora_mixed_units`` need FSDP with sharded gradients
-    (``parallel.zero`` 2 or 3); the mixed units need LoRA (16-bit base weights beside the adapters)."""
+    (``parallel.zero`` 2 or 3); the mixed units need LoRA (16-bit base weights beside the adapters);
+    ``training.fsdp2_fp32_upcast`` needs LoRA on FSDP2 (frameworks.fsdp2_upcast_applies)."""
     fsdp = fsdp_sharded_gradients(t.framework, p.zero)
     if t.fsdp_no_sync and not fsdp:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
@@ -1071,6 +1081,11 @@ def _check_fsdp_no_sync(t, p) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp_lora_mixed_units needs method lora under FSDP (framework fsdp or the Hugging Face "
                  "stack, parallel.zero 2 or 3)")))
+    if t.fsdp2_fp32_upcast and not (fsdp2_upcast_applies(t.framework, t.fsdp_version, p.zero)
+                                    and t.method == "lora"):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, "
+                 "parallel.zero 3)")))
 
 
 def _check_bnb_flags(t) -> None:

@@ -59,6 +59,7 @@ from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
+from .frameworks import fsdp2_upcast_applies
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
@@ -452,6 +453,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     zeros = SEARCHED_ZERO[t.framework]
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
+    if getattr(t, "fsdp2_fp32_upcast", False) and fsdp2_upcast_applies(t.framework, t.fsdp_version, 3):
+        zeros = (3,)  # Accelerate's FSDP2 upcast is a statement about FULL_SHARD (scenario._check_fsdp_no_sync)
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
     # Megatron: per-layer graphs and the EP all-to-all overlap refuse full recompute (scenario.py)
     if getattr(s.parallel, "cuda_graph_scope", None) or getattr(s.parallel, "ep_a2a_overlap", False):
@@ -1646,6 +1649,9 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
         # list with constraints.framework_candidates)
         ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws, arch)
         fws = ep or fws
+    if getattr(s.training, "fsdp2_fp32_upcast", False):
+        # Accelerate's FSDP2 preparation (frameworks.fsdp2_upcast_applies): the FSDP engine only
+        fws = tuple(f for f in fws if engine_of(f) == "fsdp") or fws
     if getattr(s.training, "lora_layer", "peft") != "peft":
         # NeMo AutoModel's LoRA linears patch Hugging Face models (frameworks.lora_layer_applies, the rule
         # scenario._check_lora_layer refuses the others by): the stacks that run them, after the MoE tools are added

@@ -8972,6 +8972,10 @@
         <translation>training.fsdp_lora_mixed_units 需要在 FSDP 下使用 method lora（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
     </message>
     <message>
+        <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
+        <translation>training.fsdp2_fp32_upcast 需要在 FSDP2 上使用 lora 方法（framework fsdp，fsdp_version 2，parallel.zero 3）</translation>
+    </message>
+    <message>
         <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
         <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
     </message>
@@ -9569,6 +9573,10 @@
         <translation>适配器与所在块同属一个单元（Lightning Fabric、Composer）</translation>
     </message>
     <message>
+        <source>frozen weights cast to fp32 (Accelerate before 1.13)</source>
+        <translation>冻结权重转为 fp32（Accelerate 1.13 之前）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -9681,6 +9689,10 @@
         <translation>LoRA 适配器与所在块的冻结权重同属一个 FSDP1 单元，并启用 use_orig_params（Lightning Fabric 2.x 配合 LitGPT、Composer）：整个块都会产生梯度，因此块内每个权重也都有梯度（占用更多显存）。关闭（默认）：适配器各自成为单元（Accelerate 下 PEFT 的封装策略、torchtune、verl），或使用 FSDP2。仅适用于 FSDP 下的 LoRA</translation>
     </message>
     <message>
+        <source>FSDP2 fp32 upcast</source>
+        <translation>FSDP2 fp32 上转</translation>
+    </message>
+    <message>
         <source>Recompute modules</source>
         <translation>重计算模块</translation>
     </message>
@@ -9791,6 +9803,10 @@
     <message>
         <source>steps</source>
         <translation>步</translation>
+    </message>
+    <message>
+        <source>Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 mixed precision, so each GPU&apos;s share of a LoRA run&apos;s frozen weights takes 4 bytes a parameter instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate 1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with full sharding only</source>
+        <translation>Accelerate 1.12 及更早版本在以 bf16 或 fp16 混合精度准备 FSDP2 时，会把整个模型转为 fp32，因此每块 GPU 上 LoRA 训练的冻结权重分片每个参数占 4 字节而不是 2 字节（占用更多显存）；各层运行时使用的聚合副本仍为 16 位。关闭（默认）：Accelerate 1.13 及以后（只转换可训练权重）、torchtitan 和 torchtune。仅适用于完全分片的 FSDP2 上的 LoRA</translation>
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>

@@ -27,7 +27,8 @@ from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
-            "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units")
+            "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units",
+            "fsdp2_fp32_upcast")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -145,6 +146,10 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
         self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box,
                                         t.fsdp_lora_mixed_units or (fsdp and t.method == "lora"))
+        # Accelerate < 1.13's FSDP2 fp32 upcast: LoRA on FSDP2 FULL_SHARD (frameworks.fsdp2_upcast_applies, the core's
+        # rule); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["fsdp2_fp32_upcast"].box, t.fsdp2_fp32_upcast or (
+            frameworks.fsdp2_upcast_applies(t.framework, t.fsdp_version, p.zero) and t.method == "lora"))
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -198,6 +203,7 @@ class TrainingAdvanced(QObject):
         f["legacy_bnb_4bit"].setText(self.tr("bitsandbytes 0.41 to 0.43.1 (before July 2024)"))
         f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
         f["fsdp_lora_mixed_units"].setText(self.tr("adapters inside their block's unit (Lightning Fabric, Composer)"))
+        f["fsdp2_fp32_upcast"].setText(self.tr("frozen weights cast to fp32 (Accelerate before 1.13)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -286,6 +292,12 @@ class TrainingAdvanced(QObject):
                 "Fabric 2.x with LitGPT, Composer): the whole block then gets gradients, so every block weight has a "
                 "gradient too (more memory). Off (default): the adapters are units of their own (PEFT's wrap policy "
                 "under Accelerate, torchtune, verl) or FSDP2. LoRA under FSDP only")),
+            "fsdp2_fp32_upcast": (self.tr("FSDP2 fp32 upcast"), self.tr(
+                "Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 "
+                "mixed precision, so each GPU's share of a LoRA run's frozen weights takes 4 bytes a parameter "
+                "instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate "
+                "1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with "
+                "full sharding only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
