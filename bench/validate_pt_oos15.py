@@ -18,8 +18,8 @@ What was already held (grep of bench/, tests/, docs/ and /work/shared/reference/
    eabf23a07b2a (the submission tree of mlcommons/training_results_v6.0; the project's store has no snapshot of the
    mlcommons repository itself), ``<org>/results/<system>/llama31_8b/result_*.txt`` (MLLOG) and the
    ``benchmarks/llama31_8b`` configs. Published step = the median of the ``tracked_stats`` ``train_step_time``
-   values of one log window (one run, 16 KB read at offset 40,000 / 60,000: 16–30 consecutive logged steps; the
-   runs' spread is < 1%; the first step after each evaluation (≈ 0.02 s, a timer artefact) and the per-block
+   values of one log window (one run, 16 KB read at offset 40,000 / 60,000: 16–30 consecutive logged steps, within
+   ±1% of their median; the other runs not read; the first step after each evaluation (≈ 0.02 s, a timer artefact) and the per-block
    averages are left out). GBS from the log's ``samples_count`` per logged interval (``LOG_EVERY_N_STEPS``).
 2. **MLPerf Training v5.1** llama31_8b rows round 13 left out as near-duplicates of held rows (same config, same
    code): University of Florida ``hpg.dgxb200x8.n16`` (128 B200) and ``n8`` (64 B200), Oracle
