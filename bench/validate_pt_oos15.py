@@ -19,8 +19,9 @@ What was already held (grep of bench/, tests/, docs/ and /work/shared/reference/
    mlcommons repository itself), ``<org>/results/<system>/llama31_8b/result_*.txt`` (MLLOG) and the
    ``benchmarks/llama31_8b`` configs. Published step = the median of the ``tracked_stats`` ``train_step_time``
    values of one log window (one run, 16 KB read at offset 40,000 / 60,000: 16–30 consecutive logged steps, within
-   ±1% of their median; the other runs not read; the first step after each evaluation (≈ 0.02 s, a timer artefact) and the per-block
-   averages are left out). GBS from the log's ``samples_count`` per logged interval (``LOG_EVERY_N_STEPS``).
+   ±1% of their median; the other runs not read; the first step after each evaluation, ≈ 0.02 s, a timer artefact,
+   and the per-block averages are left out). GBS from the log's ``samples_count`` per logged interval
+   (``LOG_EVERY_N_STEPS``).
 2. **MLPerf Training v5.1** llama31_8b rows round 13 left out as near-duplicates of held rows (same config, same
    code): University of Florida ``hpg.dgxb200x8.n16`` (128 B200) and ``n8`` (64 B200), Oracle
    ``8xBM.GPU.B200.8`` (64 B200); github.com/mlcommons/training_results_v5.1 @441d65f4445c; published step = the
@@ -220,7 +221,8 @@ def row_lines(res) -> list[str]:
                      f"{' compile' if row[6] else ''} (@{row[0]})")
         now = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
         bef = "—" if r["before"] is None else f"{r['before']:,}"
-        out.append(f"| {i} | {r['family']} | {label} | {r['system']} | {row[5] if i < len(MLPERF) else FMS_CLUSTER[row[2]][0]} | "
+        gpus = row[5] if i < len(MLPERF) else FMS_CLUSTER[row[2]][0]
+        out.append(f"| {i} | {r['family']} | {label} | {r['system']} | {gpus} | "
                    f"{r['pub']:,.0f} | {bef} | {now} | {_pct_or_dash(_err(r, 'before'))} | "
                    f"{_pct_or_dash(_err(r))} | {r['top'] or r['why']} | {r['flag']} |")
     return out
