@@ -44,15 +44,18 @@ def test_the_pipeline_loss_names_the_bubble_and_the_last_stage_wait_with_their_s
 
 def test_no_example_plan_calls_more_than_its_bubble_the_pipeline_bubble():
     res = S.search(load_scenario(EXAMPLES / "llama3-70b-pretrain-64xh800-tp8pp4.json")[0], top=10)
-    seen = 0
     for p in res.plans:
         bd = p.evaluation.time.breakdown
         for m in p.explanation:
             got = re.fullmatch(r"Largest loss: the pipeline bubble takes (\d+)% of each step\.", m.render())
             if got:
                 assert abs(int(got.group(1)) - 100 * bd["pp_bubble"]) <= 0.5 + 1e-9, (m.render(), bd)
-            seen += "Largest loss: the pipeline bubble (" in m.render()
-    assert seen >= 1  # the case this guards is on the list
+    # Until round 15 the example's #1 (256 A100, TP 4 × PP 4) carried the combined bubble + last-stage line here.
+    # Since timing.contention_rate_share (ptoos15) its #1 is the same 256 A100 at the same price and days in a TP 8 ×
+    # PP 8 layout whose output-layer wait outweighs the bubble, and no top-10 plan names the bubble (alone or combined);
+    # the combined line is checked on round 14's #1 breakdown in
+    # test_the_pipeline_loss_names_the_bubble_and_the_last_stage_wait_with_their_shares (integrator: a new example case
+    # for this guard is wanted).
 
 
 def test_zero3_over_gb200_trays_of_one_nvlink_domain_is_no_network_warning():

@@ -74,7 +74,9 @@ def test_four_server_rows_predicted_too_fast_and_network_sensitive():
         assert 0.25 < res[rid] < 0.55, (rid, res[rid])
         preds = [sens[rid][lab] for lab, _hw in B.NETWORKS]
         assert all(a <= b + 1e-9 for a, b in zip(preds, preds[1:])), preds
-        assert preds[3] > 1.2 * preds[0]  # one HDR NIC per server against eight
+        # one HDR NIC per server against eight (1.17× / 1.18× since round 15: the compute contention of the hidden
+        # collectives is priced at their own rate, timing.contention_rate_share; 1.25× / 1.28× before)
+        assert preds[3] > 1.15 * preds[0]
         assert _rows()[rid].measured > preds[2]  # still faster than published at two NICs per server
 
 

@@ -99,16 +99,20 @@ def test_fill_is_in_the_step(monkeypatch):
     assert 190 * act / 50e9 < with_fill - without < 190 * (act / 35e9 + 3e-5)
 
 
-def test_fill_narrows_the_scale_trend():
-    """Same cluster and software, fewer micro-batches per replica: the error rose with scale before the fill term
-    (CoreWeave v3.0 768 → 3,584 GPUs, GB200 512 → 2,496 GPUs); the fill (fixed per step) narrows it."""
+def test_fill_narrows_the_scale_trend(monkeypatch):
+    """Same cluster and software, fewer micro-batches per replica: the error rises with scale without the fill term
+    (CoreWeave v3.0 768 → 3,584 GPUs, GB200 512 → 2,496 GPUs); the fill (fixed per step) narrows it. (Round 15:
+    measured against the same model with the fill switched off, not against the frozen ``BEFORE`` of main 33833c23,
+    so that later mechanisms — timing.contention_rate_share — do not decide this test.)"""
     res = {r["row"][0] + str(r["row"][4]): r for r in v.results()}
+    monkeypatch.setattr(T, "pipeline_fill_p2p_seconds", lambda *a, **k: 0.0)
+    off = {r["row"][0] + str(r["row"][4]): r for r in v.results()}
 
-    def spread(key, a, b):
-        return (res[a][key] - 0) / res[a]["pub"] - res[b][key] / res[b]["pub"]
+    def spread(rows, a, b):
+        return rows[a]["pred"] / rows[a]["pub"] - rows[b]["pred"] / rows[b]["pub"]
 
     for small, large in (("MLPerf v3.0 NVIDIA_CoreWeave gpt3768", "MLPerf v3.0 NVIDIA_CoreWeave gpt33584"),
                          ("MLPerf v5.0 IBM+CoreWeave+NVIDIA llama31_405b512",
                           "MLPerf v5.0 IBM+CoreWeave+NVIDIA llama31_405b2496")):
-        before, now = spread("before", large, small), spread("pred", large, small)
-        assert before > 0.02 and now < before - 0.005
+        without, now = spread(off, large, small), spread(res, large, small)
+        assert without > 0.02 and now < without - 0.005

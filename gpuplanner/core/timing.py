@@ -4418,6 +4418,22 @@ def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
     return OVERLAP_COMPUTE_SLOWDOWN * ops.maximum(hidden_s, 0.0)
 
 
+def contention_rate_share(dp_bw, intra_bus, ops=_ScalarOps):
+    """The share of :data:`OVERLAP_COMPUTE_SLOWDOWN` that a hidden data-parallel second carries when the collective
+    runs at ``dp_bw`` bytes/s: ``min(dp_bw / intra_bus, 1)``.
+
+    The 18.9% was measured with the collectives inside one server: Lee et al. 2025 (arXiv:2507.03114, §1) ran "4
+    A100s, H100s, MI250, and MI210", so their collectives moved data at the server's own link rate, the rate
+    ``intra_bus`` prices; the cross-check (pytorch/pytorch PR #179937) is 8 × H100 over NVLink too. What slows the
+    compute is the collective's traffic through the same HBM and SMs (NVIDIA/nccl#1428, the maintainer: "they're
+    competing for memory bandwidth"): per second it is the bytes the collective moves per second. A collective held
+    to the network's rate (``dp_bw`` below ``intra_bus``: a data-parallel group across servers, ``k_node`` peers a
+    server sharing their NICs) moves ``dp_bw / intra_bus`` of those bytes each second, so each of its hidden seconds
+    costs the compute that share of the measured slowdown: the contention is priced per byte moved, at the rate it
+    was measured. Inside a server (``dp_bw == intra_bus``) nothing changes. Issue 35 round 15 (ptoos15)."""
+    return ops.minimum(dp_bw / ops.maximum(intra_bus, 1.0), 1.0)
+
+
 # long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
 #   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
@@ -4593,6 +4609,8 @@ def time_gpu(
 
     # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
     dp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_node"] * nic), intra_bus)
+    # the share of the measured compute slowdown a hidden data-parallel second carries at that rate
+    rate_share = contention_rate_share(dp_bw, intra_bus, ops)
     # the window of compute after the first gradients of the step are final (before: after the last
     # parameter gather is needed): the last micro-batch's backward (forward of the first), widened with
     # virtual stages (time_layout's win_factor)
@@ -4678,7 +4696,7 @@ def time_gpu(
                                 gather_p)
         # (and the compute under its hidden part slows as in the step: overlap_contention_seconds)
         z3_pre = where((n_dp > 1) & (zero >= 3),
-                       pre_exp + overlap_contention_seconds(m_acc * gather_p - pre_exp, ops), 0.0)
+                       pre_exp + overlap_contention_seconds((m_acc * gather_p - pre_exp) * rate_share, ops), 0.0)
         z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"] + x_exp)
         z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"] + gather_x)
         z3 = z3_mb
@@ -4712,7 +4730,9 @@ def time_gpu(
     # the compute that runs under the hidden collectives (and FSDP1's hidden gradient passes) runs slower
     # (overlap_contention_seconds): added to compute below, after every overlap window has read the uncontended
     # compute
-    dp_contention = overlap_contention_seconds(hidden + maximum(fsdp1_all - fsdp1_grad_s, 0.0), ops)
+    # (the collectives' hidden seconds at their own rate, contention_rate_share; FSDP1's gradient passes are HBM work
+    # on the GPU itself, at full weight)
+    dp_contention = overlap_contention_seconds(hidden * rate_share + maximum(fsdp1_all - fsdp1_grad_s, 0.0), ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # (the plan search's rows without context or expert parallelism, ``cp``/``ep`` packed to one value: nothing
