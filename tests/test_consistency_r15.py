@@ -187,3 +187,15 @@ def test_gb200_inside_the_rack_quotes_ask_for_no_network():
     net = compare_vendor(q, inside).network_check
     assert [c["status"] for c in net] == ["ok"] and "NVLink domain" in str(net[0]["message"])
     assert any(c["status"] == "fail" for c in compare_vendor(q, beyond).network_check)
+
+
+def test_fsdp_version_choice_rule():
+    # review15: the Training page's row reads this (the Hugging Face stack's ZeRO 2/3: hf_sharded_by_fsdp)
+    from gpuplanner.core.frameworks import fsdp_version_choice
+
+    assert fsdp_version_choice("fsdp", 0, False, 2) == "fsdp"
+    assert fsdp_version_choice("hf", 3, False, 2) == "hf"
+    assert fsdp_version_choice("hf", 0, True, 2) == "hf"  # the search tries ZeRO 2/3
+    assert fsdp_version_choice("trl", 0, False, 1) == "hf"  # FSDP1 set: seen
+    assert fsdp_version_choice("hf", 1, False, 2) is None
+    assert fsdp_version_choice("deepspeed", 3, True, 1) is None and fsdp_version_choice("megatron", 3, True, 2) is None

@@ -388,6 +388,20 @@ def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = 
     return (zero >= 2) & ((engine or engine_of(framework)) == "hf" and int(fsdp_version) == 1)
 
 
+def fsdp_version_choice(framework: str, zero, searched: bool, fsdp_version) -> str | None:
+    """Which choice ``training.fsdp_version`` is to a plan, as the Training page offers it: ``"fsdp"`` (FSDP2 or FSDP1)
+    on framework fsdp; ``"hf"`` (DeepSpeed ZeRO or Accelerate's FSDP1, :func:`hf_sharded_by_fsdp`) on the Hugging
+    Face stack where ZeRO 2/3 runs: the scenario's ``parallel.zero``, or any stage the plan search tries
+    (``searched``: ``parallel.auto``; the stack's searched stages include 2 and 3), or where the field already says
+    FSDP1 (a value that moves the estimate stays in sight); None elsewhere (issue 35 round 15, review15: under the
+    automatic layout the row hid while the search's ZeRO-2/3 rows read it)."""
+    if framework == "fsdp":
+        return "fsdp"
+    if engine_of(framework) == "hf" and (int(zero) >= 2 or bool(searched) or int(fsdp_version) == 1):
+        return "hf"
+    return None
+
+
 def fsdp2_upcast_applies(framework: str, fsdp_version, zero) -> bool:
     """Whether a plan runs FSDP2 with sharded parameters, where ``training.fsdp2_fp32_upcast`` (Accelerate before 1.13
     casting the whole model to fp32) can apply: the engine ``fsdp`` at ``fsdp_version`` 2, ``parallel.zero`` 3

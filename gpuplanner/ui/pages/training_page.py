@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
 from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, engine_of
+from gpuplanner.core.frameworks import fsdp_version_choice
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
 
@@ -603,8 +604,9 @@ class TrainingPage(BasePage):
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
-        self.fsdp_version.set_labels(self._fsdp_version_labels(
-            engine_of(self.model.user_scenario().training.framework) == "hf"))
+        u = self.model.user_scenario()
+        self.fsdp_version.set_labels(self._fsdp_version_labels(fsdp_version_choice(
+            u.training.framework, u.parallel.zero, u.parallel.auto, u.training.fsdp_version) == "hf"))
         self.fused_ce.set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -655,11 +657,12 @@ class TrainingPage(BasePage):
         return {2: "FSDP2", 1: "FSDP1"}
 
     def _update_fsdp_version(self, s) -> None:
-        """The FSDP version's row: framework fsdp, and the Hugging Face stack at ZeRO 2/3, which runs DeepSpeed's or
-        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp), worded for the stack the plan runs."""
-        hf_zero = engine_of(s.training.framework) == "hf" and s.parallel.zero >= 2
-        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
-        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
+        """The FSDP version's row: framework fsdp, and the Hugging Face stack where ZeRO 2/3 runs or is searched, which
+        runs DeepSpeed's or Accelerate's FSDP1 (frameworks.fsdp_version_choice, the core's rule), worded for the stack
+        the plan runs."""
+        choice = fsdp_version_choice(s.training.framework, s.parallel.zero, s.parallel.auto, s.training.fsdp_version)
+        self.form.setRowVisible(self.fsdp_version.box, choice is not None)
+        self.fsdp_version.set_labels(self._fsdp_version_labels(choice == "hf"))
 
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
