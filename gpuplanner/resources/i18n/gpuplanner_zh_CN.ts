@@ -1484,6 +1484,10 @@
         <translation>{a}和{b}</translation>
     </message>
     <message>
+        <source>{a}, {b} and {c}</source>
+        <translation>{a}、{b}和{c}</translation>
+    </message>
+    <message>
         <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
         <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
     </message>
