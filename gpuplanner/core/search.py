@@ -2271,8 +2271,14 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
     if not res.plans:
         return next(r for r in found if r.plans)
     first = res.plans[0]
-    res.plans = saversmod.merge_ranked(res.plans, [r.plans for r in found], res.objective, FASTEST_TIE, top,
-                                       distinct)
+    merged = saversmod.merge_ranked(res.plans, [r.plans for r in found], res.objective, FASTEST_TIE,
+                                    sum(len(r.plans) for r in found) + len(res.plans), distinct)
+    if distinct:  # the same choice as _search's: one per GPU type and count, a share of the list per GPU type
+        gids = list(dict.fromkeys(p.gpu for p in merged))
+        keep = _diverse(np.arange(len(merged)), np.array([gids.index(p.gpu) for p in merged], dtype=np.int64),
+                        np.array([int(p.num_gpus) for p in merged], dtype=np.int64), max(top, RANKED_LIST_LENGTH))
+        merged = [merged[int(i)] for i in keep]
+    res.plans = merged[:top]
     _renumbered(res.plans, {id(first)} | {id(r.plans[0]) for r in found if r.plans})
     if res.plans[0] is not first:
         res.tight_ahead = next(r.tight_ahead for r in found if r.plans and r.plans[0] is res.plans[0]) \

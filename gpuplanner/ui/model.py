@@ -224,8 +224,11 @@ class ScenarioModel(QObject):
         errors: dict[str, str] = {}
         good = dict(self._pending)
         scenario = None
+        # the fields the user never set stay unset (pydantic ``model_fields_set``): the search applies the memory
+        # savers the user left unset where the defaults do not fit (core.advisor_savers, issue 35 round 15)
+        written = self._scenario.model_dump(exclude_unset=True)
         for _ in range(len(draft_paths) + 1):
-            data = _with_paths(before, good)
+            data = _with_paths(written, good)
             try:
                 scenario = Scenario.model_validate(data)
                 break
@@ -413,7 +416,7 @@ class ScenarioModel(QObject):
         if self._user is None:
             scen = self._scenario
             if self._plan_paths:
-                data = self._scenario.model_dump()
+                data = self._scenario.model_dump(exclude_unset=True)  # (unset fields stay unset: set_many)
                 for p, v in self._plan_paths.items():
                     _set_path(data, p, v)
                 try:
