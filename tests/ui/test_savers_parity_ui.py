@@ -21,7 +21,9 @@ def _flat(text: str) -> str:
 def test_plans_page_shows_the_savers_line_as_the_cli(make_window, qtbot, capsys, tmp_path):
     from gpuplanner.cli import run_cli
 
-    d = json.loads(SRC.read_text(encoding="utf-8"))
+    from tests.savers_off import savers_off
+
+    d = savers_off(json.loads(SRC.read_text(encoding="utf-8")))  # (the line is for savers the user set: round 15)
     d.setdefault("parallel", {})["auto"] = True
     doc = tmp_path / SRC.name
     doc.write_text(json.dumps(d), encoding="utf-8")
