@@ -84,12 +84,30 @@ def _get_path(data: dict, path: str) -> Any:
     return cur
 
 
+#: an adopted plan's path the user never set (pydantic ``model_fields_set``): putting the user's value back leaves
+#: it unset, so the search still treats it as the user's default (the memory savers the user left unset are search
+#: options: core.advisor_savers, issue 35 round 15)
+UNSET = object()
+
+
+def _has_path(data: dict, path: str) -> bool:
+    cur: Any = data
+    for part in path.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return False
+        cur = cur[part]
+    return True
+
+
 def _set_path(data: dict, path: str, value: Any) -> None:
     parts = path.split(".")
     cur = data
     for part in parts[:-1]:
         cur = cur.setdefault(part, {})
-    cur[parts[-1]] = value
+    if value is UNSET:
+        cur.pop(parts[-1], None)
+    else:
+        cur[parts[-1]] = value
 
 
 def _with_paths(data: dict, values: dict[str, Any]) -> dict:
@@ -109,7 +127,10 @@ def _with_paths(data: dict, values: dict[str, Any]) -> dict:
                 cur[part] = nxt
                 copied.add(key)
             cur = nxt
-        cur[parts[-1]] = value
+        if value is UNSET:  # (the user never set it: left unset)
+            cur.pop(parts[-1], None)
+        else:
+            cur[parts[-1]] = value
     return out
 
 
@@ -397,10 +418,11 @@ class ScenarioModel(QObject):
         adopting is not an edit (the document does not become modified)."""
         values = dict(values)
         restore = {p: v for p, v in self._plan_paths.items() if p not in values}
-        dump = self._scenario.model_dump()
+        written = self._scenario.model_dump(exclude_unset=True)
         for p in values:
             if p not in self._plan_paths:
-                self._plan_paths[p] = _get_path(dump, p)
+                # the user's value as written (a section's dict: its set fields only), or UNSET
+                self._plan_paths[p] = _get_path(written, p) if _has_path(written, p) else UNSET
         for p in restore:
             del self._plan_paths[p]
         self._user = None
