@@ -26,3 +26,10 @@ def savers_off_file(src: Path, tmp_path: Path) -> Path:
     out = Path(tmp_path) / Path(src).name
     out.write_text(json.dumps(savers_off(json.loads(Path(src).read_text(encoding="utf-8")))), encoding="utf-8")
     return out
+
+
+def scenario_off(s):
+    """The scenario ``s`` (a ``core.scenario.Scenario``) with :func:`savers_off` applied to what its user wrote."""
+    from gpuplanner.core.scenario import Scenario
+
+    return Scenario.model_validate(savers_off(s.model_dump(exclude_unset=True)))

@@ -927,16 +927,14 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
     ``train_hours``, ``mfu``, ``frac_*``, ``mode_costs`` (modes × len(idx)), ``mode``, ``cost`` and
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
-    ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
-    (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
-    :class:`_ChunkCache`; ``cap_max``: the largest card, in GiB, of the contexts reading this chunk;
-    ``keep_rows``: a later context has a card of this one's capacity). ``lazy``
-    (the search's reducer, which keeps few rows): of the candidate columns only
+    ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context (``store``:
+    keep this chunk's for a later one; ``token``: the chunk's name in the search's :class:`_ChunkCache`; ``cap_max``:
+    the largest card, in GiB, of the contexts reading this chunk; ``keep_rows``: a later context has a card of this
+    one's capacity). ``lazy`` (the search's reducer, which keeps few rows): of the candidate columns only
     ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
-    :func:`_kept_rows` completes the rows that are kept. ``unpriced`` (a one-item list; only for a reducer
-    that keeps one plan per GPU count, ``lazy``): the rows :func:`_unpriced` finds outranked are left out of
-    ``idx`` and ``sub`` without being priced, and the number of them that have a finite cost is added to
-    ``unpriced[0]``."""
+    :func:`_kept_rows` completes the rows that are kept. ``unpriced`` (a one-item list; only for a reducer that keeps
+    one plan per GPU count, ``lazy``): the rows :func:`_unpriced` finds outranked are left out of ``idx`` and ``sub``
+    without being priced, and the number of them that have a finite cost is added to ``unpriced[0]``."""
     s = ctx.resolved.scenario
     if memo is not None:
         p = memo.prep(ctx)
@@ -955,9 +953,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
 
     total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
     cap = float(ctx.gpu.memory_gib or 0.0)
-    if ctx.plain is not None:
-        total = _unfit_default(ctx, c, total, cap)
-        cap_max = None  # (the layouts memoised for the whole chunk: the filtered total is not kept)
+    if ctx.plain is not None:  # (the layouts then memoised for the whole chunk: the filtered total is not kept)
+        total, cap_max = _unfit_default(ctx, c, total, cap), None
     if memo is not None and lazy:
         fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
         idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
@@ -1694,21 +1691,19 @@ def _candidate_gpus(gpu_ids, custom_gpus) -> list:
 def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, prices: PriceTable | None = None,
                   overheads: Overheads | None = None, skipped: dict[str, Msg] | None = None,
                   rules_on: bool = True, unfit_under: Scenario | None = None):
-    """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced
-    catalog GPU) and framework (:func:`searched_frameworks`); GPUs left out are recorded in ``skipped`` with
-    the reason (no price, unknown memory, below the card class of the planning rules ...). ``rules_on``: apply
-    the card, node and pipeline rules of ``constraints.rules``. ``unfit_under``: the scenario without the savers
-    ``scenario`` adds (each context keeps its memory arguments, :attr:`SearchContext.default_mem`)."""
+    """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced catalog
+    GPU) and framework (:func:`searched_frameworks`); GPUs left out are in ``skipped`` with the reason (no price,
+    unknown memory, below the card class ...). ``rules_on``: apply the card, node and pipeline rules of
+    ``constraints.rules``. ``unfit_under``: ``scenario`` without its savers (:attr:`SearchContext.plain`)."""
 
-    s = scenario
-    con = s.constraints
+    s, con = scenario, scenario.constraints
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
     skipped = {} if skipped is None else skipped
     arch = resolve_arch(s.model, models)
     facts = _facts_for(arch)
-    base = Resolved(scenario=s, arch=arch, facts=facts, gpu=None)
-    plain = None if unfit_under is None else Resolved(scenario=unfit_under, arch=arch, facts=facts, gpu=None)
+    base, plain = (Resolved(scenario=x, arch=arch, facts=facts, gpu=None) if x is not None else None
+                   for x in (s, unfit_under))
     trainable = trainable_params(base)
     tokens = float(s.data.tokens)
     ci = cost_inputs(s, arch, facts.params.total, trainable, ov)
@@ -1772,9 +1767,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 target_batch_seqs=target, table=table, framework_searched=searched, rules_on=rules_on,
                 price_multi=None if multi is price else multi,
             )
-            if plain is not None:
-                ctx = _plain_context(ctx, _resolved_for(plain, gpu, g, fw if searched else None))
-            yield ctx
+            yield ctx if plain is None else _plain_context(ctx, _resolved_for(plain, gpu, g, fw if searched else None))
 
 
 CHUNK_ROWS = 1 << 16  # candidates evaluated at a time (~1.5 kB each in flight): bounds the search's memory, whatever max_gpus is
@@ -2629,7 +2622,6 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     ov = overheads or Overheads()
     arch = resolve_arch(s.model, models)
     facts = _facts_for(arch)
-    tokens = float(s.data.tokens)
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
     skipped: dict[str, Msg] = {}
@@ -2637,14 +2629,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
-    total_pflop = mf_tok * tokens / 1e15
+    total_pflop = mf_tok * float(s.data.tokens) / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
     memo = _MemoryMemo()
     # the contexts listed first (cheap), so that a chunk's memory is kept only where a later context of the
     # same framework (another GPU type) may reuse it
     all_ctx = list(iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on,
-                                 unfit_under=unfit_under))
+                                 unfit_under=unfit_under))  # (a saver search: savers15)
     chunks = _ChunkCache(all_ctx, con.max_gpus)
     for ctx in all_ctx:
         if cancel is not None and cancel():
