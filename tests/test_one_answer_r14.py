@@ -36,7 +36,7 @@ from test_one_answer import _estimate_json, _plan_json  # noqa: E402
 import test_one_answer_r10 as R10  # noqa: E402  (a module, so pytest does not collect its tests again here)
 import test_one_answer_r12 as R12  # noqa: E402
 from test_one_answer_r11 import _cli, _flat, _pdf_text, _tight, _zh_allowed  # noqa: E402
-from tests.savers_off import savers_off
+from tests.savers_off import savers_off  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
