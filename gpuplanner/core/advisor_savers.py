@@ -259,6 +259,11 @@ def user_set(s: Any, key: str) -> bool:
     return True
 
 
+def user_set_savers(s: Any) -> tuple[str, ...]:
+    """The savers whose field the user wrote (:func:`user_set`), in :data:`SAVER_FIELDS` order."""
+    return tuple(k for k in SAVER_FIELDS if user_set(s, k))
+
+
 def unset_saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tuple[tuple[str, ...], dict]]:
     """The :func:`saver_options` the search may choose for ``s``: those whose every saver the user left unset."""
     return [(k, c) for k, c in saver_options(s, frameworks) if not any(user_set(s, x) for x in k)]

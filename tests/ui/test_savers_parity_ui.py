@@ -87,3 +87,22 @@ def test_plans_page_says_the_unrequested_savers_as_the_cli(make_window, qtbot, c
         if not lines:
             assert "did not ask for" not in text
     assert checked >= 1
+
+
+def test_writing_a_saver_off_in_the_app_searches_again_without_it(make_window, qtbot, tmp_path):
+    """The optimizer offload written off in the app (the same value as its default, but now the user's): the search
+    runs again and no plan applies it (the live search's key holds which savers the user set: ui/live.py)."""
+    d = json.loads(REQ02.read_text(encoding="utf-8"))
+    d.setdefault("parallel", {})["auto"] = True
+    doc = tmp_path / REQ02.name
+    doc.write_text(json.dumps(d), encoding="utf-8")
+    w = make_window()
+    assert w.open_path(doc, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state == "done" and w.search.outcome is not None, timeout=120000)
+    first = w.search.outcome.result.plans
+    assert any("offload" in p.unrequested_savers for p in first)
+    assert w.model.set("parallel.offload_optimizer", False) is None
+    qtbot.waitUntil(lambda: w.search.state == "done" and w.search.outcome is not None
+                    and w.search.outcome.result.plans is not first, timeout=120000)
+    plans = w.search.outcome.result.plans
+    assert plans and not any("offload" in p.unrequested_savers or p.offload_optimizer for p in plans)
