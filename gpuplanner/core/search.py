@@ -2175,9 +2175,14 @@ def search(
     without them and says so in ``notes`` (``rules_relaxed``). ``savers``: #1's line on the framework's memory
     savers (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
     """
-    res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
+    options = _unset_options(scenario, models)
+    # with savers to search, every pass at the app's full length and cut after the merge (`plan --top 5` is the
+    # first rows of the Plans page's list, as _search's own choice)
+    n = max(top, RANKED_LIST_LENGTH) if options and distinct else top
+    res = _search(scenario, models, top=n, objective=objective, prices=prices, overheads=overheads,
                   cancel=cancel, distinct=distinct, rules_on=True)
-    res = _unset_savers(scenario, res, models, prices, overheads, cancel, top, distinct)
+    res = _unset_savers(scenario, res, models, prices, overheads, cancel, n, distinct, options)
+    res.plans = res.plans[:top]
     on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
     if res.plans:
         if savers:
@@ -2230,20 +2235,27 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
     top.head_lines += 1
 
 
+def _unset_options(s: Scenario, models: ModelSource | None) -> list:
+    """:func:`advisor_savers.unset_saver_options` for ``s`` over the frameworks the search tries ([] on an error)."""
+    try:
+        arch = resolve_arch(s.model, models)
+        return saversmod.unset_saver_options(s, searched_frameworks(s, bool(arch.is_moe), arch)[0])
+    except (PlannerError, ValueError):
+        return []
+
+
 def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, prices: Any, overheads: Any,
-                  cancel: Callable[[], bool] | None, top: int, distinct: bool) -> SearchResult:
+                  cancel: Callable[[], bool] | None, top: int, distinct: bool, options: list) -> SearchResult:
     """The search with the memory savers the user left unset (issue 35 round 15, savers15): one search per option
     of :func:`advisor_savers.unset_saver_options`, keeping only the layouts that do not fit with the defaults
     (:func:`_unfit_default`), merged into ``res``'s ranking by :func:`advisor_savers.merge_ranked` (a plan needing
     them yields to one without by :func:`advisor_savers.saver_plan_yields`). Each such plan keeps its savers
     (:attr:`Plan.unrequested_savers`) and says them under its rank lines. ``res`` itself when none applies; the
-    first saver search with plans when nothing fits with the defaults."""
-    try:
-        arch = resolve_arch(s.model, models)
-        fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
-        options = saversmod.unset_saver_options(s, fws)
-    except (PlannerError, ValueError):
+    first saver search with plans when nothing fits with the defaults. ``options``: :func:`_unset_options`."""
+    if not options:
         return res
+    arch = resolve_arch(s.model, models)
+    fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
     found: list[SearchResult] = []
     for keys, change in options:
         try:
