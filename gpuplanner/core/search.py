@@ -2172,8 +2172,9 @@ def search(
     generated and evaluated a chunk at a time and reduced as they come (:class:`_Reducer`), so memory does not
     grow with the number of candidates. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
     count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
-    without them and says so in ``notes`` (``rules_relaxed``). ``savers``: #1's line on the framework's memory
-    savers (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
+    without them and says so in ``notes`` (``rules_relaxed``). The memory savers the user left unset are searched
+    for the layouts that do not fit without them (:func:`_unset_savers`). ``savers``: #1's line on the savers the
+    user set (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
     """
     options = _unset_options(scenario, models)
     # with savers to search, every pass at the app's full length and cut after the merge (`plan --top 5` is the
@@ -2271,6 +2272,8 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
             p.explanation.insert(p.head_lines, saversmod.unrequested_line(keys, FASTEST_TIE))
             p.head_lines += 1
         found.append(r)
+    res.search_ms += sum(r.search_ms for r in found)  # (the figures printed count every pass)
+    res.candidates_evaluated += sum(r.candidates_evaluated for r in found)
     if not any(r.plans for r in found):
         return res
     if not res.plans:
