@@ -2274,6 +2274,7 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
         found.append(r)
     res.search_ms += sum(r.search_ms for r in found)  # (the figures printed count every pass)
     res.candidates_evaluated += sum(r.candidates_evaluated for r in found)
+    res.candidates_fitting += sum(r.candidates_fitting for r in found)
     if not any(r.plans for r in found):
         return res
     if not res.plans:
