@@ -4729,6 +4729,10 @@
         <translation>{mode}，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项</translation>
     </message>
     <message>
+        <source>Applies memory savers you did not ask for: {what}. This layout does not fit in memory with the tools&apos; defaults; a plan without savers ranks first when it is within {tie:.0%} of this one by the objective, or when the savers cost more than {tie:.0%} in time for less than {tie:.0%} in money. Set the fields to keep this plan, or set them off to plan without them.</source>
+        <translation>采用了你未要求的显存节省手段：{what}。按工具的默认设置，这一布局放不进显存；不用这些手段的方案若按目标与本方案相差在 {tie:.0%} 以内，或这些手段多花的时间超过 {tie:.0%} 而省下的钱不到 {tie:.0%}，则排在前面。要保留此方案，请在场景中写明这些字段；若不想用，请将其设为关闭后重新规划。</translation>
+    </message>
+    <message>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
