@@ -140,6 +140,14 @@ def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, pro
             "hardware": {"gpu": gpu, "num_gpus": n_gpus, "gpus_per_node": per_node}}
 
 
+#: NeMo RL's "async-1off" recipes (grpo.async_grpo.enabled, max_trajectory_age_steps 1): schedule async with one
+#: batch in flight (issue 35 round 15, rlasync15). Its AsyncTrajectoryCollector runs one worker a prompt group, at
+#: most num_prompts_per_step × max_trajectory_age_steps at once, and pushes each group to the replay buffer as it
+#: finishes (github.com/NVIDIA-NeMo/RL nemo_rl/algorithms/async_utils.py: _process_batch, _inflight_sema,
+#: _run_prompt_group_worker); the trainer samples a step's groups from the buffer. Rounds 4–14 entered them as
+#: one_step_off (the whole batch's longest completion gating each step).
+NEMO_ASYNC = {"schedule": "async", "steps_in_flight": 1}
+
 #: NeMo RL's published on-policy step times (the table gives no breakdown): (id, source, scenario, {step}, note)
 STEP_ROWS = [
     ("nemo-rl llama3.1-8b grpo 16xh100", NEMO_RL,
@@ -148,7 +156,7 @@ STEP_ROWS = [
     ("nemo-rl llama3.1-8b grpo 16xh100 1-step off", NEMO_RL,
      _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1129, recompute="full",
               rl_extra={"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5,
-                        "schedule": "one_step_off", "engine_sleep": False}),
+                        **NEMO_ASYNC, "engine_sleep": False}),
      {"step": 74.6}, "grpo-llama3.1-8b-instruct-2n8g-async-1off.yaml: vLLM on its own node (8 of 16 GPUs, "
      "gpu_memory_utilization 0.8, the model's separate engine takes 0.9), max_trajectory_age_steps 1"),
     ("nemo-rl qwen3-32b grpo 32xh100", NEMO_RL,
@@ -157,7 +165,7 @@ STEP_ROWS = [
     ("nemo-rl qwen3-32b grpo 64xh100 1-step off", NEMO_RL,
      _nemo_rl(QWEN3_32B, 64, tp=4, pp=4, gen_tp=4, avg_seq=3207, recompute="none", sp=True,
               rl_extra={"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5,
-                        "schedule": "one_step_off", "engine_sleep": False}),
+                        **NEMO_ASYNC, "engine_sleep": False}),
      {"step": 215.0}, "grpo-qwen3-32b-8n8g-async-1off.yaml: vLLM TP 4 on 4 of 8 nodes (gpu_memory_utilization "
      "0.8), training TP 4 PP 4 on the other 4"),
     ("nemo-rl qwen3-30b-a3b grpo 32xh100", NEMO_RL,
@@ -167,8 +175,7 @@ STEP_ROWS = [
 
 NEMO_RL_V05 = ("github.com/NVIDIA-NeMo/RL v0.5.0, docs/about/performance-summary.md (\"Nemo RL v0.5\", H100 BF16, GRPO "
                "on OpenMathInstruct-2, DGX-H100) and examples/configs/recipes/llm/performance/*.yaml at tag v0.5.0")
-_OFF = {"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5, "schedule": "one_step_off",
-        "engine_sleep": False}
+_OFF = {"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5, **NEMO_ASYNC, "engine_sleep": False}
 
 #: NeMo RL v0.5's published on-policy and 1-step-off step times (the same recipes as v0.4 unless noted; the v0.5
 #: recipes differ from v0.4.0's in the Qwen3-30B-A3B layouts and the Llama 1-step-off PP only)

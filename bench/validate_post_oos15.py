@@ -74,6 +74,8 @@ for p in (ROOT, ROOT / "bench"):
 from validate_post_memory import QWEN3_4B  # noqa: E402
 from validate_post_time import OLMO2_7B  # noqa: E402
 
+#: the GRPO scripts' ``--async_steps`` (ab_grpo_deepspeed.sh @e941fad4, ab_grpo_olmocore.sh @3fcd2a68)
+ASYNC_STEPS = 4
 DOC = "github.com/allenai/open-instruct 1c770f21 docs/algorithms/backend_comparison.md"
 SCRIPTS = "github.com/allenai/open-instruct scripts/train/debug/backend_ab/"
 #: Olmo-3-7B (allenai/Olmo-3-1025-7B config.json): OLMo 2 7B's dimensions, vocabulary 100,278
@@ -131,7 +133,10 @@ def _dpo(framework: str, padding_free: bool, mean: int, extra: dict | None = Non
             "data": {"mean_sample_len": mean}}
 
 
-def _grpo(framework: str, zero: int) -> dict:
+def _grpo(framework: str, zero: int, schedule: str = "async") -> dict:
+    """``schedule`` async with ``steps_in_flight`` = the scripts' ``--async_steps`` 4 (rlasync15); ``one_step_off``:
+    postoos15's entry (the planner's nearest schedule before round 15). ``active_sampling``'s regenerated groups are
+    not published: ``regeneration_share`` stays at its default 0."""
     n = GRPO_TOKENS["samples"]
     resp, prompt = GRPO_TOKENS["response"] / n, GRPO_TOKENS["prompt"] / n
     return {"model": QWEN3_4B,
@@ -140,8 +145,9 @@ def _grpo(framework: str, zero: int) -> dict:
                          "flash_attention": True, "packing": True, "preference": {"reference": "none"},
                          "rl": {"group_size": 16, "rollout_len": 8192, "prompt_len": int(round(prompt)),
                                 "mean_response_fraction": resp / 8192, "generation_engine": "vllm_separate",
-                                "generation_gpu_fraction": 0.5, "rollout_tp": 1, "schedule": "one_step_off",
-                                "reward": "function"}},
+                                "generation_gpu_fraction": 0.5, "rollout_tp": 1, "schedule": schedule,
+                                "reward": "function", **({"steps_in_flight": ASYNC_STEPS} if schedule == "async"
+                                                         else {})}},
             "parallel": {"zero": zero},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
 
@@ -164,7 +170,7 @@ def rows(mean: int | None = None) -> list[tuple]:
          _dpo("fsdp", True, m_oc, {"torch_compile": True}), {"step": OC_DPO_STEP_S}, "wandb; log 443.2 s / 129 steps"),
         ("open-instruct GRPO Qwen3-4B-Base DeepSpeed ZeRO-2, 4 learners + 4 vLLM, H100", "grpo",
          f"{DOC} (GRPO) + {SCRIPTS}ab_grpo_deepspeed.sh @e941fad4", _grpo("deepspeed", 2),
-         {"step": GRPO_DS_STEP_S}, "time/total; async_steps 4, active sampling not modelled"),
+         {"step": GRPO_DS_STEP_S}, "time/total; async_steps 4 (schedule async); active sampling's regeneration unpublished (0)"),
         ("open-instruct GRPO Qwen3-4B-Base OLMo-core FSDP, 4 learners + 4 vLLM, H100", "grpo",
          f"{DOC} (GRPO) + {SCRIPTS}ab_grpo_olmocore.sh @3fcd2a68", _grpo("fsdp", 3),
          {"step": GRPO_OC_STEP_S, "train": GRPO_OC_TRAIN_S}, "time/total; train = the compute window"),

@@ -17,6 +17,7 @@ from gpuplanner.cli import run_cli
 from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.timing import BREAKDOWN_LABELS, PART_PARENT
 from gpuplanner.io.scenario_files import load_scenario
+from tests.savers_off import scenario_off
 
 from test_breakdown_rows import cli_breakdown_rows, pdf_breakdown_rows, want_rows
 
@@ -121,7 +122,7 @@ def test_the_plans_largest_loss_names_the_mechanism():
 
     for name in ("nemo-rl-grpo-colocated.json", "qlora-7b-a100.json"):
         key = CASES[name][0]
-        plan = engine.search_plans(load_scenario(DATA / name)[0], DATA, top=1).plans[0].plan
+        plan = engine.search_plans(scenario_off(load_scenario(DATA / name)[0]), DATA, top=1).plans[0].plan  # (savers written off: round 15 searches the unset ones; tests/savers_off.py)
         lines = [m.render() for m in plan.explanation if "Largest loss" in m.render()]
         share = plan.evaluation.time.breakdown[key]
         assert lines == [f"Largest loss: {BREAKDOWN_LABELS[key]} takes {share:.0%} of each step."]

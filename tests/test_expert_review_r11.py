@@ -22,13 +22,16 @@ from gpuplanner.core import advisor_savers as sv
 from gpuplanner.core.advisor import BIT_RULES
 from gpuplanner.core import search
 from gpuplanner.core.scenario import Scenario
+from tests.savers_off import savers_off
 
 DATA = Path(__file__).resolve().parent / "data" / "expert_review_r11"
 KEPT = "Your choice is kept; change it to plan with this."
 
 
 def _doc(name: str) -> dict:
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    """The request with the savers written off by the user (round 15: unset savers are searched; the line is for
+    the ones the user set: tests/savers_off.py)."""
+    return savers_off(json.loads((DATA / name).read_text(encoding="utf-8")))
 
 
 def _search(d: dict, top: int = 3):
@@ -185,7 +188,8 @@ def test_the_savers_line_goes_under_the_held_back_line_by_place():
     """The Mixtral example's #1 has its rank line, the held-back line and the savers line, in that order, and
     ``Plan.head_lines`` counts the three: the savers line is placed by that count (tidy12), not by matching the
     held-back line's text."""
-    d = json.loads((Path(__file__).resolve().parents[1] / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text())
+    d = savers_off(json.loads((Path(__file__).resolve().parents[1] / "examples" / "mixtral-8x7b-ep8-16xa800.json")
+                              .read_text()))
     one = _search(d, top=2).plans[0]
     head = one.explanation[:one.head_lines]
     assert one.head_lines == 3

@@ -24,6 +24,7 @@ import pytest
 from gpuplanner.core import cost as costmod
 from gpuplanner.core import search
 from gpuplanner.core.scenario import Scenario
+from tests.savers_off import savers_off, savers_off_file
 
 DATA = Path(__file__).resolve().parent / "data" / "expert_review_r12"
 ELASTIC = "Burst: rent elastic on-demand capacity"
@@ -32,7 +33,9 @@ TWO_DECIMAL_DAYS = re.compile(r"\d+\.\d\d days")
 
 
 def _doc(name: str) -> dict:
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    """The request with the savers written off by the user (round 15: unset savers are searched; the lines here
+    are for the ones the user set: tests/savers_off.py)."""
+    return savers_off(json.loads((DATA / name).read_text(encoding="utf-8")))
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +50,13 @@ def _cli(args, capsys) -> str:
     return capsys.readouterr().out
 
 
-def test_burst_lease_is_not_called_elastic(capsys):
+def test_burst_lease_is_not_called_elastic(capsys, tmp_path):
     """The burst request's monthly lease (8 × H200; #1 until round 14, #2 since the H20's own MFU-ceiling class
     made 8 × H20 on card-hours meet the 14 days: advice14) must not tell the user to rent elastic on-demand capacity
     as if the plan were that: its lines say it is a lease and to ask for card-hours. The card-hours plan keeps the
     elastic line."""
-    out = _cli(["plan", str(DATA / "burst-32b-2-weeks.json"), "--top", "2", "--lang", "en"], capsys)
+    out = _cli(["plan", str(savers_off_file(DATA / "burst-32b-2-weeks.json", tmp_path)), "--top", "2", "--lang", "en"],
+               capsys)
     one, two = out.split("\n2. ", 1)[0].split("\n1. ", 1)[1], out.split("\n2. ", 1)[1]
     lease, elastic = (one, two) if "¥94,000" in one.splitlines()[0] else (two, one)
     assert "whole machines per month" in lease and "¥94,000" in lease.splitlines()[0]
@@ -73,8 +77,9 @@ def test_burst_line_by_billing_mode(mode, expect):
     assert bool(research) == (mode in ("card_hour", "spot", "week", "month"))
 
 
-def test_burst_lease_line_in_chinese(capsys):
-    out = _cli(["plan", str(DATA / "burst-32b-2-weeks.json"), "--top", "2", "--lang", "zh_CN"], capsys)
+def test_burst_lease_line_in_chinese(capsys, tmp_path):
+    out = _cli(["plan", str(savers_off_file(DATA / "burst-32b-2-weeks.json", tmp_path)), "--top", "2", "--lang",
+                "zh_CN"], capsys)
     assert "属于租约，不是弹性算力" in out and "Burst" not in out
 
 

@@ -30,13 +30,16 @@ from gpuplanner.core import cost as costmod
 from gpuplanner.core import search
 from gpuplanner.core import timing as T
 from gpuplanner.core.scenario import Scenario
+from tests.savers_off import savers_off
 
 DATA = Path(__file__).resolve().parent / "data" / "expert_review_r14"
 SAVERS_OFFLOAD = "the optimizer states in CPU memory (parallel.offload_optimizer)"
 
 
 def _doc(name: str) -> dict:
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    """The request with the savers written off by the user (round 15: unset savers are searched; the line is for
+    the ones the user set: tests/savers_off.py)."""
+    return savers_off(json.loads((DATA / name).read_text(encoding="utf-8")))
 
 
 def _cli(args, capsys) -> str:

@@ -21,6 +21,7 @@ from gpuplanner.core import advisor, search
 from gpuplanner.core.catalog_hw import get_gpu
 from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.scenario import Scenario
+from tests.savers_off import savers_off
 
 ROOT = Path(__file__).resolve().parents[1]
 #: full SFT of an 8B model on 16 × H100 (two servers of 8), billed in USD
@@ -97,7 +98,7 @@ def test_a_card_with_no_fabric_quote_says_so_plainly():
 
 
 def _search(path: Path, **con):
-    d = json.loads(path.read_text(encoding="utf-8"))
+    d = savers_off(json.loads(path.read_text(encoding="utf-8")))  # (savers written off: round 15 searches the unset ones; tests/savers_off.py)
     d.setdefault("constraints", {}).update(con)
     return search.search(Scenario.model_validate(d), top=6)
 

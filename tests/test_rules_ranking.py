@@ -20,7 +20,8 @@ def _7b(**constraints):
     c = {"max_gpus": 16, "gpu_candidates": ["rtx-4090-24gb", "a800-sxm-80gb"],
          "prices": {"rtx-4090-24gb": {"card_hour": 0.8}}, **constraints}
     return scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "full", "framework": "deepspeed"},
-                               "data": {"tokens": "2B"}, "constraints": c})
+                               "data": {"tokens": "2B"}, "constraints": c,
+                               "parallel": {"offload_optimizer": False}})  # (savers written off: round 15 searches the unset ones; tests/savers_off.py)
 
 
 def test_mfu_grades_at_the_guides_boundaries():

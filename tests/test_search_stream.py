@@ -84,6 +84,8 @@ def test_cancel_is_asked_every_chunk(monkeypatch):
     # one search's asks: #1 here (H100, priced by the month only) rents an idle month, so search() also runs the
     # memory savers' search (issue 35 r11, expert11), which asks as often again (tests/test_expert_review_r11.py)
     monkeypatch.setattr(S, "_savers_note", lambda *a, **k: None)
+    # ... and the search of the savers the user left unset (issue 35 r15, savers15), which asks too
+    monkeypatch.setattr(S, "_unset_savers", lambda s, res, *a, **k: res)
     scn = _scn(constraints={"gpu_candidates": ["h100-sxm-80gb"], "max_gpus": 256})
     contexts = list(S.iter_contexts(scn))
     chunks = sum(1 for ctx in contexts for _ in S._candidate_chunks(ctx, 256))

@@ -179,13 +179,13 @@ def savers_scenario_dict(s: Any, frameworks: tuple[str, ...] | None = None, chan
 
 
 def _best_with_savers(s: Any, one: Any, objective: str, run: Callable[[dict], Any],
-                      frameworks: tuple[str, ...] | None):
+                      frameworks: tuple[str, ...] | None, options: list | None = None):
     """(keys, plan) for #1 ``one``: among the saver sets of :func:`saver_options` whose best plan ranks better than
     #1, the one whose plan ranks best by the search's own order (:func:`ranks_better`: fewer or lighter failed
     rules, then the objective); on a tie the earlier set, with fewer savers (each costs time and host memory, and
     each is a change the user must make). (None, None) when none ranks better."""
     best_keys, best = None, None
-    for keys, change in saver_options(s, frameworks):
+    for keys, change in (saver_options(s, frameworks) if options is None else options):
         res = run(savers_scenario_dict(s, frameworks, change))
         if res is None or not res.plans:
             continue
@@ -213,17 +213,19 @@ def _billed_as(one: Any, q: Any) -> Msg:
 
 def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
                 frameworks: tuple[str, ...] | None = None, tight_ahead: bool = False,
-                margin: float = 0.0) -> Msg | None:
+                margin: float = 0.0, options: list | None = None) -> Msg | None:
     """The line for #1 (``plans[0]``) of scenario ``s``: the best plan with the savers on (``run``: the scenario
     dict → the search's result, or None when it cannot run; ``frameworks``: those the search tried), when #1 is one
     to look past, or ``tight_ahead`` (a plan better by the objective ranks after #1 only for tight memory: the
     savers are what makes such a plan roomy; issue 35 round 14, advice14), and that plan ranks better; else None.
     A #1 looked past only for ``tight_ahead`` (itself roomy, billed for what it uses) is worth the line only when the
     savers' plan fails fewer rules, or beats it by more than ``margin`` of the objective (the search's FASTEST_TIE:
-    two estimates closer than that cannot be told apart, and the savers cost time and host memory)."""
+    two estimates closer than that cannot be told apart, and the savers cost time and host memory). ``options``:
+    the saver sets to try (default :func:`saver_options`; the search passes :func:`set_saver_options`, since it
+    applies the others itself, round 15)."""
     if not plans or not (wants_savers(plans[0]) or tight_ahead):
         return None
-    keys, q = _best_with_savers(s, plans[0], objective, run, frameworks)
+    keys, q = _best_with_savers(s, plans[0], objective, run, frameworks, options)
     if q is None:
         return None
     one = plans[0]
@@ -245,3 +247,140 @@ def savers_line(s: Any, plans: list, objective: str, run: Callable[[dict], Any],
                                       "{cost:,.0f} {cur}, billed as {mode}, but it fails the planning rule "
                                       "“{rule}”. Your choice is kept; change it to plan with this.")
     return Msg(CTX, text, args)
+
+
+# ------------------------------------------------------------------------ savers the user left unset (round 15)
+#
+# Issue 35 round 15 (savers15): request 02 of round 14 (GRPO of Qwen2.5-32B, full, vLLM colocated, ≤ 32 GPUs, 7 days)
+# ranked a month of 8 × H200 (94,000 CNY) first for a 1.1-day job, because no one-node 80 GB layout fits with the
+# tools' defaults, and the savers that fit one (vLLM asleep, the optimizer states in CPU memory) were only said. A
+# saver the user did not set is like a framework the user did not name: the search may choose it. It does so only
+# for the layouts that do not fit with the defaults (:func:`unset_saver_options`; ``search._unfit_default``), and a
+# plan that needs such a saver yields to a plan without one by :func:`saver_plan_yields`. A saver the user set (on or
+# off) is never changed: those keep the round-11 line (said, never applied).
+
+#: each saver's scenario field (section, [sub-model,] field)
+SAVER_FIELDS = {"sleep": ("training", "rl", "engine_sleep"), "model": ("training", "rl", "offload_model"),
+                "offload": ("parallel", "offload_optimizer")}
+
+
+def user_set(s: Any, key: str) -> bool:
+    """Whether the user wrote the field of saver ``key`` (pydantic ``model_fields_set`` along its path: a section
+    the user left out leaves every field in it unset)."""
+    obj = s
+    for name in SAVER_FIELDS[key]:
+        if name not in getattr(obj, "model_fields_set", ()):
+            return False
+        obj = getattr(obj, name)
+    return True
+
+
+def user_set_savers(s: Any) -> tuple[str, ...]:
+    """The savers whose field the user wrote (:func:`user_set`), in :data:`SAVER_FIELDS` order."""
+    return tuple(k for k in SAVER_FIELDS if user_set(s, k))
+
+
+def unset_saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tuple[tuple[str, ...], dict]]:
+    """The :func:`saver_options` the search may choose for ``s``: those whose every saver the user left unset."""
+    return [(k, c) for k, c in saver_options(s, frameworks) if not any(user_set(s, x) for x in k)]
+
+
+def set_saver_options(s: Any, frameworks: tuple[str, ...] | None = None) -> list[tuple[tuple[str, ...], dict]]:
+    """The :func:`saver_options` that change a field the user set (said on #1's line, never applied)."""
+    return [(k, c) for k, c in saver_options(s, frameworks) if any(user_set(s, x) for x in k)]
+
+
+def _days(p: Any) -> float:
+    return float(p.calendar_days)
+
+
+def saver_plan_yields(q: Any, p: Any, objective: str, tie: float) -> bool:
+    """Whether plan ``q``, which needs savers the user did not ask for, ranks after plan ``p``, which needs none,
+    though the search's order would put it first. ``tie``: the search's ``FASTEST_TIE`` (two estimates closer
+    than that cannot be told apart). True when
+
+    * ``p`` is within ``tie`` of ``q`` by the objective (cost, or days for "fastest"): the savers buy a difference
+      the estimate cannot tell, and each costs time, host memory and a configuration to test — planning guide §4
+      (lines 36–41: "cost per unit of *effective* compute"; "the cheap card is not always the cheap plan"; framework
+      setup and debugging go into the budget); or
+    * ``q`` is more than ``tie`` slower for less than ``tie`` less money: 4 × the time for 2.5% of the cost is no
+      saving a team signs (guide §3–§4, lines 28–41: time is the other half of the cost; round-15 finding (b):
+      a full 7B fine-tune on 1 × H800 with ZeRO-Offload, 4 × slower for 2.5% less, over a roomy 8-GPU plan).
+
+    Plans of different standing (one misses the constraints or fails a ranking rule the other passes) keep the
+    search's order: the rule is only between plans the search would otherwise order by the objective."""
+    kq, kp = _key(q, objective), _key(p, objective)
+    if kp <= kq * (1.0 + tie) * (1.0 + 1e-12):
+        return True
+    slower = _days(q) > _days(p) * (1.0 + tie)
+    saves = float(q.cost) < float(p.cost) * (1.0 - tie)
+    return slower and not saves
+
+
+def _meets(p: Any, objective: str) -> bool:
+    ok = True
+    if objective != "fastest":
+        ok = bool(getattr(p, "meets_deadline", True))
+    if objective != "cheapest":
+        ok = ok and bool(getattr(p, "within_budget", True))
+    return ok
+
+
+def _standing(p: Any, objective: str) -> tuple[int, int]:
+    """The search's order before the objective: the plans meeting the constraints first, then the ranking
+    penalty (``Plan.penalty``)."""
+    return (0 if _meets(p, objective) else 1, int(p.penalty))
+
+
+def saver_plan_first(q: Any, p: Any, objective: str, tie: float) -> bool:
+    """Whether ``q`` (unrequested savers) ranks before ``p`` (none): by the search's order (:func:`_standing`, then
+    the objective), unless :func:`saver_plan_yields`."""
+    sq, sp = _standing(q, objective), _standing(p, objective)
+    if sq != sp:
+        return sq < sp
+    return _key(q, objective) < _key(p, objective) and not saver_plan_yields(q, p, objective, tie)
+
+
+def _saver_before(a: Any, b: Any, objective: str) -> bool:
+    """Between two plans with savers: the search's order; on a tie the earlier list (fewer savers)."""
+    return (_standing(a, objective), _key(a, objective)) < (_standing(b, objective), _key(b, objective))
+
+
+def merge_ranked(plans: list, saver_lists: list[list], objective: str, tie: float, top: int,
+                 distinct: bool) -> list:
+    """The ranked list of the search with its saver searches (one list per option of :func:`unset_saver_options`,
+    fewest savers first, each in the search's order, each plan's ``unrequested_savers`` set): a merge that keeps
+    each list's order, puts a saver plan first only by :func:`saver_plan_first`, and with ``distinct`` keeps one
+    plan per GPU type and count (the first in the merged order: the search's reducer does the same per list)."""
+    heads = [list(x) for x in saver_lists]
+    base = list(plans)
+    out: list = []
+    seen: set = set()
+    while (base or any(heads)) and len(out) < top:
+        k = None
+        for i, h in enumerate(heads):
+            if h and (k is None or _saver_before(h[0], heads[k][0], objective)):
+                k = i
+        if k is not None and (not base or saver_plan_first(heads[k][0], base[0], objective, tie)):
+            p = heads[k].pop(0)
+        else:
+            p = base.pop(0)
+        where = (p.gpu, int(p.num_gpus))
+        if distinct and where in seen:
+            continue
+        seen.add(where)
+        out.append(p)
+    return out
+
+
+#: the line of a plan that applies savers the user did not ask for (under its rank lines)
+UNREQUESTED_LINE = QT_TRANSLATE_NOOP(
+    CTX, "Applies memory savers you did not ask for: {what}. This layout does not fit in memory with the tools' "
+         "defaults; a plan without savers ranks first when it is within {tie:.0%} of this one by the objective, or "
+         "when the savers cost more than {tie:.0%} in time for less than {tie:.0%} in money. Set the fields to keep "
+         "this plan, or set them off to plan without them.")
+
+
+def unrequested_line(keys: tuple[str, ...], tie: float) -> Msg:
+    """The line of a plan that applies the savers ``keys`` the user did not ask for."""
+    return Msg(CTX, UNREQUESTED_LINE, {"what": Msg(CTX, LABELS[keys]), "tie": tie})

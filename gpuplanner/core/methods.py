@@ -283,7 +283,9 @@ class MethodProfile:
     offload_model: bool = False        # the training model in CPU memory while vLLM generates (Megatron-SWIFT)
     beta: float = 0.1
     mean_response_fraction: float = 1.0  # mean completion / rollout_len (generation_seconds)
-    schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
+    schedule: str = "on_policy"        # on_policy | one_step_off | async (timing: generation overlapped with training)
+    steps_in_flight: int = 1           # async: generation batches in flight (timing._rollouts)
+    regeneration_share: float = 0.0    # groups regenerated for zero reward variance (active sampling, timing._rollouts)
     max_num_seqs: int = 0              # vLLM's concurrent-sequence cap (0: the engine's default, timing._rollouts)
     updates_per_generation: int = 1    # optimizer steps per generation batch (timing._rollouts)
     rollout_tp: int = 0                # vLLM's tensor parallelism (0: the training layout's tp)
@@ -397,6 +399,8 @@ def method_profile(training) -> MethodProfile:
         and rl.generation_engine == "vllm_colocated",
         mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
         schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
+        steps_in_flight=int(getattr(rl, "steps_in_flight", 1) or 1) if obj in RL else 1,
+        regeneration_share=float(getattr(rl, "regeneration_share", 0.0) or 0.0) if obj in RL else 0.0,
         max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates,
         rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0,
         critic_padded=critic and obj in RL and getattr(rl, "critic_padding_free", None) is False,

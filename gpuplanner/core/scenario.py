@@ -265,11 +265,30 @@ class RlSection(_Section):
                            "(--enable_hybrid_engine; DeepSpeed config hybrid_engine.enabled, default false) decodes "
                            "through DeepSpeed-Inference's fused kernels (14 a decoder layer) instead of the model's "
                            "own forward (time model)")
-    schedule: Literal["on_policy", "one_step_off"] = Field(
+    schedule: Literal["on_policy", "one_step_off", "async"] = Field(
         "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
                                  "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "
                                  "batch while the current one trains (verl recipe one_step_off_policy, OpenRLHF "
-                                 "--async_train); needs generation_engine vllm_separate")
+                                 "--async_train); async: vLLM on its own GPUs keeps steps_in_flight generation "
+                                 "batches in flight, streamed to the learners through a queue (open-instruct "
+                                 "grpo_fast async_steps, NeMo RL async_grpo max_trajectory_age_steps, verl "
+                                 "fully_async_policy, AReaL max_head_offpolicyness); both need generation_engine "
+                                 "vllm_separate")
+    steps_in_flight: int = Field(
+        1, ge=1, le=64, description="schedule async: generation batches in flight at once, i.e. how many training "
+                                    "steps old a rollout may be (time model: the engines decode that many steps' "
+                                    "rollouts together, the learners take whole groups as they finish, and a "
+                                    "group's longest completion ends the window once; one_step_off waits for the "
+                                    "batch's longest). 1 (default). Tools' defaults: open-instruct async_steps 8 "
+                                    "(StreamingDataLoaderConfig, e6c3044a); NeMo RL max_trajectory_age_steps 1 "
+                                    "(its async GRPO examples); OpenRLHF --async_train and verl one_step_off: 1")
+    regeneration_share: float = Field(
+        0.0, ge=0, lt=1, description="share of the generated groups thrown away and generated again because every "
+                                     "completion of the group got the same reward (open-instruct active_sampling "
+                                     "with filter_zero_std_samples; DAPO dynamic sampling, verl algorithm."
+                                     "filter_groups): generation does 1 / (1 − share) times the kept rollouts. "
+                                     "0 (default): nothing regenerated. Tools do not publish it; it is a run's "
+                                     "property (data, model, step), not a tool constant")
 
 
 class TrainingSection(_Section):
@@ -958,10 +977,14 @@ def _check_rl_engine(t, search_frameworks: bool = False) -> None:
     holds a framework, stays valid (review r12)."""
     if t.objective not in ("ppo", "grpo"):
         return
-    if t.rl.schedule == "one_step_off" and t.rl.generation_engine != "vllm_separate":
+    if t.rl.schedule in ("one_step_off", "async") and t.rl.generation_engine != "vllm_separate":
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-            CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
-                 "GPUs, overlapped with training)")))
+            CTX, "training.rl.schedule={schedule} needs generation_engine vllm_separate (generation on its own "
+                 "GPUs, overlapped with training)"), schedule=t.rl.schedule))
+    if t.rl.steps_in_flight > 1 and t.rl.schedule != "async":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.rl.steps_in_flight={n} needs schedule async (on_policy has no batch in flight, "
+                 "one_step_off one)"), n=t.rl.steps_in_flight))
     if t.rl.hybrid_engine:
         _check_hybrid_engine(t, search_frameworks)
     if not t.rl.offload_model:

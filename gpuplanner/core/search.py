@@ -211,6 +211,9 @@ class Plan(PlanFigures):
     #: how many lines the ranking put first in ``explanation`` (its rank line, #1's held-back line, #1's savers
     #: line): a line added under them goes at this index (:func:`_fabric_ahead_line`, :func:`_savers_note`)
     head_lines: int = 0
+    #: the memory savers (:data:`advisor_savers.SAVER_FIELDS` keys) this plan applies that the user left unset: the
+    #: search chose them because this layout does not fit with the defaults (issue 35 round 15, savers15)
+    unrequested_savers: tuple[str, ...] = ()
 
     # ---- read from the Evaluation (the plan is said once: core.evaluate.Evaluation and its Layout)
     gpu = property(lambda self: self.evaluation.gpu_id)
@@ -296,6 +299,7 @@ class Plan(PlanFigures):
             else round(self.effective_tflops_per_gpu, 3),
             "decision": [{**{k: v for k, v in d.items() if k != "message"}, "message": d["message"].render()}
                          for d in self.decision],
+            "unrequested_savers": list(self.unrequested_savers),
         })
         return out
 
@@ -375,6 +379,9 @@ class SearchContext:
     #: the price of the rows over several nodes where it is not ``price`` (PriceTable.for_nodes: a networked
     #: offer of the card); None: ``price`` bills every row
     price_multi: costmod.GpuPrice | None = None
+    #: this GPU type and framework with the scenario's defaults, for a search that applies savers the user left
+    #: unset: only the rows that do not run with the defaults are kept (:func:`_unfit_default`)
+    plain: "SearchContext | None" = None
 
     @property
     def facts(self):
@@ -934,16 +941,14 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
     ``train_hours``, ``mfu``, ``frac_*``, ``mode_costs`` (modes × len(idx)), ``mode``, ``cost`` and
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
-    ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
-    (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
-    :class:`_ChunkCache`; ``cap_max``: the largest card, in GiB, of the contexts reading this chunk;
-    ``keep_rows``: a later context has a card of this one's capacity). ``lazy``
-    (the search's reducer, which keeps few rows): of the candidate columns only
+    ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context (``store``:
+    keep this chunk's for a later one; ``token``: the chunk's name in the search's :class:`_ChunkCache`; ``cap_max``:
+    the largest card, in GiB, of the contexts reading this chunk; ``keep_rows``: a later context has a card of this
+    one's capacity). ``lazy`` (the search's reducer, which keeps few rows): of the candidate columns only
     ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
-    :func:`_kept_rows` completes the rows that are kept. ``unpriced`` (a one-item list; only for a reducer
-    that keeps one plan per GPU count, ``lazy``): the rows :func:`_unpriced` finds outranked are left out of
-    ``idx`` and ``sub`` without being priced, and the number of them that have a finite cost is added to
-    ``unpriced[0]``."""
+    :func:`_kept_rows` completes the rows that are kept. ``unpriced`` (a one-item list; only for a reducer that keeps
+    one plan per GPU count, ``lazy``): the rows :func:`_unpriced` finds outranked are left out of ``idx`` and ``sub``
+    without being priced, and the number of them that have a finite cost is added to ``unpriced[0]``."""
     s = ctx.resolved.scenario
     if memo is not None:
         p = memo.prep(ctx)
@@ -962,6 +967,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
 
     total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
     cap = float(ctx.gpu.memory_gib or 0.0)
+    if ctx.plain is not None:  # (the layouts then memoised for the whole chunk: the filtered total is not kept)
+        total, cap_max = _unfit_default(ctx, c, total, cap), None
     if memo is not None and lazy:
         fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
         idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
@@ -1006,6 +1013,35 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         if found:
             unpriced[0] += _unpriced_finite(*found, rest, sub["cost"])
     return mem_gib, idx, sub
+
+
+def _plain_context(ctx: SearchContext, r: Resolved) -> SearchContext:
+    """``ctx`` with :attr:`SearchContext.plain`: the same GPU type and framework resolved as ``r`` (the scenario's
+    defaults); ``ctx`` as it is where ``r`` cannot be timed (then every row counts as needing the savers)."""
+    try:
+        plain = replace(ctx, resolved=r, scenario=r.scenario, time_kwargs=_time_kwargs(r))
+    except PlannerError:
+        return ctx
+    return replace(ctx, plain=plain)
+
+
+def _unfit_default(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.ndarray, cap: float) -> np.ndarray:
+    """``total`` with the rows that run with the scenario's defaults (:attr:`SearchContext.plain`: they fit in
+    memory and their vLLM engine starts, as the search without savers finds them) set to infinity: a search that
+    applies savers the user left unset keeps only the layouts that need them (issue 35 round 15, savers15). A new
+    array (the memo's stored one is left as it is)."""
+    pc = ctx.plain
+    kw = memory_kwargs(pc.resolved)
+    kw["offload_params"] = offload_params_applies(pc.resolved.scenario)
+    mem = memory_arrays(pc.facts, **kw, tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"],
+                        zero=c["zero"], recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"],
+                        grad_accum=c["grad_accum"], vpp=c["vpp"],
+                        offload=np.full(len(c["tp"]), bool(pc.resolved.scenario.parallel.offload_optimizer)))
+    runs = np.asarray(mem["total"], dtype=float) / GIB + pc.resolved.scenario.assumptions.memory_headroom_gib <= cap
+    starts = _vllm_starts(pc, c["tp"])
+    if starts is not None:
+        runs &= starts
+    return np.where(runs, np.inf, total)
 
 
 def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, cap: float) -> np.ndarray:
@@ -1449,11 +1485,9 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "so the best by the objective among those that fail the least comes "
                                           "first; this one fails the planning rule “{rule}” (its check below).")
         elif n == 1:
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
-                                          "constraints and pass the ranking rules.")
+            text = RANK_FIRST
         else:
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type "
-                                          "and count).")
+            text = RANK_NEXT
         plan.explanation.insert(0, Msg(CTX, text, args))
         plan.head_lines += 1
 
@@ -1479,6 +1513,14 @@ def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str) -> str:
     return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} dearer than the cheapest plan ({cost:,.0f} {cur}, {span}); "
                                   "plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by "
                                   "time among them.")
+
+
+#: the rank lines of a plan ranked by the objective alone: the first, and the others (:func:`_rank_lines`,
+#: renumbered by :func:`_renumbered` when the search merges its saver searches' plans)
+RANK_FIRST = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the constraints "
+                                    "and pass the ranking rules.")
+RANK_NEXT = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type and "
+                                   "count).")
 
 
 def _fabric_ahead_line(plans: list, chosen, order, cat, contexts, con: Any, objective: str, cur: str) -> None:
@@ -1735,20 +1777,20 @@ def _candidate_gpus(gpu_ids, custom_gpus) -> list:
 
 def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, prices: PriceTable | None = None,
                   overheads: Overheads | None = None, skipped: dict[str, Msg] | None = None,
-                  rules_on: bool = True):
-    """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced
-    catalog GPU) and framework (:func:`searched_frameworks`); GPUs left out are recorded in ``skipped`` with
-    the reason (no price, unknown memory, below the card class of the planning rules ...). ``rules_on``: apply
-    the card, node and pipeline rules of ``constraints.rules``."""
+                  rules_on: bool = True, unfit_under: Scenario | None = None):
+    """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced catalog
+    GPU) and framework (:func:`searched_frameworks`); GPUs left out are in ``skipped`` with the reason (no price,
+    unknown memory, below the card class ...). ``rules_on``: apply the card, node and pipeline rules of
+    ``constraints.rules``. ``unfit_under``: ``scenario`` without its savers (:attr:`SearchContext.plain`)."""
 
-    s = scenario
-    con = s.constraints
+    s, con = scenario, scenario.constraints
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
     skipped = {} if skipped is None else skipped
     arch = resolve_arch(s.model, models)
     facts = _facts_for(arch)
-    base = Resolved(scenario=s, arch=arch, facts=facts, gpu=None)
+    base, plain = (Resolved(scenario=x, arch=arch, facts=facts, gpu=None) if x is not None else None
+                   for x in (s, unfit_under))
     trainable = trainable_params(base)
     tokens = float(s.data.tokens)
     ci = cost_inputs(s, arch, facts.params.total, trainable, ov)
@@ -1806,12 +1848,13 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
             except PlannerError as err:
                 skipped[gpu.id] = Msg.of(error_text(err))  # keeps a MsgStr's id: shown translated
                 break
-            yield SearchContext(
+            ctx = SearchContext(
                 scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
                 tokens=tokens, setup_hours=ci.setup_hours, ckpt_bytes=ci.ckpt_bytes, model_flops_per_token=mf_tok,
                 target_batch_seqs=target, table=table, framework_searched=searched, rules_on=rules_on,
                 price_multi=None if multi is price else multi,
             )
+            yield ctx if plain is None else _plain_context(ctx, _resolved_for(plain, gpu, g, fw if searched else None))
 
 
 CHUNK_ROWS = 1 << 16  # candidates evaluated at a time (~1.5 kB each in flight): bounds the search's memory, whatever max_gpus is
@@ -2218,11 +2261,18 @@ def search(
     generated and evaluated a chunk at a time and reduced as they come (:class:`_Reducer`), so memory does not
     grow with the number of candidates. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
     count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
-    without them and says so in ``notes`` (``rules_relaxed``). ``savers``: #1's line on the framework's memory
-    savers (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
+    without them and says so in ``notes`` (``rules_relaxed``). The memory savers the user left unset are searched
+    for the layouts that do not fit without them (:func:`_unset_savers`). ``savers``: #1's line on the savers the
+    user set (:func:`_savers_note`; a caller that reads only #1's figures, such as the project's replans, skips it).
     """
-    res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
+    options = _unset_options(scenario, models)
+    # with savers to search, every pass at the app's full length and cut after the merge (`plan --top 5` is the
+    # first rows of the Plans page's list, as _search's own choice)
+    n = max(top, RANKED_LIST_LENGTH) if options and distinct else top
+    res = _search(scenario, models, top=n, objective=objective, prices=prices, overheads=overheads,
                   cancel=cancel, distinct=distinct, rules_on=True)
+    res = _unset_savers(scenario, res, models, prices, overheads, cancel, n, distinct, options)
+    res.plans = res.plans[:top]
     on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
     if res.plans:
         if savers:
@@ -2263,13 +2313,95 @@ def _savers_note(s: Scenario, res: SearchResult, models: ModelSource | None, pri
         fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
     except (PlannerError, ValueError):
         return
+    options = saversmod.set_saver_options(s, fws)  # the unset ones are searched (_unset_savers, round 15)
+    if not options:
+        return
     line = saversmod.savers_line(s, res.plans, res.objective, run, fws, tight_ahead=res.tight_ahead,
-                                 margin=FASTEST_TIE)
+                                 margin=FASTEST_TIE, options=options)
     if line is None:
         return
     top = res.plans[0]
     top.explanation.insert(top.head_lines, line)  # under the ranking's own lines (Plan.head_lines)
     top.head_lines += 1
+
+
+def _unset_options(s: Scenario, models: ModelSource | None) -> list:
+    """:func:`advisor_savers.unset_saver_options` for ``s`` over the frameworks the search tries ([] on an error)."""
+    try:
+        arch = resolve_arch(s.model, models)
+        return saversmod.unset_saver_options(s, searched_frameworks(s, bool(arch.is_moe), arch)[0])
+    except (PlannerError, ValueError):
+        return []
+
+
+def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, prices: Any, overheads: Any,
+                  cancel: Callable[[], bool] | None, top: int, distinct: bool, options: list) -> SearchResult:
+    """The search with the memory savers the user left unset (issue 35 round 15, savers15): one search per option
+    of :func:`advisor_savers.unset_saver_options`, keeping only the layouts that do not fit with the defaults
+    (:func:`_unfit_default`), merged into ``res``'s ranking by :func:`advisor_savers.merge_ranked` (a plan needing
+    them yields to one without by :func:`advisor_savers.saver_plan_yields`). Each such plan keeps its savers
+    (:attr:`Plan.unrequested_savers`) and says them under its rank lines. ``res`` itself when none applies; the
+    first saver search with plans when nothing fits with the defaults. ``options``: :func:`_unset_options`."""
+    if not options:
+        return res
+    arch = resolve_arch(s.model, models)
+    fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
+    found: list[SearchResult] = []
+    for keys, change in options:
+        try:
+            v = Scenario.model_validate(saversmod.savers_scenario_dict(s, fws, change))
+            r = _search(v, models, top=top, objective=res.objective, prices=prices, overheads=overheads,
+                        cancel=cancel, distinct=distinct, rules_on=True, unfit_under=s)
+        except SearchCancelled:
+            raise
+        except (PlannerError, ValueError):
+            continue
+        for p in r.plans:
+            p.unrequested_savers = keys
+            p.explanation.insert(p.head_lines, saversmod.unrequested_line(keys, FASTEST_TIE))
+            p.head_lines += 1
+        found.append(r)
+    res.search_ms += sum(r.search_ms for r in found)  # (the figures printed count every pass)
+    res.candidates_evaluated += sum(r.candidates_evaluated for r in found)
+    res.candidates_fitting += sum(r.candidates_fitting for r in found)
+    if not any(r.plans for r in found):
+        return res
+    if not res.plans:
+        return next(r for r in found if r.plans)
+    first = res.plans[0]
+    merged = saversmod.merge_ranked(res.plans, [r.plans for r in found], res.objective, FASTEST_TIE,
+                                    sum(len(r.plans) for r in found) + len(res.plans), distinct)
+    if distinct:  # the same choice as _search's: one per GPU type and count, a share of the list per GPU type
+        gids = list(dict.fromkeys(p.gpu for p in merged))
+        keep = _diverse(np.arange(len(merged)), np.array([gids.index(p.gpu) for p in merged], dtype=np.int64),
+                        np.array([int(p.num_gpus) for p in merged], dtype=np.int64), max(top, RANKED_LIST_LENGTH))
+        merged = [merged[int(i)] for i in keep]
+    res.plans = merged[:top]
+    _renumbered(res.plans, {id(first)} | {id(r.plans[0]) for r in found if r.plans})
+    if res.plans[0] is not first:
+        res.tight_ahead = next(r.tight_ahead for r in found if r.plans and r.plans[0] is res.plans[0]) \
+            if any(r.plans and r.plans[0] is res.plans[0] for r in found) else False
+        res.rent_vs_build = res.plans[0].evaluation.rent_vs_build
+    return res
+
+
+def _renumbered(plans: list[Plan], firsts: set[int]) -> None:
+    """Each plan's rank line (``explanation[0]``) with its place in the merged list (the generic lines read as
+    their place: :data:`RANK_FIRST`, :data:`RANK_NEXT`); a plan that was #1 of its search (``firsts``: ids) and is
+    no longer #1 loses #1's other head lines (held-back plan, savers line) and its decision."""
+    for n, p in enumerate(plans, start=1):
+        if not p.head_lines or not p.explanation:
+            continue
+        line = p.explanation[0]
+        text = line.text
+        if text in (RANK_FIRST, RANK_NEXT):
+            text = RANK_FIRST if n == 1 else RANK_NEXT
+        p.explanation[0] = Msg(line.context, text, {**dict(line.params), "n": n})
+        if n > 1 and id(p) in firsts:
+            kept = [m for m in p.explanation[1:p.head_lines] if m.text == saversmod.UNREQUESTED_LINE]
+            p.explanation[1:p.head_lines] = kept
+            p.head_lines = 1 + len(kept)
+            p.decision = []
 
 
 #: What the search tries, when nothing fits, in place of the user's choice (said, never applied: the user's
@@ -2587,7 +2719,7 @@ def _objective(objective: str) -> str:
 
 def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objective: str | None,
             prices: PriceTable | None, overheads: Overheads | None, cancel: Callable[[], bool] | None,
-            distinct: bool, rules_on: bool) -> SearchResult:
+            distinct: bool, rules_on: bool, unfit_under: Scenario | None = None) -> SearchResult:
     t0 = time.perf_counter()
     s = scenario
     con = s.constraints
@@ -2596,7 +2728,6 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     ov = overheads or Overheads()
     arch = resolve_arch(s.model, models)
     facts = _facts_for(arch)
-    tokens = float(s.data.tokens)
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
     skipped: dict[str, Msg] = {}
@@ -2604,13 +2735,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
-    total_pflop = mf_tok * tokens / 1e15
+    total_pflop = mf_tok * float(s.data.tokens) / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
     memo = _MemoryMemo()
     # the contexts listed first (cheap), so that a chunk's memory is kept only where a later context of the
     # same framework (another GPU type) may reuse it
-    all_ctx = list(iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on))
+    all_ctx = list(iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on,
+                                 unfit_under=unfit_under))  # (a saver search: savers15)
     chunks = _ChunkCache(all_ctx, con.max_gpus)
     for ctx in all_ctx:
         if cancel is not None and cancel():

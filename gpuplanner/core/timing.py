@@ -4814,9 +4814,10 @@ def time_gpu(
                 x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
             z3_open_s, dequant, attn_eager_s, attn_padded_s, fsdp1_grad_s = (
                 x * scale_t for x in (z3_open_s, dequant, attn_eager_s, attn_padded_s, fsdp1_grad_s))
-        if profile.schedule == "one_step_off":
+        if profile.schedule in ("one_step_off", "async"):
             # the generation GPUs produce step n+1's rollouts while step n trains (verl one_step_off_policy,
-            # OpenRLHF --async_train): only what outlasts the training is exposed; the refit is not overlapped
+            # OpenRLHF --async_train; async: the next steps_in_flight steps', async_window): the step is the slower
+            # stage, only what outlasts the training is exposed; the refit is not overlapped
             train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
             exposed = maximum(generation - train, 0.0)
             wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
@@ -4938,12 +4939,26 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     One generation batch feeds ``updates_per_generation`` optimizer steps (verl ``train_batch_size /
     ppo_mini_batch_size``): it holds that many steps' rollouts, generated together (the longest completion is
     waited for once), and it and the refit are shared by those steps.
+
+    ``schedule`` async with ``steps_in_flight`` = s (:func:`async_window`): the engines hold s steps' rollouts at
+    once and the learner takes each step's as they finish, so the engines decode s batches together (their live
+    batch up to s times larger, within ``max_num_seqs`` and the KV pool) and the longest completion (of one
+    group's rollouts: the learners take whole groups, of ``group_size``, as they finish) ends the s-step window
+    once: a step's generation is the window's over s (by Little's law, s steps of groups in flight each finishing
+    after its longest completion). s = 1 is
+    one_step_off's single batch; a large s leaves the streaming throughput, ``seqs × mean / live`` decode steps.
+    ``regeneration_share`` r (open-instruct ``active_sampling``, DAPO dynamic sampling): the engines generate
+    1 / (1 − r) times the kept rollouts (the thrown-away groups' too), each at the concurrency of the kept ones:
+    the generation time is 1 / (1 − r) times.
     """
     ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
     where, maximum = ops.where, ops.maximum
     seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
-    # every rollout of the generation batch, all engines together: the trainer waits for the last one
+    # every rollout of the generation batch, all engines together: the trainer waits for the last one (async: a
+    # group's, the learners taking whole groups as they finish, async_window)
     n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
+    if profile.schedule == "async":
+        n_rollouts = float(max(profile.group_size, 1)) + 0.0 * n_rollouts
     if profile.engine != "training":
         # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
         # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
@@ -4980,7 +4995,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # inference.ServingEfficiency's: since issue 35 round 5 the streaming share, the step's kernels adding their fixed
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
-    k = float(profile.updates_per_generation)
+    # the steps whose rollouts are decoded together: a generation batch's, times the async window's
+    k = float(profile.updates_per_generation) * async_window(profile)
     # where NCCL runs vLLM's decode all-reduces: across NVLink domains, or over 8 GPUs inside one (vllm_tp_allreduce)
     tp_net = None if pool is None else vllm_tp_allreduce(tp, lay["dom"], nic, intra_p2p, ops)
     gen = generation_seconds(
@@ -4989,7 +5005,32 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
         tp_net=tp_net)
     refit = refit + lay.get("nemo_refit_tensors", 0.0) * NEMO_RL_REFIT_S_PER_TENSOR  # NeMo RL's, tensor by tensor
-    return gen.seconds / k, gen.wait_longest / k, refit / k, scale_t, gen.net_allreduce / k
+    # (the refit follows each generation batch's optimizer steps, not the async window: every step's weights go)
+    refit = refit / float(profile.updates_per_generation)
+    # the regenerated groups (regeneration_share r): the engines' time for 1 / (1 − r) of the kept rollouts, at the
+    # same concurrency (open-instruct replenishes a filtered group's prompt, the in-flight pool stays s batches;
+    # verl's filter_groups generates whole extra generation batches, num_gen_batches)
+    k = k * (1.0 - profile.regeneration_share)
+    return gen.seconds / k, gen.wait_longest / k, refit, scale_t, gen.net_allreduce / k
+
+
+def async_window(profile) -> float:
+    """Generation batches decoded together under ``schedule`` async: ``steps_in_flight`` (1 otherwise).
+
+    Steady state of a two-stage pipeline (generation on its own GPUs, training on the rest) with s batches in
+    flight: a step lasts the slower stage (the refit on top), not their sum. The tools bound how far generation
+    runs ahead of training: open-instruct ``grpo_fast`` keeps ``async_steps`` steps of prompts queued to the vLLM
+    actors and the learner takes whole groups from ``inference_results_Q`` in the order they finish
+    (``data_loader.accumulate_inference_batches``, e6c3044a); NeMo RL's async GRPO keeps trajectories at most
+    ``max_trajectory_age_steps`` old in its replay buffer; verl's fully_async_policy and AReaL bound the same lag
+    (``staleness_threshold``, ``max_head_offpolicyness``). With continuous batching a finished sequence's slot takes
+    the next batch's, so within a window of s batches only the last completion waits for the longest one (vLLM
+    scheduler, :func:`methods.decode_steps`). open-instruct's vLLM actor sends a prompt's group once all its
+    ``num_samples_per_prompt_rollout`` samples finish (``vllm_utils.accumulate_completions``) and refills a
+    finished sample's slot from the prompt queue (``_prefetch_worker``); with ``inflight_updates`` (default true)
+    the weight update does not drain the engine (``LLMRayActor.update_weights``): without it every step would wait
+    for the longest completion in flight, which this schedule does not model."""
+    return float(profile.steps_in_flight) if profile.schedule == "async" else 1.0
 
 
 # ------------------------------------------------------------------------------------- one scenario

@@ -356,8 +356,12 @@ class SearchController(QObject):
         """The inputs the search depends on; adopting one of its plans does not change this. The model's own dump
         of the user's scenario (made once per change) and the folder, compared with ``==`` (a JSON text of the
         scenario, made two or three times per keystroke, cost the GUI thread ~0.4 ms each; the scenario holds no
-        NaN, ``allow_inf_nan=False``, so equal inputs compare equal)."""
-        return (model.user_dump(), str(model.base_dir))
+        NaN, ``allow_inf_nan=False``, so equal inputs compare equal). With the memory savers the user set (the dump
+        does not tell a saver written off from one left at its default off, and the search applies only the unset
+        ones: core.advisor_savers, issue 35 round 15)."""
+        from gpuplanner.core.advisor_savers import user_set_savers
+
+        return (model.user_dump(), str(model.base_dir), user_set_savers(model.user_scenario()))
 
     def _on_changed(self, section: str) -> None:
         if section in ("meta",) or not self.enabled:

@@ -84,12 +84,30 @@ def _get_path(data: dict, path: str) -> Any:
     return cur
 
 
+#: an adopted plan's path the user never set (pydantic ``model_fields_set``): putting the user's value back leaves
+#: it unset, so the search still treats it as the user's default (the memory savers the user left unset are search
+#: options: core.advisor_savers, issue 35 round 15)
+UNSET = object()
+
+
+def _has_path(data: dict, path: str) -> bool:
+    cur: Any = data
+    for part in path.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return False
+        cur = cur[part]
+    return True
+
+
 def _set_path(data: dict, path: str, value: Any) -> None:
     parts = path.split(".")
     cur = data
     for part in parts[:-1]:
         cur = cur.setdefault(part, {})
-    cur[parts[-1]] = value
+    if value is UNSET:
+        cur.pop(parts[-1], None)
+    else:
+        cur[parts[-1]] = value
 
 
 def _with_paths(data: dict, values: dict[str, Any]) -> dict:
@@ -109,7 +127,10 @@ def _with_paths(data: dict, values: dict[str, Any]) -> dict:
                 cur[part] = nxt
                 copied.add(key)
             cur = nxt
-        cur[parts[-1]] = value
+        if value is UNSET:  # (the user never set it: left unset)
+            cur.pop(parts[-1], None)
+        else:
+            cur[parts[-1]] = value
     return out
 
 
@@ -224,8 +245,11 @@ class ScenarioModel(QObject):
         errors: dict[str, str] = {}
         good = dict(self._pending)
         scenario = None
+        # the fields the user never set stay unset (pydantic ``model_fields_set``): the search applies the memory
+        # savers the user left unset where the defaults do not fit (core.advisor_savers, issue 35 round 15)
+        written = self._scenario.model_dump(exclude_unset=True)
         for _ in range(len(draft_paths) + 1):
-            data = _with_paths(before, good)
+            data = _with_paths(written, good)
             try:
                 scenario = Scenario.model_validate(data)
                 break
@@ -394,10 +418,11 @@ class ScenarioModel(QObject):
         adopting is not an edit (the document does not become modified)."""
         values = dict(values)
         restore = {p: v for p, v in self._plan_paths.items() if p not in values}
-        dump = self._scenario.model_dump()
+        written = self._scenario.model_dump(exclude_unset=True)
         for p in values:
             if p not in self._plan_paths:
-                self._plan_paths[p] = _get_path(dump, p)
+                # the user's value as written (a section's dict: its set fields only), or UNSET
+                self._plan_paths[p] = _get_path(written, p) if _has_path(written, p) else UNSET
         for p in restore:
             del self._plan_paths[p]
         self._user = None
@@ -413,7 +438,7 @@ class ScenarioModel(QObject):
         if self._user is None:
             scen = self._scenario
             if self._plan_paths:
-                data = self._scenario.model_dump()
+                data = self._scenario.model_dump(exclude_unset=True)  # (unset fields stay unset: set_many)
                 for p, v in self._plan_paths.items():
                     _set_path(data, p, v)
                 try:

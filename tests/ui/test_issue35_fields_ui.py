@@ -125,6 +125,18 @@ def test_rl_fields_write_the_scenario_and_refuse_bad_values(page):
     assert rl().schedule == "on_policy"
     choose(page.engine, "vllm_separate")
     assert rl().schedule == "one_step_off" and rl().generation_engine == "vllm_separate"
+    # batches in flight (rlasync15): the asynchronous schedule's, editable there; a share regenerated below 1
+    assert not page.steps_in_flight.isEnabled()
+    choose(page.schedule, "async")
+    assert rl().schedule == "async" and page.steps_in_flight.isEnabled()
+    page.steps_in_flight.setValue(4)
+    assert rl().steps_in_flight == 4
+    type_text(page.regeneration_share, "0.3")
+    assert rl().regeneration_share == pytest.approx(0.3)
+    type_text(page.regeneration_share, "1")
+    refused(page.regeneration_share)
+    assert rl().regeneration_share == pytest.approx(0.3)
+    type_text(page.regeneration_share, "0")
 
 
 def test_project_serving_phase_sets_engine_and_memory_share(make_window, tmp_path, qtbot):

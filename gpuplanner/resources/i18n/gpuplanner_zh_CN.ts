@@ -4733,6 +4733,10 @@
         <translation>{mode}，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项</translation>
     </message>
     <message>
+        <source>Applies memory savers you did not ask for: {what}. This layout does not fit in memory with the tools&apos; defaults; a plan without savers ranks first when it is within {tie:.0%} of this one by the objective, or when the savers cost more than {tie:.0%} in time for less than {tie:.0%} in money. Set the fields to keep this plan, or set them off to plan without them.</source>
+        <translation>采用了你未要求的显存节省手段：{what}。按工具的默认设置，这一布局放不进显存；不用这些手段的方案若按目标与本方案相差在 {tie:.0%} 以内，或这些手段多花的时间超过 {tie:.0%} 而省下的钱不到 {tie:.0%}，则排在前面。要保留此方案，请在场景中写明这些字段；若不想用，请将其设为关闭后重新规划。</translation>
+    </message>
+    <message>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
@@ -8928,6 +8932,14 @@
         <translation>training.rl.rollout_len={rollout} 在 seq_len={seq_len} 中没有留给提示的长度</translation>
     </message>
     <message>
+        <source>training.rl.schedule={schedule} needs generation_engine vllm_separate (generation on its own GPUs, overlapped with training)</source>
+        <translation>training.rl.schedule={schedule} 需要 generation_engine 为 vllm_separate（在独立的 GPU 上生成，与训练重叠）</translation>
+    </message>
+    <message>
+        <source>training.rl.steps_in_flight={n} needs schedule async (on_policy has no batch in flight, one_step_off one)</source>
+        <translation>training.rl.steps_in_flight={n} 需要 schedule 为 async（on_policy 没有在途的批次，one_step_off 只有一个）</translation>
+    </message>
+    <message>
         <source>training.rl.offload_model needs generation_engine vllm_colocated (the training model leaves the GPUs vLLM generates on)</source>
         <translation>training.rl.offload_model 需要 generation_engine 为 vllm_colocated（训练模型让出 vLLM 生成所用的 GPU）</translation>
     </message>
@@ -9054,10 +9066,6 @@
     <message>
         <source>a scenario must be a JSON object</source>
         <translation>场景必须是 JSON 对象</translation>
-    </message>
-    <message>
-        <source>training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own GPUs, overlapped with training)</source>
-        <translation>training.rl.schedule=one_step_off 需要 generation_engine 为 vllm_separate（在独立的 GPU 上生成，与训练重叠）</translation>
     </message>
     <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}: with {n} GPUs a model-parallel group tp·pp·cp={g} (dp {d}) keeps this batch, or let the search choose the layout (parallel.auto)</source>
@@ -10312,6 +10320,26 @@
         <translation>冻结的奖励模型（策略模型架构加价值头）或奖励函数</translation>
     </message>
     <message>
+        <source>On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl one_step_off_policy, OpenRLHF --async_train). Asynchronous: several batches in flight, the learners taking groups as they finish (open-instruct async_steps, NeMo RL async GRPO, verl fully async). Both need vLLM on separate GPUs</source>
+        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）。异步：多个批次同时在途，训练端按组完成的先后取用（open-instruct async_steps、NeMo RL 异步 GRPO、verl fully async）。两者都需要 vLLM 在单独的 GPU 上</translation>
+    </message>
+    <message>
+        <source>Batches in flight</source>
+        <translation>在途批次数</translation>
+    </message>
+    <message>
+        <source>Asynchronous schedule: generation batches in flight at once, i.e. how many steps old a rollout may be. The longest completion then holds the learners once per that many steps. Default 1. open-instruct async_steps defaults to 8, NeMo RL max_trajectory_age_steps to 1</source>
+        <translation>异步调度：同时在途的生成批次数，即一条采样最多可落后多少步。最长的补全因此每隔这么多步才让训练端等待一次。默认 1。open-instruct 的 async_steps 默认 8，NeMo RL 的 max_trajectory_age_steps 默认 1</translation>
+    </message>
+    <message>
+        <source>Regenerated share</source>
+        <translation>重新生成的比例</translation>
+    </message>
+    <message>
+        <source>Share of the generated groups thrown away and generated again because all their completions got the same reward (open-instruct active sampling, DAPO dynamic sampling). Generation takes 1 / (1 − share) as long. No tool publishes it; default 0: nothing regenerated</source>
+        <translation>因组内所有补全奖励相同而被丢弃并重新生成的组所占比例（open-instruct 主动采样、DAPO 动态采样）。生成时间变为 1 / (1 − 比例) 倍。没有工具公布此值；默认 0：不重新生成</translation>
+    </message>
+    <message>
         <source>Model offload during rollouts</source>
         <translation>采样期间卸载训练模型</translation>
     </message>
@@ -10538,6 +10566,18 @@
     <message>
         <source>every sample padded to the sequence length</source>
         <translation>每个样本都填充到序列长度</translation>
+    </message>
+    <message>
+        <source>asynchronous (batches in flight)</source>
+        <translation>异步（多批在途）</translation>
+    </message>
+    <message>
+        <source>batches</source>
+        <translation>批</translation>
+    </message>
+    <message>
+        <source>of the groups</source>
+        <translation>的组</translation>
     </message>
     <message>
         <source>fused inference kernels (--enable_hybrid_engine)</source>
@@ -10834,10 +10874,6 @@
     <message>
         <source>RL schedule</source>
         <translation>强化学习调度</translation>
-    </message>
-    <message>
-        <source>On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl one_step_off_policy, OpenRLHF --async_train); needs vLLM on separate GPUs</source>
-        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）；需要 vLLM 在单独的 GPU 上</translation>
     </message>
     <message>
         <source>Critic without padding</source>

@@ -201,7 +201,9 @@ class TrainingPage(BasePage):
                                                 fmt=fmt_float)
         self.response_len_std = BoundEdit(m, "training.rl.response_len_std", parse=parse_float, fmt=fmt_float,
                                           allow_empty=True)
-        self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off"])
+        self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off", "async"])
+        self.steps_in_flight = BoundSpin(m, "training.rl.steps_in_flight", 1, 64)
+        self.regeneration_share = BoundEdit(m, "training.rl.regeneration_share", parse=parse_float, fmt=fmt_float)
         self.enforce_eager = BoundCheck(m, "training.rl.enforce_eager")
         self.sleep_level = BoundCombo(m, "training.rl.sleep_level", [1, 2])
         self.rl_offload_model = BoundCheck(m, "training.rl.offload_model")
@@ -219,6 +221,8 @@ class TrainingPage(BasePage):
                        ("rollout_tp", self.rollout_tp), ("updates_per_generation", self.updates_per_generation),
                        ("mean_response_fraction", self.mean_response_fraction),
                        ("response_len_std", self.response_len_std), ("schedule", self.schedule),
+                       ("steps_in_flight", self.steps_in_flight),
+                       ("regeneration_share", self.regeneration_share),
                        ("enforce_eager", self.enforce_eager), ("sleep_level", self.sleep_level),
                        ("rl_offload_model", self.rl_offload_model), ("hybrid_engine", self.hybrid_engine),
                        ("prompt_pad_len", self.prompt_pad_len), ("critic_padding_free", self.critic_padding_free)]:
@@ -459,7 +463,17 @@ class TrainingPage(BasePage):
             "schedule": (self.tr("RL schedule"), self.tr(
                 "On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step "
                 "off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl "
-                "one_step_off_policy, OpenRLHF --async_train); needs vLLM on separate GPUs")),
+                "one_step_off_policy, OpenRLHF --async_train). Asynchronous: several batches in flight, the learners "
+                "taking groups as they finish (open-instruct async_steps, NeMo RL async GRPO, verl fully async). "
+                "Both need vLLM on separate GPUs")),
+            "steps_in_flight": (self.tr("Batches in flight"), self.tr(
+                "Asynchronous schedule: generation batches in flight at once, i.e. how many steps old a rollout may "
+                "be. The longest completion then holds the learners once per that many steps. Default 1. "
+                "open-instruct async_steps defaults to 8, NeMo RL max_trajectory_age_steps to 1")),
+            "regeneration_share": (self.tr("Regenerated share"), self.tr(
+                "Share of the generated groups thrown away and generated again because all their completions got "
+                "the same reward (open-instruct active sampling, DAPO dynamic sampling). Generation takes 1 / "
+                "(1 − share) as long. No tool publishes it; default 0: nothing regenerated")),
             "enforce_eager": (self.tr("vLLM eager mode"), self.tr(
                 "vLLM without CUDA graphs (enforce_eager): every decode step waits for Python to launch its "
                 "kernels, which slows small models. vLLM and TRL default off; verl set it on until August 2025")),
@@ -565,7 +579,10 @@ class TrainingPage(BasePage):
         self.response_len_std.box.set_unit(self.tr("tokens"))
         self.response_len_std.setPlaceholderText(self.tr("0.39 × mean"))
         self.schedule.set_labels({"on_policy": self.tr("on-policy (generate, then train)"),
-                                  "one_step_off": self.tr("one step off-policy (overlapped)")})
+                                  "one_step_off": self.tr("one step off-policy (overlapped)"),
+                                  "async": self.tr("asynchronous (batches in flight)")})
+        self.steps_in_flight.box.set_unit(self.tr("batches"))
+        self.regeneration_share.box.set_unit(self.tr("of the groups"))
         self.enforce_eager.setText(self.tr("no CUDA graphs (enforce_eager)"))
         self.hybrid_engine.setText(self.tr("fused inference kernels (--enable_hybrid_engine)"))
         self.sleep_level.set_labels({1: self.tr("1: weights to CPU memory and back"),
@@ -713,6 +730,9 @@ class TrainingPage(BasePage):
                    "rollout_tp": rl and s.training.rl.generation_engine != "training",
                    "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
                    "schedule": rl,
+                   # (kept enabled while set above 1, so a file's choice can be cleared)
+                   "steps_in_flight": rl and (s.training.rl.schedule == "async" or s.training.rl.steps_in_flight > 1),
+                   "regeneration_share": rl,
                    "enforce_eager": rl and s.training.rl.generation_engine != "training",
                    "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
                    and s.training.rl.engine_sleep,
