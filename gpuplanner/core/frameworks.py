@@ -369,11 +369,22 @@ def own_lora_layers(framework: str, engine: str | None = None) -> bool:
 FSDP_SWITCH_ENGINES = ("fsdp", "hf")
 
 
-def fsdp_sharded_gradients(framework: str, zero) -> bool:
+def fsdp_sharded_gradients(framework: str, zero, fsdp_version) -> bool:
     """Whether a plan of ``framework`` at ZeRO stage ``zero`` runs FSDP with sharded gradients (:data:`FSDP_SWITCH_ENGINES`,
-    stage 2 or 3): the one rule the scenario's check (scenario._check_fsdp_no_sync) and the Training page's rows
-    read (parity14)."""
-    return int(zero) >= 2 and engine_of(framework) in FSDP_SWITCH_ENGINES
+    stage 2 or 3; on the Hugging Face stack only through Accelerate's FSDP1, ``fsdp_version`` 1: at 2 its ZeRO is
+    DeepSpeed's, :func:`hf_sharded_by_fsdp`, review15): the one rule the scenario's check
+    (scenario._check_fsdp_no_sync) and the Training page's rows read (parity14)."""
+    engine = engine_of(framework)
+    return int(zero) >= 2 and engine in FSDP_SWITCH_ENGINES and (engine != "hf" or int(fsdp_version) == 1)
+
+
+def fsdp_lora_units_apply(framework: str, zero, fsdp_version, method: str) -> bool:
+    """Whether ``training.fsdp_lora_mixed_units`` (LoRA inside its block's FSDP1 unit, memory.fsdp_lora_unit_params,
+    timing.FSDP_MIXED_UNIT_WGRAD) can hold: LoRA under FSDP1 (flat parameters; FSDP2 shards per parameter, so a frozen
+    weight gets no gradient) with sharded gradients (:func:`fsdp_sharded_gradients`). The one rule the scenario's
+    check and the Training page's row read (review15: the memory model charged the block gradients on FSDP2 and under
+    the HF stack's DeepSpeed, where the time model charged nothing)."""
+    return method == "lora" and int(fsdp_version) == 1 and fsdp_sharded_gradients(framework, zero, fsdp_version)
 
 
 def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = None):

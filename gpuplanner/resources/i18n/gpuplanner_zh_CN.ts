@@ -8980,14 +8980,6 @@
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
-        <source>training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, parallel.zero 2 or 3)</source>
-        <translation>training.fsdp_no_sync 需要梯度分片的 FSDP（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
-    </message>
-    <message>
-        <source>training.fsdp_lora_mixed_units needs method lora under FSDP (framework fsdp or the Hugging Face stack, parallel.zero 2 or 3)</source>
-        <translation>training.fsdp_lora_mixed_units 需要在 FSDP 下使用 method lora（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
-    </message>
-    <message>
         <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
         <translation>training.fsdp2_fp32_upcast 需要在 FSDP2 上使用 lora 方法（framework fsdp，fsdp_version 2，parallel.zero 3）</translation>
     </message>
@@ -9022,6 +9014,14 @@
     <message>
         <source>parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice</source>
         <translation>parallel.moe_dispatcher={d} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp, or the Hugging Face stack with fsdp_version 1; parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_no_sync 需要梯度分片的 FSDP（framework 为 fsdp，或 fsdp_version 为 1 的 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
+    </message>
+    <message>
+        <source>training.fsdp_lora_mixed_units needs method lora under FSDP1 (fsdp_version 1: framework fsdp or the Hugging Face stack; parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_lora_mixed_units 需要在 FSDP1 下使用 method lora（fsdp_version 为 1：framework 为 fsdp 或 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
     </message>
     <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
