@@ -4938,21 +4938,10 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
 
     One generation batch feeds ``updates_per_generation`` optimizer steps (verl ``train_batch_size /
     ppo_mini_batch_size``): it holds that many steps' rollouts, generated together (the longest completion is
-    waited for once), and it and the refit are shared by those steps.
-
-    ``schedule`` async with ``steps_in_flight`` = s (:func:`async_window`): the engines hold s steps' rollouts at
-    once and the learner takes each step's as they finish, so the engines decode s batches together (their live
-    batch up to s times larger, within ``max_num_seqs`` and the KV pool) and the longest completion (of one
-    group's rollouts: the learners take whole groups, of ``group_size``, as they finish) ends the s-step window
-    once: a step's generation is the window's over s (by Little's law, s steps of groups in flight each finishing
-    after its longest completion). s = 1 is
-    one_step_off's single batch; a large s leaves the streaming throughput, ``seqs × mean / live`` decode steps.
-    ``regeneration_share`` r (open-instruct ``active_sampling``, DAPO dynamic sampling): the engines generate
-    1 / (1 − r) times the kept rollouts (the thrown-away groups' too), each at the concurrency of the kept ones:
-    the generation time is 1 / (1 − r) times.
+    waited for once), and it and the refit are shared by those steps. ``schedule`` async and ``regeneration_share``:
+    :func:`async_window`.
     """
     ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
-    where, maximum = ops.where, ops.maximum
     seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
     # every rollout of the generation batch, all engines together: the trainer waits for the last one (async: a
     # group's, the learners taking whole groups as they finish, async_window)
@@ -4967,30 +4956,10 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
         seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
         tp = gen_tp
-    w16 = 2.0 * float(m.params.total) / tp
-    frac = profile.gpu_fraction
-    refit = 0.0 * seqs
-    scale_t = 1.0
-    kv = (gpu_memory_gib, w16, m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)  # r11
-    if profile.engine == "vllm_colocated":
-        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
-        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
-        refit = 2.0 * w16 / mem_bw + gather
-        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
-        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
-        if profile.engine_sleep and profile.sleep_level == 1:
-            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
-    elif profile.engine == "vllm_separate":
-        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-        pool = rollout_kv_pool_bytes(0.9, *kv)
-        seqs = seqs / frac
-        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
-        if profile.per_tensor_sync:
-            # TRL server mode: one HTTP call, broadcast and barrier per parameter tensor (methods.param_tensors)
-            refit = refit + param_tensors(m.arch) * TRL_SERVER_SYNC_S_PER_TENSOR
-        scale_t = 1.0 / (1.0 - frac)
-    else:
-        pool = None
+    kv = (gpu_memory_gib, 2.0 * float(m.params.total) / tp, m.arch, tp, profile.max_num_seqs or max_seqs,
+          profile_tokens, nvlink, ops)  # r11
+    pool, seqs, refit, scale_t = _rollout_engine(lay, kv, seqs, mem_bw=mem_bw, dp_bw=dp_bw, intra_p2p=intra_p2p,
+                                                 nic=nic, host_bw=host_bw)
     # decoding reads the weights and KV cache at the share serving engines reach (serving_facts.DECODE_MBU_HBM, also
     # inference.ServingEfficiency's: since issue 35 round 5 the streaming share, the step's kernels adding their fixed
     # time in methods.generation_seconds)
@@ -5014,6 +4983,33 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     return gen.seconds / k, gen.wait_longest / k, refit, scale_t, gen.net_allreduce / k
 
 
+def _rollout_engine(lay: dict, kv: tuple, seqs, *, mem_bw, dp_bw, intra_p2p, nic, host_bw):
+    """The generation engine's side of :func:`_rollouts` (its docstring: the refit of each engine): ``(KV pool
+    bytes or None, rollouts per engine GPU, refit seconds, the training time's factor)``. ``kv``: the arguments of
+    :func:`rollout_kv_pool_bytes` after the memory share (``kv[1]``: the engine's 16-bit weights per GPU)."""
+    m, profile, where = lay["m"], lay["profile"], lay["ops"].where
+    w16, frac = kv[1], profile.gpu_fraction
+    refit, scale_t, pool = 0.0 * seqs, 1.0, None
+    if profile.engine == "vllm_colocated":
+        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
+        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
+        refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
+        if profile.engine_sleep and profile.sleep_level == 1:
+            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
+    elif profile.engine == "vllm_separate":
+        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
+        pool = rollout_kv_pool_bytes(0.9, *kv)
+        seqs = seqs / frac
+        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
+        if profile.per_tensor_sync:
+            # TRL server mode: one HTTP call, broadcast and barrier per parameter tensor (methods.param_tensors)
+            refit = refit + param_tensors(m.arch) * TRL_SERVER_SYNC_S_PER_TENSOR
+        scale_t = 1.0 / (1.0 - frac)
+    return pool, seqs, refit, scale_t
+
+
 def async_window(profile) -> float:
     """Generation batches decoded together under ``schedule`` async: ``steps_in_flight`` (1 otherwise).
 
@@ -5029,7 +5025,17 @@ def async_window(profile) -> float:
     ``num_samples_per_prompt_rollout`` samples finish (``vllm_utils.accumulate_completions``) and refills a
     finished sample's slot from the prompt queue (``_prefetch_worker``); with ``inflight_updates`` (default true)
     the weight update does not drain the engine (``LLMRayActor.update_weights``): without it every step would wait
-    for the longest completion in flight, which this schedule does not model."""
+    for the longest completion in flight, which this schedule does not model.
+
+    In :func:`_rollouts`: with ``steps_in_flight`` = s the engines hold s steps' rollouts at once and the learner
+    takes each step's as they finish, so the engines decode s batches together (their live batch up to s times
+    larger, within ``max_num_seqs`` and the KV pool) and the longest completion (of one group's rollouts: the
+    learners take whole groups, of ``group_size``, as they finish) ends the s-step window once: a step's generation
+    is the window's over s (by Little's law, s steps of groups in flight each finishing after its longest
+    completion). s = 1 is one_step_off's single batch; a large s leaves the streaming throughput, ``seqs × mean /
+    live`` decode steps. ``regeneration_share`` r (open-instruct ``active_sampling``, DAPO dynamic sampling): the
+    engines generate 1 / (1 − r) times the kept rollouts (the thrown-away groups' too), each at the concurrency of
+    the kept ones: the generation time is 1 / (1 − r) times."""
     return float(profile.steps_in_flight) if profile.schedule == "async" else 1.0
 
 

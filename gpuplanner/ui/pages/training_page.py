@@ -719,27 +719,7 @@ class TrainingPage(BasePage):
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
-        obj = s.training.objective
-        rl = obj in RL
-        enabled = {"beta": obj in REFERENCED, "reference": obj in REFERENCED,
-                   "ref_offload": obj in REFERENCED or obj == "ppo", "group_size": obj == "grpo",
-                   "rollout_len": rl, "prompt_len": rl, "engine": rl, "reward": rl,
-                   "gen_fraction": rl and s.training.rl.generation_engine != "training",
-                   "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
-                   "max_num_seqs": rl and s.training.rl.generation_engine != "training",
-                   "rollout_tp": rl and s.training.rl.generation_engine != "training",
-                   "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
-                   "schedule": rl,
-                   # (kept enabled while set above 1, so a file's choice can be cleared)
-                   "steps_in_flight": rl and (s.training.rl.schedule == "async" or s.training.rl.steps_in_flight > 1),
-                   "regeneration_share": rl,
-                   "enforce_eager": rl and s.training.rl.generation_engine != "training",
-                   "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
-                   and s.training.rl.engine_sleep,
-                   "prompt_pad_len": rl,
-                   "rl_offload_model": offload_model_enabled(s, rl),
-                   "hybrid_engine": hybrid_engine_enabled(s, rl),
-                   "critic_padding_free": obj == "ppo",
+        enabled = {**self._rl_rows_enabled(s),
                    "sample_len_std": s.data.mean_sample_len is not None
                    and not (s.training.packing or s.training.padding_free),
                    # without a mean sample length every sample fills the sequence length: nothing to pad (kept
@@ -763,6 +743,30 @@ class TrainingPage(BasePage):
         self.labels["expert_tp"].setEnabled(moe_tp)
         if hasattr(self, "advanced"):
             self.advanced.update_enabled(s, moe)
+
+    def _rl_rows_enabled(self, s) -> dict[str, bool]:
+        """Which rows of the RL and preference fields a scenario ``s`` uses (:meth:`_update_enabled`)."""
+        obj = s.training.objective
+        rl = obj in RL
+        return {"beta": obj in REFERENCED, "reference": obj in REFERENCED,
+                "ref_offload": obj in REFERENCED or obj == "ppo", "group_size": obj == "grpo",
+                "rollout_len": rl, "prompt_len": rl, "engine": rl, "reward": rl,
+                "gen_fraction": rl and s.training.rl.generation_engine != "training",
+                "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
+                "max_num_seqs": rl and s.training.rl.generation_engine != "training",
+                "rollout_tp": rl and s.training.rl.generation_engine != "training",
+                "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
+                "schedule": rl,
+                # (kept enabled while set above 1, so a file's choice can be cleared)
+                "steps_in_flight": rl and (s.training.rl.schedule == "async" or s.training.rl.steps_in_flight > 1),
+                "regeneration_share": rl,
+                "enforce_eager": rl and s.training.rl.generation_engine != "training",
+                "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
+                and s.training.rl.engine_sleep,
+                "prompt_pad_len": rl,
+                "rl_offload_model": offload_model_enabled(s, rl),
+                "hybrid_engine": hybrid_engine_enabled(s, rl),
+                "critic_padding_free": obj == "ppo"}
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
