@@ -10321,7 +10321,7 @@
     </message>
     <message>
         <source>On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl one_step_off_policy, OpenRLHF --async_train). Asynchronous: several batches in flight, the learners taking groups as they finish (open-instruct async_steps, NeMo RL async GRPO, verl fully async). Both need vLLM on separate GPUs</source>
-        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）。异步：多个批次同时在途，训练端按组完成的先后取用（open-instruct async_steps、NeMo RL 异步 GRPO、verl fully async）。两者都需要 vLLM 在单独的 GPU 上</translation>
+        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）。异步：多个批次同时在途，训练端按组完成的先后取用（open-instruct async_steps、NeMo RL 异步 GRPO、verl fully_async_policy）。两者都需要 vLLM 在单独的 GPU 上</translation>
     </message>
     <message>
         <source>Batches in flight</source>
