@@ -189,7 +189,10 @@ def test_the_pdf_and_the_plans_page_show_the_line(tmp_path):
     from gpuplanner.core.scenario import Scenario
     from gpuplanner.ui.pages.plans_page import COLUMNS, PlanTableModel
 
-    scn = Scenario.model_validate(json.loads(MULTI_NODE_EXAMPLE.read_text(encoding="utf-8")))
+    from tests.savers_off import savers_off
+
+    # the savers written off (savers15: with the optimizer offload unset every top plan is one node; review15)
+    scn = Scenario.model_validate(savers_off(json.loads(MULTI_NODE_EXAMPLE.read_text(encoding="utf-8"))))
     out = engine.search_plans(scn, MULTI_NODE_EXAMPLE.parent, top=3)
     model = PlanTableModel()
     model.set_plans(out.plans)
