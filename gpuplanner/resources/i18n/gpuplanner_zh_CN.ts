@@ -4473,10 +4473,6 @@
         <translation>优化器步骤及其他访存受限的工作</translation>
     </message>
     <message>
-        <source>below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
-        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
-    </message>
-    <message>
         <source>objective must be cheapest, fastest or value</source>
         <translation>优化目标必须是 cheapest、fastest 或 value</translation>
     </message>
@@ -4747,6 +4743,10 @@
     <message>
         <source>selective, {modules}</source>
         <translation>选择性（{modules}）</translation>
+    </message>
+    <message>
+        <source>below the card class: full training of a {b} dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
+        <translation>低于显卡档位：全量训练 {b} 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -6342,6 +6342,10 @@
         <translation>无结果：{0}</translation>
     </message>
     <message>
+        <source>Working out the project&apos;s cost and timeline…</source>
+        <translation>正在计算项目的费用与时间线…</translation>
+    </message>
+    <message>
         <source>Project total: {0} over {1}</source>
         <translation>项目总价：{0}，共 {1}</translation>
     </message>
@@ -7628,6 +7632,14 @@
         <translation>{span}，{cost}；所选方案为 {cspan}，{ccost}。</translation>
     </message>
     <message>
+        <source>training hours</source>
+        <translation>训练小时数</translation>
+    </message>
+    <message>
+        <source>{d} h</source>
+        <translation>{d} 小时</translation>
+    </message>
+    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -7884,6 +7896,10 @@
         <translation>InfiniBand 或 RoCE</translation>
     </message>
     <message>
+        <source>{bw} Gb/s per node</source>
+        <translation>每节点 {bw} Gb/s</translation>
+    </message>
+    <message>
         <source>Plan</source>
         <translation>方案</translation>
     </message>
@@ -7988,6 +8004,10 @@
         <translation>时间</translation>
     </message>
     <message>
+        <source>Scaling: training time with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>
+        <translation>扩展性：所选型号 GPU 增减时的训练时间（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
+    </message>
+    <message>
         <source>Days</source>
         <translation>天数</translation>
     </message>
@@ -8050,10 +8070,6 @@
     <message>
         <source>{g} GiB: {names}</source>
         <translation>{g} GiB：{names}</translation>
-    </message>
-    <message>
-        <source>Scaling: training days with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>
-        <translation>扩展性：所选型号 GPU 增减时的训练天数（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
     </message>
     <message>
         <source>Cost against time: each point is a plan at its cheapest rental mode; the filled square is the chosen plan.</source>
@@ -8411,14 +8427,6 @@
         <translation>不限显卡档位：不是约 70B 及以上稠密模型的全量训练。</translation>
     </message>
     <message>
-        <source>{gpu} has {mem:g} GB; full training of a {b:.0f}B dense model wants cards with ≥80 GB.</source>
-        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡。</translation>
-    </message>
-    <message>
-        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b:.0f}B dense model needs.</source>
-        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b:.0f}B 稠密模型的要求。</translation>
-    </message>
-    <message>
         <source>Not a consumer card without P2P.</source>
         <translation>不是不支持 P2P 的消费级显卡。</translation>
     </message>
@@ -8493,6 +8501,14 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>{gpu} has {mem:g} GB; full training of a {b} dense model wants cards with ≥80 GB.</source>
+        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b} 稠密模型需要 ≥80 GB 的卡。</translation>
+    </message>
+    <message>
+        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b} dense model needs.</source>
+        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b} 稠密模型的要求。</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: fair ({band}); the interconnect or the layout leaves some compute unused.</source>
