@@ -153,3 +153,41 @@ def test_a_plan_in_days_keeps_its_charts_in_days(lang):
     assert chart_time_unit(data) == ("days", 1.0)
     texts = [t for t, _r in draw_scaling_chart(data)[0].texts]
     assert "training days" in texts and any(re.fullmatch(r"[\d.,]+ d", t) for t in texts), texts
+
+
+# ------------------------------------------------------------------------ 6. errors where the user typed
+
+@pytest.mark.parametrize("code, reason", [("en", "a ',' was expected"), ("zh_CN", "此处缺少逗号")])
+def test_a_broken_json_files_reason_is_in_the_users_language(capsys, tmp_path, code, reason):
+    """Python's parser's reason ("Expecting ',' delimiter") was printed as it is in the Chinese error."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"model": {"preset": "llama-3.1-8b"}\n"data": {}}', encoding="utf-8")  # a comma missing, line 2
+    assert run_cli(["plan", str(bad), "--lang", code]) != 0
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err  # one line where the user typed
+    assert reason in err and "Expecting" not in err and "(line 2, column 1" in err.replace("第 2 行，第 1 列", "(line 2, column 1"), err
+
+
+def test_every_reason_pythons_parser_gives_is_marked():
+    """Each reason CPython 3.12's JSON parser gives (hand-collected from broken inputs) has its message."""
+    import json
+
+    from gpuplanner.core.messages import Msg, json_reason
+
+    for text in ['{"a": 1', '{"a" 1}', '{a: 1}', '{"a": }', '{"a": "x', '{"a": 1} x', '{"a": "\\q"}', '{"a": "\x01"}',
+                 '{"a": "\\u12"}']:
+        with pytest.raises(json.JSONDecodeError) as info:
+            json.loads(text)
+        assert isinstance(json_reason(info.value.msg), Msg), (text, info.value.msg)
+    assert json_reason("some other reason") == "some other reason"
+
+
+def test_a_fields_error_after_the_files_name_takes_the_languages_colon(capsys, tmp_path):
+    """"x.json: data.tokens：“-5”…" mixed an ASCII colon after the file's name with the Chinese one after the field."""
+    bad = tmp_path / "neg.json"
+    bad.write_text('{"model": {"preset": "llama-3.1-8b"}, "data": {"tokens": -5}}', encoding="utf-8")
+    assert run_cli(["plan", str(bad), "--lang", "zh_CN"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "neg.json：data.tokens：" in err and "neg.json: " not in err, err
+    assert run_cli(["plan", str(bad), "--lang", "en"]) != 0
+    assert "neg.json: data.tokens: " in capsys.readouterr().err

@@ -20,6 +20,10 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
         <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
         <translation>gpuplanner.core.flops：6·N（激活的矩阵乘权重）+ 因果注意力（Kaplan 等，2020）</translation>
     </message>
@@ -1995,6 +1999,42 @@
     <message>
         <source>{field}: {message}</source>
         <translation>{field}：{message}</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此处缺少一个值</translation>
+    </message>
+    <message>
+        <source>a &apos;,&apos; was expected</source>
+        <translation>此处缺少逗号“,”</translation>
+    </message>
+    <message>
+        <source>a &apos;:&apos; was expected</source>
+        <translation>此处缺少冒号“:”</translation>
+    </message>
+    <message>
+        <source>a key in double quotes was expected</source>
+        <translation>此处应为带双引号的键名</translation>
+    </message>
+    <message>
+        <source>a string is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>a control character inside a string</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>an invalid backslash escape</source>
+        <translation>无效的反斜杠转义</translation>
+    </message>
+    <message>
+        <source>an invalid \uXXXX escape</source>
+        <translation>无效的 \uXXXX 转义</translation>
+    </message>
+    <message>
+        <source>more text after the JSON value</source>
+        <translation>JSON 值之后还有多余内容</translation>
     </message>
     <message>
         <source>Input should be greater than {value}</source>
@@ -4257,6 +4297,10 @@
     <message>
         <source>schema: expected &apos;{want}&apos;, got {got}</source>
         <translation>schema：应为“{want}”，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
     </message>
     <message>
         <source>Measured on CPUs with gloo: this checks the kit, not the network; the figures mean nothing for the plan.</source>
@@ -9086,6 +9130,13 @@
     <message>
         <source>training.preference.rpo_alpha is priced for TRL&apos;s DPOTrainer only; framework {framework} runs its own DPO loss</source>
         <translation>training.preference.rpo_alpha 仅按 TRL 的 DPOTrainer 估算；框架 {framework} 使用自己的 DPO 损失</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioFiles</name>
+    <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
     </message>
 </context>
 <context>
