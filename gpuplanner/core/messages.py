@@ -114,7 +114,7 @@ _JSON_REASONS = {
     "Expecting value": QT_TRANSLATE_NOOP("Errors", "a value was expected"),
     "Expecting ',' delimiter": QT_TRANSLATE_NOOP("Errors", "a ',' was expected"),
     "Expecting ':' delimiter": QT_TRANSLATE_NOOP("Errors", "a ':' was expected"),
-    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP("Errors", "a key in double quotes was expected"),
+    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP("Errors", "a key in double quotation marks was expected"),
     "Unterminated string starting at": QT_TRANSLATE_NOOP("Errors", "a string is not closed"),
     "Invalid control character at": QT_TRANSLATE_NOOP("Errors", "a control character inside a string"),
     "Invalid \\escape": QT_TRANSLATE_NOOP("Errors", "an invalid backslash escape"),

@@ -2013,7 +2013,7 @@
         <translation>此处缺少冒号“:”</translation>
     </message>
     <message>
-        <source>a key in double quotes was expected</source>
+        <source>a key in double quotation marks was expected</source>
         <translation>此处应为带双引号的键名</translation>
     </message>
     <message>
