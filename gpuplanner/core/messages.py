@@ -107,14 +107,15 @@ class Msg:
         return cls("", str(msg), {})
 
 
-#: Python's JSON parser's reasons (``json.JSONDecodeError.msg``, CPython Lib/json/decoder.py and Modules/_json.c,
-#: 3.12), marked for translation: the Chinese CLI and app said "不是有效的 JSON（第 2 行，第 1 列：Expecting ','
-#: delimiter）" (round 15, ux23)
+#: Python's JSON parser's reasons (``json.JSONDecodeError.msg``; CPython 3.12 Lib/json/decoder.py and
+#: Modules/_json.c), marked for translation: the Chinese CLI and app said "不是有效的 JSON（第 2 行，第 1 列：
+#: Expecting ',' delimiter）" (round 15, ux23)
 _JSON_REASONS = {
     "Expecting value": QT_TRANSLATE_NOOP("Errors", "a value was expected"),
     "Expecting ',' delimiter": QT_TRANSLATE_NOOP("Errors", "a ',' was expected"),
     "Expecting ':' delimiter": QT_TRANSLATE_NOOP("Errors", "a ':' was expected"),
-    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP("Errors", "a key in double quotation marks was expected"),
+    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP(
+        "Errors", "a key in double quotation marks was expected"),
     "Unterminated string starting at": QT_TRANSLATE_NOOP("Errors", "a string is not closed"),
     "Invalid control character at": QT_TRANSLATE_NOOP("Errors", "a control character inside a string"),
     "Invalid \\escape": QT_TRANSLATE_NOOP("Errors", "an invalid backslash escape"),
