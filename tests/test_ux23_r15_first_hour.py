@@ -191,3 +191,27 @@ def test_a_fields_error_after_the_files_name_takes_the_languages_colon(capsys, t
     assert "neg.json：data.tokens：" in err and "neg.json: " not in err, err
     assert run_cli(["plan", str(bad), "--lang", "en"]) != 0
     assert "neg.json: data.tokens: " in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------ 7. an RL plan's two MFU figures
+
+@pytest.mark.parametrize("code", ["en", "zh_CN"])
+def test_the_pdf_gives_an_rl_plans_training_mfu_beside_the_steps(lang, code):
+    """The PDF's "Step time, MFU" read "14.33 s, 5.1%" while its rules table said "Estimated MFU 27%: poor" with no
+    word linking the two; the Plans page and ``plan`` give both ("5% (training passes 27%, …)")."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuplanner.formatting import format_mfu
+    from gpuplanner.report.render import _step_mfu_text
+
+    lang(code)
+    data = pytest.importorskip("gpuplanner.app.answer").report_data(GRPO)
+    ev = data.plan.evaluation
+    assert ev.rl_training_mfu is not None and ev.rl_training_mfu > 3 * ev.mfu  # rollouts take most of the step
+    text = _step_mfu_text(data.plan)
+    train = QCoreApplication.translate("Report", "training passes {m}").format(m=format_mfu(ev.rl_training_mfu))
+    assert train in text, text
+    grade = next(r for r in ev.rules if r.id == "mfu_grade").message.render()
+    assert format_mfu(ev.rl_training_mfu) in grade  # the figure the rules table grades
+    plain = pytest.importorskip("gpuplanner.app.answer").report_data(CPT_70B)
+    assert "training passes" not in _step_mfu_text(plain.plan) and "训练部分" not in _step_mfu_text(plain.plan)

@@ -47,7 +47,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import (colon, format_clauses, format_list, format_phrases, format_sentences,
+from gpuplanner.formatting import (colon, format_clauses, format_list, format_mfu, format_phrases, format_sentences,
                                    join_clause, paren, plural_s)
 
 CTX = "Report"
@@ -1134,6 +1134,10 @@ def _html_assumptions(data: ReportData) -> str:
 def _step_mfu_text(p) -> str:
     """The plan's step time and MFU, with the MFU's note in brackets, punctuated the language's way."""
     mfu = fmt_pct(p.mfu)
+    train = p.evaluation.rl_training_mfu
+    if train is not None:  # RL: the rules grade the training passes; their figure beside the step's, as the Plans
+        # page and `plan` write it ("5.1%" here beside "Estimated MFU 27%" in the rules table, unexplained; ux23)
+        mfu = join_clause(mfu, paren(translate("Report", "training passes {m}").format(m=format_mfu(train))))
     text = mfu if p.step_time_s is None else format_phrases([f"{format_number(p.step_time_s, 2)} s", mfu])
     return text if p.mfu_note is None else join_clause(text, paren(tr_text(p.mfu_note)))
 

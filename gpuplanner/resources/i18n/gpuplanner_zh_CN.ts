@@ -8052,6 +8052,10 @@
         <translation>扩展性：所选型号 GPU 增减时的训练时间（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
     </message>
     <message>
+        <source>training passes {m}</source>
+        <translation>训练部分 {m}</translation>
+    </message>
+    <message>
         <source>Days</source>
         <translation>天数</translation>
     </message>
