@@ -77,7 +77,7 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, error_text, not_negative_price, validation_line
+from ..core.messages import MsgStr, error_text, not_negative_price, validation_line, json_reason
 from ..core.nobool import NoBoolForNumbers
 from ..core.project import Project
 from ..core.quotes import VendorQuote
@@ -802,7 +802,7 @@ def _parse(text: str, name: str) -> Any:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)"))) \
                 from None
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})"),
-            line=err.lineno, col=err.colno, msg=err.msg)) from None
+            line=err.lineno, col=err.colno, msg=json_reason(err.msg))) from None
     except RecursionError:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply"))) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit

@@ -478,7 +478,9 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         elif price is not None and price.machine_month is not None:  # a whole-server lease only (a cluster's month)
             out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per {n}-GPU server-month, {gpu}"),
                                    {"gpu": plan.gpu_name, "n": price.machine_gpus}),
-                              fmt_price(price.machine_month, table.currency), price.source or "", price.source_date or ""))
+                              # a month's rent in whole money, as the cost table writes it ("¥70,000", not
+                              # "¥70,000.00" beside it; ux23): cents only for a card-hour's price
+                              fmt_money(price.machine_month, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",

@@ -20,6 +20,10 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
         <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
         <translation>gpuplanner.core.flops：6·N（激活的矩阵乘权重）+ 因果注意力（Kaplan 等，2020）</translation>
     </message>
@@ -2003,6 +2007,42 @@
     <message>
         <source>{field}: {message}</source>
         <translation>{field}：{message}</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此处缺少一个值</translation>
+    </message>
+    <message>
+        <source>a &apos;,&apos; was expected</source>
+        <translation>此处缺少逗号“,”</translation>
+    </message>
+    <message>
+        <source>a &apos;:&apos; was expected</source>
+        <translation>此处缺少冒号“:”</translation>
+    </message>
+    <message>
+        <source>a key in double quotation marks was expected</source>
+        <translation>此处应为带双引号的键名</translation>
+    </message>
+    <message>
+        <source>a string is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>a control character inside a string</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>an invalid backslash escape</source>
+        <translation>无效的反斜杠转义</translation>
+    </message>
+    <message>
+        <source>an invalid \uXXXX escape</source>
+        <translation>无效的 \uXXXX 转义</translation>
+    </message>
+    <message>
+        <source>more text after the JSON value</source>
+        <translation>JSON 值之后还有多余内容</translation>
     </message>
     <message>
         <source>Input should be greater than {value}</source>
@@ -4271,6 +4311,10 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
         <source>Measured on CPUs with gloo: this checks the kit, not the network; the figures mean nothing for the plan.</source>
         <translation>在 CPU 上用 gloo 测量：这只检验套件本身，不检验网络；这些数字对方案没有意义。</translation>
     </message>
@@ -4483,10 +4527,6 @@
     <message>
         <source>the optimizer step and other memory-bound work</source>
         <translation>优化器步骤及其他访存受限的工作</translation>
-    </message>
-    <message>
-        <source>below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
-        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>objective must be cheapest, fastest or value</source>
@@ -4783,6 +4823,10 @@
     <message>
         <source>{me} beats {other}: {me_span} against {them_span} is within {tie:.0%}, a difference the estimate cannot tell apart, and it is cheaper ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
         <translation>{me} 胜过 {other}：{me_span}对 {them_span}，相差在 {tie:.0%} 以内，估算分辨不出这样的差别，而它更便宜（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>below the card class: full training of a {b} dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
+        <translation>低于显卡档位：全量训练 {b} 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -6386,6 +6430,10 @@
         <translation>无结果：{0}</translation>
     </message>
     <message>
+        <source>Working out the project&apos;s cost and timeline…</source>
+        <translation>正在计算项目的费用与时间线…</translation>
+    </message>
+    <message>
         <source>Project total: {0} over {1}</source>
         <translation>项目总价：{0}，共 {1}</translation>
     </message>
@@ -7680,6 +7728,14 @@
         <translation>{span}，{cost}；所选方案为 {cspan}，{ccost}。</translation>
     </message>
     <message>
+        <source>training hours</source>
+        <translation>训练小时数</translation>
+    </message>
+    <message>
+        <source>{d} h</source>
+        <translation>{d} 小时</translation>
+    </message>
+    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -7936,6 +7992,10 @@
         <translation>InfiniBand 或 RoCE</translation>
     </message>
     <message>
+        <source>{bw} Gb/s per node</source>
+        <translation>每节点 {bw} Gb/s</translation>
+    </message>
+    <message>
         <source>Plan</source>
         <translation>方案</translation>
     </message>
@@ -8040,6 +8100,14 @@
         <translation>时间</translation>
     </message>
     <message>
+        <source>Scaling: training time with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>
+        <translation>扩展性：所选型号 GPU 增减时的训练时间（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
+    </message>
+    <message>
+        <source>training passes {m}</source>
+        <translation>训练部分 {m}</translation>
+    </message>
+    <message>
         <source>Days</source>
         <translation>天数</translation>
     </message>
@@ -8102,10 +8170,6 @@
     <message>
         <source>{g} GiB: {names}</source>
         <translation>{g} GiB：{names}</translation>
-    </message>
-    <message>
-        <source>Scaling: training days with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>
-        <translation>扩展性：所选型号 GPU 增减时的训练天数（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
     </message>
     <message>
         <source>Cost against time: each point is a plan at its cheapest rental mode; the filled square is the chosen plan.</source>
@@ -8475,14 +8539,6 @@
         <translation>不限显卡档位：不是约 70B 及以上稠密模型的全量训练。</translation>
     </message>
     <message>
-        <source>{gpu} has {mem:g} GB; full training of a {b:.0f}B dense model wants cards with ≥80 GB.</source>
-        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡。</translation>
-    </message>
-    <message>
-        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b:.0f}B dense model needs.</source>
-        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b:.0f}B 稠密模型的要求。</translation>
-    </message>
-    <message>
         <source>Not a consumer card without P2P.</source>
         <translation>不是不支持 P2P 的消费级显卡。</translation>
     </message>
@@ -8557,6 +8613,14 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>{gpu} has {mem:g} GB; full training of a {b} dense model wants cards with ≥80 GB.</source>
+        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b} 稠密模型需要 ≥80 GB 的卡。</translation>
+    </message>
+    <message>
+        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b} dense model needs.</source>
+        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b} 稠密模型的要求。</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: fair ({band}); the interconnect or the layout leaves some compute unused.</source>
@@ -9138,6 +9202,13 @@
     <message>
         <source>training.preference.rpo_alpha is priced for TRL&apos;s DPOTrainer only; framework {framework} runs its own DPO loss</source>
         <translation>training.preference.rpo_alpha 仅按 TRL 的 DPOTrainer 估算；框架 {framework} 使用自己的 DPO 损失</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioFiles</name>
+    <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
     </message>
 </context>
 <context>

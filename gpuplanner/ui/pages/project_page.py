@@ -791,6 +791,7 @@ class ProjectPage(BasePage):
         def then(res, err) -> None:
             if gen != self._generation:
                 return  # the project or the plan changed meanwhile
+            self._pending = False
             if err is None:
                 self.result, self.error = res, ""
             else:
@@ -802,6 +803,9 @@ class ProjectPage(BasePage):
 
         from ..offthread import run_off_gui
 
+        self._pending = True
+        if self.result is None and not self.error:
+            self.show_result()  # say it is being worked out (an empty table and a bare 0–1 chart said nothing; ux23)
         run_off_gui(lambda: project_result(project, scenario, base_dir, checklist), then)
 
     def busy(self) -> bool:
@@ -814,18 +818,25 @@ class ProjectPage(BasePage):
         """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
         return {"hours": self.tr("Hours"), "days": self.tr("Days")}.get(unit) or self.tr("Weeks")
 
+    def _show_no_result(self) -> None:
+        """No answer to show: the error, or that the answer is on its way (an empty table said nothing; ux23)."""
+        self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else
+                           self.tr("Working out the project's cost and timeline…")
+                           if getattr(self, "_pending", False) else "")
+        self.table.setRowCount(0)
+        self.whatif.setRowCount(0)
+        self.replans.setText("")
+        self.replans.setVisible(False)
+        self.timeline.set_result(None, "CNY", "")
+        self.advice.setText("")
+
     def show_result(self) -> None:
         res = self.result
         self.error_label.setText(tr_msg(self.error))
         self.error_label.setVisible(bool(self.error))
+        self.timeline.setVisible(res is not None)  # no bare 0–1 axes before the first answer (ux23)
         if res is None:
-            self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else "")
-            self.table.setRowCount(0)
-            self.whatif.setRowCount(0)
-            self.replans.setText("")
-            self.replans.setVisible(False)
-            self.timeline.set_result(None, "CNY", "")
-            self.advice.setText("")
+            self._show_no_result()
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
