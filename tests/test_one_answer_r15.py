@@ -273,6 +273,26 @@ def test_server_gpus_line_is_the_answers_everywhere(tmp_path, capsys):
     _everywhere(msg, doc, tmp_path, capsys)
 
 
+def test_server_gpus_line_in_the_project_view(tmp_path, capsys):
+    """The project (``project`` text and ``--json``) of the document: its training phase is the Answer's Evaluation
+    (the same GPUs and compute days), on servers of 4 (its node count), and says the servers line once."""
+    from gpuplanner.app.answer import answer
+
+    doc = _write(GPN4, "gpn4.json")
+    ans = answer(doc)
+    ev = ans.evaluation
+    line = _flat(_one(ev.messages, "Servers of {g} GPUs").render())
+    (train,) = [ph for ph in ans.project.phases if ph.evaluation is not None]
+    assert train.evaluation.scenario.hardware.gpus_per_node == 4
+    assert train.evaluation.compute_days == pytest.approx(ev.compute_days, rel=1e-12)
+    js = json.loads(_cli(["project", str(doc), "--json"], capsys))
+    (ph,) = [x for x in js["phases"] if "training" in x]
+    assert ph["count"] == ev.scenario.hardware.num_gpus and ph["nodes"] == -(-ph["count"] // 4)
+    assert ph["training"]["compute_days"] == pytest.approx(ev.compute_days, rel=1e-12)
+    assert [_flat(m) for m in ph["messages"]].count(line) == 1
+    assert _flat(_cli(["project", str(doc), "--lang", "en"], capsys)).count(line) == 1
+
+
 def test_server_gpus_line_is_live(tmp_path, capsys):
     """On the card's own 8-GPU servers nothing is said and the plans use 8 a server."""
     d = copy.deepcopy(GPN4)
