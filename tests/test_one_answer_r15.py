@@ -362,6 +362,56 @@ def test_nvl72_search_warning_is_the_answers_everywhere(tmp_path, capsys):
     _everywhere(msg, doc, tmp_path, capsys, estimate=False)
 
 
+# ---------------------------------------------------------------------------- serving: experts' GEMMs at their TP shard
+
+def _moe_serving_doc(tmp_path: Path) -> Path:
+    """expert11's serving project (tests/test_one_answer_r12.SERVE_SRC) serving Qwen3-235B-A22B in BF16 on H100s with
+    vLLM: TP 8, where servoos15's expert width (inference.expert_gemm_width: min(h, moe_intermediate) / tp) applies."""
+    import test_one_answer_r12 as R12
+
+    d = json.loads(R12.SERVE_SRC.read_text(encoding="utf-8"))
+    d["scenario"]["model"] = {"preset": "qwen3-235b-a22b"}
+    for ph in d["project"]["phases"]:
+        if ph["kind"] == "inference":
+            ph["inference"].update(gpu="h100-sxm-80gb", engine="vllm", concurrency=64, context_tokens=4096,
+                                   output_tokens=512)
+    out = tmp_path / "moe-serve.gpuplan"
+    out.write_text(json.dumps(d), encoding="utf-8")
+    return out
+
+
+def _serving_tps(doc: Path, capsys) -> tuple:
+    """(the Answer's serving phase, ``project --json``'s, the figure ``project`` prints in tokens/s per GPU)."""
+    import test_one_answer_r12 as R12
+
+    s = R12._serving(doc)
+    (js,) = [ph["inference"] for ph in json.loads(_cli(["project", str(doc), "--json"], capsys))["phases"]
+             if ph["kind"] == "inference"]
+    m = re.search(r"([\d,]+) tokens/s per GPU", _flat(_cli(["project", str(doc), "--lang", "en"], capsys)))
+    assert m
+    return s, js, m.group(1)
+
+
+def test_moe_serving_throughput_is_the_answers_and_the_expert_width_is_live(tmp_path, capsys, monkeypatch):
+    """The serving phase's tokens/s per GPU and step: ``project`` text and ``--json`` and the en PDF print the Answer's
+    ServingSize; with the experts' GEMMs back at h / tp (round 14's rule) the figure moves, and every view follows."""
+    from gpuplanner.core import inference as inf
+
+    doc = _moe_serving_doc(tmp_path)
+    s, js, shown = _serving_tps(doc, capsys)
+    assert s.tp == 8 and js["tp"] == 8
+    assert js["tokens_per_s_per_gpu"] == pytest.approx(s.tokens_per_s_per_gpu, rel=1e-12)
+    assert js["step_s"] == pytest.approx(s.step_s, rel=1e-12)
+    assert shown == f"{round(s.tokens_per_s_per_gpu):,}"
+    pdf = _flat(_pdf_joined(_pdf_text(doc, tmp_path)))
+    assert re.search(rf"users each, {re.escape(shown)} tokens/s", pdf), pdf[-3000:]
+    monkeypatch.setattr(inf, "expert_gemm_width", lambda m, tp: m.hidden / max(tp, 1))
+    s_off, js_off, shown_off = _serving_tps(doc, capsys)
+    assert js_off["tokens_per_s_per_gpu"] == pytest.approx(s_off.tokens_per_s_per_gpu, rel=1e-12)
+    assert s_off.tokens_per_s_per_gpu > s.tokens_per_s_per_gpu * 1.005
+    assert shown_off == f"{round(s_off.tokens_per_s_per_gpu):,}" != shown
+
+
 # ---------------------------------------------------------------------------- new fields: HF FSDP1, LitGPT's layer
 
 #: consist15: full fine-tuning on the HF Trainer at ZeRO-3 through Accelerate's FSDP1 (fsdp_version 1), searched
@@ -464,6 +514,42 @@ def test_litgpt_keeps_what_peft_keeps(tmp_path, capsys):
 
 def test_litgpt_layer_search_equals_evaluate(tmp_path, capsys):
     R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(LITGPT), tmp_path, capsys)
+
+
+#: memoos15: torch AdamW's unfused step (``optimizer_implementation`` foreach) holds a second-moment-sized list
+#: (memory.adamw_foreach_step_bytes); ms-swift full fine-tuning in pure bf16, searched
+FOREACH = {"model": {"preset": "qwen2.5-7b"},
+           "training": {"framework": "ms-swift", "method": "full", "seq_len": 2048, "micro_batch_size": 1,
+                        "global_batch_size": 16, "recompute": "full", "flash_attention": True, "optimizer": "adamw",
+                        "precision": "bf16", "master_weights": False, "optimizer_implementation": "foreach"},
+           "parallel": {"auto": True}, "data": {"tokens": 5e7},
+           "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb"]}}
+
+
+def test_adamw_foreach_step_search_equals_evaluate(tmp_path, capsys):
+    """Round 10's harness (memory, fits, days, cost of every sampled candidate; ``plan --json`` = ``estimate --json``,
+    allocated and reserved included) with the foreach step's memory."""
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(FOREACH), tmp_path, capsys)
+
+
+def test_adamw_foreach_step_is_live_in_plan_and_estimate(tmp_path, capsys):
+    """``plan --json``'s #1 with foreach is ``estimate --json``'s memory; on one GPU without ZeRO (torch's AdamW, not
+    DeepSpeed's fused one) fused holds less than foreach in ``estimate --json`` and in the ``estimate`` text's total
+    (the step's list reaches the printed GiB per GPU)."""
+    (p,) = _plan_json(tmp_path, FOREACH, capsys, top=1)["plans"]
+    assert _estimate_json(tmp_path, p["scenario"], capsys)["memory_per_gpu_gib"] == p["memory_per_gpu_gib"]
+    one = copy.deepcopy(FOREACH)
+    one["parallel"] = {"zero": 0}
+    one["hardware"] = {"gpu": "a100-sxm-80gb", "num_gpus": 1}
+    totals = {}
+    for impl in ("foreach", "fused"):
+        one["training"]["optimizer_implementation"] = impl
+        doc = _write(one, f"{impl}.json")
+        js = json.loads(_cli(["estimate", str(doc), "--json"], capsys))
+        m = re.search(r"^\s+total\s+([\d.]+)\s+of ", _cli(["estimate", str(doc), "--lang", "en"], capsys), re.M)
+        assert m and float(m.group(1)) == pytest.approx(js["memory_per_gpu_gib"]["total"], abs=0.006)
+        totals[impl] = js["memory_per_gpu_gib"]["total"]
+    assert totals["fused"] < totals["foreach"] - 0.5, totals
 
 
 # ---------------------------------------------------------------------------- no view copies round 15's rules
