@@ -293,6 +293,24 @@ def test_server_gpus_line_in_the_project_view(tmp_path, capsys):
     assert _flat(_cli(["project", str(doc), "--lang", "en"], capsys)).count(line) == 1
 
 
+def test_larger_servers_than_the_card_comes_in_are_said_everywhere(tmp_path, capsys):
+    """16 GPUs per node entered for an H100 (no catalogued server holds more than 8): the plans use 8 a server and say
+    "… comes at most 8 to a server …" (search._server_warnings): the Answer's chosen plan's warning, in ``plan`` text
+    (#1's block, once) and ``--json``, the PDF (en, zh)."""
+    from gpuplanner.app.answer import answer
+
+    d = copy.deepcopy(GPN4)
+    d["hardware"]["gpus_per_node"] = 16
+    d["constraints"]["rules"] = {"price_fabric": False}  # a multi-node #1 (the default price buys no network)
+    doc = _write(d, "gpn16.json")
+    chosen = answer(doc).chosen_plan
+    msg = _one(chosen.warnings, "comes at most {k} to a server")
+    assert msg.params["k"] == 8 and msg.params["g"] == 16 and chosen.gpus_per_node == 8
+    (p, *_r) = _plan_json(tmp_path, d, capsys, top=2)["plans"]
+    assert p["gpus_per_node"] == 8 and _flat(msg.render()) in p["warnings"]
+    _everywhere(msg, doc, tmp_path, capsys, estimate=False)
+
+
 def test_server_gpus_line_is_live(tmp_path, capsys):
     """On the card's own 8-GPU servers nothing is said and the plans use 8 a server."""
     d = copy.deepcopy(GPN4)

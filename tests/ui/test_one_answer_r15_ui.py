@@ -59,6 +59,10 @@ CASES = {
     "savers-default-price": (lambda: P._doc(P.MIXED), "explanation", "the best plan is", (0,)),
     "kept-compared": (lambda: P._doc(P.RENTED), "rental_advice", "The comparisons with", None),
     "servers-of-4": (lambda: json.loads(json.dumps(P.GPN4)), "warnings", "Servers of {g} GPUs", (0, 1)),
+    "servers-of-8-not-16": (lambda: {**json.loads(json.dumps(P.GPN4)),
+                                     "hardware": {**P.GPN4["hardware"], "gpus_per_node": 16},
+                                     "constraints": {**P.GPN4["constraints"], "rules": {"price_fabric": False}}},
+                            "warnings", "comes at most {k} to a server", None),
     "nvlink-domain": (lambda: json.loads(json.dumps(P.GB_SEARCH)), "warnings", "inside one NVLink domain", None),
 }
 
@@ -122,3 +126,25 @@ def test_the_fsdp_version_row_follows_the_cores_rule(make_window, monkeypatch):
     assert not page.form.isRowVisible(page.fsdp_version.box)
     win.model.set("training.framework", "fsdp")
     assert page.form.isRowVisible(page.fsdp_version.box)
+
+
+def test_project_page_serves_the_moe_as_the_cli(make_window, language, qtbot, tmp_path, capsys):
+    """The MoE serving project (Qwen3-235B-A22B on 8 × H100, TP 8: servoos15's expert width applies): the Project
+    page's serving phase is ``project --json``'s (TP, replicas, tokens/s per GPU, step) and its advice carries the
+    CLI's first-token sentence once. (The page shows no tokens/s per GPU figure; the CLI and the PDF do.)"""
+    from gpuplanner.core.serving_facts import first_token_line
+
+    language.install("en")
+    doc = P._moe_serving_doc(tmp_path)
+    assert run_cli(["project", str(doc), "--json"]) == 0
+    (js,) = [ph["inference"] for ph in json.loads(capsys.readouterr().out)["phases"] if ph["kind"] == "inference"]
+    w = make_window(search_enabled=False)
+    assert w.open_path(doc, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None and bool(page.total.text()), timeout=90000)
+    (s,) = [ph.serving for ph in page.result.phases if ph.serving is not None]
+    assert (s.tp, s.replicas, s.batch_per_replica) == (js["tp"], js["replicas"], js["batch_per_replica"]) == (8, 1, 64)
+    assert s.tokens_per_s_per_gpu == pytest.approx(js["tokens_per_s_per_gpu"], rel=1e-12)
+    assert s.step_s == pytest.approx(js["step_s"], rel=1e-12)
+    assert _flat(page.advice.text()).count(_flat(first_token_line(s).render())) == 1
