@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
+from gpuplanner.core import frameworks
 from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
@@ -620,8 +621,9 @@ class TrainingPage(BasePage):
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
-        self.fsdp_version.set_labels(self._fsdp_version_labels(
-            engine_of(self.model.user_scenario().training.framework) == "hf"))
+        s = self.model.user_scenario()
+        hf_zero = bool(frameworks.hf_fsdp_choice(s.training.framework, s.parallel.zero))  # the core's rule
+        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
         self.fused_ce.set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -666,15 +668,15 @@ class TrainingPage(BasePage):
 
     def _fsdp_version_labels(self, hf: bool) -> dict:
         """The FSDP version's choices: on the Hugging Face stack at ZeRO 2/3, DeepSpeed (the default) or
-        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp); on framework fsdp, FSDP2 or FSDP1."""
+        Accelerate's FSDP1 (frameworks.hf_fsdp_choice); on framework fsdp, FSDP2 or FSDP1."""
         if hf:
             return {2: self.tr("DeepSpeed ZeRO (default)"), 1: self.tr("FSDP1 through Accelerate")}
         return {2: "FSDP2", 1: "FSDP1"}
 
     def _update_fsdp_version(self, s) -> None:
         """The FSDP version's row: framework fsdp, and the Hugging Face stack at ZeRO 2/3, which runs DeepSpeed's or
-        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp), worded for the stack the plan runs."""
-        hf_zero = engine_of(s.training.framework) == "hf" and s.parallel.zero >= 2
+        Accelerate's FSDP1 (frameworks.hf_fsdp_choice), worded for the stack the plan runs."""
+        hf_zero = bool(frameworks.hf_fsdp_choice(s.training.framework, s.parallel.zero))  # the core's rule
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
         self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
 
