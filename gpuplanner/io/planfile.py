@@ -1142,6 +1142,25 @@ def check_writable_folder(path: str | os.PathLike) -> None:
             why=os_reason(NotRegularFile(errno.EINVAL, "not a regular file"))))
 
 
+def check_not_input(path: str | os.PathLike, *inputs: str | os.PathLike | None) -> None:
+    """Refuse an output path that names one of the command's input files (the same file, links and hard links
+    followed): ``report plan.gpuplan -o plan.gpuplan`` replaced the plan with its PDF, and ``kit s.json -o s.json``
+    the scenario with a shell script, without a word (probe15). Raises :class:`PlanFileError` before anything is
+    rendered or written."""
+    out = Path(path)
+    for src in inputs:
+        if src is None or str(src) in ("", "-"):
+            continue
+        try:
+            same = os.path.samefile(out, src)
+        except (OSError, ValueError):
+            same = False
+        if same:
+            raise PlanFileError(out, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(
+                _CTX, "cannot write ({why}); nothing was written"), why=MsgStr.make(_CTX, QT_TRANSLATE_NOOP(
+                    _CTX, "it is the input file {name}; give the output another name"), name=_one_line(Path(src).name)[:80])))
+
+
 def _save_error(path: Path, err: OSError) -> PlanFileError:
     return PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot save ({why}); the file on disk is unchanged"),
         why=os_reason(err)))
