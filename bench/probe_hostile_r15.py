@@ -535,7 +535,33 @@ def arg_cases() -> list[Case]:
     ]
 
 
-ALL = (field_cases, serving_cases, config_cases, quote_cases, kit_cases, topo_cases, settings_cases, arg_cases)
+def _plan(**paths) -> str:
+    return patched(json.loads(PLAN_LORA.read_text(encoding="utf-8")), **paths)
+
+
+def plan_cases() -> list[Case]:
+    ids = ["domestic_compat", "real_stock", "failure_sla"]
+    offers = [{"gpu": "rtx-4090-24gb", "unit": "card_hour", "price": "5.5", "note": "n" * 100}] * 200
+    return [
+        Case("plan checklist 1,000 notes of 10,000 chars: report", ["report", "p.gpuplan", "-o", "r.pdf"],
+             {"p.gpuplan": _plan(vendor_checklist=[{"id": f"x{i}", "note": "n " * 5000} for i in range(1000)])}, "2",
+             ("vendor_checklist", "100000"), outputs=("r.pdf",)),
+        Case("plan checklist 1,000 entries, 10 full notes: report", ["report", "p.gpuplan", "-o", "r.pdf"],
+             {"p.gpuplan": _plan(vendor_checklist=[{"id": ids[i] if i < 3 else f"x{i}", "checked": True,
+                                                    "note": "m " * 4999 if i < 10 else ""} for i in range(1000)])},
+             "0", outputs=("r.pdf",)),
+        Case("plan 50 vendors x 200 offers: report", ["report", "p.gpuplan", "-o", "r.pdf"],
+             {"p.gpuplan": _plan(quotes=[{"provider": f"v{i}", "offers": offers} for i in range(50)])}, "0",
+             outputs=("r.pdf",)),
+        Case("plan lora_layer automodel with dora in a plan file", ["estimate", "p.gpuplan"],
+             {"p.gpuplan": _plan(scenario__training__lora_layer="automodel", scenario__training__dora=True)}, "2",
+             ("lora_layer",)),
+        Case("plan gpus_per_node 65 in a plan file", ["estimate", "p.gpuplan"],
+             {"p.gpuplan": _plan(scenario__hardware__gpus_per_node=65)}, "2", ("gpus_per_node",)),
+    ]
+
+
+ALL = (field_cases, plan_cases, serving_cases, config_cases, quote_cases, kit_cases, topo_cases, settings_cases, arg_cases)
 
 
 # ------------------------------------------------------------------------------------------ direct checks
