@@ -680,7 +680,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
             g = lookup_gpu(gid, s.hardware.custom_gpus)
         except PlannerError:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown GPU {id}"), id=repr(gid)),
-                                field="inference.gpu") from None
+                                field="inference.gpu" if spec.gpu else "inference.gpu_candidates") from None
         gpus.append(g)
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,

@@ -665,6 +665,10 @@
         <translation>，驱动 {d}</translation>
     </message>
     <message>
+        <source>--json and --strict go with --import RESULT.json</source>
+        <translation>--json 和 --strict 须与 --import RESULT.json 一起使用</translation>
+    </message>
+    <message>
         <source>wrote {path}: copy it to the {n} nodes and run &apos;{cmd}&apos; for the command on each node</source>
         <translation>已写入 {path}：把它复制到 {n} 个节点，运行 &apos;{cmd}&apos; 查看每个节点要执行的命令</translation>
     </message>
@@ -5224,6 +5228,10 @@
         <translation>包含无效的 Unicode 文本</translation>
     </message>
     <message>
+        <source>the notes hold {got} characters in all; at most {n}</source>
+        <translation>备注合计 {got} 个字符；最多 {n} 个</translation>
+    </message>
+    <message>
         <source>at most {n} entries, got {got}</source>
         <translation>最多 {n} 条，实际为 {got} 条</translation>
     </message>
@@ -5262,6 +5270,10 @@
     <message>
         <source>cannot write ({why}); nothing was written</source>
         <translation>无法写入（{why}）；没有写入任何内容</translation>
+    </message>
+    <message>
+        <source>it is the input file {name}; give the output another name</source>
+        <translation>它是输入文件 {name}；请为输出另取一个文件名</translation>
     </message>
     <message>
         <source>cannot save ({why}); the file on disk is unchanged</source>
@@ -6643,6 +6655,10 @@
     <message>
         <source>unit must be one of {units}, not {v!r}</source>
         <translation>计价单位必须是 {units} 之一，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>a price of 0 ({v!r}) is no offer; give the vendor&apos;s price or leave the value empty</source>
+        <translation>价格为 0（{v!r}）不是报价；请填写供应商的价格，或将该值留空</translation>
     </message>
     <message>
         <source>unknown question {v!r} (known: {known})</source>
