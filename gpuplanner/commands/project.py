@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.serving_facts import first_token_line
+from ..core.serving_facts import bound_text, first_token_line, throughput_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
@@ -67,10 +67,8 @@ def _mode(key: str | None) -> str:
 
 def _bound_text(bound: str) -> str:
     """What bounds a serving replica's decode step (``ServingSize.bound``): the weights' stream, the GEMMs' FLOPs or
-    the engine's host work per step (inference.decode_step_s)."""
-    if bound == "host":
-        return translate(CTX, "host bound: the engine's CPU work per decode step")
-    return translate(CTX, "memory bound") if bound == "memory" else translate(CTX, "compute bound")
+    the engine's host work per step (inference.decode_step_s); the phrase of ``core.serving_facts.bound_text``."""
+    return msg(bound_text(bound))
 
 
 def text_lines(res) -> list[str]:
@@ -96,14 +94,7 @@ def text_lines(res) -> list[str]:
                      + rjust(_money(p.cost, cur), 13))
         if p.serving is not None:
             s = p.serving
-            per_m = ("-" if p.cost_per_million_tokens is None else
-                     format_money(p.cost_per_million_tokens, cur, decimals=2))
-            lines.append(" " * 22 + plural_s(translate(
-                CTX, "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
-                     "{per_m} per million tokens"), s.replicas).format(
-                tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
-                bound=_bound_text(s.bound),
-                per_m=per_m))
+            lines.append(" " * 22 + msg(throughput_line(s, p.cost_per_million_tokens, cur)))
             lines.append(" " * 22 + msg(first_token_line(s)))
         if p.cpu is not None:
             lines.append(" " * 22 + translate(CTX, "CPU: {gb} GB at {rate} MB/s per core = {h} core-hours").format(

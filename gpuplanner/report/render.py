@@ -1440,8 +1440,71 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
         if moved is None:
             break
         _relayout(doc, moved)
+    for _ in range(40):  # a paragraph over several pages is cut once per round
+        moved = _split_blocks_at_page_breaks(doc, h)
+        if moved is None:
+            break
+        _relayout(doc, moved)
     doc.pageCount()  # the layout finished (after the last change it is complete already)
     return w, h
+
+
+def _page_of(y: float, h: float) -> int:
+    """The page a line starting at ``y`` is printed on. Qt puts a line it moves to the next page a fraction of a
+    pixel above the page's top (positions are 1/64 px fixed point): half a pixel of slack."""
+    return math.floor((y + 0.5) / h)
+
+
+def _split_blocks_at_page_breaks(doc: QTextDocument, h: float) -> int | None:
+    """Cut every paragraph (top level, list item or table cell) whose lines a page break parts into two
+    paragraphs at the first line of the new page. Qt's QTextLayout::draw also draws the line just above its clip
+    rectangle (qtbase src/gui/text/qtextlayout.cpp, ``firstLine = i`` for a line wholly above the clip): the
+    last line before the break was painted on the next page too, hidden by the clip but in the PDF's text layer
+    twice. A paragraph of its own has no line above the page. The second part keeps the first part's indent
+    (a list item's continuation has no bullet) and nothing moves: its first line is where Qt put it already.
+    Returns the position of the first cut (None: none)."""
+    lay = doc.documentLayout()
+    cuts = []
+    block = doc.begin()
+    while block.isValid():
+        layout, top = block.layout(), lay.blockBoundingRect(block).top()
+        for i in range(1, layout.lineCount()):
+            line, prev = layout.lineAt(i), layout.lineAt(i - 1)
+            if _page_of(top + line.y(), h) != _page_of(top + prev.y(), h):
+                cuts.append((block.position() + line.textStart(), block))
+                break  # a block longer than a page is cut again in the next round
+        block = block.next()
+    if not cuts:
+        return None
+    for pos, block in reversed(cuts):  # from the end: earlier positions stay valid
+        _cut_block(doc, block, pos)
+    return cuts[0][0]
+
+
+def _cut_block(doc: QTextDocument, block, pos: int) -> None:
+    """Start a new paragraph at ``pos`` inside ``block``: same format with no top margin and no first-line
+    indent, the first part with no bottom margin; out of the block's list, indented as its items."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    fmt = QTextBlockFormat(block.blockFormat())
+    lst = block.textList()
+    cur = QTextCursor(doc)
+    cur.setPosition(pos)
+    cur.insertBlock(fmt, cur.charFormat())
+    head = QTextBlockFormat(fmt)
+    head.setBottomMargin(0)
+    QTextCursor(block).setBlockFormat(head)
+    tail_block = cur.block()
+    if lst is not None:
+        lst.remove(tail_block)
+    tail = QTextBlockFormat(fmt)
+    tail.setTopMargin(0)
+    tail.setTextIndent(0)
+    if lst is not None:
+        tail.setIndent(fmt.indent() + lst.format().indent())
+        tail.setObjectIndex(-1)
+    tail.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_Auto)
+    QTextCursor(tail_block).setBlockFormat(tail)
 
 
 def _relayout(doc: QTextDocument, start: int = 0) -> None:

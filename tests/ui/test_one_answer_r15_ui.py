@@ -131,11 +131,15 @@ def test_the_fsdp_version_row_follows_the_cores_rule(make_window, monkeypatch):
 def test_project_page_serves_the_moe_as_the_cli(make_window, language, qtbot, tmp_path, capsys):
     """The MoE serving project (Qwen3-235B-A22B on 8 × H100, TP 8: servoos15's expert width applies): the Project
     page's serving phase is ``project --json``'s (TP, replicas, tokens/s per GPU, step) and its advice carries the
-    CLI's first-token sentence once. (The page shows no tokens/s per GPU figure; the CLI and the PDF do.)"""
+    CLI's first-token sentence once, and (fix15) the CLI's "serving: TP 8, … tokens/s per GPU …, … per million
+    tokens" line word for word, once: the page showed none of it."""
     from gpuplanner.core.serving_facts import first_token_line
 
     language.install("en")
     doc = P._moe_serving_doc(tmp_path)
+    assert run_cli(["project", str(doc), "--lang", "en"]) == 0
+    (cli_line,) = [x.strip() for x in capsys.readouterr().out.splitlines() if x.strip().startswith("serving: TP ")]
+    assert "tokens/s per GPU" in cli_line and "per million tokens" in cli_line
     assert run_cli(["project", str(doc), "--json"]) == 0
     (js,) = [ph["inference"] for ph in json.loads(capsys.readouterr().out)["phases"] if ph["kind"] == "inference"]
     w = make_window(search_enabled=False)
@@ -148,3 +152,4 @@ def test_project_page_serves_the_moe_as_the_cli(make_window, language, qtbot, tm
     assert s.tokens_per_s_per_gpu == pytest.approx(js["tokens_per_s_per_gpu"], rel=1e-12)
     assert s.step_s == pytest.approx(js["step_s"], rel=1e-12)
     assert _flat(page.advice.text()).count(_flat(first_token_line(s).render())) == 1
+    assert _flat(page.advice.text()).count(_flat(cli_line)) == 1

@@ -833,14 +833,6 @@
         <translation>小时</translation>
     </message>
     <message>
-        <source>host bound: the engine&apos;s CPU work per decode step</source>
-        <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
-    </message>
-    <message>
-        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
-        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}），每百万 token {per_m}</translation>
-    </message>
-    <message>
         <source>{cost} over {w}</source>
         <translation>{cost}，共 {w}</translation>
     </message>
@@ -949,16 +941,8 @@
         <translation>{nodes} 个节点，{n} 核</translation>
     </message>
     <message>
-        <source>memory bound</source>
-        <translation>受限于显存带宽</translation>
-    </message>
-    <message>
         <source>calendar time</source>
         <translation>日历时间</translation>
-    </message>
-    <message>
-        <source>compute bound</source>
-        <translation>受限于算力</translation>
     </message>
     <message>
         <source>CPU: {gb} GB at {rate} MB/s per core = {h} core-hours</source>
@@ -6097,6 +6081,26 @@
     <message>
         <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
         <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
+    </message>
+    <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m:,.2f} {cur} per million tokens</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}），每百万 token {per_m:,.2f} {cur}</translation>
+    </message>
+    <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound})</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}）</translation>
+    </message>
+    <message>
+        <source>host bound: the engine&apos;s CPU work per decode step</source>
+        <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
+    </message>
+    <message>
+        <source>memory bound</source>
+        <translation>受限于显存带宽</translation>
+    </message>
+    <message>
+        <source>compute bound</source>
+        <translation>受限于算力</translation>
     </message>
     <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>

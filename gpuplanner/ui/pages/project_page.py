@@ -61,6 +61,15 @@ def serving_first_token_line(s) -> str:
     return tr_msg(first_token_line(s))
 
 
+def serving_throughput_line(s, cost_per_million_tokens: float | None, currency: str) -> str:
+    """A serving phase's "serving: TP …, … tokens/s per GPU (…), … per million tokens" line, read from its
+    core.inference.ServingSize and the phase's price per million tokens: the line ``gpuplanner project`` prints
+    (``core.serving_facts.throughput_line``; issue 35 r15 fix15: the page showed only the first-token sentence)."""
+    from gpuplanner.core.serving_facts import throughput_line
+
+    return tr_msg(throughput_line(s, cost_per_million_tokens, currency))
+
+
 def kind_name(kind: str) -> str:
     from PySide6.QtCore import QCoreApplication
 
@@ -872,6 +881,7 @@ class ProjectPage(BasePage):
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]
             if ph.serving is not None:
+                notes.append(serving_throughput_line(ph.serving, ph.cost_per_million_tokens, cur))
                 notes.append(serving_first_token_line(ph.serving))
         if res.rent_vs_build is not None:
             notes.append(_tr_msg(res.rent_vs_build.sentence))
