@@ -148,32 +148,35 @@ def series_lines() -> list[str]:
 
 
 # ------------------------------------------------------------------ part 2: NCCL latencies of the once-a-step terms
-#: (label, ranks, nodes, collective, protocol, how many a step): the largest run of each series. DP × CP is the
+#: (label, ranks, nodes, collective, protocol, charged by the planner): the largest run of each series. Nodes are
+#: NCCL's: NVLink domains under MNNVL (``graph/topo.cc``: "MNNVL clique support", the clique's ranks are the local
+#: ranks the topology fuses). DP × CP is the
 #: distributed optimizer's group (Megatron shards over ``data_parallel_group_with_cp``); the grad-norm all-reduce runs
 #: over the whole world for the distributed optimizer (Megatron-LM @d98e8a64 ``optimizer/optimizer.py``
 #: ``get_grad_stats_parallel_group``: "Distributed optimizer … Return the entire world"; ``clip_grads.py``
 #: ``get_grad_norm_fp32``: one ``all_reduce`` of the fp32 norm, then ``.item()``).
 CASES = [
-    ("GPT-3 10,752 H100: dist-opt bucket RS / AG, DP 336 (2 a node)", 336, 168, "reduce_scatter", "simple", 1),
-    ("GPT-3 10,752 H100: grad-norm all-reduce, world", 10752, 1344, "all_reduce", "ll", 1),
-    ("405B 8,192 H100: dist-opt bucket RS / AG, DP×CP 256 (1 a node)", 256, 256, "reduce_scatter", "simple", 1),
-    ("405B 8,192 H100: grad-norm all-reduce, world", 8192, 1024, "all_reduce", "ll", 1),
-    ("8B 1,024 GB200: dist-opt bucket RS / AG, DP×CP 256 (4 a tray)", 256, 64, "reduce_scatter", "simple", 1),
-    ("8B 1,024 GB200: grad-norm all-reduce, world", 1024, 256, "all_reduce", "ll", 1),
-    ("nanotron 64 nodes DDP 25 MB bucket all-reduce, DP 128 (2 a node)", 128, 64, "all_reduce", "simple", 1),
+    ("GPT-3 10,752 H100: dist-opt bucket RS / AG, DP 336 (2 a node)", 336, 168, "reduce_scatter", "simple", True),
+    ("GPT-3 10,752 H100: grad-norm all-reduce, world", 10752, 1344, "all_reduce", "ll", False),
+    ("405B 8,192 H100: dist-opt bucket RS / AG, DP×CP 256 (1 a node)", 256, 256, "reduce_scatter", "simple", True),
+    ("405B 8,192 H100: grad-norm all-reduce, world", 8192, 1024, "all_reduce", "ll", False),
+    ("8B 1,024 GB200: dist-opt bucket RS / AG, DP×CP 256 (16 a rack)", 256, 16, "reduce_scatter", "simple", True),
+    ("8B 1,024 GB200: grad-norm all-reduce, world (64 a rack)", 1024, 16, "all_reduce", "ll", False),
+    ("nanotron 64 nodes DDP 25 MB bucket all-reduce, DP 128 (2 a node)", 128, 64, "all_reduce", "simple", True),
 ]
 
 
 def nccl_lines() -> list[str]:
     out = ["| collective | ring (µs) | tree (µs) | PAT (µs) | NVLS-tree (µs) | NCCL's lowest | planner "
-           "(`_ring_latency`, µs) |", "|---|---:|---:|---:|---:|---|---:|"]
-    for label, n, nodes, coll, proto, _k in CASES:
+           "(`_ring_latency` of the communicator's nodes, µs) |", "|---|---:|---:|---:|---:|---|---:|"]
+    for label, n, nodes, coll, proto, charged in CASES:
         v = {a: nccl_latency_us(coll, a, proto, n, nodes) for a in ("ring", "tree", "pat", "nvls_tree")}
         a, lo = nccl_min_latency_us(coll, n, nodes, proto)
         planner = float(T._ring_latency(n, n / nodes, "all_reduce" if coll == "all_reduce" else "all_gather",
                                         T._ScalarOps)) * 1e6
         cell = [("—" if v[k] is None else f"{v[k]:,.0f}") for k in ("ring", "tree", "pat", "nvls_tree")]
-        out.append(f"| {label} ({proto}) | {' | '.join(cell)} | {a} {lo:,.0f} | {planner:,.0f} |")
+        out.append(f"| {label} ({proto}) | {' | '.join(cell)} | {a} {lo:,.0f} | "
+                   f"{f'{planner:,.0f}' if charged else 'not charged'} |")
     return out
 
 

@@ -70,3 +70,12 @@ def test_tp4_data_parallel_ring_spans_two_ranks_a_node_hand_derived():
     # the server-sized ring (8 ranks a node, 8 nodes) would have charged less: the change can be seen
     lat_server = 8.4e-6 + 56 * 3.4e-6 + 7 * 14e-6
     assert buckets * (lat - lat_server) * 2 > 1e-3
+
+
+def test_ring_ranks_per_node_scope():
+    # a server-sized NVLink domain (HGX H100, 8 GPUs): TP 4 leaves two DP ranks a node
+    assert T.dp_ring_ranks_per_node(2.0, 8.0, 8.0) == 2.0
+    # GB200 NVL72 (domain 72 over 4-GPU trays): the tray's count, as before (scale15 note §4)
+    assert T.dp_ring_ranks_per_node(18.0, 4.0, 72.0) == 4.0
+    out = T.dp_ring_ranks_per_node(np.array([2.0, 18.0]), np.array([8.0, 4.0]), np.array([8.0, 72.0]), T._ArrayOps)
+    assert list(out) == [2.0, 4.0]

@@ -1506,6 +1506,17 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+def dp_ring_ranks_per_node(k_node, gpn, dom, ops=_ScalarOps):
+    """Members of the data-parallel ring a node, for its latency (:func:`_ring_latency`). NCCL's tuning model counts the
+    communicator's own nodes (NVIDIA/nccl @5067397c ``src/graph/tuning.cc`` ``ncclTopoTuneModel``: ``nInterSteps =
+    nNodes − 1``, ``2·(nNodes − 1)`` for all-reduce; ``ppn = nRanks / nNodes``): a data-parallel group whose members
+    sit ``tp`` ranks apart has ``k_node = gpn / tp`` of them a server, not ``gpn``. Where the NVLink domain spans
+    servers (GB200 NVL72) the server's count is kept, as before: under MNNVL NCCL fuses the clique's topology into one
+    node (``graph/topo.cc``, "MNNVL clique support"), which would count the domain, but whether those runs' rings
+    crossed trays at NVLink step latency is not settled (issue 35 round 15, scale15 note §4: both readings scored)."""
+    return ops.where(dom > gpn, gpn, k_node)
+
+
 def dp_bucket_layout(framework: str, grad_gpu, bucket, vpp, ops=_ScalarOps):
     """``(buckets a step, the last bucket's share of the gradients)`` of the data-parallel gradient sync on the
     pipeline's first stage. Megatron-Core buckets only the first model chunk of the first pipeline stage: every later
@@ -2109,18 +2120,16 @@ def time_layout(
     fsdp_sharded = ((framework == "fsdp") | hf_fs) & (zero >= 2)
     sharded_opt = (zero >= 1) & (zero <= 2)
     ag_factor = _ring_factor(n_dp, "all_gather", ops)
-    # the ring's latency counts the nodes its ranks span: NCCL's ``nNodes`` / ``ppn`` are the communicator's, not the
-    # server's (tuning.cc ``ncclTopoTuneModel``: ``nInterSteps = nNodes − 1``, ``2·(nNodes − 1)`` for all-reduce), and a
-    # data-parallel group whose members sit ``tp`` ranks apart has ``k_node`` of them a node (NVLink domain)
-    ag_lat = _ring_latency(n_dp, k_node, "all_gather", ops)
+    lat_ppn = dp_ring_ranks_per_node(k_node, gpn, dom, ops)
+    ag_lat = _ring_latency(n_dp, lat_ppn, "all_gather", ops)
     g_factor = where(sharded_opt, ag_factor, _ring_factor(n_dp, "all_reduce", ops))
-    g_lat = where(sharded_opt, ag_lat, _ring_latency(n_dp, k_node, "all_reduce", ops))
+    g_lat = where(sharded_opt, ag_lat, _ring_latency(n_dp, lat_ppn, "all_reduce", ops))
     # DeepSpeed ZeRO-1/2 all-reduce their gradient buckets, ZeRO-2 on every micro-batch (ds_grad_reductions)
     n_red = 1.0
     if framework in ("deepspeed", "hf"):
         n_red, all_reduce = ds_grad_reductions(zero, m_acc, ops)
         g_factor = where(all_reduce, _ring_factor(n_dp, "all_reduce", ops), g_factor)
-        g_lat = where(all_reduce, _ring_latency(n_dp, k_node, "all_reduce", ops), g_lat)
+        g_lat = where(all_reduce, _ring_latency(n_dp, lat_ppn, "all_reduce", ops), g_lat)
     if framework == "megatron":
         # Megatron-FSDP optim_grads (ZeRO-2): BF16 gradients reduce-scattered on every micro-batch
         # (core/megatron_fsdp.py); the weights' all-gather after the step as the distributed optimizer's
