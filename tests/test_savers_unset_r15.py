@@ -81,17 +81,14 @@ def test_a_full_7b_whose_defaults_fit_keeps_a_plan_one_without_savers():
     """Qwen2.5-7B full fine-tuning on ≤ 8 GPUs (DeepSpeed): the defaults fit on 4 × H800 (ZeRO-3). One H800 with the
     optimizer in CPU memory is a little cheaper and about four times slower: it ranks after (round-15 finding (b)),
     and would rank first without the rule (it is cheaper)."""
-    res = search.search(Scenario.model_validate(_doc(FULL7B)), top=20)
+    res = search.search(Scenario.model_validate(_doc(FULL7B)), top=5)
     one = res.plans[0]
     assert one.unrequested_savers == () and not one.offload_optimizer
-    # the 1-GPU offload plan (a little cheaper, ~4 × slower) is nowhere near the top: it yields to every plain plan
-    # whose days × cost is above its own, and the list keeps one layout per GPU type and count
-    assert not any(p.num_gpus == 1 and p.offload_optimizer for p in res.plans[:5])
-    # a saver plan that is listed ranks after the plain plans it yields to
-    for i, q in enumerate(res.plans):
-        if q.unrequested_savers:
-            assert all(not sv.saver_plan_yields(q, p, res.objective, search.FASTEST_TIE)
-                       for p in res.plans[i + 1:] if not p.unrequested_savers and p.penalty == q.penalty)
+    saver = next(p for p in res.plans if p.unrequested_savers)
+    assert saver.unrequested_savers == ("offload",) and saver.offload_optimizer
+    assert saver.cost < one.cost  # by the objective alone it would be #1
+    assert saver.cost > one.cost * (1 - search.FASTEST_TIE) and saver.calendar_days > 2 * one.calendar_days
+    assert sv.saver_plan_yields(saver, one, res.objective, search.FASTEST_TIE)
 
 
 def test_without_the_rule_the_slow_saver_plan_would_be_plan_one(monkeypatch):
@@ -151,9 +148,6 @@ def _p(days: float, cost: float, penalty: int = 0, meets: bool = True):
     (_p(1.0, 90.0), _p(1.0, 100.0), "cheapest", False),    # p 11% dearer: the saver plan first
     (_p(4.0, 97.5), _p(1.0, 100.0), "cheapest", True),     # finding (b): 4 × the time for 2.5% less
     (_p(2.5, 2817.0), _p(1.1, 94000.0), "cheapest", False),  # request 02: 97% less money
-    (_p(3.5, 81.0), _p(1.0, 100.0), "cheapest", True),     # 19% less for 3.5 × the time: 283.5 > 100 day-yuan
-    (_p(1.8, 50.0), _p(1.0, 100.0), "cheapest", False),    # half the cost for 1.8 × the time: 90 < 100
-    (_p(25.5, 12000.0), _p(5.4, 94000.0), "cheapest", False),  # a month's lease: 7.8 × cheaper, 4.7 × slower
     (_p(1.0, 100.0), _p(1.05, 90.0), "fastest", True),     # p 5% slower: within the tie
     (_p(1.0, 100.0), _p(1.2, 90.0), "fastest", False),     # p 20% slower
 ])

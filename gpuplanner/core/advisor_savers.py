@@ -303,12 +303,9 @@ def saver_plan_yields(q: Any, p: Any, objective: str, tie: float) -> bool:
       the estimate cannot tell, and each costs time, host memory and a configuration to test — planning guide §4
       (lines 36–41: "cost per unit of *effective* compute"; "the cheap card is not always the cheap plan"; framework
       setup and debugging go into the budget); or
-    * ``q`` is more than ``tie`` slower and slows the job by a larger factor than it cuts the cost (``q``'s days
-      over ``p``'s above ``p``'s cost over ``q``'s): 4 × the time for 2.5% of the cost, or 3.5 × for 19%, is no
-      saving a team signs (guide §3–§4, lines 28–41: time is the other half of the cost, "cost per unit of
-      *effective* compute"; round-15 finding (b): a full 7B fine-tune on 1 × H800 with ZeRO-Offload, 4 × slower for
-      2.5% less, over a roomy 8-GPU plan; savers15's four requests saving 11–19% for 1.8–3.5 × the time). A month's
-      lease replaced by card-hours (request 02: 2.3 × the time for 1/33 of the cost) still ranks the saver plan first.
+    * ``q`` is more than ``tie`` slower for less than ``tie`` less money: 4 × the time for 2.5% of the cost is no
+      saving a team signs (guide §3–§4, lines 28–41: time is the other half of the cost; round-15 finding (b):
+      a full 7B fine-tune on 1 × H800 with ZeRO-Offload, 4 × slower for 2.5% less, over a roomy 8-GPU plan).
 
     Plans of different standing (one misses the constraints or fails a ranking rule the other passes) keep the
     search's order: the rule is only between plans the search would otherwise order by the objective."""
@@ -316,8 +313,7 @@ def saver_plan_yields(q: Any, p: Any, objective: str, tie: float) -> bool:
     if kp <= kq * (1.0 + tie) * (1.0 + 1e-12):
         return True
     slower = _days(q) > _days(p) * (1.0 + tie)
-    # days ratio against cost ratio, cross-multiplied (no division by a zero cost or span)
-    saves = float(q.cost) * _days(q) < float(p.cost) * _days(p)
+    saves = float(q.cost) < float(p.cost) * (1.0 - tie)
     return slower and not saves
 
 
@@ -381,8 +377,8 @@ def merge_ranked(plans: list, saver_lists: list[list], objective: str, tie: floa
 UNREQUESTED_LINE = QT_TRANSLATE_NOOP(
     CTX, "Applies memory savers you did not ask for: {what}. This layout does not fit in memory with the tools' "
          "defaults; a plan without savers ranks first when it is within {tie:.0%} of this one by the objective, or "
-         "when the savers slow the job by more than {tie:.0%} and by a larger factor than they cut its cost. Set the "
-         "fields to keep this plan, or set them off to plan without them.")
+         "when the savers cost more than {tie:.0%} in time for less than {tie:.0%} in money. Set the fields to keep "
+         "this plan, or set them off to plan without them.")
 
 
 def unrequested_line(keys: tuple[str, ...], tie: float) -> Msg:

@@ -4645,10 +4645,6 @@
         <translation>若采用{what}，最佳方案为 {n} × {gpu}（{fw}），{span}，{cost:,.0f} {cur}，计费方式为{mode}，但未通过规划规则“{rule}”。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
-        <source>Applies memory savers you did not ask for: {what}. This layout does not fit in memory with the tools&apos; defaults; a plan without savers ranks first when it is within {tie:.0%} of this one by the objective, or when the savers slow the job by more than {tie:.0%} and by a larger factor than they cut its cost. Set the fields to keep this plan, or set them off to plan without them.</source>
-        <translation>采用了你未要求的显存节省手段：{what}。按工具的默认设置，这一布局放不进显存；不用这些手段的方案若按目标与本方案相差在 {tie:.0%} 以内，或这些手段使任务变慢超过 {tie:.0%} 且变慢的倍数大于省钱的倍数，则排在前面。要保留此方案，请在场景中写明这些字段；若不想用，请将其设为关闭后重新规划。</translation>
-    </message>
-    <message>
         <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails the planning rule “MFU grade” (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {span}); then by the objective.</source>
         <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则“MFU 评级”（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{span}）之后；其余按目标排序。</translation>
     </message>
@@ -4759,6 +4755,10 @@
     <message>
         <source>{mode} at the default price for {gpu} ({date}), which your quotes do not give</source>
         <translation>{mode}，用的是 {gpu} 的默认价格（{date}），你的报价里没有这一项</translation>
+    </message>
+    <message>
+        <source>Applies memory savers you did not ask for: {what}. This layout does not fit in memory with the tools&apos; defaults; a plan without savers ranks first when it is within {tie:.0%} of this one by the objective, or when the savers cost more than {tie:.0%} in time for less than {tie:.0%} in money. Set the fields to keep this plan, or set them off to plan without them.</source>
+        <translation>采用了你未要求的显存节省手段：{what}。按工具的默认设置，这一布局放不进显存；不用这些手段的方案若按目标与本方案相差在 {tie:.0%} 以内，或这些手段多花的时间超过 {tie:.0%} 而省下的钱不到 {tie:.0%}，则排在前面。要保留此方案，请在场景中写明这些字段；若不想用，请将其设为关闭后重新规划。</translation>
     </message>
     <message>
         <source>attention core</source>
