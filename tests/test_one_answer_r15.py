@@ -207,11 +207,14 @@ def test_savers_line_default_price_is_the_answers_everywhere(tmp_path, capsys):
     Answer's chosen plan's explanation line: ``plan`` text and ``--json``, the PDF, zh CLI and zh PDF."""
     from gpuplanner.app.answer import answer
 
-    doc = _write(_doc(MIXED), "mixed.json")
+    from tests.savers_off import savers_off  # the savers written off: said on #1's line, never applied (savers15)
+
+    d = savers_off(_doc(MIXED))
+    doc = _write(d, "mixed.json")
     chosen = answer(doc).chosen_plan
     msg = _one(chosen.explanation, "the best plan is")
     assert "at the default price for" in msg.render()
-    (p, _second) = _plan_json(tmp_path, _doc(MIXED), capsys, top=2)["plans"]
+    (p, _second) = _plan_json(tmp_path, d, capsys, top=2)["plans"]
     assert _flat(msg.render()) in [_flat(x) for x in p["explanation"]]
     _everywhere(msg, doc, tmp_path, capsys, estimate=False)
 

@@ -22,6 +22,7 @@ from gpuplanner.cli import run_cli
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 import test_one_answer_r15 as P  # noqa: E402
+from tests.savers_off import savers_off
 
 
 def _flat(text: str) -> str:
@@ -56,7 +57,8 @@ def _details(make_window, qtbot, doc: Path, n: int = 2) -> list[tuple]:
 CASES = {
     # request, where the line sits on the plan, its marker, the plans that carry it (None: #1 and any other)
     "price-tie": (lambda: P._doc(P.TIE), "explanation", "dearer than the cheapest plan", (0,)),
-    "savers-default-price": (lambda: P._doc(P.MIXED), "explanation", "the best plan is", (0,)),
+    # (the savers written off: said on #1's line, never applied; left unset, the search applies them, savers15)
+    "savers-default-price": (lambda: savers_off(P._doc(P.MIXED)), "explanation", "the best plan is", (0,)),
     "kept-compared": (lambda: P._doc(P.RENTED), "rental_advice", "The comparisons with", None),
     "servers-of-4": (lambda: json.loads(json.dumps(P.GPN4)), "warnings", "Servers of {g} GPUs", (0, 1)),
     "servers-of-8-not-16": (lambda: {**json.loads(json.dumps(P.GPN4)),
