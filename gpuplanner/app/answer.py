@@ -352,11 +352,11 @@ class Answer:
 
     @cached_property
     def better(self) -> BetterPlan | None:
-        """The search's best plan when the document stands for a layout of the user's own (:func:`decide`: a
-        selected plan, or a manual layout) and that plan beats it by more than the search's tie, by the user's own
+        """The search's best plan when the document stands for a layout of the user's own (a manual layout, or
+        a plan file's selected plan under one: :func:`decide`) and that plan beats it by more than the search's tie, by the user's own
         goal (:func:`better_plan`). Decided here once; every view shows its ``message``. None when the document
         stands for the search's #1, when the search cannot run or found nothing that meets the constraints."""
-        if self.chosen_by == SEARCH:
+        if self.scenario.parallel.auto:  # the search's #1, or a plan the user took from its ranking
             return None
         try:
             own = self.evaluation
