@@ -207,7 +207,7 @@ def better_plan(own, best, objective: str) -> BetterPlan | None:
     than the tie of ``objective``; None otherwise (also for "value", whose key is no figure a user reads, and for a
     plan without a price or a layout that does not fit: the views already say that one cannot be rented)."""
     from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
-    from gpuplanner.core.messages import Msg, elapsed_msgs
+    from gpuplanner.core.messages import Msg, plan_span_msgs
     from gpuplanner.core.search import CHEAPEST_TIE, FASTEST_TIE
 
     ev = best.evaluation
@@ -223,7 +223,9 @@ def better_plan(own, best, objective: str) -> BetterPlan | None:
         return None
     goal = Msg("Report", {"cheapest": QT_TRANSLATE_NOOP("Report", "cheapest"),
                           "fastest": QT_TRANSLATE_NOOP("Report", "fastest")}[objective])
-    spans = elapsed_msgs(span=ev.calendar_days, own_span=own.calendar_days)
+    # each span as its plan's headline writes it (the Plans table, ``plan``, the PDF: "3.8 hours … 1.5 days")
+    spans = {"span": plan_span_msgs(ev.calendar_days, None, ev.calendar_days_band)[0],
+             "own_span": plan_span_msgs(own.calendar_days, None, own.calendar_days_band)[0]}
     text = QT_TRANSLATE_NOOP(ADVICE_CTX, "By your goal ({goal}) the search's best plan is {n} × {gpu}: {span}, "
                                          "{cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this "
                                          "layout. Take it with \"Use this layout\" on the Plans page, or set "
