@@ -45,7 +45,8 @@ def lang(app, request):
 # ------------------------------------------------------------------------ the rule, by hand
 
 def _ev(cost, days, scenario="own", cur="CNY", fits=True):
-    return SimpleNamespace(cost=cost, calendar_days=days, scenario=scenario, currency=cur, fits=fits, num_gpus=1,
+    return SimpleNamespace(cost=cost, calendar_days=days, calendar_days_band=None, scenario=scenario, currency=cur,
+                           fits=fits, num_gpus=1,
                            gpu_name="NVIDIA H800 SXM5 80GB (China)")
 
 
