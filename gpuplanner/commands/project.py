@@ -46,12 +46,18 @@ def run(args) -> int:
     from ..app.answer import answer
 
     # the project on the plan the file stands for (app.answer.decide), with what keeping its deadline takes
-    res = answer(args.file).project_replanned
+    ans = answer(args.file)
+    res = ans.project_replanned
     data = res.to_json()
+    better = ans.better  # the search's #1 against the file's own layout, which the phases run on (choice15)
     if args.json:
+        data["better_plan"] = None if better is None else better.to_json()
         print(strict_json(data, indent=2, sort_keys=True))
         return 0
-    print("\n".join(text_lines(res)))
+    lines = text_lines(res)
+    if better is not None:
+        lines.insert(1 if lines else 0, "> " + msg(better.message))
+    print("\n".join(lines))
     return 0
 
 

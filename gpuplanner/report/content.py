@@ -310,6 +310,8 @@ class ReportData:
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
     quotes: Any = None  # core.quotes.Comparison of the plan file's vendor quotes (report/quotes_section.py)
     quotes_project: Any = None  # core.quotes.ProjectQuotes: the quotes for every GPU phase of the project
+    # app.answer.BetterPlan's line: the search's best plan beats the document's own layout (choice15)
+    better_plan: Text | None = None
 
     @property
     def currency(self) -> str:
@@ -618,6 +620,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
         assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
         source_file=answer.document.source_file, project=project,
+        better_plan=Text.of(answer.better.message) if answer.better is not None else None,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 

@@ -903,6 +903,8 @@ def _html_plan(data: ReportData) -> str:
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
+    if data.better_plan is not None:  # the search's best plan beats this layout by more than its tie (choice15)
+        out.append(f"<p><b>{_e(tr_text(data.better_plan))}</b></p>")
     if p.calendar_days_band is not None and p.band:
         # in the unit of the plan's whole range, as its headline (formatting.format_plan_span; ux21, ux22)
         rng = translate("Report", "Likely range: {r}").format(r=format_plan_span(

@@ -29,7 +29,7 @@ from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAININ
 from gpuplanner.formatting import format_money, format_number, gpu_display_name, join_clause, paren
 
 from .base import BasePage
-from ..text import tr_msg
+from ..text import better_line, tr_msg
 from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
                                    plural_s)
 
@@ -253,6 +253,16 @@ class ProjectPage(BasePage):
         f.setBold(True)
         self.total.setFont(f)
         rl.addWidget(self.total)
+        # the search's best plan when it beats the manual layout the phases run on (text.better_line; choice15)
+        self.better = QLabel()
+        self.better.setObjectName("betterPlan")
+        self.better.setTextFormat(Qt.TextFormat.PlainText)
+        self.better.setWordWrap(True)
+        self.better.setStyleSheet("color: #8a5300;")
+        self.better.hide()
+        rl.addWidget(self.better)
+        self.ctx.search.finished.connect(lambda _o: self._update_better())
+        self.ctx.estimator.updated.connect(lambda _r: self._update_better())
         self.table = QTableWidget(0, 5)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
@@ -827,6 +837,12 @@ class ProjectPage(BasePage):
         """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
         return {"hours": self.tr("Hours"), "days": self.tr("Days")}.get(unit) or self.tr("Weeks")
 
+    def _update_better(self) -> None:
+        line = better_line(self.model.scenario, self.ctx.estimator, self.ctx.search)
+        if self.better.text() != line:
+            self.better.setText(line)
+        self.better.setVisible(bool(line))
+
     def _show_no_result(self) -> None:
         """No answer to show: the error, or that the answer is on its way (an empty table said nothing; ux23)."""
         self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else
@@ -841,6 +857,7 @@ class ProjectPage(BasePage):
 
     def show_result(self) -> None:
         res = self.result
+        self._update_better()
         self.error_label.setText(tr_msg(self.error))
         self.error_label.setVisible(bool(self.error))
         self.timeline.setVisible(res is not None)  # no bare 0–1 axes before the first answer (ux23)
