@@ -4982,6 +4982,60 @@ def vllm_tp_allreduce(tp, dom, nic, intra, ops):
     return n_lat + d_lat, ops.minimum(n_bw, d_bw)
 
 
+def _rollout_shares(lay: dict):
+    """RL rollouts per generating GPU per step, the rollouts the trainer waits for, and the engines' tensor
+    parallelism (:func:`_rollouts`)."""
+    profile, tp = lay["profile"], lay["tp"]
+    seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+    # every rollout of the generation batch, all engines together: the trainer waits for the last one (async: a
+    # group's, the learners taking whole groups as they finish, async_window)
+    n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
+    if profile.schedule == "async":
+        n_rollouts = float(max(profile.group_size, 1)) + 0.0 * n_rollouts
+    if profile.engine != "training":
+        # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
+        # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
+        # engines on its model-parallel group's tp·pp·cp GPUs (vLLM runs tensor parallelism only: NeMo RL's
+        # Megatron PP 4 / vLLM TP 4 recipes hold four engines per training group)
+        gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
+        seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
+        tp = gen_tp
+    return seqs, n_rollouts, tp
+
+
+def _rollout_refit(lay: dict, seqs, tp, *, gpu_memory_gib, mem_bw, dp_bw, intra_p2p, nic, max_seqs, host_bw,
+                   profile_tokens, nvlink):
+    """The rollout engine's KV pool, its rollouts per GPU, the weight refit seconds and the training time's factor
+    (each engine's refit: :func:`_rollouts`)."""
+    ops, m, profile = lay["ops"], lay["m"], lay["profile"]
+    where = ops.where
+    w16 = 2.0 * float(m.params.total) / tp
+    frac = profile.gpu_fraction
+    refit = 0.0 * seqs
+    scale_t = 1.0
+    kv = (gpu_memory_gib, w16, m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)  # r11
+    if profile.engine == "vllm_colocated":
+        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
+        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
+        refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
+        if profile.engine_sleep and profile.sleep_level == 1:
+            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
+    elif profile.engine == "vllm_separate":
+        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
+        pool = rollout_kv_pool_bytes(0.9, *kv)
+        seqs = seqs / frac
+        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
+        if profile.per_tensor_sync:
+            # TRL server mode: one HTTP call, broadcast and barrier per parameter tensor (methods.param_tensors)
+            refit = refit + param_tensors(m.arch) * TRL_SERVER_SYNC_S_PER_TENSOR
+        scale_t = 1.0 / (1.0 - frac)
+    else:
+        pool = None
+    return pool, seqs, refit, scale_t
+
+
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY, profile_tokens=16384.0, nvlink=True):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
@@ -5022,46 +5076,11 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     1 / (1 − r) times the kept rollouts (the thrown-away groups' too), each at the concurrency of the kept ones:
     the generation time is 1 / (1 − r) times.
     """
-    ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
-    where, maximum = ops.where, ops.maximum
-    seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
-    # every rollout of the generation batch, all engines together: the trainer waits for the last one (async: a
-    # group's, the learners taking whole groups as they finish, async_window)
-    n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
-    if profile.schedule == "async":
-        n_rollouts = float(max(profile.group_size, 1)) + 0.0 * n_rollouts
-    if profile.engine != "training":
-        # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
-        # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
-        # engines on its model-parallel group's tp·pp·cp GPUs (vLLM runs tensor parallelism only: NeMo RL's
-        # Megatron PP 4 / vLLM TP 4 recipes hold four engines per training group)
-        gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
-        seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
-        tp = gen_tp
-    w16 = 2.0 * float(m.params.total) / tp
-    frac = profile.gpu_fraction
-    refit = 0.0 * seqs
-    scale_t = 1.0
-    kv = (gpu_memory_gib, w16, m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)  # r11
-    if profile.engine == "vllm_colocated":
-        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
-        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
-        refit = 2.0 * w16 / mem_bw + gather
-        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
-        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
-        if profile.engine_sleep and profile.sleep_level == 1:
-            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
-    elif profile.engine == "vllm_separate":
-        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-        pool = rollout_kv_pool_bytes(0.9, *kv)
-        seqs = seqs / frac
-        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
-        if profile.per_tensor_sync:
-            # TRL server mode: one HTTP call, broadcast and barrier per parameter tensor (methods.param_tensors)
-            refit = refit + param_tensors(m.arch) * TRL_SERVER_SYNC_S_PER_TENSOR
-        scale_t = 1.0 / (1.0 - frac)
-    else:
-        pool = None
+    ops, m, profile = lay["ops"], lay["m"], lay["profile"]
+    seqs, n_rollouts, tp = _rollout_shares(lay)
+    pool, seqs, refit, scale_t = _rollout_refit(
+        lay, seqs, tp, gpu_memory_gib=gpu_memory_gib, mem_bw=mem_bw, dp_bw=dp_bw, intra_p2p=intra_p2p, nic=nic,
+        max_seqs=max_seqs, host_bw=host_bw, profile_tokens=profile_tokens, nvlink=nvlink)
     # decoding reads the weights and KV cache at the share serving engines reach (serving_facts.DECODE_MBU_HBM, also
     # inference.ServingEfficiency's: since issue 35 round 5 the streaming share, the step's kernels adding their fixed
     # time in methods.generation_seconds)

@@ -682,6 +682,15 @@ class TrainingPage(BasePage):
 
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
+        self._update_lora_enabled(s)
+        self._update_rows_visible(s)
+        for key, on in self._objective_enabled(s).items():
+            getattr(self, key).setEnabled(on)
+            self.labels[key].setEnabled(on)
+        self._update_parallel_enabled(s)
+
+    def _update_lora_enabled(self, s) -> None:
+        """The adapter rows: enabled for LoRA and QLoRA (part of :meth:`_update_enabled`)."""
         lora = s.training.method in ("lora", "qlora")
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
@@ -689,6 +698,10 @@ class TrainingPage(BasePage):
         # DoRA stays clickable while it is on, so that a refused combination can be undone here
         self.dora.setEnabled(lora or s.training.dora)
         self.labels["dora"].setEnabled(lora or s.training.dora)
+
+    def _update_rows_visible(self, s) -> None:
+        """The rows shown only where the chosen tool, precision, recompute or batch mode uses them (part of
+        :meth:`_update_enabled`)."""
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box,
@@ -718,36 +731,41 @@ class TrainingPage(BasePage):
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
+
+    @staticmethod
+    def _objective_enabled(s) -> dict[str, bool]:
+        """Which objective, rollout and padding fields apply to the scenario, by field name (part of
+        :meth:`_update_enabled`)."""
         obj = s.training.objective
         rl = obj in RL
-        enabled = {"beta": obj in REFERENCED, "reference": obj in REFERENCED,
-                   "ref_offload": obj in REFERENCED or obj == "ppo", "group_size": obj == "grpo",
-                   "rollout_len": rl, "prompt_len": rl, "engine": rl, "reward": rl,
-                   "gen_fraction": rl and s.training.rl.generation_engine != "training",
-                   "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
-                   "max_num_seqs": rl and s.training.rl.generation_engine != "training",
-                   "rollout_tp": rl and s.training.rl.generation_engine != "training",
-                   "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
-                   "schedule": rl,
-                   # (kept enabled while set above 1, so a file's choice can be cleared)
-                   "steps_in_flight": rl and (s.training.rl.schedule == "async" or s.training.rl.steps_in_flight > 1),
-                   "regeneration_share": rl,
-                   "enforce_eager": rl and s.training.rl.generation_engine != "training",
-                   "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
-                   and s.training.rl.engine_sleep,
-                   "prompt_pad_len": rl,
-                   "rl_offload_model": offload_model_enabled(s, rl),
-                   "hybrid_engine": hybrid_engine_enabled(s, rl),
-                   "critic_padding_free": obj == "ppo",
-                   "sample_len_std": s.data.mean_sample_len is not None
-                   and not (s.training.packing or s.training.padding_free),
-                   # without a mean sample length every sample fills the sequence length: nothing to pad (kept
-                   # enabled while ticked, so a file's choice can be cleared)
-                   "pad_to_seq_len": not (s.training.packing or s.training.padding_free)
-                   and (s.data.mean_sample_len is not None or bool(s.training.pad_to_seq_len))}
-        for key, on in enabled.items():
-            getattr(self, key).setEnabled(on)
-            self.labels[key].setEnabled(on)
+        return {"beta": obj in REFERENCED, "reference": obj in REFERENCED,
+                "ref_offload": obj in REFERENCED or obj == "ppo", "group_size": obj == "grpo",
+                "rollout_len": rl, "prompt_len": rl, "engine": rl, "reward": rl,
+                "gen_fraction": rl and s.training.rl.generation_engine != "training",
+                "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
+                "max_num_seqs": rl and s.training.rl.generation_engine != "training",
+                "rollout_tp": rl and s.training.rl.generation_engine != "training",
+                "updates_per_generation": rl, "mean_response_fraction": rl, "response_len_std": rl,
+                "schedule": rl,
+                # (kept enabled while set above 1, so a file's choice can be cleared)
+                "steps_in_flight": rl and (s.training.rl.schedule == "async" or s.training.rl.steps_in_flight > 1),
+                "regeneration_share": rl,
+                "enforce_eager": rl and s.training.rl.generation_engine != "training",
+                "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
+                and s.training.rl.engine_sleep,
+                "prompt_pad_len": rl,
+                "rl_offload_model": offload_model_enabled(s, rl),
+                "hybrid_engine": hybrid_engine_enabled(s, rl),
+                "critic_padding_free": obj == "ppo",
+                "sample_len_std": s.data.mean_sample_len is not None
+                and not (s.training.packing or s.training.padding_free),
+                # without a mean sample length every sample fills the sequence length: nothing to pad (kept
+                # enabled while ticked, so a file's choice can be cleared)
+                "pad_to_seq_len": not (s.training.packing or s.training.padding_free)
+                and (s.data.mean_sample_len is not None or bool(s.training.pad_to_seq_len))}
+
+    def _update_parallel_enabled(self, s) -> None:
+        """The manual layout's rows, Liger, expert TP and the advanced box (part of :meth:`_update_enabled`)."""
         manual = not s.parallel.auto
         moe = model_is_moe(s, self.ctx.estimator.result)  # the app's one answer, as the advanced rows read it
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
