@@ -1506,34 +1506,6 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
-def dp_ring_ranks_per_node(k_node, gpn, dom, ops=_ScalarOps):
-    """Members of the data-parallel ring a node, for its latency (:func:`_ring_latency`). NCCL's tuning model counts the
-    communicator's own nodes (NVIDIA/nccl @5067397c ``src/graph/tuning.cc`` ``ncclTopoTuneModel``: ``nInterSteps =
-    nNodes − 1``, ``2·(nNodes − 1)`` for all-reduce; ``ppn = nRanks / nNodes``): a data-parallel group whose members
-    sit ``tp`` ranks apart has ``k_node = gpn / tp`` of them a server, not ``gpn``. Where the NVLink domain spans
-    servers (GB200 NVL72) the server's count is kept, as before: under MNNVL NCCL fuses the clique's topology into one
-    node (``graph/topo.cc``, "MNNVL clique support"), which would count the domain, but whether those runs' rings
-    crossed trays at NVLink step latency is not settled (issue 35 round 15, scale15 note §4: both readings scored)."""
-    return ops.where(dom > gpn, gpn, k_node)
-
-
-def dp_bucket_layout(framework: str, grad_gpu, bucket, vpp, ops=_ScalarOps):
-    """``(buckets a step, the last bucket's share of the gradients)`` of the data-parallel gradient sync on the
-    pipeline's first stage. Megatron-Core buckets only the first model chunk of the first pipeline stage: every later
-    virtual chunk (``disable_bucketing=(model_chunk_idx > 0)``, ``training.py``) and every chunk of a later stage
-    (``DistributedDataParallel``: "Turn off bucketing if we are on a pipeline stage that is not the first (since
-    data-parallel communication on these stages is not on the critical path)") is one bucket (core_r0.5.0 through
-    Megatron-LM @d98e8a64, where ``training.py`` now sets both). The first stage, on the step's critical path (it
-    finishes the backward last), pays ``ceil(grad/v / bucket) + v − 1`` collectives, and its last one is a bucket of
-    the first chunk (at most ``grad/v``). Other frameworks: ``ceil(grad / bucket)`` buckets of ``bucket``."""
-    if framework != "megatron":
-        return ops.ceil(grad_gpu / bucket), ops.minimum(bucket / ops.maximum(grad_gpu, 1.0), 1.0)
-    v = ops.maximum(ops.f(vpp), 1.0)
-    chunk = grad_gpu / v
-    return (ops.ceil(chunk / bucket) + (v - 1.0),
-            ops.minimum(ops.minimum(bucket, chunk) / ops.maximum(grad_gpu, 1.0), 1.0))
-
-
 def ds_bucket_engine(framework: str, ds_config_auto: bool | None) -> str:
     """Whose hidden-size keys a DeepSpeed config holds, as core/zero3.py reads its ``framework`` argument:
     ``"deepspeed"`` DeepSpeed's own defaults, ``"hf"`` the ``auto`` fill of Transformers' ``HfTrainerDeepSpeedConfig.
@@ -2151,7 +2123,8 @@ def time_layout(
     # DDP / ZeRO-1/2 / Megatron distributed optimizer: gradients once per step, in buckets (PyTorch DDP
     # bucket_cap_mb = 25 MB; DeepSpeed reduce_bucket_size 5e8 elements; Megatron max(40M, 1M·dp) params)
     bucket = bucket_params(framework, zero, n_dp, g_bytes, ops)
-    n_buckets, last_bucket = dp_bucket_layout(framework, grad_gpu, bucket, vpp, ops)
+    n_buckets = ops.ceil(grad_gpu / bucket)
+    last_bucket = minimum(bucket / maximum(grad_gpu, 1.0), 1.0)
     # Megatron's routed-expert gradients and weights sync over the expert-data-parallel group, spaced ep·etp
     # ranks apart (expert_dp_layout); the dense rest over the data-parallel ranks as before
     exp_gpu, n_edp, k_exp = expert_dp_layout(m, framework, lora, grad_params, tp, pp, n_dp, ep, exp_tp_dp, dom, ops)
@@ -2163,16 +2136,15 @@ def time_layout(
     fsdp_sharded = ((framework == "fsdp") | hf_fs) & (zero >= 2)
     sharded_opt = (zero >= 1) & (zero <= 2)
     ag_factor = _ring_factor(n_dp, "all_gather", ops)
-    lat_ppn = dp_ring_ranks_per_node(k_node, gpn, dom, ops)
-    ag_lat = _ring_latency(n_dp, lat_ppn, "all_gather", ops)
+    ag_lat = _ring_latency(n_dp, gpn, "all_gather", ops)
     g_factor = where(sharded_opt, ag_factor, _ring_factor(n_dp, "all_reduce", ops))
-    g_lat = where(sharded_opt, ag_lat, _ring_latency(n_dp, lat_ppn, "all_reduce", ops))
+    g_lat = where(sharded_opt, ag_lat, _ring_latency(n_dp, gpn, "all_reduce", ops))
     # DeepSpeed ZeRO-1/2 all-reduce their gradient buckets, ZeRO-2 on every micro-batch (ds_grad_reductions)
     n_red = 1.0
     if framework in ("deepspeed", "hf"):
         n_red, all_reduce = ds_grad_reductions(zero, m_acc, ops)
         g_factor = where(all_reduce, _ring_factor(n_dp, "all_reduce", ops), g_factor)
-        g_lat = where(all_reduce, _ring_latency(n_dp, lat_ppn, "all_reduce", ops), g_lat)
+        g_lat = where(all_reduce, _ring_latency(n_dp, gpn, "all_reduce", ops), g_lat)
     if framework == "megatron":
         # Megatron-FSDP optim_grads (ZeRO-2): BF16 gradients reduce-scattered on every micro-batch
         # (core/megatron_fsdp.py); the weights' all-gather after the step as the distributed optimizer's
