@@ -17,17 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _screens import each_language, open_window, qt_app, spin  # noqa: E402
-
-
-def _wait_search(app, w, seconds: float = 90.0) -> None:
-    import time
-
-    t0 = time.monotonic()
-    while w.search.state not in ("done", "failed") and time.monotonic() - t0 < seconds:
-        app.processEvents()
-        time.sleep(0.01)
-    spin(app, 0.5)
+from _screens import each_language, open_window, qt_app, spin, wait_search  # noqa: E402
 
 
 def _70b_on_256() -> Path:
@@ -55,7 +45,7 @@ def main(out: Path) -> int:
         spin(app, 1.0)
         w.grab().save(str(out / f"plans-selected-3{suffix}.png"))
         assert w.open_path(_70b_on_256(), show_errors=False)
-        _wait_search(app, w)
+        wait_search(app, w)
         w.go_to(4)
         hw = w.page("hardware")
         spin(app, 1.0)

@@ -16,49 +16,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _screens import each_language, open_window, qt_app, spin, wait_search  # noqa: E402
+from _screens import grab, open_file, run_parts  # noqa: E402
 
 EXAMPLES = ("llama3-8b-full-8xh100-zero3.json", "8b-dpo-full-8xh100-zero3.json")
 
 
-def _grab(app, w, out: Path, name: str, suffix: str, settle: float = 0.4) -> None:
-    spin(app, settle)
-    w.grab().save(str(out / f"{name}{suffix}.png"))
-
-
-def _shots(app, out: Path, suffix: str) -> None:
+def shots(app, out: Path, suffix: str) -> None:
     from gpuplanner.ui.main_window import PAGE_KEYS
 
     for name in EXAMPLES:
-        w = open_window(app, search=True)
-        assert w.open_path(ROOT / "examples" / name, show_errors=False), name
-        wait_search(app, w, 240)
+        w = open_file(app, ROOT / "examples" / name)
         stem = name.split(".")[0]
-        _grab(app, w, out, f"{stem}-live", suffix, 0.8)
+        grab(app, w, out, f"{stem}-live", suffix, 0.8)
         w.go_to(PAGE_KEYS.index("plans"))
         p = w.page("plans")
         p.view.selectRow(0)
-        _grab(app, w, out, f"{stem}-plans", suffix, 0.8)
+        grab(app, w, out, f"{stem}-plans", suffix, 0.8)
         sb = p.details.verticalScrollBar()
         sb.setValue(sb.value() + p.details.viewport().height() - 40)
-        _grab(app, w, out, f"{stem}-plans-details1", suffix, 0.3)
+        grab(app, w, out, f"{stem}-plans-details1", suffix, 0.3)
         w.go_to(PAGE_KEYS.index("project"))
-        _grab(app, w, out, f"{stem}-project", suffix, 1.5)
+        grab(app, w, out, f"{stem}-project", suffix, 1.5)
         w.model.set_dirty(False)
         w.close()
 
 
-def main(out: Path) -> int:
-    from gpuplanner.ui.app import install_message_filter
-
-    install_message_filter()
-    app = qt_app()
-    out.mkdir(parents=True, exist_ok=True)
-    for lang in each_language(app):
-        _shots(app, out, "" if lang == "en" else f"-{lang}")
-        print(lang, "ok")
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs/screenshots/issue35-r13-ux21"))
+    raise SystemExit(run_parts(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs/screenshots/issue35-r13-ux21",
+                               {"shots": shots}))

@@ -23,6 +23,9 @@ Re-recorded in issue 35 round 14 (probe14: MLA ``kv_lora_rank`` / ``v_head_dim``
 reads ``quantization_config.weight_block_size``): of every outcome compared before and after, 1,041 read results
 gained only ``weight_block_n`` / ``weight_block_k``, 19 variants holding a 0 rank or head dim and 20 holding a malformed
 block size went from read to refused, and 356 refusals of a bad ``kv_lora_rank`` now say "≥ 1"; nothing else moved.
+Re-recorded in issue 35 round 15 (probe15: an error names the key the file holds, e.g. Qwen2-MoE's ``num_experts``,
+not its alias ``num_local_experts``): of all 55,670 variants read with the old and the new reader, 330 outcomes differ,
+each only in the key its refusal names.
 """
 
 from __future__ import annotations

@@ -90,11 +90,13 @@ def test_published_pairs_tell_the_miss_form_apart():
     # 0.61 / 0.45 s) against the model: the ZeRO-3 DPO pair is closed by a rate and not by a fixed cost (the rate
     # leaves the padded DPO row within 10%, the fixed cost 15% or more too fast). The Megatron pair's fixed cost stays
     # under 0.25 s per step; since the LoRA row runs Megatron-SWIFT's default dropout 0.05 (issue 35 round 12,
-    # swiftlora12) both forms leave the full row within 10% (6.3% and 4.9%): the pair no longer tells them apart
+    # swiftlora12) both forms leave the full row within 10% (6.3% and 4.9%): the pair no longer tells them apart.
+    # Since the ranks wait for the longest micro-batch (issue 35 round 15, z3multi15: timing.padded_rank_factor) the
+    # DPO pair's misses shrink to +22% / +26% and both forms leave the padded row within 10% (+6.6% and −3.3%)
     res = []
     for row in vpt.all_rows():
         if any(row.id in p[:2] for p in vpt.MISS_FORM_PAIRS):
             res.append((row.id, row.table, row.measured, vpt.predict(row).step_time_s))
     dpo, mg = vpt.miss_form_rows(res)
-    assert abs(dpo[1] / dpo[5] - 1.0) < 0.10 and dpo[1] / dpo[4] - 1.0 > 0.15
+    assert abs(dpo[1] / dpo[5] - 1.0) < 0.10 and abs(dpo[1] / dpo[4] - 1.0) < 0.10
     assert 0.0 < mg[3] < 0.25 and abs(mg[1] / mg[4] - 1.0) < 0.10 and abs(mg[1] / mg[5] - 1.0) < 0.10

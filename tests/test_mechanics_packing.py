@@ -44,7 +44,10 @@ def test_sample_shape_cases():
     assert F.sample_shape(4096, 1024, False, False, True, 512.0).spread_cv == 0.5
     assert F.sample_shape(4096, 1024, True, False, True) == F.SampleShape(4096.0, 1024.0, 1.0)  # packed, varlen
     assert F.sample_shape(4096, 1024, True, False, False) == F.SampleShape(4096.0, 4096.0, 1.0)  # packed, masked
-    assert F.sample_shape(4096, 1024, False, True, True) == F.SampleShape(1024.0, 1024.0, 1.0)  # flattened
+    # flattened: no padding; the spread stays for the ranks' imbalance (round 15, z3multi15)
+    assert F.sample_shape(4096, 1024, False, True, True) == F.SampleShape(1024.0, 1024.0, 1.0, None,
+                                                                          F.DEFAULT_SAMPLE_LEN_CV)
+    assert F.sample_shape(4096, 1024, False, True, True, 512.0).spread_cv == 0.5
     assert F.sample_shape(4096, 9000, False, True, True) == F.SampleShape(4096.0, 4096.0, 1.0)  # cut at seq_len
 
 

@@ -337,8 +337,8 @@ def _v2_with(**changes) -> bytes:
 
 
 BAD = {
-    "not-json": (b"{not json", "bad.gpuplan: not valid JSON (line 1, column 2: Expecting property name enclosed "
-                               "in double quotes)"),
+    "not-json": (b"{not json", "bad.gpuplan: not valid JSON (line 1, column 2: a key in double quotation marks "
+                               "was expected)"),  # Python's reason, translatable (ux23)
     "truncated": (_valid_bytes()[:300], "bad.gpuplan: not valid JSON: the file ends too early (truncated?)"),
     "truncated-in-string": (b'{"schema_version": 2, "title": "abc',
                             "bad.gpuplan: not valid JSON: the file ends too early (truncated?)"),

@@ -118,8 +118,11 @@ def test_the_pdf_prices_no_plan_that_does_not_fit(capsys, tmp_path, lang):
     install_language("en")
     flat = re.sub(r"\s+", "", text)
     assert re.sub(r"\s+", "", no_price) in flat, text[:3000]
-    # the plan's price (a month of the whole server); "¥70,000.00" is the card's monthly price in the price sources
-    assert not re.search(r"70,000(?!\.00)", text), re.findall(r".{60}70,000.{20}", text)
+    # the plan's price (a month of the whole server); "¥70,000" stays as the card's monthly price in the price
+    # sources, on its row (whole money since ux23: "¥70,000.00" before)
+    month = "server-month" if lang == "en" else "月租用价格"
+    assert all(month in seen for seen in re.findall(r".{60}70,000", text)), re.findall(r".{60}70,000.{20}", text)
+    assert len(re.findall(r"70,000", text)) == 1, re.findall(r".{60}70,000.{20}", text)
     assert not [h for h in heads if h in text], [h for h in heads if h in text]
     assert ("recommended" if lang == "en" else "◀") not in text
 

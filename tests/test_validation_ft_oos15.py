@@ -83,7 +83,12 @@ def test_litgpt_index_list_host_time():
     assert lit.step_time_s - peft.step_time_s == pytest.approx(128 * 32 * 8192 * 0.1125 / 1_024_000, rel=0.05)
 
 
-def test_scores_before_and_after():
+def test_scores_before_and_after(monkeypatch):
+    # this round's two mechanisms alone: the ranks' wait for the longest padded micro-batch (z3multi15,
+    # timing.padded_rank_factor) is checked in tests/test_mechanics_rank_wait_z3multi15.py; with it the two b4 x 2
+    # GPU rows read -14.7% / -24.1% (its note)
+    from gpuplanner.core import timing
+    monkeypatch.setattr(timing, "padded_rank_factor", lambda *a, **k: 1.0)
     before = json.loads(v.BEFORE.read_text(encoding="utf-8"))
     now = v.errors()
     assert set(before) == set(now) and len(now) == 23

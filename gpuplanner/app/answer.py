@@ -171,6 +171,72 @@ def compare(a, b) -> Comparison:
                       reasons=tuple(compare_plans(a, b)))
 
 
+#: the message context of :class:`BetterPlan`'s line (``scripts/update_translations.py`` collects it)
+ADVICE_CTX = "Answer"
+
+
+@dataclass(frozen=True, slots=True)
+class BetterPlan:
+    """The search's best plan by the user's own goal when it beats the layout the document stands for by more than
+    the search's tie (:data:`core.search.FASTEST_TIE` for "fastest", :data:`core.search.CHEAPEST_TIE` for
+    "cheapest": within it the two cannot be told apart by the estimate, so the user's layout stands unremarked).
+    The document keeps its plan (the user's layout is their choice); ``message`` is the one line every view shows
+    where the answer is given (the PDF's section 2, ``estimate``/``plan``, the Plans page and live panel, the
+    project view): which plan, its time and cost, and how to take it."""
+
+    plan: Any            # core.search.Plan: the search's #1
+    objective: str       # "cheapest" or "fastest"
+    days: float          # its calendar days
+    cost: float          # its cost, in ``currency``
+    own_days: float      # the document's layout's calendar days
+    own_cost: float      # … and cost
+    currency: str
+    message: Any         # core.messages.Msg
+
+    def to_json(self) -> dict:
+        """``better_plan`` in ``estimate --json`` and ``plan --json``."""
+        return {"objective": self.objective, "gpu": self.plan.evaluation.scenario.hardware.gpu,
+                "gpu_name": self.plan.gpu_name, "num_gpus": self.plan.num_gpus,
+                "calendar_days": round(self.days, 6), "cost": round(self.cost, 2),
+                "layout_calendar_days": round(self.own_days, 6), "layout_cost": round(self.own_cost, 2),
+                "currency": self.currency, "message": self.message.render()}
+
+
+def better_plan(own, best, objective: str) -> BetterPlan | None:
+    """:class:`BetterPlan` when ``best`` (the search's #1, a core.search.Plan) beats the Evaluation ``own`` by more
+    than the tie of ``objective``; None otherwise (also for "value", whose key is no figure a user reads, and for a
+    plan without a price or a layout that does not fit: the views already say that one cannot be rented)."""
+    from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
+    from gpuplanner.core.messages import Msg, plan_span_msgs
+    from gpuplanner.core.search import CHEAPEST_TIE, FASTEST_TIE
+
+    ev = best.evaluation
+    if objective not in ("cheapest", "fastest") or not own.fits or own.cost is None or ev.cost is None:
+        return None
+    if ev.currency != own.currency or ev.scenario == own.scenario:
+        return None
+    if objective == "cheapest":
+        beats = own.cost > ev.cost * (1.0 + CHEAPEST_TIE)
+    else:
+        beats = own.calendar_days > ev.calendar_days * (1.0 + FASTEST_TIE)
+    if not beats:
+        return None
+    goal = Msg("Report", {"cheapest": QT_TRANSLATE_NOOP("Report", "cheapest"),
+                          "fastest": QT_TRANSLATE_NOOP("Report", "fastest")}[objective])
+    # each span as its plan's headline writes it (the Plans table, ``plan``, the PDF: "3.8 hours … 1.5 days")
+    spans = {"span": plan_span_msgs(ev.calendar_days, None, ev.calendar_days_band)[0],
+             "own_span": plan_span_msgs(own.calendar_days, None, own.calendar_days_band)[0]}
+    text = QT_TRANSLATE_NOOP(ADVICE_CTX, "By your goal ({goal}) the search's best plan is {n} × {gpu}: {span}, "
+                                         "{cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this "
+                                         "layout. Take it with \"Use this layout\" on the Plans page, or set "
+                                         "parallel.auto to true.")
+    message = Msg(ADVICE_CTX, text, {"goal": goal, "n": ev.num_gpus, "gpu": ev.gpu_name, "cost": float(ev.cost),
+                                     "own_cost": float(own.cost), "cur": own.currency, **spans})
+    return BetterPlan(plan=best, objective=objective, days=float(ev.calendar_days), cost=float(ev.cost),
+                      own_days=float(own.calendar_days), own_cost=float(own.cost), currency=own.currency,
+                      message=message)
+
+
 @dataclass
 class Answer:
     """The answer to one document; see the module docstring. Expensive parts are computed when first read."""
@@ -285,6 +351,23 @@ class Answer:
             return _star(self.scenario, None, self.evaluation)
         chosen = self.chosen_plan
         return _star(self.scenario, next((i for i, p in enumerate(self.plans) if p is chosen), None), None)
+
+    @cached_property
+    def better(self) -> BetterPlan | None:
+        """The search's best plan when the document stands for a layout of the user's own (a manual layout, or
+        a plan file's selected plan under one: :func:`decide`) and that plan beats it by more than the search's tie, by the user's own
+        goal (:func:`better_plan`). Decided here once; every view shows its ``message``. None when the document
+        stands for the search's #1, when the search cannot run or found nothing that meets the constraints."""
+        if self.scenario.parallel.auto:  # the search's #1, or a plan the user took from its ranking
+            return None
+        try:
+            own = self.evaluation
+        except PlannerError:
+            return None
+        res = self.search
+        if res is None or not res.plans or not res.feasible or self.chosen_plan is res.plans[0]:
+            return None
+        return better_plan(own, res.plans[0], res.objective)
 
     def alternatives(self, n: int = 2) -> list:
         """The search's best plans other than the chosen one (at most ``n``)."""

@@ -155,6 +155,18 @@ def search_plans(scenario: Scenario, base_dir: Path | None = None, *, cancel: An
                          feasible=res.feasible, result=res)
 
 
+def better(scenario: Scenario, evaluation: Any, outcome: SearchOutcome | None) -> Any:
+    """The window's :attr:`gpuplanner.app.answer.Answer.better`: the search's #1 against the manual layout's own
+    Evaluation (the live estimate), by :func:`gpuplanner.app.answer.better_plan` — the rule the CLI and the PDF
+    read; None with automatic layout, with no estimate, or before a search that met the constraints."""
+    from gpuplanner.app.answer import better_plan
+
+    if scenario.parallel.auto or evaluation is None or outcome is None or not outcome.plans or not outcome.feasible:
+        return None
+    objective = getattr(outcome.result, "objective", None) or scenario.constraints.objective
+    return better_plan(evaluation, outcome.plans[0].plan, objective)
+
+
 def compare(a: PlanRow, b: PlanRow) -> Any:
     """Why ``a`` ranks above ``b``: the one comparison (:func:`gpuplanner.app.answer.compare`)."""
     from gpuplanner.app.answer import compare as compare_plans

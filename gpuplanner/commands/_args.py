@@ -128,7 +128,9 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
     unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown, not zero
 
     def row(label: str, value: float | None, extra: str = "") -> str:
-        shown = translate(CTX, "unknown") if value is None else format_money(value, cur)
+        # whole money, as the PDF's rent-or-build table (report.content.fmt_money): "$36" beside "$627,000", not
+        # "$36.00" (ux23: the CLI's table mixed cents and whole amounts, the PDF's had none)
+        shown = translate(CTX, "unknown") if value is None else format_money(value, cur, decimals=0)
         # columns by display width: a Chinese label takes two columns a character ("自建：机柜/托管")
         return f"{indent}{ljust(label, 43)}{rjust(shown, 16)}{extra}"
 

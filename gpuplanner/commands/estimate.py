@@ -41,12 +41,21 @@ def run(args) -> int:
     from ..app.answer import answer
 
     # the plan the file stands for (app.answer.decide), through the one gate for absurd plans (app.answer.shown)
-    ev = answer(args.file).evaluation
+    ans = answer(args.file)
+    ev = ans.evaluation
     data = ev.to_json()
+    # the search's best plan when it beats the file's own layout by more than the search's tie (app.answer.better;
+    # choice15): the Evaluation stays the file's plan, the line says what the search would rent instead
+    better = ans.better
     if args.json:
+        data["better_plan"] = None if better is None else better.to_json()
         print(strict_json(data, indent=2, sort_keys=True))
         return 0
-    print("\n".join(text_lines(ev, data)))
+    lines = text_lines(ev, data)
+    if better is not None:  # under the plan's price, where the answer is given
+        at = next((i for i, ln in enumerate(lines) if ln == translate(CTX, "Cost")), len(lines) - 2)
+        lines.insert(min(at + 2, len(lines)), "  > " + msg(better.message))
+    print("\n".join(lines))
     return 0
 
 

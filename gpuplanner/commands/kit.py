@@ -20,6 +20,7 @@ import sys
 from ._args import label as _lbl, ljust, positive_int, rjust, strict_json
 from . import _lang
 from ._lang import translate
+from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..formatting import format_list, format_money, format_number, format_percent, format_sig, plural_s
 
@@ -56,9 +57,13 @@ def run_export(args) -> int:
     if getattr(args, "result", None):
         return run_import(args)
     from ..app.answer import answer
-    from ..io.planfile import write_output
+    from ..io.planfile import check_not_input, write_output
     from ..verify.acceptance import render_kit
 
+    if getattr(args, "json", False) or getattr(args, "strict", False):  # "with --import" (their help): an export prints no JSON and flags nothing
+        raise PlannerError(translate(CTX, "--json and --strict go with --import RESULT.json"))
+    if args.output not in ("-", ""):
+        check_not_input(args.output, args.file)  # never the scenario or plan it reads (probe15)
     ans = answer(args.file)  # the plan the file stands for (app.answer.decide)
     scenario, base = ans.plan_scenario, ans.models
     nodes = getattr(args, "nodes", None)

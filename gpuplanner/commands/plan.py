@@ -47,11 +47,17 @@ def run(args) -> int:
     ans = answer(args.file, top=args.top, objective=args.objective)
     result = ans.search_or_raise()
     scenario = ans.scenario
+    better = ans.better  # the search's #1 against the file's own layout (app.answer.better; choice15)
     if args.json:
-        print(strict_json(result.to_json(), indent=2))
+        data = result.to_json()
+        data["better_plan"] = None if better is None else better.to_json()
+        print(strict_json(data, indent=2))
         return 0
     con = scenario.constraints
-    print("\n".join(text_lines(result, con, scenario.training.method, scenario.training.recompute_modules)))
+    lines = text_lines(result, con, scenario.training.method, scenario.training.recompute_modules)
+    if better is not None:  # under the search's summary line, above the table that lists the plan
+        lines.insert(2 if len(lines) > 2 else len(lines), "> " + msg(better.message))
+    print("\n".join(lines))
     return 0
 
 

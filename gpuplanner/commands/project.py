@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.serving_facts import first_token_line
+from ..core.serving_facts import bound_text, first_token_line, throughput_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
@@ -46,12 +46,18 @@ def run(args) -> int:
     from ..app.answer import answer
 
     # the project on the plan the file stands for (app.answer.decide), with what keeping its deadline takes
-    res = answer(args.file).project_replanned
+    ans = answer(args.file)
+    res = ans.project_replanned
     data = res.to_json()
+    better = ans.better  # the search's #1 against the file's own layout, which the phases run on (choice15)
     if args.json:
+        data["better_plan"] = None if better is None else better.to_json()
         print(strict_json(data, indent=2, sort_keys=True))
         return 0
-    print("\n".join(text_lines(res)))
+    lines = text_lines(res)
+    if better is not None:
+        lines.insert(1 if lines else 0, "> " + msg(better.message))
+    print("\n".join(lines))
     return 0
 
 
@@ -67,10 +73,8 @@ def _mode(key: str | None) -> str:
 
 def _bound_text(bound: str) -> str:
     """What bounds a serving replica's decode step (``ServingSize.bound``): the weights' stream, the GEMMs' FLOPs or
-    the engine's host work per step (inference.decode_step_s)."""
-    if bound == "host":
-        return translate(CTX, "host bound: the engine's CPU work per decode step")
-    return translate(CTX, "memory bound") if bound == "memory" else translate(CTX, "compute bound")
+    the engine's host work per step (inference.decode_step_s); the phrase of ``core.serving_facts.bound_text``."""
+    return msg(bound_text(bound))
 
 
 def text_lines(res) -> list[str]:
@@ -96,14 +100,7 @@ def text_lines(res) -> list[str]:
                      + rjust(_money(p.cost, cur), 13))
         if p.serving is not None:
             s = p.serving
-            per_m = ("-" if p.cost_per_million_tokens is None else
-                     format_money(p.cost_per_million_tokens, cur, decimals=2))
-            lines.append(" " * 22 + plural_s(translate(
-                CTX, "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
-                     "{per_m} per million tokens"), s.replicas).format(
-                tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
-                bound=_bound_text(s.bound),
-                per_m=per_m))
+            lines.append(" " * 22 + msg(throughput_line(s, p.cost_per_million_tokens, cur)))
             lines.append(" " * 22 + msg(first_token_line(s)))
         if p.cpu is not None:
             lines.append(" " * 22 + translate(CTX, "CPU: {gb} GB at {rate} MB/s per core = {h} core-hours").format(

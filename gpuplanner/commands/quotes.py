@@ -40,6 +40,10 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..io import quote_sheets
 
+    if args.rfq or args.template:  # never onto the plan or a sheet it reads (probe15)
+        from ..io.planfile import check_not_input
+
+        check_not_input(args.rfq or args.output or "", args.file, *args.sheets)
     if args.template:
         if not args.output:
             raise PlannerError(translate(CTX, "--template needs -o FILE"))

@@ -40,10 +40,11 @@ def _default_author() -> str:
 
 
 def run(args) -> int:
-    from ..io.planfile import check_writable_folder
+    from ..io.planfile import check_not_input, check_writable_folder
     from ..app.answer import report_data
 
     out = Path(args.output)
+    check_not_input(out, args.file)  # never the scenario or plan it reads (probe15)
     check_writable_folder(out)  # missing or read-only folder: one line, before the render
     data = report_data(args.file, author=args.author if args.author is not None else _default_author())
     from ..report import render

@@ -150,6 +150,7 @@ MAX_CONFIG_INT = 1 << 40
 def _int(cfg: dict, *keys: str, default: Any = None, required: bool = True, minimum: int = 0) -> int | None:
     """An integer field of a config.json: a whole, finite number in ``[minimum, MAX_CONFIG_INT]``."""
     v = _get(cfg, *keys, default=default)
+    key = next((k for k in keys if cfg.get(k) is not None), keys[0])  # the key the file holds (probe15)
     if v is None:
         if required:
             raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing '{key}'"), key=keys[0]), field="config.json")
@@ -158,7 +159,7 @@ def _int(cfg: dict, *keys: str, default: Any = None, required: bool = True, mini
     if not ok or int(v) != v or v < minimum or v > MAX_CONFIG_INT:
         shown = repr(v) if isinstance(v, (int, float, str, bool)) else type(v).__name__
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
-            _CTX_CFG, "'{key}' must be a whole number ≥ {minimum}, got {got}"), key=keys[0], minimum=minimum,
+            _CTX_CFG, "'{key}' must be a whole number ≥ {minimum}, got {got}"), key=key, minimum=minimum,
             got=shown[:40]), field="config.json")
     return int(v)
 

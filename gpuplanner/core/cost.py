@@ -1280,8 +1280,12 @@ def _machine_price(eco: dict, gpu_id: str, per_machine: int, cur: str, conv: Cal
     cards = [p for p in cards if amount(p) is not None]
     if servers:
         best = max(servers, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
-        machine_price = conv(amount(best), best["currency"]) * per_machine / float(best.get("gpus") or per_machine)
-        sources["machine_price"] = f"{best['item']}: {best['source']} ({best['source_date']})"
+        gpus = int(best.get("gpus") or per_machine)
+        machine_price = conv(amount(best), best["currency"]) * per_machine / float(gpus)
+        # a server of another size than the one quoted (the user's 4-GPU servers, the catalogue's 8-GPU board): its
+        # price per GPU × the GPUs bought, said in the source
+        scaled = "" if gpus == per_machine else f" (its price per GPU × {per_machine})"
+        sources["machine_price"] = f"{best['item']}{scaled}: {best['source']} ({best['source_date']})"
     elif cards:
         best = max(cards, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
         machine_price = conv(amount(best), best["currency"]) * per_machine

@@ -86,7 +86,8 @@ class SampleShape:
     #: and runs this many tokens, all real; None where rows do not depend on the micro-batch
     single_len: float | None = None
     #: padded batches: the samples' length spread (standard deviation / mean, :func:`expected_longest`); a batch of
-    #: several samples is padded to its expected longest; None: to ``row_len`` (the cut-off)
+    #: several samples is padded to its expected longest; None: to ``row_len`` (the cut-off). Padding-free batches
+    #: (``single_len`` None) keep it too: only the ranks' imbalance reads it there (``timing.padded_rank_factor``)
     spread_cv: float | None = None
 
 
@@ -115,11 +116,12 @@ def sample_shape(seq_len: int, mean_sample_len: int | None, packing: bool, paddi
     mu = L if mean_sample_len is None else min(float(mean_sample_len), L)
     if mu >= L:
         return SampleShape(L, L, 1.0)
+    cv = DEFAULT_SAMPLE_LEN_CV if sample_len_std is None else float(sample_len_std) / mu
     if padding_free and not packing:
-        return SampleShape(mu, mu, 1.0)
+        # the spread stays: each rank's flattened micro-batch holds its own draws (timing.padded_rank_factor)
+        return SampleShape(mu, mu, 1.0, None, cv)
     if packing:
         return SampleShape(L, mu if flash else L, 1.0)
-    cv = DEFAULT_SAMPLE_LEN_CV if sample_len_std is None else float(sample_len_std) / mu
     return SampleShape(L, L, mu / L, mu, cv)
 
 

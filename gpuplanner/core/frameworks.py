@@ -396,7 +396,15 @@ def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = 
     model (memory.memory_arrays: state bytes, buckets, kept weights; FSDP1's root unit and no_sync) and the time
     model (timing.time_layout: per-unit gathers, FSDP1's copies and gradient passes instead of DeepSpeed's per-linear
     gathers) read (issue 35 round 15, consist15: the time model priced DeepSpeed where memory followed FSDP1)."""
-    return (zero >= 2) & ((engine or engine_of(framework)) == "hf" and int(fsdp_version) == 1)
+    return hf_fsdp_choice(framework, zero, engine) & (int(fsdp_version) == 1)
+
+
+def hf_fsdp_choice(framework: str, zero, engine: str | None = None):
+    """Whether a plan's ``training.fsdp_version`` chooses how the Hugging Face stack shards (DeepSpeed ZeRO, the
+    default, or Accelerate's FSDP1: :func:`hf_sharded_by_fsdp`): engine hf at ZeRO stage 2/3. Element-wise over
+    ``zero``. The one rule :func:`hf_sharded_by_fsdp` and the Training page's FSDP version row read (issue 35 round
+    15, parity15: the page kept its own copy)."""
+    return (zero >= 2) & ((engine or engine_of(framework)) == "hf")
 
 
 def fsdp_version_choice(framework: str, zero, searched: bool, fsdp_version) -> str | None:

@@ -506,14 +506,19 @@ LORA_DROPOUT_MASK_BYTES = 1.0
 #: 2013a4dd6): ``self.lora_B(self.lora_A(x) * self.scale)``: ``lora_B`` saves the scaled rank-wide product, the same
 #: r elements. ``TritonLinearLoRA`` runs ``LoRATritonFunction``, whose ``setup_context`` saves ``(x, lora_A,
 #: lora_B)`` only and recomputes ``A·xᵀ`` in its backward (``lora_db_update_wrapper``): no rank-wide tensor kept.
-LORA_KEEPS_RANK_WIDE = {"peft": True, "automodel": True, "automodel_triton": False}
+#: LitGPT before v0.3.1 (Lightning-AI/litgpt ``lit_gpt/lora.py`` at 02153072, ``LoRAQKVLinear.forward``): ``after_A =
+#: F.linear(self.lora_dropout(x), self.lora_A)`` then ``F.conv1d(after_A.transpose(-2, -1), lora_B.unsqueeze(-1),
+#: groups=…)``, whose weight gradient keeps its input, the same r elements per adapted projection; ``zero_pad``'s
+#: ``index_copy`` and ``* self.scaling`` keep no activation (issue 35 round 15, parity15: the layer, added to
+#: flops.LORA_LAYERS by ftoos15, had no entry here and every litgpt plan raised KeyError in the memory model).
+LORA_KEEPS_RANK_WIDE = {"peft": True, "automodel": True, "automodel_triton": False, "litgpt": True}
 #: Where each LoRA layer drops out (``lora_dropout`` > 0): PEFT on each adapter's input (``nn.Dropout`` before
 #: ``lora_A``: a copy of the input and its mask, :func:`lora_dropout_bytes_per_token`); NeMo AutoModel on the
 #: adapter's output (``PeftConfig.dropout_position = "post"``, the default: ``F.dropout(lora_res)`` after
 #: ``lora_B``), which keeps only the 1-byte mask of the fan-out (``native_dropout`` saves ``result1``, the mask, for
 #: its backward; ATen ``derivatives.yaml``), and no copy of the input (``lora_A`` saves ``x`` itself, as without
-#: dropout).
-LORA_DROPOUT_ON_OUTPUT = {"peft": False, "automodel": True, "automodel_triton": True}
+#: dropout). LitGPT as PEFT: ``self.lora_dropout(x)`` on the adapter's input (the same file).
+LORA_DROPOUT_ON_OUTPUT = {"peft": False, "automodel": True, "automodel_triton": True, "litgpt": False}
 
 
 def lora_adapted_count(a, targets: str) -> float:

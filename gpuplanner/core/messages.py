@@ -107,6 +107,30 @@ class Msg:
         return cls("", str(msg), {})
 
 
+#: Python's JSON parser's reasons (``json.JSONDecodeError.msg``; CPython 3.12 Lib/json/decoder.py and
+#: Modules/_json.c), marked for translation: the Chinese CLI and app said "不是有效的 JSON（第 2 行，第 1 列：
+#: Expecting ',' delimiter）" (round 15, ux23)
+_JSON_REASONS = {
+    "Expecting value": QT_TRANSLATE_NOOP("Errors", "a value was expected"),
+    "Expecting ',' delimiter": QT_TRANSLATE_NOOP("Errors", "a ',' was expected"),
+    "Expecting ':' delimiter": QT_TRANSLATE_NOOP("Errors", "a ':' was expected"),
+    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP(
+        "Errors", "a key in double quotation marks was expected"),
+    "Unterminated string starting at": QT_TRANSLATE_NOOP("Errors", "a string is not closed"),
+    "Invalid control character at": QT_TRANSLATE_NOOP("Errors", "a control character inside a string"),
+    "Invalid \\escape": QT_TRANSLATE_NOOP("Errors", "an invalid backslash escape"),
+    "Invalid \\uXXXX escape": QT_TRANSLATE_NOOP("Errors", "an invalid \\uXXXX escape"),
+    "Extra data": QT_TRANSLATE_NOOP("Errors", "more text after the JSON value"),
+}
+
+
+def json_reason(reason: str) -> "Msg | str":
+    """The reason of a JSON parse error (``JSONDecodeError.msg``) as a message the views translate; a reason Python
+    may word otherwise (another version) as it is."""
+    text = _JSON_REASONS.get(str(reason))
+    return Msg("Errors", text, {}) if text else str(reason)
+
+
 class MsgStr(str):
     """An English sentence that is a plain ``str`` everywhere (CLI output, logs, exceptions, JSON) and also keeps
     its message id (``context``, ``text``, ``params``), so a view can show it in the UI language

@@ -680,7 +680,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
             g = lookup_gpu(gid, s.hardware.custom_gpus)
         except PlannerError:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown GPU {id}"), id=repr(gid)),
-                                field="inference.gpu") from None
+                                field="inference.gpu" if spec.gpu else "inference.gpu_candidates") from None
         gpus.append(g)
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
@@ -837,6 +837,18 @@ def overlap_advice(phases: tuple[PhaseResult, ...], table: PriceTable) -> list[M
     return out
 
 
+def _phase_server_gpus(phases) -> int | None:
+    """The server size the build side buys for these phases of one GPU type: the largest that their plans run on
+    (``hardware.gpus_per_node`` of each training phase's Evaluation, as the search resolved it with
+    ``catalog_hw.server_gpus``), so a project of 4-GPU servers buys 4-GPU servers, as each plan's own rent-or-build
+    does (``evaluate.rent_vs_build_for``; issue 35 round 15, fix15: the project bought the catalogue's 8-GPU board next
+    to "Servers of 4 GPUs, as entered"). None where no phase has a plan (serving only): the price table's machine,
+    else the card's catalogued server (``cost.default_build_inputs``)."""
+    sizes = [int(p.evaluation.scenario.hardware.gpus_per_node) for p in phases
+             if p.evaluation is not None and p.evaluation.scenario is not None]
+    return max(sizes) if sizes else None
+
+
 def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, total_weeks: float,
                           ownership=None):
     """Rent vs build over the project: the GPU type with the most GPU-hours, bought in the largest count any
@@ -855,7 +867,8 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
     # those hours only, cost.rent_vs_build); rent is what the project pays for that GPU type
     busy_hours = sum(p.gpu_hours for p in ps) / max(count, 1)
     try:
-        b = costmod.default_build_inputs(get_gpu(gid), count, table, ownership)
+        b = costmod.default_build_inputs(get_gpu(gid), count, table, ownership,
+                                         gpus_per_node=_phase_server_gpus(ps))
     except PlannerError:
         return None
     jobs = len(ps)

@@ -333,6 +333,14 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
     return "failed" if enabled else "allowed"
 
 
+def _params(count: float) -> str:
+    """A model's parameter count as every view writes it (``formatting.format_params``: "70.6B", the task table's
+    figure; the card-class rule wrote "71B" beside it, round 15 ux23)."""
+    from ..formatting import format_params  # pure Python, no Qt: the core stays pure
+
+    return format_params(count)
+
+
 def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
                    switches: Any = None, advice: Any = None, grade_mfu: float | None = None,
@@ -360,11 +368,11 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
     if not applies:
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Any card class: not a dense model of ~70B or more in full training."), {})
     elif fails:
-        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} has {mem:g} GB; full training of a {b:.0f}B dense model wants "
-                                              "cards with ≥80 GB."), {"gpu": name, "mem": gpu_memory_gb, "b": params_total / 1e9})
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} has {mem:g} GB; full training of a {b} dense model wants "
+                                              "cards with ≥80 GB."), {"gpu": name, "mem": gpu_memory_gb, "b": _params(params_total)})
     else:
-        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{mem:g} GB cards: ≥80 GB, as full training of a {b:.0f}B dense model "
-                                              "needs."), {"mem": gpu_memory_gb, "b": params_total / 1e9})
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{mem:g} GB cards: ≥80 GB, as full training of a {b} dense model "
+                                              "needs."), {"mem": gpu_memory_gb, "b": _params(params_total)})
     out.append(RuleResult("card_class", _status(applies, fails, on["card_class"]), msg))
     # consumer cards across nodes
     consumer = consumer_without_p2p(gpu)

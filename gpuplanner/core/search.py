@@ -1832,8 +1832,8 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
             continue
         if card_rule and rulesmod.card_class_fails(params_total, False, s.training.method, gpu.memory_gib):
             skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB "
-                     "(allow smaller ones with constraints.rules.card_class)"), {"b": params_total / 1e9})
+                CTX, "below the card class: full training of a {b} dense model wants cards with ≥80 GB "
+                     "(allow smaller ones with constraints.rules.card_class)"), {"b": rulesmod._params(params_total)})
             continue
         g = server_gpus(gpu, s.hardware.gpus_per_node)  # the user's servers, within the card's (catalog_hw)
         here = [fw for fw in fws if runs_on(fw, gpu)]  # a framework only on the accelerators it runs on

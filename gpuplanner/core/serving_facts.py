@@ -32,6 +32,39 @@ def first_token_line(serving: Any) -> Msg:
     return Msg(FIRST_TOKEN_CTX, FIRST_TOKEN_LINE, {
         "engine": ENGINE_NAMES.get(serving.engine, serving.engine),
         "kv": format_number(serving.kv_cache_gib_per_gpu, 1), "ttft": format_number(serving.ttft_s * 1e3, 0)})
+
+
+#: a serving phase's size and throughput: the one line ``gpuplanner project`` and the Project page print (issue 35
+#: round 15, fix15: the page showed the first-token sentence only). The price per million output tokens is the
+#: phase's own (``ProjectPhase.cost_per_million_tokens``); a phase with no cost has the line without it.
+THROUGHPUT_LINE = QT_TRANSLATE_NOOP(
+    "Project", "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
+               "{per_m:,.2f} {cur} per million tokens")
+THROUGHPUT_LINE_UNPRICED = QT_TRANSLATE_NOOP(
+    "Project", "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound})")
+#: what bounds a replica's decode step (``ServingSize.bound``, from ``inference.decode_step_s``): the weights' stream,
+#: the GEMMs' FLOPs or the engine's host work per step
+BOUND_TEXTS = {"host": QT_TRANSLATE_NOOP("Project", "host bound: the engine's CPU work per decode step"),
+               "memory": QT_TRANSLATE_NOOP("Project", "memory bound"),
+               "compute": QT_TRANSLATE_NOOP("Project", "compute bound")}
+
+
+def bound_text(bound: str) -> Msg:
+    """:data:`BOUND_TEXTS`' phrase for a ``ServingSize.bound`` (anything but host and memory reads compute)."""
+    return Msg(FIRST_TOKEN_CTX, BOUND_TEXTS.get(bound, BOUND_TEXTS["compute"]))
+
+
+def throughput_line(serving: Any, cost_per_million_tokens: float | None, currency: str) -> Msg:
+    """:data:`THROUGHPUT_LINE` of a ``core.inference.ServingSize`` (``tp``, ``batch_per_replica``, ``replicas``,
+    ``tokens_per_s_per_gpu``, ``bound``) and its phase's price per million tokens (money through the one formatter
+    at two decimals; None: :data:`THROUGHPUT_LINE_UNPRICED`)."""
+    from ..formatting import format_number  # pure Python, no Qt: the core stays pure
+
+    params = {"tp": serving.tp, "b": serving.batch_per_replica, "r": serving.replicas,
+              "tps": format_number(serving.tokens_per_s_per_gpu), "bound": bound_text(serving.bound)}
+    if cost_per_million_tokens is None:
+        return Msg(FIRST_TOKEN_CTX, THROUGHPUT_LINE_UNPRICED, params)
+    return Msg(FIRST_TOKEN_CTX, THROUGHPUT_LINE, {**params, "per_m": float(cost_per_million_tokens), "cur": currency})
 #: Issue 35, round 5 (serve5): the serving sizer's decode step is two terms, not one share. The weights and the KV cache
 #: stream at the share any large copy reaches (``timing.MEM_BW_EFFICIENCY``, 0.8: STREAM-like kernels), and every
 #: kernel of the step costs the GPU a fixed time on top (:data:`DECODE_KERNEL_S`, ``inference.decode_kernels_s``).

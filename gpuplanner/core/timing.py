@@ -1662,6 +1662,42 @@ def padded_batch_rows(mean: float, cv: float, rows, cut: float, ops):
     return row, row, float(mean) / row
 
 
+def padded_rank_factor(mean: float, cv: float, rows, dp, zero, row, cut: float, ops):
+    """The slowest data-parallel rank's padded micro-batch over the mean rank's (1 where the ranks do not meet inside
+    a micro-batch). Each rank draws its own samples (a distributed sampler's shard of one shuffle) and pads them to
+    its own longest (:func:`padded_batch_rows`), so the rank with the longest row of all ``rows × dp`` draws runs
+    ``expected_longest(rows·dp)`` tokens a row where the mean rank runs ``row`` (``expected_longest(rows)``).
+
+    Where the ranks meet inside every micro-batch, each micro-batch lasts as long as that rank's:
+    * ZeRO-3 gathers every layer's parameters with a collective in the forward and the backward
+      (deepspeed ``runtime/zero/partitioned_param_coordinator.py`` ``fetch_sub_module`` → ``__all_gather_params``
+      → ``partition_parameters.py`` ``all_gather_coalesced``, v0.10–v0.15), and FSDP's unit all-gathers do the same;
+    * ZeRO-2 reduces the gradients in every micro-batch's backward (:func:`ds_grad_reductions`), and ZeRO-2/3
+      refuse to skip it: ``DeepSpeedEngine.no_sync`` asserts ``not zero_optimization_partition_gradients()``
+      (deepspeed ``runtime/engine.py`` v0.14–v0.15; Accelerate/Transformers then run every micro-batch synced).
+    DDP and ZeRO-1 meet once a step, after all micro-batches (the sum over ``m`` draws evens out): left at 1.
+    ``row`` None: a padding-free micro-batch (samples flattened, no padding), whose ``rows`` draws are summed; the
+    sum is taken as log-normal with the same mean and the spread ``cv/√rows`` (matched moments, Fenton–Wilkinson),
+    so one sample a rank gives the padded case's ``expected_longest(dp)`` (not cut: ``cut`` is unused there). The extra tokens are priced at the
+    micro-batch's mean cost per token (the straggler's attention is longer too: left out, a lower bound).
+    Issue 35 round 15 (z3multi15)."""
+    meet = (zero >= 2) & (ops.f(dp) > 1.0)
+    if math.isinf(cv) or cv <= 0.0:
+        return 1.0
+    if row is None:  # padding-free: the largest of dp sums of `rows` draws, over the mean sum
+        n = np.maximum(np.asarray(rows, dtype=float), 1.0)
+        sums = np.unique(n.reshape(-1))
+        # (uncut: the row here is the mean sample, not the cut-off, and the sum's spread is narrow)
+        hi = {k: F.expected_longest(float(mean) * k, float(cv) / math.sqrt(k), np.asarray(dp, dtype=float),
+                                    math.inf) / (float(mean) * k) for k in sums}
+        f = sum(np.where(n == k, v, 0.0) for k, v in hi.items())
+        f = float(f) if np.ndim(f) == 0 else ops.f(f)
+        return ops.where(meet, f, 1.0)
+    all_rows = F.expected_longest(float(mean), float(cv), ops.f(rows) * ops.f(dp), cut)
+    all_rows = ops.f(all_rows) if isinstance(all_rows, np.ndarray) else all_rows
+    return ops.where(meet, all_rows / ops.maximum(row, 1.0), 1.0)
+
+
 # long: the first half of the step-time derivation (FLOPs, bytes of every collective, bubble and overlap windows'
 #   factors), in the order of the sections of time_gpu that consume them; numpy and the scalar path share every line
 def time_layout(
@@ -1765,6 +1801,8 @@ def time_layout(
     if pad_single_len is not None and pad_len_cv is not None:
         # padded batches (flops.sample_shape) with the samples' spread: each micro-batch at its expected longest row
         s, s_attn, real_frac = padded_batch_rows(pad_single_len, pad_len_cv, mbs, float(seq_len), ops)
+        # ... and the ranks wait for the one with the longest micro-batch where they meet inside each micro-batch
+        pad_rank_f = padded_rank_factor(pad_single_len, pad_len_cv, mbs, dp, zero, s, float(seq_len), ops)
     elif pad_single_len is not None:
         # padded batches (flops.sample_shape): a micro-batch of one sequence is not padded at all; nor, near
         # enough, one preference pair: its chosen and rejected rows are padded to the longer of the two, not to
@@ -1774,6 +1812,11 @@ def time_layout(
         s = where(one, float(pad_single_len), s)
         s_attn = where(one, float(pad_single_len), s_attn)
         real_frac = where(one, 1.0, float(real_frac))
+    if pad_single_len is None and pad_len_cv is not None:
+        # padding-free batches (flops.sample_shape): each rank's flattened micro-batch is its own draws' sum
+        pad_rank_f = padded_rank_factor(s, pad_len_cv, mbs, dp, zero, None, float(seq_len), ops)
+    elif pad_single_len is None or pad_len_cv is None:
+        pad_rank_f = 1.0
     s_loc = s / cp
     tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
     # the recompute policy's shares of the forward re-run in backward (core/recompute.py): whole layers
@@ -2300,7 +2343,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_seg": _fl.segment_shares(m.arch, lora_targets) if _fl.applies(profile.rl, framework, fsdp_version, method) else (), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "pad_rank_f": pad_rank_f, "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_seg": _fl.segment_shares(m.arch, lora_targets) if _fl.applies(profile.rl, framework, fsdp_version, method) else (), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2744,9 +2787,9 @@ def rank_straggler_wait(lay: dict, t_mb_gpu, launch_mb):
     """Per training micro-batch: the wait for the rank with the most rollout tokens (core/rank_imbalance.py), beyond
     the host floor it may hide under (``launch_mb``); 0 where no spread applies (``rank_len_cv`` 0)."""
     cv = lay.get("rank_len_cv", 0.0)
-    if not cv:
-        return 0.0 * t_mb_gpu
-    f = _ri.straggler_factor(cv, lay["mbs"], lay["n_dp"])
+    f = _ri.straggler_factor(cv, lay["mbs"], lay["n_dp"]) if cv else 1.0
+    # padded fine-tuning batches where the ranks meet in every micro-batch (padded_rank_factor)
+    f = f * lay.get("pad_rank_f", 1.0)
     return lay["ops"].maximum(t_mb_gpu * (f - 1.0) - launch_mb, 0.0)
 
 
@@ -4911,6 +4954,60 @@ def vllm_tp_allreduce(tp, dom, nic, intra, ops):
     return n_lat + d_lat, ops.minimum(n_bw, d_bw)
 
 
+def _rollout_shares(lay: dict):
+    """RL rollouts per generating GPU per step, the rollouts the trainer waits for, and the engines' tensor
+    parallelism (:func:`_rollouts`)."""
+    profile, tp = lay["profile"], lay["tp"]
+    seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+    # every rollout of the generation batch, all engines together: the trainer waits for the last one (async: a
+    # group's, the learners taking whole groups as they finish, async_window)
+    n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
+    if profile.schedule == "async":
+        n_rollouts = float(max(profile.group_size, 1)) + 0.0 * n_rollouts
+    if profile.engine != "training":
+        # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
+        # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
+        # engines on its model-parallel group's tp·pp·cp GPUs (vLLM runs tensor parallelism only: NeMo RL's
+        # Megatron PP 4 / vLLM TP 4 recipes hold four engines per training group)
+        gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
+        seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
+        tp = gen_tp
+    return seqs, n_rollouts, tp
+
+
+def _rollout_refit(lay: dict, seqs, tp, *, gpu_memory_gib, mem_bw, dp_bw, intra_p2p, nic, max_seqs, host_bw,
+                   profile_tokens, nvlink):
+    """The rollout engine's KV pool, its rollouts per GPU, the weight refit seconds and the training time's factor
+    (each engine's refit: :func:`_rollouts`)."""
+    ops, m, profile = lay["ops"], lay["m"], lay["profile"]
+    where = ops.where
+    w16 = 2.0 * float(m.params.total) / tp
+    frac = profile.gpu_fraction
+    refit = 0.0 * seqs
+    scale_t = 1.0
+    kv = (gpu_memory_gib, w16, m.arch, tp, profile.max_num_seqs or max_seqs, profile_tokens, nvlink, ops)  # r11
+    if profile.engine == "vllm_colocated":
+        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
+        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
+        refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
+        if profile.engine_sleep and profile.sleep_level == 1:
+            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
+    elif profile.engine == "vllm_separate":
+        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
+        pool = rollout_kv_pool_bytes(0.9, *kv)
+        seqs = seqs / frac
+        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
+        if profile.per_tensor_sync:
+            # TRL server mode: one HTTP call, broadcast and barrier per parameter tensor (methods.param_tensors)
+            refit = refit + param_tensors(m.arch) * TRL_SERVER_SYNC_S_PER_TENSOR
+        scale_t = 1.0 / (1.0 - frac)
+    else:
+        pool = None
+    return pool, seqs, refit, scale_t
+
+
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY, profile_tokens=16384.0, nvlink=True):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
@@ -4938,28 +5035,24 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
 
     One generation batch feeds ``updates_per_generation`` optimizer steps (verl ``train_batch_size /
     ppo_mini_batch_size``): it holds that many steps' rollouts, generated together (the longest completion is
-    waited for once), and it and the refit are shared by those steps. ``schedule`` async and ``regeneration_share``:
-    :func:`async_window`.
+    waited for once), and it and the refit are shared by those steps.
+
+    ``schedule`` async with ``steps_in_flight`` = s (:func:`async_window`): the engines hold s steps' rollouts at
+    once and the learner takes each step's as they finish, so the engines decode s batches together (their live
+    batch up to s times larger, within ``max_num_seqs`` and the KV pool) and the longest completion (of one
+    group's rollouts: the learners take whole groups, of ``group_size``, as they finish) ends the s-step window
+    once: a step's generation is the window's over s (by Little's law, s steps of groups in flight each finishing
+    after its longest completion). s = 1 is
+    one_step_off's single batch; a large s leaves the streaming throughput, ``seqs × mean / live`` decode steps.
+    ``regeneration_share`` r (open-instruct ``active_sampling``, DAPO dynamic sampling): the engines generate
+    1 / (1 − r) times the kept rollouts (the thrown-away groups' too), each at the concurrency of the kept ones:
+    the generation time is 1 / (1 − r) times.
     """
-    ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
-    seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
-    # every rollout of the generation batch, all engines together: the trainer waits for the last one (async: a
-    # group's, the learners taking whole groups as they finish, async_window)
-    n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
-    if profile.schedule == "async":
-        n_rollouts = float(max(profile.group_size, 1)) + 0.0 * n_rollouts
-    if profile.engine != "training":
-        # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
-        # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
-        # engines on its model-parallel group's tp·pp·cp GPUs (vLLM runs tensor parallelism only: NeMo RL's
-        # Megatron PP 4 / vLLM TP 4 recipes hold four engines per training group)
-        gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
-        seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
-        tp = gen_tp
-    kv = (gpu_memory_gib, 2.0 * float(m.params.total) / tp, m.arch, tp, profile.max_num_seqs or max_seqs,
-          profile_tokens, nvlink, ops)  # r11
-    pool, seqs, refit, scale_t = _rollout_engine(lay, kv, seqs, mem_bw=mem_bw, dp_bw=dp_bw, intra_p2p=intra_p2p,
-                                                 nic=nic, host_bw=host_bw)
+    ops, m, profile = lay["ops"], lay["m"], lay["profile"]
+    seqs, n_rollouts, tp = _rollout_shares(lay)
+    pool, seqs, refit, scale_t = _rollout_refit(
+        lay, seqs, tp, gpu_memory_gib=gpu_memory_gib, mem_bw=mem_bw, dp_bw=dp_bw, intra_p2p=intra_p2p, nic=nic,
+        max_seqs=max_seqs, host_bw=host_bw, profile_tokens=profile_tokens, nvlink=nvlink)
     # decoding reads the weights and KV cache at the share serving engines reach (serving_facts.DECODE_MBU_HBM, also
     # inference.ServingEfficiency's: since issue 35 round 5 the streaming share, the step's kernels adding their fixed
     # time in methods.generation_seconds)
@@ -4983,33 +5076,6 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     return gen.seconds / k, gen.wait_longest / k, refit, scale_t, gen.net_allreduce / k
 
 
-def _rollout_engine(lay: dict, kv: tuple, seqs, *, mem_bw, dp_bw, intra_p2p, nic, host_bw):
-    """The generation engine's side of :func:`_rollouts` (its docstring: the refit of each engine): ``(KV pool
-    bytes or None, rollouts per engine GPU, refit seconds, the training time's factor)``. ``kv``: the arguments of
-    :func:`rollout_kv_pool_bytes` after the memory share (``kv[1]``: the engine's 16-bit weights per GPU)."""
-    m, profile, where = lay["m"], lay["profile"], lay["ops"].where
-    w16, frac = kv[1], profile.gpu_fraction
-    refit, scale_t, pool = 0.0 * seqs, 1.0, None
-    if profile.engine == "vllm_colocated":
-        pool = rollout_kv_pool_bytes(frac, *kv)  # vLLM V1's KV pool at its memory share
-        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
-        refit = 2.0 * w16 / mem_bw + gather
-        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
-        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
-        if profile.engine_sleep and profile.sleep_level == 1:
-            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
-    elif profile.engine == "vllm_separate":
-        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-        pool = rollout_kv_pool_bytes(0.9, *kv)
-        seqs = seqs / frac
-        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
-        if profile.per_tensor_sync:
-            # TRL server mode: one HTTP call, broadcast and barrier per parameter tensor (methods.param_tensors)
-            refit = refit + param_tensors(m.arch) * TRL_SERVER_SYNC_S_PER_TENSOR
-        scale_t = 1.0 / (1.0 - frac)
-    return pool, seqs, refit, scale_t
-
-
 def async_window(profile) -> float:
     """Generation batches decoded together under ``schedule`` async: ``steps_in_flight`` (1 otherwise).
 
@@ -5025,17 +5091,7 @@ def async_window(profile) -> float:
     ``num_samples_per_prompt_rollout`` samples finish (``vllm_utils.accumulate_completions``) and refills a
     finished sample's slot from the prompt queue (``_prefetch_worker``); with ``inflight_updates`` (default true)
     the weight update does not drain the engine (``LLMRayActor.update_weights``): without it every step would wait
-    for the longest completion in flight, which this schedule does not model.
-
-    In :func:`_rollouts`: with ``steps_in_flight`` = s the engines hold s steps' rollouts at once and the learner
-    takes each step's as they finish, so the engines decode s batches together (their live batch up to s times
-    larger, within ``max_num_seqs`` and the KV pool) and the longest completion (of one group's rollouts: the
-    learners take whole groups, of ``group_size``, as they finish) ends the s-step window once: a step's generation
-    is the window's over s (by Little's law, s steps of groups in flight each finishing after its longest
-    completion). s = 1 is one_step_off's single batch; a large s leaves the streaming throughput, ``seqs × mean /
-    live`` decode steps. ``regeneration_share`` r (open-instruct ``active_sampling``, DAPO dynamic sampling): the
-    engines generate 1 / (1 − r) times the kept rollouts (the thrown-away groups' too), each at the concurrency of
-    the kept ones: the generation time is 1 / (1 − r) times."""
+    for the longest completion in flight, which this schedule does not model."""
     return float(profile.steps_in_flight) if profile.schedule == "async" else 1.0
 
 

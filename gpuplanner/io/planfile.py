@@ -77,7 +77,7 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, error_text, not_negative_price, validation_line
+from ..core.messages import MsgStr, error_text, not_negative_price, validation_line, json_reason
 from ..core.nobool import NoBoolForNumbers
 from ..core.project import Project
 from ..core.quotes import VendorQuote
@@ -93,6 +93,10 @@ MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room 
 MAX_UNKNOWN_LISTED = 8
 MAX_TITLE = 1000  # PlanDocument.title, characters
 MAX_LIST = 1000  # PlanDocument.vendor_checklist, .benchmarks: entries
+#: the vendor checklist's notes, all entries together: the Verify page writes one entry a check (core/checklist.ITEMS:
+#: 10), each note at most 10,000 characters; the report prints every note, and 1,000 notes of 10,000 characters
+#: (10 MB, each entry within its own bounds) held ``report`` past 300 s laying out ~4,800 pages (probe15)
+MAX_CHECKLIST_NOTES = 100_000
 
 _CTX = "PlanFile"
 
@@ -376,6 +380,15 @@ class PlanDocument(_Doc):
     @classmethod
     def _aware(cls, v: datetime) -> datetime:
         return v if v.tzinfo is not None else v.replace(tzinfo=timezone.utc)
+
+    @field_validator("vendor_checklist")
+    @classmethod
+    def _notes_in_all(cls, v: list[ChecklistItem]) -> list[ChecklistItem]:
+        total = sum(len(item.note) for item in v)
+        if total > MAX_CHECKLIST_NOTES:
+            raise ValueError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(
+                _CTX, "the notes hold {got} characters in all; at most {n}"), got=total, n=MAX_CHECKLIST_NOTES))
+        return v
 
     def checklist_state(self) -> dict[str, bool]:
         return {item.id: item.checked for item in self.vendor_checklist}
@@ -802,7 +815,7 @@ def _parse(text: str, name: str) -> Any:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)"))) \
                 from None
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})"),
-            line=err.lineno, col=err.colno, msg=err.msg)) from None
+            line=err.lineno, col=err.colno, msg=json_reason(err.msg))) from None
     except RecursionError:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply"))) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
@@ -1140,6 +1153,25 @@ def check_writable_folder(path: str | os.PathLike) -> None:
     if special:
         raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(NotRegularFile(errno.EINVAL, "not a regular file"))))
+
+
+def check_not_input(path: str | os.PathLike, *inputs: str | os.PathLike | None) -> None:
+    """Refuse an output path that names one of the command's input files (the same file, links and hard links
+    followed): ``report plan.gpuplan -o plan.gpuplan`` replaced the plan with its PDF, and ``kit s.json -o s.json``
+    the scenario with a shell script, without a word (probe15). Raises :class:`PlanFileError` before anything is
+    rendered or written."""
+    out = Path(path)
+    for src in inputs:
+        if src is None or str(src) in ("", "-"):
+            continue
+        try:
+            same = os.path.samefile(out, src)
+        except (OSError, ValueError):
+            same = False
+        if same:
+            raise PlanFileError(out, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(
+                _CTX, "cannot write ({why}); nothing was written"), why=MsgStr.make(_CTX, QT_TRANSLATE_NOOP(
+                    _CTX, "it is the input file {name}; give the output another name"), name=_one_line(Path(src).name)[:80])))
 
 
 def _save_error(path: Path, err: OSError) -> PlanFileError:

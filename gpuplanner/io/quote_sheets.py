@@ -312,8 +312,11 @@ def _offer_line(get: dict, where: dict, offers: list, cells: dict, name: str) ->
     if unit not in UNITS:
         raise _err(name, where.get("unit", where["value"]), QT_TRANSLATE_NOOP(CTX, "unit must be one of {units}, not {v!r}"),
                    units=", ".join(UNITS), v=get.get("unit", "")[:40])
-    o: dict[str, Any] = {"gpu": get["item"], "unit": unit, "price": _decimal(get["value"], where["value"], name),
-                         "note": get.get("note", "")}
+    price = _decimal(get["value"], where["value"], name)
+    if price == 0:  # a spreadsheet's =B4*C4 over blank cells shows 0: the "cheapest" vendor at no cost (probe15)
+        raise _err(name, where["value"], QT_TRANSLATE_NOOP(
+            CTX, "a price of 0 ({v!r}) is no offer; give the vendor's price or leave the value empty"), v=get["value"][:40])
+    o: dict[str, Any] = {"gpu": get["item"], "unit": unit, "price": price, "note": get.get("note", "")}
     if get.get("gpus_per_server"):
         o["gpus_per_server"] = _decimal(get["gpus_per_server"], where["gpus_per_server"], name)
     if get.get("min_term_days"):

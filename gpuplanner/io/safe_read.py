@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr
+from ..core.messages import MsgStr, json_reason
 
 MAX_DEPTH = 64
 MAX_PATH_BYTES = 4096  # Linux PATH_MAX (limits.h), the NUL included
@@ -273,7 +273,7 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
         return value
     except json.JSONDecodeError as err:
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON (line {line}, column {col}: {msg})"),
-                                      file=name, line=err.lineno, col=err.colno, msg=err.msg)) from None
+                                      file=name, line=err.lineno, col=err.colno, msg=json_reason(err.msg))) from None
     except RecursionError:
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply"), file=name)) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit

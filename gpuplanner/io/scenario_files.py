@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.errors import ScenarioError
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text
 from ..core.scenario import Scenario, scenario_from_dict
 from .model_files import ModelFiles
@@ -41,5 +42,6 @@ def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
     try:
         return scenario_from_dict(data), ModelFiles(path.resolve().parent)
     except ScenarioError as err:
-        # the file's name in front of the sentence, which keeps its message id (no words: nothing to translate)
-        raise ScenarioError(MsgStr.make(CTX, "{file}: {error}", file=path.name, error=error_text(err))) from None
+        # the file's name in front of the sentence, which keeps its message id; marked for the language's colon
+        # ("x.json: data.tokens：…" in Chinese before, beside "x.json：不是有效的 JSON"; ux23)
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: {error}"), file=path.name, error=error_text(err))) from None

@@ -310,6 +310,8 @@ class ReportData:
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
     quotes: Any = None  # core.quotes.Comparison of the plan file's vendor quotes (report/quotes_section.py)
     quotes_project: Any = None  # core.quotes.ProjectQuotes: the quotes for every GPU phase of the project
+    # app.answer.BetterPlan's line: the search's best plan beats the document's own layout (choice15)
+    better_plan: Text | None = None
 
     @property
     def currency(self) -> str:
@@ -478,7 +480,9 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         elif price is not None and price.machine_month is not None:  # a whole-server lease only (a cluster's month)
             out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per {n}-GPU server-month, {gpu}"),
                                    {"gpu": plan.gpu_name, "n": price.machine_gpus}),
-                              fmt_price(price.machine_month, table.currency), price.source or "", price.source_date or ""))
+                              # a month's rent in whole money, as the cost table writes it ("¥70,000", not
+                              # "¥70,000.00" beside it; ux23): cents only for a card-hour's price
+                              fmt_money(price.machine_month, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",
@@ -616,6 +620,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
         assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
         source_file=answer.document.source_file, project=project,
+        better_plan=Text.of(answer.better.message) if answer.better is not None else None,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    elapsed_numbers, elapsed_unit, format_count, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
+    ELAPSED_UNITS, elapsed_numbers, elapsed_unit, format_count, plan_span_numbers, plan_span_unit, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -30,6 +30,7 @@ import os
 import re
 import unicodedata
 import threading
+import time
 from pathlib import Path
 from typing import Iterable
 
@@ -47,7 +48,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import (colon, format_clauses, format_list, format_phrases, format_sentences,
+from gpuplanner.formatting import (colon, format_clauses, format_list, format_mfu, format_phrases, format_sentences,
                                    join_clause, paren, plural_s)
 
 CTX = "Report"
@@ -335,28 +336,59 @@ def _log_range(lo: float, hi: float, below: float, above: float) -> tuple[float,
     return 10 ** (math.log10(lo) - below), 10 ** (math.log10(hi) + above)
 
 
+def chart_time_unit(data: ReportData) -> tuple[str, float]:
+    """The unit the time charts read in, and its days: the chosen plan's headline unit (``formatting.plan_span_unit``
+    of its days and range), so its point on the scaling chart is labelled with the headline's figure — "4.6 hours"
+    in the recommendation beside "0.19 d" on the chart before (ux23); the Plans table's rule (ux22): hours as soon as
+    the plan reads in hours. The deadline keeps its days (it is typed in days)."""
+    p = data.plan
+    days = p.calendar_days
+    unit = plan_span_unit(days, p.calendar_days_band) if days is not None and math.isfinite(days) else "days"
+    return unit, ELAPSED_UNITS[unit][0]
+
+
+def _time_title(unit: str) -> str:
+    """A time axis's title in the chart's unit."""
+    return translate("Report", "training hours") if unit == "hours" else translate("Report", "training days")
+
+
+def _scaling_labels(data: ReportData, xs: list[float], ys: list[float], unit: str) -> list[str]:
+    """Each point's label in the chart's unit; the chosen plan's point its headline's number (at its range's
+    precision, ``formatting.plan_span_numbers``), the same figure the recommendation states."""
+    nums = elapsed_numbers(ys, unit)
+    p = data.plan
+    for i, x in enumerate(xs):
+        if int(x) == p.num_gpus and p.calendar_days is not None and math.isclose(ys[i], p.calendar_days, rel_tol=1e-6):
+            nums[i] = plan_span_numbers(p.calendar_days, p.calendar_days_band, unit=unit)[1]
+    word = translate("Report", "{d} h") if unit == "hours" else translate("Report", "{d} d")
+    return [word.format(d=n) for n in nums]
+
+
 def draw_scaling_chart(data: ReportData):
-    """Training days against GPU count for the chosen GPU and layout, with ideal linear scaling."""
+    """Training time against GPU count for the chosen GPU and layout, with ideal linear scaling, in the chosen
+    plan's unit (:func:`chart_time_unit`)."""
     pts = sorted(data.scaling)
     if len(pts) < 2 or not all(math.isfinite(d) and d > 0 for _, d in pts):
         return None  # a log axis has no zero (data.tokens 0: no training days; a math domain error before)
+    unit, per = chart_time_unit(data)
     xs = [float(n) for n, _ in pts]
-    ys = [d for _, d in pts]
-    n0, d0 = pts[0]
+    labels = _scaling_labels(data, xs, [d for _, d in pts], unit)
+    ys = [d / per for _, d in pts]
+    n0, d0 = xs[0], ys[0]
     ideal = [d0 * n0 / n for n in xs]
-    deadline = data.task.deadline_days
+    deadline = data.task.deadline_days / per if data.task.deadline_days else None
     ymin = min(ys + ideal + ([deadline] if deadline else []))
     ymax = max(ys + ideal + ([deadline] if deadline else []))
     chart = _chart(Axis(*_log_range(xs[0], xs[-1], 0.1, 0.25), log=True, ticks=[(x, format_count(x)) for x in xs],
                         title=translate("Report", "GPUs ({gpu})").format(gpu=_gpu(data.plan.gpu_name))),
-                   Axis(*_log_range(ymin, ymax, 0.15, 0.25), log=True, title=translate("Report", "training days")))
+                   Axis(*_log_range(ymin, ymax, 0.15, 0.25), log=True, title=_time_title(unit)))
     ideal_pen = charts.pen("#777777", 2.0, Qt.PenStyle.DashLine)
     line_pen = charts.pen("#000000", 2.5)
     deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
     if deadline:
         chart.hline(deadline, deadline_pen)
-        chart.label(translate("Report", "deadline {d} d").format(d=fmt_days(deadline)), xs[0], deadline, (0.0, 1.0),
-                    (0, -2))
+        chart.label(translate("Report", "deadline {d} d").format(d=fmt_days(data.task.deadline_days)), xs[0], deadline,
+                    (0.0, 1.0), (0, -2))
     chart.polyline(list(zip(xs, ideal)), ideal_pen)
     chart.polyline(list(zip(xs, ys)), line_pen)
     for x, y in zip(xs, ys):
@@ -365,9 +397,9 @@ def draw_scaling_chart(data: ReportData):
         if int(x) == data.plan.num_gpus:
             chart.marker(x, y, "s", 14, "#000000", charts.pen("#000000", 1.0))
             break
-    for x, y in zip(xs, ys):
+    for x, y, text in zip(xs, ys, labels):
         room = 9 if int(x) == data.plan.num_gpus else 6  # clear of the chosen plan's bigger square
-        chart.label(translate("Report", "{d} d").format(d=fmt_days(y)), x, y, (0.0, 1.0), (room, -room + 2))
+        chart.label(text, x, y, (0.0, 1.0), (room, -room + 2))
     chart.finish()
     legend = [(translate("Report", "estimated"), charts.legend_key(line=line_pen, symbol="o")),
               (translate("Report", "chosen plan"), charts.legend_key(symbol="s", fill="#000000")),
@@ -475,20 +507,22 @@ DEADLINE_OFF_CHART = 3.0
 
 
 def draw_cost_time_chart(data: ReportData):
-    """Total cost against training days for the plans considered; deadline and budget as lines."""
-    pts = list(data.cost_vs_time)
+    """Total cost against training time (the chosen plan's unit, :func:`chart_time_unit`) for the plans considered;
+    deadline and budget as lines."""
+    unit, per = chart_time_unit(data)  # the scaling chart's unit, the chosen plan's (ux23)
+    pts = [(lbl, d / per, c, ch) for lbl, d, c, ch in data.cost_vs_time]
     if len(pts) < 2:
         return None
     ds = [d for _, d, _, _ in pts]
     cs = [c for _, _, c, _ in pts]
-    deadline, budget = data.task.deadline_days, data.task.budget
+    deadline, budget = (data.task.deadline_days or 0) / per or None, data.task.budget
     # a deadline far beyond every plan (10 days for plans of hours) would squeeze the plans into the left edge,
     # their labels over each other's markers: the axis stays on the plans and the legend says where the deadline is
     far = bool(deadline) and deadline > DEADLINE_OFF_CHART * max(ds)
     x1 = max(ds + [0.0 if far else deadline or 0]) * 1.2 or 1.0
     lo, hi = min(cs + [budget or min(cs)]), max(cs + [budget or 0])
     span = (hi - lo) or hi * 0.1 or 1.0
-    chart = _chart(Axis(0.0, x1, title=translate("Report", "training days")),
+    chart = _chart(Axis(0.0, x1, title=_time_title(unit)),
                    Axis(max(0.0, lo - span * 0.3), hi + span * 0.3,
                         title=translate("Report", "total cost ({cur})").format(cur=data.currency)))
     deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
@@ -509,7 +543,7 @@ def draw_cost_time_chart(data: ReportData):
                (translate("Report", "other GPU counts / plans"), charts.legend_key(symbol="t"))]
     if deadline:
         entries.append((translate("Report", "deadline {d} d, right of the chart: every plan meets it").format(
-            d=fmt_days(deadline)) if far else translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
+            d=fmt_days(data.task.deadline_days)) if far else translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
     if budget:
         entries.append((translate("Report", "budget"), charts.legend_key(line=budget_pen)))
     return chart, entries
@@ -869,6 +903,8 @@ def _html_plan(data: ReportData) -> str:
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
+    if data.better_plan is not None:  # the search's best plan beats this layout by more than its tie (choice15)
+        out.append(f"<p><b>{_e(tr_text(data.better_plan))}</b></p>")
     if p.calendar_days_band is not None and p.band:
         # in the unit of the plan's whole range, as its headline (formatting.format_plan_span; ux21, ux22)
         rng = translate("Report", "Likely range: {r}").format(r=format_plan_span(
@@ -892,10 +928,13 @@ def _html_plan(data: ReportData) -> str:
         interconnect.append(join_clause(link, paren(f"{format_number(p.intra_node_bw_gbs, 0)} GB/s"))
                             if p.intra_node_bw_gbs else link)
     if p.inter_node or p.nodes > 1:
-        bw = f", {format_number(p.inter_node_gbps_per_node, 0)} Gb/s" if p.inter_node_gbps_per_node else ""
-        interconnect.append(translate("Report", "between nodes: {net}").format(
+        net = translate("Report", "between nodes: {net}").format(
             net=QCoreApplication.translate("catalog", p.inter_node) if p.inter_node else
-            translate("Report", "InfiniBand or RoCE")) + bw)
+            translate("Report", "InfiniBand or RoCE"))
+        # the node's total said as one ("3,200 Gb/s" beside "NDR 400 Gb/s" read as a second link speed; the vendor
+        # page says "at least 3,200 Gb/s per node"), joined in the language ("…Quantum-2）, 3,200" in zh; ux23)
+        interconnect.append(format_phrases([net, translate("Report", "{bw} Gb/s per node").format(
+            bw=format_number(p.inter_node_gbps_per_node, 0))]) if p.inter_node_gbps_per_node else net)
     pairs = [
         (translate("Report", "Plan"), gpu_display_name(p.label)),
         (translate("Report", "GPU"), format_phrases([_gpu(p.gpu_name), f"{fmt_gib(p.gpu_memory_gib)} GiB"])),
@@ -1031,7 +1070,7 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
             " " + format_clauses(translate("Report", "{g} GiB: {names}").format(g=format_number(cap, 0),
                                                                          names=format_list(names))
                             for cap, names in memory_count_groups(data)) + "." if data.memory_cards else ""),
-        "scaling": translate("Report", "Scaling: training days with more or fewer GPUs of the chosen type "
+        "scaling": translate("Report", "Scaling: training time with more or fewer GPUs of the chosen type "
                                        "(same layout, more data-parallel copies), against ideal linear scaling."),
         "cost": translate("Report", "Cost against time: each point is a plan at its cheapest rental mode; the "
                                     "filled square is the chosen plan."),
@@ -1098,6 +1137,10 @@ def _html_assumptions(data: ReportData) -> str:
 def _step_mfu_text(p) -> str:
     """The plan's step time and MFU, with the MFU's note in brackets, punctuated the language's way."""
     mfu = fmt_pct(p.mfu)
+    train = p.evaluation.rl_training_mfu
+    if train is not None:  # RL: the rules grade the training passes; their figure beside the step's, as the Plans
+        # page and `plan` write it ("5.1%" here beside "Estimated MFU 27%" in the rules table, unexplained; ux23)
+        mfu = join_clause(mfu, paren(translate("Report", "training passes {m}").format(m=format_mfu(train))))
     text = mfu if p.step_time_s is None else format_phrases([f"{format_number(p.step_time_s, 2)} s", mfu])
     return text if p.mfu_note is None else join_clause(text, paren(tr_text(p.mfu_note)))
 
@@ -1345,6 +1388,13 @@ def _source_dpi() -> float:
     return float(screen.logicalDotsPerInchY()) if screen is not None else 96.0
 
 
+#: seconds the keep-together moves of :func:`paginate` may take in all. Each move lays the rest of the document out
+#: again (~0.7 s for 120 pages); a plan file with 200 vendors' quotes held the report 73 s in its 40 moves
+#: (probe15). A report of the app's own plans takes well under a second; past the budget the pages stay as laid
+#: out (a heading may end a page), and nothing is lost.
+PAGINATE_BUDGET_S = 5.0
+
+
 def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     """Lay ``doc`` out in pages of the layout's printable area (in the document's own pixels, not device
     pixels: notes §C3) and move headings that would end a page to the next one ("keep with next").
@@ -1362,7 +1412,10 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     doc.setPageSize(QSizeF(w, h))
     keep = 90.0  # a heading needs this much room under it on its page
     lay = doc.documentLayout()
+    t0 = time.monotonic()
     for _ in range(40):
+        if time.monotonic() - t0 > PAGINATE_BUDGET_S:
+            break  # the pages are laid out already; what is left are the keep-together moves
         moved = None  # the position from which the layout changes
         block = doc.begin()
         while block.isValid():
@@ -1389,8 +1442,71 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
         if moved is None:
             break
         _relayout(doc, moved)
+    for _ in range(40):  # a paragraph over several pages is cut once per round
+        moved = _split_blocks_at_page_breaks(doc, h)
+        if moved is None:
+            break
+        _relayout(doc, moved)
     doc.pageCount()  # the layout finished (after the last change it is complete already)
     return w, h
+
+
+def _page_of(y: float, h: float) -> int:
+    """The page a line starting at ``y`` is printed on. Qt puts a line it moves to the next page a fraction of a
+    pixel above the page's top (positions are 1/64 px fixed point): half a pixel of slack."""
+    return math.floor((y + 0.5) / h)
+
+
+def _split_blocks_at_page_breaks(doc: QTextDocument, h: float) -> int | None:
+    """Cut every paragraph (top level, list item or table cell) whose lines a page break parts into two
+    paragraphs at the first line of the new page. Qt's QTextLayout::draw also draws the line just above its clip
+    rectangle (qtbase src/gui/text/qtextlayout.cpp, ``firstLine = i`` for a line wholly above the clip): the
+    last line before the break was painted on the next page too, hidden by the clip but in the PDF's text layer
+    twice. A paragraph of its own has no line above the page. The second part keeps the first part's indent
+    (a list item's continuation has no bullet) and nothing moves: its first line is where Qt put it already.
+    Returns the position of the first cut (None: none)."""
+    lay = doc.documentLayout()
+    cuts = []
+    block = doc.begin()
+    while block.isValid():
+        layout, top = block.layout(), lay.blockBoundingRect(block).top()
+        for i in range(1, layout.lineCount()):
+            line, prev = layout.lineAt(i), layout.lineAt(i - 1)
+            if _page_of(top + line.y(), h) != _page_of(top + prev.y(), h):
+                cuts.append((block.position() + line.textStart(), block))
+                break  # a block longer than a page is cut again in the next round
+        block = block.next()
+    if not cuts:
+        return None
+    for pos, block in reversed(cuts):  # from the end: earlier positions stay valid
+        _cut_block(doc, block, pos)
+    return cuts[0][0]
+
+
+def _cut_block(doc: QTextDocument, block, pos: int) -> None:
+    """Start a new paragraph at ``pos`` inside ``block``: same format with no top margin and no first-line
+    indent, the first part with no bottom margin; out of the block's list, indented as its items."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    fmt = QTextBlockFormat(block.blockFormat())
+    lst = block.textList()
+    cur = QTextCursor(doc)
+    cur.setPosition(pos)
+    cur.insertBlock(fmt, cur.charFormat())
+    head = QTextBlockFormat(fmt)
+    head.setBottomMargin(0)
+    QTextCursor(block).setBlockFormat(head)
+    tail_block = cur.block()
+    if lst is not None:
+        lst.remove(tail_block)
+    tail = QTextBlockFormat(fmt)
+    tail.setTopMargin(0)
+    tail.setTextIndent(0)
+    if lst is not None:
+        tail.setIndent(fmt.indent() + lst.format().indent())
+        tail.setObjectIndex(-1)
+    tail.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_Auto)
+    QTextCursor(tail_block).setBlockFormat(tail)
 
 
 def _relayout(doc: QTextDocument, start: int = 0) -> None:
@@ -1517,11 +1633,17 @@ def _split_table(doc: QTextDocument, table, r: int) -> int:
     cur = QTextCursor(doc)
     cur.setPosition(table.lastPosition() + 1)  # the block after the table
     rows = [*range(head), *range(r, table.rows())]
-    new = cur.insertTable(len(rows), table.columns(), fmt)
-    for i, src in enumerate(rows):
-        for c in range(table.columns()):
-            _copy_cell(doc, table.cellAt(src, c), new.cellAt(i, c))
-    table.removeRows(r, table.rows() - r)
+    # one edit block: Qt lays the document out again once at its end, not after each of the cells' four edits
+    # (a 64-phase project's report spent 90 s here, ~50 ms an edit: probe15)
+    cur.beginEditBlock()
+    try:
+        new = cur.insertTable(len(rows), table.columns(), fmt)
+        for i, src in enumerate(rows):
+            for c in range(table.columns()):
+                _copy_cell(doc, table.cellAt(src, c), new.cellAt(i, c))
+        table.removeRows(r, table.rows() - r)
+    finally:
+        cur.endEditBlock()
     return max(0, table.firstPosition() - 1)
 
 

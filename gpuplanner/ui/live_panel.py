@@ -13,7 +13,7 @@ from gpuplanner.app import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .fit_box import FitHeightBox
 from .model import ScenarioModel
-from .text import set_style, set_text, tr_error, tr_msg
+from .text import better_line, set_style, set_text, tr_error, tr_msg
 from gpuplanner.core.evaluate import cost_band_msg
 from gpuplanner.core.messages import plan_span_msgs
 
@@ -55,9 +55,16 @@ class LivePanel(QWidget):
         f.setBold(True)
         self.plan_value.setFont(f)
         grid.addWidget(self.plan_value, 4, 0, 1, 3)
+        # the search's best plan when it beats the manual layout by more than its tie (text.better_line; choice15)
+        self.better = QLabel()
+        self.better.setObjectName("betterPlan")
+        self.better.setWordWrap(True)
+        self.better.setStyleSheet("color: #8a5300;")
+        self.better.hide()
+        grid.addWidget(self.better, 5, 0, 1, 3)
         self.error = QLabel()
         # names from files (models, custom GPUs) are shown as text, never interpreted as HTML
-        for lab in (self.model_value, self.mem_value, self.time_value, self.plan_value, self.error):
+        for lab in (self.model_value, self.mem_value, self.time_value, self.plan_value, self.error, self.better):
             lab.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828;")
@@ -165,8 +172,15 @@ class LivePanel(QWidget):
         self.scaling_chart.set_deadline_days(self.model.scenario.constraints.deadline_days)
         self.scaling_chart.update_from(res)
 
+    def refresh_better(self) -> None:
+        """The line under the plan: the search's best plan against the manual layout (``text.better_line``)."""
+        line = better_line(self.model.scenario, self.estimator, self.search)
+        set_text(self.better, line)
+        self.better.setVisible(bool(line))
+
     def refresh_cost(self) -> None:
         s = self.search
+        self.refresh_better()
         c = self.model.scenario.constraints
         # while a new search runs, the previous search's plans of this document stay drawn, marked "updating…"
         # (a new document clears the outcome: SearchController.reset)

@@ -62,13 +62,19 @@ DEFAULT_CANDIDATES = ("h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "a100-sxm-80
 
 
 def default_scenario() -> Scenario:
-    """The scenario a new document starts from (a small, common fine-tune that fits on one node)."""
+    """The scenario a new document starts from (a small, common fine-tune that fits on one node).
+
+    Its card is the one a Shenzhen team rents by the card-hour for such a job: NVIDIA H800 SXM5, priced from the
+    price table's mainland list quote (resources/prices.json: AutoDL's 按量 card-hour rate, autodl.com homepage,
+    2026-09-24) and the search's #1 for this very scenario (8 × H800, 7.9 hours, ¥667 on card-hours; issue 35 round
+    15, choice15). It was 8 × H100 SXM5, which the mainland table prices only as whole machines by the month: the
+    first screen said "¥70,000 (whole machines per month)" for a 10-hour job until the user took the search's #1."""
     return Scenario.model_validate({
         "model": {"preset": "llama-3.1-8b"},
         "training": {"method": "full", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 64,
                      "recompute": "selective"},
         "parallel": {"zero": 3, "auto": True},
-        "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8},
+        "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8},
         "data": {"tokens": 2e9},
         "constraints": {"deadline_days": 14, "currency": "CNY", "max_gpus": 64,
                         "gpu_candidates": list(DEFAULT_CANDIDATES)},

@@ -138,3 +138,15 @@ def set_text(widget: Any, text: str) -> None:
     """``widget.setText(text)`` only when it changes (a rich-text label re-lays out its document on every call)."""
     if widget.text() != text:
         widget.setText(text)
+
+
+def better_line(scenario, estimator, search) -> str:
+    """The line that says the search's best plan beats the manual layout by more than its tie, in the UI language
+    ("" when it does not): :func:`gpuplanner.app.engine.better` decides it (the rule ``estimate``, ``plan`` and the
+    PDF read through ``Answer.better``); the live panel and the Plans page show the same words (choice15)."""
+    from gpuplanner.app import engine
+
+    res = getattr(estimator, "result", None)
+    outcome = search.outcome if getattr(search, "state", None) == "done" else None
+    better = engine.better(scenario, None if res is None else res.evaluation, outcome)
+    return "" if better is None else tr_msg(better.message)

@@ -55,7 +55,7 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, error_text, validation_line
+from ..core.messages import MsgStr, error_text, validation_line, json_reason
 from ..core.nobool import NoBoolForNumbers
 from ..formatting import format_flops, format_sig
 
@@ -380,7 +380,7 @@ def parse_kit_result(text: str | bytes) -> KitResult:
         if SURROGATE_ESCAPE.search(text):
             refuse_lone_surrogates(data)
     except json.JSONDecodeError as err:
-        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})"), line=err.lineno, col=err.colno, msg=err.msg)) from None
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})"), line=err.lineno, col=err.colno, msg=json_reason(err.msg))) from None
     except ValueError as err:
         if len(err.args) == 2:  # loads_finite: (where, the literal) or (the key given twice, why)
             raise KitResultError(MsgStr.make(CTX, "{field}: {why}", field=err.args[0], why=err.args[1])) from None
@@ -422,7 +422,7 @@ def load_kit_result(path: str | Path) -> KitResult:
     try:
         return parse_kit_result(raw)
     except KitResultError as err:
-        raise KitResultError(MsgStr.make(CTX, "{file}: {error}", file=p.name, error=error_text(err))) from None
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: {error}"), file=p.name, error=error_text(err))) from None
 
 
 # ----------------------------------------------------------------------------------------------- analyse

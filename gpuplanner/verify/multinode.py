@@ -345,7 +345,7 @@ def load_multinode_result(path: str | Path) -> MultiNodeResult:
     try:
         return parse_multinode_result(read_json(p, MAX_RESULT_BYTES, "kit result", unique_keys=True))
     except MultiNodeError as err:
-        raise MultiNodeError(MsgStr.make(CTX, "{file}: {error}", file=p.name, error=error_text(err))) from None
+        raise MultiNodeError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: {error}"), file=p.name, error=error_text(err))) from None
 
 
 def result_schema(path: str | Path) -> str | None:

@@ -20,6 +20,10 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
         <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
         <translation>gpuplanner.core.flops：6·N（激活的矩阵乘权重）+ 因果注意力（Kaplan 等，2020）</translation>
     </message>
@@ -130,6 +134,13 @@
     <message>
         <source>not valid JSON ({why})</source>
         <translation>不是有效的 JSON（{why}）</translation>
+    </message>
+</context>
+<context>
+    <name>Answer</name>
+    <message>
+        <source>By your goal ({goal}) the search&apos;s best plan is {n} × {gpu}: {span}, {cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this layout. Take it with &quot;Use this layout&quot; on the Plans page, or set parallel.auto to true.</source>
+        <translation>按你的目标（{goal}），搜索的最佳方案是 {n} × {gpu}：{span}，{cost:,.0f} {cur}；此布局为 {own_span}，{own_cost:,.0f} {cur}。在“方案”页点“采用此布局”即可采用，或将 parallel.auto 设为 true。</translation>
     </message>
 </context>
 <context>
@@ -661,6 +672,10 @@
         <translation>，驱动 {d}</translation>
     </message>
     <message>
+        <source>--json and --strict go with --import RESULT.json</source>
+        <translation>--json 和 --strict 须与 --import RESULT.json 一起使用</translation>
+    </message>
+    <message>
         <source>wrote {path}: copy it to the {n} nodes and run &apos;{cmd}&apos; for the command on each node</source>
         <translation>已写入 {path}：把它复制到 {n} 个节点，运行 &apos;{cmd}&apos; 查看每个节点要执行的命令</translation>
     </message>
@@ -825,14 +840,6 @@
         <translation>小时</translation>
     </message>
     <message>
-        <source>host bound: the engine&apos;s CPU work per decode step</source>
-        <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
-    </message>
-    <message>
-        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
-        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}），每百万 token {per_m}</translation>
-    </message>
-    <message>
         <source>{cost} over {w}</source>
         <translation>{cost}，共 {w}</translation>
     </message>
@@ -941,16 +948,8 @@
         <translation>{nodes} 个节点，{n} 核</translation>
     </message>
     <message>
-        <source>memory bound</source>
-        <translation>受限于显存带宽</translation>
-    </message>
-    <message>
         <source>calendar time</source>
         <translation>日历时间</translation>
-    </message>
-    <message>
-        <source>compute bound</source>
-        <translation>受限于算力</translation>
     </message>
     <message>
         <source>CPU: {gb} GB at {rate} MB/s per core = {h} core-hours</source>
@@ -2007,6 +2006,42 @@
     <message>
         <source>{field}: {message}</source>
         <translation>{field}：{message}</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此处缺少一个值</translation>
+    </message>
+    <message>
+        <source>a &apos;,&apos; was expected</source>
+        <translation>此处缺少逗号“,”</translation>
+    </message>
+    <message>
+        <source>a &apos;:&apos; was expected</source>
+        <translation>此处缺少冒号“:”</translation>
+    </message>
+    <message>
+        <source>a key in double quotation marks was expected</source>
+        <translation>此处应为带双引号的键名</translation>
+    </message>
+    <message>
+        <source>a string is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>a control character inside a string</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>an invalid backslash escape</source>
+        <translation>无效的反斜杠转义</translation>
+    </message>
+    <message>
+        <source>an invalid \uXXXX escape</source>
+        <translation>无效的 \uXXXX 转义</translation>
+    </message>
+    <message>
+        <source>more text after the JSON value</source>
+        <translation>JSON 值之后还有多余内容</translation>
     </message>
     <message>
         <source>Input should be greater than {value}</source>
@@ -4275,6 +4310,10 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
         <source>Measured on CPUs with gloo: this checks the kit, not the network; the figures mean nothing for the plan.</source>
         <translation>在 CPU 上用 gloo 测量：这只检验套件本身，不检验网络；这些数字对方案没有意义。</translation>
     </message>
@@ -4487,10 +4526,6 @@
     <message>
         <source>the optimizer step and other memory-bound work</source>
         <translation>优化器步骤及其他访存受限的工作</translation>
-    </message>
-    <message>
-        <source>below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
-        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>objective must be cheapest, fastest or value</source>
@@ -4787,6 +4822,10 @@
     <message>
         <source>{me} beats {other}: {me_span} against {them_span} is within {tie:.0%}, a difference the estimate cannot tell apart, and it is cheaper ({cost:,.0f} {cur} against {other_cost:,.0f} {cur}).</source>
         <translation>{me} 胜过 {other}：{me_span}对 {them_span}，相差在 {tie:.0%} 以内，估算分辨不出这样的差别，而它更便宜（{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>below the card class: full training of a {b} dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
+        <translation>低于显卡档位：全量训练 {b} 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>{me} beats {other}: the {other} plan ({other_cost:,.0f} {cur}, {them_span}) spans several nodes and its price is from no quote of networked servers (InfiniBand or RoCE), so it ranks after plans priced from quotes of the right kind.</source>
@@ -5184,6 +5223,10 @@
         <translation>包含无效的 Unicode 文本</translation>
     </message>
     <message>
+        <source>the notes hold {got} characters in all; at most {n}</source>
+        <translation>备注合计 {got} 个字符；最多 {n} 个</translation>
+    </message>
+    <message>
         <source>at most {n} entries, got {got}</source>
         <translation>最多 {n} 条，实际为 {got} 条</translation>
     </message>
@@ -5222,6 +5265,10 @@
     <message>
         <source>cannot write ({why}); nothing was written</source>
         <translation>无法写入（{why}）；没有写入任何内容</translation>
+    </message>
+    <message>
+        <source>it is the input file {name}; give the output another name</source>
+        <translation>它是输入文件 {name}；请为输出另取一个文件名</translation>
     </message>
     <message>
         <source>cannot save ({why}); the file on disk is unchanged</source>
@@ -6047,6 +6094,26 @@
         <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
     </message>
     <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m:,.2f} {cur} per million tokens</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}），每百万 token {per_m:,.2f} {cur}</translation>
+    </message>
+    <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound})</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} token/s（{bound}）</translation>
+    </message>
+    <message>
+        <source>host bound: the engine&apos;s CPU work per decode step</source>
+        <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
+    </message>
+    <message>
+        <source>memory bound</source>
+        <translation>受限于显存带宽</translation>
+    </message>
+    <message>
+        <source>compute bound</source>
+        <translation>受限于算力</translation>
+    </message>
+    <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
     </message>
@@ -6390,6 +6457,10 @@
         <translation>无结果：{0}</translation>
     </message>
     <message>
+        <source>Working out the project&apos;s cost and timeline…</source>
+        <translation>正在计算项目的费用与时间线…</translation>
+    </message>
+    <message>
         <source>Project total: {0} over {1}</source>
         <translation>项目总价：{0}，共 {1}</translation>
     </message>
@@ -6599,6 +6670,10 @@
     <message>
         <source>unit must be one of {units}, not {v!r}</source>
         <translation>计价单位必须是 {units} 之一，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>a price of 0 ({v!r}) is no offer; give the vendor&apos;s price or leave the value empty</source>
+        <translation>价格为 0（{v!r}）不是报价；请填写供应商的价格，或将该值留空</translation>
     </message>
     <message>
         <source>unknown question {v!r} (known: {known})</source>
@@ -7684,6 +7759,14 @@
         <translation>{span}，{cost}；所选方案为 {cspan}，{ccost}。</translation>
     </message>
     <message>
+        <source>training hours</source>
+        <translation>训练小时数</translation>
+    </message>
+    <message>
+        <source>{d} h</source>
+        <translation>{d} 小时</translation>
+    </message>
+    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -7940,6 +8023,10 @@
         <translation>InfiniBand 或 RoCE</translation>
     </message>
     <message>
+        <source>{bw} Gb/s per node</source>
+        <translation>每节点 {bw} Gb/s</translation>
+    </message>
+    <message>
         <source>Plan</source>
         <translation>方案</translation>
     </message>
@@ -8044,6 +8131,14 @@
         <translation>时间</translation>
     </message>
     <message>
+        <source>Scaling: training time with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>
+        <translation>扩展性：所选型号 GPU 增减时的训练时间（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
+    </message>
+    <message>
+        <source>training passes {m}</source>
+        <translation>训练部分 {m}</translation>
+    </message>
+    <message>
         <source>Days</source>
         <translation>天数</translation>
     </message>
@@ -8106,10 +8201,6 @@
     <message>
         <source>{g} GiB: {names}</source>
         <translation>{g} GiB：{names}</translation>
-    </message>
-    <message>
-        <source>Scaling: training days with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>
-        <translation>扩展性：所选型号 GPU 增减时的训练天数（布局不变，数据并行副本数变化），与理想线性扩展对比。</translation>
     </message>
     <message>
         <source>Cost against time: each point is a plan at its cheapest rental mode; the filled square is the chosen plan.</source>
@@ -8479,14 +8570,6 @@
         <translation>不限显卡档位：不是约 70B 及以上稠密模型的全量训练。</translation>
     </message>
     <message>
-        <source>{gpu} has {mem:g} GB; full training of a {b:.0f}B dense model wants cards with ≥80 GB.</source>
-        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡。</translation>
-    </message>
-    <message>
-        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b:.0f}B dense model needs.</source>
-        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b:.0f}B 稠密模型的要求。</translation>
-    </message>
-    <message>
         <source>Not a consumer card without P2P.</source>
         <translation>不是不支持 P2P 的消费级显卡。</translation>
     </message>
@@ -8561,6 +8644,14 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>{gpu} has {mem:g} GB; full training of a {b} dense model wants cards with ≥80 GB.</source>
+        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b} 稠密模型需要 ≥80 GB 的卡。</translation>
+    </message>
+    <message>
+        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b} dense model needs.</source>
+        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b} 稠密模型的要求。</translation>
     </message>
     <message>
         <source>Estimated MFU {mfu:.0%}: fair ({band}); the interconnect or the layout leaves some compute unused.</source>
@@ -9142,6 +9233,13 @@
     <message>
         <source>training.preference.rpo_alpha is priced for TRL&apos;s DPOTrainer only; framework {framework} runs its own DPO loss</source>
         <translation>training.preference.rpo_alpha 仅按 TRL 的 DPOTrainer 估算；框架 {framework} 使用自己的 DPO 损失</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioFiles</name>
+    <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
     </message>
 </context>
 <context>

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 from ..text import set_text
 from gpuplanner.app import engine
 from gpuplanner.formatting import format_sig
-from .axes import LINK_COLORS, RED, gpu_ticks, set_axis_label, short_num
+from .axes import LINK_COLORS, RED, gpu_ticks, set_axis_label
 from .base import ChartBase, LabeledLine, _HoverPoint
 from .items import LogLineItem
 from .legend import legend_html
@@ -189,7 +189,8 @@ class ScalingChart(ChartBase):
             self.deadline.setValue(math.log10(target))
             self.deadline.label.setFormat(
                 self.tr("deadline ({0} days)").format(format_sig(target)) if days_mode
-                else self.tr("needed for the deadline: {0} tokens/s").format(short_num(target)))
+                # a figure in a sentence, not an axis tick: grouped in both languages ("3,307", never zh "3307"; ux23)
+                else self.tr("needed for the deadline: {0} tokens/s").format(format_sig(target)))
             self.deadline.setVisible(True)
         else:
             self.deadline.setVisible(False)
@@ -205,7 +206,7 @@ class ScalingChart(ChartBase):
                 self.deadline_note = self.tr("deadline {0} days: far above every point").format(format_sig(target))
             else:
                 self.deadline_note = self.tr("deadline needs {0} tokens/s: met at every count").format(
-                    short_num(target))
+                    format_sig(target))
         self._update_legend()
         self._set_log_ranges(xs_all, ys_all, x_ticks=gpu_ticks)
         self._place_deadline_label()

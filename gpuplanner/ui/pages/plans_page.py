@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from .advanced_fields import FrameworkChecks
-from ..text import plural, tr_msg, set_style
+from ..text import better_line, plural, tr_msg, set_style
 from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list, format_sentences, join_clause, paren
 from gpuplanner.i18n import _close_paren_space  # "llm-foundry（PyTorch FSDP）训练": no space after the bracket
@@ -373,6 +373,15 @@ class PlansPage(BasePage):
         self.rerun.clicked.connect(self.ctx.search.restart)
         top.addWidget(self.rerun)
         self.body.addLayout(top)
+        # the search's best plan when it beats the manual layout by more than its tie (text.better_line; choice15)
+        self.better = QLabel()
+        self.better.setObjectName("betterPlan")
+        self.better.setTextFormat(Qt.TextFormat.PlainText)
+        self.better.setWordWrap(True)
+        self.better.setStyleSheet("color: #8a5300; font-weight: bold;")
+        self.better.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.better.hide()
+        self.body.addWidget(self.better)
 
         # the search's own switches: framework search and the planning rules (constraints.*)
         # a grid of three rows, so the page stays narrow enough for the live panel beside it (Chinese included)
@@ -445,6 +454,7 @@ class PlansPage(BasePage):
         s.finished.connect(self._on_finished)
         s.failed.connect(self._on_failed)
         self.ctx.estimator.updated.connect(lambda _r: self.show_details(self.current_plan()))
+        self.ctx.estimator.updated.connect(lambda _r: self._update_better())
         if s.outcome is not None:
             self._on_finished(s.outcome)
             self.select_rank(self.model.ui.get("selected_plan") or 1)
@@ -564,8 +574,15 @@ class PlansPage(BasePage):
             text = self.tr("The search starts when the inputs are complete.")
         self.status.setText(text)
         self._update_skipped()
+        self._update_better()
         set_style(self.status, "color: #c62828;" if s.state == "failed" else "")
         self.progress.setVisible(s.state == "running")
+
+    def _update_better(self) -> None:
+        line = better_line(self.model.scenario, self.ctx.estimator, self.ctx.search)
+        if self.better.text() != line:
+            self.better.setText(line)
+        self.better.setVisible(bool(line))
 
     def skipped_groups(self) -> dict[str, list[str]]:
         """The candidate GPUs the search left out, by reason (in the UI language): nothing disappears silently."""

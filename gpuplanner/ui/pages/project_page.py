@@ -29,7 +29,7 @@ from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAININ
 from gpuplanner.formatting import format_money, format_number, gpu_display_name, join_clause, paren
 
 from .base import BasePage
-from ..text import tr_msg
+from ..text import better_line, tr_msg
 from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
                                    plural_s)
 
@@ -59,6 +59,15 @@ def serving_first_token_line(s) -> str:
     from gpuplanner.core.serving_facts import first_token_line
 
     return tr_msg(first_token_line(s))
+
+
+def serving_throughput_line(s, cost_per_million_tokens: float | None, currency: str) -> str:
+    """A serving phase's "serving: TP …, … tokens/s per GPU (…), … per million tokens" line, read from its
+    core.inference.ServingSize and the phase's price per million tokens: the line ``gpuplanner project`` prints
+    (``core.serving_facts.throughput_line``; issue 35 r15 fix15: the page showed only the first-token sentence)."""
+    from gpuplanner.core.serving_facts import throughput_line
+
+    return tr_msg(throughput_line(s, cost_per_million_tokens, currency))
 
 
 def kind_name(kind: str) -> str:
@@ -244,6 +253,16 @@ class ProjectPage(BasePage):
         f.setBold(True)
         self.total.setFont(f)
         rl.addWidget(self.total)
+        # the search's best plan when it beats the manual layout the phases run on (text.better_line; choice15)
+        self.better = QLabel()
+        self.better.setObjectName("betterPlan")
+        self.better.setTextFormat(Qt.TextFormat.PlainText)
+        self.better.setWordWrap(True)
+        self.better.setStyleSheet("color: #8a5300;")
+        self.better.hide()
+        rl.addWidget(self.better)
+        self.ctx.search.finished.connect(lambda _o: self._update_better())
+        self.ctx.estimator.updated.connect(lambda _r: self._update_better())
         self.table = QTableWidget(0, 5)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
@@ -791,6 +810,7 @@ class ProjectPage(BasePage):
         def then(res, err) -> None:
             if gen != self._generation:
                 return  # the project or the plan changed meanwhile
+            self._pending = False
             if err is None:
                 self.result, self.error = res, ""
             else:
@@ -802,6 +822,9 @@ class ProjectPage(BasePage):
 
         from ..offthread import run_off_gui
 
+        self._pending = True
+        if self.result is None and not self.error:
+            self.show_result()  # say it is being worked out (an empty table and a bare 0–1 chart said nothing; ux23)
         run_off_gui(lambda: project_result(project, scenario, base_dir, checklist), then)
 
     def busy(self) -> bool:
@@ -814,18 +837,32 @@ class ProjectPage(BasePage):
         """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
         return {"hours": self.tr("Hours"), "days": self.tr("Days")}.get(unit) or self.tr("Weeks")
 
+    def _update_better(self) -> None:
+        line = better_line(self.model.scenario, self.ctx.estimator, self.ctx.search)
+        if self.better.text() != line:
+            self.better.setText(line)
+        self.better.setVisible(bool(line))
+
+    def _show_no_result(self) -> None:
+        """No answer to show: the error, or that the answer is on its way (an empty table said nothing; ux23)."""
+        self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else
+                           self.tr("Working out the project's cost and timeline…")
+                           if getattr(self, "_pending", False) else "")
+        self.table.setRowCount(0)
+        self.whatif.setRowCount(0)
+        self.replans.setText("")
+        self.replans.setVisible(False)
+        self.timeline.set_result(None, "CNY", "")
+        self.advice.setText("")
+
     def show_result(self) -> None:
         res = self.result
+        self._update_better()
         self.error_label.setText(tr_msg(self.error))
         self.error_label.setVisible(bool(self.error))
+        self.timeline.setVisible(res is not None)  # no bare 0–1 axes before the first answer (ux23)
         if res is None:
-            self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else "")
-            self.table.setRowCount(0)
-            self.whatif.setRowCount(0)
-            self.replans.setText("")
-            self.replans.setVisible(False)
-            self.timeline.set_result(None, "CNY", "")
-            self.advice.setText("")
+            self._show_no_result()
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
@@ -861,6 +898,7 @@ class ProjectPage(BasePage):
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]
             if ph.serving is not None:
+                notes.append(serving_throughput_line(ph.serving, ph.cost_per_million_tokens, cur))
                 notes.append(serving_first_token_line(ph.serving))
         if res.rent_vs_build is not None:
             notes.append(_tr_msg(res.rent_vs_build.sentence))

@@ -12,8 +12,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
+from gpuplanner.core import frameworks
 from gpuplanner.core.frameworks import FUSED_CE_DEFAULT, RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from gpuplanner.core.frameworks import fsdp_version_choice
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
 
@@ -621,9 +621,9 @@ class TrainingPage(BasePage):
         self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
-        u = self.model.user_scenario()
-        self.fsdp_version.set_labels(self._fsdp_version_labels(fsdp_version_choice(
-            u.training.framework, u.parallel.zero, u.parallel.auto, u.training.fsdp_version) == "hf"))
+        s = self.model.user_scenario()
+        hf_zero = bool(frameworks.hf_fsdp_choice(s.training.framework, s.parallel.zero))  # the core's rule
+        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
         self.fused_ce.set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -668,21 +668,29 @@ class TrainingPage(BasePage):
 
     def _fsdp_version_labels(self, hf: bool) -> dict:
         """The FSDP version's choices: on the Hugging Face stack at ZeRO 2/3, DeepSpeed (the default) or
-        Accelerate's FSDP1 (frameworks.hf_sharded_by_fsdp); on framework fsdp, FSDP2 or FSDP1."""
+        Accelerate's FSDP1 (frameworks.hf_fsdp_choice); on framework fsdp, FSDP2 or FSDP1."""
         if hf:
             return {2: self.tr("DeepSpeed ZeRO (default)"), 1: self.tr("FSDP1 through Accelerate")}
         return {2: "FSDP2", 1: "FSDP1"}
 
     def _update_fsdp_version(self, s) -> None:
-        """The FSDP version's row: framework fsdp, and the Hugging Face stack where ZeRO 2/3 runs or is searched, which
-        runs DeepSpeed's or Accelerate's FSDP1 (frameworks.fsdp_version_choice, the core's rule), worded for the stack
-        the plan runs."""
-        choice = fsdp_version_choice(s.training.framework, s.parallel.zero, s.parallel.auto, s.training.fsdp_version)
-        self.form.setRowVisible(self.fsdp_version.box, choice is not None)
-        self.fsdp_version.set_labels(self._fsdp_version_labels(choice == "hf"))
+        """The FSDP version's row: framework fsdp, and the Hugging Face stack at ZeRO 2/3, which runs DeepSpeed's or
+        Accelerate's FSDP1 (frameworks.hf_fsdp_choice), worded for the stack the plan runs."""
+        hf_zero = bool(frameworks.hf_fsdp_choice(s.training.framework, s.parallel.zero))  # the core's rule
+        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
+        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
 
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
+        self._update_lora_enabled(s)
+        self._update_rows_visible(s)
+        for key, on in self._objective_enabled(s).items():
+            getattr(self, key).setEnabled(on)
+            self.labels[key].setEnabled(on)
+        self._update_parallel_enabled(s)
+
+    def _update_lora_enabled(self, s) -> None:
+        """The adapter rows: enabled for LoRA and QLoRA (part of :meth:`_update_enabled`)."""
         lora = s.training.method in ("lora", "qlora")
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
@@ -690,6 +698,10 @@ class TrainingPage(BasePage):
         # DoRA stays clickable while it is on, so that a refused combination can be undone here
         self.dora.setEnabled(lora or s.training.dora)
         self.labels["dora"].setEnabled(lora or s.training.dora)
+
+    def _update_rows_visible(self, s) -> None:
+        """The rows shown only where the chosen tool, precision, recompute or batch mode uses them (part of
+        :meth:`_update_enabled`)."""
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box,
@@ -719,33 +731,11 @@ class TrainingPage(BasePage):
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
-        enabled = {**self._rl_rows_enabled(s),
-                   "sample_len_std": s.data.mean_sample_len is not None
-                   and not (s.training.packing or s.training.padding_free),
-                   # without a mean sample length every sample fills the sequence length: nothing to pad (kept
-                   # enabled while ticked, so a file's choice can be cleared)
-                   "pad_to_seq_len": not (s.training.packing or s.training.padding_free)
-                   and (s.data.mean_sample_len is not None or bool(s.training.pad_to_seq_len))}
-        for key, on in enabled.items():
-            getattr(self, key).setEnabled(on)
-            self.labels[key].setEnabled(on)
-        manual = not s.parallel.auto
-        moe = model_is_moe(s, self.ctx.estimator.result)  # the app's one answer, as the advanced rows read it
-        for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
-            on = manual and (key != "ep" or moe or s.parallel.ep != 1)  # expert parallel: MoE models only
-            getattr(self, key).setEnabled(on)
-            self.labels[key].setEnabled(on)
-        liger = s.training.framework not in NO_LIGER or bool(s.training.liger_kernel)  # refused for these tools
-        self.liger_kernel.setEnabled(liger)
-        self.labels["liger_kernel"].setEnabled(liger)
-        moe_tp = moe or s.parallel.expert_tp is not None
-        self.expert_tp.setEnabled(moe_tp)
-        self.labels["expert_tp"].setEnabled(moe_tp)
-        if hasattr(self, "advanced"):
-            self.advanced.update_enabled(s, moe)
 
-    def _rl_rows_enabled(self, s) -> dict[str, bool]:
-        """Which rows of the RL and preference fields a scenario ``s`` uses (:meth:`_update_enabled`)."""
+    @staticmethod
+    def _objective_enabled(s) -> dict[str, bool]:
+        """Which objective, rollout and padding fields apply to the scenario, by field name (part of
+        :meth:`_update_enabled`)."""
         obj = s.training.objective
         rl = obj in RL
         return {"beta": obj in REFERENCED, "reference": obj in REFERENCED,
@@ -766,7 +756,30 @@ class TrainingPage(BasePage):
                 "prompt_pad_len": rl,
                 "rl_offload_model": offload_model_enabled(s, rl),
                 "hybrid_engine": hybrid_engine_enabled(s, rl),
-                "critic_padding_free": obj == "ppo"}
+                "critic_padding_free": obj == "ppo",
+                "sample_len_std": s.data.mean_sample_len is not None
+                and not (s.training.packing or s.training.padding_free),
+                # without a mean sample length every sample fills the sequence length: nothing to pad (kept
+                # enabled while ticked, so a file's choice can be cleared)
+                "pad_to_seq_len": not (s.training.packing or s.training.padding_free)
+                and (s.data.mean_sample_len is not None or bool(s.training.pad_to_seq_len))}
+
+    def _update_parallel_enabled(self, s) -> None:
+        """The manual layout's rows, Liger, expert TP and the advanced box (part of :meth:`_update_enabled`)."""
+        manual = not s.parallel.auto
+        moe = model_is_moe(s, self.ctx.estimator.result)  # the app's one answer, as the advanced rows read it
+        for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
+            on = manual and (key != "ep" or moe or s.parallel.ep != 1)  # expert parallel: MoE models only
+            getattr(self, key).setEnabled(on)
+            self.labels[key].setEnabled(on)
+        liger = s.training.framework not in NO_LIGER or bool(s.training.liger_kernel)  # refused for these tools
+        self.liger_kernel.setEnabled(liger)
+        self.labels["liger_kernel"].setEnabled(liger)
+        moe_tp = moe or s.parallel.expert_tp is not None
+        self.expert_tp.setEnabled(moe_tp)
+        self.labels["expert_tp"].setEnabled(moe_tp)
+        if hasattr(self, "advanced"):
+            self.advanced.update_enabled(s, moe)
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
