@@ -416,7 +416,8 @@ def fsdp_version_choice(framework: str, zero, searched: bool, fsdp_version) -> s
     automatic layout the row hid while the search's ZeRO-2/3 rows read it)."""
     if framework == "fsdp":
         return "fsdp"
-    if engine_of(framework) == "hf" and (int(zero) >= 2 or bool(searched) or int(fsdp_version) == 1):
+    if engine_of(framework) == "hf" and (bool(hf_fsdp_choice(framework, int(zero))) or bool(searched)
+                                         or int(fsdp_version) == 1):
         return "hf"
     return None
 
