@@ -197,8 +197,11 @@ def test_savers_line_says_a_default_price_by_hand():
     assert "default" not in sv._billed_as(NS(evaluation=NS(price=dflt)), q).render()
 
 
-def test_mixed_quote_sheet_savers_line_names_the_default_price(capsys):
-    out = _cli(["plan", str(DATA / "08-mixed-quote-sheet-glm4-9b-full.json"), "--top", "1", "--lang", "en"], capsys)
+def test_mixed_quote_sheet_savers_line_names_the_default_price(capsys, tmp_path):
+    from tests.savers_off import savers_off_file  # the savers written off: said on #1's line (savers15)
+
+    src = savers_off_file(DATA / "08-mixed-quote-sheet-glm4-9b-full.json", tmp_path)
+    out = _cli(["plan", str(src), "--top", "1", "--lang", "en"], capsys)
     one = _block(out, 1)
     assert "1,522" in one.splitlines()[0]  # 8 × H800 at the user's 13.5 CNY a card-hour
     for line in (x for x in one.splitlines() if "the best plan is" in x and "RTX 4090" in x):
