@@ -92,7 +92,7 @@ def test_the_grpo_example_names_the_searchs_best_plan(grpo):
              "own_span": format_plan_span(own.calendar_days, own.calendar_days_band, "en")[0]}
     for part in (format_money(best.evaluation.cost, "CNY", "en", decimals=0), spans["span"],
                  format_money(own.cost, "CNY", "en", decimals=0), spans["own_span"],
-                 f"{best.num_gpus} × {best.gpu_name}", "Use this layout", "parallel.auto"):
+                 f"{best.num_gpus} × {best.gpu_name}", "Use this layout", "automatic (best found)"):
         assert part in text, (part, text)
 
 
@@ -120,7 +120,7 @@ def test_the_pdf_says_it_under_the_recommendation(grpo, lang, code):
     lang(code)
     data = report_data(GRPO, answer_=grpo)
     line = tr_text(data.better_plan)
-    assert line and ("parallel.auto" in line) and ("¥117" in line)
+    assert line and ("automatic (best found)" in line or "自动（取最优）" in line) and (f"¥{grpo.better.cost:,.0f}" in line)
     html = _html_plan(data)
     assert _e(line) in html
     # right after the headline "Rent 8 × …" paragraph, before the likely range

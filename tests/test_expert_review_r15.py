@@ -198,10 +198,7 @@ def test_savers_line_says_a_default_price_by_hand():
 
 
 def test_mixed_quote_sheet_savers_line_names_the_default_price(capsys, tmp_path):
-    # the savers written off by the user (tests/savers_off.py): the line that names them is round 11's, said of the
-    # savers the user set; savers15 applies the unset ones itself (review15: this request's #1 became the 4090 with
-    # the optimizer in CPU memory after savers15 merged)
-    from tests.savers_off import savers_off_file
+    from tests.savers_off import savers_off_file  # the savers written off: said on #1's line (savers15)
 
     src = savers_off_file(DATA / "08-mixed-quote-sheet-glm4-9b-full.json", tmp_path)
     out = _cli(["plan", str(src), "--top", "1", "--lang", "en"], capsys)

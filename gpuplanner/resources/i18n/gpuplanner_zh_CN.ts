@@ -139,8 +139,8 @@
 <context>
     <name>Answer</name>
     <message>
-        <source>By your goal ({goal}) the search&apos;s best plan is {n} × {gpu}: {span}, {cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this layout. Take it with &quot;Use this layout&quot; on the Plans page, or set parallel.auto to true.</source>
-        <translation>按你的目标（{goal}），搜索的最佳方案是 {n} × {gpu}：{span}，{cost:,.0f} {cur}；此布局为 {own_span}，{own_cost:,.0f} {cur}。在“方案”页点“采用此布局”即可采用，或将 parallel.auto 设为 true。</translation>
+        <source>By your goal ({goal}) the search&apos;s best plan is {n} × {gpu}: {span}, {cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this layout. Take it with &quot;Use this layout&quot; on the Plans page, or set Layout to &quot;automatic (best found)&quot; on the Training page.</source>
+        <translation>按你的目标（{goal}），搜索的最佳方案是 {n} × {gpu}：{span}，{cost:,.0f} {cur}；此布局为 {own_span}，{own_cost:,.0f} {cur}。在“方案”页点“采用此布局”即可采用，或在“训练”页把“并行布局”设为“自动（取最优）”。</translation>
     </message>
 </context>
 <context>
