@@ -41,6 +41,8 @@ GLOSSARY = BASE_WORDS | {
     "Flash", "logits", "safetensors", "seq", "dropout", "norm", "layer", "epoch", "Trainer", "Accelerate", "Core",
     "torchtitan", "FlashAttention", "cuDNN", "PUE", "kWh", "calibration", "runs", "jsonl", "Kaplan", "et", "al", "arXiv",
     "Chinchilla",
+    # the product NeMo RL and the DAPO algorithm (named as GRPO and PPO are; rlasync15's RL fields)
+    "RL", "DAPO",
     "Hoffmann", "Korthikanti", "Narayanan", "Rajbhandari", "Young", "Daly", "LM", "Llama", "Ubuntu", "Docker",
     "IDC", "ISP", "VPC", "SLA", "Python", "info", "NET", "Tokens",
     # nvidia-smi's own names for clock-event reasons, quoted from the pasted output

@@ -187,3 +187,47 @@ def test_gb200_inside_the_rack_quotes_ask_for_no_network():
     net = compare_vendor(q, inside).network_check
     assert [c["status"] for c in net] == ["ok"] and "NVLink domain" in str(net[0]["message"])
     assert any(c["status"] == "fail" for c in compare_vendor(q, beyond).network_check)
+
+
+def test_fsdp_version_choice_rule():
+    # review15: the Training page's row reads this (the Hugging Face stack's ZeRO 2/3: hf_sharded_by_fsdp)
+    from gpuplanner.core.frameworks import fsdp_version_choice
+
+    assert fsdp_version_choice("fsdp", 0, False, 2) == "fsdp"
+    assert fsdp_version_choice("hf", 3, False, 2) == "hf"
+    assert fsdp_version_choice("hf", 0, True, 2) == "hf"  # the search tries ZeRO 2/3
+    assert fsdp_version_choice("trl", 0, False, 1) == "hf"  # FSDP1 set: seen
+    assert fsdp_version_choice("hf", 1, False, 2) is None
+    assert fsdp_version_choice("deepspeed", 3, True, 1) is None and fsdp_version_choice("megatron", 3, True, 2) is None
+
+
+# ---- review15: the FSDP switches follow the HF stack's sharding decision (hf_sharded_by_fsdp)
+
+def _switches(fw: str, version: int, **t) -> dict:
+    return {"model": {"preset": "llama-3.1-8b"},
+            "training": {"method": "lora", "framework": fw, "fsdp_version": version, "global_batch_size": 64,
+                         "micro_batch_size": 1, **t},
+            "parallel": {"zero": 3, "tp": 1, "pp": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
+
+
+@pytest.mark.parametrize("fw, version, field", [
+    ("hf", 2, "fsdp_no_sync"),  # the HF stack at fsdp_version 2 runs DeepSpeed ZeRO: no FSDP no_sync
+    ("hf", 2, "fsdp_lora_mixed_units"),
+    ("trl", 2, "fsdp_lora_mixed_units"),
+    ("fsdp", 2, "fsdp_lora_mixed_units"),  # FSDP2 shards per parameter: a frozen weight has no gradient
+])
+def test_fsdp_switches_refused_where_no_fsdp1_runs(fw, version, field):
+    from gpuplanner.core.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match=field):
+        scenario_from_dict(_switches(fw, version, **{field: True}))
+
+
+def test_fsdp_switches_memory_and_time_agree_on_fsdp1():
+    # Accelerate's FSDP1 (fsdp_version 1) accepts both switches; the time model charges the mixed units' weight
+    # gradients there (the memory model their 13 GiB of block gradients): both models see the same FSDP1
+    off = evaluate(scenario_from_dict(_switches("hf", 1)))
+    on = evaluate(scenario_from_dict(_switches("hf", 1, fsdp_no_sync=True, fsdp_lora_mixed_units=True)))
+    assert on.memory.gradients > off.memory.gradients + 10.0
+    assert on.time.step_time_s > off.time.step_time_s
+    assert evaluate(scenario_from_dict(_switches("fsdp", 2, fsdp_no_sync=True))).memory.gradients > 0  # FSDP2's sync

@@ -42,20 +42,37 @@ def test_the_pipeline_loss_names_the_bubble_and_the_last_stage_wait_with_their_s
     assert S._largest_loss_line(_plan({"compute": 0.97, "pp_bubble": 0.03}), "pp_bubble", 0.03) is None
 
 
-def test_no_example_plan_calls_more_than_its_bubble_the_pipeline_bubble():
-    res = S.search(load_scenario(EXAMPLES / "llama3-70b-pretrain-64xh800-tp8pp4.json")[0], top=10)
-    for p in res.plans:
+def _bubble_lines(scenario) -> int:
+    """Checks every "Largest loss" line of the search's top 10 that names the pipeline bubble against the plan's
+    breakdown (alone: its share; with the last-stage wait: both shares); returns how many it read."""
+    seen = 0
+    for p in S.search(scenario, top=10).plans:
         bd = p.evaluation.time.breakdown
         for m in p.explanation:
             got = re.fullmatch(r"Largest loss: the pipeline bubble takes (\d+)% of each step\.", m.render())
             if got:
+                seen += 1
                 assert abs(int(got.group(1)) - 100 * bd["pp_bubble"]) <= 0.5 + 1e-9, (m.render(), bd)
-    # Until round 15 the example's #1 (256 A100, TP 4 × PP 4) carried the combined bubble + last-stage line here.
-    # Since timing.contention_rate_share (ptoos15) its #1 is the same 256 A100 at the same price and days in a TP 8 ×
-    # PP 8 layout whose output-layer wait outweighs the bubble, and no top-10 plan names the bubble (alone or combined);
-    # the combined line is checked on round 14's #1 breakdown in
-    # test_the_pipeline_loss_names_the_bubble_and_the_last_stage_wait_with_their_shares (integrator: a new example case
-    # for this guard is wanted).
+            both = re.match(r"Largest loss: the pipeline bubble \(([\d.]+)%\) and .*\(([\d.]+)%\), together",
+                            m.render())
+            if both:
+                seen += 1
+                assert abs(float(both.group(1)) - 100 * bd["pp_bubble"]) <= 0.05 + 1e-9, (m.render(), bd)
+                assert abs(float(both.group(2)) - 100 * bd["pp_imbalance"]) <= 0.05 + 1e-9, (m.render(), bd)
+    return seen
+
+
+def test_no_example_plan_calls_more_than_its_bubble_the_pipeline_bubble():
+    sc = load_scenario(EXAMPLES / "llama3-70b-pretrain-64xh800-tp8pp4.json")[0]
+    _bubble_lines(sc)
+    # Until round 15 the example's #1 (256 A100, TP 4 × PP 4) carried the combined bubble + last-stage line; since
+    # timing.contention_rate_share (ptoos15) no top-10 plan of the example names the bubble. The same example on A100
+    # with half the global batch (fewer micro-batches, a larger bubble) does (review15: the guard had nothing left
+    # to check)
+    a100 = sc.model_copy(update={
+        "training": sc.training.model_copy(update={"global_batch_size": 256}),
+        "constraints": sc.constraints.model_copy(update={"gpu_candidates": ["a100-sxm-80gb"]})})
+    assert _bubble_lines(a100) >= 1  # the case this guards is on the list
 
 
 def test_zero3_over_gb200_trays_of_one_nvlink_domain_is_no_network_warning():

@@ -204,7 +204,9 @@ def test_mixed_quote_sheet_savers_line_names_the_default_price(capsys, tmp_path)
     out = _cli(["plan", str(src), "--top", "1", "--lang", "en"], capsys)
     one = _block(out, 1)
     assert "1,522" in one.splitlines()[0]  # 8 × H800 at the user's 13.5 CNY a card-hour
-    for line in (x for x in one.splitlines() if "the best plan is" in x and "RTX 4090" in x):
+    lines = [x for x in one.splitlines() if "the best plan is" in x and "RTX 4090" in x]
+    assert lines  # the savers line names the 4090 plan (review15: the loop alone could pass on no line)
+    for line in lines:
         assert "at the default price for NVIDIA GeForce RTX 4090 24GB" in line
 
 
@@ -220,3 +222,17 @@ def test_already_rented_month_comparisons_name_the_default_card_hour(capsys):
     own = costmod.PriceTable(currency="CNY", overrides={"a800-sxm-80gb": {"machine_month": 45000.0, "card_hour": 9.0,
                                                                            "machine_gpus": 8}}).get("a800-sxm-80gb")
     assert costmod._kept_compared(own, "A800") == []
+
+
+def test_kept_comparisons_name_every_default_mode():
+    # review15: a quote of spot card-hours only leaves card-hours, the week and the month to the default quote; the
+    # line names all three (it named the first two)
+    import dataclasses
+
+    p = costmod.PriceTable(currency="CNY", overrides={"h800-sxm-80gb": {"spot_card_hour": 9.0}}).get("h800-sxm-80gb")
+    p = dataclasses.replace(p, machine_week=20000.0, kinds={**p.kinds, "machine_week": "list"})
+    assert [m for m in costmod._COMPARED_MODES if p.kept_fields(m)] == ["card_hour", "week", "month"]
+    (line,) = costmod._kept_compared(p, "H800")
+    text = line.render()
+    for mode in ("card_hour", "week", "month"):
+        assert costmod.MODE_LABELS[mode] in text, mode

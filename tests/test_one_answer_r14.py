@@ -488,7 +488,8 @@ def test_the_fsdp_switch_rule_is_one_function(monkeypatch):
     engines, an HF plan with ``fsdp_no_sync`` is refused (the Training page reads the same: the UI test)."""
     from gpuplanner.core.scenario import scenario_from_dict
 
-    d = {"model": {"preset": "llama-3.1-8b"}, "training": {"method": "full", "framework": "hf", "fsdp_no_sync": True},
+    d = {"model": {"preset": "llama-3.1-8b"}, "training": {"method": "full", "framework": "hf", "fsdp_no_sync": True,
+                                                         "fsdp_version": 1},  # Accelerate's FSDP1 (review15)
          "parallel": {"zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
     scenario_from_dict(d)
     monkeypatch.setattr(FW, "FSDP_SWITCH_ENGINES", ("fsdp",))

@@ -839,10 +839,18 @@ def _kept_compared(price: GpuPrice, shown: str) -> list[Msg]:
     return [Msg(CTX, QT_TRANSLATE_NOOP(
         "Cost", "The comparisons with {modes} use the default price for {gpu} ({source}, {date}): your quote does "
                 "not give it."),
-        {"gpu": shown, "modes": Msg("Cost", MODE_LABELS[kept[0]]) if len(kept) == 1 else
-         Msg("Cost", QT_TRANSLATE_NOOP("Cost", "{a} and {b}"),
-             {"a": Msg("Cost", MODE_LABELS[kept[0]]), "b": Msg("Cost", MODE_LABELS[kept[1]])}),
-         "source": price.kept_source, "date": price.kept_date})]
+        {"gpu": shown, "modes": _modes_said(kept), "source": price.kept_source, "date": price.kept_date})]
+
+
+def _modes_said(modes: list[str]) -> Msg:
+    """The rental modes ``modes`` (one to three of :data:`_COMPARED_MODES`) named as one list, every one of them
+    (review15: a third kept mode was left out of "{a} and {b}")."""
+    labels = [Msg("Cost", MODE_LABELS[m]) for m in modes]
+    if len(labels) == 1:
+        return labels[0]
+    if len(labels) == 2:
+        return Msg("Cost", QT_TRANSLATE_NOOP("Cost", "{a} and {b}"), {"a": labels[0], "b": labels[1]})
+    return Msg("Cost", QT_TRANSLATE_NOOP("Cost", "{a}, {b} and {c}"), {"a": labels[0], "b": labels[1], "c": labels[2]})
 
 
 def _phase_line(phase: str, mode: str, num_gpus: int, hours_per_week: float = HOURS_PER_WEEK) -> list[Msg]:

@@ -36,7 +36,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, get_network, lookup_gpu
 from .timing import KBIT_PREP_TOOLS, adamw_unfused, lora_layer_of, sample_shape_of, time_estimate
-from .frameworks import engine_of, lora_dropout_of, tool_mechanics
+from .frameworks import engine_of, fsdp2_upcast_applies, lora_dropout_of, tool_mechanics
 from .methods import method_profile
 from .rules import pipeline_slots
 
@@ -322,8 +322,9 @@ def memory_kwargs(r: Resolved) -> dict:
         # default (timing.adamw_unfused: verl's FSDP workers)
         adamw_foreach=adamw_unfused(t.optimizer_implementation, prof, t.framework),
         # Accelerate < 1.13's FSDP2 upcast of the frozen base (memory.fsdp2_fp32_base_applies): the user's statement
-        # (the sharding stage is per candidate: memory_arrays gates on zero)
-        fsdp2_fp32_base=bool(t.fsdp2_fp32_upcast) and engine_of(t.framework) == "fsdp" and int(t.fsdp_version) == 2,
+        # (frameworks.fsdp2_upcast_applies, the scenario check's rule, at FULL_SHARD: the sharding stage is per
+        # candidate, memory_arrays gates on zero)
+        fsdp2_fp32_base=bool(t.fsdp2_fp32_upcast) and fsdp2_upcast_applies(t.framework, t.fsdp_version, 3),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

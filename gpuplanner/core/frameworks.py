@@ -369,11 +369,22 @@ def own_lora_layers(framework: str, engine: str | None = None) -> bool:
 FSDP_SWITCH_ENGINES = ("fsdp", "hf")
 
 
-def fsdp_sharded_gradients(framework: str, zero) -> bool:
+def fsdp_sharded_gradients(framework: str, zero, fsdp_version) -> bool:
     """Whether a plan of ``framework`` at ZeRO stage ``zero`` runs FSDP with sharded gradients (:data:`FSDP_SWITCH_ENGINES`,
-    stage 2 or 3): the one rule the scenario's check (scenario._check_fsdp_no_sync) and the Training page's rows
-    read (parity14)."""
-    return int(zero) >= 2 and engine_of(framework) in FSDP_SWITCH_ENGINES
+    stage 2 or 3; on the Hugging Face stack only through Accelerate's FSDP1, ``fsdp_version`` 1: at 2 its ZeRO is
+    DeepSpeed's, :func:`hf_sharded_by_fsdp`, review15): the one rule the scenario's check
+    (scenario._check_fsdp_no_sync) and the Training page's rows read (parity14)."""
+    engine = engine_of(framework)
+    return int(zero) >= 2 and engine in FSDP_SWITCH_ENGINES and (engine != "hf" or int(fsdp_version) == 1)
+
+
+def fsdp_lora_units_apply(framework: str, zero, fsdp_version, method: str) -> bool:
+    """Whether ``training.fsdp_lora_mixed_units`` (LoRA inside its block's FSDP1 unit, memory.fsdp_lora_unit_params,
+    timing.FSDP_MIXED_UNIT_WGRAD) can hold: LoRA under FSDP1 (flat parameters; FSDP2 shards per parameter, so a frozen
+    weight gets no gradient) with sharded gradients (:func:`fsdp_sharded_gradients`). The one rule the scenario's
+    check and the Training page's row read (review15: the memory model charged the block gradients on FSDP2 and under
+    the HF stack's DeepSpeed, where the time model charged nothing)."""
+    return method == "lora" and int(fsdp_version) == 1 and fsdp_sharded_gradients(framework, zero, fsdp_version)
 
 
 def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = None):
@@ -394,6 +405,21 @@ def hf_fsdp_choice(framework: str, zero, engine: str | None = None):
     ``zero``. The one rule :func:`hf_sharded_by_fsdp` and the Training page's FSDP version row read (issue 35 round
     15, parity15: the page kept its own copy)."""
     return (zero >= 2) & ((engine or engine_of(framework)) == "hf")
+
+
+def fsdp_version_choice(framework: str, zero, searched: bool, fsdp_version) -> str | None:
+    """Which choice ``training.fsdp_version`` is to a plan, as the Training page offers it: ``"fsdp"`` (FSDP2 or FSDP1)
+    on framework fsdp; ``"hf"`` (DeepSpeed ZeRO or Accelerate's FSDP1, :func:`hf_sharded_by_fsdp`) on the Hugging
+    Face stack where ZeRO 2/3 runs: the scenario's ``parallel.zero``, or any stage the plan search tries
+    (``searched``: ``parallel.auto``; the stack's searched stages include 2 and 3), or where the field already says
+    FSDP1 (a value that moves the estimate stays in sight); None elsewhere (issue 35 round 15, review15: under the
+    automatic layout the row hid while the search's ZeRO-2/3 rows read it)."""
+    if framework == "fsdp":
+        return "fsdp"
+    if engine_of(framework) == "hf" and (bool(hf_fsdp_choice(framework, int(zero))) or bool(searched)
+                                         or int(fsdp_version) == 1):
+        return "hf"
+    return None
 
 
 def fsdp2_upcast_applies(framework: str, fsdp_version, zero) -> bool:

@@ -2364,10 +2364,17 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
     res.search_ms += sum(r.search_ms for r in found)  # (the figures printed count every pass)
     res.candidates_evaluated += sum(r.candidates_evaluated for r in found)
     res.candidates_fitting += sum(r.candidates_fitting for r in found)
+    # a GPU is left out only where every pass left it out (review15: "skipped: no layout fits" stood beside its plans
+    # that fit with the savers)
+    res.skipped_gpus = {g: w for g, w in res.skipped_gpus.items() if all(g in r.skipped_gpus for r in found)}
     if not any(r.plans for r in found):
         return res
     if not res.plans:
-        return next(r for r in found if r.plans)
+        out = next(r for r in found if r.plans)
+        out.skipped_gpus = res.skipped_gpus
+        out.search_ms, out.candidates_evaluated, out.candidates_fitting = (
+            res.search_ms, res.candidates_evaluated, res.candidates_fitting)
+        return out
     first = res.plans[0]
     merged = saversmod.merge_ranked(res.plans, [r.plans for r in found], res.objective, FASTEST_TIE,
                                     sum(len(r.plans) for r in found) + len(res.plans), distinct)

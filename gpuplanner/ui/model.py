@@ -81,11 +81,12 @@ def default_scenario() -> Scenario:
     })
 
 
-def _get_path(data: dict, path: str) -> Any:
+def _get_path(data: dict, path: str, missing: Any = None) -> Any:
+    """The value at dotted ``path`` in ``data``; ``missing`` where the path is not there."""
     cur: Any = data
     for part in path.split("."):
         if not isinstance(cur, dict) or part not in cur:
-            return None
+            return missing
         cur = cur[part]
     return cur
 
@@ -94,15 +95,6 @@ def _get_path(data: dict, path: str) -> Any:
 #: it unset, so the search still treats it as the user's default (the memory savers the user left unset are search
 #: options: core.advisor_savers, issue 35 round 15)
 UNSET = object()
-
-
-def _has_path(data: dict, path: str) -> bool:
-    cur: Any = data
-    for part in path.split("."):
-        if not isinstance(cur, dict) or part not in cur:
-            return False
-        cur = cur[part]
-    return True
 
 
 def _set_path(data: dict, path: str, value: Any) -> None:
@@ -428,7 +420,7 @@ class ScenarioModel(QObject):
         for p in values:
             if p not in self._plan_paths:
                 # the user's value as written (a section's dict: its set fields only), or UNSET
-                self._plan_paths[p] = _get_path(written, p) if _has_path(written, p) else UNSET
+                self._plan_paths[p] = _get_path(written, p, UNSET)
         for p in restore:
             del self._plan_paths[p]
         self._user = None

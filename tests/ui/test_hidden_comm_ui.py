@@ -43,7 +43,9 @@ def test_plans_details_cli_and_pdf_show_the_same_hidden_rows(win, qtbot, tmp_pat
     win.go_to(5)
     page = win.page("plans")
     small = 0
-    for i, row in enumerate(page.table_model.plans[:3]):
+    # (the top five: since round 15 the first three hold no share under 0.5%, the fifth's data-parallel 0.28% is one;
+    # review15)
+    for i, row in enumerate(page.table_model.plans[:5]):
         page.show_details(row)
         assert "Step time breakdown" in page.details.toPlainText()
         ev = row.plan.evaluation

@@ -144,7 +144,7 @@ def test_the_fsdp_rows_follow_the_cores_rule(make_window, monkeypatch):
     form = adv.box.layout()
     for path, value in (("model.preset", "llama-3.1-8b"), ("parallel.auto", False), ("training.method", "lora"),
                         ("training.framework", "hf"), ("parallel.zero", 3), ("hardware.gpu", "h100-sxm-80gb"),
-                        ("hardware.num_gpus", 8)):
+                        ("hardware.num_gpus", 8), ("training.fsdp_version", 1)):  # FSDP1 through Accelerate
         assert win.model.set(path, value) is None, path
     assert form.isRowVisible(adv.fields["fsdp_no_sync"].box)
     assert form.isRowVisible(adv.fields["fsdp_lora_mixed_units"].box)

@@ -1483,6 +1483,10 @@
         <translation>{a}和{b}</translation>
     </message>
     <message>
+        <source>{a}, {b} and {c}</source>
+        <translation>{a}、{b}和{c}</translation>
+    </message>
+    <message>
         <source>Burst: this plan is billed on {mode}, a lease, not elastic capacity; a burst needs on-demand card-hours: ask the vendor for an hourly quote and real-time scale-out to {n} cards, or rent an elastic plan named here.</source>
         <translation>突发扩容：此方案的计费方式为{mode}，属于租约，不是弹性算力；突发扩容需要按需卡时：请向供应商询问按小时报价，并确认能实时扩容到 {n} 张卡，或改租这里列出的弹性方案。</translation>
     </message>
@@ -9067,14 +9071,6 @@
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
-        <source>training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp or the Hugging Face stack, parallel.zero 2 or 3)</source>
-        <translation>training.fsdp_no_sync 需要梯度分片的 FSDP（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
-    </message>
-    <message>
-        <source>training.fsdp_lora_mixed_units needs method lora under FSDP (framework fsdp or the Hugging Face stack, parallel.zero 2 or 3)</source>
-        <translation>training.fsdp_lora_mixed_units 需要在 FSDP 下使用 method lora（framework 为 fsdp 或 Hugging Face 技术栈，parallel.zero 为 2 或 3）</translation>
-    </message>
-    <message>
         <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
         <translation>training.fsdp2_fp32_upcast 需要在 FSDP2 上使用 lora 方法（framework fsdp，fsdp_version 2，parallel.zero 3）</translation>
     </message>
@@ -9109,6 +9105,14 @@
     <message>
         <source>parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice</source>
         <translation>parallel.moe_dispatcher={d} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp, or the Hugging Face stack with fsdp_version 1; parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_no_sync 需要梯度分片的 FSDP（framework 为 fsdp，或 fsdp_version 为 1 的 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
+    </message>
+    <message>
+        <source>training.fsdp_lora_mixed_units needs method lora under FSDP1 (fsdp_version 1: framework fsdp or the Hugging Face stack; parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_lora_mixed_units 需要在 FSDP1 下使用 method lora（fsdp_version 为 1：framework 为 fsdp 或 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
     </message>
     <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
@@ -10415,7 +10419,7 @@
     </message>
     <message>
         <source>On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl one_step_off_policy, OpenRLHF --async_train). Asynchronous: several batches in flight, the learners taking groups as they finish (open-instruct async_steps, NeMo RL async GRPO, verl fully async). Both need vLLM on separate GPUs</source>
-        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）。异步：多个批次同时在途，训练端按组完成的先后取用（open-instruct async_steps、NeMo RL 异步 GRPO、verl fully async）。两者都需要 vLLM 在单独的 GPU 上</translation>
+        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）。异步：多个批次同时在途，训练端按组完成的先后取用（open-instruct async_steps、NeMo RL 异步 GRPO、verl fully_async_policy）。两者都需要 vLLM 在单独的 GPU 上</translation>
     </message>
     <message>
         <source>Batches in flight</source>

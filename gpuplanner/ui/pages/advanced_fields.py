@@ -142,10 +142,10 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
         # FSDP's gradient sync and LoRA's FSDP units: the FSDP engines with sharded gradients (core/scenario.py
         # refuses them elsewhere); a set value stays in sight
-        fsdp = frameworks.fsdp_sharded_gradients(t.framework, p.zero)  # the core's rule (frameworks.py)
+        fsdp = frameworks.fsdp_sharded_gradients(t.framework, p.zero, t.fsdp_version)  # the core's rule (frameworks.py)
         self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
-        self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box,
-                                        t.fsdp_lora_mixed_units or (fsdp and t.method == "lora"))
+        self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box, t.fsdp_lora_mixed_units or
+                                        frameworks.fsdp_lora_units_apply(t.framework, p.zero, t.fsdp_version, t.method))
         # Accelerate < 1.13's FSDP2 fp32 upcast: LoRA on FSDP2 FULL_SHARD (frameworks.fsdp2_upcast_applies, the core's
         # rule); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["fsdp2_fp32_upcast"].box, t.fsdp2_fp32_upcast or (

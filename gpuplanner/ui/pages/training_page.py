@@ -622,8 +622,9 @@ class TrainingPage(BasePage):
                                              "flash_attention_2": self.tr("FlashAttention-2 (flash-attn package)"),
                                              "eager": self.tr("eager (no fused kernel)")})
         s = self.model.user_scenario()
-        hf_zero = bool(frameworks.hf_fsdp_choice(s.training.framework, s.parallel.zero))  # the core's rule
-        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
+        choice = frameworks.fsdp_version_choice(s.training.framework, s.parallel.zero, s.parallel.auto,
+                                                s.training.fsdp_version)  # the core's rule (review15)
+        self.fsdp_version.set_labels(self._fsdp_version_labels(choice == "hf"))
         self.fused_ce.set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -674,11 +675,13 @@ class TrainingPage(BasePage):
         return {2: "FSDP2", 1: "FSDP1"}
 
     def _update_fsdp_version(self, s) -> None:
-        """The FSDP version's row: framework fsdp, and the Hugging Face stack at ZeRO 2/3, which runs DeepSpeed's or
-        Accelerate's FSDP1 (frameworks.hf_fsdp_choice), worded for the stack the plan runs."""
-        hf_zero = bool(frameworks.hf_fsdp_choice(s.training.framework, s.parallel.zero))  # the core's rule
-        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp" or hf_zero)
-        self.fsdp_version.set_labels(self._fsdp_version_labels(hf_zero))
+        """The FSDP version's row: framework fsdp, and the Hugging Face stack where ZeRO 2/3 runs or is searched, or
+        FSDP1 is set (frameworks.fsdp_version_choice over frameworks.hf_fsdp_choice), worded for the stack the plan
+        runs."""
+        choice = frameworks.fsdp_version_choice(s.training.framework, s.parallel.zero, s.parallel.auto,
+                                                s.training.fsdp_version)  # the core's rule (review15)
+        self.form.setRowVisible(self.fsdp_version.box, choice is not None)
+        self.fsdp_version.set_labels(self._fsdp_version_labels(choice == "hf"))
 
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
