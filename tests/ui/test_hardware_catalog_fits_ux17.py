@@ -35,7 +35,8 @@ def test_no_sideways_scroll_at_1280x800_and_no_name_cut(make_window, language, q
     assert hh.isSectionHidden(C_LINK)
     # the hidden columns, for the live GPU, under the table: its link by name, its board power, the price source
     detail = page.row_detail.text()
-    assert page.row_detail.isVisibleTo(page) and "NVLink 900 GB/s" in detail and "700 W" in detail, detail
+    # (the new document's card since round 15 is the H800, rented by the card-hour: NVLink 400 GB/s, choice15)
+    assert page.row_detail.isVisibleTo(page) and "NVLink 400 GB/s" in detail and "700 W" in detail, detail
 
 
 def test_a_wide_window_shows_every_column(make_window, qtbot):
