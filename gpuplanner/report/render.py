@@ -1532,12 +1532,34 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
             if (0 < r.height() < 70 and math.floor(r.top() / h) != math.floor((r.bottom() - 1) / h)
                     and block.layout().lineCount() > 1
                     and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto):
+                pos = _move_heading_above(doc, block.previous(), h)
+                if pos is not None:  # keep with next: the heading goes to the next page with its paragraph
+                    return pos
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                 QTextCursor(block).setBlockFormat(f)
                 return block.position()
         block = block.next()
     return None
+
+
+def _move_heading_above(doc: QTextDocument, prev, h: float) -> int | None:
+    """Keep with next: when what follows heading ``prev`` moves to the next page, the heading goes with it (a
+    heading never ends a page alone, as in word processors' "keep with next"). Moves ``prev`` when it is a heading
+    that does not start its page already and has no page break of its own; returns its position (None: no such
+    heading, the caller moves its own block)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    if not prev.isValid() or prev.blockFormat().headingLevel() <= 0:
+        return None
+    fmt = prev.blockFormat()
+    top = doc.documentLayout().blockBoundingRect(prev).top()
+    if fmt.pageBreakPolicy() != QTextBlockFormat.PageBreakFlag.PageBreak_Auto or top % h <= 1:
+        return None
+    f = QTextBlockFormat(fmt)
+    f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+    QTextCursor(prev).setBlockFormat(f)
+    return prev.position()
 
 
 def _keep_list_ends_together(doc: QTextDocument, h: float) -> int | None:
@@ -1606,6 +1628,9 @@ def _keep_table_rows_together(doc: QTextDocument, h: float) -> int | None:
             if r <= fmt.headerRowCount():  # nothing of the body above it: the table starts on the next page
                 if fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
                     break
+                pos = _move_heading_above(doc, doc.findBlock(max(0, table.firstPosition() - 2)), h)
+                if pos is not None:  # keep with next: the heading goes to the next page with its table
+                    return pos
                 fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                 table.setFormat(fmt)
                 return max(0, table.firstPosition() - 1)
