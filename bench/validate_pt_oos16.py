@@ -1,6 +1,6 @@
 """Pre-training throughput the project had not used, round 16: an out-of-sample check (issue 35, ptoos16).
 
-Usage: python bench/validate_pt_oos16.py [--before]
+Usage: python bench/validate_pt_oos16.py [--before] [--flash1]
 
 Every row was entered and scored BEFORE any model change (``BEFORE`` holds those predictions, main 96ef3860). No
 constant was chosen from these rows. Error = predicted / published − 1 in tokens/s per GPU = published step /
@@ -330,10 +330,22 @@ def flag(row: dict) -> str:
     return "; ".join(out)
 
 
+#: ``--flash1`` (sensitivity, not the entry): the Triton FlashAttention kernel llm-foundry v0.3.0 ran
+#: (``attn_impl: triton``) entered as ``attention_kernel: flash1`` — on Ampere it runs at FlashAttention-1's rate,
+#: not FlashAttention-2's (FlashAttention-2 paper, Dao 2023, arXiv:2307.08691, Figure 4; the same figure is
+#: ``assets/flash2_a100_fwd_bwd_benchmark.png`` in github.com/Dao-AILab/flash-attention @4f285b35, causal fwd+bwd,
+#: A100 80GB: "FlashAttention Triton" 59/75/79/76/79/80 (head dim 64) and 50/61/68/74/78/80 (head dim 128) TFLOP/s at
+#: 512 … 16k against FlashAttention 58/70/77/87/92/97 and 55/62/69/76/80/83, FlashAttention-2 88 … 171 and 99 … 189).
+#: Not the entry: the same mapping moves the public set's llm-foundry rows (same stack) further too slow (note §4).
+FLASH1 = "--flash1" in sys.argv
+
+
 def scenario(row: dict) -> dict:
     sc = vt.foundry_scenario(row)[0]
     if row["table"] == "h100fp8":
         sc["training"] = {**sc["training"], "precision": "fp8", "fp8_recipe": "te_delayed"}
+    if FLASH1:
+        sc["training"] = {**sc["training"], "attention_kernel": "flash1"}
     return sc
 
 
