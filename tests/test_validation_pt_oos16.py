@@ -73,3 +73,10 @@ def test_score_and_the_long_sequence_miss():
     assert len(long) == 45 and min(long) > 0 and statistics.median(long) > 0.40
     short = [abs(r["pred"] / r["pub"] - 1) for r in res if r["row"]["seq_len"] <= 2048]
     assert statistics.median(short) < 0.08
+
+
+def test_the_fragment_is_included_and_carries_the_score():
+    root = Path(__file__).resolve().parents[1]
+    assert '*_fragments("ptoos16.md")' in (root / "bench" / "validate_time.py").read_text(encoding="utf-8")
+    frag = (root / "bench" / "data" / "ptoos16.md").read_text(encoding="utf-8")
+    assert "| all rows | 198 | 10.2% | 51.7% | +4.6% |" in frag
