@@ -71,7 +71,24 @@ def _t(method: str, mbs: int, gpus: int) -> dict:
          "precision": "bf16", "master_weights": False, "optimizer_implementation": FOREACH, "fsdp_version": 1}
     if method != "full":
         t.update(lora_rank=16, lora_targets="attention", lora_dropout=0.1)
+    if method == "qlora":
+        # scenarios.yaml's baseline-peft-bnb sets ``bf16: True`` (the HF Trainer's bf16 autocast over the 16-bit
+        # weights, fp32 adapters); the full and LoRA scenarios set only ``torch_dtype: bfloat16`` (pure bf16)
+        t["master_weights"] = BNB_AMP
     return t
+
+
+#: Issue 35 round 16: the QLoRA rows as entered after the first scoring (the "before" file holds the first entry:
+#: master_weights False everywhere, zero 3 on one GPU). ``baseline-peft-bnb`` runs with ``bf16: True``
+#: (scenarios.yaml), and on one GPU TRL prepares the 4-bit model: trl 0.13 ``SFTTrainer`` calls PEFT's
+#: ``prepare_model_for_kbit_training`` unless ``is_sharded_qlora`` (the Params4bit data on cpu/meta, FSDP's
+#: low-memory load with a float quant storage, which fms-acceleration's plugin sets only when ``world_size > 1``:
+#: ``framework_plugin_bnb.py`` at 24bdadb, whose single-device branch warns that "PEFT preparation will be managed by
+#: SFTTrainer and will cause a slowdown in training speed due to extraneous dtype casting"). The tool's
+#: ``kbit_fp32`` applies without sharding: the one-GPU QLoRA rows are entered at ``parallel.zero`` 0 (one rank, no
+#: state to shard; torch's FSDP1 runs NO_SHARD at world size 1).
+BNB_AMP = True
+BNB_ONE_GPU_ZERO = 0
 
 
 #: (row id, peak allocated bytes (``mem_peak_torch_mem_alloc_in_bytes``) or None for a run that did not finish, model,
@@ -119,7 +136,8 @@ ROWS = [
 
 def scenario(row) -> dict:
     _rid, _b, model, method, gpus, mbs, _nv = row
-    return {"model": dict(MODELS[model]), "training": _t(method, mbs, gpus), "parallel": {"zero": 3},
+    zero = BNB_ONE_GPU_ZERO if (method == "qlora" and gpus == 1) else 3
+    return {"model": dict(MODELS[model]), "training": _t(method, mbs, gpus), "parallel": {"zero": zero},
             "data": {"mean_sample_len": SEQ}, "hardware": {"gpu": A100, "num_gpus": gpus},
             "assumptions": {"memory_metric": "allocated"}}
 
