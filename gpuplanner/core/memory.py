@@ -1984,8 +1984,9 @@ def memory_arrays(
     gradients = gradients_at_peak(gradients, acts, working, head_grad, freed, xp)
     # FSDP2 with one micro-batch and no pipeline: the sharded gradients are freed before the forward and cached in
     # the reduce-scatter stream's pool (fsdp_grads_cached_bytes): reserved, not live, at the activations' peak
-    fsdp_freed = ((framework == "fsdp") & (zero >= 2) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
-                  & (not optimizer_in_backward))
+    # The HF stack's FSDP1 (hf_sharded_by_fsdp) frees them the same way (fsdp1_grads_freed)
+    fsdp_freed = ((((framework == "fsdp") & (zero >= 2)) | fsdp1_grads_freed(hf_fs)) & (pp_i == 1)
+                  & (xp.asarray(grad_accum) == 1) & (not optimizer_in_backward))
     grads_cached = fsdp_grads_cached_bytes(gradients, acts, working, fsdp_freed, xp)
     states = weights + gradients + opt
     extra = objective_parts(
@@ -1999,6 +2000,7 @@ def memory_arrays(
         # LM head the critic lacks, are the larger
         extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
+    cached_reserved = grads_cached  # what of them reserved adds beside the live peak
     if adamw_foreach and optimizer == "adamw" and not optimizer_in_backward and framework != "megatron":
         # torch.optim.AdamW's unfused step (adamw_foreach_step_bytes): after backward the activations are gone and
         # every gradient is live; the step's square roots sit beside the states. Under DeepSpeed it is the client
@@ -2006,17 +2008,23 @@ def memory_arrays(
         # stepping the fp32 partition beside the fp32 gradient copy (ds_step_grad_bytes). Megatron-Core and the
         # other Megatron tools build their own fused Adam
         # FSDP1 (fsdp1_root with sharding): one FlatParameter per decoder layer, stepped one at a time
-        # (not where DeepSpeed runs the HF stack: ds_engine, an array once hf_sharded_by_fsdp reads the ZeRO stage)
+        # (not where DeepSpeed runs the HF stack: ds_engine, an array once hf_sharded_by_fsdp reads the ZeRO stage).
+        # The HF stack's FSDP1 steps the original parameters instead (fsdp1_orig_params_foreach): one foreach list
         ds_on = xp.asarray(ds_engine)
-        units = xp.where(bool(fsdp1_root) & (zero >= 1) & (ds_on == False), layers_stage, 1.0)  # noqa: E712 (arrays)
+        units = xp.where(bool(fsdp1_root) & (zero >= 1) & (ds_on == False)  # noqa: E712 (arrays)
+                         & (fsdp1_orig_params_foreach(hf_fs) == False), layers_stage, 1.0)  # noqa: E712 (arrays)
         sq = adamw_foreach_step_bytes(opt, 0.0 if lora_like else master_b, moments_b, units, xp)
         ds_grad = 0.0
         if precision != "fp32" and master_weights:
             ds_grad = xp.where(offload | (zero < 1) | (ds_on == False), 0.0,  # noqa: E712 (arrays)
                                ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp))
         step_phase = weights + grads_kept + opt + ddp + sq + ds_grad
-        act_phase = states + acts + ddp + gather + buckets
-        buckets = buckets + xp.maximum(step_phase - act_phase, 0.0)
+        # the activations' phase as allocated: less the freed gradients FSDP keeps cached (fsdp_grads_cached_bytes),
+        # which are live again at the step; the step's excess over it re-uses those cached blocks first
+        act_phase = states + acts + ddp + gather + buckets - grads_cached
+        step_excess = xp.maximum(step_phase - act_phase, 0.0)
+        buckets = buckets + step_excess
+        cached_reserved = xp.maximum(grads_cached - step_excess, 0.0)
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
@@ -2039,7 +2047,7 @@ def memory_arrays(
                                 else bool(expandable_segments))
         other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
         total = states + acts + other + extra_sum
-    reserved = allocated + waste + loss_extra + grads_cached
+    reserved = allocated + waste + loss_extra + cached_reserved
     allocated_last = allocated - acts + acts_last
     # cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): fixed segments only, and no
     # more than the card leaves beside the CUDA context (the allocator frees them before an out-of-memory error)
@@ -2174,6 +2182,40 @@ def pipeline_stage_buffer_bytes(stage_io, micro_batches, vpp, xp=np):
     m = xp.asarray(micro_batches, dtype=float)
     v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
     return stage_io * m * (3.0 * v - 1.0), stage_io * m * (3.0 * v - 2.0)
+
+
+def fsdp1_orig_params_foreach(hf_fsdp1):
+    """Issue 35 round 16 (memoos16): whether torch.optim.AdamW's unfused step runs one foreach list over the rank's
+    original parameters under the Hugging Face stack's FSDP1 (``hf_fsdp1``: frameworks.hf_sharded_by_fsdp), not
+    the single-tensor loop over ``FlatParameter`` s (:func:`adamw_foreach_step_bytes`' ``units``).
+
+    The HF stack wraps with ``use_orig_params=True`` unless told otherwise: Accelerate's launcher
+    (``commands/launch.py`` at v1.0.1: ``--fsdp_use_orig_params`` default "true", exported as
+    ``FSDP_USE_ORIG_PARAMS`` by ``utils/launch.py`` ``prepare_multi_gpu_env``) and transformers' ``--fsdp``
+    (``training_args.py``: ``fsdp_config.get("use_orig_params", "true")``). The Trainer builds its optimizer after
+    wrapping under FSDP (``delay_optimizer_creation``), over ``model.parameters()``: with ``use_orig_params`` those
+    are the original ``nn.Parameter`` s (views into the flat shard), which torch's ``_default_to_fused_or_foreach``
+    accepts (``_foreach_supported_types``: Tensor and Parameter; ``FlatParameter`` is neither), so the step's
+    ``_foreach_sqrt`` list spans the rank's whole second-moment shard. verl and bare torch FSDP1 keep
+    ``use_orig_params=False`` (``fsdp_workers.py``; the wrapper's default): the flat parameters, one unit at a time.
+    Measured: fms-acceleration's A100 table (``scripts/benchmarks/refs/a100_80gb.csv`` at 24bdadb, Accelerate 1.0.1,
+    torch 2.4.1): Mistral-7B full bf16 on one GPU peaks at 67.46 GiB allocated at per-device batch 4 and 8 alike,
+    which is weights + gradients + both moments + one more copy of the second moments (4 × 13.49 + 13.49 GiB)."""
+    return hf_fsdp1
+
+
+def fsdp1_grads_freed(hf_fsdp1):
+    """Issue 35 round 16 (memoos16): whether the HF stack's FSDP1 frees its sharded gradients between steps, as
+    :func:`fsdp_grads_cached_bytes` has FSDP2 do (with one micro-batch and no pipeline).
+
+    The HF Trainer calls ``model.zero_grad()`` after each step (``set_to_none`` by default since torch 2.0); under
+    ``use_orig_params`` FSDP1 then drops the flat parameter's gradient as well when every original parameter's is
+    None (``FlatParamHandle._reset_flat_param_grad_info_if_needed``). FSDP1 reduce-scatters into a tensor it
+    allocates on its post-backward stream (``_runtime_utils._post_backward_hook`` runs ``_reduce_grad`` under
+    ``state._post_backward_stream``), so, as with FSDP2, the freed bytes stay reserved in that stream's pool. The
+    fms-acceleration rows (:func:`fsdp1_orig_params_foreach`) see it: the full Mistral-7B run's peak does not grow
+    from per-device batch 4 to 8, so no gradient is live beside the activations."""
+    return hf_fsdp1
 
 
 def fsdp_grads_cached_bytes(gradients, acts, working, freed, xp=np):
