@@ -1,0 +1,198 @@
+"""Round 16 (postoos16): what open-instruct's four-server DPO figures measure, re-read from the tools' own code, and
+the A/B DPO rows scored at that reading before any change.
+
+Usage: python bench/validate_post_oos16.py [--spread]
+
+Source: the rows of round 15 (``bench/validate_post_oos15.py``): github.com/allenai/open-instruct
+``docs/algorithms/backend_comparison.md`` at 1c770f21 (pull request #1827) and its launch scripts
+``scripts/train/debug/backend_ab/ab_dpo_{deepspeed,olmocore}.sh`` at 93a5b3c51 (the last commit to touch them
+before the runs' image, branch ``backend-parity``; both ``--logging_steps 1``, ``--packing``, 4 × 8 H100,
+``per_device_train_batch_size`` 1 × ``gradient_accumulation_steps`` 4). Code read at 93a5b3c51 (the doc: "one Docker
+image lineage ... instrumentation + launch-script fixes through 93a5b3c51"):
+
+* ``open_instruct/dpo_tune_cache.py`` (DeepSpeed) l. 609-611: the logged token count is
+  ``(batch["chosen_labels"] != -100).sum() + (batch["rejected_labels"] != -100).sum()``, summed over the 32 ranks
+  (``accelerator.reduce(..., "mean")`` × ``num_processes``). The labels are the assistant turns only:
+  ``dataset_transformation.py`` ``preference_tulu_tokenize_and_truncate_v1`` → ``sft_tulu_tokenize_and_truncate_v1``
+  → ``mask_labels(..., lambda idx, msg, _msgs: msg["role"] != "assistant")`` (-100 on every other message).
+  So ``perf/tokens_per_second_step`` (the doc's "~456" and "~651 tok/s/GPU") counts RESPONSE tokens: the prompts
+  run through the forward but are not counted.
+* same, l. 632 and 667: ``avg_sequence_length = total_tokens_step / (1 × 32 × 4 × 1 × 2)`` (the counted tokens over
+  the step's 256 sequences) and ``perf/mfu_step = model_dims.approximate_learner_utilization(total_tokens,
+  avg_sequence_length, training_time, 32)``; ``ModelDims`` is built at l. 382 from the config WITHOUT the sliding
+  window. ``utils.py`` (93a5b3c51) l. 1955-2120: ``flops(..., is_training=True)`` = 3 × (per layer
+  ``attn_flops(L, L)`` + ``mlp_flops(L)``, plus ``2·h·V`` a token for the LM head); ``attn_flops`` counts the Q, K,
+  V and O projections, the full L × L scores and values (2·heads·L·L·d each, no causal halving) and 4 FLOPs a score
+  for the softmax; ``mlp_flops`` 2·L·h·2·ff + L·ff + 2·L·ff·h; ``GPU_SPECS["h100"]["flops"]`` = 990e12.
+  So each logged MFU fixes the mean COUNTED length a sequence: the attention term grows with it.
+* ``open_instruct/dpo.py`` + ``olmo_core_train_modules.py`` l. 251-253 (OLMo-core): ``train/token_count`` =
+  ``HFDataLoader.global_num_tokens_in_batch`` = ``padding_free_collator.get_num_tokens(batch)`` (the last entry of
+  ``chosen_cu_seq_lens_k`` + ``rejected_cu_seq_lens_k``: EVERY input token, prompts included) × ``dp_world_size``;
+  ``olmo_core_callbacks.PerfCallback`` divides it by the step's wall time and uses the same ``approximate_learner_
+  utilization`` with ``ModelDims.from_hf_config`` (sliding window 4,096 on 24 of 32 layers: no effect below 4,096).
+
+What the DeepSpeed figures then say (both runs, the same arithmetic): 2.77% at 651 tok/s/GPU and 1.94% at 456 put the
+mean counted (response) length at ~505 tokens a sequence, not the 2,197 that round 15 derived from the doc's
+"raw step-time ratio (~8×)" (2,197 would log 2.95% and 2.06%). With 128 pairs a step (the doc: wandb ``epoch`` 0.640
+at step 150 = 150 × 128 / 30,000), the counted tokens a step are 256 × ~505 ≈ 129k and the step is
+129k / 20,830 = ~6.2 s packed, 129k / (456 × 32) = ~8.8 s unpacked. The "implied ~27 s/step" (dd29af54, withdrawn to
+"overstates" in 2f4f0f774) matches neither figure of the run; it is not a training step (the doc does not say how it
+was obtained; a whole-run wall time over 150 steps, which would hold the start-up and ``build_reference_logprobs_
+cache``'s pass over all 30k pairs, is one reading that fits its size). The doc's explanation of the 3× vs 8× gap
+("tokens-per-step differ ... collators fill the 16k budget differently") is contradicted by its own later section
+(both runs "consumed the same dataset fraction"): the two tools count different tokens of the same pairs.
+
+The forward's tokens a sequence: OLMo-core's count, every input token, 62,940 × 3.454 / 256 = 849 (its own MFU,
+8.56%, reads 1,111 by the same formula, 8.48% at 849: the mean of per-step ratios is not the ratio of the means;
+``--spread`` scores all rows at 1,111 too). The same 30k-pair mix feeds both tools, so all three rows are scored
+at 849 tokens a sequence (prompt + response); the DeepSpeed response share is then ~505 / 849 ≈ 0.6.
+
+Error convention: error = published / predicted − 1 (+ means the model is too fast).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT, ROOT / "bench"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import validate_post_oos15 as V15  # noqa: E402
+
+CODE = "github.com/allenai/open-instruct 93a5b3c51"
+#: Olmo-3-7B as ``ModelDims`` sees it (its config.json: 4,096 / 32 layers / 32 heads / 32 KV / 11,008 / 100,278;
+#: sliding window 4,096 on 24 layers, read only by ``from_hf_config``, i.e. by OLMo-core's callback)
+DIMS = {"h": 4096, "layers": 32, "heads": 32, "kv": 32, "ff": 11008, "vocab": 100278}
+WINDOW, SLIDING_LAYERS = 4096, 24
+H100_FLOPS = 990e12  # utils.py GPU_SPECS["h100"]["flops"] at 93a5b3c51
+SEQS_PER_STEP = 2 * V15.DPO_PAIRS_PER_STEP  # 256: chosen and rejected of 128 pairs
+#: the doc's logged MFUs (%), printed to 3 significant figures: each is ± half a unit of its last digit
+DS_PACKED_MFU, DS_UNPACKED_MFU, OC_MFU = 2.77, 1.94, 8.56
+
+
+def oi_flops_per_token(seq: float, window: int | None = None, sliding_layers: int = 0) -> float:
+    """open-instruct ``ModelDims.flops(prompt_lengths=[seq], is_training=True)`` / seq (utils.py at 93a5b3c51:
+    ``attn_flops``, ``mlp_flops``, ``prefill_flops``; the LM head 2·h·V a token; × 3 for forward and backward)."""
+    h, nh, kv, ff, v = DIMS["h"], DIMS["heads"], DIMS["kv"], DIMS["ff"], DIMS["vocab"]
+    d = h // nh
+
+    def attn(q, k):
+        return 2 * q * h * nh * d + 2 * 2 * q * h * kv * d + (2 + 2) * nh * q * k * d + 4 * nh * q * k \
+            + 2 * q * nh * d * h
+
+    mlp = 2 * seq * h * ff * 2 + seq * ff + 2 * seq * ff * h
+    full = DIMS["layers"] - sliding_layers
+    total = full * (attn(seq, seq) + mlp) + sliding_layers * (attn(seq, min(seq, window or seq)) + mlp)
+    return 3.0 * (total + seq * 2 * h * v) / seq
+
+
+def oi_mfu(rate_gpu: float, seq: float, **kw) -> float:
+    """The MFU (%) open-instruct logs at ``rate_gpu`` counted tokens/s/GPU with ``seq`` counted tokens a sequence."""
+    return 100.0 * rate_gpu * oi_flops_per_token(seq, **kw) / H100_FLOPS
+
+
+def implied_len(rate_gpu: float, mfu_pct: float, **kw) -> float:
+    """The mean counted tokens a sequence at which open-instruct's formula logs ``mfu_pct`` at ``rate_gpu``."""
+    lo, hi = 1.0, 65536.0
+    if not oi_mfu(rate_gpu, lo, **kw) <= mfu_pct <= oi_mfu(rate_gpu, hi, **kw):
+        raise ValueError("MFU outside the formula's range")
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if oi_mfu(rate_gpu, mid, **kw) < mfu_pct else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def ds_step(rate_gpu: float, mfu_pct: float) -> float:
+    """A DeepSpeed step (s): the step's counted tokens (256 × the MFU-implied length) over the logged rate × 32."""
+    return SEQS_PER_STEP * implied_len(rate_gpu, mfu_pct) / (rate_gpu * V15.GPUS)
+
+
+def ds_step_range(rate_gpu: float, mfu_pct: float) -> tuple[float, float]:
+    """The step over the MFU's printed precision (± 0.005 percentage points)."""
+    return ds_step(rate_gpu, mfu_pct - 0.005), ds_step(rate_gpu, mfu_pct + 0.005)
+
+
+def forward_len() -> int:
+    """Forward tokens a sequence (prompt + response): OLMo-core's count, its rate × its step over 256 sequences."""
+    return V15.oc_mean_sequence()
+
+
+def oc_implied_len() -> float:
+    """OLMo-core's own MFU read back through the same formula (with its sliding window)."""
+    return implied_len(V15.OC_DPO_TOK_S_TOTAL / V15.GPUS, OC_MFU, window=WINDOW, sliding_layers=SLIDING_LAYERS)
+
+
+def published() -> dict[str, float]:
+    return {"ds_unpacked": ds_step(V15.DS_UNPACKED_TOK_S_GPU, DS_UNPACKED_MFU),
+            "ds_packed": ds_step(V15.DS_PACKED_TOK_S_GPU, DS_PACKED_MFU), "oc_packed": V15.OC_DPO_STEP_S}
+
+
+def rows(mean: int | None = None) -> list[tuple]:
+    """(id, kind, source, scenario, {key: published seconds}, note): the three A/B DPO rows, every one at ``mean``
+    forward tokens a sequence (default OLMo-core's count, 849)."""
+    m = forward_len() if mean is None else mean
+    pub = published()
+    ds = {"ds_config_auto": True}
+    doc = f"{V15.DOC} + {CODE} dpo_tune_cache.py l. 609-667, utils.py ModelDims"
+    return [
+        ("open-instruct DPO Olmo-3-7B DeepSpeed ZeRO-3 unpacked, 4×8 H100, 16k", "dpo", doc,
+         V15._dpo("deepspeed", False, m, ds), {"step": pub["ds_unpacked"]},
+         "256 × MFU-implied counted length / (456 × 32)"),
+        ("open-instruct DPO Olmo-3-7B DeepSpeed ZeRO-3 packed, 4×8 H100, 16k", "dpo", doc,
+         V15._dpo("deepspeed", True, m, ds), {"step": pub["ds_packed"]}, "256 × MFU-implied counted length / 20,830"),
+        ("open-instruct DPO Olmo-3-7B OLMo-core FSDP packed + compile, 4×8 H100, 16k", "dpo",
+         f"{V15.DOC} + {CODE} olmo_core_train_modules.py l. 251", V15._dpo("fsdp", True, m, {"torch_compile": True}),
+         {"step": V15.OC_DPO_STEP_S}, "wandb; log 443.2 s / 129 steps"),
+    ]
+
+
+def table(mean: int | None = None) -> list[dict]:
+    out = []
+    for rid, kind, src, scn, pub, note in rows(mean):
+        pred = V15.predict(scn)
+        out.append({"id": rid, "kind": kind, "source": src, "note": note, "pred": pred,
+                    "keys": {k: (v, pred[k], V15.err(v, pred[k])) for k, v in pub.items()}})
+    return out
+
+
+def _print(t: list[dict], label: str) -> None:
+    print(f"\n{label}")
+    print("| row | published step (s) | model (s) | error |\n|---|---:|---:|---:|")
+    for r in t:
+        p, m, e = r["keys"]["step"]
+        print(f"| {r['id']} | {p:.2f} | {m:.2f} | {e:+.1%} |")
+    med, p90 = V15._stats([r["keys"]["step"][2] for r in t])
+    print(f"step |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--spread", action="store_true", help="MFU rounding ranges, and every row at 1,111 tokens")
+    a = ap.parse_args()
+    ds_len = {k: implied_len(r, m) for k, r, m in (("packed", V15.DS_PACKED_TOK_S_GPU, DS_PACKED_MFU),
+                                                   ("unpacked", V15.DS_UNPACKED_TOK_S_GPU, DS_UNPACKED_MFU))}
+    print("DeepSpeed: MFU-implied counted (response) tokens a sequence "
+          + ", ".join(f"{k} {v:.0f}" for k, v in ds_len.items())
+          + f"; at round 15's 2,197 the run would log {oi_mfu(V15.DS_PACKED_TOK_S_GPU, 2197):.2f}% / "
+          f"{oi_mfu(V15.DS_UNPACKED_TOK_S_GPU, 2197):.2f}% (logged {DS_PACKED_MFU}% / {DS_UNPACKED_MFU}%)")
+    print(f"OLMo-core: {forward_len()} tokens a sequence by rate × step (formula MFU "
+          f"{oi_mfu(V15.OC_DPO_TOK_S_TOTAL / V15.GPUS, forward_len(), window=WINDOW, sliding_layers=SLIDING_LAYERS):.2f}"
+          f"%, logged {OC_MFU}%); its MFU read back: {oc_implied_len():.0f}")
+    pub = published()
+    print("published steps (s): " + ", ".join(f"{k} {v:.2f}" for k, v in pub.items()))
+    _print(V15.table()[:3], "before: round 15's reading (DeepSpeed ~27 s at 2,197, OLMo-core at 849)")
+    _print(table(), f"round 16's reading (every row at {forward_len()} forward tokens a sequence)")
+    if a.spread:
+        for k, r, m in (("packed", V15.DS_PACKED_TOK_S_GPU, DS_PACKED_MFU),
+                        ("unpacked", V15.DS_UNPACKED_TOK_S_GPU, DS_UNPACKED_MFU)):
+            lo, hi = ds_step_range(r, m)
+            print(f"DeepSpeed {k}: step {lo:.2f}–{hi:.2f} s over the MFU's printed precision")
+        _print(table(int(round(oc_implied_len()))), "sensitivity: every row at OLMo-core's MFU-implied length")
+
+
+if __name__ == "__main__":
+    main()
