@@ -169,6 +169,99 @@ def _print(t: list[dict], label: str) -> None:
     print(f"step |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows")
 
 
+# --- B. prime-rl's RL-trainer benchmarks (new source; not used by any earlier round: grepped bench/, tests/,
+# docs/notes for "prime-rl", "prime_rl", "PrimeIntellect": one mention, a PR cited for MoE imbalance in round 10) ---
+#
+# github.com/PrimeIntellect-ai/prime-rl ``benchmarks/baselines/benchmark-{1,8}xh100-*-rl-*.json`` (committed in
+# 8718eb143, 2026-01-19, "[CI] Add CP and EP to benchmarks (#1614)"; runs dated 2026-01-15, "NVIDIA H100 80GB HBM3",
+# image primeintellect/prime-rl-jackmin@sha256:5a146f7d…). Each JSON is the mean over steps 2..4 (step 1 is warm-up)
+# of the trainer's own log. Read at 8718eb143:
+# * ``benchmarks/scripts/run_single_benchmark.py``: ``torchrun --nproc-per-node=N src/prime_rl/trainer/rl/train.py
+#   --model.seq-len S --model.attn flash_attention_3 --model.compile [--model.ac | --model.ac-offloading]
+#   [--model.lora.rank 16 --max-concurrent-runs 4] --data.fake.batch-size (micro_batches × N)``, micro_batches 2.
+# * ``src/prime_rl/trainer/rl/data.py`` ``FakeDataLoader._get_micro_batch``: every micro-batch is ONE sequence of
+#   exactly S tokens (position ids 0..S−1: full causal attention over S), loss mask all ones; 2 a rank a step.
+# * ``src/prime_rl/trainer/rl/train.py``: ``time/step`` runs from after the weight broadcast and checkpoint to after
+#   ``optimizer.step()`` and the stats (data wait 0 for fake data; the forward with ``inference_logprobs`` from the
+#   batch: no reference and no old-policy forward; the backward; AdamW). ``perf/throughput`` is windowed over the
+#   whole loop, the weight broadcast included: full-weight runs' throughput × step falls short of 2·N·S tokens
+#   (0.6B full 16k: 23.7k of 32.8k), LoRA runs' does not; ``time/step`` is the row. ``perf/peak_memory`` =
+#   ``torch.cuda.max_memory_reserved()`` (reset at the top of each step): scored as reserved memory.
+# * ``src/prime_rl/trainer/config.py``: FSDP2 (``reshard_after_forward`` True, ``optimization_dtype`` /
+#   ``reduce_dtype`` float32), ``fused_lm_head_chunk_size`` 2048 for RL (chunked loss), LoRA on q/k/v/o/gate/up/down
+#   (+ experts), ``optim`` AdamW (``torch.optim.AdamW`` without fused/foreach: foreach on CUDA). "Offload" =
+#   ``--model.ac-offloading`` alone: saved activations to CPU memory, no recompute.
+# Entered as the planner's fine-tuning step (objective sft): the trainer's work is a packed causal-LM forward and
+# backward over the micro-batches with a token-level loss, which is what the planner's sft step prices; its GRPO step
+# would add generation and an old-policy forward that this trainer does not run.
+QWEN3_06B = {"name": "Qwen3-0.6B", "hidden_size": 1024, "num_hidden_layers": 28, "num_attention_heads": 16,
+             "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 3072, "gated_mlp": True,
+             "vocab_size": 151936, "tie_word_embeddings": True, "qk_norm": True}  # Qwen/Qwen3-0.6B config.json
+PRIME = "github.com/PrimeIntellect-ai/prime-rl 8718eb143 benchmarks/baselines/"
+#: (model, GPUs, LoRA rank or None, seq_len, ac, time/step s, peak reserved GiB, throughput tok/s, MFU %)
+PRIME_ROWS = [
+    ("Qwen3-0.6B", 1, 16, 65536, "Offload", 13.401, 7.92, 9782, 24.7),
+    ("Qwen3-0.6B", 1, 16, 16384, "Recompute", 2.453, 5.15, 13342, 10.9),
+    ("Qwen3-0.6B", 1, 16, 65536, "Recompute", 13.156, 11.45, 9967, 25.2),
+    ("Qwen3-0.6B", 1, None, 65536, "Offload", 12.463, 16.08, 9977, 26.4),
+    ("Qwen3-0.6B", 1, None, 16384, "Recompute", 1.992, 12.53, 11896, 11.1),
+    ("Qwen3-0.6B", 1, None, 65536, "Recompute", 12.176, 19.56, 10147, 26.8),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Offload", 5.504, 20.57, 5952, 20.7),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 65536, "Offload", 32.442, 31.06, 4043, 36.3),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Recompute", 5.260, 23.30, 6229, 21.7),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 65536, "Recompute", 31.492, 41.99, 4164, 37.4),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 16384, "Recompute", 7.919, 31.65, 33100, 15.3),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 65536, "Recompute", 44.858, 63.68, 23386, 27.9),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, None, 16384, "Recompute", 8.174, 74.59, 6113, 2.9),
+    ("Qwen3-4B-Instruct-2507", 8, 16, 16384, "Recompute", 5.380, 10.26, 48719, 21.2),
+    ("Qwen3-4B-Instruct-2507", 8, 16, 65536, "Recompute", 32.001, 28.85, 32803, 36.8),
+    ("Qwen3-4B-Instruct-2507", 8, None, 16384, "Recompute", 4.688, 17.10, 26026, 13.9),
+    ("Qwen3-4B-Instruct-2507", 8, None, 65536, "Recompute", 30.286, 36.10, 28966, 35.4),
+]
+
+
+def _prime_model(name: str):
+    from validate_post_memory import QWEN3_4B
+    return {"Qwen3-0.6B": QWEN3_06B, "Qwen3-4B-Instruct-2507": QWEN3_4B,
+            "Qwen3-30B-A3B-Instruct-2507": {"preset": "qwen3-30b-a3b"}}[name]
+
+
+def prime_scenario(model: str, gpus: int, rank, seq: int, ac: str) -> dict:
+    t = {"framework": "fsdp", "objective": "sft", "method": "lora" if rank else "full", "seq_len": seq,
+         "micro_batch_size": 1, "global_batch_size": 2 * gpus, "flash_attention": True, "attention_kernel": "cudnn",
+         "torch_compile": True, "chunked_loss": True, "optimizer_implementation": "foreach",
+         "recompute": "full" if ac == "Recompute" else "none", "activation_offload": ac == "Offload"}
+    if rank:
+        t.update(lora_rank=rank, lora_targets="all_linear")
+    return {"model": _prime_model(model), "training": t, "parallel": {"zero": 3},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": gpus, "gpus_per_node": 8},
+            "assumptions": {"memory_metric": "reserved"}}
+
+
+def prime_table() -> list[dict]:
+    from gpuplanner.core.estimate import estimate
+    from gpuplanner.core.scenario import scenario_from_dict
+    out = []
+    for model, gpus, rank, seq, ac, step, mem, _tput, _mfu in PRIME_ROWS:
+        e = estimate(scenario_from_dict(prime_scenario(model, gpus, rank, seq, ac)))
+        pred_step, pred_mem = e.time.step_time_s, e.memory.metric("reserved")
+        out.append({"id": f"prime-rl {model} {'LoRA r16' if rank else 'full'} {gpus}×H100 {seq // 1024}k {ac}",
+                    "step": (step, pred_step, V15.err(step, pred_step)),
+                    "mem": (mem, pred_mem, V15.err(mem, pred_mem))})
+    return out
+
+
+def _print_prime(t: list[dict]) -> None:
+    print("\nprime-rl RL-trainer benchmarks (time/step, peak reserved), error = published / predicted − 1")
+    print("| row | step (s) | model | error | reserved (GiB) | model | error |\n|---|---:|---:|---:|---:|---:|---:|")
+    for r in t:
+        (ps, ms, es), (pm, mm, em) = r["step"], r["mem"]
+        print(f"| {r['id']} | {ps:.2f} | {ms:.2f} | {es:+.1%} | {pm:.1f} | {mm:.1f} | {em:+.1%} |")
+    for key in ("step", "mem"):
+        med, p90 = V15._stats([r[key][2] for r in t])
+        print(f"{key}: |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--spread", action="store_true", help="MFU rounding ranges, and every row at 1,111 tokens")
@@ -186,6 +279,7 @@ def main() -> None:
     print("published steps (s): " + ", ".join(f"{k} {v:.2f}" for k, v in pub.items()))
     _print(V15.table()[:3], "before: round 15's reading (DeepSpeed ~27 s at 2,197, OLMo-core at 849)")
     _print(table(), f"round 16's reading (every row at {forward_len()} forward tokens a sequence)")
+    _print_prime(prime_table())
     if a.spread:
         for k, r, m in (("packed", V15.DS_PACKED_TOK_S_GPU, DS_PACKED_MFU),
                         ("unpacked", V15.DS_UNPACKED_TOK_S_GPU, DS_UNPACKED_MFU)):
