@@ -188,9 +188,12 @@ def _print(t: list[dict], label: str) -> None:
 #   (0.6B full 16k: 23.7k of 32.8k), LoRA runs' does not; ``time/step`` is the row. ``perf/peak_memory`` =
 #   ``torch.cuda.max_memory_reserved()`` (reset at the top of each step): scored as reserved memory.
 # * ``src/prime_rl/trainer/config.py``: FSDP2 (``reshard_after_forward`` True, ``optimization_dtype`` /
-#   ``reduce_dtype`` float32), ``fused_lm_head_chunk_size`` 2048 for RL (chunked loss), LoRA on q/k/v/o/gate/up/down
+#   ``reduce_dtype`` float32; ``model.py`` l. 428-446 builds the model in float32, then LoRA, then ``fully_shard``
+#   with ``MixedPrecisionPolicy(param_dtype=torch.bfloat16)``), ``fused_lm_head_chunk_size`` 2048 for RL (chunked loss), LoRA on q/k/v/o/gate/up/down
 #   (+ experts), ``optim`` AdamW (``torch.optim.AdamW`` without fused/foreach: foreach on CUDA). "Offload" =
-#   ``--model.ac-offloading`` alone: saved activations to CPU memory, no recompute.
+#   ``--model.ac-offloading`` alone, and ``ModelConfig.ac_offloading_requires_ac`` then switches full checkpointing
+#   on ("Automatically enable activation checkpointing when activation offloading is enabled"): the recompute stays
+#   and the checkpointed block inputs go to pinned CPU memory (``max_inflight_activations`` 5).
 # Entered as the planner's fine-tuning step (objective sft): the trainer's work is a packed causal-LM forward and
 # backward over the micro-batches with a token-level loss, which is what the planner's sft step prices; its GRPO step
 # would add generation and an old-policy forward that this trainer does not run.
@@ -230,9 +233,12 @@ def prime_scenario(model: str, gpus: int, rank, seq: int, ac: str) -> dict:
     t = {"framework": "fsdp", "objective": "sft", "method": "lora" if rank else "full", "seq_len": seq,
          "micro_batch_size": 1, "global_batch_size": 2 * gpus, "flash_attention": True, "attention_kernel": "cudnn",
          "torch_compile": True, "chunked_loss": True, "optimizer_implementation": "foreach",
-         "recompute": "full" if ac == "Recompute" else "none", "activation_offload": ac == "Offload"}
+         "recompute": "full", "activation_offload": ac == "Offload"}
     if rank:
-        t.update(lora_rank=rank, lora_targets="all_linear")
+        # the whole model is built in optimization_dtype (float32) before LoRA and fully_shard (model.py l. 428,
+        # 440, 446): each rank's shard of the frozen base holds 4 bytes a parameter, gathered as bf16
+        # (MixedPrecisionPolicy(param_dtype=torch.bfloat16), l. 156)
+        t.update(lora_rank=rank, lora_targets="all_linear", fsdp2_fp32_upcast=True)
     return {"model": _prime_model(model), "training": t, "parallel": {"zero": 3},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": gpus, "gpus_per_node": 8},
             "assumptions": {"memory_metric": "reserved"}}

@@ -69,3 +69,37 @@ def test_rows_are_the_launch_scripts_settings():
         assert set(pub) == {"step"}
     assert [r[3]["training"]["padding_free"] for r in rs] == [False, True, True]
     assert [r[3]["training"]["framework"] for r in rs] == ["deepspeed", "deepspeed", "fsdp"]
+
+
+def test_prime_rl_rows_arithmetic():
+    # throughput × time/step is the step's tokens (2 micro-batches of seq_len a GPU) on every LoRA row: the
+    # throughput and the step then time the same window
+    for model, gpus, rank, seq, ac, step, mem, tput, mfu in V.PRIME_ROWS:
+        tokens = 2 * gpus * seq
+        if rank:
+            assert tput * step == pytest.approx(tokens, rel=0.02), (model, gpus, seq, ac)
+        else:
+            # full-weight rows: the throughput's window also holds the weight broadcast (outside time/step), so
+            # it counts the same tokens over a longer time
+            assert tput * step < tokens * 0.98, (model, gpus, seq, ac)
+        assert 0 < mem < 80 and 0 < mfu < 60
+    assert len(V.PRIME_ROWS) == 17
+
+
+def test_prime_rl_scenarios_follow_the_benchmark_script():
+    s = V.prime_scenario("Qwen3-4B-Instruct-2507", 8, 16, 16384, "Recompute")
+    t = s["training"]
+    # torchrun ... --model.compile --model.ac --model.lora.rank 16 --data.fake.batch-size (2 × 8)
+    assert t["method"] == "lora" and t["lora_rank"] == 16 and t["torch_compile"] and t["recompute"] == "full"
+    assert t["global_batch_size"] == 16 and t["micro_batch_size"] == 1 and t["seq_len"] == 16384
+    assert s["assumptions"]["memory_metric"] == "reserved"  # perf/peak_memory = torch.cuda.max_memory_reserved()
+    # model.py builds the model in optimization_dtype float32 before LoRA and fully_shard: fp32 frozen-base shards
+    assert t["fsdp2_fp32_upcast"]
+    assert "fsdp2_fp32_upcast" not in V.prime_scenario("Qwen3-4B-Instruct-2507", 8, None, 16384, "Recompute")["training"]
+    off = V.prime_scenario("Qwen3-0.6B", 1, None, 65536, "Offload")["training"]
+    # --model.ac-offloading alone: ac_offloading_requires_ac switches full checkpointing on; the checkpoints go to
+    # host memory
+    assert off["method"] == "full" and off["recompute"] == "full" and off["activation_offload"]
+    # every row builds and scores (no modelled number asserted)
+    t = V.prime_table()
+    assert len(t) == 17 and all(r["step"][1] > 0 and r["mem"][1] > 0 for r in t)
