@@ -172,7 +172,8 @@ def _print(t: list[dict], label: str) -> None:
 # --- B. prime-rl's RL-trainer benchmarks (new source; not used by any earlier round: grepped bench/, tests/,
 # docs/notes for "prime-rl", "prime_rl", "PrimeIntellect": one mention, a PR cited for MoE imbalance in round 10) ---
 #
-# github.com/PrimeIntellect-ai/prime-rl ``benchmarks/baselines/benchmark-{1,8}xh100-*-rl-*.json`` (committed in
+# github.com/PrimeIntellect-ai/prime-rl ``benchmarks/baselines/benchmark-{1,8}xh100-*-rl-*.json`` and
+# ``benchmark-8xh200-*-rl-*flash_attention_3*.json`` (committed in
 # 8718eb143, 2026-01-19, "[CI] Add CP and EP to benchmarks (#1614)"; runs dated 2026-01-15, "NVIDIA H100 80GB HBM3",
 # image primeintellect/prime-rl-jackmin@sha256:5a146f7d…). Each JSON is the mean over steps 2..4 (step 1 is warm-up)
 # of the trainer's own log. Read at 8718eb143:
@@ -201,25 +202,35 @@ QWEN3_06B = {"name": "Qwen3-0.6B", "hidden_size": 1024, "num_hidden_layers": 28,
              "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 3072, "gated_mlp": True,
              "vocab_size": 151936, "tie_word_embeddings": True, "qk_norm": True}  # Qwen/Qwen3-0.6B config.json
 PRIME = "github.com/PrimeIntellect-ai/prime-rl 8718eb143 benchmarks/baselines/"
-#: (model, GPUs, LoRA rank or None, seq_len, ac, time/step s, peak reserved GiB, throughput tok/s, MFU %)
+#: (model, GPUs, LoRA rank or None, seq_len, ac, time/step s, peak reserved GiB, throughput tok/s, MFU %, card):
+#: every ``benchmark-{1,8}xh100-*-rl-*`` and the ``8xh200`` FlashAttention-3 rows of the models the planner has
+#: (INTELLECT-3 and the FlashAttention-2 H200 row left out: no preset / not the script's H200 attention)
 PRIME_ROWS = [
-    ("Qwen3-0.6B", 1, 16, 65536, "Offload", 13.401, 7.92, 9782, 24.7),
-    ("Qwen3-0.6B", 1, 16, 16384, "Recompute", 2.453, 5.15, 13342, 10.9),
-    ("Qwen3-0.6B", 1, 16, 65536, "Recompute", 13.156, 11.45, 9967, 25.2),
-    ("Qwen3-0.6B", 1, None, 65536, "Offload", 12.463, 16.08, 9977, 26.4),
-    ("Qwen3-0.6B", 1, None, 16384, "Recompute", 1.992, 12.53, 11896, 11.1),
-    ("Qwen3-0.6B", 1, None, 65536, "Recompute", 12.176, 19.56, 10147, 26.8),
-    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Offload", 5.504, 20.57, 5952, 20.7),
-    ("Qwen3-4B-Instruct-2507", 1, 16, 65536, "Offload", 32.442, 31.06, 4043, 36.3),
-    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Recompute", 5.260, 23.30, 6229, 21.7),
-    ("Qwen3-4B-Instruct-2507", 1, 16, 65536, "Recompute", 31.492, 41.99, 4164, 37.4),
-    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 16384, "Recompute", 7.919, 31.65, 33100, 15.3),
-    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 65536, "Recompute", 44.858, 63.68, 23386, 27.9),
-    ("Qwen3-30B-A3B-Instruct-2507", 8, None, 16384, "Recompute", 8.174, 74.59, 6113, 2.9),
-    ("Qwen3-4B-Instruct-2507", 8, 16, 16384, "Recompute", 5.380, 10.26, 48719, 21.2),
-    ("Qwen3-4B-Instruct-2507", 8, 16, 65536, "Recompute", 32.001, 28.85, 32803, 36.8),
-    ("Qwen3-4B-Instruct-2507", 8, None, 16384, "Recompute", 4.688, 17.10, 26026, 13.9),
-    ("Qwen3-4B-Instruct-2507", 8, None, 65536, "Recompute", 30.286, 36.10, 28966, 35.4),
+    ("Qwen3-0.6B", 1, 16, 65536, "Offload", 13.401, 7.92, 9782, 24.7, "h100-sxm-80gb"),
+    ("Qwen3-0.6B", 1, 16, 16384, "Recompute", 2.453, 5.15, 13342, 10.9, "h100-sxm-80gb"),
+    ("Qwen3-0.6B", 1, 16, 65536, "Recompute", 13.156, 11.45, 9967, 25.2, "h100-sxm-80gb"),
+    ("Qwen3-0.6B", 1, None, 65536, "Offload", 12.463, 16.08, 9977, 26.4, "h100-sxm-80gb"),
+    ("Qwen3-0.6B", 1, None, 16384, "Recompute", 1.992, 12.53, 11896, 11.1, "h100-sxm-80gb"),
+    ("Qwen3-0.6B", 1, None, 65536, "Recompute", 12.176, 19.56, 10147, 26.8, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Offload", 5.504, 20.57, 5952, 20.7, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 65536, "Offload", 32.442, 31.06, 4043, 36.3, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Recompute", 5.260, 23.30, 6229, 21.7, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 65536, "Recompute", 31.492, 41.99, 4164, 37.4, "h100-sxm-80gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 16384, "Recompute", 7.919, 31.65, 33100, 15.3, "h100-sxm-80gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 65536, "Recompute", 44.858, 63.68, 23386, 27.9, "h100-sxm-80gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, None, 16384, "Recompute", 8.174, 74.59, 6113, 2.9, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 8, 16, 16384, "Recompute", 5.380, 10.26, 48719, 21.2, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 8, 16, 65536, "Recompute", 32.001, 28.85, 32803, 36.8, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 8, None, 16384, "Recompute", 4.688, 17.10, 26026, 13.9, "h100-sxm-80gb"),
+    ("Qwen3-4B-Instruct-2507", 8, None, 65536, "Recompute", 30.286, 36.10, 28966, 35.4, "h100-sxm-80gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 16384, "Recompute", 7.129, 31.65, 36766, 17.0, "h200-sxm-141gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16, 65536, "Recompute", 42.981, 63.68, 24412, 29.2, "h200-sxm-141gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, None, 16384, "Recompute", 7.401, 74.59, 5943, 2.8, "h200-sxm-141gb"),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, None, 65536, "Recompute", 42.891, 105.35, 12748, 15.4, "h200-sxm-141gb"),
+    ("Qwen3-4B-Instruct-2507", 8, 16, 16384, "Recompute", 5.005, 10.26, 52379, 22.8, "h200-sxm-141gb"),
+    ("Qwen3-4B-Instruct-2507", 8, 16, 65536, "Recompute", 31.425, 28.85, 33430, 37.5, "h200-sxm-141gb"),
+    ("Qwen3-4B-Instruct-2507", 8, None, 16384, "Recompute", 4.415, 17.10, 27437, 14.7, "h200-sxm-141gb"),
+    ("Qwen3-4B-Instruct-2507", 8, None, 65536, "Recompute", 29.889, 36.10, 29544, 36.1, "h200-sxm-141gb"),
 ]
 
 
@@ -229,7 +240,7 @@ def _prime_model(name: str):
             "Qwen3-30B-A3B-Instruct-2507": {"preset": "qwen3-30b-a3b"}}[name]
 
 
-def prime_scenario(model: str, gpus: int, rank, seq: int, ac: str) -> dict:
+def prime_scenario(model: str, gpus: int, rank, seq: int, ac: str, gpu: str = "h100-sxm-80gb") -> dict:
     t = {"framework": "fsdp", "objective": "sft", "method": "lora" if rank else "full", "seq_len": seq,
          "micro_batch_size": 1, "global_batch_size": 2 * gpus, "flash_attention": True, "attention_kernel": "cudnn",
          "torch_compile": True, "chunked_loss": True, "optimizer_implementation": "foreach",
@@ -240,7 +251,7 @@ def prime_scenario(model: str, gpus: int, rank, seq: int, ac: str) -> dict:
         # (MixedPrecisionPolicy(param_dtype=torch.bfloat16), l. 156)
         t.update(lora_rank=rank, lora_targets="all_linear", fsdp2_fp32_upcast=True)
     return {"model": _prime_model(model), "training": t, "parallel": {"zero": 3},
-            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": gpus, "gpus_per_node": 8},
+            "hardware": {"gpu": gpu, "num_gpus": gpus, "gpus_per_node": 8},
             "assumptions": {"memory_metric": "reserved"}}
 
 
@@ -248,10 +259,11 @@ def prime_table() -> list[dict]:
     from gpuplanner.core.estimate import estimate
     from gpuplanner.core.scenario import scenario_from_dict
     out = []
-    for model, gpus, rank, seq, ac, step, mem, _tput, _mfu in PRIME_ROWS:
-        e = estimate(scenario_from_dict(prime_scenario(model, gpus, rank, seq, ac)))
+    for model, gpus, rank, seq, ac, step, mem, _tput, _mfu, gpu in PRIME_ROWS:
+        e = estimate(scenario_from_dict(prime_scenario(model, gpus, rank, seq, ac, gpu)))
         pred_step, pred_mem = e.time.step_time_s, e.memory.metric("reserved")
-        out.append({"id": f"prime-rl {model} {'LoRA r16' if rank else 'full'} {gpus}×H100 {seq // 1024}k {ac}",
+        card = "H200" if "h200" in gpu else "H100"
+        out.append({"id": f"prime-rl {model} {'LoRA r16' if rank else 'full'} {gpus}×{card} {seq // 1024}k {ac}",
                     "step": (step, pred_step, V15.err(step, pred_step)),
                     "mem": (mem, pred_mem, V15.err(mem, pred_mem))})
     return out
