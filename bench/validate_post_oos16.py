@@ -234,6 +234,18 @@ PRIME_ROWS = [
 ]
 
 
+def host_loop_s(seq: int, micro_batches: int = 2) -> float:
+    """What-if, not in the model: prime-rl before fa21395a6 (2026-06-15, "improve sequence packing (#2723)", which
+    deleted it) ran ``trainer/utils.py`` ``get_response_lengths(position_ids)`` on every micro-batch between the
+    forward and the loss (``rl/train.py`` l. 385 at 8718eb143): a Python ``for i in range(1, len(position_ids))``
+    over the CUDA tensor, ``if position_ids[i] == 0 and ...`` (one eager ``eq`` op and a device-to-host sync for
+    the ``if`` on every token; the fake batches' positions never return to 0, so the ``and`` stops there). Priced at
+    the planner's one eager op a token (``methods.EAGER_FWD_OP_S``, 24 µs: PyTorch's "GPT, Fast" launch figure);
+    the sync's own wait comes on top. The GPU idles meanwhile (the forward is done, the backward not yet queued)."""
+    from gpuplanner.core.methods import EAGER_FWD_OP_S
+    return micro_batches * (seq - 1) * EAGER_FWD_OP_S
+
+
 def _prime_model(name: str):
     from validate_post_memory import QWEN3_4B
     return {"Qwen3-0.6B": QWEN3_06B, "Qwen3-4B-Instruct-2507": QWEN3_4B,
@@ -263,8 +275,10 @@ def prime_table() -> list[dict]:
         e = estimate(scenario_from_dict(prime_scenario(model, gpus, rank, seq, ac, gpu)))
         pred_step, pred_mem = e.time.step_time_s, e.memory.metric("reserved")
         card = "H200" if "h200" in gpu else "H100"
+        loop = host_loop_s(seq)
         out.append({"id": f"prime-rl {model} {'LoRA r16' if rank else 'full'} {gpus}×{card} {seq // 1024}k {ac}",
                     "step": (step, pred_step, V15.err(step, pred_step)),
+                    "whatif": (step, pred_step + loop, V15.err(step, pred_step + loop)),
                     "mem": (mem, pred_mem, V15.err(mem, pred_mem))})
     return out
 
@@ -275,9 +289,12 @@ def _print_prime(t: list[dict]) -> None:
     for r in t:
         (ps, ms, es), (pm, mm, em) = r["step"], r["mem"]
         print(f"| {r['id']} | {ps:.2f} | {ms:.2f} | {es:+.1%} | {pm:.1f} | {mm:.1f} | {em:+.1%} |")
-    for key in ("step", "mem"):
+    for key in ("step", "mem", "whatif"):
         med, p90 = V15._stats([r[key][2] for r in t])
-        print(f"{key}: |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows")
+        print(f"{key}: |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows"
+              + (" (what-if: + the per-token host loop of prime-rl before fa21395a6, not in the model)"
+                 if key == "whatif" else ""))
+    print("what-if per row: " + ", ".join(f"{r['whatif'][2]:+.0%}" for r in t))
 
 
 def main() -> None:
