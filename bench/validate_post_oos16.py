@@ -203,8 +203,10 @@ QWEN3_06B = {"name": "Qwen3-0.6B", "hidden_size": 1024, "num_hidden_layers": 28,
              "vocab_size": 151936, "tie_word_embeddings": True, "qk_norm": True}  # Qwen/Qwen3-0.6B config.json
 PRIME = "github.com/PrimeIntellect-ai/prime-rl 8718eb143 benchmarks/baselines/"
 #: (model, GPUs, LoRA rank or None, seq_len, ac, time/step s, peak reserved GiB, throughput tok/s, MFU %, card):
-#: every ``benchmark-{1,8}xh100-*-rl-*`` and the ``8xh200`` FlashAttention-3 rows of the models the planner has
-#: (INTELLECT-3 and the FlashAttention-2 H200 row left out: no preset / not the script's H200 attention)
+#: every ``benchmark-{1,8}xh100-*-rl-*``, the ``8xh200`` FlashAttention-3 and the January ``1xa6000`` rows of the
+#: models the planner has (INTELLECT-3 and the FlashAttention-2 H200 row left out: no preset / one INTELLECT-3 row;
+#: the 8×B200 rows: FlashAttention-2 on Blackwell at 2–9% MFU, a path the planner does not price; the 4×A6000 row and
+#: the later versions of two A6000 files: other images, after other trainer changes)
 PRIME_ROWS = [
     ("Qwen3-0.6B", 1, 16, 65536, "Offload", 13.401, 7.92, 9782, 24.7, "h100-sxm-80gb"),
     ("Qwen3-0.6B", 1, 16, 16384, "Recompute", 2.453, 5.15, 13342, 10.9, "h100-sxm-80gb"),
@@ -231,6 +233,12 @@ PRIME_ROWS = [
     ("Qwen3-4B-Instruct-2507", 8, 16, 65536, "Recompute", 31.425, 28.85, 33430, 37.5, "h200-sxm-141gb"),
     ("Qwen3-4B-Instruct-2507", 8, None, 16384, "Recompute", 4.415, 17.10, 27437, 14.7, "h200-sxm-141gb"),
     ("Qwen3-4B-Instruct-2507", 8, None, 65536, "Recompute", 29.889, 36.10, 29544, 36.1, "h200-sxm-141gb"),
+    # benchmark-1xa6000-*-rl-*flash_attention_2* at 8718eb143 (runs of 2026-01-15, the same image; FlashAttention-2)
+    ("Qwen3-0.6B", 1, 16, 16384, "Recompute", 9.231, 5.09, 2414, 6.3, "rtx-a6000-48gb"),
+    ("Qwen3-0.6B", 1, 16, 65536, "Recompute", 65.768, 11.45, 1995, 16.0, "rtx-a6000-48gb"),
+    ("Qwen3-0.6B", 1, None, 16384, "Recompute", 7.458, 12.47, 3687, 10.9, "rtx-a6000-48gb"),
+    ("Qwen3-0.6B", 1, None, 65536, "Recompute", 61.442, 19.50, 2083, 17.4, "rtx-a6000-48gb"),
+    ("Qwen3-4B-Instruct-2507", 1, 16, 16384, "Recompute", 24.434, 23.30, 1233, 13.6, "rtx-a6000-48gb"),
 ]
 
 
@@ -253,8 +261,11 @@ def _prime_model(name: str):
 
 
 def prime_scenario(model: str, gpus: int, rank, seq: int, ac: str, gpu: str = "h100-sxm-80gb") -> dict:
+    # --model.attn flash_attention_3 on the Hopper rows (the planner's "cudnn" class: cuDNN / TE / FlashAttention-3),
+    # flash_attention_2 on the A6000 rows
+    kernel = "flash2" if "a6000" in gpu else "cudnn"
     t = {"framework": "fsdp", "objective": "sft", "method": "lora" if rank else "full", "seq_len": seq,
-         "micro_batch_size": 1, "global_batch_size": 2 * gpus, "flash_attention": True, "attention_kernel": "cudnn",
+         "micro_batch_size": 1, "global_batch_size": 2 * gpus, "flash_attention": True, "attention_kernel": kernel,
          "torch_compile": True, "chunked_loss": True, "optimizer_implementation": "foreach",
          "recompute": "full", "activation_offload": ac == "Offload"}
     if rank:
@@ -274,7 +285,7 @@ def prime_table() -> list[dict]:
     for model, gpus, rank, seq, ac, step, mem, _tput, _mfu, gpu in PRIME_ROWS:
         e = estimate(scenario_from_dict(prime_scenario(model, gpus, rank, seq, ac, gpu)))
         pred_step, pred_mem = e.time.step_time_s, e.memory.metric("reserved")
-        card = "H200" if "h200" in gpu else "H100"
+        card = "H200" if "h200" in gpu else "A6000" if "a6000" in gpu else "H100"
         loop = host_loop_s(seq)
         out.append({"id": f"prime-rl {model} {'LoRA r16' if rank else 'full'} {gpus}×{card} {seq // 1024}k {ac}",
                     "step": (step, pred_step, V15.err(step, pred_step)),

@@ -72,18 +72,20 @@ def test_rows_are_the_launch_scripts_settings():
 
 
 def test_prime_rl_rows_arithmetic():
-    # throughput × time/step is the step's tokens (2 micro-batches of seq_len a GPU) on every LoRA row: the
-    # throughput and the step then time the same window
+    # throughput × time/step is the step's tokens (2 micro-batches of seq_len a GPU) on every Hopper LoRA row:
+    # the throughput and the step then time the same window
     for model, gpus, rank, seq, ac, step, mem, tput, mfu, _gpu in V.PRIME_ROWS:
         tokens = 2 * gpus * seq
-        if rank:
+        # the throughput's window is never shorter than time/step
+        assert tput * step <= tokens * 1.02, (model, gpus, seq, ac, _gpu)
+        if rank and "a6000" not in _gpu:  # (on the A6000 host even the adapter's broadcast takes seconds)
             assert tput * step == pytest.approx(tokens, rel=0.02), (model, gpus, seq, ac)
-        else:
+        elif not rank:
             # full-weight rows: the throughput's window also holds the weight broadcast (outside time/step), so
             # it counts the same tokens over a longer time
             assert tput * step < tokens * 0.98, (model, gpus, seq, ac)
-        assert 0 < mem < (140 if 'h200' in _gpu else 80) and 0 < mfu < 60
-    assert len(V.PRIME_ROWS) == 25
+        assert 0 < mem < {'h200-sxm-141gb': 140, 'h100-sxm-80gb': 80, 'rtx-a6000-48gb': 48}[_gpu] and 0 < mfu < 60
+    assert len(V.PRIME_ROWS) == 30
 
 
 def test_prime_rl_scenarios_follow_the_benchmark_script():
@@ -102,4 +104,4 @@ def test_prime_rl_scenarios_follow_the_benchmark_script():
     assert off["method"] == "full" and off["recompute"] == "full" and off["activation_offload"]
     # every row builds and scores (no modelled number asserted)
     t = V.prime_table()
-    assert len(t) == 25 and all(r["step"][1] > 0 and r["mem"][1] > 0 for r in t)
+    assert len(t) == 30 and all(r["step"][1] > 0 and r["mem"][1] > 0 for r in t)
