@@ -305,6 +305,9 @@ def _print_prime(t: list[dict]) -> None:
         print(f"{key}: |error| median {med:.1%}, p90 {p90:.1%} over {len(t)} rows"
               + (" (what-if: + the per-token host loop of prime-rl before fa21395a6, not in the model)"
                  if key == "whatif" else ""))
+    hop = [r for r in t if "A6000" not in r["id"]]
+    print(f"Hopper rows ({len(hop)}): " + "; ".join(
+        "{} median {:.1%}, p90 {:.1%}".format(k, *V15._stats([r[k][2] for r in hop])) for k in ("step", "mem", "whatif")))
     print("what-if per row: " + ", ".join(f"{r['whatif'][2]:+.0%}" for r in t))
 
 
