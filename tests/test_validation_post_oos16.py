@@ -105,3 +105,18 @@ def test_prime_rl_scenarios_follow_the_benchmark_script():
     # every row builds and scores (no modelled number asserted)
     t = V.prime_table()
     assert len(t) == 30 and all(r["step"][1] > 0 and r["mem"][1] > 0 for r in t)
+
+
+def test_fragment_is_registered_and_carries_the_scripts_figures():
+    """bench/data/postoos16.md is in bench/validate_time.py's list and carries the medians the script computes now (a
+    model change that moves them fails here until the fragment is updated)."""
+    root = Path(__file__).resolve().parents[1]
+    assert '*_fragments("postoos16.md")' in (root / "bench" / "validate_time.py").read_text(encoding="utf-8")
+    text = (root / "bench" / "data" / "postoos16.md").read_text(encoding="utf-8")
+    assert text.startswith("<!--") and "\n### " in text
+    t = V.prime_table()
+    step, mem = (V15._stats([r[k][2] for r in t]) for k in ("step", "mem"))
+    assert f"{step[0]:.1%} / {step[1]:.1%} | {mem[0]:.1%} / {mem[1]:.1%}" in text
+    for r in V.table():
+        p, _m, e = r["keys"]["step"]
+        assert f"{p:.2f} s" in text and f"{e:+.0%}" in text
