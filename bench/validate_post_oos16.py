@@ -1,8 +1,10 @@
-"""Round 16 (postoos16): what open-instruct's four-server DPO figures measure, re-read from the tools' own code, and
-the A/B DPO rows scored at that reading before any change.
+"""Round 16 (postoos16), scored before any change: (A) what open-instruct's four-server DPO figures measure, re-read
+from the tools' own code, and the A/B DPO rows at that reading; (B) prime-rl's RL-trainer benchmarks (new source,
+step time and peak reserved memory; its sources are given beside ``PRIME_ROWS``).
 
 Usage: python bench/validate_post_oos16.py [--spread]
 
+(A)
 Source: the rows of round 15 (``bench/validate_post_oos15.py``): github.com/allenai/open-instruct
 ``docs/algorithms/backend_comparison.md`` at 1c770f21 (pull request #1827) and its launch scripts
 ``scripts/train/debug/backend_ab/ab_dpo_{deepspeed,olmocore}.sh`` at 93a5b3c51 (the last commit to touch them
