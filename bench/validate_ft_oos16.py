@@ -32,8 +32,16 @@ fms-hf-tuning 2.5.0). The settings, all read at 24bdadb:
   units), so ``fsdp_lora_mixed_units`` stays off.
 
 Entered as a user would enter the run: ``framework: trl`` (fms-hf-tuning runs TRL's SFTTrainer on the HF Trainer),
-``packing: true``, ``seq_len`` 4096, ``recompute: full``, ``flash_attention: true``, ``precision: bf16`` with
-``master_weights: false``. Scored: the three baseline configurations (none / standard-peft / baseline-peft-bnb) for
+``packing: true``, ``seq_len`` 4096, ``recompute: full``, ``flash_attention: true``, ``precision: bf16``; full
+fine-tuning with ``master_weights: false`` (bf16 parameters and AdamW states). LoRA and QLoRA with ``master_weights:
+true``: TRL 0.13's ``SFTTrainer`` calls PEFT 0.13's ``get_peft_model`` with its default ``autocast_adapter_dtype=True``,
+which makes the bf16 adapters fp32 (fp32 AdamW states), the tool's meaning of the field. The first entry had it false
+(the base's ``torch_dtype``); that entry's scores on main are ``bench/data/ftoos16_before.json``, the corrected
+entry's on main ``bench/data/ftoos16_main_entry.json`` (model unchanged: the QLoRA rows on one GPU then take the
+model's existing ``prepare_model_for_kbit_training`` path, which TRL 0.13 runs for a non-sharded 4-bit model, and
+which fms-acceleration's ``framework_plugin_bnb.py`` itself warns of on a single device: "will cause a slowdown in
+training speed due to extraneous dtype casting when SFTTrainer prepares the model"). ``--pure16`` prints the first
+entry. Scored: the three baseline configurations (none / standard-peft / baseline-peft-bnb) for
 the Mistral-7B, Mixtral-8x7B and Llama-2-70B presets; rows without a runtime (OOM) are left out. Not scored: the
 ``foak`` and ``accelerated-peft`` rows (IBM's fused Triton kernels and GPTQ, which the tool does not model) and
 gpt_bigcode-santacoder (no preset). Error = published / predicted − 1 on time (+ = predicted too fast); memory error =
@@ -90,6 +98,8 @@ OOM = (("none-full", "mistralai/Mixtral-8x7B-Instruct-v0.1", 2, 2), ("none-lora"
        ("none-lora", "mistralai/Mixtral-8x7B-Instruct-v0.1", 1, 4), ("baseline-peft-bnb", "NousResearch/Llama-2-70b-hf",
                                                                       1, 4))
 BEFORE = ROOT / "bench" / "data" / "ftoos16_before.json"
+#: the adapters' dtype as entered (see ``training``); ``--pure16`` prints the first entry (master_weights false)
+MASTER = "--pure16" not in sys.argv
 GIB = 2.0**30
 
 
@@ -99,7 +109,9 @@ def training(config: str, b: int, gpus: int) -> dict:
          "recompute": "full", "flash_attention": True, "packing": True, "precision": "bf16",
          "master_weights": False, "optimizer": "adamw"}
     if method != "full":
-        t.update(lora_rank=16, lora_targets="attention", lora_dropout=0.1)
+        # PEFT 0.13 get_peft_model(autocast_adapter_dtype=True), called by TRL 0.13's SFTTrainer: the adapters are
+        # fp32 over the bf16 (or 4-bit) base, with fp32 AdamW states: the tool's master_weights for LoRA
+        t.update(lora_rank=16, lora_targets="attention", lora_dropout=0.1, master_weights=MASTER)
     if gpus > 1:
         t["fsdp_version"] = 1
     return t
@@ -161,24 +173,35 @@ def errors(res=None) -> dict[str, dict[str, float]]:
             "memory": {rid: pm / m - 1.0 for rid, _p, _pr, m, pm in res}}
 
 
+#: the corrected entry (fp32 adapters: ``master_weights`` true for LoRA/QLoRA) scored on main's model (96ef3860)
+MAIN_ENTRY = ROOT / "bench" / "data" / "ftoos16_main_entry.json"
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
 def lines() -> list[str]:
-    before = json.loads(BEFORE.read_text(encoding="utf-8")) if BEFORE.exists() else {}
+    first, main_e = _load(BEFORE), _load(MAIN_ENTRY)
     res = results()
-    out = ["| row | published s/step | predicted | error | before | published peak alloc GiB | predicted | error | "
-           "before |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    bt, bm = before.get("time", {}), before.get("memory", {})
+    out = ["| row | published s/step | predicted | error | main | first entry | published peak alloc GiB | "
+           "predicted | error | main | first entry |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def cell(d: dict, kind: str, rid: str) -> str:
+        v = d.get(kind, {}).get(rid)
+        return "" if v is None else f"{v:+.1%}"
+
     for rid, pub, pred, mem, pmem in res:
-        t0 = f"{bt[rid]:+.1%}" if rid in bt else ""
-        m0 = f"{bm[rid]:+.1%}" if rid in bm else ""
-        out.append(f"| {rid} | {pub:.2f} | {pred:.2f} | {pub / pred - 1:+.1%} | {t0} | {mem:.1f} | {pmem:.1f} | "
-                   f"{pmem / mem - 1:+.1%} | {m0} |")
+        out.append(f"| {rid} | {pub:.2f} | {pred:.2f} | {pub / pred - 1:+.1%} | {cell(main_e, 'time', rid)} | "
+                   f"{cell(first, 'time', rid)} | {mem:.1f} | {pmem:.1f} | {pmem / mem - 1:+.1%} | "
+                   f"{cell(main_e, 'memory', rid)} | {cell(first, 'memory', rid)} |")
     out.append("")
     now = errors(res)
     for kind in ("time", "memory"):
-        was = summary(before.get(kind, {})) if before else {}
+        was, ent = summary(first.get(kind, {})), summary(main_e.get(kind, {}))
         for name, (n, med, p90, signed) in summary(now[kind]).items():
-            prev = was.get(name)
-            head = f"before median {prev[1]:.1%}, p90 {prev[2]:.1%}; " if prev else ""
+            head = "".join(f"{label} {d[name][1]:.1%} / {d[name][2]:.1%}; " for label, d in
+                           (("first entry on main", was), ("entry on main", ent)) if name in d)
             out.append(f"- {kind}, {name}: {n} rows; {head}now median |error| {med:.1%}, p90 {p90:.1%}, signed "
                        f"median {signed:+.1%}")
     out += ["", "Published OOM (no runtime in the CSV), the model's device total against the card's 79.15 GiB:", ""]
