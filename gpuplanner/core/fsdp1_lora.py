@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from .methods import EAGER_FWD_OP_S
 from .params import lora_linears
 
@@ -50,9 +52,18 @@ FSDP1_OPS_REDUCE = 14.0
 FSDP1_UNITS_PER_ADAPTER = 2.0
 
 
-def applies(rl: bool, framework: str, fsdp_version: int, method: str) -> bool:
-    """verl's FSDP1 worker with a LoRA actor (RL on ``framework`` fsdp is verl's workers: timing.offload_layout)."""
-    return bool(rl) and framework == "fsdp" and int(fsdp_version) == 1 and method in ("lora", "qlora")
+def applies(rl: bool, framework: str, fsdp_version: int, method: str, hf_fsdp=False, mixed_units: bool = False) -> bool:
+    """verl's FSDP1 worker with a LoRA actor (RL on ``framework`` fsdp is verl's workers: timing.offload_layout), or
+    (issue 35 round 16, ftoos16) the Hugging Face stack sharded by Accelerate's FSDP1 (``hf_fsdp``:
+    ``frameworks.hf_sharded_by_fsdp``, any element of it) with a PEFT LoRA model: transformers' ``Trainer``
+    (``trainer.py`` ``_fsdp_qlora_plugin_updates``, called from ``create_accelerator_and_postprocess``; v4.48.1, the
+    stack of fms-acceleration's reference run) replaces Accelerate's wrap policy with PEFT's ``fsdp_auto_wrap_policy``
+    (``peft/utils/other.py``: a lambda policy on every leaf module whose ``weight`` requires grad, or'ed with the
+    decoder-layer policy), the same ``lora_A`` / ``lora_B`` units as verl's. Not where the adapters sit inside their
+    block's unit (``mixed_units``: ``training.fsdp_lora_mixed_units``, Lightning Fabric's wrap)."""
+    if method not in ("lora", "qlora") or int(fsdp_version) != 1 or mixed_units:
+        return False
+    return (bool(rl) and framework == "fsdp") or bool(np.any(hf_fsdp))
 
 
 def unit_ops() -> tuple[float, float, float]:

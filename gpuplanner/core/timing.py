@@ -1992,9 +1992,11 @@ def time_layout(
     z3_host_mb = z3_host_mb + where(zero >= 3, _z3.z3_coalesced_host_seconds_layer(
         m.arch, z3_fw, tool, method, lora_rank, lora_targets, dp, rec_whole) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
-    # verl's FSDP1 LoRA actor: each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
-    fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, profile, framework, fsdp_version, method, lora_targets, rec_whole,
-                                                  pp)
+    # verl's FSDP1 LoRA actor, and the HF stack on Accelerate's FSDP1 with PEFT's wrap policy (fsdp1_lora.applies):
+    # each lora_A / lora_B its own FSDP unit, Python hooks every pass (core/fsdp1_lora.py)
+    fl_args = (profile.rl, framework, fsdp_version, method,
+               _frameworks.hf_sharded_by_fsdp(framework, fsdp_version, zero, engine=framework), bool(fsdp_lora_units))
+    fl_host_mb, fl_nograd_mb = fsdp1_lora_host_mb(m, fl_args, lora_targets, rec_whole, pp)
     fl_host_mb, fl_nograd_mb = where(fused, 0.0, fl_host_mb), where(fused, 0.0, fl_nograd_mb)
     # FSDP1's hooks around each decoder-layer unit of a fully trained model (core/fsdp1_units.py): more host time
     host_mb = host_mb + where(fused, 0.0, fsdp1_unit_host_mb(m, framework, fsdp_version, method, rec_whole, pp))
@@ -2343,7 +2345,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
-        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "pad_rank_f": pad_rank_f, "fl_on": _fl.applies(profile.rl, framework, fsdp_version, method), "fl_seg": _fl.segment_shares(m.arch, lora_targets) if _fl.applies(profile.rl, framework, fsdp_version, method) else (), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_host_exp_b": moe_host_exp_b, "moe_rec_whole": rec_moe, "moe_launch_mb": moe_launch_mb, "moe_wg_flops": moe_wg_flops, "moe_wg_bytes": moe_wg_bytes, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "host_fwd_mb": host_fwd_mb, "z3_host_mb": z3_host_mb, "fl_host_mb": fl_host_mb, "fl_nograd_mb": fl_nograd_mb, "rank_len_cv": float(rank_len_cv), "pad_rank_f": pad_rank_f, "fl_on": _fl.applies(*fl_args), "fl_mask": fsdp1_lora_mask(fl_args, where), "fl_seg": _fl.segment_shares(m.arch, lora_targets) if _fl.applies(*fl_args) else (), "fl_fwd_base_mb": fwd_host_mb, "fl_fwd_h": fwd_total, "fl_layers_share": (fwd.layers + fwd.attention) / fwd_total, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **(nanotron_stage_shares(m, pp, ops) if tool == "nanotron"
@@ -2765,14 +2767,27 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, offload_param
     }
 
 
-def fsdp1_lora_host_mb(m: ModelFacts, profile, framework, fsdp_version, method, lora_targets, rec_whole, pp):
-    """(training micro-batch, one no-grad forward micro-batch) host seconds of verl's FSDP1 LoRA adapter units on one
-    GPU's layers (core/fsdp1_lora.py); 0 elsewhere (a fused, compiled step: the caller's ``where(fused, 0, …)``)."""
-    if not _fl.applies(profile.rl, framework, fsdp_version, method):
+def fsdp1_lora_mask(fl_args: tuple, where):
+    """1 where the FSDP1 LoRA adapter units apply (:func:`fsdp1_lora.applies` with ``fl_args``), element-wise over
+    the HF stack's FSDP1 choice (its ZeRO stage may be an array); 0 elsewhere."""
+    rl, framework, fsdp_version, method, hf_fsdp, mixed = fl_args
+    if not _fl.applies(*fl_args):
+        return 0.0
+    if _fl.applies(rl, framework, fsdp_version, method):  # verl's workers
+        return 1.0
+    return where(hf_fsdp, 1.0, 0.0)
+
+
+def fsdp1_lora_host_mb(m: ModelFacts, fl_args: tuple, lora_targets, rec_whole, pp):
+    """(training micro-batch, one no-grad forward micro-batch) host seconds of the FSDP1 LoRA adapter units on one
+    GPU's layers (core/fsdp1_lora.py; ``fl_args`` as :func:`fsdp1_lora.applies` takes them: verl's FSDP1 actor, the
+    HF stack on Accelerate's FSDP1); 0 elsewhere (a fused, compiled step: the caller's ``where(fused, 0, …)``)."""
+    if not _fl.applies(*fl_args):
         return 0.0 * rec_whole, 0.0 * rec_whole
+    mask = fsdp1_lora_mask(fl_args, np.where)
     n_ad = F.lora_targets_per_layer(m.arch, lora_targets)
     train, nograd = _fl.adapter_unit_host_s(n_ad, m.L / pp, rec_whole)
-    return train + 0.0 * rec_whole, nograd + 0.0 * rec_whole
+    return train * mask + 0.0 * rec_whole, nograd * mask + 0.0 * rec_whole
 
 
 def fsdp1_unit_host_mb(m: ModelFacts, framework, fsdp_version, method, rec_whole, pp):
@@ -2829,7 +2844,8 @@ def fsdp1_lora_waits(lay: dict, t_mb_gpu, hflops_tok, hcf):
     gpu_f = gpu * lay["fl_fwd_h"] / hflops_tok
     base_f = lay["fl_fwd_base_mb"] * hcf
     own = exposed(base_f + lay["fl_nograd_mb"] * hcf, gpu_f) - maximum(base_f - gpu_f, 0.0)
-    return train, float(lay["profile"].policy_nograd_forwards) * own
+    mask = lay.get("fl_mask", 1.0)  # the HF stack's candidates sharded by DeepSpeed rather than FSDP1 wait for none
+    return train * mask, float(lay["profile"].policy_nograd_forwards) * own * mask
 
 
 def fsdp1_lora_parts(fl_wait, fl_logprob, m_acc, step) -> dict:
@@ -5148,8 +5164,8 @@ PART_LABELS = {
     "dora_weight_norm": QT_TRANSLATE_NOOP("Timing", "DoRA: the adapted weights' norm, every forward"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
-    "fsdp1_lora_units": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight (verl, host)"),
-    "fsdp1_lora_units_logprob": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight, log-prob pass (verl, host)"),
+    "fsdp1_lora_units": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight (host)"),
+    "fsdp1_lora_units_logprob": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight, log-prob pass (host)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)"),

@@ -9381,6 +9381,14 @@
         <translation>内核启动开销（PyTorch eager 模式）</translation>
     </message>
     <message>
+        <source>FSDP1 hooks on every LoRA weight (host)</source>
+        <translation>FSDP1 逐 LoRA 权重钩子（主机端）</translation>
+    </message>
+    <message>
+        <source>FSDP1 hooks on every LoRA weight, log-prob pass (host)</source>
+        <translation>FSDP1 逐 LoRA 权重钩子，对数概率前向（主机端）</translation>
+    </message>
+    <message>
         <source>MoE token permute and router</source>
         <translation>MoE token 重排与路由</translation>
     </message>
@@ -9467,14 +9475,6 @@
     <message>
         <source>compute slowed by the data-parallel collectives beside it</source>
         <translation>与数据并行集合通信重叠而变慢的计算</translation>
-    </message>
-    <message>
-        <source>FSDP1 hooks on every LoRA weight (verl, host)</source>
-        <translation>FSDP1 逐 LoRA 权重钩子（verl，主机端）</translation>
-    </message>
-    <message>
-        <source>FSDP1 hooks on every LoRA weight, log-prob pass (verl, host)</source>
-        <translation>FSDP1 逐 LoRA 权重钩子，对数概率前向（verl，主机端）</translation>
     </message>
 </context>
 <context>
