@@ -25,9 +25,9 @@ def test_fit_is_least_squares_by_hand():
 
 def test_the_v31_gpt3_residual_is_not_a_constant_of_scale():
     """The note's reading (§2): the same code's runs at m = 16 (DP 128–256) miss by under 0.02 s a step, at m = 8
-    (DP 320–336) by 0.02–0.06 s (0.04–0.06 s before the tied-embedding all-reduce), and at m = 128 (DP 16–24) the
-    model is 0.7+ s too slow: the fitted intercept deficit is mostly the slope's, not a fixed cost that grows with the
-    GPUs."""
+    (DP 320–336) by 0.02–0.06 s (0.04–0.06 s before the tied-embedding all-reduce), and at m = 128 (DP 16–24)
+    the model is 0.7+ s too slow: the fitted intercept deficit is mostly the slope's, not a fixed cost that grows
+    with the GPUs."""
     rs = [r for r in F.rows() if r["series"].startswith("gpt3 H100 v3.1")]
     gap = {r["run"]: r["pub"] - r["model"] for r in rs}
     for run, g in gap.items():
