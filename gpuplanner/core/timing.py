@@ -2201,6 +2201,8 @@ def time_layout(
     # and reduce-scattered in the compute dtype on every micro-batch; the non-unit modules (embedding, output layer,
     # final norm) gathered once per step and kept; no copies around the collectives
     mfsdp = mfsdpmod.applies(framework, zero)
+    # Megatron's once-a-step tied word-embedding gradient all-reduce (tied_embedding_grad_bytes)
+    tied_emb_bytes = tied_embedding_grad_bytes(m, framework, mfsdp, g_bytes, tp, pp, ops)
     # (the routed experts' share over the expert-data-parallel group, as Megatron-FSDP's expert DeviceMesh shards
     # them: expert_dp_layout; exp_gpu is 0 outside Megatron MoE)
     unit_w = weight_gpu
@@ -2393,6 +2395,7 @@ def time_layout(
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "ep_rec": ep_rec, "ep_rec_fwd": ep_rec_fwd,
         "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
+        "tied_emb_bytes": tied_emb_bytes,
         "distopt_host_s": distopt_host_s,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
@@ -4470,6 +4473,37 @@ def pipeline_fill_p2p_seconds(lay: dict, pp, vpp, ov_p2p, p2p_bw):
     return hops * (lay["p2p_num"] / (2.0 * ops.maximum(vpp, 1.0) * p2p_bw) + lat)
 
 
+def tied_embedding_grad_bytes(m: ModelFacts, framework: str, mfsdp, g_bytes, tp, pp, ops=_ScalarOps):
+    """Bytes of Megatron's once-a-step word-embedding gradient all-reduce between the first and the last pipeline
+    stage. With tied input and output embeddings and PP > 1 both stages hold the word embedding; after the
+    data-parallel gradient sync ``finalize_model_grads`` all-reduces its gradient over the two (NVIDIA/Megatron-LM
+    ``megatron/core/distributed/finalize_model_grads.py`` @c3d057f5 ``_allreduce_word_embedding_grads``:
+    ``torch.distributed.all_reduce(weight.main_grad, group=parallel_state.get_embedding_group())``, blocking, on the
+    compute stream, before the optimizer step; Megatron-LM 2021 ``training.py`` ``train_step`` "All-reduce
+    word_embeddings' grad across first and last stages" the same): ``vocab × h / tp`` elements in the gradient
+    buffer's dtype (``g_bytes``). Megatron engine only (not Megatron-FSDP, whose gradients live in its own sharded
+    buffers: core/megatron_fsdp.py); 0 for untied models and PP 1."""
+    if framework != "megatron" or not bool(getattr(m, "tied", False)):
+        return 0.0
+    emb = float(m.arch.vocab_size) * float(m.arch.hidden_size)
+    on = (mfsdp == False) & (pp > 1)  # noqa: E712 (arrays)
+    return ops.where(on, emb / ops.maximum(tp, 1.0) * g_bytes, 0.0)
+
+
+def tied_embedding_sync_seconds(lay: dict, p2p_bw):
+    """Seconds of Megatron's word-embedding gradient all-reduce between the first and the last pipeline stage
+    (:func:`tied_embedding_grad_bytes`): two ranks, so a ring all-reduce moves the gradient once each way,
+    ``2·(n−1)/n = 1`` times its bytes over the link the stages cross (``p2p_bw``, the pipeline's own), plus NCCL's
+    ring latency for its two steps (``_ring_latency``'s constants: base + 2 steps on that link). Exposed: the last
+    stage waits for the first, which leaves the schedule last, and the optimizer step waits for both."""
+    ops = lay["ops"]
+    b = lay.get("tied_emb_bytes", 0.0)
+    if np.ndim(b) == 0 and not b:
+        return 0.0
+    lat = NCCL_BASE_LAT + 2.0 * ops.where(lay["crosses_nodes"], NCCL_NET_STEP_LAT, NCCL_INTRA_STEP_LAT)
+    return ops.where(b > 0.0, b / p2p_bw + lat, 0.0)
+
+
 def overlap_contention_seconds(hidden_s, ops=_ScalarOps):
     """Seconds per step that the compute under ``hidden_s`` seconds of hidden data-parallel collectives loses to
     them (:data:`OVERLAP_COMPUTE_SLOWDOWN`): the compute in flight beside a collective is as long as the
@@ -4664,7 +4698,8 @@ def time_gpu(
     del fill  # (the plan search's working set per chunk: tests/test_search_stream.py)
     p2p = where(ov_p2p, p2p, p2p_all)
     pp_hidden = p2p_all - p2p if full else None
-    pp_time = bubble + p2p
+    # (Megatron's tied word-embedding gradient all-reduce between the first and last stage: tied_embedding_sync_seconds)
+    pp_time = bubble + p2p + tied_embedding_sync_seconds(lay, p2p_bw)
 
     # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
     dp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_node"] * nic), intra_bus)
