@@ -546,14 +546,17 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: → ``checkpoint_wrapper(CheckpointImpl.NO_REENTRANT)``), torchtune (``training/activations.py``), TRL. Not in
 #: torchtitan since 25413d224 (2025-08-29, ``activation_checkpoint.early_stop`` default False): its later runs
 #: re-run the whole layer, and the model is faster than they are by the skipped GEMM (up to ~8% of a full-AC step).
-#: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too.
+#: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too. Not for GPT-NeoX v1.0 (its
+#: ``megatron/mpu/random.py`` ``checkpoint`` is DeepSpeed's / Megatron's reentrant ``CheckpointFunction``) nor nanotron
+#: (not checked), which :func:`frameworks.checkpoint_nonreentrant` counts as non-reentrant only for the host hooks.
 CKPT_EARLY_STOP_SKIPS = 1.0
+CKPT_EARLY_STOP_EXCLUDED = ("gpt-neox", "nanotron")
 
 
-def early_stop_skip_flops(m: ModelFacts, nonre, lora: bool, rec_whole, ops):
+def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_whole, ops):
     """Forward FLOPs per token the recompute forward does not run under non-reentrant checkpointing's early stop
     (:data:`CKPT_EARLY_STOP_SKIPS`): the dense layers' MLP output linear, for each layer re-run whole. Element-wise."""
-    if lora:
+    if lora or framework in CKPT_EARLY_STOP_EXCLUDED:
         return 0.0 * rec_whole
     last = params_mod.mlp_linears(m.arch, False)[-1]
     dense = float(m.L) * (1.0 - float(m.moe_frac))
@@ -1876,7 +1879,7 @@ def time_layout(
     # non-reentrant checkpointing's early stop: the layer's last GEMM is not re-run (CKPT_EARLY_STOP_SKIPS)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
-    rec_tok = rec_tok - early_stop_skip_flops(m, nonre, lora, rec_whole, ops)
+    rec_tok = rec_tok - early_stop_skip_flops(m, tool or framework, nonre, lora, rec_whole, ops)
     hflops_tok = mflops_tok + rec_tok
     # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
     # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's
