@@ -1297,6 +1297,17 @@ def foundry_attention_kernel(row: dict) -> str:
     return "flash2" if large and size in FOUNDRY_FLASH2_LARGE else "flash1"
 
 
+def foundry_torch113(row: dict) -> bool:
+    """The llm-foundry rows measured with PyTorch 1.13.1 (issue 35 round 16, ac16): the A100 40GB table and the A100
+    80GB table's "PURE" rows are unchanged since the README of 300cc5c58 (2023-05-03), whose ``submit_benchmarks.py``
+    ran image ``mosaicml/pytorch:1.13.1_cu117-python3.10-ubuntu20.04`` (setup.py ``torch==1.13.1``; the README: "TODO:
+    Update tables with torch 2.0"). Torch 1.13's non-reentrant checkpoint re-runs the whole layer (early stop came
+    with 2.1: pytorch/pytorch#96866), so these rows state ``checkpoint_early_stop: false``. The other tables (#543,
+    #838) ran ``mosaicml/pytorch:2.1.0_cu121`` (``sweep.sh`` @b2a43a147)."""
+    return row.get("gpu_type") == "A100 40GB" or "PURE" in (row.get("precision") or "") \
+        or row.get("mp_mode") == "PURE"
+
+
 def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
     """MosaicML llm-foundry MPT as benchmarked: 4h GeLU MLP, tied embeddings, FSDP FULL_SHARD (ZeRO-3) or
     SHARD_GRAD_OP (ZeRO-2), bf16. Composer wraps the model in PyTorch FSDP1 (``FullyShardedDataParallel`` with flat
@@ -1324,7 +1335,8 @@ def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
         "training": {"method": "pretrain", "precision": "bf16", "framework": "fsdp", "seq_len": row["seq_len"],
                      "micro_batch_size": row["micro_batch_size"], "global_batch_size": row["global_batch_size"],
                      "recompute": rec, "flash_attention": True, "fsdp_version": 1,
-                     "attention_kernel": foundry_attention_kernel(row)},
+                     "attention_kernel": foundry_attention_kernel(row),
+                     **({"checkpoint_early_stop": False} if foundry_torch113(row) else {})},
         "parallel": {"zero": row["zero_stage"]},
         "hardware": {"gpu": gpu_id(row), "num_gpus": row["num_gpus"], "gpus_per_node": 8},
     }, []

@@ -546,17 +546,22 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: → ``checkpoint_wrapper(CheckpointImpl.NO_REENTRANT)``), torchtune (``training/activations.py``), TRL. Not in
 #: torchtitan since 25413d224 (2025-08-29, ``activation_checkpoint.early_stop`` default False): its later runs
 #: re-run the whole layer, and the model is faster than they are by the skipped GEMM (up to ~8% of a full-AC step).
-#: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too. Not for GPT-NeoX v1.0 (its
-#: ``megatron/mpu/random.py`` ``checkpoint`` is DeepSpeed's / Megatron's reentrant ``CheckpointFunction``) nor nanotron
-#: (not checked), which :func:`frameworks.checkpoint_nonreentrant` counts as non-reentrant only for the host hooks.
+#: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too: ``training.checkpoint_early_stop``
+#: false. Not for the tools of :data:`frameworks.EARLY_STOP_NO_SWITCH` (GPT-NeoX v1.0 and nanotron included, which
+#: :func:`frameworks.checkpoint_nonreentrant` counts as non-reentrant for the host hooks only). Checked on this
+#: project's H100 (``bench/data/h100_measured_2026-12-06_probe.jsonl``, torch 2.11, Qwen2.5-1.5B, 28 layers, one
+#: forward + backward with gradient checkpointing): 5,629 kernel launches non-reentrant against 5,685 reentrant,
+#: 2 fewer a layer — the ``down_proj`` GEMM and the residual add after it; with LoRA 4 fewer (lora_B's GEMM, the
+#: scaling, the two adds: the frozen ``down_proj`` GEMM runs before them).
 CKPT_EARLY_STOP_SKIPS = 1.0
-CKPT_EARLY_STOP_EXCLUDED = ("gpt-neox", "nanotron")
 
 
-def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_whole, ops):
+def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_whole, ops,
+                          early_stop: bool | None = None):
     """Forward FLOPs per token the recompute forward does not run under non-reentrant checkpointing's early stop
-    (:data:`CKPT_EARLY_STOP_SKIPS`): the dense layers' MLP output linear, for each layer re-run whole. Element-wise."""
-    if lora or framework in CKPT_EARLY_STOP_EXCLUDED:
+    (:data:`CKPT_EARLY_STOP_SKIPS`): the dense layers' MLP output linear, for each layer re-run whole; none where
+    ``early_stop`` (``training.checkpoint_early_stop``) is False. Element-wise."""
+    if lora or not _frameworks.early_stop_switch(framework) or early_stop is False:
         return 0.0 * rec_whole
     last = params_mod.mlp_linears(m.arch, False)[-1]
     dense = float(m.L) * (1.0 - float(m.moe_frac))
@@ -1791,6 +1796,7 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    checkpoint_early_stop: bool | None = None,
     lora_ops_fused: bool | None = None,
     cuda_graph_scope: str | None = None,
     moe_capacity_factor: float | None = None,
@@ -1879,7 +1885,8 @@ def time_layout(
     # non-reentrant checkpointing's early stop: the layer's last GEMM is not re-run (CKPT_EARLY_STOP_SKIPS)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
-    rec_tok = rec_tok - early_stop_skip_flops(m, tool or framework, nonre, lora, rec_whole, ops)
+    rec_tok = rec_tok - early_stop_skip_flops(m, tool or framework, nonre, lora, rec_whole, ops,
+                                              checkpoint_early_stop)
     hflops_tok = mflops_tok + rec_tok
     # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
     # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's
@@ -5405,6 +5412,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
+        checkpoint_early_stop=getattr(t, "checkpoint_early_stop", None),
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
