@@ -191,8 +191,9 @@ class TrainingAdvanced(QObject):
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
         self.assume_box.setTitle(self.tr("Estimate assumptions"))
-        for key, (label, tip) in {**self._switch_texts(), **self._lora_texts(), **self._overlap_texts(),
-                                  **self._layout_texts(), **self._assumption_texts()}.items():
+        for key, (label, tip) in {**self._switch_texts(), **self._checkpoint_texts(), **self._lora_texts(),
+                                  **self._overlap_texts(), **self._layout_texts(),
+                                  **self._assumption_texts()}.items():
             self.labels[key].setText(label)
             self.fields[key].box.set_help(tip)
         f = self.fields
@@ -306,17 +307,6 @@ class TrainingAdvanced(QObject):
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
                 "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
                 "torch.compile")),
-            "checkpoint_reentrant": (self.tr("Reentrant checkpoint"), self.tr(
-                "use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF "
-                "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
-                "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
-                "on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice")),
-            "checkpoint_early_stop": (self.tr("Checkpoint early stop"), self.tr(
-                "Non-reentrant torch.utils.checkpoint stops the recompute once the backward's tensors are re-made, so "
-                "each layer's last matmul (the MLP's output projection) is not run again: about a third of the MLP's "
-                "recompute. Framework default: on (PyTorch 2.1 and later); off for PyTorch 1.13 and 2.0 and for "
-                "torchtitan since August 2025 (activation_checkpoint.early_stop). No effect with a reentrant "
-                "checkpoint, Megatron, DeepSpeed or Unsloth")),
             "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
                 "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
                 "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
@@ -334,6 +324,21 @@ class TrainingAdvanced(QObject):
                 "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
                 "the backward pass (more memory); from 0 to below 1")),
+        }
+
+    def _checkpoint_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "checkpoint_reentrant": (self.tr("Reentrant checkpoint"), self.tr(
+                "use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF "
+                "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
+                "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
+                "on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice")),
+            "checkpoint_early_stop": (self.tr("Checkpoint early stop"), self.tr(
+                "Non-reentrant torch.utils.checkpoint stops the recompute once the backward's tensors are re-made, so "
+                "each layer's last matmul (the MLP's output projection) is not run again: about a third of the MLP's "
+                "recompute. Framework default: on (PyTorch 2.1 and later); off for PyTorch 1.13 and 2.0 and for "
+                "torchtitan since August 2025 (activation_checkpoint.early_stop). No effect with a reentrant "
+                "checkpoint, Megatron, DeepSpeed or Unsloth")),
         }
 
     def _lora_texts(self) -> dict[str, tuple[str, str]]:
