@@ -545,7 +545,8 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: / llm-foundry (``fsdp_config.activation_checkpointing_reentrant: false`` in every ``yamls/pretrain/mpt-*.yaml`` @v0.3.0
 #: → ``checkpoint_wrapper(CheckpointImpl.NO_REENTRANT)``), torchtune (``training/activations.py``), TRL. Not in
 #: torchtitan since 25413d224 (2025-08-29, ``activation_checkpoint.early_stop`` default False): its later runs
-#: re-run the whole layer, and the model is faster than they are by the skipped GEMM (up to ~8% of a full-AC step).
+#: re-run the whole layer (``training.checkpoint_early_stop: false``; left at PyTorch's default the model is faster
+#: than they are by the skipped GEMM, up to ~8% of a full-AC step).
 #: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too: ``training.checkpoint_early_stop``
 #: false. Not for the tools of :data:`frameworks.EARLY_STOP_NO_SWITCH` (GPT-NeoX v1.0 and nanotron included, which
 #: :func:`frameworks.checkpoint_nonreentrant` counts as non-reentrant for the host hooks only). Checked on this
