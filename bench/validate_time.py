@@ -1277,6 +1277,37 @@ def megatron_core_scenario(row: dict) -> tuple[dict, list[str]]:
     }, notes
 
 
+#: llm-foundry sizes whose large-scale H100 rows ran FlashAttention-2 (issue 35 round 16, ac16)
+FOUNDRY_FLASH2_LARGE = ("1b", "3b", "7b", "70b")
+
+
+def foundry_attention_kernel(row: dict) -> str:
+    """The attention kernel each llm-foundry table ran (issue 35 round 16, ac16), from the scripts that made it.
+
+    * H100 BF16 large scale (>= 128 GPUs; PR #838, 5e85bd62d, 2024-01): ``scripts/train/benchmarking/sweep.py`` passes
+      ``--attn_impl flash`` for 1b, 3b, 7b and 70b and ``--attn_impl triton`` for 13b and 30b, and that PR's
+      ``submit_benchmarks.py`` installs ``.[gpu-flash2]`` (flash-attn 2.4.2): ``flash`` is FlashAttention-2 → ``flash2``.
+    * Every other table (H100 BF16 / FP8 8–64 GPUs and A100 80GB: PR #543, b2a43a147, 2023-10; A100 40GB: unchanged since
+      300cc5c58, 2023-05): ``submit_benchmarks.py``'s ``--attn_impl`` default ``triton`` (``sweep.sh`` never passes it)
+      and the v0.3.0 yamls' ``attn_impl: triton`` — llm-foundry's Triton FlashAttention, which the FlashAttention-2
+      paper measures at FlashAttention-1's rate on the A100 (arXiv:2307.08691, Fig. 4) → ``flash1`` (on Hopper the
+      model's ``flash1`` keeps FlashAttention-2's figures: no Hopper rate of the Triton kernel is published)."""
+    size = row["model_name"].split("-")[-1].lower()
+    large = "H100" in (row.get("gpu_type") or "") and row["num_gpus"] >= 128
+    return "flash2" if large and size in FOUNDRY_FLASH2_LARGE else "flash1"
+
+
+def foundry_torch113(row: dict) -> bool:
+    """The llm-foundry rows measured with PyTorch 1.13.1 (issue 35 round 16, ac16): the A100 40GB table and the A100
+    80GB table's "PURE" rows are unchanged since the README of 300cc5c58 (2023-05-03), whose ``submit_benchmarks.py``
+    ran image ``mosaicml/pytorch:1.13.1_cu117-python3.10-ubuntu20.04`` (setup.py ``torch==1.13.1``; the README: "TODO:
+    Update tables with torch 2.0"). Torch 1.13's non-reentrant checkpoint re-runs the whole layer (early stop came
+    with 2.1: pytorch/pytorch#96866), so these rows state ``checkpoint_early_stop: false``. The other tables (#543,
+    #838) ran ``mosaicml/pytorch:2.1.0_cu121`` (``sweep.sh`` @b2a43a147)."""
+    return row.get("gpu_type") == "A100 40GB" or "PURE" in (row.get("precision") or "") \
+        or row.get("mp_mode") == "PURE"
+
+
 def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
     """MosaicML llm-foundry MPT as benchmarked: 4h GeLU MLP, tied embeddings, FSDP FULL_SHARD (ZeRO-3) or
     SHARD_GRAD_OP (ZeRO-2), bf16. Composer wraps the model in PyTorch FSDP1 (``FullyShardedDataParallel`` with flat
@@ -1289,8 +1320,7 @@ def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
     ``no_bias``, and ``MPTConfig``'s defaults are ``learned_pos_emb=True``, ``alibi=False``, ``no_bias=False``
     (``llmfoundry/models/mpt/configuration_mpt.py``): learned positions and biases on every linear. The tables'
     NumParams confirm it (7B at 2k: 6,658,859,008 = 32 × (12h² + 9h + 4h) + V·h + 2048·h + 2h; at 4k +2048·h).
-    The Triton kernel (``flash_attn_triton.py``, Tri Dao's FlashAttention in Triton) has FlashAttention-2's
-    algorithm, backward recompute included, at no faster a rate on Hopper (no wgmma), so ``flash2`` stands.
+    The attention kernel per table: :func:`foundry_attention_kernel` (issue 35 round 16: before, ``flash2`` for all).
     Eager element-wise kernels: ``LPLayerNorm`` is one ``F.layer_norm`` call, the MLP's activation one
     ``nn.GELU(approximate='none')`` (v0.3.0 ``llmfoundry/models/layers/norm.py``, ``ffn.py``): ``hidden_act`` gelu."""
     h = row["hidden_size"]
@@ -1304,7 +1334,9 @@ def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
                   "max_position_embeddings": row["seq_len"], "hidden_act": "gelu"},
         "training": {"method": "pretrain", "precision": "bf16", "framework": "fsdp", "seq_len": row["seq_len"],
                      "micro_batch_size": row["micro_batch_size"], "global_batch_size": row["global_batch_size"],
-                     "recompute": rec, "flash_attention": True, "fsdp_version": 1},
+                     "recompute": rec, "flash_attention": True, "fsdp_version": 1,
+                     "attention_kernel": foundry_attention_kernel(row),
+                     **({"checkpoint_early_stop": False} if foundry_torch113(row) else {})},
         "parallel": {"zero": row["zero_stage"]},
         "hardware": {"gpu": gpu_id(row), "num_gpus": row["num_gpus"], "gpus_per_node": 8},
     }, []
@@ -1844,6 +1876,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("memoos16.md"),
         *_fragments("postoos16.md"),
         *_fragments("ftoos16.md"),
+        *_fragments("ac16.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "

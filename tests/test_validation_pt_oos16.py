@@ -52,27 +52,34 @@ def test_mapping_follows_the_public_rows_and_flags_what_is_assumed():
     assert v.scenario(big)["parallel"]["zero"] == (3 if big["sharding"] == "FULL_SHARD" else 2)
 
 
-def test_every_row_is_predicted_and_before_is_today():
-    """No model change this round: today's predictions are the ones recorded before (main 96ef3860)."""
+def test_every_row_is_predicted_and_only_the_round16_mechanisms_move_it():
+    """Round 16 (ac16) changed two things: non-reentrant checkpointing's early stop (AC rows faster where the run had
+    PyTorch >= 2.1) and the Triton kernel entered as ``flash1`` (A100 rows slower). An H100 row without checkpointing
+    keeps its BEFORE figure; an A100 40GB row (PyTorch 1.13.1, no early stop) is not faster than before."""
     res = v.results()
     assert len(res) == len(v.BEFORE) == 198
     for r in res:
         assert r["pred"] is not None
-        assert r["pred"] == pytest.approx(r["before"], rel=2e-3, abs=1.0)
+        row = r["row"]
+        if row["activation_recompute"] == "none" and row["gpu_type"].startswith("H100"):
+            assert r["pred"] == pytest.approx(r["before"], rel=2e-3, abs=1.0)
+        if row["activation_recompute"] == "full" and row["gpu_type"].startswith("H100"):
+            assert r["pred"] > r["before"]
+        if row["gpu_type"] == "A100 40GB":
+            assert r["pred"] <= r["before"] * 1.002 + 1.0
 
 
-def test_score_and_the_long_sequence_miss():
-    """The set as a whole: median 10.2%, p90 51.7% (+4.6% signed); the sequences of 16k and more are the miss
-    (+46% median, every one of the 45 too fast): the attention core at FlashAttention-2's rate where llm-foundry ran
-    the Triton kernel (note §3)."""
+def test_score_after_round16():
+    """Before (main 96ef3860): median 10.2%, p90 51.7%, +4.6% signed, every row of 16k tokens or more too fast
+    (+46% median). After ac16: 6.9% / 14.8% / −4.6%; the long rows' median |error| 6.9% (H100 ones still too fast)."""
     res = v.results()
     n, med, p90, sgn = v.vbd.stats(res)
     assert n == 198
-    assert med == pytest.approx(0.102, abs=0.002) and p90 == pytest.approx(0.517, abs=0.005)
-    long = [r["pred"] / r["pub"] - 1 for r in res if r["row"]["seq_len"] >= 16384]
-    assert len(long) == 45 and min(long) > 0 and statistics.median(long) > 0.40
-    short = [abs(r["pred"] / r["pub"] - 1) for r in res if r["row"]["seq_len"] <= 2048]
-    assert statistics.median(short) < 0.08
+    assert med == pytest.approx(0.069, abs=0.002) and p90 == pytest.approx(0.148, abs=0.005)
+    long = [abs(r["pred"] / r["pub"] - 1) for r in res if r["row"]["seq_len"] >= 16384]
+    assert len(long) == 45 and statistics.median(long) < 0.08
+    before = [r["before"] / r["pub"] - 1 for r in res if r["row"]["seq_len"] >= 16384]
+    assert min(before) > 0 and statistics.median(before) > 0.40
 
 
 def test_the_fragment_is_included_and_carries_the_score():

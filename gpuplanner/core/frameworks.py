@@ -759,6 +759,18 @@ OWN_CHECKPOINT_TOOLS = ("megatron", "megatron-swift", "megatron-bridge", "unslot
 CHECKPOINT_REENTRANT_REFUSED = {True: OWN_CHECKPOINT_TOOLS + ("fsdp",), False: OWN_CHECKPOINT_TOOLS}
 
 
+#: Tools whose whole-layer recompute is not PyTorch's non-reentrant checkpoint, so ``training.checkpoint_early_stop``
+#: does nothing there (issue 35 round 16, ac16): Megatron-Core tools and Unsloth (their own functions), DeepSpeed's
+#: reentrant ``deepspeed.checkpointing.checkpoint``, GPT-NeoX v1.0 (Megatron's/DeepSpeed's ``CheckpointFunction``,
+#: ``megatron/mpu/random.py``), nanotron (not checked).
+EARLY_STOP_NO_SWITCH = OWN_CHECKPOINT_TOOLS + ("deepspeed", "gpt-neox", "nanotron")
+
+
+def early_stop_switch(tool: str) -> bool:
+    """Whether ``training.checkpoint_early_stop`` can matter for ``tool`` (:data:`EARLY_STOP_NO_SWITCH`)."""
+    return tool not in EARLY_STOP_NO_SWITCH
+
+
 def reentrant_switch(tool: str) -> bool:
     """Whether ``tool`` lets the user choose ``use_reentrant`` (it refuses neither value:
     :data:`CHECKPOINT_REENTRANT_REFUSED`)."""

@@ -401,6 +401,13 @@ class TrainingSection(_Section):
                           "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc); null: the tool's default "
                           "(core/frameworks.checkpoint_nonreentrant): false for transformers >= 5 and TRL, true for "
                           "LLaMA-Factory and Axolotl SFT; Megatron and Unsloth run their own checkpoint function")
+    checkpoint_early_stop: bool | None = Field(
+        None, description="non-reentrant torch.utils.checkpoint stops the recompute forward once the backward's tensors "
+                          "are re-made, so a layer's last GEMM (the MLP's output linear) is not re-run "
+                          "(torch.utils.checkpoint.set_checkpoint_early_stop; torchtitan activation_checkpoint."
+                          "early_stop); null: PyTorch's default, on since 2.1 (false for PyTorch 1.13/2.0 and for "
+                          "torchtitan since August 2025). No effect with a reentrant checkpoint "
+                          "(core/timing.CKPT_EARLY_STOP_SKIPS)")
 
     empty_cache_steps: int | None = Field(
         None, ge=1, le=1_000_000,

@@ -530,6 +530,43 @@ EAGER_OPS_DORA_FWD, EAGER_OPS_DORA_BWD = 12.0, 8.0
 #: layer's kernels), leave 1.05–1.18 ms per layer after the model's recompute kernels. Host time, so it scales with
 #: the CPU like the EAGER_* figures.
 CKPT_NONREENTRANT_LAYER_S = 1.06e-3
+#: Non-reentrant checkpointing's early stop (issue 35 round 16, ac16): from PyTorch 2.1 ``torch.utils.checkpoint`` with
+#: ``use_reentrant=False`` stops the recompute forward as soon as the last tensor the backward needs has been saved
+#: again (pytorch/pytorch#96866, "Make early stop the default for checkpoint", merged 2023-03, first released in 2.1;
+#: ``set_checkpoint_early_stop``: "By default, non-reentrant checkpoint stops recomputation as soon as it has computed
+#: all needed Tensors"; ``_recomputation_hook.pack_hook`` raises ``_StopRecomputationError`` at the last saved tensor).
+#: Autograd saves an op's inputs before it runs the kernel (the generated ``VariableType`` code builds each
+#: ``SavedVariable`` of an input, which calls the pack hook, then redispatches the op), so the last saved tensors of a
+#: decoder layer are the MLP's output linear's input and weight, and its GEMM (FC2 / ``down_proj``: ``fan_in`` ×
+#: ``hidden``, a third of a GeLU MLP's matmuls, 4h² of MPT's 12h² a token) is not re-run: what follows it (bias add,
+#: dropout at p = 0, residual add) saves nothing. Reentrant checkpointing (``CheckpointFunction``, Megatron's and
+#: DeepSpeed's own) re-runs the whole forward. Applied to full (not LoRA/QLoRA: the adapters' own linears come after
+#: the frozen base GEMM) training of the dense layers, where :func:`frameworks.checkpoint_nonreentrant` holds: Composer
+#: / llm-foundry (``fsdp_config.activation_checkpointing_reentrant: false`` in every ``yamls/pretrain/mpt-*.yaml`` @v0.3.0
+#: → ``checkpoint_wrapper(CheckpointImpl.NO_REENTRANT)``), torchtune (``training/activations.py``), TRL. Not in
+#: torchtitan since 25413d224 (2025-08-29, ``activation_checkpoint.early_stop`` default False): its later runs
+#: re-run the whole layer (``training.checkpoint_early_stop: false``; left at PyTorch's default the model is faster
+#: than they are by the skipped GEMM, up to ~8% of a full-AC step).
+#: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too: ``training.checkpoint_early_stop``
+#: false. Not for the tools of :data:`frameworks.EARLY_STOP_NO_SWITCH` (GPT-NeoX v1.0 and nanotron included, which
+#: :func:`frameworks.checkpoint_nonreentrant` counts as non-reentrant for the host hooks only). Checked on this
+#: project's H100 (``bench/data/h100_measured_2026-12-06_probe.jsonl``, torch 2.11, Qwen2.5-1.5B, 28 layers, one
+#: forward + backward with gradient checkpointing): 5,629 kernel launches non-reentrant against 5,685 reentrant,
+#: 2 fewer a layer — the ``down_proj`` GEMM and the residual add after it; with LoRA 4 fewer (lora_B's GEMM, the
+#: scaling, the two adds: the frozen ``down_proj`` GEMM runs before them).
+CKPT_EARLY_STOP_SKIPS = 1.0
+
+
+def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_whole, ops,
+                          early_stop: bool | None = None):
+    """Forward FLOPs per token the recompute forward does not run under non-reentrant checkpointing's early stop
+    (:data:`CKPT_EARLY_STOP_SKIPS`): the dense layers' MLP output linear, for each layer re-run whole; none where
+    ``early_stop`` (``training.checkpoint_early_stop``) is False. Element-wise."""
+    if lora or not _frameworks.early_stop_switch(framework) or early_stop is False:
+        return 0.0 * rec_whole
+    last = params_mod.mlp_linears(m.arch, False)[-1]
+    dense = float(m.L) * (1.0 - float(m.moe_frac))
+    return ops.where(nonre, CKPT_EARLY_STOP_SKIPS * rec_whole * 2.0 * last.fan_in * last.fan_out * dense, 0.0)
 #: The tools whose training loop waits for the GPU after every micro-batch, so that each micro-batch's forward starts
 #: on an idle GPU: the Hugging Face Trainer's ``_inner_training_loop`` tests ``torch.isnan(tr_loss_step) or
 #: torch.isinf(tr_loss_step)`` in a Python ``if`` after each ``training_step`` (``logging_nan_inf_filter``, default
@@ -1760,6 +1797,7 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    checkpoint_early_stop: bool | None = None,
     lora_ops_fused: bool | None = None,
     cuda_graph_scope: str | None = None,
     moe_capacity_factor: float | None = None,
@@ -1845,6 +1883,11 @@ def time_layout(
         mflops_tok = 3.0 * (fwd.layers + fwd.head + fwd.attention)
     rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
                + rec_op * op_lin * (fwd.layers + f_lora) + rec_sel * mod["flops"])
+    # non-reentrant checkpointing's early stop: the layer's last GEMM is not re-run (CKPT_EARLY_STOP_SKIPS)
+    nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
+                                                zero)
+    rec_tok = rec_tok - early_stop_skip_flops(m, tool or framework, nonre, lora, rec_whole, ops,
+                                              checkpoint_early_stop)
     hflops_tok = mflops_tok + rec_tok
     # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
     # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's
@@ -2001,8 +2044,6 @@ def time_layout(
     # FSDP1's hooks around each decoder-layer unit of a fully trained model (core/fsdp1_units.py): more host time
     host_mb = host_mb + where(fused, 0.0, fsdp1_unit_host_mb(m, framework, fsdp_version, method, rec_whole, pp))
     # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
-    nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
-                                                zero)
     host_mb = host_mb + where(fused, 0.0, where(nonre, (rec_whole + rec_op) * CKPT_NONREENTRANT_LAYER_S * (m.L / pp),
                                                 0.0))
     # Transformers' eager MoE block (core/hf_moe.py): a host sync per hit expert in each Python forward pass; the
@@ -5423,6 +5464,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
+        checkpoint_early_stop=getattr(t, "checkpoint_early_stop", None),
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),

@@ -35,7 +35,7 @@ def test_switches_and_overlap_write_the_training_section(win):
         f[key].setChecked(not default)
         assert getattr(user(win).training, key) is (not default)
     for key in ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm",
-                "compile_loss", "checkpoint_reentrant"):
+                "compile_loss", "checkpoint_reentrant", "checkpoint_early_stop"):
         assert getattr(user(win).training, key) is None and f[key].currentData() == "default"
         choose(f[key], "off")
         assert getattr(user(win).training, key) is False
@@ -223,3 +223,13 @@ def test_moe_token_drop_choice(win):
     type_text(f["moe_capacity_factor"], "-1")
     refused(f["moe_capacity_factor"])
     assert user(win).parallel.moe_capacity_factor == 1.0
+
+
+def test_checkpoint_early_stop_only_where_pytorch_checkpoints(win):
+    """Issue 35 round 16 (ac16): the early-stop switch means nothing for Megatron's, DeepSpeed's or Unsloth's own
+    checkpoint functions (core/frameworks.early_stop_switch); a set value stays enabled."""
+    f = _adv(win)
+    win.model.set("training.framework", "fsdp")
+    assert f["checkpoint_early_stop"].isEnabled()
+    win.model.set("training.framework", "megatron")
+    assert not f["checkpoint_early_stop"].isEnabled()

@@ -9803,6 +9803,14 @@
         <translation>FSDP2 fp32 上转</translation>
     </message>
     <message>
+        <source>Checkpoint early stop</source>
+        <translation>检查点提前停止</translation>
+    </message>
+    <message>
+        <source>Non-reentrant torch.utils.checkpoint stops the recompute once the backward&apos;s tensors are re-made, so each layer&apos;s last matmul (the MLP&apos;s output projection) is not run again: about a third of the MLP&apos;s recompute. Framework default: on (PyTorch 2.1 and later); off for PyTorch 1.13 and 2.0 and for torchtitan since August 2025 (activation_checkpoint.early_stop). No effect with a reentrant checkpoint, Megatron, DeepSpeed or Unsloth</source>
+        <translation>非可重入的 PyTorch 检查点在反向所需的张量重新算出后即停止重算，每层最后一个矩阵乘（MLP 的输出投影）不再运行：约省去 MLP 重算的三分之一。框架默认：开启（PyTorch 2.1 及以后）；PyTorch 1.13 与 2.0 以及 2025 年 8 月以后的 torchtitan 为关闭。可重入检查点、Megatron、DeepSpeed 与 Unsloth 下无作用</translation>
+    </message>
+    <message>
         <source>Recompute modules</source>
         <translation>重计算模块</translation>
     </message>

@@ -63,6 +63,7 @@ class TrainingAdvanced(QObject):
         self.fields: dict[str, Any] = {k: BoundCheck(m, f"training.{k}") for k in SWITCHES}
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["checkpoint_reentrant"] = tri_state(m, "training.checkpoint_reentrant")
+        self.fields["checkpoint_early_stop"] = tri_state(m, "training.checkpoint_early_stop")
         self.fields["fsdp_no_sync"] = tri_state(m, "training.fsdp_no_sync")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout", allow_empty=True)  # empty: tool default
         self.fields["lora_layer"] = BoundCombo(m, "training.lora_layer", LORA_LAYERS)
@@ -130,6 +131,7 @@ class TrainingAdvanced(QObject):
               # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
               "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
               "checkpoint_reentrant": reentrant_switch(t.framework) or t.checkpoint_reentrant is not None,
+              "checkpoint_early_stop": frameworks.early_stop_switch(t.framework) or t.checkpoint_early_stop is not None,
               "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
         for key, enabled in on.items():
             self.fields[key].setEnabled(enabled)
@@ -189,8 +191,9 @@ class TrainingAdvanced(QObject):
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
         self.assume_box.setTitle(self.tr("Estimate assumptions"))
-        for key, (label, tip) in {**self._switch_texts(), **self._lora_texts(), **self._overlap_texts(),
-                                  **self._layout_texts(), **self._assumption_texts()}.items():
+        for key, (label, tip) in {**self._switch_texts(), **self._checkpoint_texts(), **self._lora_texts(),
+                                  **self._overlap_texts(), **self._layout_texts(),
+                                  **self._assumption_texts()}.items():
             self.labels[key].setText(label)
             self.fields[key].box.set_help(tip)
         f = self.fields
@@ -209,7 +212,8 @@ class TrainingAdvanced(QObject):
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
         f["tp_comm_overlap_disable_qkv"].setText(self.tr("the QKV projection's collectives not overlapped"))
         f["gpt_j_residual"].setText(self.tr("attention and MLP side by side, one all-reduce"))
-        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "ds_config_auto", "fsdp_no_sync"):
+        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "checkpoint_early_stop", "ds_config_auto",
+                  "fsdp_no_sync"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
@@ -303,11 +307,6 @@ class TrainingAdvanced(QObject):
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
                 "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
                 "torch.compile")),
-            "checkpoint_reentrant": (self.tr("Reentrant checkpoint"), self.tr(
-                "use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF "
-                "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
-                "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
-                "on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice")),
             "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
                 "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
                 "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
@@ -325,6 +324,21 @@ class TrainingAdvanced(QObject):
                 "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
                 "the backward pass (more memory); from 0 to below 1")),
+        }
+
+    def _checkpoint_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "checkpoint_reentrant": (self.tr("Reentrant checkpoint"), self.tr(
+                "use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF "
+                "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
+                "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
+                "on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice")),
+            "checkpoint_early_stop": (self.tr("Checkpoint early stop"), self.tr(
+                "Non-reentrant torch.utils.checkpoint stops the recompute once the backward's tensors are re-made, so "
+                "each layer's last matmul (the MLP's output projection) is not run again: about a third of the MLP's "
+                "recompute. Framework default: on (PyTorch 2.1 and later); off for PyTorch 1.13 and 2.0 and for "
+                "torchtitan since August 2025 (activation_checkpoint.early_stop). No effect with a reentrant "
+                "checkpoint, Megatron, DeepSpeed or Unsloth")),
         }
 
     def _lora_texts(self) -> dict[str, tuple[str, str]]:
