@@ -162,8 +162,28 @@ def intake_warnings(r: Any, host: HostRam | None = None) -> tuple[Msg, ...]:
                  "bubble (see the time share). Give more sequences per step (global batch) or, with torchtitan, a "
                  "smaller pipeline micro-batch (training.pipeline_microbatch_size)."),
             {"pp": pp, "m": int(m)}))
-    if host is not None and host.fits is False:
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),
-            {"need": host.total, "have": host.available}))
+    line = host_ram_line(host)
+    if line is not None:
+        out.append(line)
     return tuple(out)
+
+
+def host_ram_line(host: HostRam | None) -> Msg | None:
+    """What a plan with CPU offload says about host RAM per server: too little where the user gave the server's
+    (``hardware.host_ram_gib``), and where the user gave none, how much to ask the vendor for; None without offload
+    or when it fits. Issue 35 round 16 (advice16): the Mixtral example's #1 (8 × L40S, the optimizer in CPU
+    memory, a saver the user did not ask for) needs 1,044 GiB per server — more than the 1 TB of the 8-GPU servers
+    the price sheets list (SMM: "H100 ×8 (HGX, 1TB RAM)") — and no view of ``plan`` said so (only ``estimate``'s
+    memory table did). The planning guide's checklist step 2 ("Estimate memory") and its vendor questions: the
+    server's CPU memory is part of what is rented. The search's plans carry it among their warnings
+    (search.plan_warnings)."""
+    if host is None or host.total <= 0 or host.fits is True:
+        return None
+    if host.fits is False:
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),
+            {"need": host.total, "have": host.available})
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "CPU offload needs about {need:,.0f} GiB of host RAM per server (the offloaded states × {buf:g} for "
+             "pinned buffers): ask the vendor for servers with that much CPU memory, or enter it (CPU memory per "
+             "server) to check it."), {"need": host.total, "buf": host.buffer_factor})

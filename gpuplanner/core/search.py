@@ -61,6 +61,7 @@ from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
 from .frameworks import fsdp2_upcast_applies
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
+from .intake import host_ram_line
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
@@ -1142,7 +1143,8 @@ def _fabric_penalty(ctx: SearchContext, nodes: np.ndarray, num_gpus: np.ndarray)
     nodes on a price not known to come from networked servers (PriceTable.for_nodes found no networked quote for
     the card), while the rule is on. One price bills the rows, and rows of one GPU count share their nodes, so the
     bit is the same for a row and the row that outranks it in :func:`_unpriced_one`."""
-    fab = advisormod.no_fabric(nodes, getattr(ctx.price, "multi_node", None), num_gpus,
+    pin = ctx.resolved.scenario.constraints.rental_mode  # (the pinned mode's quotes bill every row: one word)
+    fab = advisormod.no_fabric(nodes, None if ctx.price is None else ctx.price.multi_node_for(pin), num_gpus,
                                advisormod.nvlink_domain(ctx.gpu))
     return advisormod.penalty(fabric=fab, switches=ctx.resolved.scenario.constraints.rules)
 
@@ -3507,6 +3509,8 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
     w += _server_warnings(s, p, gpu, tier)
+    host = host_ram_line(p.evaluation.host_ram)  # (CPU offload: the server's host RAM is rented too)
+    w += [] if host is None else [host]
     if tier == "1000B" or s.constraints.phase == "burst" or p.num_gpus >= 256:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
                                                  "planning on it."), {"n": p.num_gpus}))
