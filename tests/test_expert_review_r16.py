@@ -28,7 +28,6 @@ import pytest
 from gpuplanner.core import cost as costmod
 from gpuplanner.core import search as S
 from gpuplanner.core.evaluate import evaluate
-from gpuplanner.core.intake import HostRam, host_ram_line
 from gpuplanner.core.scenario import Scenario
 
 DATA = Path(__file__).resolve().parent / "data" / "expert_review_r16"
@@ -113,6 +112,8 @@ def test_weekly_networked_quote_two_nodes_rank_first():
 
 
 def test_host_ram_line_by_hand():
+    from gpuplanner.core.intake import HostRam, host_ram_line
+
     gib = 2.0 ** 30
     assert host_ram_line(None) is None
     assert host_ram_line(HostRam()) is None                                   # nothing offloaded
