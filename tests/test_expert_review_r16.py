@@ -154,3 +154,30 @@ def test_no_offload_no_host_ram_line(capsys):
 def test_host_ram_line_in_chinese(capsys):
     out = _cli(["plan", str(MIXTRAL), "--top", "1", "--lang", "zh_CN"], capsys)
     assert "CPU 卸载每台服务器约需 1,044 GiB 主机内存" in out
+
+
+def _mixtral(host_ram_gib: float) -> Scenario:
+    d = json.loads(MIXTRAL.read_text(encoding="utf-8"))
+    d["hardware"]["host_ram_gib"] = host_ram_gib
+    return Scenario.model_validate(d)
+
+
+def test_search_keeps_no_plan_over_the_users_host_ram():
+    """Servers of 768 GiB (the SMM sheet's 8 × RTX 4090 server; 1 TB for HGX H100): no listed plan needs more host
+    RAM per node than that (the L40S #1 needs 1,044 GiB), and every plan's own figure, from the same
+    intake.offloaded_states, agrees with the search."""
+    res = S.search(_mixtral(768.0), top=5)
+    assert res.plans
+    for p in res.plans:
+        hr = p.evaluation.host_ram
+        assert hr is None or hr.total <= 768.0, (p.gpu, p.num_gpus, hr)
+    assert (res.plans[0].gpu, res.plans[0].num_gpus) != ("l40s-48gb", 8)
+
+
+def test_search_keeps_a_plan_the_users_host_ram_holds():
+    """1,100 GiB servers hold the L40S plan's 1,044 GiB: it stays #1, and says nothing about host RAM."""
+    res = S.search(_mixtral(1100.0), top=1)
+    p = res.plans[0]
+    assert (p.gpu, p.num_gpus) == ("l40s-48gb", 8)
+    assert p.evaluation.host_ram.fits is True
+    assert not any("host RAM" in w.render() for w in p.warnings)

@@ -60,8 +60,8 @@ from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
 from .frameworks import fsdp2_upcast_applies
-from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
-from .intake import host_ram_line
+from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
+from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
@@ -970,6 +970,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     cap = float(ctx.gpu.memory_gib or 0.0)
     if ctx.plain is not None:  # (the layouts then memoised for the whole chunk: the filtered total is not kept)
         total, cap_max = _unfit_default(ctx, c, total, cap), None
+    if s.hardware.host_ram_gib is not None:  # (the same: a new array, never the memo's)
+        total, cap_max = _host_ram_unfit(ctx, c, total, float(s.hardware.host_ram_gib)), None
     if memo is not None and lazy:
         fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
         idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
@@ -1043,6 +1045,24 @@ def _unfit_default(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.nd
     if starts is not None:
         runs &= starts
     return np.where(runs, np.inf, total)
+
+
+def _host_ram_unfit(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.ndarray, avail: float) -> np.ndarray:
+    """``total`` with the rows whose CPU offload needs more host RAM per node than the user's servers have
+    (``hardware.host_ram_gib``) set to infinity: such a plan does not run there, as one over the GPU's memory does
+    not. The need is :func:`intake.offloaded_states` × DeepSpeed's buffer factor, as ``intake.host_ram`` counts it
+    for the plan (offloaded activations, a choice the user sets, are not counted here; the plan's own line still
+    says them). Issue 35 round 16 (advice16): with 512 GiB servers, the Mixtral example's #1 stayed 8 × L40S with
+    the optimizer in CPU memory (1,044 GiB a server), said only in a warning. A new array."""
+    r = ctx.resolved
+    if not (np.any(c["offload"]) or np.any(c["offload_params"])
+            or rl_model_offloaded(method_profile(r.scenario.training), r.scenario.training.framework)):
+        return total
+    opt, par = offloaded_states(r, trainable_params(r), tp=c["tp"], pp=c["pp"], dp=c["dp"], zero=c["zero"],
+                                offload=c["offload"], offload_params=c["offload_params"], num_gpus=c["num_gpus"],
+                                gpus_per_node=ctx.gpus_per_node)
+    need = (np.asarray(opt) + np.asarray(par)) * OFFLOAD_BUFFER_FACTOR / GIB
+    return np.where(need > avail, np.inf, total)
 
 
 def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, cap: float) -> np.ndarray:
