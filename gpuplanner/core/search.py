@@ -968,10 +968,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
 
     total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
     cap = float(ctx.gpu.memory_gib or 0.0)
-    if ctx.plain is not None:  # (the layouts then memoised for the whole chunk: the filtered total is not kept)
-        total, cap_max = _unfit_default(ctx, c, total, cap), None
-    if s.hardware.host_ram_gib is not None:  # (the same: a new array, never the memo's)
-        total, cap_max = _host_ram_unfit(ctx, c, total, float(s.hardware.host_ram_gib)), None
+    if ctx.plain is not None or s.hardware.host_ram_gib is not None:  # (the layouts then memoised for the whole
+        total, cap_max = _unfit_rows(ctx, c, total, cap), None          # chunk: the filtered total is not kept)
     if memo is not None and lazy:
         fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
         idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
@@ -1045,6 +1043,16 @@ def _unfit_default(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.nd
     if starts is not None:
         runs &= starts
     return np.where(runs, np.inf, total)
+
+
+def _unfit_rows(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.ndarray, cap: float) -> np.ndarray:
+    """``total`` with the rows that cannot be plans set to infinity: where unset savers are searched, those that run
+    without them (:func:`_unfit_default`); where the user gave the servers' host RAM, those whose CPU offload needs
+    more (:func:`_host_ram_unfit`). A new array (the memo's stored one is left as it is)."""
+    if ctx.plain is not None:
+        total = _unfit_default(ctx, c, total, cap)
+    avail = ctx.resolved.scenario.hardware.host_ram_gib
+    return total if avail is None else _host_ram_unfit(ctx, c, total, float(avail))
 
 
 def _host_ram_unfit(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.ndarray, avail: float) -> np.ndarray:
