@@ -60,6 +60,9 @@ def test_a_pinned_mode_the_card_lacks_waits_card_hour_calendar():
     assert week.cost is None and math.isfinite(week.calendar_days)
     assert week.calendar_days == pytest.approx(card.calendar_days, rel=1e-12)
     assert week.calendar_days > week.compute_days  # (setup and data migration on top of the work)
+    # the band's ends in the same calendar (its far end read "—" once the plan no longer stopped)
+    assert all(math.isfinite(d) for d in week.calendar_days_band)
+    assert week.calendar_days_band == pytest.approx(card.calendar_days_band, rel=1e-12)
 
 
 def test_weekly_quote_sheet_plans(capsys):

@@ -748,9 +748,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     best = int(arr.best[0])
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
-    cal_h = _billed_calendar_hours(arr, best, total)
+    cal_i, cal_h = _billed_calendar(arr, best, total)
     mode = MODES[best] if total is not None else None
-    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None, (cal_h / 24.0, total))
+    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, cal_i, total is not None, (cal_h / 24.0, total))
     host = host_ram(r, est.trainable)
     warnings = intake_warnings(r, host) + _model_support(s, r)
     messages = _plan_messages(r, est, price, warnings)
@@ -913,13 +913,15 @@ def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, co
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 
 
-def _billed_calendar_hours(arr: Any, best: int, total: float | None) -> float:
-    """Calendar hours of the mode that bills the plan; where it is unpriced (``total`` None: no price, or a rental
+def _billed_calendar(arr: Any, best: int, total: float | None) -> tuple[int, float]:
+    """``(mode index, calendar hours)`` of the mode that bills the plan (its band's ends are read in the same
+    mode, :func:`_bands`); where it is unpriced (``total`` None: no price, or a rental
     mode the user pinned that this card's price does not offer), card-hour rental's calendar, which
     cost.rental_costs keeps priced or not: what the user would wait, never an endless one. Issue 35 round 16
     (advice16): a team's weekly quote sheet without the document's default card (1 × H100, no weekly price)
     stopped ``plan`` with "no session outlasts its setup" (plausible.check_plausible read the infinite calendar)."""
-    return float(arr.calendar_hours[best if total is not None else 0][0])
+    i = best if total is not None else 0
+    return i, float(arr.calendar_hours[i][0])
 
 
 def _fabric(price: GpuPrice | None, nodes: int, gpu: Any, num_gpus: int, pin: str | None = None) -> dict:
