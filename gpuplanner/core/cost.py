@@ -188,6 +188,17 @@ class GpuPrice:
                 if getattr(self, k) is not None]
         return combine_multi_node(*vals)
 
+    def multi_node_for(self, pin: str | None) -> bool | None:
+        """:attr:`multi_node` of the figures that bill rental mode ``pin`` (:data:`MODE_PRICES`) when the user pinned
+        one (``constraints.rental_mode``: every plan is billed in it, so only its quotes rent the servers), else of
+        every quoted figure. Issue 35 round 16 (advice16): a Shenzhen team's weekly quote for networked H800 servers
+        (``multi_node`` true), billing every plan, failed "networked multi-node price" because the default card-hour
+        and monthly figures kept beside it (AutoDL, omniyq: single machines) bill none of them."""
+        if pin is None or pin not in MODE_PRICES:
+            return self.multi_node
+        vals = [self.fabrics.get(k) for k in MODE_PRICES[pin] if getattr(self, k) is not None]
+        return combine_multi_node(*vals) if vals else self.multi_node
+
     @property
     def kind(self) -> str | None:
         """The kind of the figure the ranking reads first: the card-hour quote's, else the month's, week's or spot's."""

@@ -746,11 +746,11 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
         setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads, pin=c.rental_mode)
     best = int(arr.best[0])
-    cal_h = float(arr.calendar_hours[best][0])
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
+    cal_i, cal_h = _billed_calendar(arr, best, total)
     mode = MODES[best] if total is not None else None
-    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None, (cal_h / 24.0, total))
+    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, cal_i, total is not None, (cal_h / 24.0, total))
     host = host_ram(r, est.trainable)
     warnings = intake_warnings(r, host) + _model_support(s, r)
     messages = _plan_messages(r, est, price, warnings)
@@ -774,7 +774,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes, r.gpu, h.num_gpus) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes, r.gpu, h.num_gpus, c.rental_mode) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
         grade_mfu=graded_used, grade_ceiling=cls_ceiling,
         pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
@@ -913,13 +913,25 @@ def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, co
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 
 
-def _fabric(price: GpuPrice | None, nodes: int, gpu: Any, num_gpus: int) -> dict:
+def _billed_calendar(arr: Any, best: int, total: float | None) -> tuple[int, float]:
+    """``(mode index, calendar hours)`` of the mode that bills the plan (its band's ends are read in the same
+    mode, :func:`_bands`); where it is unpriced (``total`` None: no price, or a rental
+    mode the user pinned that this card's price does not offer), card-hour rental's calendar, which
+    cost.rental_costs keeps priced or not: what the user would wait, never an endless one. Issue 35 round 16
+    (advice16): a team's weekly quote sheet without the document's default card (1 × H100, no weekly price)
+    stopped ``plan`` with "no session outlasts its setup" (plausible.check_plausible read the infinite calendar)."""
+    i = best if total is not None else 0
+    return i, float(arr.calendar_hours[i][0])
+
+
+def _fabric(price: GpuPrice | None, nodes: int, gpu: Any, num_gpus: int, pin: str | None = None) -> dict:
     """What rules.price_fabric reads: the plan's nodes and whether its price's quotes offer networked servers
-    (``domain``: the GPUs of one NVLink domain beyond a server when the plan fits in it, advisor.nvlink_domain)."""
+    (``domain``: the GPUs of one NVLink domain beyond a server when the plan fits in it, advisor.nvlink_domain;
+    ``pin``: the user's rental mode, whose quotes alone bill the plan, :meth:`GpuPrice.multi_node_for`)."""
     if price is None:
         return {"price_fabric": None}
     dom = advisormod.nvlink_domain(gpu)
-    return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node, "why": price.multi_node_source or "",
+    return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node_for(pin), "why": price.multi_node_source or "",
                              "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {}),
                              # the default pick (PriceTable.for_nodes): no networked quote of the card when not True
                              "default": bool(price.is_default), "gpu": getattr(gpu, "name", "") or "",

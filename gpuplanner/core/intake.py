@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from dataclasses import dataclass
+
+import numpy as np
 from .frameworks import engine_of, pipeline_split
 from .estimate import memory_kwargs
 from .i18n import QT_TRANSLATE_NOOP
@@ -67,38 +69,19 @@ class HostRam:
 def host_ram(r: Any, trainable: int) -> HostRam | None:
     """Host RAM per node for the scenario's CPU offload (None without offload).
 
-    Per GPU, the offloaded states of its shard: the model is split over ``tp·pp`` and, with ZeRO ≥ 1, the
-    optimizer side over the data-parallel ranks (ZeRO-3 also the parameters); a node holds
-    ``min(num_gpus, gpus_per_node)`` GPUs' shares. Bytes per trainable parameter: fp32 master (or the
-    framework's master bytes) + moments + fp32 gradients for the optimizer, 2 for 16-bit parameters
-    (DeepSpeed's estimators count the same 16 and 18 bytes). Offloaded activations: what the layers save for
-    backward without offload (``memory_arrays``' ``activations_saved``)."""
+    Per GPU, the offloaded states of its shard (:func:`offloaded_states`); offloaded activations: what the layers
+    save for backward without offload (``memory_arrays``' ``activations_saved``)."""
     s = r.scenario
     p, t, h = s.parallel, s.training, s.hardware
     rl_off = rl_model_offloaded(method_profile(t), t.framework)
     if not (p.offload_optimizer or p.offload_params or t.activation_offload or rl_off):
         return None
     gpus_in_node = min(h.num_gpus, h.gpus_per_node)
-    model_split = p.tp * p.pp
     dp = s.dp
-    opt = params = acts = 0.0
-    if p.offload_optimizer or p.offload_params:
-        sb = state_bytes(t.framework, t.precision, t.optimizer, t.master_weights)
-        moments = r.facts.adafactor_bytes_per_param if t.optimizer == "adafactor" else sb.moments
-        per_param = max(sb.master, 4.0 if t.master_weights else 2.0) + moments + CPU_GRAD_BYTES
-        share = trainable / model_split / (dp if p.zero >= 1 else 1)
-        opt = per_param * share * gpus_in_node
-    if p.offload_params:
-        total = r.params.total
-        frozen_b = 2.0 if t.precision != "fp32" else 4.0
-        params = frozen_b * total / model_split / (dp if p.zero >= 3 else 1) * gpus_in_node
-    if rl_off:
-        # training.rl.offload_model (issue 35 round 12): Megatron-SWIFT's pinned copy of the 16-bit weights and,
-        # unless the CPU optimizer keeps them there, the fp32 master and moments (timing.RL_MODEL_OFFLOAD_OPT_BYTES)
-        share = trainable / model_split
-        params += 2.0 * r.params.total / model_split * gpus_in_node
-        if not p.offload_optimizer:
-            opt += RL_MODEL_OFFLOAD_OPT_BYTES * share / (dp if p.zero >= 1 else 1) * gpus_in_node
+    opt, params = offloaded_states(r, trainable, tp=p.tp, pp=p.pp, dp=dp, zero=p.zero, offload=p.offload_optimizer,
+                                   offload_params=p.offload_params, num_gpus=h.num_gpus,
+                                   gpus_per_node=h.gpus_per_node)
+    acts = 0.0
     if t.activation_offload:
         kw = memory_kwargs(r)
         kw["activation_offload"] = False
@@ -107,8 +90,40 @@ def host_ram(r: Any, trainable: int) -> HostRam | None:
             recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1,
             grad_accum=s.grad_accum, vpp=p.vpp, offload=p.offload_optimizer)
         acts = float(arr["activations_saved"]) * gpus_in_node
-    return HostRam(optimizer=opt / GIB, params=params / GIB, activations=acts / GIB,
+    return HostRam(optimizer=float(opt) / GIB, params=float(params) / GIB, activations=acts / GIB,
                    available=getattr(h, "host_ram_gib", None))
+
+
+def offloaded_states(r: Any, trainable: int, *, tp, pp, dp, zero, offload, offload_params, num_gpus,
+                     gpus_per_node: int):
+    """Bytes of optimizer states and of parameters that CPU offload keeps in one node's host RAM,
+    ``(optimizer, params)``, element-wise over the layout arguments (scalars for one plan, the search's columns for
+    its rows; :func:`host_ram` and ``search._host_ram_unfit`` read the same figures).
+
+    The model is split over ``tp·pp`` and, with ZeRO ≥ 1, the optimizer side over the data-parallel ranks (ZeRO-3
+    also the parameters); a node holds ``min(num_gpus, gpus_per_node)`` GPUs' shares. Bytes per trainable
+    parameter: fp32 master (or the framework's master bytes) + moments + fp32 gradients for the optimizer, 2 for
+    16-bit parameters (DeepSpeed's estimators count the same 16 and 18 bytes). ``training.rl.offload_model``
+    (issue 35 round 12): Megatron-SWIFT's pinned copy of the 16-bit weights and, unless the CPU optimizer keeps
+    them there, the fp32 master and moments (timing.RL_MODEL_OFFLOAD_OPT_BYTES)."""
+    s = r.scenario
+    t = s.training
+    rl_off = rl_model_offloaded(method_profile(t), t.framework)
+    gpus_in_node = np.minimum(np.asarray(num_gpus), gpus_per_node)
+    model_split = np.asarray(tp) * np.asarray(pp)
+    zero, offload, offload_params = np.asarray(zero), np.asarray(offload, bool), np.asarray(offload_params, bool)
+    opt_dp = np.where(zero >= 1, np.asarray(dp), 1)
+    sb = state_bytes(t.framework, t.precision, t.optimizer, t.master_weights)
+    moments = r.facts.adafactor_bytes_per_param if t.optimizer == "adafactor" else sb.moments
+    per_param = max(sb.master, 4.0 if t.master_weights else 2.0) + moments + CPU_GRAD_BYTES
+    opt = np.where(offload | offload_params, per_param * trainable / model_split / opt_dp * gpus_in_node, 0.0)
+    frozen_b = 2.0 if t.precision != "fp32" else 4.0
+    params = np.where(offload_params, frozen_b * r.params.total / model_split / np.where(zero >= 3, np.asarray(dp), 1)
+                      * gpus_in_node, 0.0)
+    if rl_off:
+        params = params + 2.0 * r.params.total / model_split * gpus_in_node
+        opt = opt + np.where(offload, 0.0, RL_MODEL_OFFLOAD_OPT_BYTES * trainable / model_split / opt_dp * gpus_in_node)
+    return opt, params
 
 
 def intake_warnings(r: Any, host: HostRam | None = None) -> tuple[Msg, ...]:
@@ -162,8 +177,28 @@ def intake_warnings(r: Any, host: HostRam | None = None) -> tuple[Msg, ...]:
                  "bubble (see the time share). Give more sequences per step (global batch) or, with torchtitan, a "
                  "smaller pipeline micro-batch (training.pipeline_microbatch_size)."),
             {"pp": pp, "m": int(m)}))
-    if host is not None and host.fits is False:
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),
-            {"need": host.total, "have": host.available}))
+    line = host_ram_line(host)
+    if line is not None:
+        out.append(line)
     return tuple(out)
+
+
+def host_ram_line(host: HostRam | None) -> Msg | None:
+    """What a plan with CPU offload says about host RAM per server: too little where the user gave the server's
+    (``hardware.host_ram_gib``), and where the user gave none, how much to ask the vendor for; None without offload
+    or when it fits. Issue 35 round 16 (advice16): the Mixtral example's #1 (8 × L40S, the optimizer in CPU
+    memory, a saver the user did not ask for) needs 1,044 GiB per server — more than the 1 TB of the 8-GPU servers
+    the price sheets list (SMM: "H100 ×8 (HGX, 1TB RAM)") — and no view of ``plan`` said so (only ``estimate``'s
+    memory table did). The planning guide's checklist step 2 ("Estimate memory") and its vendor questions: the
+    server's CPU memory is part of what is rented. The search's plans carry it among their warnings
+    (search.plan_warnings)."""
+    if host is None or host.total <= 0 or host.fits is True:
+        return None
+    if host.fits is False:
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),
+            {"need": host.total, "have": host.available})
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "CPU offload needs about {need:,.0f} GiB of host RAM per server (the offloaded states × {buf:g} for "
+             "pinned buffers): ask the vendor for servers with that much CPU memory, or enter it (CPU memory per "
+             "server) to check it."), {"need": host.total, "buf": host.buffer_factor})

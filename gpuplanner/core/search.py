@@ -60,7 +60,8 @@ from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
 from .frameworks import fsdp2_upcast_applies
-from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays
+from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
+from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
 from .params import tier as tier_of
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
@@ -967,8 +968,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
 
     total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
     cap = float(ctx.gpu.memory_gib or 0.0)
-    if ctx.plain is not None:  # (the layouts then memoised for the whole chunk: the filtered total is not kept)
-        total, cap_max = _unfit_default(ctx, c, total, cap), None
+    if ctx.plain is not None or s.hardware.host_ram_gib is not None:  # (the layouts then memoised for the whole
+        total, cap_max = _unfit_rows(ctx, c, total, cap), None          # chunk: the filtered total is not kept)
     if memo is not None and lazy:
         fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
         idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
@@ -1042,6 +1043,34 @@ def _unfit_default(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.nd
     if starts is not None:
         runs &= starts
     return np.where(runs, np.inf, total)
+
+
+def _unfit_rows(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.ndarray, cap: float) -> np.ndarray:
+    """``total`` with the rows that cannot be plans set to infinity: where unset savers are searched, those that run
+    without them (:func:`_unfit_default`); where the user gave the servers' host RAM, those whose CPU offload needs
+    more (:func:`_host_ram_unfit`). A new array (the memo's stored one is left as it is)."""
+    if ctx.plain is not None:
+        total = _unfit_default(ctx, c, total, cap)
+    avail = ctx.resolved.scenario.hardware.host_ram_gib
+    return total if avail is None else _host_ram_unfit(ctx, c, total, float(avail))
+
+
+def _host_ram_unfit(ctx: SearchContext, c: Mapping[str, np.ndarray], total: np.ndarray, avail: float) -> np.ndarray:
+    """``total`` with the rows whose CPU offload needs more host RAM per node than the user's servers have
+    (``hardware.host_ram_gib``) set to infinity: such a plan does not run there, as one over the GPU's memory does
+    not. The need is :func:`intake.offloaded_states` × DeepSpeed's buffer factor, as ``intake.host_ram`` counts it
+    for the plan (offloaded activations, a choice the user sets, are not counted here; the plan's own line still
+    says them). Issue 35 round 16 (advice16): with 512 GiB servers, the Mixtral example's #1 stayed 8 × L40S with
+    the optimizer in CPU memory (1,044 GiB a server), said only in a warning. A new array."""
+    r = ctx.resolved
+    if not (np.any(c["offload"]) or np.any(c["offload_params"])
+            or rl_model_offloaded(method_profile(r.scenario.training), r.scenario.training.framework)):
+        return total
+    opt, par = offloaded_states(r, trainable_params(r), tp=c["tp"], pp=c["pp"], dp=c["dp"], zero=c["zero"],
+                                offload=c["offload"], offload_params=c["offload_params"], num_gpus=c["num_gpus"],
+                                gpus_per_node=ctx.gpus_per_node)
+    need = (np.asarray(opt) + np.asarray(par)) * OFFLOAD_BUFFER_FACTOR / GIB
+    return np.where(need > avail, np.inf, total)
 
 
 def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, cap: float) -> np.ndarray:
@@ -1142,7 +1171,8 @@ def _fabric_penalty(ctx: SearchContext, nodes: np.ndarray, num_gpus: np.ndarray)
     nodes on a price not known to come from networked servers (PriceTable.for_nodes found no networked quote for
     the card), while the rule is on. One price bills the rows, and rows of one GPU count share their nodes, so the
     bit is the same for a row and the row that outranks it in :func:`_unpriced_one`."""
-    fab = advisormod.no_fabric(nodes, getattr(ctx.price, "multi_node", None), num_gpus,
+    pin = ctx.resolved.scenario.constraints.rental_mode  # (the pinned mode's quotes bill every row: one word)
+    fab = advisormod.no_fabric(nodes, None if ctx.price is None else ctx.price.multi_node_for(pin), num_gpus,
                                advisormod.nvlink_domain(ctx.gpu))
     return advisormod.penalty(fabric=fab, switches=ctx.resolved.scenario.constraints.rules)
 
@@ -3507,6 +3537,8 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
     w += _server_warnings(s, p, gpu, tier)
+    host = host_ram_line(p.evaluation.host_ram)  # (CPU offload: the server's host RAM is rented too)
+    w += [] if host is None else [host]
     if tier == "1000B" or s.constraints.phase == "burst" or p.num_gpus >= 256:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
                                                  "planning on it."), {"n": p.num_gpus}))

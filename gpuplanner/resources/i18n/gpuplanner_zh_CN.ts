@@ -3296,6 +3296,10 @@
         <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
         <translation>CPU 卸载每节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
     </message>
+    <message>
+        <source>CPU offload needs about {need:,.0f} GiB of host RAM per server (the offloaded states × {buf:g} for pinned buffers): ask the vendor for servers with that much CPU memory, or enter it (CPU memory per server) to check it.</source>
+        <translation>CPU 卸载每台服务器约需 {need:,.0f} GiB 主机内存（卸载的状态 × {buf:g}，用于锁页缓冲）：请向供应商要这么多 CPU 内存的服务器，或填写“每台服务器 CPU 内存”以便核对。</translation>
+    </message>
 </context>
 <context>
     <name>KindChecks</name>
