@@ -33,6 +33,18 @@ Scored as the held TensorRT-LLM maximum-load rows are (``bench/validate_serve_oo
 the steady state at fixed lengths, engine ``tensorrt-llm``), with the KV share each page states: 0.99 (T11's command;
 T12's printout). The engine default 0.90 (what the held v0.15 / v0.17 rows assume) is printed as a sensitivity.
 
+(B1) Batch-1 decode (concurrency 1) from tenstorrent/tt-inference-server's GPU reference runs (the client is
+    vLLM's ``benchmark_serving`` at ``--max-concurrency 1``; mean TPOT in ms): issue #143 (2025-04-01, "Performance
+    Benchmarks for Qwen2.5-72B-Instruct on 2xH100") and issue #125 (2025-03-28, "Performance Benchmarks for
+    Qwen2.5-7B-Instruct on 4090"; its metadata block says "device": "n300", a template left over — the figures, 17 ms
+    a token and 31 ms to the first, are a GPU's, the n300 runs of the same model in issue #332 are 42 ms and 245 ms).
+    ASSUMED (the comments are silent): vLLM of that spring (0.8.x, V1 without async scheduling: loop ``serial``), BF16
+    weights and KV cache (the HF checkpoints), H100 SXM 80 GB, TP 2 for "2xH100". Context: prompt + half the output.
+    Left out: the same tables' TTFT columns — not monotonic in the prompt in the same project's GPU runs (issue #356
+    DeepSeek-R1 8xH100: 127 ms at 2,048 tokens, 120 ms at 4,096; #340 Qwen3-14B A100: 284 ms at 1,024, 217 ms at
+    4,096; #143 itself: 2,048 tokens in 149.5 ms is 2 x 72e9 x 2,048 / 2 GPUs / 0.1495 s = 986 TFLOP/s a GPU, the
+    H100's whole dense peak), so a prefix cache or warm-up is in them.
+
 Error convention: published / predicted - 1 (the brief's); modelled / published - 1 in brackets.
 """
 from __future__ import annotations
@@ -54,6 +66,8 @@ MAX_BATCH_T11 = {("llama-2-7b", 1): 4096, ("llama-2-70b", 2): 2048, ("llama-2-70
                  ("llama-3-8b", 1): 2048, ("llama-3-70b", 4): 2048, ("llama-3-70b", 8): 8192,
                  ("mixtral-8x7b", 2): 2048, ("mixtral-8x7b", 4): 8192, ("mistral-7b-v0.1", 1): 4098,
                  ("llama-2-70b", 4, 128, 4096): 256, ("llama-2-70b", 8, 128, 2048): 1024}
+# both pages: "$num_requests" per (isl, osl), "to guarantee that the system hit a steady state"
+NUM_REQUESTS = {(128, 128): 30000, (128, 2048): 3000, (128, 4096): 1500, (2048, 128): 3000, (2048, 2048): 1500}
 MAX_BATCH_T12 = 4096  # the page's printout: "Max Runtime Batch Size: 4096" (trtllm-bench build's choice)
 # (preset, tp, gpu, precision, isl, osl, published total output tok/s of the TP group)
 T12 = [
@@ -435,6 +449,12 @@ T11 = [
     ("mixtral-8x7b", 2, H100, "bf16", 2048, 2048, 3024.95),
     ("mixtral-8x7b", 2, A100, "bf16", 2048, 2048, 1710.53),
 ]
+# (B1) (source, preset, gpu, tp, [(isl, osl, published mean TPOT ms)])
+B1 = [("tt-inference-server #143", "qwen2.5-72b", H100, 2,
+       [(128, 128, 30.9), (128, 1024, 30.9), (1024, 128, 31.0), (2048, 128, 31.0), (3072, 128, 31.1),
+        (4096, 128, 31.1), (8192, 128, 31.3)]),
+      ("tt-inference-server #125", "qwen2.5-7b", "rtx-4090-24gb", 1,
+       [(128, 128, 17.1), (128, 1024, 17.2), (1024, 128, 17.2), (2048, 128, 17.2)])]
 _MODELS: dict = {}
 
 
@@ -451,15 +471,17 @@ def max_batch(ver, preset, tp, isl, osl):
     return MAX_BATCH_T11.get((preset, tp, isl, osl), MAX_BATCH_T11[(preset, tp)])
 
 
-def predicted(ver, preset, tp, gpu, prec, isl, osl, share=None):
-    """The TP group's output tok/s under maximum load (steady state), as the held TRT-LLM rows are scored."""
+def predicted(ver, preset, tp, gpu, prec, isl, osl, share=None, finite=False):
+    """The TP group's output tok/s under maximum load: the steady state, as the held TRT-LLM rows are scored, or
+    (``finite``) the page's own request set sent at once (``NUM_REQUESTS``, ``inf.max_load_run`` at fixed lengths)."""
     v = inf.max_throughput_per_gpu(model(preset), get_gpu(gpu), prompt_tokens=isl, output_tokens=osl, precision=prec,
                                    tp=tp, engine="tensorrt-llm", utilization=share or KV_SHARE[ver],
-                                   max_batch=max_batch(ver, preset, tp, isl, osl))
+                                   max_batch=max_batch(ver, preset, tp, isl, osl),
+                                   requests=NUM_REQUESTS[(isl, osl)] if finite else None)
     return 0.0 if v is None else v * tp
 
 
-def rows(share=None):
+def rows(share=None, finite=False):
     """[(group, label, published, predicted)] for every new row."""
     out = []
     for ver, table in (("v0.12", T12), ("v0.11", T11)):
@@ -467,7 +489,18 @@ def rows(share=None):
             kind = "MoE" if p.startswith("mixtral") else "dense"
             grp = f"{ver} {kind} {g.split('-')[0].upper()} {prec}"
             out.append((grp, f"{ver} {p} {g} {prec} TP{tp} {i}/{o}", meas,
-                        predicted(ver, p, tp, g, prec, i, o, share)))
+                        predicted(ver, p, tp, g, prec, i, o, share, finite)))
+    return out
+
+
+def b1_rows():
+    """[(group, label, published ms, predicted ms)]: the batch-1 decode step at the mean context (vLLM V1, serial)."""
+    out = []
+    for src, p, g, tp, vals in B1:
+        for i, o, ms in vals:
+            t, _ = inf.decode_step_s(model(p), get_gpu(g), precision="bf16", kv_bytes=inf.KV_BYTES["bf16"], batch=1,
+                                     context=i + o / 2, tp=tp, eff=inf.ServingEfficiency(), loop="serial")
+            out.append((f"batch-1 {g}", f"{src} {p} {g} BF16 TP{tp} {i}/{o} TPOT", ms, t * 1e3))
     return out
 
 
@@ -496,31 +529,60 @@ def group_stats(rs):
     return {k: stats(v) for k, v in groups.items()}
 
 
+def _base_ratio(engine, step):
+    """``inf._sglang_ratio`` before this round: TensorRT-LLM admitted a request on its prompt alone (0)."""
+    if engine != "sglang":
+        return 0.0
+    init, low, steps = inf.SGLANG_NEW_TOKEN_RATIO
+    return max(init - step * (init - low) / steps, low)
+
+
 @contextlib.contextmanager
 def before_r16():
-    """The planner before this round's change (nothing changed yet: the identity)."""
-    yield
+    """The planner before this round's change: a finite TensorRT-LLM run admitted requests on their prompt alone
+    (no ``GUARANTEED_NO_EVICT`` reservation), so every row can be printed before and after in one run."""
+    keep = inf._sglang_ratio
+    inf._sglang_ratio = _base_ratio
+    try:
+        yield
+    finally:
+        inf._sglang_ratio = keep
+
+
+def fmt(x):
+    return f"{x[1]:.1f}% / {x[2]:.1f}% ({x[3]:+.1f}%)"
 
 
 def main(argv):
     with before_r16():
-        before = rows()
-    after, at090 = rows(), rows(0.90)
+        before, fin_before = rows(), rows(finite=True)
+    after, at090, fin_after = rows(), rows(0.90), rows(finite=True)
     sb, sa, s9 = group_stats(before), group_stats(after), group_stats(at090)
-    print("| set | rows | before: median / p90 \\|pub/pred-1\\| (signed) | after | after, KV share 0.90 |")
-    print("|---|---|---|---|---|")
+    fb, fa = group_stats(fin_before), group_stats(fin_after)
+    print("Steady state (the held TRT-LLM rows' convention) and the page's request set sent at once (finite run); "
+          "median / p90 |pub/pred-1| (signed median)")
+    print("| set | rows | steady, before | steady, after | steady after, KV share 0.90 | finite run, before | "
+          "finite run, after |")
+    print("|---|---|---|---|---|---|---|")
     for k in sorted(sa, key=lambda k: (k != "all new rows", not k.startswith("all"), k)):
-        n, m, p, s = sa[k]
-        b, z = sb[k], s9[k]
-        print(f"| {k} | {n} | {b[1]:.1f}% / {b[2]:.1f}% ({b[3]:+.1f}%) | {m:.1f}% / {p:.1f}% ({s:+.1f}%) | "
-              f"{z[1]:.1f}% / {z[2]:.1f}% ({z[3]:+.1f}%) |")
+        print(f"| {k} | {sa[k][0]} | {fmt(sb[k])} | {fmt(sa[k])} | {fmt(s9[k])} | {fmt(fb[k])} | {fmt(fa[k])} |")
+    b1 = b1_rows()
+    print()
+    print("| batch-1 decode row | published ms | predicted ms | pub/pred-1 |")
+    print("|---|---|---|---|")
+    for _g, lab, pub, pred in b1:
+        print(f"| {lab} | {pub:.1f} | {pred:.2f} | {err(pub, pred):+.1%} |")
+    n, m, p, sgn = stats([err(x[2], x[3]) for x in b1])
+    print(f"batch-1 decode: {n} rows, median {m:.1f}% / p90 {p:.1f}% (signed {sgn:+.1f}%); unchanged by this round")
     if "--rows" in argv:
         print()
-        print("| row | published | predicted before | err before | predicted after | err after [model/pub-1] |")
-        print("|---|---|---|---|---|---|")
-        for (_g, lab, pub, pb), (_g2, _l, _p, pa) in zip(before, after):
-            print(f"| {lab} | {pub:,.1f} | {pb:,.0f} | {err(pub, pb):+.1%} | {pa:,.0f} | {err(pub, pa):+.1%} "
-                  f"[{pa / pub - 1:+.1%}] |")
+        print("| row | published | steady (before = after) | err | finite run before | err | finite run after | "
+              "err [model/pub-1] |")
+        print("|---|---|---|---|---|---|---|---|")
+        for (_g, lab, pub, pb), (_a, _b, _c, pa), (_d, _e, _f, fb0), (_h, _i, _j, fa0) in zip(
+                before, after, fin_before, fin_after):
+            print(f"| {lab} | {pub:,.1f} | {pa:,.0f} | {err(pub, pa):+.1%} | {fb0:,.0f} | {err(pub, fb0):+.1%} | "
+                  f"{fa0:,.0f} | {err(pub, fa0):+.1%} [{fa0 / pub - 1:+.1%}] |")
     return 0
 
 
