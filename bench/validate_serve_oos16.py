@@ -1,7 +1,8 @@
 """Issue 35, round 16 (servoos16): NEW out-of-sample serving rows — TensorRT-LLM's maximum-load tables as of v0.12.0
 and v0.11.0 (the first in-flight-batching pages; the repo held v0.9, v0.15, v0.17, v1.0 and later, never these two) —
 entered as a user would enter them (model preset, card, precision, TP, lengths) and scored with the current model
-BEFORE any change. Run: ``python bench/validate_serve_oos16.py`` (``--rows``: every row).
+BEFORE any change. Run: ``python bench/validate_serve_oos16.py`` (``--rows``: every row; ``--finite``: also each
+page's request set sent at once, a few minutes).
 
 None of these figures is in scripts/validate_inference.py, bench/, tests/, docs/ or /work/shared/reference (grepped
 for "19706.35", "29084.05", "28288.75", "10818.97", "11393.48", "16125.2").
@@ -504,6 +505,25 @@ def b1_rows():
     return out
 
 
+def version_ratios():
+    """{(version, preset, "long"/"short"): [published here / published in the held v0.15 table]} over the
+    configurations both pages ran (same card, precision, TP and lengths; Llama 3.1 = Llama 3's architecture):
+    ``bench/validate_serve_oos13.py`` ``TABLE_F``. "long": outputs of 2,048 tokens or more."""
+    import validate_serve_oos13 as v015  # noqa: PLC0415 (bench-only)
+    alias = {"llama-3.1-8b": "llama-3-8b", "llama-3.1-70b": "llama-3-70b", "mistral-7b-v0.1": "mistral-7b-v0.1"}
+    new = {(ver, p, tp, g, prec, i, o): v for ver, tab in (("v0.12", T12), ("v0.11", T11))
+           for p, tp, g, prec, i, o, v in tab}
+    out: dict = {}
+    for (p, tp), by in v015.TABLE_F.items():
+        for (g, prec), vals in by.items():
+            for (i, o), old in zip(v015.LENS_F, vals):
+                for ver in ("v0.12", "v0.11"):
+                    k = (ver, alias.get(p), tp, g, prec, i, o)
+                    if old and k in new:
+                        out.setdefault((ver, alias[p], "long" if o >= 2048 else "short"), []).append(new[k] / old)
+    return out
+
+
 def err(pub, pred):
     return (pub / pred - 1) if pred > 0 else float("inf")
 
@@ -554,11 +574,14 @@ def fmt(x):
 
 
 def main(argv):
+    finite = "--finite" in argv  # the finite runs take minutes (375 rows x 2 simulated runs)
     with before_r16():
-        before, fin_before = rows(), rows(finite=True)
-    after, at090, fin_after = rows(), rows(0.90), rows(finite=True)
+        before, fin_before = rows(), (rows(finite=True) if finite else rows())
+    after, at090, fin_after = rows(), rows(0.90), (rows(finite=True) if finite else rows())
     sb, sa, s9 = group_stats(before), group_stats(after), group_stats(at090)
     fb, fa = group_stats(fin_before), group_stats(fin_after)
+    if not finite:
+        print("(finite-run columns repeat the steady state: run with --finite for the page's request sets)")
     print("Steady state (the held TRT-LLM rows' convention) and the page's request set sent at once (finite run); "
           "median / p90 |pub/pred-1| (signed median)")
     print("| set | rows | steady, before | steady, after | steady after, KV share 0.90 | finite run, before | "
@@ -566,6 +589,11 @@ def main(argv):
     print("|---|---|---|---|---|---|---|")
     for k in sorted(sa, key=lambda k: (k != "all new rows", not k.startswith("all"), k)):
         print(f"| {k} | {sa[k][0]} | {fmt(sb[k])} | {fmt(sa[k])} | {fmt(s9[k])} | {fmt(fb[k])} | {fmt(fa[k])} |")
+    print()
+    print("| published here / published in v0.15, same configuration | pairs | median ratio | min | max |")
+    print("|---|---|---|---|---|")
+    for k, v in sorted(version_ratios().items()):
+        print(f"| {' '.join(k)} | {len(v)} | {statistics.median(v):.3f} | {min(v):.2f} | {max(v):.2f} |")
     b1 = b1_rows()
     print()
     print("| batch-1 decode row | published ms | predicted ms | pub/pred-1 |")
