@@ -1776,7 +1776,14 @@ class MaxLoadRun:
 
 
 def _sglang_ratio(engine: str, step: int) -> float:
-    """SGLang's ``new_token_ratio`` after ``step`` decode steps (:data:`SGLANG_NEW_TOKEN_RATIO`); 0 elsewhere."""
+    """The share of a request's future output tokens the scheduler reserves when it admits it: SGLang's
+    ``new_token_ratio`` after ``step`` decode steps (:data:`SGLANG_NEW_TOKEN_RATIO`); TensorRT-LLM all of them (issue 35
+    round 16, servoos16: its default capacity policy ``GUARANTEED_NO_EVICT`` admits a request only with KV blocks for
+    its whole prompt + ``max_tokens``, :func:`reserved_context`; TensorRT-LLM ``llmapi/llm_args.py``
+    ``SchedulerConfig.capacity_scheduler_policy``, and the v0.11 / v0.12 perf-overview runs' ``--scheduler_policy
+    guaranteed_no_evict`` / "Scheduling Policy: Guaranteed No Evict"); 0 for vLLM (pages allocated as it grows)."""
+    if engine == "tensorrt-llm":
+        return 1.0
     if engine != "sglang":
         return 0.0
     init, low, steps = SGLANG_NEW_TOKEN_RATIO
