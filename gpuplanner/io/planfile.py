@@ -361,6 +361,10 @@ class PlanDocument(_Doc):
     embedded_model: EmbeddedModel | None = None
     project: Project | None = None
     quotes: list[VendorQuote] = Field(default_factory=list)
+    #: what the file's scenarios hold (issue 35 round 16): ``"set"`` only the fields the user set (this writer,
+    #: :func:`to_data`); ``"all"`` every field (a file without the key: the writers before round 16). Both open the
+    #: same way (every field a file holds is the user's); ``"all"`` also says so on open (:data:`ALL_FIELDS_NOTE`).
+    saved_fields: Literal["all", "set"] = "all"
 
     # keys this version does not know, as a nested dict mirroring the file (list items by int index)
     _unknown: dict = PrivateAttr(default_factory=dict)
@@ -828,6 +832,14 @@ def _parse(text: str, name: str) -> Any:
 _SCENARIO_KEYS = set(Scenario.model_fields)
 
 
+#: the open message of a plan an earlier version wrote (every scenario field, ``saved_fields`` absent): its fields
+#: stay the user's as written, none is reset to "the tool's default" (issue 35 round 16: a value equal to the
+#: default cannot be told from one the user chose, and the answer of an old file must not move on open)
+ALL_FIELDS_NOTE = QT_TRANSLATE_NOOP(
+    _CTX, "{name}: saved by an earlier GPU Planner, which wrote every field: each one stays as the file gives it, as "
+          "your choice (memory savers it writes off are not tried by the search)")
+
+
 def _field_error(name: str, err: ValidationError) -> PlanFileError:
     first = err.errors()[0]
     if first.get("type") == "string_unicode":  # a lone surrogate in a length-checked field: the sentence of the others
@@ -880,7 +892,8 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
             kind={list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(type(data), "a number")))
     if "schema_version" not in data:
         if data and set(data) <= _SCENARIO_KEYS:  # a plain scenario JSON: import it as a new plan
-            data = {"schema_version": CURRENT_SCHEMA, "scenario": data}
+            # (its fields are those its writer set: a person, or this version's scenario_data)
+            data = {"schema_version": CURRENT_SCHEMA, "scenario": data, "saved_fields": "set"}
             warnings.append(_warning(QT_TRANSLATE_NOOP(_CTX, "{name}: a scenario file, opened as a new plan"),
                                      name=name))
         else:
@@ -893,6 +906,8 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
             name=name, n=original, m=CURRENT_SCHEMA))
     if original < 5:
         warnings += _app_ui_left(data, name)
+    if "saved_fields" not in data and isinstance(data.get("scenario"), dict) and data["scenario"]:
+        warnings.append(_warning(ALL_FIELDS_NOTE, name=name))
     known, unknown = split_unknown(data, PlanDocument)
     try:
         doc = PlanDocument.model_validate(known)
@@ -967,12 +982,35 @@ def load(path: str | os.PathLike) -> tuple[PlanDocument, list[str]]:
 
 # ------------------------------------------------------------------------------------------------ save
 
+def scenario_data(scenario: Scenario) -> dict:
+    """A scenario as a file keeps it: only the fields the user set, in every section (pydantic ``exclude_unset``).
+    A field left out opens unset again, so what depends on it being unset (the tool's own defaults, the memory
+    savers the search may try, GRPO's β) means after reopening what it meant before saving (issue 35 round 16)."""
+    return scenario.model_dump(mode="json", exclude_unset=True)
+
+
+def _scenarios_as_set(data: dict, doc: PlanDocument) -> None:
+    """Every scenario of the dumped ``data`` (in place) as :func:`scenario_data`: the document's, the selected
+    plan's and each project phase's."""
+    data["scenario"] = scenario_data(doc.scenario)
+    sel = doc.selected_plan
+    if sel is not None and sel.scenario is not None and isinstance(data.get("selected_plan"), dict):
+        data["selected_plan"]["scenario"] = scenario_data(sel.scenario)
+    phases = (data.get("project") or {}).get("phases") if doc.project is not None else None
+    for i, phase in enumerate(doc.project.phases if isinstance(phases, list) else ()):
+        if phase.scenario is not None and i < len(phases) and isinstance(phases[i], dict):
+            phases[i]["scenario"] = scenario_data(phase.scenario)
+
+
 def to_data(doc: PlanDocument) -> dict:
-    """The JSON object written for ``doc`` (unknown fields merged back)."""
+    """The JSON object written for ``doc`` (unknown fields merged back). Its scenarios hold the fields the user set
+    (:func:`scenario_data`, ``saved_fields: "set"``); the rest of the document every field."""
     data = doc.model_dump(mode="json")
     _prune_nulls(data, PlanDocument)
+    _scenarios_as_set(data, doc)
     _merge_unknown(data, doc.unknown_fields)
     data["schema_version"] = CURRENT_SCHEMA
+    data["saved_fields"] = "set"
     return data
 
 
