@@ -362,9 +362,10 @@ class PlanDocument(_Doc):
     project: Project | None = None
     quotes: list[VendorQuote] = Field(default_factory=list)
     #: what the file's scenarios hold (issue 35 round 16): ``"set"`` only the fields the user set (this writer,
-    #: :func:`to_data`); ``"all"`` every field (a file without the key: the writers before round 16). Both open the
-    #: same way (every field a file holds is the user's); ``"all"`` also says so on open (:data:`ALL_FIELDS_NOTE`).
-    saved_fields: Literal["all", "set"] = "all"
+    #: :func:`to_data`); ``"all"`` every field (a plan file without the key: the writers before round 16, set by
+    #: :func:`from_data`). Both open the same way (every field a file holds is the user's); ``"all"`` also says so
+    #: on open where it keeps a memory saver off (:data:`ALL_FIELDS_NOTE`).
+    saved_fields: Literal["all", "set"] = "set"
 
     # keys this version does not know, as a nested dict mirroring the file (list items by int index)
     _unknown: dict = PrivateAttr(default_factory=dict)
@@ -836,8 +837,24 @@ _SCENARIO_KEYS = set(Scenario.model_fields)
 #: stay the user's as written, none is reset to "the tool's default" (issue 35 round 16: a value equal to the
 #: default cannot be told from one the user chose, and the answer of an old file must not move on open)
 ALL_FIELDS_NOTE = QT_TRANSLATE_NOOP(
-    _CTX, "{name}: saved by an earlier GPU Planner, which wrote every field: each one stays as the file gives it, as "
-          "your choice (memory savers it writes off are not tried by the search)")
+    _CTX, "{name}: saved by an earlier GPU Planner, which wrote every field: the memory savers it writes off ({fields}) "
+          "stay off as your choice, so the search does not try them; set them again on the pages to change that")
+
+
+def _all_fields_note(data: dict, doc: PlanDocument, name: str) -> list[str]:
+    """:data:`ALL_FIELDS_NOTE` for a plan from an all-fields writer (``saved_fields`` absent) whose written-off
+    savers are ones the search would otherwise try (``advisor_savers.set_saver_options``); else nothing."""
+    if doc.saved_fields != "all":
+        return []
+    from ..core import advisor_savers
+
+    try:
+        keys = {k for keys, _ in advisor_savers.set_saver_options(doc.scenario) for k in keys}
+    except (PlannerError, ValueError, TypeError, KeyError):  # a scenario the search refuses: nothing to say here
+        return []
+    off = [".".join(advisor_savers.SAVER_FIELDS[k]) for k in advisor_savers.SAVER_FIELDS
+           if k in keys and advisor_savers.user_set(doc.scenario, k)]
+    return [_warning(ALL_FIELDS_NOTE, name=name, fields=", ".join(off))] if off else []
 
 
 def _field_error(name: str, err: ValidationError) -> PlanFileError:
@@ -900,14 +917,14 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)")))
     _check_list_sizes(data, name)
     data, original = migrate(data, name)
+    if "saved_fields" not in data:
+        data = {**data, "saved_fields": "all"}  # the writers before round 16 wrote every field
     if original < CURRENT_SCHEMA:
         warnings.append(_warning(QT_TRANSLATE_NOOP(
             _CTX, "{name}: written in plan format {n}; saving will upgrade it to format {m}"),
             name=name, n=original, m=CURRENT_SCHEMA))
     if original < 5:
         warnings += _app_ui_left(data, name)
-    if "saved_fields" not in data and isinstance(data.get("scenario"), dict) and data["scenario"]:
-        warnings.append(_warning(ALL_FIELDS_NOTE, name=name))
     known, unknown = split_unknown(data, PlanDocument)
     try:
         doc = PlanDocument.model_validate(known)
@@ -919,6 +936,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     except (ValueError, TypeError, OverflowError) as err:  # defensive: never a traceback
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), None, _one_line(error_text(err), 120)) from None
     doc._unknown = unknown
+    warnings += _all_fields_note(data, doc, name)
     if unknown:
         paths = unknown_field_paths(doc)
         shown = ", ".join(paths[:MAX_UNKNOWN_LISTED]) + (f" and {len(paths) - MAX_UNKNOWN_LISTED} more"
@@ -985,8 +1003,22 @@ def load(path: str | os.PathLike) -> tuple[PlanDocument, list[str]]:
 def scenario_data(scenario: Scenario) -> dict:
     """A scenario as a file keeps it: only the fields the user set, in every section (pydantic ``exclude_unset``).
     A field left out opens unset again, so what depends on it being unset (the tool's own defaults, the memory
-    savers the search may try, GRPO's β) means after reopening what it meant before saving (issue 35 round 16)."""
-    return scenario.model_dump(mode="json", exclude_unset=True)
+    savers the search may try, GRPO's β) means after reopening what it meant before saving (issue 35 round 16).
+    A section whose own fields were assigned in place (``doc.scenario.hardware.num_gpus = 16``: pydantic marks
+    the field set, not the section) is written too, so no value set anywhere is lost."""
+    return _set_only(scenario)
+
+
+def _set_only(m: BaseModel) -> dict:
+    """``m.model_dump(mode="json", exclude_unset=True)``, plus every nested model that holds a set field."""
+    out = m.model_dump(mode="json", exclude_unset=True)
+    for name in type(m).model_fields:
+        value = getattr(m, name)
+        if isinstance(value, BaseModel):
+            sub = _set_only(value)
+            if sub or name in out:
+                out[name] = sub
+    return out
 
 
 def _scenarios_as_set(data: dict, doc: PlanDocument) -> None:
