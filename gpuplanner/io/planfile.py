@@ -1021,6 +1021,21 @@ def _set_only(m: BaseModel) -> dict:
     return out
 
 
+def _phase_scenarios_as_set(data: dict, project: Project) -> dict:
+    """The dumped ``project`` (``data``, in place) with each phase's own scenario as :func:`scenario_data`."""
+    phases = data.get("phases")
+    for i, phase in enumerate(project.phases if isinstance(phases, list) else ()):
+        if phase.scenario is not None and i < len(phases) and isinstance(phases[i], dict):
+            phases[i]["scenario"] = scenario_data(phase.scenario)
+    return data
+
+
+def project_data(project: Project) -> dict:
+    """A project as the app keeps and the file writes it: its fields (nulls left out), each phase's own scenario
+    with the fields the user set (:func:`scenario_data`)."""
+    return _phase_scenarios_as_set(project.model_dump(mode="json", exclude_none=True), project)
+
+
 def _scenarios_as_set(data: dict, doc: PlanDocument) -> None:
     """Every scenario of the dumped ``data`` (in place) as :func:`scenario_data`: the document's, the selected
     plan's and each project phase's."""
@@ -1028,10 +1043,8 @@ def _scenarios_as_set(data: dict, doc: PlanDocument) -> None:
     sel = doc.selected_plan
     if sel is not None and sel.scenario is not None and isinstance(data.get("selected_plan"), dict):
         data["selected_plan"]["scenario"] = scenario_data(sel.scenario)
-    phases = (data.get("project") or {}).get("phases") if doc.project is not None else None
-    for i, phase in enumerate(doc.project.phases if isinstance(phases, list) else ()):
-        if phase.scenario is not None and i < len(phases) and isinstance(phases[i], dict):
-            phases[i]["scenario"] = scenario_data(phase.scenario)
+    if doc.project is not None and isinstance(data.get("project"), dict):
+        _phase_scenarios_as_set(data["project"], doc.project)
 
 
 def to_data(doc: PlanDocument) -> dict:

@@ -206,8 +206,10 @@ class ScenarioModel(QObject):
         """A canonical snapshot of what Save writes about the document: the user's scenario, title, notes
         and the UI state kept in the file (not the page shown or the plan selected: session state)."""
         ui = {k: v for k, v in self.ui.items() if k not in SESSION_UI_KEYS}
-        data = {"title": self.title, "notes": self.notes, "scenario": self.user_scenario().model_dump(mode="json"),
-                "ui": ui}
+        from gpuplanner.io.planfile import scenario_data
+
+        # the fields the user set, as Save writes them (round 16): an edit to a field's default value changes the file
+        data = {"title": self.title, "notes": self.notes, "scenario": scenario_data(self.user_scenario()), "ui": ui}
         return json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
 
     def mark_clean(self) -> None:
@@ -266,9 +268,11 @@ class ScenarioModel(QObject):
         errors_changed = errors != self._errors
         self._errors = errors
         after = scenario.model_dump()
+        after_written = scenario.model_dump(exclude_unset=True)
         self._scenario = scenario
         self._user = None
-        touched = [s for s in SECTIONS if before.get(s) != after.get(s)]
+        # a section changes with its values or with the fields the user set (an edit to a default value: round 16)
+        touched = [s for s in SECTIONS if before.get(s) != after.get(s) or written.get(s) != after_written.get(s)]
         if touched and not from_plan:  # adopting a plan leaves the user's scenario (what is saved) as it is
             self._update_dirty()
         for section in touched:
