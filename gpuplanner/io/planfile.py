@@ -847,14 +847,27 @@ def _all_fields_note(data: dict, doc: PlanDocument, name: str) -> list[str]:
     if doc.saved_fields != "all":
         return []
     from ..core import advisor_savers
+    from ..core.search import searched_frameworks
 
+    s = doc.scenario
     try:
-        keys = {k for keys, _ in advisor_savers.set_saver_options(doc.scenario) for k in keys}
+        arch = resolve_arch(s.model, None)  # a preset or explicit fields (a config path: the scenario's own tool)
+        fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
+    except (PlannerError, ValueError, TypeError, KeyError, OSError):
+        fws = (s.training.framework,)
+    try:
+        keys = {k for keys, _ in advisor_savers.set_saver_options(s, fws) for k in keys}
     except (PlannerError, ValueError, TypeError, KeyError):  # a scenario the search refuses: nothing to say here
         return []
-    off = [".".join(advisor_savers.SAVER_FIELDS[k]) for k in advisor_savers.SAVER_FIELDS
-           if k in keys and advisor_savers.user_set(doc.scenario, k)]
+    off = [".".join(path) for k, path in advisor_savers.SAVER_FIELDS.items()
+           if k in keys and advisor_savers.user_set(s, k) and not _at(s, path)]
     return [_warning(ALL_FIELDS_NOTE, name=name, fields=", ".join(off))] if off else []
+
+
+def _at(m: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        m = getattr(m, part)
+    return m
 
 
 def _field_error(name: str, err: ValidationError) -> PlanFileError:

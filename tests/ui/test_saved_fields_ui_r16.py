@@ -61,16 +61,16 @@ def test_pages_save_and_reopen_keep_the_fields_set_and_plan_1(make_window, qtbot
     assert first[-1], first  # #1 applies savers the user left unset (round 15)
     saved = tmp_path / "req02.gpuplan"
     assert w.save_to(saved)
+    w2 = make_window()
+    assert w2.open_path(saved, show_errors=False)
+    _walk(w2, qtbot)
+    assert _first(w2, qtbot) == first  # before round 16: a month of 8 × H200, the savers read as set "off"
+    assert fields_set(w2.model.user_scenario()) == want
+    assert not w2.model.dirty  # opening is not an edit
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["saved_fields"] == "set"
     assert "offload_optimizer" not in data["scenario"].get("parallel", {})
     assert "engine_sleep" not in data["scenario"]["training"].get("rl", {})
-    w2 = make_window()
-    assert w2.open_path(saved, show_errors=False)
-    _walk(w2, qtbot)
-    assert fields_set(w2.model.user_scenario()) == want
-    assert _first(w2, qtbot) == first
-    assert not w2.model.dirty  # opening is not an edit
 
 
 def test_an_edit_to_the_default_value_is_set_and_saved(make_window, qtbot, tmp_path):
