@@ -838,7 +838,7 @@ _SCENARIO_KEYS = set(Scenario.model_fields)
 #: default cannot be told from one the user chose, and the answer of an old file must not move on open)
 ALL_FIELDS_NOTE = QT_TRANSLATE_NOOP(
     _CTX, "{name}: saved by an earlier GPU Planner, which wrote every field: the memory savers it writes off ({fields}) "
-          "stay off as your choice, so the search does not try them; set them again on the pages to change that")
+          "stay off as your choice, and the search does not try them; turn one on to plan with it")
 
 
 def _all_fields_note(data: dict, doc: PlanDocument, name: str) -> list[str]:
