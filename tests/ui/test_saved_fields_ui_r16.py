@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,3 +93,39 @@ def test_an_edit_to_the_default_value_is_set_and_saved(make_window, qtbot, tmp_p
     assert doc.scenario.parallel.model_fields_set >= {"offload_optimizer"}
     assert doc.scenario.parallel.offload_optimizer is False
     assert "engine_sleep" not in doc.scenario.training.rl.model_fields_set  # the one never touched stays unset
+
+
+def test_the_adopted_plan_is_saved_as_the_selected_plan_and_the_cli_reads_it(make_window, qtbot, tmp_path, capsys):
+    """The window adopts #1 (the "apply suggested plan" path, ``ScenarioModel.apply_plan``): the user's scenario is
+    saved as the user set it, the plan as the selected plan with its own fields set, and ``gpuplanner estimate`` on the
+    saved file answers #1's figures. Turning the automatic layout off puts the user's own fields back, unset where the
+    user left them (before round 16 an emptied ``hardware: {}`` and the plan tool's ``recompute`` stayed behind as
+    the user's)."""
+    from gpuplanner.cli import run_cli
+    from gpuplanner.core.scenario import Scenario
+    from gpuplanner.io import planfile
+
+    d = json.loads(REQ02.read_text(encoding="utf-8"))
+    d.setdefault("parallel", {})["auto"] = True  # the automatic layout: the window adopts the search's #1
+    src = tmp_path / "req02.json"
+    src.write_text(json.dumps(d), encoding="utf-8")
+    w = make_window()
+    assert w.open_path(src, show_errors=False)
+    first = _first(w, qtbot)
+    qtbot.waitUntil(lambda: w.model.plan_adopted, timeout=20000)
+    saved = tmp_path / "adopted.gpuplan"
+    assert w.save_to(saved)
+    doc, warnings = planfile.load(saved)
+    assert warnings == []
+    assert fields_set(doc.scenario) == fields_set(Scenario.model_validate(d))
+    plan = w.search.outcome.plans[0].plan
+    assert fields_set(doc.selected_plan.scenario) == fields_set(plan.scenario)
+    assert run_cli(["estimate", str(saved), "--json"]) == 0
+    est = json.loads(capsys.readouterr().out)
+    assert (est["calendar_days"], est["cost"]) == pytest.approx((first[3], first[4]), rel=1e-5)
+    # manual layout: the adopted plan goes and the user's own fields come back, unset where the user left them
+    assert w.model.set("parallel.auto", False) is None
+    user = w.model.scenario
+    assert "offload_optimizer" not in user.parallel.model_fields_set and not user.parallel.offload_optimizer
+    assert "hardware" not in user.model_fields_set and "recompute" not in user.training.model_fields_set
+    assert fields_set(w.model.user_scenario()) == fields_set(Scenario.model_validate({**d, "parallel": {"auto": False}}))
