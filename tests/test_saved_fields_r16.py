@@ -202,3 +202,33 @@ def test_a_hostile_saved_fields_is_one_line_and_exit_2(value, tmp_path, capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: h.gpuplan: ") and len(lines[0]) < 400, lines
     assert "\x1b" not in lines[0]
+
+
+# ----------------------------------------------------------------------------------- 2: what the user never touched
+
+def test_a_tools_recompute_default_is_not_the_users_choice():
+    """``training.recompute`` filled in from the tool (TRL: full) stays unset: a save does not write it, and the
+    next framework gets its own default (before round 16 an adopted Megatron-SWIFT plan left "megatron_selective"
+    behind as the user's value, and a saved plan wrote it)."""
+    s = Scenario.model_validate({"model": {"preset": "llama-3-8b"}, "training": {"framework": "trl"}})
+    assert s.training.recompute == "full" and "recompute" not in s.training.model_fields_set
+    assert "recompute" not in planfile.scenario_data(s)["training"]
+    d = planfile.scenario_data(s)
+    d["training"]["framework"] = "axolotl"
+    assert Scenario.model_validate(d).training.recompute == "none"  # axolotl's own default
+    mine = Scenario.model_validate({"training": {"framework": "trl", "recompute": "none"}})
+    assert planfile.scenario_data(mine)["training"]["recompute"] == "none"  # the user's own value is kept
+
+
+def test_quotes_save_keeps_the_fields_set(tmp_path, capsys):
+    """``gpuplanner quotes FILE SHEET --save`` rewrites the plan file: its scenario keeps the fields the user set."""
+    d = json.loads(REQ02.read_text(encoding="utf-8"))
+    doc, _ = planfile.from_data(d, REQ02.name)
+    f = tmp_path / "p.gpuplan"
+    planfile.save(doc, f)
+    sheet = ROOT / "examples" / "quotes" / "autodl-a800.csv"
+    assert run_cli(["quotes", str(f), str(sheet), "--save"]) == 0
+    capsys.readouterr()
+    again, warnings = planfile.load(f)
+    assert warnings == [] and again.quotes
+    assert fields_set(again.scenario) == fields_set(doc.scenario)

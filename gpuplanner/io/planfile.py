@@ -38,6 +38,17 @@ Schema 5 → 6 (:func:`_migrate_5_to_6`)
     Adds ``quotes``: the vendors' quote sheets (:class:`gpuplanner.core.quotes.VendorQuote`), empty for an
     older file. A ``quotes`` already there (a hand-edited file) is kept as it is and validated.
 
+Fields the user set (round 16, ``saved_fields``)
+    Every scenario in the file (the document's, the selected plan's, each project phase's) holds only the fields
+    the user set, in every section (:func:`scenario_data`: pydantic ``exclude_unset``), and the file says so with
+    ``"saved_fields": "set"``. A field left out opens unset, so what depends on it being unset (the memory savers
+    the search may try, a tool's own defaults, GRPO's β) means after reopening what it meant before saving. A
+    plan file without the key was written by an earlier version, which wrote every field: it opens with
+    ``saved_fields: "all"`` and every field it holds is the user's, as before (a value equal to the default cannot
+    be told from one the user chose, and such a file's answer must not move on open); where that keeps a memory
+    saver off that the search would otherwise try, the open message says so (:data:`ALL_FIELDS_NOTE`). Saving
+    writes ``"set"``. Any other value is refused with one line naming the field.
+
 Compatibility rules
     * Backward: every earlier schema opens through the explicit chain of ``@migration(n)`` functions
       (``n`` → ``n + 1``). ``tests/data/plans/v<n>.gpuplan`` keeps one file per schema, forever.
