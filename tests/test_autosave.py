@@ -219,7 +219,7 @@ def test_close_removes_only_our_files(tmp_path):
 
 def test_autosave_keeps_unknown_fields(tmp_path):
     data = planfile.to_data(_doc())
-    data["scenario"]["training"]["new_knob"] = 3
+    data["scenario"].setdefault("training", {})["new_knob"] = 3  # (only the set fields are written: round 16)
     doc, _ = planfile.from_data(data, "x")
     AutosaveStore(tmp_path, session="s").write(doc)
     (rec,) = AutosaveStore(tmp_path).pending()

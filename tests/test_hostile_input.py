@@ -808,3 +808,26 @@ def test_a_bool_for_a_number_in_a_plan_file_is_refused(tmp_path, capsys, old, ne
     err = capsys.readouterr().err
     assert rc == 2 and where in err and message in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("value", [None, "", "SET", "set ", "all\x1b[2J", True, 0, 10**40, 1e300, [], {}, ["set"],
+                                   {"set": "set"}, "s" * 1_000_000, "\ud800"])
+def test_saved_fields_of_a_plan_is_validated_and_bounded(value, tmp_path, capsys):
+    """Round 16 (savefile16): the plan file's ``saved_fields`` ("set": the file holds the fields the user set; "all":
+    every field) accepts only those two words; anything else is one printable line naming the field, exit 2, for
+    every command that reads a plan, and the examples that carry the key keep it inside the plan fuzzers' reach."""
+    assert any("saved_fields" in p for p in PLANS)
+    base = json.loads((ROOT / "examples" / "8b-full-8xh100.gpuplan").read_text(encoding="utf-8"))
+    f = tmp_path / "p.gpuplan"
+    f.write_text(json.dumps({**base, "saved_fields": value}), encoding="utf-8")
+    for argv in (["estimate", str(f)], ["plan", str(f), "--top", "1"], ["project", str(f)]):
+        rc, dt, err = _run(argv)
+        assert rc == 2 and dt < MAX_SECONDS, (argv, rc, err[-300:])
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: p.gpuplan: "), lines
+        assert len(lines[0]) <= 400 and lines[0].isprintable(), lines[0][:200]
+        assert "saved_fields" in lines[0] or "Unicode" in lines[0], lines[0]
+    for word in ("set", "all"):
+        f.write_text(json.dumps({**base, "saved_fields": word}), encoding="utf-8")
+        _check(["estimate", str(f)], word)
+        assert _run(["estimate", str(f)])[0] == 0

@@ -60,7 +60,9 @@ def check(raw: bytes) -> None:
     assert all(isinstance(w, str) and "\n" not in w for w in warnings)
     saved = planfile.dumps(doc)
     again, _ = planfile.loads(saved, NAME)
-    assert again == doc
+    # the writer marks what it wrote (round 16): a plan of an earlier writer reopens as "set", the same otherwise
+    assert again == doc.model_copy(update={"saved_fields": "set"})
+    assert again.saved_fields == "set"
     assert again.unknown_fields == doc.unknown_fields
     assert planfile.dumps(again) == saved
 

@@ -75,6 +75,10 @@ def _apply_tool_defaults(t) -> None:
     the framework each plan runs, the search's other frameworks included (review r12)."""
     if t.framework in _TOOL_RECOMPUTE and "recompute" not in t.model_fields_set:
         t.recompute = _TOOL_RECOMPUTE[t.framework]
+        # the tool's default, not the user's choice: it stays unset (pydantic marks an assigned field set), so a
+        # saved plan does not write it and a later framework (an adopted plan's, the user's next) gets its own
+        # default (issue 35 round 16: adopting a Megatron-SWIFT plan left "megatron_selective" as the user's value)
+        t.model_fields_set.discard("recompute")
 
 
 class _Section(NoBoolForNumbers):

@@ -38,6 +38,17 @@ Schema 5 → 6 (:func:`_migrate_5_to_6`)
     Adds ``quotes``: the vendors' quote sheets (:class:`gpuplanner.core.quotes.VendorQuote`), empty for an
     older file. A ``quotes`` already there (a hand-edited file) is kept as it is and validated.
 
+Fields the user set (round 16, ``saved_fields``)
+    Every scenario in the file (the document's, the selected plan's, each project phase's) holds only the fields
+    the user set, in every section (:func:`scenario_data`: pydantic ``exclude_unset``), and the file says so with
+    ``"saved_fields": "set"``. A field left out opens unset, so what depends on it being unset (the memory savers
+    the search may try, a tool's own defaults, GRPO's β) means after reopening what it meant before saving. A
+    plan file without the key was written by an earlier version, which wrote every field: it opens with
+    ``saved_fields: "all"`` and every field it holds is the user's, as before (a value equal to the default cannot
+    be told from one the user chose, and such a file's answer must not move on open); where that keeps a memory
+    saver off that the search would otherwise try, the open message says so (:data:`ALL_FIELDS_NOTE`). Saving
+    writes ``"set"``. Any other value is refused with one line naming the field.
+
 Compatibility rules
     * Backward: every earlier schema opens through the explicit chain of ``@migration(n)`` functions
       (``n`` → ``n + 1``). ``tests/data/plans/v<n>.gpuplan`` keeps one file per schema, forever.
@@ -361,6 +372,11 @@ class PlanDocument(_Doc):
     embedded_model: EmbeddedModel | None = None
     project: Project | None = None
     quotes: list[VendorQuote] = Field(default_factory=list)
+    #: what the file's scenarios hold (issue 35 round 16): ``"set"`` only the fields the user set (this writer,
+    #: :func:`to_data`); ``"all"`` every field (a plan file without the key: the writers before round 16, set by
+    #: :func:`from_data`). Both open the same way (every field a file holds is the user's); ``"all"`` also says so
+    #: on open where it keeps a memory saver off (:data:`ALL_FIELDS_NOTE`).
+    saved_fields: Literal["all", "set"] = "set"
 
     # keys this version does not know, as a nested dict mirroring the file (list items by int index)
     _unknown: dict = PrivateAttr(default_factory=dict)
@@ -828,6 +844,43 @@ def _parse(text: str, name: str) -> Any:
 _SCENARIO_KEYS = set(Scenario.model_fields)
 
 
+#: the open message of a plan an earlier version wrote (every scenario field, ``saved_fields`` absent): its fields
+#: stay the user's as written, none is reset to "the tool's default" (issue 35 round 16: a value equal to the
+#: default cannot be told from one the user chose, and the answer of an old file must not move on open)
+ALL_FIELDS_NOTE = QT_TRANSLATE_NOOP(
+    _CTX, "{name}: saved by an earlier GPU Planner, which wrote every field: the memory savers it writes off ({fields}) "
+          "stay off as your choice, and the search does not try them; turn one on to plan with it")
+
+
+def _all_fields_note(data: dict, doc: PlanDocument, name: str) -> list[str]:
+    """:data:`ALL_FIELDS_NOTE` for a plan from an all-fields writer (``saved_fields`` absent) whose written-off
+    savers are ones the search would otherwise try (``advisor_savers.set_saver_options``); else nothing."""
+    if doc.saved_fields != "all":
+        return []
+    from ..core import advisor_savers
+    from ..core.search import searched_frameworks
+
+    s = doc.scenario
+    try:
+        arch = resolve_arch(s.model, None)  # a preset or explicit fields (a config path: the scenario's own tool)
+        fws = searched_frameworks(s, bool(arch.is_moe), arch)[0]
+    except (PlannerError, ValueError, TypeError, KeyError, OSError):
+        fws = (s.training.framework,)
+    try:
+        keys = {k for keys, _ in advisor_savers.set_saver_options(s, fws) for k in keys}
+    except (PlannerError, ValueError, TypeError, KeyError):  # a scenario the search refuses: nothing to say here
+        return []
+    off = [".".join(path) for k, path in advisor_savers.SAVER_FIELDS.items()
+           if k in keys and advisor_savers.user_set(s, k) and not _at(s, path)]
+    return [_warning(ALL_FIELDS_NOTE, name=name, fields=", ".join(off))] if off else []
+
+
+def _at(m: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        m = getattr(m, part)
+    return m
+
+
 def _field_error(name: str, err: ValidationError) -> PlanFileError:
     first = err.errors()[0]
     if first.get("type") == "string_unicode":  # a lone surrogate in a length-checked field: the sentence of the others
@@ -880,13 +933,16 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
             kind={list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(type(data), "a number")))
     if "schema_version" not in data:
         if data and set(data) <= _SCENARIO_KEYS:  # a plain scenario JSON: import it as a new plan
-            data = {"schema_version": CURRENT_SCHEMA, "scenario": data}
+            # (its fields are those its writer set: a person, or this version's scenario_data)
+            data = {"schema_version": CURRENT_SCHEMA, "scenario": data, "saved_fields": "set"}
             warnings.append(_warning(QT_TRANSLATE_NOOP(_CTX, "{name}: a scenario file, opened as a new plan"),
                                      name=name))
         else:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)")))
     _check_list_sizes(data, name)
     data, original = migrate(data, name)
+    if "saved_fields" not in data:
+        data = {**data, "saved_fields": "all"}  # the writers before round 16 wrote every field
     if original < CURRENT_SCHEMA:
         warnings.append(_warning(QT_TRANSLATE_NOOP(
             _CTX, "{name}: written in plan format {n}; saving will upgrade it to format {m}"),
@@ -904,6 +960,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     except (ValueError, TypeError, OverflowError) as err:  # defensive: never a traceback
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), None, _one_line(error_text(err), 120)) from None
     doc._unknown = unknown
+    warnings += _all_fields_note(data, doc, name)
     if unknown:
         paths = unknown_field_paths(doc)
         shown = ", ".join(paths[:MAX_UNKNOWN_LISTED]) + (f" and {len(paths) - MAX_UNKNOWN_LISTED} more"
@@ -967,12 +1024,62 @@ def load(path: str | os.PathLike) -> tuple[PlanDocument, list[str]]:
 
 # ------------------------------------------------------------------------------------------------ save
 
+def scenario_data(scenario: Scenario) -> dict:
+    """A scenario as a file keeps it: only the fields the user set, in every section (pydantic ``exclude_unset``).
+    A field left out opens unset again, so what depends on it being unset (the tool's own defaults, the memory
+    savers the search may try, GRPO's β) means after reopening what it meant before saving (issue 35 round 16).
+    A section whose own fields were assigned in place (``doc.scenario.hardware.num_gpus = 16``: pydantic marks
+    the field set, not the section) is written too, so no value set anywhere is lost."""
+    return _set_only(scenario)
+
+
+def _set_only(m: BaseModel) -> dict:
+    """``m.model_dump(mode="json", exclude_unset=True)``, plus every nested model that holds a set field."""
+    out = m.model_dump(mode="json", exclude_unset=True)
+    for name in type(m).model_fields:
+        value = getattr(m, name)
+        if isinstance(value, BaseModel):
+            sub = _set_only(value)
+            if sub or name in out:
+                out[name] = sub
+    return out
+
+
+def _phase_scenarios_as_set(data: dict, project: Project) -> dict:
+    """The dumped ``project`` (``data``, in place) with each phase's own scenario as :func:`scenario_data`."""
+    phases = data.get("phases")
+    for i, phase in enumerate(project.phases if isinstance(phases, list) else ()):
+        if phase.scenario is not None and i < len(phases) and isinstance(phases[i], dict):
+            phases[i]["scenario"] = scenario_data(phase.scenario)
+    return data
+
+
+def project_data(project: Project) -> dict:
+    """A project as the app keeps and the file writes it: its fields (nulls left out), each phase's own scenario
+    with the fields the user set (:func:`scenario_data`)."""
+    return _phase_scenarios_as_set(project.model_dump(mode="json", exclude_none=True), project)
+
+
+def _scenarios_as_set(data: dict, doc: PlanDocument) -> None:
+    """Every scenario of the dumped ``data`` (in place) as :func:`scenario_data`: the document's, the selected
+    plan's and each project phase's."""
+    data["scenario"] = scenario_data(doc.scenario)
+    sel = doc.selected_plan
+    if sel is not None and sel.scenario is not None and isinstance(data.get("selected_plan"), dict):
+        data["selected_plan"]["scenario"] = scenario_data(sel.scenario)
+    if doc.project is not None and isinstance(data.get("project"), dict):
+        _phase_scenarios_as_set(data["project"], doc.project)
+
+
 def to_data(doc: PlanDocument) -> dict:
-    """The JSON object written for ``doc`` (unknown fields merged back)."""
+    """The JSON object written for ``doc`` (unknown fields merged back). Its scenarios hold the fields the user set
+    (:func:`scenario_data`, ``saved_fields: "set"``); the rest of the document every field."""
     data = doc.model_dump(mode="json")
     _prune_nulls(data, PlanDocument)
+    _scenarios_as_set(data, doc)
     _merge_unknown(data, doc.unknown_fields)
     data["schema_version"] = CURRENT_SCHEMA
+    data["saved_fields"] = "set"
     return data
 
 

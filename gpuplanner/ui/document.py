@@ -140,7 +140,7 @@ class DocumentController(QObject):
         if doc.vendor_checklist:
             ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
         if doc.project is not None:
-            ui["project"] = doc.project.model_dump(mode="json", exclude_none=True)
+            ui["project"] = planfile.project_data(doc.project)  # phase scenarios: the fields set (round 16)
         if doc.quotes:
             ui["quotes"] = [q.model_dump(mode="json") for q in doc.quotes]
         return ui

@@ -99,13 +99,39 @@ UNSET = object()
 
 def _set_path(data: dict, path: str, value: Any) -> None:
     parts = path.split(".")
+    if value is UNSET:
+        _drop(data, parts)
+        return
     cur = data
     for part in parts[:-1]:
         cur = cur.setdefault(part, {})
-    if value is UNSET:
-        cur.pop(parts[-1], None)
-    else:
-        cur[parts[-1]] = value
+    cur[parts[-1]] = value
+
+
+def _drop(data: dict, parts: list[str], copied: set[tuple[str, ...]] | None = None) -> None:
+    """Remove the field at ``parts`` (one the user never set) and each section along the path it leaves empty, so
+    the section reads unset again (pydantic ``model_fields_set``: issue 35 round 16; putting an adopted plan's
+    ``hardware.gpu`` back left ``hardware: {}``, a section "set" with nothing in it). With ``copied`` (see
+    :func:`_with_paths`) the dicts along the path are copied before they change."""
+    cur, chain = data, []
+    for i, part in enumerate(parts[:-1]):
+        nxt = cur.get(part)
+        if not isinstance(nxt, dict):
+            return  # not there: nothing to remove
+        key = tuple(parts[: i + 1])
+        if copied is not None and key not in copied:
+            nxt = dict(nxt)
+            cur[part] = nxt
+            copied.add(key)
+        chain.append((cur, part, key))
+        cur = nxt
+    cur.pop(parts[-1], None)
+    for parent, part, key in reversed(chain):
+        if parent[part]:
+            break
+        del parent[part]
+        if copied is not None:
+            copied.discard(key)
 
 
 def _with_paths(data: dict, values: dict[str, Any]) -> dict:
@@ -116,6 +142,9 @@ def _with_paths(data: dict, values: dict[str, Any]) -> dict:
     copied: set[tuple[str, ...]] = set()
     for path, value in values.items():
         parts = path.split(".")
+        if value is UNSET:  # (the user never set it: left unset)
+            _drop(out, parts, copied)
+            continue
         cur = out
         for i, part in enumerate(parts[:-1]):
             key = tuple(parts[: i + 1])
@@ -125,10 +154,7 @@ def _with_paths(data: dict, values: dict[str, Any]) -> dict:
                 cur[part] = nxt
                 copied.add(key)
             cur = nxt
-        if value is UNSET:  # (the user never set it: left unset)
-            cur.pop(parts[-1], None)
-        else:
-            cur[parts[-1]] = value
+        cur[parts[-1]] = value
     return out
 
 
@@ -206,8 +232,10 @@ class ScenarioModel(QObject):
         """A canonical snapshot of what Save writes about the document: the user's scenario, title, notes
         and the UI state kept in the file (not the page shown or the plan selected: session state)."""
         ui = {k: v for k, v in self.ui.items() if k not in SESSION_UI_KEYS}
-        data = {"title": self.title, "notes": self.notes, "scenario": self.user_scenario().model_dump(mode="json"),
-                "ui": ui}
+        from gpuplanner.io.planfile import scenario_data
+
+        # the fields the user set, as Save writes them (round 16): an edit to a field's default value changes the file
+        data = {"title": self.title, "notes": self.notes, "scenario": scenario_data(self.user_scenario()), "ui": ui}
         return json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
 
     def mark_clean(self) -> None:
@@ -266,9 +294,11 @@ class ScenarioModel(QObject):
         errors_changed = errors != self._errors
         self._errors = errors
         after = scenario.model_dump()
+        after_written = scenario.model_dump(exclude_unset=True)
         self._scenario = scenario
         self._user = None
-        touched = [s for s in SECTIONS if before.get(s) != after.get(s)]
+        # a section changes with its values or with the fields the user set (an edit to a default value: round 16)
+        touched = [s for s in SECTIONS if before.get(s) != after.get(s) or written.get(s) != after_written.get(s)]
         if touched and not from_plan:  # adopting a plan leaves the user's scenario (what is saved) as it is
             self._update_dirty()
         for section in touched:

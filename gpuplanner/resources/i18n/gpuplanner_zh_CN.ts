@@ -5195,6 +5195,10 @@
         <translation>不是有效的 JSON（{why}）</translation>
     </message>
     <message>
+        <source>{name}: saved by an earlier GPU Planner, which wrote every field: the memory savers it writes off ({fields}) stay off as your choice, and the search does not try them; turn one on to plan with it</source>
+        <translation>{name}：由较早版本的 GPU Planner 保存，当时写入了每个字段：其中关闭的显存节省手段（{fields}）按你的选择保持关闭，方案搜索不会尝试它们；打开其中一项即可按它规划</translation>
+    </message>
+    <message>
         <source>invalid plan</source>
         <translation>无效的方案</translation>
     </message>

@@ -515,7 +515,9 @@ class ProjectPage(BasePage):
         if not isinstance(data, dict) or not data.get("phases"):
             from gpuplanner.core.project import single_phase_project
 
-            data = single_phase_project(self.model.user_scenario()).model_dump(mode="json", exclude_none=True)
+            from gpuplanner.io.planfile import project_data
+
+            data = project_data(single_phase_project(self.model.user_scenario()))
         self._data = copy.deepcopy(data)
         self._loading = True
         self.list.clear()
@@ -605,7 +607,10 @@ class ProjectPage(BasePage):
         ph = self._phase()
         if ph is None:
             return
-        ph["scenario"] = self.model.scenario.model_dump(mode="json", exclude_none=True)
+        from gpuplanner.io.planfile import scenario_data
+
+        # the fields set, as the file keeps them (round 16): what the user left unset stays unset in the phase
+        ph["scenario"] = scenario_data(self.model.scenario)
         self._on_row(self.list.currentRow())
         self._store()
 
