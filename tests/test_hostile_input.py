@@ -28,6 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 QUICK = 150
 FULL = 10_000
 MAX_SECONDS = 5.0
+#: ``project`` runs one search per phase plus the serving and build sides: an ordinary case took 4.4-8.5 s on the
+#: loaded 2-core machine (rounds 15-16), so its bound against a hostile file that never ends is wider; still a bound
+PROJECT_MAX_SECONDS = 20.0
 
 # values a stranger's file may hold where a number, a name or an object is expected
 HOSTILE = [0, -1, 1, 2, 3, 48, 2**31, 2**63, 10**40, 10**400, 1e300, -0.5, 0.5, 1e-300, True, False, None, "x", "",
@@ -49,7 +52,7 @@ def _run(argv: list[str]) -> tuple[int, float, str]:
 def _check(argv: list[str], what: str) -> None:
     rc, dt, err = _run(argv)
     assert rc in (0, 2), (what, rc, err[-500:])
-    assert dt < MAX_SECONDS, (what, dt)
+    assert dt < (PROJECT_MAX_SECONDS if argv[:1] == ["project"] else MAX_SECONDS), (what, dt)
     if rc == 2:
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), (what, err[:500])
