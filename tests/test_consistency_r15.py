@@ -229,5 +229,11 @@ def test_fsdp_switches_memory_and_time_agree_on_fsdp1():
     off = evaluate(scenario_from_dict(_switches("hf", 1)))
     on = evaluate(scenario_from_dict(_switches("hf", 1, fsdp_no_sync=True, fsdp_lora_mixed_units=True)))
     assert on.memory.gradients > off.memory.gradients + 10.0
-    assert on.time.step_time_s > off.time.step_time_s
+    # round 16 (ftoos16): without the switch PEFT's wrap policy makes every adapter its own FSDP1 unit (their hooks
+    # are named apart); with it the adapters sit in their block's unit and the block weights' gradients are computed
+    def compute_s(t):
+        return t.breakdown["compute"] * t.step_time_s
+
+    assert compute_s(on.time) > compute_s(off.time) * 1.2
+    assert off.time.breakdown["fsdp1_lora_units"] > 0 and on.time.breakdown.get("fsdp1_lora_units", 0.0) == 0.0
     assert evaluate(scenario_from_dict(_switches("fsdp", 2, fsdp_no_sync=True))).memory.gradients > 0  # FSDP2's sync
