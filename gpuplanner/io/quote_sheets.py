@@ -476,17 +476,17 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
     wb = openpyxl.Workbook()
     wb.remove(wb.active)
     for i, q in enumerate(quotes or [None]):
-        title = (q.provider if q is not None else ("报价单" if lang == "zh_CN" else "Quote"))
-        title = "".join(ch for ch in _xml_text(title) if ch not in "[]:*?/\\")[:28] or f"Quote {i + 1}"
-        if title in wb.sheetnames:
+        title = sheet_title(q.provider if q is not None else ("报价单" if lang == "zh_CN" else "Quote"), i)
+        if title.lower() in (n.lower() for n in wb.sheetnames):  # Excel compares sheet names ignoring case
             title = f"{title[:24]} {i + 1}"
         ws = wb.create_sheet(title)
         for row in quote_rows(q, lang):
             ws.append([_xlsx_value(v) for v in row])
         for row in ws.iter_rows():
             for c in row:
-                if isinstance(c.value, str) and c.value.startswith("=") and not c.value.startswith("# "):
+                if isinstance(c.value, str) and c.value.lstrip(" ").startswith(_FORMULA_START + ("\t", "\r", "\n")):
                     c.data_type = "s"  # text, never a formula
+                    c.quotePrefix = True  # and text still after an edit in the cell (Excel's leading apostrophe)
         for c in ws[len(_doc_lines(lang)) + 1]:
             c.font = Font(bold=True)
         for col, width in zip("ABCDEFGHI", (10, 24, 16, 16, 10, 12, 10, 40, 12)):
@@ -494,6 +494,19 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+def sheet_title(provider: str, i: int) -> str:
+    """A worksheet name Excel accepts for the vendor ``provider`` (the ``i``-th sheet): none of ``[]:*?/\\``, no
+    control or format character (a bidi override or zero-width space, invisible in the tab), no apostrophe first
+    or last, not the reserved "History", at most 28 characters (31 with the number a repeated name gets). Excel
+    names these rules in its rename dialog and, for a file that breaks them, "repairs" the workbook by dropping
+    the sheet's name (probe16: a vendor "'quoted'" or "History" gave such a file)."""
+    title = "".join(ch for ch in _xml_text(provider) if ch not in "[]:*?/\\" and ch.isprintable())
+    title = title.strip(" '")[:28].strip(" '")
+    if title.lower() == "history":
+        title = f"{title} {i + 1}"
+    return title or f"Quote {i + 1}"
 
 
 def write_sheet(path: str | Path, quotes: list[VendorQuote] | None, lang: str = "en") -> Path:
