@@ -384,7 +384,7 @@ def direct_checks() -> list[tuple[str, bool, str]]:
     """The writers: the report (its user text comes back as typed, never as markup), the RFQ, the quote export
     (every column, sheet names), ``--json`` (strict JSON)."""
     out = []
-    for fn in (_report_checks, _rfq_checks, _export_checks, _sheet_name_checks, _save_checks):
+    for fn in (_report_checks, _rfq_checks, _export_checks, _sheet_name_checks, _save_checks, _round_trip_checks):
         try:
             out += fn()
         except Exception as err:  # noqa: BLE001
@@ -521,6 +521,38 @@ def _save_checks() -> list[tuple[str, bool, str]]:
     return out
 
 
+ROUND_TRIP = ["=1+1", "+1", "-1+1", "@SUM(A1)", "'=x", "''=x", "'", "''", "'-", "a\u202eb", "x,y\"z", "line1\nline2",
+              "History", "'quoted'", "-"]
+
+
+def _round_trip_checks() -> list[tuple[str, bool, str]]:
+    """A vendor exported (CSV, XLSX) then imported again is the vendor typed: every text column, whatever it starts
+    with (a formula lead, the export's protective apostrophe typed by the user)."""
+    from gpuplanner.core.quotes import VendorQuote
+    from gpuplanner.io.quote_sheets import read_quotes, write_sheet
+
+    out = []
+    for text in ROUND_TRIP:
+        vq = VendorQuote.model_validate({
+            "provider": "P" + text if text == "-" else text, "region": text, "contact": text, "preinstalled": text,
+            "source": text, "offers": [{"gpu": "rtx-4090-24gb", "unit": "card_hour", "price": "5.5", "note": text}],
+            "answers": {"real_stock": {"answer": "yes", "note": text}}})
+        for suffix in (".csv", ".xlsx"):
+            with tempfile.TemporaryDirectory(prefix="probe16-rt-") as d:
+                path = Path(d) / ("q" + suffix)
+                try:
+                    write_sheet(path, [vq])
+                    back = read_quotes(path)[0]
+                except Exception as err:  # noqa: BLE001
+                    out.append((f"round trip {suffix} {text!r}", False, f"raised {type(err).__name__}: {err}"[:200]))
+                    continue
+            a, b = vq.model_dump(mode="json"), back.model_dump(mode="json")
+            b["answers"] = {k: v for k, v in b["answers"].items() if k in a["answers"]}  # the rest: "unknown"
+            diff = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+            out.append((f"round trip {suffix} {text!r}", not diff, json.dumps(diff, ensure_ascii=True)[:160]))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="run the cases whose name holds this text (A|B: either)")
@@ -537,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         ok, line, dt = (r14.run_forked if args.fork else r14.run_case)(case)
         failed += not ok
         print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
-    checks = direct_checks() if any(o in "direct report rfq export sheet save" for o in args.only.split("|")) else []
+    checks = direct_checks() if any(o in "direct report rfq export sheet save round trip" for o in args.only.split("|")) else []
     for what, ok, line in checks:
         failed += not ok
         print(f"{'PASS' if ok else 'FAIL'}   0.0s {what}: {line}", flush=True)

@@ -226,9 +226,15 @@ def _text(v: Any) -> str:
     if isinstance(v, (_dt.datetime, _dt.date)):
         return (v.date() if isinstance(v, _dt.datetime) else v).isoformat()
     s = str(v).strip()
-    if s.startswith("'") and s[1:2] in _FORMULA_START:
+    if _apostrophe_led(s):
         s = s[1:]
     return s
+
+
+def _apostrophe_led(s: str) -> bool:
+    """``s`` is apostrophes then a formula lead ("'=x", "''=x"): the export put the first apostrophe there
+    (:func:`_safe_text`), the reader removes it; one level of escaping, so whatever was typed comes back."""
+    return s[:1] == "'" and s.lstrip("'")[:1] in _FORMULA_START
 
 
 def _has_header(rows: list[list[Any]]) -> bool:
@@ -429,7 +435,10 @@ def quote_rows(q: VendorQuote | None, lang: str = "en") -> list[list[Any]]:
 
 
 def _safe_text(v: Any) -> Any:
-    if isinstance(v, str) and v.startswith(_FORMULA_START):
+    """A text cell of the CSV export: a formula lead gets the protective apostrophe the reader removes
+    (:func:`_text`); so does a text that starts with that apostrophe already (a note typed as "'=x"), else
+    the reader took it for the protection and the note came back as "=x" (probe16)."""
+    if isinstance(v, str) and (v.startswith(_FORMULA_START) or _apostrophe_led(v)):
         return "'" + v
     return v
 
@@ -484,9 +493,7 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
             ws.append([_xlsx_value(v) for v in row])
         for row in ws.iter_rows():
             for c in row:
-                if isinstance(c.value, str) and c.value.lstrip(" ").startswith(_FORMULA_START + ("\t", "\r", "\n")):
-                    c.data_type = "s"  # text, never a formula
-                    c.quotePrefix = True  # and text still after an edit in the cell (Excel's leading apostrophe)
+                _protect(c)
         for c in ws[len(_doc_lines(lang)) + 1]:
             c.font = Font(bold=True)
         for col, width in zip("ABCDEFGHI", (10, 24, 16, 16, 10, 12, 10, 40, 12)):
@@ -494,6 +501,20 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+def _protect(c) -> None:
+    """An exported XLSX text cell that a spreadsheet could take for a formula: stored as text (openpyxl makes a
+    formula of a text starting with "="), with Excel's quote prefix (text still after an edit in the cell, F2 then
+    Enter; probe16); a text typed as "'=x" gets a second apostrophe, as the CSV export's (:func:`_safe_text`)."""
+    v = c.value
+    if not isinstance(v, str):
+        return
+    if _apostrophe_led(v):
+        c.value = "'" + v
+    elif v.lstrip(" ").startswith(_FORMULA_START + ("\t", "\r", "\n")):
+        c.data_type = "s"
+        c.quotePrefix = True
 
 
 def sheet_title(provider: str, i: int) -> str:
