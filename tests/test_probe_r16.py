@@ -153,3 +153,24 @@ def test_export_then_import_gives_back_what_was_typed(tmp_path, suffix, text):
     back = read_quotes(path)[0]
     assert (back.provider, back.region, back.contact, back.offers[0].note, back.answer("real_stock").note) \
         == (text,) * 5
+
+
+# 6. A plan file's price snapshot had no bound on its rows: 150,000 rows (12 MB, under the 20 MB file limit) took
+#    20 s to open (each row validated, copied and walked for unknown keys), 250,000 past 30 s. The snapshot copies
+#    the built-in price table (66 rows); at most 10,000, refused before any pass over them.
+
+def test_price_snapshot_rows_are_bounded(tmp_path):
+    from gpuplanner.io import planfile
+
+    d = json.loads(PLAN_LORA.read_text(encoding="utf-8"))
+    row = {"gpu": "rtx-4090-24gb", "card_hour": 1.0, "currency": "CNY", "provider": "p"}
+    d["price_snapshot"]["prices"] = [row] * 10_001
+    p = tmp_path / "p.gpuplan"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    rc, _, err = _cli(["estimate", str(p)])
+    assert rc == 2 and "price_snapshot.prices" in _one_line(err) and "10000" in err
+    with pytest.raises(ValueError, match="at most 10000 items"):  # the model's bound too (a document built in code)
+        planfile.PriceSnapshot.model_validate({"prices": [row] * (planfile.MAX_PRICES + 1)})
+    d["price_snapshot"]["prices"] = [row] * 100
+    p.write_text(json.dumps(d), encoding="utf-8")
+    assert _cli(["estimate", str(p)])[0] == 0
