@@ -4,7 +4,8 @@ For the plan FILE stands for (a ``.gpuplan`` file's selected plan, or a scenario
 applicable offer, the costs the quote leaves out (storage, egress, setup, migration), the total and its band,
 the network checked against the plan, the hard questions still to ask, and the ranking
 (:func:`gpuplanner.core.quotes.compare`). Without sheets, the quotes stored in the plan file are compared.
-``--save`` stores the sheets' quotes in the plan file; ``--rfq`` writes the one-page request for quote (PDF).
+``--save`` stores the sheets' quotes in the plan file (replacing the same vendors' stored quotes, keeping the
+others); ``--rfq`` writes the one-page request for quote (PDF).
 
 ``--json`` prints ``{"plan": {...}, "vendors": [{"provider", "rank", "total", "total_band", "breakdown":
 {"compute", "storage", "egress", "setup", "migration"}, "billing": {"unit", "price", "billed", "instances",
@@ -32,7 +33,8 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument("--template", choices=("csv", "xlsx"), help="write the blank, documented quote sheet")
     p.add_argument("-o", "--output", help="file to write (with --template)")
-    p.add_argument("--save", action="store_true", help="store the sheets' quotes in the plan file")
+    p.add_argument("--save", action="store_true", help="store the sheets' quotes in the plan file (a vendor's new sheet replaces its stored one; "
+                   "the other vendors are kept)")
     p.add_argument("--rfq", metavar="PDF", help="write the one-page request for quote (PDF)")
     p.set_defaults(func=run)
 
@@ -114,8 +116,17 @@ def _save(path: str, doc, sheets) -> None:
 
     if doc is None:
         raise PlannerError(translate(CTX, "--save needs a .gpuplan file"))
-    doc.quotes = list(sheets)
+    doc.quotes = merged_quotes(doc.quotes, sheets)
     planfile.save(doc, path)
+
+
+def merged_quotes(stored, sheets) -> list:
+    """The plan's quotes after ``--save``: each vendor of ``sheets`` replaces the stored quote of the same provider
+    (a new sheet from the same vendor), the other stored vendors are kept, in their order, before the new ones (as
+    the Quotes page's Import appends). Before probe16 ``--save`` replaced them all: a vendor typed on the Quotes
+    page was gone after saving another vendor's sheet from the command line."""
+    new = {q.provider for q in sheets}
+    return [q for q in stored if q.provider not in new] + list(sheets)
 
 
 def _rfq(args, result, title: str) -> None:

@@ -104,6 +104,9 @@ MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room 
 MAX_UNKNOWN_LISTED = 8
 MAX_TITLE = 1000  # PlanDocument.title, characters
 MAX_LIST = 1000  # PlanDocument.vendor_checklist, .benchmarks: entries
+#: PriceSnapshot.prices: rows (the built-in table the snapshot copies holds 66; 150,000 rows, 12 MB, took 20 s
+#: to open, all of it validating and copying rows, probe16)
+MAX_PRICES = 10_000
 #: the vendor checklist's notes, all entries together: the Verify page writes one entry a check (core/checklist.ITEMS:
 #: 10), each note at most 10,000 characters; the report prints every note, and 1,000 notes of 10,000 characters
 #: (10 MB, each entry within its own bounds) held ``report`` past 300 s laying out ~4,800 pages (probe15)
@@ -189,7 +192,7 @@ class PriceSnapshot(_Doc):
     taken: datetime | None = None
     source: str = "built-in defaults"
     exchange_rate_cny_per_usd: float | None = Field(None, gt=0)
-    prices: list[PriceRow] = Field(default_factory=list)
+    prices: list[PriceRow] = Field(default_factory=list, max_length=MAX_PRICES)
 
 
 class SelectedPlan(_Doc):
@@ -918,11 +921,14 @@ def _app_ui_left(data: dict, name: str) -> list[str]:
 def _check_list_sizes(data: dict, name: str) -> None:
     """The plan's lists of records bounded before any pass over them (migration, unknown keys, validation each walk
     every entry: 100,000 checklist entries took 10 s to open, probe14); the same bound as the fields'."""
-    for key in ("vendor_checklist", "benchmarks"):
-        v = data.get(key)
-        if isinstance(v, list) and len(v) > MAX_LIST:
+    snapshot = data.get("price_snapshot")
+    for key, v, bound in (("vendor_checklist", data.get("vendor_checklist"), MAX_LIST),
+                          ("benchmarks", data.get("benchmarks"), MAX_LIST),
+                          ("price_snapshot.prices", snapshot.get("prices") if isinstance(snapshot, dict) else None,
+                           MAX_PRICES)):
+        if isinstance(v, list) and len(v) > bound:
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), key, MsgStr.make(
-                _CTX, QT_TRANSLATE_NOOP(_CTX, "at most {n} entries, got {got}"), n=MAX_LIST, got=len(v)))
+                _CTX, QT_TRANSLATE_NOOP(_CTX, "at most {n} entries, got {got}"), n=bound, got=len(v)))
 
 
 def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:

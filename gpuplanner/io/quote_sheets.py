@@ -226,9 +226,15 @@ def _text(v: Any) -> str:
     if isinstance(v, (_dt.datetime, _dt.date)):
         return (v.date() if isinstance(v, _dt.datetime) else v).isoformat()
     s = str(v).strip()
-    if s.startswith("'") and s[1:2] in _FORMULA_START:
+    if _apostrophe_led(s):
         s = s[1:]
     return s
+
+
+def _apostrophe_led(s: str) -> bool:
+    """``s`` is apostrophes then a formula lead ("'=x", "''=x"): the export put the first apostrophe there
+    (:func:`_safe_text`), the reader removes it; one level of escaping, so whatever was typed comes back."""
+    return s[:1] == "'" and s.lstrip("'")[:1] in _FORMULA_START
 
 
 def _has_header(rows: list[list[Any]]) -> bool:
@@ -429,7 +435,10 @@ def quote_rows(q: VendorQuote | None, lang: str = "en") -> list[list[Any]]:
 
 
 def _safe_text(v: Any) -> Any:
-    if isinstance(v, str) and v.startswith(_FORMULA_START):
+    """A text cell of the CSV export: a formula lead gets the protective apostrophe the reader removes
+    (:func:`_text`); so does a text that starts with that apostrophe already (a note typed as "'=x"), else
+    the reader took it for the protection and the note came back as "=x" (probe16)."""
+    if isinstance(v, str) and (v.startswith(_FORMULA_START) or _apostrophe_led(v)):
         return "'" + v
     return v
 
@@ -476,17 +485,15 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
     wb = openpyxl.Workbook()
     wb.remove(wb.active)
     for i, q in enumerate(quotes or [None]):
-        title = (q.provider if q is not None else ("报价单" if lang == "zh_CN" else "Quote"))
-        title = "".join(ch for ch in _xml_text(title) if ch not in "[]:*?/\\")[:28] or f"Quote {i + 1}"
-        if title in wb.sheetnames:
+        title = sheet_title(q.provider if q is not None else ("报价单" if lang == "zh_CN" else "Quote"), i)
+        if title.lower() in (n.lower() for n in wb.sheetnames):  # Excel compares sheet names ignoring case
             title = f"{title[:24]} {i + 1}"
         ws = wb.create_sheet(title)
         for row in quote_rows(q, lang):
             ws.append([_xlsx_value(v) for v in row])
         for row in ws.iter_rows():
             for c in row:
-                if isinstance(c.value, str) and c.value.startswith("=") and not c.value.startswith("# "):
-                    c.data_type = "s"  # text, never a formula
+                _protect(c)
         for c in ws[len(_doc_lines(lang)) + 1]:
             c.font = Font(bold=True)
         for col, width in zip("ABCDEFGHI", (10, 24, 16, 16, 10, 12, 10, 40, 12)):
@@ -494,6 +501,33 @@ def write_xlsx(quotes: list[VendorQuote] | None, lang: str = "en") -> bytes:
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+def _protect(c) -> None:
+    """An exported XLSX text cell that a spreadsheet could take for a formula: stored as text (openpyxl makes a
+    formula of a text starting with "="), with Excel's quote prefix (text still after an edit in the cell, F2 then
+    Enter; probe16); a text typed as "'=x" gets a second apostrophe, as the CSV export's (:func:`_safe_text`)."""
+    v = c.value
+    if not isinstance(v, str):
+        return
+    if _apostrophe_led(v):
+        c.value = "'" + v
+    elif v.lstrip(" ").startswith(_FORMULA_START + ("\t", "\r", "\n")):
+        c.data_type = "s"
+        c.quotePrefix = True
+
+
+def sheet_title(provider: str, i: int) -> str:
+    """A worksheet name Excel accepts for the vendor ``provider`` (the ``i``-th sheet): none of ``[]:*?/\\``, no
+    control or format character (a bidi override or zero-width space, invisible in the tab), no apostrophe first
+    or last, not the reserved "History", at most 28 characters (31 with the number a repeated name gets). Excel
+    names these rules in its rename dialog and, for a file that breaks them, "repairs" the workbook by dropping
+    the sheet's name (probe16: a vendor "'quoted'" or "History" gave such a file)."""
+    title = "".join(ch for ch in _xml_text(provider) if ch not in "[]:*?/\\" and ch.isprintable())
+    title = title.strip(" '")[:28].strip(" '")
+    if title.lower() == "history":
+        title = f"{title} {i + 1}"
+    return title or f"Quote {i + 1}"
 
 
 def write_sheet(path: str | Path, quotes: list[VendorQuote] | None, lang: str = "en") -> Path:

@@ -175,9 +175,29 @@ class Overflow(NonFinite):
     """A float literal that overflows to infinity (``1e999``)."""
 
 
+class LongInt(NonFinite):
+    """An integer literal of more than :data:`MAX_INT_DIGITS` digits (probe16: ``int()`` raised Python's own
+    English sentence, "Exceeds the limit (4300 digits) for integer string conversion", naming no field)."""
+
+
+#: Python's default ``sys.int_info.default_max_str_digits``, fixed here (an interpreter run with the limit off
+#: would convert a 10 MB literal in quadratic time)
+MAX_INT_DIGITS = 4300
+
+
 def _float_or_marker(token: str) -> Any:
     value = float(token)
     return value if math.isfinite(value) else Overflow(token[:20])
+
+
+def _int_or_marker(token: str) -> Any:
+    return LongInt(token[:20]) if len(token) - token.startswith("-") > MAX_INT_DIGITS else int(token)
+
+
+def refuse_long_int(token: str) -> None:
+    """The reason a :class:`LongInt` is refused (the field is named by :func:`loads_finite`)."""
+    raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a whole number of more than {n} digits is out of range"),
+                                 n=f"{MAX_INT_DIGITS:,}"))
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
@@ -211,8 +231,19 @@ def loads_finite(text: str, unique_keys: bool = False) -> Any:
             marked.append(True)
         return value
 
-    data = json.loads(text, parse_constant=constant, parse_float=number,
-                      object_pairs_hook=_unique_keys if unique_keys else None)
+    def integer(token: str) -> Any:
+        value = _int_or_marker(token)
+        if isinstance(value, LongInt):
+            marked.append(True)
+        return value
+
+    hook = _unique_keys if unique_keys else None
+    try:
+        data = json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=hook)
+    except ValueError as err:
+        if "integer string conversion" not in str(err):  # Python's digit limit: parsed again to name the field
+            raise
+        data = json.loads(text, parse_constant=constant, parse_float=number, parse_int=integer, object_pairs_hook=hook)
     if not marked:  # nothing to name (the walk built a path per value: half the time of a large file, probe14)
         return data
     stack: list[tuple[str, Any]] = [("", data)]
@@ -220,6 +251,8 @@ def loads_finite(text: str, unique_keys: bool = False) -> Any:
         path, v = stack.pop()
         if isinstance(v, NonFinite):
             try:
+                if isinstance(v, LongInt):
+                    refuse_long_int(str(v))
                 finite_float(str(v)) if isinstance(v, Overflow) else reject_constant(str(v))
             except ValueError as err:
                 raise ValueError(one_line(path or "$", 120), err.args[0]) from None

@@ -33,7 +33,7 @@ from . import settings
 from .model import DEFAULT_UI, ScenarioModel, default_scenario
 from gpuplanner.formatting import plural_s
 
-from .text import error_message, tr_msg
+from .text import error_message, tr_msg, warning_box
 
 
 class DocumentController(QObject):
@@ -235,7 +235,7 @@ class DocumentController(QObject):
                 "{0}: cannot open this file ({1})").format(one_line(Path(str(path).replace("\0", "")).name, 120),
                                                             err.__class__.__name__)
             if show_errors:
-                QMessageBox.warning(self.window, self.tr("Cannot open"), text)
+                warning_box(self.window, self.tr("Cannot open"), text)
             self.message.emit(text, 8000)
             return False
         is_plan = planfile.is_plan_file(path)
@@ -282,7 +282,7 @@ class DocumentController(QObject):
         try:
             warnings = planfile.save(doc, path, base_dir=self.model.base_dir)
         except PlannerError as err:
-            QMessageBox.warning(self.window, self.tr("Cannot save"), error_message(err))
+            warning_box(self.window, self.tr("Cannot save"), error_message(err))
             return False
         self._disk_stamp = planfile.file_stamp(path)
         self._doc = doc
@@ -447,9 +447,9 @@ class DocumentController(QObject):
             scenario = planfile.scenario_for_estimate(doc, base, rec.file.name)
         except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
             # a stranger's autosave: one line, and the app stays open (as open_path)
-            QMessageBox.warning(self.window, self.tr("Cannot recover"), one_line(err) if isinstance(err, PlannerError)
-                                else self.tr("{0}: cannot open this file ({1})").format(
-                                    one_line(rec.file.name, 120), err.__class__.__name__))
+            warning_box(self.window, self.tr("Cannot recover"), one_line(err) if isinstance(err, PlannerError)
+                        else self.tr("{0}: cannot open this file ({1})").format(
+                            one_line(rec.file.name, 120), err.__class__.__name__))
             return False
         self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes, ui=self.ui_of(doc), base_dir=base,
                            path=rec.source_path, modified=True, stamp=rec.source_stamp, recovered=rec)

@@ -21,7 +21,7 @@ from gpuplanner.core.units import parse_count
 from gpuplanner.formatting import format_compact, format_tokens
 
 from .model import ScenarioModel
-from .text import tr_error
+from .text import plain, tr_error
 
 INVALID_STYLE = "border: 1px solid #d32f2f; background: #fff3f3;"
 
@@ -125,7 +125,7 @@ class FieldBox(QWidget):
         self.unit.setVisible(bool(unit))
         row.addWidget(self.unit)
         lay.addLayout(row)
-        self.error_label = QLabel()
+        self.error_label = plain(QLabel())
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #c62828;")
         self.error_label.setVisible(False)

@@ -13,7 +13,7 @@ from gpuplanner.app import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .fit_box import FitHeightBox
 from .model import ScenarioModel
-from .text import better_line, set_style, set_text, tr_error, tr_msg
+from .text import better_line, plain, set_style, set_text, tr_error, tr_msg
 from gpuplanner.core.evaluate import cost_band_msg
 from gpuplanner.core.messages import plan_span_msgs
 
@@ -62,7 +62,7 @@ class LivePanel(QWidget):
         self.better.setStyleSheet("color: #8a5300;")
         self.better.hide()
         grid.addWidget(self.better, 5, 0, 1, 3)
-        self.error = QLabel()
+        self.error = plain(QLabel())
         # names from files (models, custom GPUs) are shown as text, never interpreted as HTML
         for lab in (self.model_value, self.mem_value, self.time_value, self.plan_value, self.error, self.better):
             lab.setTextFormat(Qt.TextFormat.PlainText)

@@ -25,7 +25,7 @@ from .settings import (
 from .document import DocumentController
 from .live import LiveEstimator, SearchController
 from .model import ScenarioModel
-from .text import error_message
+from .text import error_message, warning_box
 from .pages.base import AppContext
 
 PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify", "project", "quotes")
@@ -568,7 +568,7 @@ class MainWindow(QMainWindow):
             try:
                 chart.export_png(p)
             except PlannerError as err:  # written atomically: a failed chart leaves no partial file
-                QMessageBox.warning(self, self.tr("Cannot export charts"), error_message(err))
+                warning_box(self, self.tr("Cannot export charts"), error_message(err))
                 return out
             out.append(p)
         settings.remember_dir(folder)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog
 
 from gpuplanner.core.errors import PlannerError
 
@@ -60,9 +60,9 @@ def _printer(window):
 
 
 def _fail(window, err: Exception) -> None:
-    from .text import error_message
+    from .text import error_message, warning_box
 
-    QMessageBox.warning(window, QCoreApplication.translate("MainWindow", "Report"), error_message(err))
+    warning_box(window, QCoreApplication.translate("MainWindow", "Report"), error_message(err))
 
 
 def _with_data(window, show: Callable[[Any], None]) -> None:

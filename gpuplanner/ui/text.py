@@ -134,6 +134,32 @@ def set_style(widget: Any, css: str) -> None:
         widget.setStyleSheet(css)
 
 
+def plain(label: Any) -> Any:
+    """``label`` (a QLabel) showing its text as typed: Qt's default (``Qt.AutoText``) takes a text whose first line
+    holds something like a tag for HTML, and an error naming a stranger's value ("unknown GPU
+    '<img src=/dev/zero>'") then loaded that file as an image and hung the window (probe16). Returns ``label``."""
+    from PySide6.QtCore import Qt
+
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+def warning_box(parent: Any, title: str, text: str) -> None:
+    """``QMessageBox.warning(parent, title, text)`` with ``text`` shown as typed: the message boxes that show an
+    error naming a file or a value from it. A text Qt would take for HTML (``Qt.mightBeRichText``: a tag on its
+    first line, see :func:`plain`) gets a box of its own with plain text; any other the static call."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import Qt as GuiQt
+    from PySide6.QtWidgets import QMessageBox
+
+    if not GuiQt.mightBeRichText(text):
+        QMessageBox.warning(parent, title, text)
+        return
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.exec()
+
+
 def set_text(widget: Any, text: str) -> None:
     """``widget.setText(text)`` only when it changes (a rich-text label re-lays out its document on every call)."""
     if widget.text() != text:

@@ -8861,6 +8861,10 @@
         <translation>数字 {token} 超出范围</translation>
     </message>
     <message>
+        <source>a whole number of more than {n} digits is out of range</source>
+        <translation>超过 {n} 位的整数超出范围</translation>
+    </message>
+    <message>
         <source>{file}: UTF-16 text; expected UTF-8</source>
         <translation>{file}：UTF-16 文本；应为 UTF-8</translation>
     </message>

@@ -18,7 +18,7 @@ from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
-from ..text import error_message, tr_error, tr_msg
+from ..text import error_message, plain, tr_error, tr_msg
 from .base import BasePage
 
 COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
@@ -88,7 +88,7 @@ class CustomGpuDialog(QDialog):
                          (self.tr("Interconnect"), self.link), (self.tr("Architecture"), self.arch),
                          (self.tr("TDP (W)"), self.tdp), (self.tr("Price per card-hour"), self.price)]:
             form.addRow(label, w)
-        self.error = QLabel()
+        self.error = plain(QLabel())
         self.error.setStyleSheet("color: #c62828;")
         form.addRow(self.error)
         bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -194,7 +194,7 @@ class HardwarePage(BasePage):
         from .spot_price import SpotPrice
 
         self.spot = SpotPrice(self, tl)  # constraints.prices[<gpu>].spot_card_hour, for the selected row's GPU
-        self.table_error = QLabel()
+        self.table_error = plain(QLabel())
         self.table_error.setStyleSheet("color: #c62828;")
         self.table_error.setWordWrap(True)
         self.table_error.hide()

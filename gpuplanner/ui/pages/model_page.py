@@ -20,7 +20,7 @@ from gpuplanner.formatting import format_number, format_params
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
-from ..text import error_message, set_style, tr_error, tr_msg
+from ..text import error_message, plain, set_style, tr_error, tr_msg
 from .base import BasePage
 
 MANUAL_FIELDS = [
@@ -107,7 +107,7 @@ class ModelPage(BasePage):
         self.source_label.setWordWrap(True)
         self.source_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         src.addWidget(self.source_label)
-        self.import_error = QLabel()
+        self.import_error = plain(QLabel())
         self.import_error.setWordWrap(True)
         self.import_error.setStyleSheet("color: #c62828;")
         self.import_error.hide()
@@ -134,7 +134,7 @@ class ModelPage(BasePage):
         self.tier_badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.tier_badge.setMinimumWidth(70)
         trow.addWidget(self.tier_badge, 0, Qt.AlignmentFlag.AlignTop)
-        self.tier_text = QLabel()
+        self.tier_text = plain(QLabel())
         self.tier_text.setWordWrap(True)
         trow.addWidget(self.tier_text, 1)
         cl.addLayout(trow)

@@ -29,7 +29,7 @@ from gpuplanner.core.project import CPU_MODES, KIND_LABELS, PHASE_KINDS, TRAININ
 from gpuplanner.formatting import format_money, format_number, gpu_display_name, join_clause, paren
 
 from .base import BasePage
-from ..text import better_line, tr_msg
+from ..text import better_line, plain, tr_msg
 from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
                                    plural_s)
 
@@ -247,7 +247,7 @@ class ProjectPage(BasePage):
         # ---- results
         self.result_box = QGroupBox()
         rl = QVBoxLayout(self.result_box)
-        self.total = QLabel()
+        self.total = plain(QLabel())
         self.total.setObjectName("project_total")
         f = self.total.font()
         f.setBold(True)

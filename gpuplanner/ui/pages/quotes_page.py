@@ -9,6 +9,7 @@ shown as the report prints it (:func:`gpuplanner.report.quotes_section.html_sect
 from __future__ import annotations
 
 import copy
+import html
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -26,7 +27,7 @@ from gpuplanner.core.quotes import (
 )
 
 from .base import BasePage
-from ..text import tr_msg
+from ..text import plain, tr_msg
 
 _VENDOR_FIELDS = ("provider", "date", "region", "contact", "currency", "exchange_rate", "exchange_rate_date",
                   "storage_per_tb_month", "storage_billing", "egress_per_tb", "setup_hours", "setup_billed", "migration_hours", "network",
@@ -97,7 +98,7 @@ class QuotesPage(BasePage):
         self.tabs.addTab(self.answers, "")
         self.tabs.addTab(self.compare_view, "")
         self.body.addWidget(self.tabs, 1)
-        self.error = QLabel()
+        self.error = plain(QLabel())  # vendor names and cells of a stranger's sheet: shown as typed
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020;")
         self.body.addWidget(self.error)
@@ -473,7 +474,7 @@ class QuotesPage(BasePage):
         try:
             c = compare(valid, plan_figures(ev))
         except PlannerError as err:
-            self.compare_view.setHtml(f"<p>{error_text(err)}</p>")
+            self.compare_view.setHtml(f"<p>{html.escape(error_text(err))}</p>")  # names a vendor: as typed
             return
         self._comparison = c
         self._show_comparison(valid)
