@@ -1,0 +1,77 @@
+"""One plan, one answer on round 16's mechanisms and on the figures views used to work out themselves (issue 35
+r16 parity16).
+
+Round 16 added to the estimate (each reaches the search's arrays and ``evaluate`` alike, so the ranked plans and the
+one-plan views agree): Megatron's tied word-embedding gradient all-reduce between the first and last pipeline stage
+(scale16, ``timing.tied_embedding_grad_bytes``); the HF stack on Accelerate FSDP1 with PEFT LoRA gets the per-leaf
+adapter units (ftoos16); the HF stack's FSDP1 steps AdamW foreach over its original parameters (memoos16). Round 15's
+asynchronous RL schedule (rlasync15: ``training.rl.schedule`` async, ``steps_in_flight``, ``regeneration_share``)
+had no search parity test. Round 10's harness checks each: every sampled candidate's memory, fit, days, MFU and cost
+equal ``evaluate`` of its complete scenario, and ``plan --json``'s top plans reproduce with ``estimate --json``.
+
+Views that computed (each test failed before its fix): see the tests below and
+docs/notes/2026-12-07/issue-35-r16-parity16.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_one_answer import _estimate_json, _plan_json  # noqa: E402,F401
+import test_one_answer_r10 as R10  # noqa: E402  (a module, so pytest does not collect its tests again here)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: a small GPT with tied input / output embeddings on Megatron (scale16's model, narrower): PP > 1 layouts pay the
+#: embedding group's all-reduce, PP 1 layouts do not
+TIED = {"model": {"name": "GPT tied small", "hidden_size": 4096, "num_hidden_layers": 16, "num_attention_heads": 32,
+                  "num_key_value_heads": 32, "intermediate_size": 16384, "vocab_size": 51200, "gated_mlp": False,
+                  "tie_word_embeddings": True},
+        "training": {"framework": "megatron", "method": "pretrain", "seq_len": 2048, "micro_batch_size": 1,
+                     "global_batch_size": 64},
+        "parallel": {"zero": 1}, "data": {"tokens": 2e8},
+        "constraints": {"max_gpus": 16, "gpu_candidates": ["h100-sxm-80gb"]}}
+
+#: the HF stack on Accelerate FSDP1 with PEFT LoRA (ftoos16's per-leaf adapter units)
+HF_FSDP1_LORA = {"model": {"preset": "llama-2-7b"},
+                 "training": {"method": "lora", "framework": "hf", "fsdp_version": 1, "precision": "bf16",
+                              "seq_len": 1024, "micro_batch_size": 4, "global_batch_size": 64,
+                              "recompute": "full"},
+                 "parallel": {"zero": 3}, "data": {"tokens": 5e7},
+                 "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb"]}}
+
+#: the HF stack's FSDP1 full fine-tune with foreach AdamW over the original parameters (memoos16)
+HF_FSDP1_FOREACH = {"model": {"preset": "mistral-7b-v0.1"},
+                    "training": {"framework": "hf", "method": "full", "seq_len": 4096, "packing": True,
+                                 "micro_batch_size": 1, "global_batch_size": 32, "recompute": "full",
+                                 "checkpoint_reentrant": True, "flash_attention": True, "optimizer": "adamw",
+                                 "precision": "bf16", "master_weights": False, "optimizer_implementation": "foreach",
+                                 "fsdp_version": 1},
+                    "parallel": {"zero": 3}, "data": {"tokens": 5e7},
+                    "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb"]}}
+
+
+def _grpo_async() -> dict:
+    rl = {"group_size": 8, "rollout_len": 2048, "prompt_len": 512, "mean_response_fraction": 0.25,
+          "generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5, "rollout_tp": 1,
+          "schedule": "async", "steps_in_flight": 4, "reward": "function", "regeneration_share": 0.2}
+    return {"model": {"preset": "qwen2.5-1.5b"},
+            "training": {"framework": "deepspeed", "objective": "grpo", "method": "full", "seq_len": 2560,
+                         "micro_batch_size": 1, "global_batch_size": 64, "recompute": "full",
+                         "flash_attention": True, "packing": True, "preference": {"reference": "none"}, "rl": rl},
+            "parallel": {"zero": 2}, "data": {"tokens": 2e7},
+            "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}}
+
+
+R16_CASES = {"tied-embedding-pp": TIED, "hf-fsdp1-lora-units": HF_FSDP1_LORA, "hf-fsdp1-foreach": HF_FSDP1_FOREACH,
+             "grpo-async": _grpo_async()}
+
+
+@pytest.mark.parametrize("name", list(R16_CASES))
+def test_round16_search_equals_evaluate(name, tmp_path, capsys):
+    R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(R16_CASES[name]), tmp_path, capsys)

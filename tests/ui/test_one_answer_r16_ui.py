@@ -1,0 +1,53 @@
+"""One plan, one answer in the app (issue 35 r16 parity16): the Training page's "Per optimizer step: N sequences =
+T tokens" line reads T from the live estimate's Evaluation (``time.tokens_per_step``), the figure ``estimate --json``
+prints. Before parity16 the page multiplied the global batch by the sequence length itself: twice too few tokens for a
+DPO pair (chosen and rejected both run) and four times too many for an unpacked batch of 1,000-token samples in
+4,096-token rows (the time model counts the data's own tokens)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.cli import run_cli
+from gpuplanner.formatting import format_tokens
+
+BASE = {"model": {"preset": "qwen2.5-7b"}, "data": {"tokens": "100M"},
+        "training": {"method": "lora", "seq_len": 2048, "micro_batch_size": 1, "global_batch_size": 64,
+                     "recompute": "full"},
+        "parallel": {"zero": 2},
+        "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
+
+CASES = {
+    # DPO: each example runs a chosen and a rejected sequence (estimate: 2 × 64 × 2,048 tokens a step)
+    "dpo-pairs": {**BASE, "training": {**BASE["training"], "objective": "dpo"}},
+    # unpacked 1,000-token samples padded to 4,096-token rows (estimate: 64 × 1,000 tokens a step)
+    "padded-rows": {**BASE, "data": {**BASE["data"], "mean_sample_len": 1000},
+                    "training": {**BASE["training"], "seq_len": 4096, "micro_batch_size": 4}},
+}
+
+
+def _estimate(d: dict, tmp_path: Path, capsys) -> dict:
+    f = tmp_path / "doc.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    assert run_cli(["estimate", str(f), "--json"]) == 0
+    return json.loads(capsys.readouterr().out), f
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_training_page_tokens_per_step_are_the_estimates(case, make_window, qtbot, tmp_path, capsys):
+    d = CASES[case]
+    est, doc = _estimate(d, tmp_path, capsys)
+    rows = d["training"]["global_batch_size"] * d["training"]["seq_len"]
+    assert est["tokens_per_step"] != pytest.approx(rows, rel=0.01)  # the case is one where the product is wrong
+    w = make_window()
+    assert w.open_path(doc, show_errors=False)
+    qtbot.waitUntil(lambda: getattr(w.estimator.result, "evaluation", None) is not None
+                    and w.estimator.result.evaluation.scenario == w.model.scenario, timeout=20000)
+    page = w.page("training")
+    want = f"= {format_tokens(est['tokens_per_step'], digits=3)} tokens"
+    qtbot.waitUntil(lambda: want in page.batch_info.text(), timeout=5000)
+    assert f"= {format_tokens(rows, digits=3)} tokens" not in page.batch_info.text()
+    assert page.batch_info.text().startswith("Per optimizer step: 64 sequences")
