@@ -75,3 +75,51 @@ R16_CASES = {"tied-embedding-pp": TIED, "hf-fsdp1-lora-units": HF_FSDP1_LORA, "h
 @pytest.mark.parametrize("name", list(R16_CASES))
 def test_round16_search_equals_evaluate(name, tmp_path, capsys):
     R10.test_round10_paths_search_equals_evaluate(copy.deepcopy(R16_CASES[name]), tmp_path, capsys)
+
+
+# ---------------------------------------------------------------------------- views that worked figures out
+
+import re  # noqa: E402
+
+VIEWS = [p for d in ("ui", "report", "commands") for p in (ROOT / "gpuplanner" / d).rglob("*.py")] + [
+    ROOT / "gpuplanner" / "cli.py"]
+#: a view's own figure, each found before parity16: the ideal linear line scaled from the smallest count's days
+#: (ui/charts/scaling.py, report/render.py: core.evaluate.Scaling.ideal_calendar_days), the tokens of a step as the
+#: global batch × the sequence length (the Training page: the Evaluation's time.tokens_per_step)
+COMPUTES = [
+    (re.compile(r"ideal.*\b[\w.\]\[]+\s*\*\s*[\w.\]\[]+\s*/\s*\w+"), "ideal line: Scaling.ideal_calendar_days"),
+    (re.compile(r"\bglobal_batch\w*\s*\*\s*[\w.]*seq_len"), "tokens per step: Evaluation.time.tokens_per_step"),
+]
+
+
+def _computing_lines(lines):
+    return [(line, what) for line in lines for rx, what in COMPUTES if rx.search(line)]
+
+
+def test_no_view_works_out_the_ideal_line_or_the_step_tokens():
+    found = []
+    for p in VIEWS:
+        for i, (line, what) in enumerate(_computing_lines(p.read_text(encoding="utf-8").splitlines()), 1):
+            found.append(f"{p.relative_to(ROOT)}: {line.strip()} ({what})")
+    assert not found, "\n".join(found)
+
+
+def test_the_scan_finds_the_old_lines():
+    old = ["    ideal = [d0 * n0 / n for n in xs]", "                self.ideal.setData(xs, base_days * xs[0] / xs)",
+           "        tokens = s.global_batch * s.training.seq_len"]
+    assert len(_computing_lines(old)) == 3
+
+
+def test_scaling_ideal_days_by_hand():
+    """``Scaling.ideal_calendar_days``: the fewest calendar days at the smallest count that runs, × n0 / n, at every
+    count of ``ideal_gpus``; a count that runs nowhere keeps its place on the line."""
+    from gpuplanner.core.evaluate import ScalingSeries, _ideal_scaling
+
+    nan = float("nan")
+    series = [ScalingSeries("nvlink", (2, 4, 8), (nan, 400.0, 780.0), (nan, 10.0, 5.5), (nan, 9.0, 4.6)),
+              ScalingSeries("pcie", (2, 4, 8), (nan, 380.0, 700.0), (nan, 9.5, 6.0), (nan, 9.4, 5.0)),
+              ScalingSeries("multinode", (16,), (nan,), (nan,), (nan,))]
+    xs, toks, days = _ideal_scaling(series)
+    assert xs == [4, 8, 16]
+    assert toks == [400.0, 800.0, 1600.0]
+    assert days == [9.5, 4.75, 2.375]  # 9.5 (PCIe's fewer days at 4) × 4 / n

@@ -312,6 +312,8 @@ class ReportData:
     quotes_project: Any = None  # core.quotes.ProjectQuotes: the quotes for every GPU phase of the project
     # app.answer.BetterPlan's line: the search's best plan beats the document's own layout (choice15)
     better_plan: Text | None = None
+    # the scaling chart's ideal linear line, (GPUs, calendar days): core.evaluate.Scaling.ideal_calendar_days
+    scaling_ideal: list[tuple[int, float]] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -520,6 +522,13 @@ def _scaling(res) -> list[tuple[int, float]]:
     return series.days_by_count(res)
 
 
+def _ideal(res) -> list[tuple[int, float]]:
+    """The ideal linear line in calendar days (core/series.py, the app's chart draws the same points)."""
+    from ..core import series
+
+    return series.ideal_days(res)
+
+
 def _short_gpu(name: str) -> str:
     """A chart label's GPU: no vendor nor regional suffix, a catalogue note in the report's language (ux16)."""
     for junk in ("NVIDIA ", "GeForce ", " (China)"):
@@ -603,6 +612,8 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
         alternatives.append(alt)
     sweep = answer.scaling  # one sweep: days against count, memory against count
     scaling = _scaling(sweep) if (ev.fits and sweep is not None) else []
+    counts = {n for n, _ in scaling}
+    ideal = [(n, d) for n, d in _ideal(sweep) if n in counts]  # drawn over the chart's own points
     mem_counts, mem_cards = _memory_by_count(sweep)
     cost_vs_time = _cost_vs_time(answer, plan)
     warnings = list(plan.warnings)
@@ -619,7 +630,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time,
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
         assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
-        source_file=answer.document.source_file, project=project,
+        source_file=answer.document.source_file, project=project, scaling_ideal=ideal,
         better_plan=Text.of(answer.better.message) if answer.better is not None else None,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )

@@ -374,8 +374,8 @@ def draw_scaling_chart(data: ReportData):
     xs = [float(n) for n, _ in pts]
     labels = _scaling_labels(data, xs, [d for _, d in pts], unit)
     ys = [d / per for _, d in pts]
-    n0, d0 = xs[0], ys[0]
-    ideal = [d0 * n0 / n for n in xs]
+    ideal_pts = [(float(n), d / per) for n, d in sorted(data.scaling_ideal)]  # core: Scaling.ideal_calendar_days
+    ideal = [d for _, d in ideal_pts]
     deadline = data.task.deadline_days / per if data.task.deadline_days else None
     ymin = min(ys + ideal + ([deadline] if deadline else []))
     ymax = max(ys + ideal + ([deadline] if deadline else []))
@@ -389,7 +389,7 @@ def draw_scaling_chart(data: ReportData):
         chart.hline(deadline, deadline_pen)
         chart.label(translate("Report", "deadline {d} d").format(d=fmt_days(data.task.deadline_days)), xs[0], deadline,
                     (0.0, 1.0), (0, -2))
-    chart.polyline(list(zip(xs, ideal)), ideal_pen)
+    chart.polyline(ideal_pts, ideal_pen)
     chart.polyline(list(zip(xs, ys)), line_pen)
     for x, y in zip(xs, ys):
         chart.marker(x, y, "o", 9, "#ffffff", charts.pen("#000000", 2.0))

@@ -51,3 +51,53 @@ def test_training_page_tokens_per_step_are_the_estimates(case, make_window, qtbo
     qtbot.waitUntil(lambda: want in page.batch_info.text(), timeout=5000)
     assert f"= {format_tokens(rows, digits=3)} tokens" not in page.batch_info.text()
     assert page.batch_info.text().startswith("Per optimizer step: 64 sequences")
+
+
+# ------------------------------------------------------------------ the scaling chart's ideal line (days)
+
+SCALE = {"model": {"preset": "qwen2.5-7b"}, "data": {"tokens": "300M"},
+         "training": {"method": "full", "seq_len": 2048, "micro_batch_size": 1, "global_batch_size": 64,
+                      "recompute": "full"},
+         "parallel": {"zero": 3},
+         "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8},
+         "constraints": {"max_gpus": 32}}
+
+
+def test_ideal_days_line_is_the_cores_in_the_app_and_the_pdf(qtbot, tmp_path, monkeypatch):
+    """The ideal linear line in days is ``Scaling.ideal_calendar_days`` (the core's), drawn point for point by the
+    app's scaling chart and the PDF's: before parity16 each view scaled the smallest count's days itself."""
+    import math
+
+    from gpuplanner.app.answer import answer
+    from gpuplanner.core import series
+    from gpuplanner.report import charts, render
+    from gpuplanner.report.content import build_report_data
+    from gpuplanner.ui.charts import ScalingChart
+
+    doc = tmp_path / "scale.json"
+    doc.write_text(json.dumps(SCALE), encoding="utf-8")
+    a = answer(doc)
+    sweep = a.scaling
+    want = series.ideal_days(sweep)
+    assert len(want) >= 3
+    # the core's line, by hand: the fewest days at the smallest count that runs, × n0 / n
+    n0 = want[0][0]
+    d0 = min(d for sr in sweep.series for n, d in zip(sr.gpus, sr.calendar_days) if n == n0 and math.isfinite(d))
+    assert [d for _, d in want] == pytest.approx([d0 * n0 / n for n, _ in want], rel=1e-12)
+    c = ScalingChart()
+    qtbot.addWidget(c)
+    c.mode.setCurrentIndex(c.mode.findData("days"))
+    c.update_from(sweep)
+    x, y = c.ideal.getData()
+    assert list(zip((int(v) for v in x), (float(v) for v in y))) == want
+    data = build_report_data(a)
+    counts = {n for n, _ in data.scaling}
+    assert data.scaling_ideal == [(n, d) for n, d in want if n in counts] and len(data.scaling_ideal) >= 2
+    drawn = []
+    real = charts.Chart.polyline
+    monkeypatch.setattr(charts.Chart, "polyline", lambda self, pts, pen: (drawn.append(list(pts)),
+                                                                         real(self, pts, pen))[1])
+    render.ensure_app()
+    unit, per = render.chart_time_unit(data)
+    assert render.draw_scaling_chart(data) is not None
+    assert [(float(n), d / per) for n, d in data.scaling_ideal] in drawn
