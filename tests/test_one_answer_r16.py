@@ -123,3 +123,67 @@ def test_scaling_ideal_days_by_hand():
     assert xs == [4, 8, 16]
     assert toks == [400.0, 800.0, 1600.0]
     assert days == [9.5, 4.75, 2.375]  # 9.5 (PCIe's fewer days at 4) × 4 / n
+
+
+# ---------------------------------------------------------------------------- the vendor quotes: one comparison
+
+#: a view's own call of the core's comparison (before parity16: gpuplanner quotes, the PDF's content and the Quotes
+#: page each called core.quotes.compare(…, plan_figures(ev)) and core.quotes.project_quotes)
+QUOTES_CALL = re.compile(r"(?<![\w.])(compare|plan_figures|project_quotes)\(|core\.quotes import[^\n]*\b(compare|plan_figures|"
+                         r"project_quotes)\b")
+
+
+def test_no_view_compares_the_quotes_itself():
+    found = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}" for p in VIEWS
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if QUOTES_CALL.search(line)]
+    assert not found, "\n".join(found)
+    assert QUOTES_CALL.search("    from ..core.quotes import compare, plan_figures")
+    assert QUOTES_CALL.search("            c = compare(valid, plan_figures(ev))")
+
+
+def test_quotes_storage_is_the_evaluations(monkeypatch):
+    """The storage and egress the quotes price are the bytes ``Evaluation.storage`` holds (the PDF's storage
+    requirements): with the Evaluation's figure changed, the quotes follow (before parity16 core.quotes.plan_figures
+    worked them out again and did not)."""
+    from gpuplanner.core import evaluate as E
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.quotes import plan_figures
+    from gpuplanner.core.scenario import Scenario
+
+    ev = evaluate(Scenario.model_validate({"model": {"preset": "llama-3.1-8b"}, "data": {"tokens": "1B"},
+                                           "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}))
+    need = ev.storage
+    p = plan_figures(ev)
+    assert p.storage_tb == pytest.approx((need.data_bytes + 3 * need.checkpoint_bytes + need.weights_bytes) / 1e12)
+    assert p.egress_tb == pytest.approx((need.checkpoint_bytes + need.weights_bytes) / 1e12)
+    assert p.checkpoint_tb == pytest.approx(need.checkpoint_bytes / 1e12)
+    monkeypatch.setattr(E, "storage_needs", lambda e: E.StorageNeeds(checkpoint_bytes=1e12, data_bytes=2e12,
+                                                                      weights_bytes=0.0))
+    p2 = plan_figures(ev)
+    assert (p2.storage_tb, p2.egress_tb, p2.checkpoint_tb) == pytest.approx((5.0, 1.0, 1.0))
+
+
+def test_cli_and_pdf_compare_the_quotes_alike(tmp_path, capsys):
+    """``gpuplanner quotes FILE --json`` and the PDF's quotes section (per phase too) are the one Answer's comparison:
+    the example project's plan file with the example quote sheets stored (``quotes --save``)."""
+    import json
+    import shutil
+
+    from gpuplanner.app.answer import answer
+    from gpuplanner.cli import run_cli
+    from gpuplanner.report.content import build_report_data
+
+    doc = tmp_path / "project.gpuplan"
+    shutil.copy(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan", doc)
+    sheets = [str(p) for p in sorted((ROOT / "examples" / "quotes").glob("*.csv"))]
+    assert run_cli(["quotes", str(doc), *sheets, "--save", "--json"]) == 0
+    with_sheets = json.loads(capsys.readouterr().out)
+    assert run_cli(["quotes", str(doc), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli == with_sheets and cli["vendors"]
+    data = build_report_data(answer(doc))
+    assert data.quotes is not None
+    pdf = data.quotes.to_json()
+    if data.quotes_project is not None:
+        pdf["project"] = data.quotes_project.to_json()
+    assert json.loads(json.dumps(pdf, default=str)) == cli

@@ -134,7 +134,7 @@ def text_lines(ev, data: dict) -> list[str]:
             ).format(mfu=format_percent(ev.time.mfu_training, 1))]),
         *_time_lines(ev),
     ]
-    band = likely_range(ev, None, ev.currency)  # the headline's precision (formatting.format_days_band; mend10c)
+    band = likely_range(ev, ev.currency)  # the headline's precision (formatting.format_days_band; mend10c)
     if band is not None:
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(*band))
     from ..core.timing import BREAKDOWN_LABELS

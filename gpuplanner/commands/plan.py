@@ -133,7 +133,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=head, compute=compute,
             cost=format_money(p.cost, p.currency)))
-        band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
+        band = likely_range(ev, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:

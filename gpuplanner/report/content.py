@@ -623,9 +623,9 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
     project = project_info(answer.project_replanned) if answer.has_project else None
     scenario = ev.scenario
-    quotes = _quotes(doc, ev)
+    quotes = answer.quotes()  # the plan file's vendor quotes, compared by the Answer (as ``gpuplanner quotes``)
     return ReportData(
-        quotes=quotes, quotes_project=_quotes_project(doc, answer, quotes), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
+        quotes=quotes, quotes_project=answer.quotes_by_phase(quotes), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time,
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
@@ -636,20 +636,3 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     )
 
 
-def _quotes(doc, ev):
-    """The plan file's vendor quotes compared for the plan's Evaluation (None when the file holds none)."""
-    if doc is None or not getattr(doc, "quotes", None):
-        return None
-    from ..core.quotes import compare, plan_figures
-
-    return compare(list(doc.quotes), plan_figures(ev))
-
-
-def _quotes_project(doc, answer, quotes):
-    """The plan file's quotes for every GPU phase of its project (single vendor against the cheapest per phase
-    with the egress of each move), read from the Answer's project; None without quotes or project."""
-    if quotes is None or not answer.has_project:
-        return None
-    from ..core.quotes import project_quotes
-
-    return project_quotes(list(doc.quotes), answer.project, quotes.plan)
