@@ -232,6 +232,28 @@ def format_elapsed(days: float, lang: str | None = None, unit: str | None = None
     return f"{num} {elapsed_word(unit, lang, num)}"
 
 
+#: a project's phases are timed in weeks (core/project.py); their spans are shown in days or hours
+DAYS_PER_WEEK = 7.0
+
+
+def format_weeks(weeks: float, lang: str | None = None) -> str:
+    """A span given in weeks (a project's total) as :func:`format_elapsed` writes it, in days or hours."""
+    return format_elapsed(DAYS_PER_WEEK * float(weeks), lang)
+
+
+def phase_spans(phases, total_weeks: float | None = None, lang: str | None = None) -> tuple[str, list[str]]:
+    """A project's phases' spans in one unit, the longest's (:func:`elapsed_unit`: "0–3.9" hours for a job of a few
+    hours; ux15): (the unit, [start, end of each phase …] and the total's end when ``total_weeks`` is given), from
+    the phases' ``start_week`` / ``end_week``. The Project page, ``gpuplanner project`` and the PDF read it: no view
+    converts weeks itself (parity16)."""
+    weeks = [w for ph in phases for w in (ph.start_week, ph.end_week)]
+    if total_weeks is not None:
+        weeks.append(total_weeks)
+    days = [DAYS_PER_WEEK * float(w) for w in weeks]
+    unit = elapsed_unit(max((d for d in days), default=0.0))
+    return unit, elapsed_numbers(days, unit, lang)
+
+
 def days_decimals(days: float) -> int:
     """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
     one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), 1 from a day, none from 100

@@ -89,6 +89,7 @@ VIEWS = [p for d in ("ui", "report", "commands") for p in (ROOT / "gpuplanner" /
 COMPUTES = [
     (re.compile(r"ideal.*\b[\w.\]\[]+\s*\*\s*[\w.\]\[]+\s*/\s*\w+"), "ideal line: Scaling.ideal_calendar_days"),
     (re.compile(r"\bglobal_batch\w*\s*\*\s*[\w.]*seq_len"), "tokens per step: Evaluation.time.tokens_per_step"),
+    (re.compile(r"\b7(\.0)?\s*\*\s*[\w.]*week"), "weeks to days: formatting.phase_spans / format_weeks"),
 ]
 
 
@@ -106,8 +107,10 @@ def test_no_view_works_out_the_ideal_line_or_the_step_tokens():
 
 def test_the_scan_finds_the_old_lines():
     old = ["    ideal = [d0 * n0 / n for n in xs]", "                self.ideal.setData(xs, base_days * xs[0] / xs)",
-           "        tokens = s.global_batch * s.training.seq_len"]
-    assert len(_computing_lines(old)) == 3
+           "        tokens = s.global_batch * s.training.seq_len",
+           "    unit = elapsed_unit(max((7 * p.end_week for p in res.phases), default=0.0))",
+           "        cost=_money(res.total_cost, cur), w=format_elapsed(7 * res.total_weeks, language())))"]
+    assert len(_computing_lines(old)) == 5
 
 
 def test_scaling_ideal_days_by_hand():

@@ -30,7 +30,8 @@ from gpuplanner.formatting import format_money, format_number, gpu_display_name,
 
 from .base import BasePage
 from ..text import better_line, tr_msg
-from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
+from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_list, format_sentences,
+                                   format_weeks, phase_spans,
                                    plural_s)
 
 #: the phase a new entry of each kind starts with
@@ -866,10 +867,9 @@ class ProjectPage(BasePage):
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
-        self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_elapsed(7 * res.total_weeks)))
+        self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_weeks(res.total_weeks)))
         # the phases' spans in one unit, the longest's: "0–3.9" hours for a job of a few hours (ux15)
-        unit = elapsed_unit(max((7 * ph.end_week for ph in res.phases), default=0.0))
-        spans = elapsed_numbers([7 * w for ph in res.phases for w in (ph.start_week, ph.end_week)], unit)
+        unit, spans = phase_spans(res.phases)
         self.table.horizontalHeaderItem(1).setText(self._unit_header(unit))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
