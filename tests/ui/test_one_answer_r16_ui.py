@@ -101,3 +101,24 @@ def test_ideal_days_line_is_the_cores_in_the_app_and_the_pdf(qtbot, tmp_path, mo
     unit, per = render.chart_time_unit(data)
     assert render.draw_scaling_chart(data) is not None
     assert [(float(n), d / per) for n, d in data.scaling_ideal] in drawn
+
+
+def test_training_page_step_tokens_of_the_adopted_plan(make_window, qtbot, tmp_path):
+    """With the automatic layout the line reads the adopted plan's split and the tokens its live Evaluation trains
+    (the estimate of the window's plan, which the search's #1 became), updated when that estimate arrives."""
+    d = json.loads(json.dumps(BASE))
+    d["parallel"]["auto"] = True
+    d["constraints"] = {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}
+    doc = tmp_path / "auto.json"
+    doc.write_text(json.dumps(d), encoding="utf-8")
+    w = make_window()
+    assert w.open_path(doc, show_errors=False)
+    qtbot.waitUntil(lambda: w.search.state in ("done", "failed"), timeout=120000)
+    qtbot.waitUntil(lambda: w.model.plan_adopted and getattr(w.estimator.result, "evaluation", None) is not None
+                    and w.estimator.result.evaluation.scenario == w.model.scenario, timeout=20000)
+    ev = w.estimator.result.evaluation
+    page = w.page("training")
+    L = ev.layout
+    want = (f"= {format_tokens(ev.time.tokens_per_step, digits=3)} tokens (micro-batch {L.micro_batch_size} × "
+            f"data-parallel {L.dp} × accumulation {L.grad_accum})")
+    qtbot.waitUntil(lambda: want in page.batch_info.text(), timeout=5000)
