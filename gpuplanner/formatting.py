@@ -232,6 +232,17 @@ def format_elapsed(days: float, lang: str | None = None, unit: str | None = None
     return f"{num} {elapsed_word(unit, lang, num)}"
 
 
+def format_storage_bytes(n: float | None) -> str:
+    """Bytes in decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB``; "—" for none (the PDF's
+    storage requirements; the one place the unit is picked, parity16)."""
+    if n is None or not math.isfinite(n):
+        return "—"
+    for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= scale:
+            return f"{format_sig(n / scale, 3)} {unit}"
+    return f"{format_number(n, 0)} B"
+
+
 #: a project's phases are timed in weeks (core/project.py); their spans are shown in days or hours
 DAYS_PER_WEEK = 7.0
 
@@ -239,6 +250,17 @@ DAYS_PER_WEEK = 7.0
 def format_weeks(weeks: float, lang: str | None = None) -> str:
     """A span given in weeks (a project's total) as :func:`format_elapsed` writes it, in days or hours."""
     return format_elapsed(DAYS_PER_WEEK * float(weeks), lang)
+
+
+def in_unit(days: float, unit: str) -> float:
+    """A span given in days as a number of ``unit`` (a key of :data:`ELAPSED_UNITS`: hours, days, weeks); the
+    views convert no span themselves (parity16)."""
+    return float(days) / ELAPSED_UNITS[unit][0]
+
+
+def format_hours(hours: float, lang: str | None = None) -> str:
+    """A span given in hours (a setup time) as :func:`format_elapsed` writes it in hours."""
+    return format_elapsed(float(hours) / 24.0, lang, unit="hours")
 
 
 def phase_spans(phases, total_weeks: float | None = None, lang: str | None = None) -> tuple[str, list[str]]:

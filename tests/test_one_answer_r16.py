@@ -90,6 +90,8 @@ COMPUTES = [
     (re.compile(r"ideal.*\b[\w.\]\[]+\s*\*\s*[\w.\]\[]+\s*/\s*\w+"), "ideal line: Scaling.ideal_calendar_days"),
     (re.compile(r"\bglobal_batch\w*\s*\*\s*[\w.]*seq_len"), "tokens per step: Evaluation.time.tokens_per_step"),
     (re.compile(r"\b7(\.0)?\s*\*\s*[\w.]*week"), "weeks to days: formatting.phase_spans / format_weeks"),
+    (re.compile(r"(days|hours)\w*\s*/\s*(7|24)(\.0)?\b"), "a span's unit: formatting.in_unit / format_hours"),
+    (re.compile(r"n\s*/\s*scale"), "bytes in a storage unit: formatting.format_storage_bytes"),
 ]
 
 
@@ -109,8 +111,10 @@ def test_the_scan_finds_the_old_lines():
     old = ["    ideal = [d0 * n0 / n for n in xs]", "                self.ideal.setData(xs, base_days * xs[0] / xs)",
            "        tokens = s.global_batch * s.training.seq_len",
            "    unit = elapsed_unit(max((7 * p.end_week for p in res.phases), default=0.0))",
-           "        cost=_money(res.total_cost, cur), w=format_elapsed(7 * res.total_weeks, language())))"]
-    assert len(_computing_lines(old)) == 5
+           "        cost=_money(res.total_cost, cur), w=format_elapsed(7 * res.total_weeks, language())))",
+           "    weeks = p.calendar_days / 7", "s=format_elapsed(p.setup_hours / 24.0, unit=\"hours\")))",
+           "            return f\"{format_sig(n / scale, 3)} {unit}\""]
+    assert len(_computing_lines(old)) == 8
 
 
 def test_scaling_ideal_days_by_hand():

@@ -86,13 +86,10 @@ def fmt_tokens(n: float | None) -> str:
 
 
 def fmt_bytes(n: float | None) -> str:
-    """Decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB``."""
-    if n is None or not math.isfinite(n):
-        return "—"
-    for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
-        if n >= scale:
-            return f"{format_sig(n / scale, 3)} {unit}"
-    return f"{format_number(n, 0)} B"
+    """Decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB`` (formatting.format_storage_bytes)."""
+    from ..formatting import format_storage_bytes
+
+    return format_storage_bytes(n)
 
 
 
