@@ -30,8 +30,8 @@ from gpuplanner.formatting import format_money, format_number, gpu_display_name,
 
 from .base import BasePage
 from ..text import better_line, tr_msg
-from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_list, format_sentences,
-                                   format_weeks, phase_spans,
+from gpuplanner.formatting import (colon, elapsed_numbers, elapsed_unit, format_list, format_sentences,
+                                   DAYS_PER_WEEK, format_weeks, in_unit, phase_spans,
                                    plural_s)
 
 #: the phase a new entry of each kind starts with
@@ -893,7 +893,8 @@ class ProjectPage(BasePage):
         self.timeline.week_unit = self.tr("week")
         # the timeline in the table's unit: a few hours' job over 0–4 hours, not a sliver of a week (ux15)
         axis = {"hours": self.tr("hours from the start"), "days": self.tr("days from the start")}.get(unit)
-        self.timeline.set_result(res, cur, axis or self.tr("weeks from the start"), 7 / ELAPSED_UNITS[unit][0])
+        self.timeline.set_result(res, cur, axis or self.tr("weeks from the start"),
+                                 in_unit(DAYS_PER_WEEK, unit))  # the axis's units per week
         notes = [_tr_msg(m) for m in res.overlap_advice]
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]
