@@ -194,3 +194,45 @@ def test_cli_and_pdf_compare_the_quotes_alike(tmp_path, capsys):
     if data.quotes_project is not None:
         pdf["project"] = data.quotes_project.to_json()
     assert json.loads(json.dumps(pdf, default=str)) == cli
+
+
+# ---------------------------------------------------------------------------- one RL training-pass MFU, one failed list
+
+def test_estimate_prints_the_evaluations_training_pass_mfu(tmp_path, capsys, monkeypatch):
+    """``estimate``'s "MFU, training" is ``Evaluation.rl_training_mfu``, the figure ``plan``, the Plans page and the PDF
+    print beside the step's MFU (before parity16 ``estimate`` read the time model's ``mfu_training`` itself): with
+    the Evaluation's figure changed, the line follows."""
+    import json
+
+    from gpuplanner.cli import run_cli
+    from gpuplanner.core import evaluate as E
+
+    d = _grpo_async()
+    d.pop("constraints")
+    d["hardware"] = {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}
+    doc = tmp_path / "grpo.json"
+    doc.write_text(json.dumps(d), encoding="utf-8")
+    monkeypatch.setattr(E.Evaluation, "rl_training_mfu", property(lambda self: 0.4321))
+    assert run_cli(["estimate", str(doc), "--lang", "en"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "MFU, training" in ln)
+    assert "43.2% of the training passes" in line, line
+
+
+def test_plan_table_lists_the_evaluations_failed_rules(monkeypatch):
+    """The ``plan`` table's "rule ids failed" and the Plans page's ✗ read ``Evaluation.failed_rules`` (the views
+    filtered the rules' statuses again before parity16)."""
+    import inspect
+
+    from gpuplanner.commands import plan as P
+    from gpuplanner.ui.pages import plans_page as PP
+
+    assert "evaluation.failed_rules" in inspect.getsource(P) and "evaluation.failed_rules" in inspect.getsource(
+        PP.failed_rules)
+    # the old lines: a list of the failed rules filtered from the rules again (a rule row's colour is formatting)
+    old = re.compile(r"(\[r for r in [\w.]*rules if r\.status == \"failed\"\])|(r\.id for r in [\w.]*rules if "
+                     r"r\.status == \"failed\")")
+    assert old.search('    return [r for r in p.plan.evaluation.rules if r.status == "failed"]')
+    assert old.search('        failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"')
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in VIEWS for i, line in
+             enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if old.search(line)]
+    assert not found, found

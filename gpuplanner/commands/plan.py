@@ -108,7 +108,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
             mfu = join_clause(format_mfu(p.mfu), paren(f"{format_mfu(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
-        failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
+        failed = ",".join(r.id for r in p.evaluation.failed_rules) or "-"  # the Evaluation's (parity16)
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), _framework_name(p.framework, method), str(p.tp),
                      str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),
                      _recompute_name(p.recompute, recompute_modules), str(p.micro_batch_size),
