@@ -236,3 +236,51 @@ def test_plan_table_lists_the_evaluations_failed_rules(monkeypatch):
     found = [f"{p.relative_to(ROOT)}:{i}" for p in VIEWS for i, line in
              enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if old.search(line)]
     assert not found, found
+
+
+# ---------------------------------------------------------------------------- the acceptance kit's "Plan before"
+
+#: a plan the MFU ceiling caps: Llama-3.1-8B on 8 × A100 with Megatron models 47.7%, timed at the class's 46%
+CAPPED = {"model": {"preset": "llama-3.1-8b"}, "data": {"tokens": "1B"},
+          "training": {"method": "full", "framework": "megatron", "seq_len": 4096, "micro_batch_size": 1,
+                       "global_batch_size": 64, "recompute": "full"},
+          "parallel": {"zero": 1}, "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
+
+
+def test_kit_before_figures_are_the_plans(tmp_path, capsys):
+    """``kit --import``'s "Plan before" (and the Verify page's) MFU, tokens/s per GPU, days and GPU-hours are the
+    Evaluation's, the figures ``estimate --json`` prints: on a capped plan the MFU it is timed at, not the time
+    model's own (before parity16 the kit read core.estimate: 47.7% beside the plan's 46%)."""
+    import json
+
+    from gpuplanner.cli import run_cli
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import Scenario
+    from gpuplanner.verify import acceptance as A
+
+    s = Scenario.model_validate(CAPPED)
+    ev = evaluate(s)
+    assert ev.mfu_capped and ev.mfu < ev.mfu_modelled
+    doc = tmp_path / "capped.json"
+    doc.write_text(json.dumps(CAPPED), encoding="utf-8")
+    assert run_cli(["estimate", str(doc), "--json"]) == 0
+    est = json.loads(capsys.readouterr().out)
+    b = A._figures(s, None)  # before_after's "before" (its "after": the same of the measured-MFU scenario)
+    assert b["mfu"] == pytest.approx(est["mfu"], rel=1e-12) and b["mfu"] != pytest.approx(ev.mfu_modelled, rel=1e-6)
+    assert b["tokens_per_s_per_gpu"] == pytest.approx(est["tokens_per_s_per_gpu"], rel=1e-12)
+    assert b["compute_days"] == pytest.approx(est["compute_days"], rel=1e-12)
+    assert b["gpu_hours"] == pytest.approx(ev.gpu_hours, rel=1e-12)
+
+
+def test_kit_before_after_reads_the_figures_of_both_plans(tmp_path):
+    """``before_after`` is ``_figures`` of the plan and of the plan at the measured MFU (the H100 example with the
+    kit's sample result): the "after" MFU is the measured one, uncapped (an assumed MFU is evidence)."""
+    from gpuplanner.io.scenario_files import load_scenario
+    from gpuplanner.verify import acceptance as A
+
+    s, base = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    a = A.analyse(A.load_kit_result(ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"), s, base_dir=base)
+    ba = A.before_after(s, a, base)
+    assert ba["before"] == A._figures(s, base)
+    after = A.apply_measured_mfu(s, a)
+    assert ba["after"] == A._figures(after, base) and ba["after"]["mfu"] == pytest.approx(after.assumptions.mfu)
