@@ -122,3 +122,27 @@ def test_training_page_step_tokens_of_the_adopted_plan(make_window, qtbot, tmp_p
     want = (f"= {format_tokens(ev.time.tokens_per_step, digits=3)} tokens (micro-batch {L.micro_batch_size} × "
             f"data-parallel {L.dp} × accumulation {L.grad_accum})")
     qtbot.waitUntil(lambda: want in page.batch_info.text(), timeout=5000)
+
+
+# ------------------------------------------------------------------ the FSDP2 upcast row: the core's one rule
+
+def test_fsdp2_upcast_row_reads_the_core_rule(make_window, monkeypatch):
+    """The Training page shows the FSDP2 fp32-upcast row where ``frameworks.fsdp2_upcast_allowed`` says the
+    scenario may set it (the rule the scenario's check reads); with the rule patched the row follows. Before
+    parity16 the page added ``method == "lora"`` to ``fsdp2_upcast_applies`` itself, so a change of the rule in the
+    core would not have reached it."""
+    from gpuplanner.core import frameworks
+
+    win = make_window(search_enabled=False)
+    win.go_to(1)
+    adv = win.page("training").advanced
+    f = adv.fields["fsdp2_fp32_upcast"]
+    for path, value in (("model.preset", "qwen2.5-7b"), ("parallel.auto", False), ("training.method", "qlora"),
+                        ("training.framework", "fsdp"), ("training.fsdp_version", 2), ("parallel.zero", 3),
+                        ("parallel.tp", 1), ("parallel.pp", 1), ("hardware.gpu", "a100-sxm-80gb"),
+                        ("hardware.num_gpus", 2)):
+        win.model.set(path, value)
+    assert not adv.box.layout().isRowVisible(f.box)  # QLoRA: the core refuses the switch
+    monkeypatch.setattr(frameworks, "fsdp2_upcast_allowed", lambda *a: True)
+    win.model.set("training.seq_len", 1024)  # any edit: the rows are worked out again
+    assert adv.box.layout().isRowVisible(f.box)
