@@ -232,6 +232,50 @@ def format_elapsed(days: float, lang: str | None = None, unit: str | None = None
     return f"{num} {elapsed_word(unit, lang, num)}"
 
 
+def format_storage_bytes(n: float | None) -> str:
+    """Bytes in decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB``; "—" for none (the PDF's
+    storage requirements; the one place the unit is picked, parity16)."""
+    if n is None or not math.isfinite(n):
+        return "—"
+    for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= scale:
+            return f"{format_sig(n / scale, 3)} {unit}"
+    return f"{format_number(n, 0)} B"
+
+
+#: a project's phases are timed in weeks (core/project.py); their spans are shown in days or hours
+DAYS_PER_WEEK = 7.0
+
+
+def format_weeks(weeks: float, lang: str | None = None) -> str:
+    """A span given in weeks (a project's total) as :func:`format_elapsed` writes it, in days or hours."""
+    return format_elapsed(DAYS_PER_WEEK * float(weeks), lang)
+
+
+def in_unit(days: float, unit: str) -> float:
+    """A span given in days as a number of ``unit`` (a key of :data:`ELAPSED_UNITS`: hours, days, weeks); the
+    views convert no span themselves (parity16)."""
+    return float(days) / ELAPSED_UNITS[unit][0]
+
+
+def format_hours(hours: float, lang: str | None = None) -> str:
+    """A span given in hours (a setup time) as :func:`format_elapsed` writes it in hours."""
+    return format_elapsed(float(hours) / 24.0, lang, unit="hours")
+
+
+def phase_spans(phases, total_weeks: float | None = None, lang: str | None = None) -> tuple[str, list[str]]:
+    """A project's phases' spans in one unit, the longest's (:func:`elapsed_unit`: "0–3.9" hours for a job of a few
+    hours; ux15): (the unit, [start, end of each phase …] and the total's end when ``total_weeks`` is given), from
+    the phases' ``start_week`` / ``end_week``. The Project page, ``gpuplanner project`` and the PDF read it: no view
+    converts weeks itself (parity16)."""
+    weeks = [w for ph in phases for w in (ph.start_week, ph.end_week)]
+    if total_weeks is not None:
+        weeks.append(total_weeks)
+    days = [DAYS_PER_WEEK * float(w) for w in weeks]
+    unit = elapsed_unit(max((d for d in days), default=0.0))
+    return unit, elapsed_numbers(days, unit, lang)
+
+
 def days_decimals(days: float) -> int:
     """The decimals a plan's calendar days and their likely range are shown with in a sentence or a range: 2 below
     one day (a 0.27-day job is not "0.3 days", nor its range "0.1–0.2" around 0.15), 1 from a day, none from 100

@@ -417,11 +417,47 @@ class Answer:
 
         return keep_deadline(self.project, self.models)
 
+    # ------------------------------------------------------------------ vendor quotes
+    def quotes(self, sheets=None):
+        """``sheets`` (vendor quotes read by the caller), else the plan file's stored quotes, compared for the chosen
+        plan (:func:`compare_quotes`); None without any."""
+        doc = self.document.plan
+        quotes = list(sheets) if sheets is not None else list(getattr(doc, "quotes", None) or [])
+        return compare_quotes(quotes, self.evaluation) if quotes else None
+
+    def quotes_by_phase(self, comparison, sheets=None):
+        """The same quotes for every GPU phase of the plan file's project (:func:`compare_project_quotes` of
+        :attr:`project`); None without quotes or without a project of several phases."""
+        doc = self.document.plan
+        quotes = list(sheets) if sheets is not None else list(getattr(doc, "quotes", None) or [])
+        if comparison is None or not quotes or not self.has_project:
+            return None
+        return compare_project_quotes(quotes, self.project, comparison.plan)
+
     @property
     def has_project(self) -> bool:
         """A plan file's project of more than one phase (what the report shows as its own section)."""
         doc = self.document.plan
         return doc is not None and doc.project is not None and len(doc.project.phases) > 1
+
+
+def compare_quotes(quotes, evaluation):
+    """Vendor quotes compared for one plan: :func:`core.quotes.compare` against the plan's figures
+    (:func:`core.quotes.plan_figures` of its Evaluation). The one comparison ``gpuplanner quotes``, the PDF's quotes
+    section (:meth:`Answer.quotes`) and the Quotes page (the live estimate's Evaluation) show; no view calls the
+    core's comparison itself (parity16)."""
+    from gpuplanner.core.quotes import compare, plan_figures
+
+    return compare(list(quotes), plan_figures(evaluation))
+
+
+def compare_project_quotes(quotes, project_result, main):
+    """The quotes compared for every GPU phase of a project (:func:`core.quotes.project_quotes`: one vendor against
+    the cheapest per phase, with the egress of each move), ``main`` the main plan's QuotedPlan (a comparison's
+    ``plan``); the CLI, the PDF and the Quotes page read it."""
+    from gpuplanner.core.quotes import project_quotes
+
+    return project_quotes(list(quotes), project_result, main)
 
 
 def shown(ev):

@@ -85,24 +85,19 @@ def strict_json(data, **kwargs) -> str:
     return json.dumps(out, allow_nan=False, **kwargs)
 
 
-def likely_range(ev, digits: int | None, currency: str) -> tuple[str, str] | None:
+def likely_range(ev, currency: str) -> tuple[str, str] | None:
     """The plan's likely range as ``estimate`` and ``plan`` print it: (its calendar days, with the cost range where
     the Evaluation has one; the band's source, p10–p90 of the model's error on the family's published runs), read
-    from ``ev.calendar_days_band``/``cost_band``/``band``; None without a band. ``digits`` None: the plan's days
-    decimals (formatting.format_days_span: 2 below a day, else 1)."""
+    from ``ev.calendar_days_band``/``cost_band``/``band``; None without a band. The days at the headline's precision
+    and in its unit (formatting.format_plan_span: the view converts no unit; parity16)."""
     from ..core.evaluate import band_name
-    from ..formatting import elapsed_word, format_plan_span, format_range, format_span, plan_span_unit
+    from ..formatting import format_plan_span
     from ._lang import translate
 
     if ev.calendar_days_band is None:
         return None
     # in the unit of the plan's whole range, with its word, as the headline ("14.6–19.2 hours"; ux21, ux22)
     rng = format_plan_span(ev.calendar_days, ev.calendar_days_band)[1]
-    if digits is not None:
-        unit = plan_span_unit(ev.calendar_days, ev.calendar_days_band)
-        per = 1 / 24 if unit == "hours" else 1.0
-        rng = format_range(*format_span(*(d / per for d in ev.calendar_days_band), digits))
-        rng = f"{rng} {elapsed_word(unit, None, rng)}"
     if ev.cost_band and ev.memory.fits:  # no price for a layout that does not fit (the PDF's rule; ux21, ux22)
         from ..core.evaluate import cost_band_msg  # one figure says why: a month's rent at both ends (ux15)
         from ._lang import msg

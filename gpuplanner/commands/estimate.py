@@ -128,13 +128,15 @@ def text_lines(ev, data: dict) -> list[str]:
         "  " + _lbl(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
         "  " + _lbl(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}"
         + ("" if ev.mfu_note is None else f" ({msg(ev.mfu_note)})"),
-        *([] if ev.time.mfu_training is None or abs(ev.time.mfu_training - ev.time.mfu) < 1e-9 else [
+        # RL: the training passes' MFU, the figure the grade reads (Evaluation.rl_training_mfu: `plan`, the Plans
+        # page and the PDF show the same one; parity16)
+        *([] if ev.rl_training_mfu is None or abs(ev.rl_training_mfu - ev.time.mfu) < 1e-9 else [
             "  " + _lbl(translate(CTX, "MFU, training"), 17) + translate(
                 CTX, "{mfu} of the training passes (rollout generation left out; the MFU grade and ceiling read it)"
-            ).format(mfu=format_percent(ev.time.mfu_training, 1))]),
+            ).format(mfu=format_percent(ev.rl_training_mfu, 1))]),
         *_time_lines(ev),
     ]
-    band = likely_range(ev, None, ev.currency)  # the headline's precision (formatting.format_days_band; mend10c)
+    band = likely_range(ev, ev.currency)  # the headline's precision (formatting.format_days_band; mend10c)
     if band is not None:
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(*band))
     from ..core.timing import BREAKDOWN_LABELS

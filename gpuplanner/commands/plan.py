@@ -108,7 +108,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
             mfu = join_clause(format_mfu(p.mfu), paren(f"{format_mfu(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
-        failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
+        failed = ",".join(r.id for r in p.evaluation.failed_rules) or "-"  # the Evaluation's (parity16)
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), _framework_name(p.framework, method), str(p.tp),
                      str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),
                      _recompute_name(p.recompute, recompute_modules), str(p.micro_batch_size),
@@ -133,7 +133,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=head, compute=compute,
             cost=format_money(p.cost, p.currency)))
-        band = likely_range(ev, None, p.currency)  # 2 decimals below a day (formatting.days_decimals)
+        band = likely_range(ev, p.currency)  # 2 decimals below a day (formatting.days_decimals)
         if band is not None:
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:

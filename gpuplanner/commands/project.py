@@ -19,7 +19,7 @@ from ..core.serving_facts import bound_text, first_token_line, throughput_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
-from ..formatting import elapsed_numbers, elapsed_unit, format_elapsed, format_list, plural_s
+from ..formatting import elapsed_numbers, elapsed_unit, format_list, format_weeks, phase_spans, plural_s
 
 CTX = "CLI"
 #: the rental column: the longest mode label ("card-hours with a monthly cap", 29 columns) uncut; at 21 columns
@@ -85,8 +85,7 @@ def text_lines(res) -> list[str]:
     cur = res.currency
     yes, no = translate(CTX, "yes"), translate(CTX, "no")
     # the phases' spans in one unit, the longest's: "0–3.8" hours for a job of a few hours, not "0–0.023" weeks (ux15)
-    unit = elapsed_unit(max((7 * p.end_week for p in res.phases), default=0.0))
-    spans = elapsed_numbers([7 * w for p in res.phases for w in (p.start_week, p.end_week)], unit, language())
+    unit, spans = phase_spans(res.phases, lang=language())
     lines = [ljust(translate(CTX, "phase"), 22, min_gap=1) + ljust(translate(CTX, "kind"), 26, min_gap=1) + rjust(translate(CTX, UNIT_HEADERS[unit]), 12)
              + rjust(translate(CTX, "h/week"), 8) + "  " + ljust(translate(CTX, "resources"), 34, min_gap=1)
              + ljust(translate(CTX, "rental"), RENTAL_WIDTH + 1, min_gap=1) + rjust(translate(CTX, "cost"), 13)]
@@ -110,7 +109,7 @@ def text_lines(res) -> list[str]:
             lines.append(" " * 22 + f"! {msg(m)}")
     lines.append("")
     lines.append(ljust(translate(CTX, "Total"), 13, min_gap=1) + translate(CTX, "{cost} over {w}").format(
-        cost=_money(res.total_cost, cur), w=format_elapsed(7 * res.total_weeks, language())))
+        cost=_money(res.total_cost, cur), w=format_weeks(res.total_weeks, language())))
     if res.by_mode:
         lines.append(ljust(translate(CTX, "By rental"), 13, min_gap=1)
                      + format_list(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))

@@ -3,9 +3,9 @@
 For the plan FILE stands for (a ``.gpuplan`` file's selected plan, or a scenario JSON), each vendor's cheapest
 applicable offer, the costs the quote leaves out (storage, egress, setup, migration), the total and its band,
 the network checked against the plan, the hard questions still to ask, and the ranking
-(:func:`gpuplanner.core.quotes.compare`). Without sheets, the quotes stored in the plan file are compared.
-``--save`` stores the sheets' quotes in the plan file (replacing the same vendors' stored quotes, keeping the
-others); ``--rfq`` writes the one-page request for quote (PDF).
+(:meth:`gpuplanner.app.answer.Answer.quotes`: :func:`gpuplanner.core.quotes.compare`). Without sheets, the quotes
+stored in the plan file are compared. ``--save`` stores the sheets' quotes in the plan file (replacing the same
+vendors' stored quotes, keeping the others); ``--rfq`` writes the one-page request for quote (PDF).
 
 ``--json`` prints ``{"plan": {...}, "vendors": [{"provider", "rank", "total", "total_band", "breakdown":
 {"compute", "storage", "egress", "setup", "migration"}, "billing": {"unit", "price", "billed", "instances",
@@ -65,7 +65,7 @@ def run(args) -> int:
     sheets = [q for path in args.sheets for q in quote_sheets.read_quotes(path)]
     result, ans = compare_for_file(args.file, sheets or None)
     doc = ans.document.plan
-    project = project_quotes(ans, sheets or list(doc.quotes if doc is not None else []), result.plan)
+    project = ans.quotes_by_phase(result, sheets or None)
     if args.save:
         _save(args.file, doc, sheets)
     if args.rfq:
@@ -88,27 +88,14 @@ def run(args) -> int:
 def compare_for_file(path: str, sheets=None):
     """(comparison, the file's Answer) for the plan ``path`` stands for (:func:`gpuplanner.app.answer.answer`: the
     selected plan, else with automatic layout the search's #1, else the scenario); ``sheets`` or the plan file's
-    quotes. The plan's figures come from that plan's Evaluation."""
+    quotes, compared by the Answer (:meth:`gpuplanner.app.answer.Answer.quotes`, the PDF's comparison too)."""
     from ..app.answer import answer
-    from ..core.quotes import compare, plan_figures
 
     ans = answer(path)
-    doc = ans.document.plan
-    quotes = sheets if sheets is not None else (list(doc.quotes) if doc is not None else [])
-    if not quotes:
+    result = ans.quotes(sheets)
+    if result is None:
         raise PlannerError(translate(CTX, "no quotes: give quote sheets (.csv/.xlsx) or store them in the plan"))
-    return compare(quotes, plan_figures(ans.evaluation)), ans
-
-
-def project_quotes(ans, quotes, main):
-    """The quotes compared for every GPU phase of the plan file's project (None: no project of several GPU
-    phases): :func:`gpuplanner.core.quotes.project_quotes` of the Answer's project, as ``gpuplanner project``
-    prints it."""
-    if not ans.has_project or not quotes:
-        return None
-    from ..core.quotes import project_quotes as _project_quotes
-
-    return _project_quotes(list(quotes), ans.project, main)
+    return result, ans
 
 
 def _save(path: str, doc, sheets) -> None:

@@ -1102,6 +1102,9 @@ class Scaling:
     required_tokens_per_s: float | None   # what meets the deadline (hours worked per week counted)
     deadline_days: float | None           # calendar days, compared with ``calendar_days``
     memory: "MemoryByCount | None" = None  # memory per GPU against GPU count (:func:`memory_by_gpu_count`)
+    #: the ideal line in calendar days at ``ideal_gpus``: the smallest count's fewest days × that count / n (the
+    #: app's scaling chart in days and the PDF's draw it; worked out here once, parity16)
+    ideal_calendar_days: tuple[float, ...] = ()
 
 
 def _doublings(group: int, limit: int) -> list[int]:
@@ -1173,21 +1176,30 @@ def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int
             kds.append(kd)
         if xs:
             series.append(ScalingSeries(kind, tuple(xs), tuple(ys), tuple(cds), tuple(kds)))
+    ideal_x, ideal_y, ideal_d = _ideal_scaling(series)
+    try:
+        mem = memory_by_gpu_count(scenario, models, resolved=r0, max_gpus=max_gpus)
+    except (PlannerError, ValueError):
+        mem = None
+    return Scaling(tuple(series), tuple(ideal_x), tuple(ideal_y), req, c.deadline_days, mem, tuple(ideal_d))
+
+
+def _ideal_scaling(series: list[ScalingSeries]) -> tuple[list[int], list[float], list[float]]:
+    """The ideal linear line from the smallest count that runs: (counts, tokens/s, calendar days). Tokens/s from that
+    count's best link class, days from its fewest calendar days (``series.days_by_count``'s point), each scaled by
+    n / n0 (days by n0 / n); the counts are every count of the sweep from n0 on."""
     base = None
     for sr in series:
         for n, y in zip(sr.gpus, sr.tokens_per_s):
             if not math.isnan(y) and (base is None or n < base[0] or (n == base[0] and y > base[1])):
                 base = (n, y)
-    ideal_x: list[int] = []
-    ideal_y: list[float] = []
-    if base is not None:
-        ideal_x = [n for n in sorted({n for sr in series for n in sr.gpus}) if n >= base[0]]
-        ideal_y = [base[1] * n / base[0] for n in ideal_x]
-    try:
-        mem = memory_by_gpu_count(scenario, models, resolved=r0, max_gpus=max_gpus)
-    except (PlannerError, ValueError):
-        mem = None
-    return Scaling(tuple(series), tuple(ideal_x), tuple(ideal_y), req, c.deadline_days, mem)
+    if base is None:
+        return [], [], []
+    n0 = base[0]
+    days0 = min((d for sr in series for n, d in zip(sr.gpus, sr.calendar_days) if n == n0 and math.isfinite(d)),
+                default=math.nan)
+    xs = [n for n in sorted({n for sr in series for n in sr.gpus}) if n >= n0]
+    return xs, [base[1] * n / n0 for n in xs], [days0 * n0 / n for n in xs]
 
 
 # ------------------------------------------------------------------------------- memory against GPU count

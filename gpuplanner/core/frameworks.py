@@ -430,6 +430,13 @@ def fsdp2_upcast_applies(framework: str, fsdp_version, zero) -> bool:
     return engine_of(framework) == "fsdp" and int(fsdp_version) == 2 and int(zero) >= 3
 
 
+def fsdp2_upcast_allowed(framework: str, fsdp_version, zero, method: str) -> bool:
+    """Whether ``training.fsdp2_fp32_upcast`` may be set: LoRA (16-bit base weights beside the adapters) where
+    :func:`fsdp2_upcast_applies`. The one rule the scenario's check and the Training page's row read (parity16: the
+    page added ``method == "lora"`` to :func:`fsdp2_upcast_applies` itself)."""
+    return method == "lora" and fsdp2_upcast_applies(framework, fsdp_version, zero)
+
+
 def lora_layer_applies(method: str, dora: bool, framework: str, engine: str | None = None) -> bool:
     """Whether a plan can run the LoRA layer ``training.lora_layer`` names (NeMo AutoModel's ``LinearLoRA``): LoRA or
     QLoRA without DoRA, on a framework whose LoRA layers are PEFT's (not :func:`own_lora_layers`). The one rule that

@@ -234,15 +234,12 @@ class QuotedPlan:
 
 
 def plan_figures(ev: Any) -> QuotedPlan:
-    """The figures of the plan's :class:`Evaluation` the quotes are compared against; storage and egress
-    from the sizes the core uses (:func:`cost.token_bytes`, :func:`cost.checkpoint_bytes`)."""
-    from . import cost
-
+    """The figures of the plan's :class:`Evaluation` the quotes are compared against; storage and egress from the
+    bytes the plan stores (``Evaluation.storage``, the sizes the report's storage requirements state: read there,
+    not worked out again; parity16)."""
     s = ev.scenario
-    lora = s.training.method in ("lora", "qlora")
-    ckpt = cost.checkpoint_bytes(ev.trainable, lora)
-    data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
-    weights = ev.params.total * 2.0
+    need = ev.storage
+    ckpt, data_b, weights = need.checkpoint_bytes, need.data_bytes, need.weights_bytes
     fabric, gbps = None, None
     in_domain = _in_nvlink_domain(ev)
     if ev.nodes > 1 and not in_domain:

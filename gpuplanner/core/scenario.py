@@ -18,7 +18,7 @@ from .nobool import NoBoolForNumbers
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
-from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_applies, fsdp_sharded_gradients, lora_layer_applies
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
 from .frameworks import fsdp_lora_units_apply, own_lora_layers
 from .units import parse_count
 
@@ -1106,7 +1106,7 @@ def _check_fsdp_no_sync(t, p) -> None:
     """``training.fsdp_no_sync`` on and ``training.fsdp_lora_mixed_units`` need FSDP with sharded gradients
     (``parallel.zero`` 2 or 3; the HF stack's FSDP1: frameworks.fsdp_sharded_gradients); the mixed units need LoRA
     (16-bit base weights beside the adapters) under FSDP1's flat parameters (frameworks.fsdp_lora_units_apply);
-    ``training.fsdp2_fp32_upcast`` needs LoRA on FSDP2 (frameworks.fsdp2_upcast_applies)."""
+    ``training.fsdp2_fp32_upcast`` needs LoRA on FSDP2 (frameworks.fsdp2_upcast_allowed)."""
     fsdp = fsdp_sharded_gradients(t.framework, p.zero, t.fsdp_version)
     if t.fsdp_no_sync and not fsdp:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
@@ -1116,8 +1116,7 @@ def _check_fsdp_no_sync(t, p) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp_lora_mixed_units needs method lora under FSDP1 (fsdp_version 1: framework fsdp or "
                  "the Hugging Face stack; parallel.zero 2 or 3)")))
-    if t.fsdp2_fp32_upcast and not (fsdp2_upcast_applies(t.framework, t.fsdp_version, p.zero)
-                                    and t.method == "lora"):
+    if t.fsdp2_fp32_upcast and not fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, "
                  "parallel.zero 3)")))

@@ -43,3 +43,11 @@ def days_by_count(sweep: Any) -> list[tuple[int, float]]:
             if math.isfinite(d):
                 best[n] = min(d, best.get(n, math.inf))
     return sorted(best.items())
+
+
+def ideal_days(sweep: Any) -> list[tuple[int, float]]:
+    """(GPUs, calendar days) of the ideal linear line (``Scaling.ideal_calendar_days``): the app's scaling chart in
+    days and the PDF's draw these points, neither works them out."""
+    xs = getattr(sweep, "ideal_gpus", None) or ()
+    ds = getattr(sweep, "ideal_calendar_days", None) or ()
+    return [(n, d) for n, d in zip(xs, ds) if math.isfinite(d)]

@@ -86,13 +86,10 @@ def fmt_tokens(n: float | None) -> str:
 
 
 def fmt_bytes(n: float | None) -> str:
-    """Decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB``."""
-    if n is None or not math.isfinite(n):
-        return "—"
-    for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
-        if n >= scale:
-            return f"{format_sig(n / scale, 3)} {unit}"
-    return f"{format_number(n, 0)} B"
+    """Decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB`` (formatting.format_storage_bytes)."""
+    from ..formatting import format_storage_bytes
+
+    return format_storage_bytes(n)
 
 
 
@@ -312,6 +309,8 @@ class ReportData:
     quotes_project: Any = None  # core.quotes.ProjectQuotes: the quotes for every GPU phase of the project
     # app.answer.BetterPlan's line: the search's best plan beats the document's own layout (choice15)
     better_plan: Text | None = None
+    # the scaling chart's ideal linear line, (GPUs, calendar days): core.evaluate.Scaling.ideal_calendar_days
+    scaling_ideal: list[tuple[int, float]] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -520,6 +519,13 @@ def _scaling(res) -> list[tuple[int, float]]:
     return series.days_by_count(res)
 
 
+def _ideal(res) -> list[tuple[int, float]]:
+    """The ideal linear line in calendar days (core/series.py, the app's chart draws the same points)."""
+    from ..core import series
+
+    return series.ideal_days(res)
+
+
 def _short_gpu(name: str) -> str:
     """A chart label's GPU: no vendor nor regional suffix, a catalogue note in the report's language (ux16)."""
     for junk in ("NVIDIA ", "GeForce ", " (China)"):
@@ -603,6 +609,8 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
         alternatives.append(alt)
     sweep = answer.scaling  # one sweep: days against count, memory against count
     scaling = _scaling(sweep) if (ev.fits and sweep is not None) else []
+    counts = {n for n, _ in scaling}
+    ideal = [(n, d) for n, d in _ideal(sweep) if n in counts]  # drawn over the chart's own points
     mem_counts, mem_cards = _memory_by_count(sweep)
     cost_vs_time = _cost_vs_time(answer, plan)
     warnings = list(plan.warnings)
@@ -612,33 +620,16 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
     project = project_info(answer.project_replanned) if answer.has_project else None
     scenario = ev.scenario
-    quotes = _quotes(doc, ev)
+    quotes = answer.quotes()  # the plan file's vendor quotes, compared by the Answer (as ``gpuplanner quotes``)
     return ReportData(
-        quotes=quotes, quotes_project=_quotes_project(doc, answer, quotes), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
+        quotes=quotes, quotes_project=answer.quotes_by_phase(quotes), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time,
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
         assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
-        source_file=answer.document.source_file, project=project,
+        source_file=answer.document.source_file, project=project, scaling_ideal=ideal,
         better_plan=Text.of(answer.better.message) if answer.better is not None else None,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 
 
-def _quotes(doc, ev):
-    """The plan file's vendor quotes compared for the plan's Evaluation (None when the file holds none)."""
-    if doc is None or not getattr(doc, "quotes", None):
-        return None
-    from ..core.quotes import compare, plan_figures
-
-    return compare(list(doc.quotes), plan_figures(ev))
-
-
-def _quotes_project(doc, answer, quotes):
-    """The plan file's quotes for every GPU phase of its project (single vendor against the cheapest per phase
-    with the egress of each move), read from the Answer's project; None without quotes or project."""
-    if quotes is None or not answer.has_project:
-        return None
-    from ..core.quotes import project_quotes
-
-    return project_quotes(list(doc.quotes), answer.project, quotes.plan)

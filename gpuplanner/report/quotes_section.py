@@ -16,8 +16,8 @@ from typing import Any, Callable
 from ..core.messages import english_plurals
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
-    format_date, format_elapsed, format_money, format_number, format_range, format_sig, gpu_display_name,
-    format_sentences, join_clause, paren, plural_s,
+    format_date, format_elapsed, format_hours, format_money, format_number, format_range, format_sig, gpu_display_name,
+    format_sentences, in_unit, join_clause, paren, plural_s,
 )
 
 CTX = "Quotes"
@@ -225,7 +225,7 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
            "<p>" + _e(translate(CTX, "For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about "
                                      "{tb} TB to store and {eg} TB to download; setup {s} per new instance.").format(
                n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_elapsed(p.calendar_days),
-               tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_elapsed(p.setup_hours / 24.0, unit="hours"))) + "</p>"]
+               tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(_band(v, cur) if v.total_band else "—"),
                   _e(format_sentences([msg(m) for m in v.reasons]))] for v in c.vendors]
@@ -294,7 +294,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     """The one-page request for quote: the plan's requirements and the hard questions, with room to answer."""
     translate = translate or _qt_translate
     p = c.plan
-    weeks = p.calendar_days / 7
+    weeks = in_unit(p.calendar_days, "weeks")
     req = [
         (translate(CTX, "GPU"), f"{gpu_display_name(p.gpu_name)} ({format_number(p.gpu_memory_gib)} GiB)"),
         (translate(CTX, "Cards"), plural_s(translate(CTX, "{n} cards, {per} per node, {nodes} node(s)"), p.nodes).format(

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    ELAPSED_UNITS, elapsed_numbers, elapsed_unit, format_count, plan_span_numbers, plan_span_unit, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
+    ELAPSED_UNITS, elapsed_numbers, elapsed_unit, format_count, phase_spans, plan_span_numbers, plan_span_unit, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -374,8 +374,8 @@ def draw_scaling_chart(data: ReportData):
     xs = [float(n) for n, _ in pts]
     labels = _scaling_labels(data, xs, [d for _, d in pts], unit)
     ys = [d / per for _, d in pts]
-    n0, d0 = xs[0], ys[0]
-    ideal = [d0 * n0 / n for n in xs]
+    ideal_pts = [(float(n), d / per) for n, d in sorted(data.scaling_ideal)]  # core: Scaling.ideal_calendar_days
+    ideal = [d for _, d in ideal_pts]
     deadline = data.task.deadline_days / per if data.task.deadline_days else None
     ymin = min(ys + ideal + ([deadline] if deadline else []))
     ymax = max(ys + ideal + ([deadline] if deadline else []))
@@ -389,7 +389,7 @@ def draw_scaling_chart(data: ReportData):
         chart.hline(deadline, deadline_pen)
         chart.label(translate("Report", "deadline {d} d").format(d=fmt_days(data.task.deadline_days)), xs[0], deadline,
                     (0.0, 1.0), (0, -2))
-    chart.polyline(list(zip(xs, ideal)), ideal_pen)
+    chart.polyline(ideal_pts, ideal_pen)
     chart.polyline(list(zip(xs, ys)), line_pen)
     for x, y in zip(xs, ys):
         chart.marker(x, y, "o", 9, "#ffffff", charts.pen("#000000", 2.0))
@@ -1168,9 +1168,8 @@ def _phase_spans(proj) -> tuple[str, list[str]]:
     """The phases' spans and the total's end in one unit, the longest's, as the Project page and ``gpuplanner
     project`` write them ("0–3.9" hours for a job of a few hours, not "0–0.0228571" weeks; ux15): (the column's
     header, [start, end of each phase …, the total's end])."""
-    unit = elapsed_unit(7 * proj.total_weeks)
-    return _elapsed_header(unit), elapsed_numbers(
-        [7 * w for ph in proj.phases for w in (ph.start_week, ph.end_week)] + [7 * proj.total_weeks], unit)
+    unit, spans = phase_spans(proj.phases, proj.total_weeks)
+    return _elapsed_header(unit), spans
 
 
 def _whatif_days(what_if) -> tuple[str, list[str]]:

@@ -852,17 +852,23 @@ def apply_measured_mfu(scenario: Scenario, analysis: Analysis) -> Scenario:
 
 
 def _figures(scenario: Scenario, base_dir: Path | None) -> dict:
+    """The plan's MFU, tokens/s per GPU, compute days and GPU-hours as its Evaluation holds them
+    (:func:`core.evaluate.evaluate`: at the MFU the plan is timed at — the class's ceiling where the modelled MFU is
+    above it; an assumed or measured MFU is evidence and not capped), the figures ``estimate``, the Plans page and
+    the PDF print; before parity16 the time model's own MFU, so a capped plan read "61%" here and "53%" there. The
+    cost: those GPU-hours × the card-hour price (said so where it is shown)."""
     from ..core.cost import PriceTable
-    from ..core.estimate import estimate
+    from ..core.evaluate import evaluate
 
-    est = estimate(scenario, _models(base_dir))
-    t = est.time
     out: dict[str, Any] = {"mfu": None, "tokens_per_s_per_gpu": None, "compute_days": None, "gpu_hours": None,
                            "cost": None, "currency": scenario.constraints.currency, "card_hour": None}
-    if t is None:
+    try:
+        ev = evaluate(scenario, _models(base_dir), rent_vs_build=False)
+    except PlannerError:
         return out
-    out.update(mfu=t.mfu, tokens_per_s_per_gpu=t.tokens_per_s_per_gpu, compute_days=t.compute_days,
-               gpu_hours=t.gpu_hours)
+    t = ev.time
+    out.update(mfu=ev.mfu, tokens_per_s_per_gpu=t.tokens_per_s_per_gpu, compute_days=ev.compute_days,
+               gpu_hours=ev.gpu_hours)
     try:
         price = PriceTable.from_constraints(scenario.constraints).get(scenario.hardware.gpu)
     except PlannerError:
@@ -871,9 +877,9 @@ def _figures(scenario: Scenario, base_dir: Path | None) -> dict:
     # price spread over its hours
     rate = None if price is None else next((v for v in (price.card_hour, price.mode_card_hour("month"),
                                                         price.mode_card_hour("week")) if v is not None), None)
-    if rate is not None and math.isfinite(t.gpu_hours):
+    if rate is not None and math.isfinite(ev.gpu_hours):
         out["card_hour"] = rate
-        out["cost"] = t.gpu_hours * rate
+        out["cost"] = ev.gpu_hours * rate
     return out
 
 

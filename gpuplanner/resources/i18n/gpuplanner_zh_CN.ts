@@ -10726,6 +10726,10 @@
         <translation>通过 Accelerate 的 FSDP1</translation>
     </message>
     <message>
+        <source>Per optimizer step: {0} sequences (micro-batch {1} × data-parallel {2} × accumulation {3}).</source>
+        <translation>每个优化器步骤：{0} 条序列（微批次 {1} × 数据并行 {2} × 累积 {3}）。</translation>
+    </message>
+    <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
         <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
     </message>

@@ -172,16 +172,10 @@ class ScalingChart(ChartBase):
         if res.ideal_gpus and not days_mode:
             self.ideal.setData(np.array(res.ideal_gpus, float), np.array(res.ideal_tokens_per_s, float))
         elif res.ideal_gpus:
-            base_days = None
-            for s in res.series:
-                for n, d in zip(s.gpus, s.calendar_days):
-                    if n == res.ideal_gpus[0] and math.isfinite(d):
-                        base_days = d if base_days is None else min(base_days, d)
-            if base_days:
-                xs = np.array(res.ideal_gpus, float)
-                self.ideal.setData(xs, base_days * xs[0] / xs)
-            else:
-                self.ideal.setData([], [])
+            from gpuplanner.core.series import ideal_days  # the core's line (Scaling.ideal_calendar_days), as the PDF's
+
+            pts = ideal_days(res)
+            self.ideal.setData(np.array([n for n, _ in pts], float), np.array([d for _, d in pts], float))
         else:
             self.ideal.setData([], [])
         target = self._deadline_days if days_mode else res.required_tokens_per_s

@@ -148,10 +148,10 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["fsdp_no_sync"].box, fsdp or t.fsdp_no_sync is not None)
         self.box.layout().setRowVisible(self.fields["fsdp_lora_mixed_units"].box, t.fsdp_lora_mixed_units or
                                         frameworks.fsdp_lora_units_apply(t.framework, p.zero, t.fsdp_version, t.method))
-        # Accelerate < 1.13's FSDP2 fp32 upcast: LoRA on FSDP2 FULL_SHARD (frameworks.fsdp2_upcast_applies, the core's
-        # rule); a set box stays in sight
-        self.box.layout().setRowVisible(self.fields["fsdp2_fp32_upcast"].box, t.fsdp2_fp32_upcast or (
-            frameworks.fsdp2_upcast_applies(t.framework, t.fsdp_version, p.zero) and t.method == "lora"))
+        # Accelerate < 1.13's FSDP2 fp32 upcast: LoRA on FSDP2 FULL_SHARD (frameworks.fsdp2_upcast_allowed, the
+        # core's rule the scenario's check reads); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["fsdp2_fp32_upcast"].box, t.fsdp2_fp32_upcast or
+                                        frameworks.fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method))
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)

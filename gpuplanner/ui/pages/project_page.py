@@ -30,7 +30,8 @@ from gpuplanner.formatting import format_money, format_number, gpu_display_name,
 
 from .base import BasePage
 from ..text import better_line, plain, tr_msg
-from gpuplanner.formatting import (ELAPSED_UNITS, colon, elapsed_numbers, elapsed_unit, format_elapsed, format_list, format_sentences,
+from gpuplanner.formatting import (colon, elapsed_numbers, elapsed_unit, format_list,
+                                   format_sentences, DAYS_PER_WEEK, format_weeks, in_unit, phase_spans,
                                    plural_s)
 
 #: the phase a new entry of each kind starts with
@@ -871,10 +872,9 @@ class ProjectPage(BasePage):
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
-        self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_elapsed(7 * res.total_weeks)))
+        self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_weeks(res.total_weeks)))
         # the phases' spans in one unit, the longest's: "0–3.9" hours for a job of a few hours (ux15)
-        unit = elapsed_unit(max((7 * ph.end_week for ph in res.phases), default=0.0))
-        spans = elapsed_numbers([7 * w for ph in res.phases for w in (ph.start_week, ph.end_week)], unit)
+        unit, spans = phase_spans(res.phases)
         self.table.horizontalHeaderItem(1).setText(self._unit_header(unit))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
@@ -898,7 +898,8 @@ class ProjectPage(BasePage):
         self.timeline.week_unit = self.tr("week")
         # the timeline in the table's unit: a few hours' job over 0–4 hours, not a sliver of a week (ux15)
         axis = {"hours": self.tr("hours from the start"), "days": self.tr("days from the start")}.get(unit)
-        self.timeline.set_result(res, cur, axis or self.tr("weeks from the start"), 7 / ELAPSED_UNITS[unit][0])
+        self.timeline.set_result(res, cur, axis or self.tr("weeks from the start"),
+                                 in_unit(DAYS_PER_WEEK, unit))  # the axis's units per week
         notes = [_tr_msg(m) for m in res.overlap_advice]
         for ph in res.phases:
             notes += [_tr_msg(m) for m in ph.messages]

@@ -2,7 +2,7 @@
 questions), import/export as CSV or XLSX, and the comparison for the current plan.
 
 The quotes live in the model's UI state (``ui["quotes"]``: the plan file's ``quotes`` once saved, see
-``ui/document.py``). The comparison is :func:`gpuplanner.core.quotes.compare` of the live estimate's Evaluation,
+``ui/document.py``). The comparison is :func:`gpuplanner.app.answer.compare_quotes` of the live estimate's Evaluation,
 shown as the report prints it (:func:`gpuplanner.report.quotes_section.html_section`); nothing is computed here.
 """
 
@@ -469,10 +469,10 @@ class QuotesPage(BasePage):
         if ev is None or not valid:
             self.compare_view.setHtml("<p>" + self.tr("Add a vendor's quote to compare it with this plan.") + "</p>")
             return
-        from gpuplanner.core.quotes import compare, plan_figures
+        from gpuplanner.app.answer import compare_quotes  # the comparison `quotes` and the PDF show (parity16)
 
         try:
-            c = compare(valid, plan_figures(ev))
+            c = compare_quotes(valid, ev)
         except PlannerError as err:
             self.compare_view.setHtml(f"<p>{html.escape(error_text(err))}</p>")  # names a vendor: as typed
             return
@@ -488,7 +488,7 @@ class QuotesPage(BasePage):
 
     def _ask_project(self, quotes: list) -> None:
         """The plan file's project of several GPU phases: its result from the app layer (as the Project page asks
-        for it, off the GUI thread), then the quotes compared per phase (core.quotes.project_quotes)."""
+        for it, off the GUI thread), then the quotes compared per phase (app.answer.compare_project_quotes)."""
         data = self.model.ui.get("project")
         if not data or len(data.get("phases") or []) < 2:
             return
@@ -506,9 +506,9 @@ class QuotesPage(BasePage):
         def then(res, err) -> None:
             if gen != self._project_gen or err is not None or res is None:
                 return
-            from gpuplanner.core.quotes import project_quotes
+            from gpuplanner.app.answer import compare_project_quotes
 
-            self._show_comparison(quotes, project_quotes(quotes, res, main))
+            self._show_comparison(quotes, compare_project_quotes(quotes, res, main))
 
         from gpuplanner.app.engine import project_result
 

@@ -267,6 +267,7 @@ class TrainingPage(BasePage):
         s.finished.connect(lambda _o: self._update_auto_info())
         s.failed.connect(lambda _m: self._update_auto_info())
         self.ctx.estimator.updated.connect(lambda _r: self._update_enabled())  # the MoE rows follow the model
+        self.ctx.estimator.updated.connect(lambda _r: self._update_batch_info())  # tokens per step: the estimate's
         # the older fields (torchtune switches, overlap, VPP, parameter offload, the estimate's assumptions)
         from .advanced_fields import TrainingAdvanced
 
@@ -792,15 +793,32 @@ class TrainingPage(BasePage):
         s = self.model.user_scenario()
         if s.parallel.auto and self.model.plan_adopted:
             s = self.model.scenario
-        tokens = s.global_batch * s.training.seq_len
-        self.batch_info.setText(self.tr(
-            "Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × "
-            "accumulation {4}).").format(s.global_batch, format_tokens(tokens, digits=3), s.training.micro_batch_size,
-                                         s.dp, s.grad_accum))
+        self._update_batch_info(s)
         self.layout_info.setText(self.tr("Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.").format(s.dp))
         self._update_objective_info(s)
         self.layout_info.setVisible(not s.parallel.auto)
         self._update_auto_info()
+
+    def _update_batch_info(self, s=None) -> None:
+        """The optimizer step: the sequences of the fields (or of the adopted plan's split) and the tokens the live
+        estimate trains per step (``Evaluation.time.tokens_per_step``: the data's own tokens, without the padding of
+        an unpacked batch, a preference pair's two sequences both), the figure ``estimate --json`` prints; the view
+        works out no token count of its own (parity16). Without an estimate of this scenario: the sequences only."""
+        if s is None:
+            s = self.model.user_scenario()
+            if s.parallel.auto and self.model.plan_adopted:
+                s = self.model.scenario
+        ev = getattr(self.ctx.estimator.result, "evaluation", None)
+        if ev is not None and ev.scenario == s:
+            text = self.tr("Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × "
+                           "accumulation {4}).").format(s.global_batch, format_tokens(ev.time.tokens_per_step,
+                                                                                      digits=3),
+                                                        s.training.micro_batch_size, s.dp, s.grad_accum)
+        else:
+            text = self.tr("Per optimizer step: {0} sequences (micro-batch {1} × data-parallel {2} × accumulation "
+                           "{3}).").format(s.global_batch, s.training.micro_batch_size, s.dp, s.grad_accum)
+        if self.batch_info.text() != text:
+            self.batch_info.setText(text)
 
     def _update_objective_info(self, s) -> None:
         """The models this objective holds, as the core resolves them (no formulas here)."""
