@@ -48,7 +48,7 @@ def test_a_monthly_plans_one_cost_says_why_in_the_live_panel(make_window, langua
     assert TEXTS[lang][3] in panel.time_value.toolTip(), panel.time_value.toolTip()
 
 
-MIXTRAL = EXAMPLE.parent / "mixtral-8x7b-ep8-16xa800.json"
+MIXTRAL = Path(__file__).resolve().parents[2] / "examples" / "mixtral-8x7b-ep8-16xa800.json"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
