@@ -7,7 +7,7 @@ Each round runs, one after the other (so a busy machine slows them alike): ``pyt
 one-field pydantic model defined (pydantic's model machinery, loaded lazily on the first model: the floor of any
 command that validates with pydantic; plugin discovery off, as ``gpuplanner`` runs it), ``gpuplanner
 --version``, ``gpuplanner --help``, ``gpuplanner estimate`` and ``gpuplanner report`` on the 8B example
-(``examples/llama3-8b-full-8xh100-zero3.json``). Medians over ``--repeat`` rounds. The ratios are paired: each
+(``tests/data/examples_fixed/llama3-8b-full-8xh100-zero3.json``). Medians over ``--repeat`` rounds. The ratios are paired: each
 round's command over the same round's floor, run just before it (a machine whose speed drifts between rounds
 slows both alike), then the median (min–max) of those per-round ratios. Bytecode is cached (in a temporary
 ``PYTHONPYCACHEPREFIX``) as it is for an installed app. ``--root`` times another source tree (e.g. an older
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 # the smallest use of pydantic's models; PYDANTIC_DISABLE_PLUGINS as gpuplanner/__main__.py sets it by default
 ONE_MODEL = ("import os; os.environ.setdefault('PYDANTIC_DISABLE_PLUGINS', '__all__'); import numpy, pydantic\n"
              "class One(pydantic.BaseModel):\n    x: int = 1\n")

@@ -323,7 +323,7 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096, mode: str = "process", rt: boo
     return out
 
 
-EXAMPLE_8B = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE_8B = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 
 
 def report_heartbeat(max_gpus: int | None = None, idle: bool = False) -> dict:

@@ -22,7 +22,9 @@ PLANS = [
         file="7b-lora-1x4090.gpuplan",
         title="Mistral 7B LoRA on one 24 GB card",
         notes="LoRA (rank 16, all linear layers) on a single RTX 4090 with full recomputation; "
-              "200M tokens of instruction data. A research-phase run, rented by the hour.",
+              "200M tokens of instruction data. A research-phase run, rented by the hour. The layout is fixed on "
+              "purpose: the example shows that one 24 GB consumer card is enough; the Plans page lists what the "
+              "search would rent for the same job.",
         scenario={
             "model": {"preset": "mistral-7b-v0.1"},
             "training": {"method": "lora", "precision": "bf16", "optimizer": "adamw", "seq_len": 2048,
@@ -40,7 +42,8 @@ PLANS = [
         file="8b-full-8xh100.gpuplan",
         title="Llama 3 8B full fine-tune on 8×H100",
         notes="Full-parameter fine-tune with FSDP (ZeRO-3) on one 8×H100 SXM node, 8k context, "
-              "2B tokens.",
+              "2B tokens. The layout is fixed on purpose, to show this FSDP node; the line under the cost names the "
+              "search's best plan for the same job, and the Plans page lists it.",
         scenario={
             "model": {"preset": "llama-3-8b"},
             "training": {"method": "full", "precision": "bf16", "optimizer": "adamw", "framework": "fsdp",
@@ -59,7 +62,9 @@ PLANS = [
         file="70b-cpt-64xh100.gpuplan",
         title="Llama 3 70B continued pretraining on 64 GPUs",
         notes="Continued pretraining on 20B domain tokens with Megatron: TP 8 inside each node, PP 4 "
-              "(interleaved, 2 virtual stages), DP 2 with ZeRO-1, sequence parallel, 8 nodes on NDR InfiniBand.",
+              "(interleaved, 2 virtual stages), DP 2 with ZeRO-1, sequence parallel, 8 nodes on NDR InfiniBand. "
+              "The layout is fixed on purpose, to show this multi-node Megatron stack; the line under the cost "
+              "names the search's best plan for the same job, and the Plans page lists it.",
         scenario={
             "model": {"preset": "llama-3-70b"},
             "training": {"method": "pretrain", "precision": "bf16", "optimizer": "adamw", "framework": "megatron",
@@ -81,7 +86,9 @@ PLANS = [
         file="qwen3-moe-full-16xh100.gpuplan",
         title="Qwen3-30B-A3B (MoE) full fine-tune on 16×H100",
         notes="Full fine-tune of the 128-expert Qwen3 MoE with Megatron expert parallelism (EP 8 inside "
-              "each node), ZeRO-1, full recomputation; two nodes on NDR InfiniBand.",
+              "each node), ZeRO-1, full recomputation; two nodes on NDR InfiniBand. The layout is fixed on "
+              "purpose, to show expert parallelism over two nodes; the line under the cost names the search's "
+              "best plan for the same job, and the Plans page lists it.",
         scenario={
             "model": {"preset": "qwen3-30b-a3b"},
             "training": {"method": "full", "precision": "bf16", "optimizer": "adamw", "framework": "megatron",

@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 MAX_SECONDS = 20.0
-EXAMPLE = json.loads((ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
-GRPO = json.loads((ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json").read_text(encoding="utf-8"))
+EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
+GRPO = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json").read_text(encoding="utf-8"))
 MOE = json.loads((ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text(encoding="utf-8"))
 PLAN_PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
 PLAN_LORA = ROOT / "examples" / "7b-lora-1x4090.gpuplan"
@@ -309,7 +309,7 @@ def file_cases() -> list[Case]:
         Case("missing file", ["estimate", "nope.json"], {}, "2", ("nope.json",)),
         Case("odd file name", ["estimate", "a b\u202e\n;$(x).json"], {"a b\u202e\n;$(x).json": ex}, "0"),
         Case("symlink to the example", ["estimate", "link.json"], {"link.json": ("symlink",
-                                                                              str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"))},
+                                                                              str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"))},
              "0"),
         Case("symlink loop", ["estimate", "loop.json"], {"loop.json": ("symlink", "loop.json")}, "2", ("loop.json",)),
         Case("hf_config path with NUL", ["estimate", "s.json"], {"s.json": patched(EXAMPLE, model__preset=None,

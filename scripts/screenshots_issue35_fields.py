@@ -28,7 +28,7 @@ def _scroll_to(app, page, widget) -> None:
 def _training(app, w, out: Path, lang: str) -> None:
     from gpuplanner.ui.main_window import PAGE_KEYS
 
-    assert w.open_path(ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json", show_errors=False)
+    assert w.open_path(ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json", show_errors=False)
     w.go_to(PAGE_KEYS.index("training"))
     page = w.page("training")
     spin(app, 0.8)

@@ -1,6 +1,6 @@
 """A plan below one day in every view (issue 35 round 13, ux21), at 1280×800, English and Simplified Chinese
 (offscreen): the live panel, the Plans page and its details, and the Project page of plans of 19.0 and 3.9 hours
-(examples/llama3-8b-full-8xh100-zero3.json, examples/8b-dpo-full-8xh100-zero3.json), which read "0.79 calendar
+(tests/data/examples_fixed/llama3-8b-full-8xh100-zero3.json, tests/data/examples_fixed/8b-dpo-full-8xh100-zero3.json), which read "0.79 calendar
 days" / "0.16 calendar days" beside the Project page's hours before.
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen GPUPLANNER_CACHE_DIR=/tmp/gpc-fresh \\

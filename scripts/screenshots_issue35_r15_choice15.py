@@ -32,7 +32,7 @@ def first(app, out, suffix: str) -> None:
 def grpo(app, out, suffix: str) -> None:
     from gpuplanner.ui.main_window import PAGE_KEYS
 
-    w = open_file(app, ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json")
+    w = open_file(app, ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json")
     grab(app, w, out, "10-grpo-model", suffix, 1.0)
     w.go_to(PAGE_KEYS.index("plans"))
     grab(app, w, out, "10-grpo-plans", suffix, 1.0)

@@ -72,7 +72,7 @@ def _training_and_data(app, w, out: Path, suffix: str) -> None:
     spin(app, 0.6)
     w.grab().save(str(out / f"data-tokens{suffix}.png"))
     w.model.set_dirty(False)
-    assert w.open_path(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
+    assert w.open_path(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
     _wait_search(app, w)
     w.model.set("parallel.auto", False)
     w.model.set("training.framework", "deepspeed")

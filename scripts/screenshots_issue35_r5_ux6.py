@@ -37,7 +37,7 @@ def _type(app, edit, text: str) -> None:
 def _data(app, w, out: Path, suffix: str) -> None:
     from gpuplanner.ui.main_window import PAGE_KEYS
 
-    assert w.open_path(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
+    assert w.open_path(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
     _wait_search(app, w)
     w.go_to(PAGE_KEYS.index("data"))
     page = w.page("data")
@@ -53,7 +53,7 @@ def _data(app, w, out: Path, suffix: str) -> None:
 def _refusal(app, w, out: Path, suffix: str) -> None:
     from gpuplanner.ui.main_window import PAGE_KEYS
 
-    assert w.open_path(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
+    assert w.open_path(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
     _wait_search(app, w)
     w.go_to(PAGE_KEYS.index("training"))
     w.model.set("parallel.auto", False)

@@ -23,7 +23,7 @@ def _shot(app, w, out: Path, suffix: str) -> None:
 
     from gpuplanner.ui.main_window import PAGE_KEYS
 
-    assert w.open_path(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
+    assert w.open_path(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
     w.model.set("parallel.auto", False)
     w.model.set("training.framework", "fsdp")
     w.model.set("parallel.zero", 3)

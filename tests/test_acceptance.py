@@ -36,7 +36,7 @@ from gpuplanner.io.scenario_files import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "kit"
-H100_8B = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+H100_8B = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 LORA_4090 = ROOT / "examples" / "7b-lora-1x4090.json"
 SAMPLE = DATA / "result-cpu-sample.json"
 CPU_RUN = DATA / "result-cpu-run.json"

@@ -310,7 +310,7 @@ def test_rl_plans_are_mfu_graded_on_their_training_passes():
     after a dearer one for a 'poor' MFU its rollouts cause."""
     from gpuplanner.core.evaluate import evaluate
 
-    s = load_scenario(ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json")[0]
+    s = load_scenario(ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json")[0]
     ev = evaluate(s)
     tm = ev.time_modelled
     b = tm.breakdown  # (the named rollout parts are shown apart from generation: PART_PARENT)
@@ -359,7 +359,7 @@ def test_estimate_prints_the_training_passes_mfu_of_an_rl_plan_only(capsys):
     from gpuplanner.cli import run_cli
     from gpuplanner.formatting import format_percent
 
-    rl = ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json"
+    rl = ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json"
     ev = evaluate(load_scenario(rl)[0])
     assert run_cli(["estimate", str(rl)]) == 0
     line = next(ln for ln in capsys.readouterr().out.splitlines() if "MFU, training" in ln)

@@ -15,7 +15,7 @@ from gpuplanner.core.messages import Msg, MsgStr
 from tests.test_report import _run, load_report_data, needs_poppler
 
 ROOT = Path(__file__).resolve().parents[1]
-EX = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EX = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 #: full SFT 8B in 3 days under a ¥5,000 cap: the PDF's warnings carry the search's "no plan meets both" note and
 #: the plan's "over the budget already at the estimate" check, both with amounts
 BUDGET = ROOT / "tests" / "data" / "expert_review" / "full-8b-budget-below-deadline.json"

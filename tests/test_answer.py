@@ -114,7 +114,7 @@ def test_an_answer_reuses_what_the_caller_already_has():
     from gpuplanner.core.evaluate import evaluate, scaling
     from gpuplanner.core.scenario import scenario_from_dict
 
-    s = scenario_from_dict(json.loads((ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json").read_text()))
+    s = scenario_from_dict(json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text()))
     ev = evaluate(s)
     sweep = scaling(ev.scenario)
 

@@ -14,7 +14,7 @@ from gpuplanner.cli import run_cli
 from gpuplanner.core.scenario import scenario_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 
 
 def _dict(auto: bool) -> dict:

@@ -1,7 +1,7 @@
 """Round 15 (helper choice15): when the user's own layout is far from the search's best plan, the answer says so
 where it is given.
 
-The GRPO example (``examples/7b-grpo-lora-8xh100-vllm.json``, goal "cheapest", a manual layout of 8 × H100 billed
+The GRPO example (``tests/data/examples_fixed/7b-grpo-lora-8xh100-vllm.json``, goal "cheapest", a manual layout of 8 × H100 billed
 as a whole machine for a month) recommended "about ¥70,000" for 4.6 hours, with 1 × H800 for ¥117 only in the
 alternatives table further down. The document still stands for the user's layout (``app.answer.decide``); the
 Answer now carries :class:`app.answer.BetterPlan` (the search's #1 when it beats that layout by more than the
@@ -21,7 +21,7 @@ import pytest
 from gpuplanner.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-GRPO = ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json"  # manual 8 × H100, server-month, goal cheapest
+GRPO = ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json"  # manual 8 × H100, server-month, goal cheapest
 
 
 @pytest.fixture(scope="module")

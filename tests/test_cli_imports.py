@@ -44,7 +44,7 @@ def test_version_and_help_load_no_numpy_or_pydantic(argv):
 
 
 def test_estimate_still_runs_and_loads_only_the_core(tmp_path):
-    rc, heavy, printed = _probe(["estimate", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")])
+    rc, heavy, printed = _probe(["estimate", str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json")])
     assert rc == 0 and printed > 500
     # the scenario is a pydantic model: estimate loads numpy and pydantic (its start-up is timed against that
     # floor in bench/bench_commands.py), and nothing of the verify ring, the report or Qt (the search: since round
@@ -102,7 +102,7 @@ def _under(modules: list[str], name: str) -> list[str]:
 
 
 def test_estimate_imports_only_what_it_runs(tmp_path):
-    got = _loaded(["estimate", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")], tmp_path)
+    got = _loaded(["estimate", str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json")], tmp_path)
     assert got["rc"] == 0 and got["printed"] > 500
     # it did run the core: the scenario was validated and evaluated
     for needed in ("gpuplanner.core.scenario", "gpuplanner.core.evaluate", "gpuplanner.commands.estimate"):

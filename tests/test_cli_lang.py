@@ -91,7 +91,7 @@ def test_estimate_in_chinese_reads_as_chinese(path, capsys):
 
 
 def test_plan_in_chinese_reads_as_chinese(capsys):
-    path = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+    path = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
     assert run_cli(["plan", str(path), "--lang", "zh_CN", "--top", "2"]) == 0
     out = capsys.readouterr().out
     assert not SCI.search(out), out
@@ -155,7 +155,7 @@ def test_verify_commands_print_findings_in_chinese(argv, capsys):
 
 
 def test_kit_and_topo_in_chinese(tmp_path, capsys):
-    ex = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+    ex = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
     assert run_cli(["kit", str(ex), "-o", str(tmp_path / "kit.sh"), "--lang", "zh_CN"]) == 0
     err = capsys.readouterr().err
     assert "已写入" in err

@@ -10,7 +10,7 @@ from gpuplanner.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 MOE = ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json"
-DENSE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+DENSE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 
 
 def _table(capsys, path: Path) -> tuple[list[str], list[list[str]]]:

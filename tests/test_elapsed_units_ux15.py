@@ -17,7 +17,7 @@ from gpuplanner.core.evaluate import cost_band_msg
 from gpuplanner.core.messages import elapsed_msg, elapsed_msgs
 from gpuplanner.formatting import elapsed_numbers, elapsed_unit, format_elapsed
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 
 
 def test_the_unit_follows_the_size_by_hand():

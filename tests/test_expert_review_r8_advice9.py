@@ -78,5 +78,5 @@ def test_no_line_when_the_rule_is_off_or_nothing_cheaper_ranks_after():
     such line."""
     off = _search(MIXTRAL, rules={"price_fabric": False})
     assert not any(m.render().startswith(LEAD) for m in off.plans[0].explanation)
-    plain = _search(ROOT / "examples" / "8b-dpo-full-8xh100-zero3.json")
+    plain = _search(ROOT / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json")
     assert not any(m.render().startswith(LEAD) for m in plain.plans[0].explanation)

@@ -224,7 +224,7 @@ def case_kit(rng, tmp: Path) -> list[str]:
         _mutate(rng, d)
     f = tmp / "r.json"
     f.write_text(json.dumps(d), encoding="utf-8")
-    return ["kit-import", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"), str(f)]
+    return ["kit-import", str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"), str(f)]
 
 
 def _strings(data, path=()):
@@ -271,7 +271,7 @@ def case_nul_and_surrogates(rng, tmp: Path) -> list[str]:
     if kind == 2:
         f = tmp / "r.json"
         f.write_text(_poison_string(rng, copy.deepcopy(KIT)), encoding="utf-8")
-        return ["kit-import", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"), str(f)]
+        return ["kit-import", str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"), str(f)]
     folder = tmp / "cfg"
     folder.mkdir(exist_ok=True)
     (folder / "config.json").write_text(_poison_string(rng, copy.deepcopy(rng.choice(CONFIGS))), encoding="utf-8")
@@ -349,7 +349,7 @@ def case_special_files(rng, tmp: Path) -> list[str]:
         os.mkfifo(fifo)
     bad = rng.choice(["/dev/zero", "/dev/null", str(fifo), str(tmp), "a\x00b", "x" * 5000, "a/" * 3000, ""])
     door = rng.choice([["estimate", bad], ["plan", bad], ["project", bad], ["topo", bad], ["net", bad],
-                       ["health", bad], ["kit-import", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"), bad],
+                       ["health", bad], ["kit-import", str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"), bad],
                        ["health", str(ROOT / "tests" / "data" / "health" / "dmesg-xid.txt"), "--dmesg", bad],
                        ["net", str(ROOT / "tests" / "data" / "net" / "roce-100-ibstat.txt"), "--topo", bad]])
     return door
@@ -634,7 +634,7 @@ def test_terminal_escapes_from_a_vendor_file_never_reach_the_terminal(tmp_path, 
     d["host"] = "evil\x1b[2J\x1b]0;pwned\x07host"
     f = tmp_path / "r.json"
     f.write_text(json.dumps(d), encoding="utf-8")
-    rc = run_cli(["kit-import", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"), str(f)])
+    rc = run_cli(["kit-import", str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"), str(f)])
     out = capsys.readouterr()
     assert rc in (0, 2)
     assert "\x1b" not in out.out and "\x1b" not in out.err and "\x07" not in out.out
@@ -754,7 +754,7 @@ def test_duplicate_keys_in_a_kit_result_are_refused(tmp_path, capsys, sample, ol
     open"): refused in one line naming the key, as for scenario and plan files. The kit scripts write their result
     with ``json.dump`` of a dict with string keys only, so they never write one (the committed results read)."""
     text = (ROOT / "tests" / "data" / "kit" / sample).read_text(encoding="utf-8")
-    scenario = str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    scenario = str(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json")
     f = tmp_path / "r.json"
     f.write_text(text, encoding="utf-8")
     assert run_cli(["kit-import", scenario, str(f)]) in (0, 1), capsys.readouterr().err

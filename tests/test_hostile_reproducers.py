@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 LORA = ROOT / "examples" / "7b-lora-1x4090.json"
 KIT = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"
 SMI = ROOT / "tests" / "data" / "health" / "constructed-nvidia-smi-q-h100-throttled-ecc.txt"

@@ -1,4 +1,4 @@
-"""ux14 (issue 35 round 10): one plan, one answer for its days. examples/8b-dpo-full-8xh100-zero3.json's #1 read, in
+"""ux14 (issue 35 round 10): one plan, one answer for its days. tests/data/examples_fixed/8b-dpo-full-8xh100-zero3.json's #1 read, in
 one block of ``gpuplanner plan``: "0.27 calendar days", "likely range 0.25–0.29", "… 0.3 calendar days, ¥275" and
 "at the upper end of its band (0.3 days)"; #2 read "0.15 calendar days" with "likely range 0.1–0.2". Below a day
 the range, the explanation and the safe-deadline rule now carry two decimals (formatting.days_decimals), as the
@@ -14,7 +14,7 @@ import pytest
 from gpuplanner.cli import run_cli
 from gpuplanner.formatting import days_decimals, format_days_span
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 
 
 def test_days_decimals_by_hand():

@@ -27,7 +27,7 @@ from gpuplanner.formatting import format_money
 
 ROOT = Path(__file__).resolve().parents[1]
 QWEN3 = ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan"
-GRPO = ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json"
+GRPO = ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json"
 #: full SFT of an 8B model on 8 × H200 in USD: the default price (CoreWeave's list) has a spot price too
 H200 = {"model": {"preset": "llama-3-8b"},
         "training": {"method": "full", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,

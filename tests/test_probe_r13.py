@@ -26,8 +26,8 @@ import pytest
 from gpuplanner.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = json.loads((ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
-GRPO = json.loads((ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json").read_text(encoding="utf-8"))
+EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
+GRPO = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json").read_text(encoding="utf-8"))
 PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
 KIT = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"
 

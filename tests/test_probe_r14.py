@@ -18,7 +18,7 @@ import pytest
 from gpuplanner.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = json.loads((ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
+EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
 LORA_JSON = ROOT / "examples" / "7b-lora-1x4090.json"
 PLAN_LORA = ROOT / "examples" / "7b-lora-1x4090.gpuplan"
 

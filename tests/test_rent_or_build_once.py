@@ -9,7 +9,7 @@ from pathlib import Path
 from gpuplanner.core.evaluate import evaluate
 from gpuplanner.io.scenario_files import load_scenario
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 
 
 def test_never_pays_off_is_said_once_and_the_rent_row_reads_rent_total():

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-EX_8B = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"  # deadline set, two alternatives
+EX_8B = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"  # deadline set, two alternatives
 EX_PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"  # all five charts, a project
 
 

@@ -8,7 +8,7 @@ import re
 
 from tests.test_report import ROOT, _run, load_report_data, needs_poppler
 
-EXAMPLE = ROOT / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 
 
 def _text(pdf) -> str:

@@ -136,7 +136,7 @@ def test_a_negative_price_in_a_scenario_is_refused_in_words(field):
 def test_a_negative_price_on_the_cli_is_one_line_in_words(tmp_path, capsys):
     from gpuplanner.cli import run_cli
 
-    s = json.loads((ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
+    s = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
     s.setdefault("constraints", {})["prices"] = {"h100-sxm-80gb": {"spot_card_hour": -1}}
     p = tmp_path / "neg.json"
     p.write_text(json.dumps(s), encoding="utf-8")

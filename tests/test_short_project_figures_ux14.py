@@ -14,7 +14,7 @@ import pytest
 from gpuplanner.cli import run_cli
 from gpuplanner.formatting import format_time_number as format_tenths  # one rule since mend10c
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 
 
 def test_format_tenths_by_hand():

@@ -24,7 +24,7 @@ from gpuplanner.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CPT_70B = ROOT / "examples" / "70b-cpt-64xh100.gpuplan"  # 8 nodes on NDR InfiniBand, Llama 3 70B
-GRPO = ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json"  # 8 × H100 on a server-month, 4.6 hours
+GRPO = ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json"  # 8 × H100 on a server-month, 4.6 hours
 MOE = ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan"  # a USD plan whose build parts are below $100
 #: Llama 3 70B's count as the task table writes it (70,553,706,496 → three significant digits)
 LLAMA3_70B = "70.6B"

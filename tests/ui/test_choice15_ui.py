@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-GRPO = ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json"
+GRPO = ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

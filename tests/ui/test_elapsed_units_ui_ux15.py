@@ -1,4 +1,4 @@
-"""ux15 (issue 35 round 10): the Project page of a job of a few hours (examples/8b-dpo-full-8xh100-zero3.json,
+"""ux15 (issue 35 round 10): the Project page of a job of a few hours (tests/data/examples_fixed/8b-dpo-full-8xh100-zero3.json,
 0.16 days) read "Project total: ¥70,000 over 0.023 weeks" and "0–0.023" under "Weeks"; it now reads in hours, the
 column's header in the same unit (formatting.format_elapsed / elapsed_unit). The same document's plan, rented by the
 month, read "likely range …, ¥70,000" in the live panel's tooltip: the one figure now says why
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 TEXTS = {"en": ("Project total: ¥70,000 over 3.9 hours", "Hours", "Days",
                 "¥70,000 (rented by the whole month: the same whatever the run's length in its range)"),
          "zh_CN": ("项目总价：¥70,000，共 3.9 小时", "小时数", "天数", "¥70,000（整机按月租用：在此区间内无论运行多久，费用都一样）")}
@@ -48,7 +48,7 @@ def test_a_monthly_plans_one_cost_says_why_in_the_live_panel(make_window, langua
     assert TEXTS[lang][3] in panel.time_value.toolTip(), panel.time_value.toolTip()
 
 
-MIXTRAL = EXAMPLE.parent / "mixtral-8x7b-ep8-16xa800.json"
+MIXTRAL = Path(__file__).resolve().parents[2] / "examples" / "mixtral-8x7b-ep8-16xa800.json"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_chart_reads_the_core_figures(qtbot):
     from gpuplanner.ui.charts import MemoryCountChart
 
-    s, models = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    s, models = load_scenario(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json")
     s = s.model_copy(update={"constraints": s.constraints.model_copy(
         update={"gpu_candidates": ["a100-sxm-80gb", "rtx-4090-24gb", "h20-96gb"], "max_gpus": 16})})
     res = memory_by_gpu_count(s, models)

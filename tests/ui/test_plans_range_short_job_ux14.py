@@ -1,4 +1,4 @@
-"""ux14: the Plans details of a job under a day (examples/8b-dpo-full-8xh100-zero3.json, #2 at 0.15 days) read
+"""ux14: the Plans details of a job under a day (tests/data/examples_fixed/8b-dpo-full-8xh100-zero3.json, #2 at 0.15 days) read
 "0.15 calendar days" beside "Likely range: 0.1–0.2 calendar days" and "… upper end of its band (0.2 days)". The range
 and the rule now carry the two decimals the Time line does (formatting.days_decimals)."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

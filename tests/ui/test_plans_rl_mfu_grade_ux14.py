@@ -1,4 +1,4 @@
-"""ux14: an RL plan's Plans details read "MFU 29% (good)" (examples/7b-grpo-lora-8xh100-vllm.json #1), under a rule
+"""ux14: an RL plan's Plans details read "MFU 29% (good)" (tests/data/examples_fixed/7b-grpo-lora-8xh100-vllm.json #1), under a rule
 line "Estimated MFU 44%: good": the grade is of the training passes (core.evaluate ``mfu_graded``), the 29% is the
 whole step with rollout generation. ``gpuplanner plan`` writes "29% (44% good)"; the details now say
 "MFU 29% (training passes 44%, good)"."""
@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from gpuplanner.formatting import format_percent
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "7b-grpo-lora-8xh100-vllm.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

@@ -11,7 +11,7 @@ import pytest
 from gpuplanner.core.evaluate import evaluate
 from tests.ui.test_issue35_fields_ui import choose
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 
 
 @pytest.fixture

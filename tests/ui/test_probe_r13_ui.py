@@ -159,7 +159,7 @@ def test_pasted_tool_output_never_renders_markup(qtbot):
     data = ROOT / "tests" / "data"
     w = VerifyPanel()
     qtbot.addWidget(w)
-    w.set_scenario(*load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"))
+    w.set_scenario(*load_scenario(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"))
     topo = (data / "topo" / "8gpu-two-nvlink-islands.txt").read_text(encoding="utf-8")
     assert w.load_topology_text(topo.replace("NIC0: mlx5_0", "NIC0: mlx5_0" + MARK))
     net = (data / "net" / "constructed-8x-ndr-400-plus-2-eth-ibstat.txt").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""ux14: the Project page of a job of a few hours (examples/8b-dpo-full-8xh100-zero3.json, 0.16 days) read
+"""ux14: the Project page of a job of a few hours (tests/data/examples_fixed/8b-dpo-full-8xh100-zero3.json, 0.16 days) read
 "项目总价：¥70,000，共 0.0 周" and "0–0.0" in the weeks column; both now show the span (formatting.format_tenths)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "8b-dpo-full-8xh100-zero3.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

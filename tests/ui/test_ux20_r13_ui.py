@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 
 
 def _searched(make_window, qtbot, path=EXAMPLE):

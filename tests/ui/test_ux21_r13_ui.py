@@ -16,8 +16,8 @@ from gpuplanner.cli import run_cli
 from gpuplanner.formatting import format_elapsed, format_plan_span
 
 ROOT = Path(__file__).resolve().parents[2]
-SHORT = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
-DPO = ROOT / "examples" / "8b-dpo-full-8xh100-zero3.json"
+SHORT = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
+DPO = ROOT / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
 BAD = re.compile(r"\b0\.\d\d (calendar days|days|个日历天|天)|日历 0\.\d\d 天")
 
 

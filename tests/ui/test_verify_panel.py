@@ -16,7 +16,7 @@ from gpuplanner.io.scenario_files import load_scenario  # noqa: E402
 from gpuplanner.ui.verify_panel import LINK_COLOURS, VerifyPanel, link_colour  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-H100_8B = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+H100_8B = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 SAMPLE = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"
 TOPO = ROOT / "tests" / "data" / "topo" / "8gpu-two-nvlink-islands.txt"
 

@@ -29,7 +29,7 @@ def test_memory_count_legend_has_no_space_after_a_full_width_colon(language, qtb
     from gpuplanner.ui.charts.memory_count import MemoryCountChart
 
     language.install("zh_CN")
-    s, models = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    s, models = load_scenario(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json")
     s = s.model_copy(update={"constraints": s.constraints.model_copy(
         update={"gpu_candidates": ["a100-sxm-80gb", "rtx-4090-24gb", "h20-96gb"], "max_gpus": 16})})
     c = MemoryCountChart()
