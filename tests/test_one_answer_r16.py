@@ -278,7 +278,7 @@ def test_kit_before_after_reads_the_figures_of_both_plans(tmp_path):
     from gpuplanner.io.scenario_files import load_scenario
     from gpuplanner.verify import acceptance as A
 
-    s, base = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    s, base = load_scenario(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json")
     a = A.analyse(A.load_kit_result(ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"), s, base_dir=base)
     ba = A.before_after(s, a, base)
     assert ba["before"] == A._figures(s, base)

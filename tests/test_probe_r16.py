@@ -17,7 +17,7 @@ import pytest
 from gpuplanner.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
 PLAN_LORA = ROOT / "examples" / "7b-lora-1x4090.gpuplan"
 QUOTES = ROOT / "examples" / "quotes" / "autodl-a800.csv"
 

@@ -384,30 +384,3 @@ UNREQUESTED_LINE = QT_TRANSLATE_NOOP(
 def unrequested_line(keys: tuple[str, ...], tie: float) -> Msg:
     """The line of a plan that applies the savers ``keys`` the user did not ask for."""
     return Msg(CTX, UNREQUESTED_LINE, {"what": Msg(CTX, LABELS[keys]), "tie": tie})
-
-
-#: the line under :data:`UNREQUESTED_LINE` when those savers keep states in CPU memory and the user gave no CPU
-#: memory per server (``hardware.host_ram_gib``, which the intake checks when given): what the offload needs per
-#: server (:func:`intake.host_ram`: the fp32 master, moments and gradients of the GPUs' shards in one server, × the
-#: pinned-buffer factor of DeepSpeed's memory estimators). Issue 35 round 16 (examples16): the Mixtral example's
-#: best plan, 8 × L40S with the optimizer in CPU memory, needs about 1,044 GiB in its one server, and no view said so
-#: (the plan, the Plans page and the better-plan line that points to it).
-HOST_RAM_LINE = QT_TRANSLATE_NOOP(
-    CTX, "The offload needs about {need:,.0f} GiB of CPU memory in each server ({states:,.0f} GiB of states × "
-         "{buf:g} for pinned buffers): ask the vendor for servers with that much, or enter CPU memory per server "
-         "on the Hardware page to check it.")
-
-
-def host_ram_short(host: Any) -> bool:
-    """Whether a plan's offload needs more CPU memory per server than the user gave (``hardware.host_ram_gib``;
-    :class:`intake.HostRam`): the search does not apply savers the user did not ask for to such servers."""
-    return host is not None and host.fits is False
-
-
-def host_ram_line(host: Any) -> Msg | None:
-    """:data:`HOST_RAM_LINE` for a plan's ``Evaluation.host_ram`` (:class:`intake.HostRam`); None without offload
-    or when the user gave the servers' CPU memory (then the intake's check says whether it fits)."""
-    if host is None or host.available is not None or host.total <= 0:
-        return None
-    return Msg(CTX, HOST_RAM_LINE, {"need": host.total, "states": host.optimizer + host.params,
-                                    "buf": host.buffer_factor})

@@ -2386,17 +2386,10 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
             raise
         except (PlannerError, ValueError):
             continue
-        # savers the user did not ask for must fit the servers' CPU memory where the user gave it (examples16: 8 ×
-        # L40S needing 1,044 GiB ranked #1 on servers of 512 GiB, the intake's warning beside it)
-        r.plans = [p for p in r.plans if not saversmod.host_ram_short(p.evaluation.host_ram)]
         for p in r.plans:
             p.unrequested_savers = keys
             p.explanation.insert(p.head_lines, saversmod.unrequested_line(keys, FASTEST_TIE))
             p.head_lines += 1
-            host = saversmod.host_ram_line(p.evaluation.host_ram)
-            if host is not None:  # what the offload needs of the servers (examples16)
-                p.explanation.insert(p.head_lines, host)
-                p.head_lines += 1
         found.append(r)
     res.search_ms += sum(r.search_ms for r in found)  # (the figures printed count every pass)
     res.candidates_evaluated += sum(r.candidates_evaluated for r in found)

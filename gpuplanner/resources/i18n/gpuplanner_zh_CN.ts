@@ -4776,10 +4776,6 @@
         <translation>采用了你未要求的显存节省手段：{what}。按工具的默认设置，这一布局放不进显存；不用这些手段的方案若按目标与本方案相差在 {tie:.0%} 以内，或这些手段多花的时间超过 {tie:.0%} 而省下的钱不到 {tie:.0%}，则排在前面。要保留此方案，请在场景中写明这些字段；若不想用，请将其设为关闭后重新规划。</translation>
     </message>
     <message>
-        <source>The offload needs about {need:,.0f} GiB of CPU memory in each server ({states:,.0f} GiB of states × {buf:g} for pinned buffers): ask the vendor for servers with that much, or enter CPU memory per server on the Hardware page to check it.</source>
-        <translation>卸载在每台服务器约需 {need:,.0f} GiB CPU 内存（{states:,.0f} GiB 状态 × {buf:g} 倍锁页缓冲）：请向供应商要这么大内存的服务器，或在“硬件与价格”页填写“每台服务器 CPU 内存”以便核对。</translation>
-    </message>
-    <message>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
