@@ -2001,6 +2001,7 @@ def memory_arrays(
         extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
     cached_reserved = grads_cached  # what of them reserved adds beside the live peak
+    grads_reused = 0.0  # what of them the optimizer step's excess re-uses (live again, counted in ``gradients``)
     if adamw_foreach and optimizer == "adamw" and not optimizer_in_backward and framework != "megatron":
         # torch.optim.AdamW's unfused step (adamw_foreach_step_bytes): after backward the activations are gone and
         # every gradient is live; the step's square roots sit beside the states. Under DeepSpeed it is the client
@@ -2023,8 +2024,11 @@ def memory_arrays(
         # which are live again at the step; the step's excess over it re-uses those cached blocks first
         act_phase = states + acts + ddp + gather + buckets - grads_cached
         step_excess = xp.maximum(step_phase - act_phase, 0.0)
-        buckets = buckets + step_excess
-        cached_reserved = xp.maximum(grads_cached - step_excess, 0.0)
+        # the re-used cached blocks are the gradients ``states`` already holds: only the rest of the excess is a new
+        # buffer, or the device total would count them twice (review16: ``total`` − ``reserved`` is the context)
+        grads_reused = xp.minimum(grads_cached, step_excess)
+        buckets = buckets + step_excess - grads_reused
+        cached_reserved = grads_cached - grads_reused
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
@@ -2035,7 +2039,7 @@ def memory_arrays(
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
-    allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached
+    allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached + grads_reused
     # issue 35 round 10: vLLM's sleeping pool stays in the caching allocator's counters (sleeping_pool_counted_bytes)
     allocated = allocated + sleeping_pool_counted_bytes(profile, framework, acts, gpu_capacity_gib, xp)
     if paged_optimizer:
