@@ -66,3 +66,26 @@ def test_hf_fsdp1_allocated_keeps_the_published_peak():
     and the foreach list), the CSV's 67.46 GiB at per-device batch 4."""
     mem = _mem(copy.deepcopy(FMS_FULL))
     assert mem.metric("allocated") == pytest.approx(72434837504 / 2**30, rel=0.005)
+
+
+@pytest.mark.parametrize("step,act,cached,want", [
+    # step 7 above the allocated activations' phase (15 − 2): the 2 cached re-used, 5 new bytes of buffer
+    (20.0, 15.0, 2.0, (1.0 + 5.0, 0.0, 2.0)),
+    # the excess (1) smaller than the cached gradients (2): 1 re-used, 1 stays cached, no new buffer
+    (14.0, 15.0, 2.0, (1.0, 1.0, 1.0)),
+    # the step below the allocated activations' phase: nothing re-used, all stays cached
+    (10.0, 15.0, 2.0, (1.0, 2.0, 0.0)),
+    # no FSDP cache (DeepSpeed, DDP): the excess (5) is all new buffer, as before round 16
+    (20.0, 15.0, 0.0, (6.0, 0.0, 0.0)),
+])
+def test_step_phase_buffers_by_hand(step, act, cached, want):
+    """memory.step_phase_buffers with 1 byte of buckets: allocated peak = act − cached + excess, reserved adds what
+    stays cached, and the device total (act + new buffer) equals that reserved peak."""
+    from gpuplanner.core.memory import step_phase_buffers
+
+    got = step_phase_buffers(step, act, cached, 1.0)
+    assert tuple(float(x) for x in got) == pytest.approx(want)
+    buckets, cached_reserved, reused = got
+    allocated = act - 1.0 - cached + buckets + reused
+    assert allocated == pytest.approx(max(act - cached, step))
+    assert allocated + cached_reserved == pytest.approx(act - 1.0 + buckets)  # reserved == the total less context
