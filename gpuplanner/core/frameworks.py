@@ -769,7 +769,9 @@ CHECKPOINT_REENTRANT_REFUSED = {True: OWN_CHECKPOINT_TOOLS + ("fsdp",), False: O
 #: Tools whose whole-layer recompute is not PyTorch's non-reentrant checkpoint, so ``training.checkpoint_early_stop``
 #: does nothing there (issue 35 round 16, ac16): Megatron-Core tools and Unsloth (their own functions), DeepSpeed's
 #: reentrant ``deepspeed.checkpointing.checkpoint``, GPT-NeoX v1.0 (Megatron's/DeepSpeed's ``CheckpointFunction``,
-#: ``megatron/mpu/random.py``), nanotron (not checked).
+#: ``megatron/mpu/random.py``), nanotron (huggingface/nanotron ``src/nanotron/utils.py`` @17468b22
+#: ``checkpoint_method``: ``torch.utils.checkpoint.checkpoint(func, *all_args)`` with no ``use_reentrant``, which
+#: torch takes as reentrant; review16).
 EARLY_STOP_NO_SWITCH = OWN_CHECKPOINT_TOOLS + ("deepspeed", "gpt-neox", "nanotron")
 
 

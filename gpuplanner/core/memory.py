@@ -2001,6 +2001,7 @@ def memory_arrays(
         extra["critic"] = extra["critic"] * 0.0
     extra_sum = sum(extra.values())
     cached_reserved = grads_cached  # what of them reserved adds beside the live peak
+    grads_reused = 0.0  # what of them the optimizer step's excess re-uses (live again, counted in ``gradients``)
     if adamw_foreach and optimizer == "adamw" and not optimizer_in_backward and framework != "megatron":
         # torch.optim.AdamW's unfused step (adamw_foreach_step_bytes): after backward the activations are gone and
         # every gradient is live; the step's square roots sit beside the states. Under DeepSpeed it is the client
@@ -2018,13 +2019,9 @@ def memory_arrays(
         if precision != "fp32" and master_weights:
             ds_grad = xp.where(offload | (zero < 1) | (ds_on == False), 0.0,  # noqa: E712 (arrays)
                                ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp))
-        step_phase = weights + grads_kept + opt + ddp + sq + ds_grad
-        # the activations' phase as allocated: less the freed gradients FSDP keeps cached (fsdp_grads_cached_bytes),
-        # which are live again at the step; the step's excess over it re-uses those cached blocks first
-        act_phase = states + acts + ddp + gather + buckets - grads_cached
-        step_excess = xp.maximum(step_phase - act_phase, 0.0)
-        buckets = buckets + step_excess
-        cached_reserved = xp.maximum(grads_cached - step_excess, 0.0)
+        buckets, cached_reserved, grads_reused = step_phase_buffers(
+            weights + grads_kept + opt + ddp + sq + ds_grad, states + acts + ddp + gather + buckets, grads_cached,
+            buckets, xp)
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
@@ -2035,7 +2032,7 @@ def memory_arrays(
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
-    allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached
+    allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached + grads_reused
     # issue 35 round 10: vLLM's sleeping pool stays in the caching allocator's counters (sleeping_pool_counted_bytes)
     allocated = allocated + sleeping_pool_counted_bytes(profile, framework, acts, gpu_capacity_gib, xp)
     if paged_optimizer:
@@ -2216,6 +2213,22 @@ def fsdp1_grads_freed(hf_fsdp1):
     fms-acceleration rows (:func:`fsdp1_orig_params_foreach`) see it: the full Mistral-7B run's peak does not grow
     from per-device batch 4 to 8, so no gradient is live beside the activations."""
     return hf_fsdp1
+
+
+def step_phase_buffers(step_phase, act_phase, grads_cached, buckets, xp=np):
+    """``(buckets, cached_reserved, grads_reused)`` once the optimizer step's phase (``step_phase``: every live byte
+    of an unfused AdamW step) is set beside the activations' (``act_phase``: the states, the freed-and-cached FSDP
+    gradients included, :func:`fsdp_grads_cached_bytes`, plus activations and buffers).
+
+    Allocated, the activations' phase lacks the cached gradients (``grads_cached``), which are live again at the
+    step; the step's excess over it re-uses those cached blocks first (memoos16, issue 35 round 16). The re-used
+    bytes (``grads_reused``) are the gradients the states already count, so only the rest of the excess is a new
+    buffer in the device total: the allocated figure adds them back, and reserved keeps what stays cached
+    (``cached_reserved``). So device − reserved stays the CUDA context (review16: the round-16 change added the
+    whole excess to the buffers, counting the re-used gradients twice in the total, up to their full size)."""
+    step_excess = xp.maximum(step_phase - (act_phase - grads_cached), 0.0)
+    grads_reused = xp.minimum(grads_cached, step_excess)
+    return buckets + step_excess - grads_reused, grads_cached - grads_reused, grads_reused
 
 
 def fsdp_grads_cached_bytes(gradients, acts, working, freed, xp=np):

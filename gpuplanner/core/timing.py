@@ -567,6 +567,8 @@ def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_
     last = params_mod.mlp_linears(m.arch, False)[-1]
     dense = float(m.L) * (1.0 - float(m.moe_frac))
     return ops.where(nonre, CKPT_EARLY_STOP_SKIPS * rec_whole * 2.0 * last.fan_in * last.fan_out * dense, 0.0)
+
+
 #: The tools whose training loop waits for the GPU after every micro-batch, so that each micro-batch's forward starts
 #: on an idle GPU: the Hugging Face Trainer's ``_inner_training_loop`` tests ``torch.isnan(tr_loss_step) or
 #: torch.isinf(tr_loss_step)`` in a Python ``if`` after each ``training_step`` (``logging_nan_inf_filter``, default
