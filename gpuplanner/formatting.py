@@ -684,6 +684,22 @@ def format_hours(hours: float, lang: str | None = None) -> str:
     return f"{num} hour" if num == "1" else f"{num} hours"
 
 
+def format_wall_time(ms: float, lang: str | None = None) -> str:
+    """How long the computer took (the plan search): ``860 ms`` below a second, ``4.5 s`` below ten, ``12 s`` from
+    ten; Chinese ``860 毫秒`` / ``4.5 秒``. The Plans page and ``gpuplanner plan`` wrote "(10,292 ms)" — five digits
+    for what a user reads in seconds (issue 35 round 16, ux24)."""
+    lang = normalize_lang(lang)
+    v = float(ms)
+    if not math.isfinite(v):
+        return "—"
+    if abs(v) < 999.5:
+        num, unit = format_number(v, 0, lang), ("毫秒" if lang == ZH else "ms")
+    else:
+        s = v / 1000.0
+        num, unit = format_number(s, 1 if abs(s) < 9.95 else 0, lang), ("秒" if lang == ZH else "s")
+    return f"{num} {unit}"
+
+
 # -------------------------------------------------------------------------------------------- dates
 
 def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bool = True) -> str:
