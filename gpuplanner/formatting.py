@@ -768,13 +768,15 @@ _LINK_NAMES = {"nvlink": ("NVLink", "NVLink"), "nvlink-bridge": ("NVLink bridge"
 _NETWORK_WORDS_ZH = ((re.compile(r"cut to (\d+) links"), r"削减至 \1 条链路"), (re.compile(r"(\d+) links"), r"\1 条链路"),
                      (re.compile(r" via "), " 经 "), (re.compile(r"bridge pair"), "桥接对"),
                      (re.compile(r"(\d+) GPUs"), r"\1 张 GPU"), (re.compile(r"(\d+)-GPU full mesh"), r"\1 卡全互联"),
-                     (re.compile(r" x (\d)"), r" × \1"))
+                     (re.compile(r" x (\d)"), r" × \1"),
+                     # the language's punctuation: "（A800，NV8）", not "(A800, NV8)" inside a Chinese sentence (ux24)
+                     (re.compile(r", "), "，"), (re.compile(r" ?\(([^()]*)\)"), r"（\1）"))
 
 
 def link_display_name(key: str, lang: str | None = None) -> str:
     """The product name of a link kind (``nvlink`` → ``NVLink``; ux17: the catalog printed the raw key,
     "nvlink 900 GB/s"), or a catalog network's name with its English words in the display language ("NVLink 3
-    削减至 8 条链路（A800, NV8）"); anything else comes back as it is."""
+    削减至 8 条链路（A800，NV8）"); anything else comes back as it is."""
     zh = normalize_lang(lang) == ZH
     names = _LINK_NAMES.get(str(key))
     if names is not None:
