@@ -167,3 +167,24 @@ def test_the_chinese_recompute_phrase_puts_the_kind_first():
         assert m is not None and m.group(1) == f"{ph}重计算", (src, m and m.group(1))
     assert json.loads((ROOT / "gpuplanner/resources/i18n/glossary.json").read_text(encoding="utf-8"))["terms"][
         "recompute"] == "重计算"
+
+
+# ------------------------------------------------------------------------ 7. a list of suggestions in Chinese
+
+@pytest.mark.parametrize(("scenario", "en", "zh"), [
+    ({"model": {"preset": "llama-9b"}}, "did you mean llama-3-8b, llama-2-7b, llama-3-70b?",
+     "你是不是要找：llama-3-8b、llama-2-7b、llama-3-70b？"),
+    ({"model": {"preset": "llama-3.1-8b"}, "hardware": {"gpu": "h100-sxm"}},
+     "(did you mean: h100-sxm-80gb, v100-sxm-32gb, h800-sxm-80gb?)", "h100-sxm-80gb、v100-sxm-32gb、h800-sxm-80gb"),
+    ({"model": {"preset": "llama-3.1-8b"}, "hardware": {"inter_node": "ib-ndr"}},
+     "(did you mean: ib-ndr-400, ib-xdr-800, ib-hdr-200?)", "ib-ndr-400、ib-xdr-800、ib-hdr-200")])
+def test_the_suggested_ids_are_listed_the_languages_way(capsys, tmp_path, scenario, en, zh):
+    """zh read "你是不是要找：llama-3-8b, llama-2-7b, llama-3-70b？": ASCII commas between the items of a Chinese line
+    (formatting.format_list: 、)."""
+    bad = tmp_path / "typo.json"
+    bad.write_text(json.dumps(scenario), encoding="utf-8")
+    for code, want in (("en", en), ("zh_CN", zh)):
+        assert run_cli(["estimate", str(bad), "--lang", code]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and want in err, err
+        assert code == "en" or ", " not in err, err
