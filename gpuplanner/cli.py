@@ -49,7 +49,20 @@ class _Parser(argparse.ArgumentParser):
         from .io.safe_read import one_line
 
         command = self.prog.partition(" ")[2]  # "gpuplanner topo": the same prefix as every other error line
-        self.exit(2, f"gpuplanner: error: {command + ': ' if command else ''}{one_line(message, 360)}\n")
+        self.exit(2, f"gpuplanner: error: {command + ': ' if command else ''}{one_line(_parse_error(message), 360)}\n")
+
+
+#: the command line being read (run_cli), for a parse error's language
+_ARGV: list[str] = []
+
+
+def _parse_error(message: str) -> str:
+    """argparse's sentence in the language of the command line's ``--lang`` (else the default language, as every
+    command's output), English where it has no translation (``commands._args.parse_error_text``; ux24)."""
+    from .commands import _args, _lang
+
+    lang = _lang.install(_args.argv_language(_ARGV))
+    return message if lang == "en" else _args.parse_error_text(message, _lang.translate)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -178,6 +191,7 @@ class _TerminalSafe:
 def run_cli(argv: list[str]) -> int:
     # a command's own parser alone (its module, not every command's); --help and the rest get them all
     parser = build_parser(argv[0] if argv and is_command(argv[0]) else None)
+    _ARGV[:] = argv  # the line a parse error's --lang is read from (_parse_error)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -728,6 +728,22 @@ def format_hours(hours: float, lang: str | None = None) -> str:
     return f"{num} hour" if num == "1" else f"{num} hours"
 
 
+def format_wall_time(ms: float, lang: str | None = None) -> str:
+    """How long the computer took (the plan search): ``860 ms`` below a second, ``4.5 s`` below ten, ``12 s`` from
+    ten; Chinese ``860 毫秒`` / ``4.5 秒``. The Plans page and ``gpuplanner plan`` wrote "(10,292 ms)" — five digits
+    for what a user reads in seconds (issue 35 round 16, ux24)."""
+    lang = normalize_lang(lang)
+    v = float(ms)
+    if not math.isfinite(v):
+        return "—"
+    if abs(v) < 999.5:
+        num, unit = format_number(v, 0, lang), ("毫秒" if lang == ZH else "ms")
+    else:
+        s = v / 1000.0
+        num, unit = format_number(s, 1 if abs(s) < 9.95 else 0, lang), ("秒" if lang == ZH else "s")
+    return f"{num} {unit}"
+
+
 # -------------------------------------------------------------------------------------------- dates
 
 def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bool = True) -> str:
@@ -796,13 +812,15 @@ _LINK_NAMES = {"nvlink": ("NVLink", "NVLink"), "nvlink-bridge": ("NVLink bridge"
 _NETWORK_WORDS_ZH = ((re.compile(r"cut to (\d+) links"), r"削减至 \1 条链路"), (re.compile(r"(\d+) links"), r"\1 条链路"),
                      (re.compile(r" via "), " 经 "), (re.compile(r"bridge pair"), "桥接对"),
                      (re.compile(r"(\d+) GPUs"), r"\1 张 GPU"), (re.compile(r"(\d+)-GPU full mesh"), r"\1 卡全互联"),
-                     (re.compile(r" x (\d)"), r" × \1"))
+                     (re.compile(r" x (\d)"), r" × \1"),
+                     # the language's punctuation: "（A800，NV8）", not "(A800, NV8)" inside a Chinese sentence (ux24)
+                     (re.compile(r", "), "，"), (re.compile(r" ?\(([^()]*)\)"), r"（\1）"))
 
 
 def link_display_name(key: str, lang: str | None = None) -> str:
     """The product name of a link kind (``nvlink`` → ``NVLink``; ux17: the catalog printed the raw key,
     "nvlink 900 GB/s"), or a catalog network's name with its English words in the display language ("NVLink 3
-    削减至 8 条链路（A800, NV8）"); anything else comes back as it is."""
+    削减至 8 条链路（A800，NV8）"); anything else comes back as it is."""
     zh = normalize_lang(lang) == ZH
     names = _LINK_NAMES.get(str(key))
     if names is not None:

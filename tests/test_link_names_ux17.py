@@ -1,5 +1,7 @@
 """Link names as a person writes them (issue 35 round 11, ux17): the Hardware catalog printed the catalog key
-("nvlink 900 GB/s") and the Chinese report's plan table read "节点内：NVLink 3 cut to 8 links (A800, NV8)"."""
+("nvlink 900 GB/s") and the Chinese report's plan table read "节点内：NVLink 3 cut to 8 links (A800, NV8)".
+Round 16 (ux24): the Chinese names take the language's brackets and commas, "（A800，NV8）" (they kept "(A800, NV8)"
+inside a Chinese sentence)."""
 
 from __future__ import annotations
 
@@ -18,13 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("key, lang, text", [
     ("nvlink", "en", "NVLink"), ("pcie", "zh_CN", "PCIe"), ("nvlink-bridge", "zh_CN", "NVLink 桥接"),
     ("infinity-fabric", "en", "Infinity Fabric"),
-    ("NVLink 3 cut to 8 links (A800, NV8)", "zh_CN", "NVLink 3 削减至 8 条链路 (A800, NV8)"),
+    ("NVLink 3 cut to 8 links (A800, NV8)", "zh_CN", "NVLink 3 削减至 8 条链路（A800，NV8）"),
     ("NVLink 3 cut to 8 links (A800, NV8)", "en", "NVLink 3 cut to 8 links (A800, NV8)"),
     ("NVLink 4 via NVSwitch (H100/H200/H20, 18 links, NV18)", "zh_CN",
-     "NVLink 4 经 NVSwitch (H100/H200/H20, 18 条链路, NV18)"),
+     "NVLink 4 经 NVSwitch（H100/H200/H20，18 条链路，NV18）"),
     ("AMD Infinity Fabric, 7 links x 128 GB/s, 8-GPU full mesh (MI300X)", "zh_CN",
-     "AMD Infinity Fabric, 7 条链路 × 128 GB/s, 8 卡全互联 (MI300X)"),
-    ("NVLink bridge pair (H100 PCIe / NVL, 2 GPUs)", "zh_CN", "NVLink 桥接对 (H100 PCIe / NVL, 2 张 GPU)"),
+     "AMD Infinity Fabric，7 条链路 × 128 GB/s，8 卡全互联（MI300X）"),
+    ("NVLink bridge pair (H100 PCIe / NVL, 2 GPUs)", "zh_CN", "NVLink 桥接对（H100 PCIe / NVL，2 张 GPU）"),
 ])
 def test_link_display_name(key, lang, text):
     assert link_display_name(key, lang) == text

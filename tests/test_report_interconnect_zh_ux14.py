@@ -1,6 +1,8 @@
 """ux14: the Chinese PDF's interconnect cell read "节点内：NVLink 4 经 NVSwitch（…，NV18） (900 GB/s)": an ASCII
 bracket with a space after a full-width one. The bandwidth now goes in the language's brackets (formatting.paren,
-join_clause): "…NV18）（900 GB/s）"; English keeps "… (900 GB/s)"."""
+join_clause): "…NV18）（900 GB/s）"; English keeps "… (900 GB/s)".
+ux24: a bracket after the link's own bracket read as two asides ("(H800, NV8) (400 GB/s)"); the bandwidth is now a
+phrase of its own, joined in the language: "…NV18), 900 GB/s per GPU" / "…NV18），每卡 900 GB/s"."""
 
 from __future__ import annotations
 
@@ -25,5 +27,5 @@ def test_the_interconnect_bandwidth_in_the_languages_brackets(app, tmp_path):
     finally:
         install_language("en")
     en = _text(export_pdf(load_report_data(EXAMPLE), tmp_path / "en.pdf", lang="en"))
-    assert "（900GB/s）" in zh and "(900GB/s)" not in zh, zh[:3000]
-    assert "(900GB/s)" in en, en[:3000]
+    assert "NV18），每卡900GB/s" in zh and "(900GB/s)" not in zh and "（900GB/s）" not in zh, zh[:3000]
+    assert "NV18),900GB/sperGPU" in en and "(900GB/s)" not in en, en[:3000]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_mfu, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
-from ..formatting import colon, days_decimals, elapsed_numbers, elapsed_unit, elapsed_word, format_plan_span, format_plan_time, format_time_number, format_list, paren
+from ..formatting import colon, days_decimals, elapsed_numbers, elapsed_unit, elapsed_word, format_plan_span, format_plan_time, format_time_number, format_list, paren, format_wall_time
 
 
 CTX = "CLI"
@@ -76,9 +76,9 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     from ..core.rules import RULE_NAMES  # (imported here: --help and --version load no numpy)
 
     out = [translate("Tier", result.tier_guidance),  # it names its tier ("~100B tier: …"; was "Tier 100B: ~100B tier: …")
-           translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
+           translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({time}); objective: {objective}").format(
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
-               ms=format_number(result.search_ms), objective=_objective(result.objective))]
+               time=format_wall_time(result.search_ms), objective=_objective(result.objective))]
     # the request's method (``method``), else plan #1's: a LoRA search with no plan still names torchtune
     method = method or (result.plans[0].scenario.training.method if result.plans else "")
     if result.frameworks:

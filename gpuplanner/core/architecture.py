@@ -1118,8 +1118,9 @@ def get_preset(preset_id: str) -> Preset:
         import difflib
 
         close = difflib.get_close_matches(preset_id, list(presets), n=3, cutoff=0.5)
-        # the hint is a message of its own, kept as a parameter (``+`` would give a plain str: no id)
-        hint = (_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "; did you mean {ids}?"), ids=", ".join(close)) if close
+        # the hint is a message of its own, kept as a parameter (``+`` would give a plain str: no id); the ids a
+        # list, joined the language's way ("llama-3-8b、llama-2-7b" in Chinese, not ", "; ux24)
+        hint = (_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "; did you mean {ids}?"), ids=list(close)) if close
                 else _cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "; see the preset list in the app or examples/")))
         raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "unknown preset '{id}'{hint}"), id=preset_id,
                                      hint=hint), field="model.preset")

@@ -362,7 +362,7 @@ def get_gpu(gpu_id: str | GPU) -> GPU:
     if close:
         # the suggestion is a message of its own, kept as a parameter (``+`` would give a plain str: no id)
         msg = MsgStr.make(_CTX, "{message}{hint}", message=msg,
-                          hint=MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)"), ids=", ".join(close)))
+                          hint=MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)"), ids=list(close)))
     raise CatalogError(msg)
 
 
@@ -428,10 +428,10 @@ def get_network(network_id: str) -> Network:
     key = _normalise_id(network_id)
     if key in nets:
         return nets[key]
-    msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}'; known: {ids}"), id=network_id, ids=", ".join(sorted(nets)))
+    msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}'; known: {ids}"), id=network_id, ids=sorted(nets))
     close = _suggest(key, sorted(nets))
     if close:
-        msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}' (did you mean: {ids}?)"), id=network_id, ids=", ".join(close))
+        msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}' (did you mean: {ids}?)"), id=network_id, ids=list(close))
     raise CatalogError(msg)
 
 

@@ -19,6 +19,8 @@ from .model_files import ModelFiles
 from .safe_read import UnsafeInput, parse_json, read_limited
 
 MAX_SCENARIO_BYTES = 10 * 1024 * 1024
+#: a vendor quote sheet's file types (io.quote_sheets reads them; docs/quotes.md)
+SHEET_SUFFIXES = (".csv", ".xlsx")
 CTX = "ScenarioFiles"
 
 
@@ -33,6 +35,12 @@ def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
     try:
         data = parse_json(read_limited(path, MAX_SCENARIO_BYTES, "scenario file"), path.name, unique_keys=True)
     except UnsafeInput as err:
+        if path.suffix.lower() in SHEET_SUFFIXES and path.is_file():
+            # a vendor's quote sheet where the task was expected ("plan autodl.csv"): what was meant, not the JSON
+            # parser's "line 1, column 1: a value was expected" (issue 35 round 16, ux24)
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "{file}: a quote sheet, not a task; give a scenario (.json) or a plan file (.gpuplan), and the "
+                     "sheet after it to “gpuplanner quotes”"), file=path.name)) from None
         raise ScenarioError(error_text(err)) from None
     if isinstance(data, dict) and "schema_version" in data:  # a plan file under another name
         from .planfile import scenario_from_plan

@@ -420,6 +420,16 @@ def memory_count_groups(data: ReportData) -> list[tuple[float, list[str]]]:
     return sorted(groups.items(), reverse=True)
 
 
+def _card_label(chart: Chart, text: str, cap: float, above: QRectF | None) -> QRectF:
+    """A card's memory line labelled at the right end, above its line; below it where the label of the card above
+    would cover it: "96 GiB card" over "80 GiB card" on a log axis were one smudge (issue 35 round 16, ux24)."""
+    h = chart.text_size(text, chart.font)[1]
+    pt = chart.px(chart.x.hi, cap)
+    if above is not None and pt.y() - 2 - h < above.bottom():
+        return chart.label(text, chart.x.hi, cap, (1.0, 0.0), (-3, 2))
+    return chart.label(text, chart.x.hi, cap, (1.0, 1.0), (-3, -2))
+
+
 def draw_memory_count_chart(data: ReportData):
     """Memory per GPU against GPU count for the plan's model and method: the least-memory layout at each
     count and the plan's own layout, with a dotted line at each candidate card's memory (read from
@@ -436,10 +446,10 @@ def draw_memory_count_chart(data: ReportData):
                    Axis(*_log_range(min(ys), max(ys), 0.12, 0.15), log=True, title=translate("Report", "GiB per GPU")))
     best_pen, own_pen = charts.pen("#000000", 2.5), charts.pen("#666666", 2.0, Qt.PenStyle.DashLine)
     card_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
+    above: QRectF | None = None  # the label placed last (the cards come largest first)
     for cap, _names in groups:
         chart.hline(cap, card_pen)
-        chart.label(translate("Report", "{g} GiB card").format(g=format_number(cap, 0)), chart.x.hi, cap, (1.0, 1.0),
-                    (-3, -2))
+        above = _card_label(chart, translate("Report", "{g} GiB card").format(g=format_number(cap, 0)), cap, above)
     chart.polyline([(float(n), g) for n, g in best], best_pen)
     for n, g in best:
         chart.marker(float(n), g, "o", 9, "#ffffff", charts.pen("#000000", 2.0))
@@ -924,9 +934,10 @@ def _html_plan(data: ReportData) -> str:
     interconnect = []
     if p.intra_node:
         link = translate("Report", "in node: {link}").format(link=link_display_name(p.intra_node))
-        # the bandwidth in the language's brackets: "…NV18）（900 GB/s）", not "…NV18） (900 GB/s)" (ux14)
-        interconnect.append(join_clause(link, paren(f"{format_number(p.intra_node_bw_gbs, 0)} GB/s"))
-                            if p.intra_node_bw_gbs else link)
+        # the bandwidth said as what it is, joined in the language: "…(H800, NV8), 400 GB/s per GPU" — it was a
+        # second bracket after the link's own, "(H800, NV8) (400 GB/s)" (ux24; the zh brackets and comma, ux14)
+        interconnect.append(format_phrases([link, translate("Report", "{bw} GB/s per GPU").format(
+            bw=format_number(p.intra_node_bw_gbs, 0))]) if p.intra_node_bw_gbs else link)
     if p.inter_node or p.nodes > 1:
         net = translate("Report", "between nodes: {net}").format(
             net=QCoreApplication.translate("catalog", p.inter_node) if p.inter_node else

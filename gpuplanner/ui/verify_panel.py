@@ -123,6 +123,7 @@ class VerifyPanel(QWidget):
         self.topo_table = QTableWidget()
         self.topo_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.topo_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.topo_table.setVisible(False)  # shown with a matrix: empty, it was a blank box under "Check" (ux24)
         tl.addWidget(self.topo_table)
         self.topo_legend = QLabel()
         self.topo_legend.setWordWrap(True)
@@ -422,6 +423,7 @@ class VerifyPanel(QWidget):
     def _render_topology(self) -> None:
         topo = self._topo
         t = self.topo_table
+        t.setVisible(topo is not None)
         if topo is None:
             t.setRowCount(0)
             t.setColumnCount(0)

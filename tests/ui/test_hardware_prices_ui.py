@@ -20,7 +20,8 @@ def test_week_price_typed_per_card_is_the_cores_machine_quote(win):
     price = PriceTable.from_constraints(win.model.scenario.constraints).get(gid)
     assert price.card_week == 700.0
     row = page.row_ids.index(gid)
-    assert page.table.item(row, PRICE_COLS["card_week"]).text() == format_number(price.card_week, 2)
+    # what was typed is shown back: a week's rent in whole money where it is whole, "700" (ux24; was "700.00")
+    assert page.table.item(row, PRICE_COLS["card_week"]).text() == "700" == format_number(price.card_week, 0)
 
 
 def test_the_price_source_column_takes_a_large_windows_width(win, qtbot):

@@ -40,9 +40,10 @@ def test_the_pad_checkbox_says_sample_as_its_tooltip_does(make_window, language)
 
 
 @pytest.mark.parametrize(("lang", "none", "full"), [("en", "no recompute", "recompute full"),
-                                                    ("zh_CN", "不重计算", "重计算 完全")])
+                                                    ("zh_CN", "不重计算", "完全重计算")])
 def test_the_plans_layout_line_says_no_recompute(make_window, language, qtbot, lang, none, full):
-    """The Plans details' layout line read "recompute none" (zh "重计算 无"); it reads "no recompute", as the PDF."""
+    """The Plans details' layout line read "recompute none" (zh "重计算 无"); it reads "no recompute", as the PDF.
+    zh puts the kind before the word, "完全重计算" (was "重计算 完全", English word order; ux24)."""
     from gpuplanner.ui.pages.plans_page import recompute_phrase  # noqa: PLC0415
 
     language.install(lang)

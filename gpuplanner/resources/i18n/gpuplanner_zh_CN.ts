@@ -456,6 +456,42 @@
         <translation>未计入（请填写你的数字）：{items}</translation>
     </message>
     <message>
+        <source>the following arguments are required: {args}</source>
+        <translation>缺少必需的参数：{args}</translation>
+    </message>
+    <message>
+        <source>unrecognized arguments: {args}</source>
+        <translation>无法识别的参数：{args}</translation>
+    </message>
+    <message>
+        <source>argument {arg}: {msg}</source>
+        <translation>参数 {arg}：{msg}</translation>
+    </message>
+    <message>
+        <source>expected a whole number from {lo} to {hi}, got {value}</source>
+        <translation>应为 {lo} 到 {hi} 之间的整数，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>expected a whole number, got {value}</source>
+        <translation>应为整数，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>expected a number &gt;= 1, got {value}</source>
+        <translation>应为不小于 1 的数，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>expected at most {limit} characters, got {value}</source>
+        <translation>最多 {limit} 个字符，实际为 {value} 个</translation>
+    </message>
+    <message>
+        <source>invalid choice: {value} (choose from {choices})</source>
+        <translation>无效的取值 {value}（可选：{choices}）</translation>
+    </message>
+    <message>
+        <source>expected one argument</source>
+        <translation>需要一个取值</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -772,10 +808,6 @@
         <translation>方案</translation>
     </message>
     <message>
-        <source>{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}</source>
-        <translation>评估了 {n} 个候选，{fit} 个放得下且有价格（{ms} 毫秒）；目标：{objective}</translation>
-    </message>
-    <message>
         <source>frameworks searched: {names}</source>
         <translation>搜索的框架：{names}</translation>
     </message>
@@ -862,6 +894,10 @@
     <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>{n} candidates evaluated, {fit} fit and are priced ({time}); objective: {objective}</source>
+        <translation>评估了 {n} 个候选，{fit} 个放得下且有价格（{time}）；目标：{objective}</translation>
     </message>
     <message>
         <source>rental mode</source>
@@ -2819,6 +2855,10 @@
     <message>
         <source>Network cards per server (empty: the network&apos;s default, often one per GPU)</source>
         <translation>每台服务器的网卡数（留空：使用该网络的默认值，通常每张 GPU 一块）</translation>
+    </message>
+    <message>
+        <source>the network&apos;s default</source>
+        <translation>网络的默认值</translation>
     </message>
     <message>
         <source>Owning instead of renting</source>
@@ -5485,12 +5525,6 @@
         <source>Hrs</source>
         <translation>小时数</translation>
     </message>
-    <message numerus="yes">
-        <source>%n plan(s) shown; {0} of {1} configurations fit ({2} ms).</source>
-        <translation>
-            <numerusform>显示 %n 个方案；{1} 种配置中有 {0} 种放得下（{2} 毫秒）。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
@@ -5605,7 +5639,7 @@
     </message>
     <message>
         <source>recompute {0}</source>
-        <translation>重计算 {0}</translation>
+        <translation>{0}重计算</translation>
     </message>
     <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check, ranks after plans priced from quotes of the right kind and says what to ask the vendor</source>
@@ -5630,6 +5664,12 @@
     <message>
         <source>Calendar time: what you wait, with setup, checkpoints and interruptions</source>
         <translation>日历时间：你实际等待的时间，含环境准备、检查点和中断</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) shown; {0} of {1} configurations fit ({2}).</source>
+        <translation>
+            <numerusform>显示 %n 个方案；{1} 种配置中有 {0} 种放得下（{2}）。</numerusform>
+        </translation>
     </message>
     <message>
         <source>it finishes {0} sooner</source>
@@ -8023,6 +8063,10 @@
         <translation>节点内：{link}</translation>
     </message>
     <message>
+        <source>{bw} GB/s per GPU</source>
+        <translation>每卡 {bw} GB/s</translation>
+    </message>
+    <message>
         <source>between nodes: {net}</source>
         <translation>节点间：{net}</translation>
     </message>
@@ -8464,7 +8508,7 @@
     </message>
     <message>
         <source>recompute {r}</source>
-        <translation>重计算 {r}</translation>
+        <translation>{r}重计算</translation>
     </message>
     <message>
         <source>Share</source>
@@ -9249,6 +9293,10 @@
 </context>
 <context>
     <name>ScenarioFiles</name>
+    <message>
+        <source>{file}: a quote sheet, not a task; give a scenario (.json) or a plan file (.gpuplan), and the sheet after it to “gpuplanner quotes”</source>
+        <translation>{file}：这是报价单，不是训练任务；请给出场景文件（.json）或方案文件（.gpuplan），报价单放在它之后交给 quotes（报价）命令</translation>
+    </message>
     <message>
         <source>{file}: {error}</source>
         <translation>{file}：{error}</translation>

@@ -12,11 +12,24 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from ..text import set_text
 from gpuplanner.app import engine
-from gpuplanner.formatting import format_elapsed, format_money, gpu_display_name, pick_time_unit
+from gpuplanner.formatting import ELAPSED_UNITS, elapsed_unit, format_elapsed, format_money, gpu_display_name, pick_time_unit
 from .axes import RED, _set_line_label, set_axis_label, set_ticks
 from .base import ChartBase, LabeledLine, _HoverPoint
 from .items import LogLineItem, PointsItem
 from .legend import legend_html
+
+
+def chart_time_unit(max_days: float, chosen_days: float | None) -> tuple[str, float]:
+    """The unit the time axis reads in, and its days: the chosen plan's headline unit where it has one
+    (``formatting.elapsed_unit``: hours below a day), so a "7.9 hours" plan is not starred at "0.3" on an axis in days
+    (the PDF's rule, report.render.chart_time_unit; issue 35 round 16, ux24); else hours, days or weeks, whichever
+    suits the range (``pick_time_unit``; never "(x0.001)"), but not hours under a plan that reads in days."""
+    unit, per = pick_time_unit(max_days)
+    if chosen_days is not None and math.isfinite(chosen_days) and chosen_days > 0:
+        head = elapsed_unit(chosen_days)
+        if head == "hours" or unit == "hours":
+            return head, ELAPSED_UNITS[head][0]
+    return unit, per
 
 
 def _star_point(pts, chosen: int | None, chosen_at: tuple[float, float] | None) -> list[tuple[float, float]]:
@@ -164,8 +177,8 @@ class CostChart(ChartBase):
             return
         self.set_empty(status)
         days = np.array([p.calendar_days for _, p in pts], float)
-        # the time axis reads in hours, days or weeks, whichever suits the range (never "(x0.001)")
-        self.time_unit, per = pick_time_unit(float(days.max()))
+        star = _star_point(pts, chosen, chosen_at)
+        self.time_unit, per = chart_time_unit(float(days.max()), star[0][0] if star else None)
         set_axis_label(self.plot.getPlotItem(), "bottom", self.unit_names()[self.time_unit])
         xs = days / per
         ys = np.array([p.cost for _, p in pts], float)
@@ -176,7 +189,6 @@ class CostChart(ChartBase):
             self.front.setData(np.array([f[0] for f in front]), np.array([f[1] for f in front]))
         else:
             self.front.setData([], [])
-        star = _star_point(pts, chosen, chosen_at)
         ch = [(d / per, c) for d, c in star]
         if ch:
             self.chosen.setData(x=[math.log10(ch[0][0])], y=[math.log10(ch[0][1])])

@@ -46,6 +46,15 @@ def _quotes(constraints) -> dict[str, dict]:
     return {k: v.model_dump(exclude_none=True) for k, v in (constraints.prices or {}).items()}
 
 
+def price_cell_text(key: str, value: float) -> str:
+    """A price cell of the GPU table: a card-hour with its cents ("10.50"); a week's or a month's rent in whole money
+    where it is whole ("8,750", as the PDF's sources table and every cost: it read "8,750.00"; issue 35 round 16,
+    ux24), with its cents where it has some (a typed quote of 8,625.50 keeps them)."""
+    v = float(value)
+    whole = key != "card_hour" and abs(v - round(v)) < 0.005
+    return format_number(v, 0 if whole else 2)
+
+
 class CustomGpuDialog(QDialog):
     """Name and specs of a GPU that is not in the catalog (kept with the document)."""
 
@@ -338,7 +347,7 @@ class HardwarePage(BasePage):
                         "card_month": price.card_month if price else None}
                 for key, col in PRICE_COLS.items():
                     v = vals[key]
-                    it = QTableWidgetItem("" if v is None else format_number(v, 2))
+                    it = QTableWidgetItem("" if v is None else price_cell_text(key, v))
                     it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     derived = price is not None and QUOTE_FIELD_OF_COLUMN[key] in price.derived
                     mine = QUOTE_FIELD_OF_COLUMN[key] in ov
@@ -696,6 +705,8 @@ class HardwarePage(BasePage):
                                **{k: QCoreApplication.translate("catalog", v) for k, v in self.net_names.items()}})
         self.labels["nics"].setText(self.tr("NICs per server"))
         self.nics.box.set_help(self.tr("Network cards per server (empty: the network's default, often one per GPU)"))
+        # an empty box said nothing of what it stands for, where its neighbours do ("not checked"; ux24)
+        self.nics.setPlaceholderText(self.tr("the network's default"))
         self.advanced.retranslate()
         self.own_box.setTitle(self.tr("Owning instead of renting"))
         names = {"machine_price": self.tr("Purchase price"), "depreciation_years": self.tr("Depreciation"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gpuplanner.formatting import colon, format_number, format_percent, format_mfu, format_sig, gpu_display_name
-from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number
+from gpuplanner.formatting import format_money, format_tokens, plural_s, share_percent_number, format_wall_time
 
 import html
 import math
@@ -565,9 +565,9 @@ class PlansPage(BasePage):
             text = self.tr("The search failed: {0}").format(tr_msg(s.error) if s.error else "")
         elif s.state == "done" and s.outcome is not None:
             n = len(s.outcome.plans)
-            text = plural(self.tr("%n plan(s) shown; {0} of {1} configurations fit ({2} ms).", "", n), n).format(
+            text = plural(self.tr("%n plan(s) shown; {0} of {1} configurations fit ({2}).", "", n), n).format(
                 format_number(s.outcome.fitting), format_number(s.outcome.considered),
-                format_number(s.outcome.search_ms))
+                format_wall_time(s.outcome.search_ms))
             for note in s.outcome.notes:
                 text += " " + tr_msg(note)
         else:

@@ -867,6 +867,7 @@ class ProjectPage(BasePage):
         self.error_label.setText(tr_msg(self.error))
         self.error_label.setVisible(bool(self.error))
         self.timeline.setVisible(res is not None)  # no bare 0–1 axes before the first answer (ux23)
+        self.whatif_box.setVisible(res is not None)  # nor an empty what-if table under its title (ux24)
         if res is None:
             self._show_no_result()
             return
