@@ -986,9 +986,9 @@ def deepspeed_sanity() -> list[str]:
 #: NVIDIA NeMo ``docs/source/performance/performance_long_sequence.md`` ("LLAMA2-7B (FP8)", container NeMo 24.03.01,
 #: DGX-H100): Megatron-Core + Transformer Engine (p2p ring, cuDNN fused attention), FP8, "# of GPUs" = sequence
 #: length in K; the "with-CP" configurations (CP 1 up to 16K; the 8K row runs PP 2, the others PP 1).
-#: (seq K, TP, DP, CP, published model TFLOP/s per GPU). The batch is not given for these
-#: rows; the same page's later Llama 3 8B B200 table keeps 4M tokens per batch, which is used here (PP 1: the batch
-#: only spreads the data-parallel sync).
+#: (seq K, TP, DP, CP, published model TFLOP/s per GPU). The batch is 4M tokens per step: first assumed from the
+#: page's later B200 table, then confirmed by the page's own "Batch Size" column at NVIDIA/NeMo 9421f21 (1,024 at
+#: 4K down to 4 at 1M; issue 35 round 16, helper cp16) (PP 1: the batch only spreads the data-parallel sync).
 NEMO_LONG_SEQ = [(4, 1, 4, 1, 768), (8, 1, 4, 1, 730), (16, 2, 8, 1, 660), (32, 2, 8, 2, 610), (64, 4, 8, 2, 574), (128, 4, 8, 4, 555), (256, 4, 8, 8, 549),
                  (512, 8, 4, 16, 549), (1024, 8, 4, 32, 536)]
 #: Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783) Table 4: Llama 3 405B pre-training on
@@ -1877,6 +1877,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("postoos16.md"),
         *_fragments("ftoos16.md"),
         *_fragments("ac16.md"),
+        *_fragments("cp16.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "
