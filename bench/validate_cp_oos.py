@@ -52,7 +52,10 @@ def hf_torch_cp(kernel: str, nodes: int = 1, model: str = "qwen3-8b") -> dict:
     return {"model": {"preset": model},
             "training": {"framework": "fsdp", "seq_len": nodes * MIB_TOKENS, "micro_batch_size": 1,
                          "global_batch_size": 1, "recompute": "full", "torch_compile": False, "precision": "bf16",
-                         "chunked_loss": True, "activation_offload": True, "attention_kernel": kernel},
+                         "chunked_loss": True, "activation_offload": True, "attention_kernel": kernel,
+                         # transformers' non-reentrant checkpoint, PyTorch's early stop (not torchtitan's: the
+                         # fsdp row's default since issue 35 round 16, titan16)
+                         "checkpoint_early_stop": True},
             "parallel": {"zero": 3, "tp": 1, "pp": 1, "cp": gpus},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": gpus}}
 

@@ -33,8 +33,14 @@ def _vt():
 
 
 def _root(sc: dict) -> dict:
-    """torchtitan before 83e694105 (July 2025): the embedding in FSDP2's root unit (``fsdp_root_embedding``)."""
-    return {**sc, "training": {**sc["training"], "fsdp_root_embedding": True}}
+    """torchtitan before 83e694105 (July 2025): the embedding in FSDP2's root unit (``fsdp_root_embedding``), and
+    checkpointing's early stop on (before 25413d224: :func:`_es_on`)."""
+    return _es_on({**sc, "training": {**sc["training"], "fsdp_root_embedding": True}})
+
+
+def _es_on(sc: dict) -> dict:
+    """torchtitan before 25413d224 (2025-08-29): PyTorch's early stop, on (validate_time.titan_early_stop_on)."""
+    return _vt().titan_early_stop_on(sc)
 
 
 def _early(sc: dict) -> dict:
@@ -200,12 +206,12 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
     for prec, extra, label, pub in (("bf16", {}, "BF16", 5376.5), (f8, {"fp8_all_gather": True},
                                                                     "float8 tensorwise + FP8 all-gather", 6166.0),
                                     ("fp8_rowwise", {}, "float8 rowwise", 5891.0)):
-        sc = _on(tt("llama-3.1-8b", 8, 8192, 1, precision=prec, compile_loss=None, **extra), "mi300x-192gb")
+        sc = _on(_es_on(tt("llama-3.1-8b", 8, 8192, 1, precision=prec, compile_loss=None, **extra)), "mi300x-192gb")
         out.append(("MI300X 8 GPUs, compile", f"torchao MI300X 8B {label}", sc, pub, SRC_AO_MI300))
     for prec, extra, label, pub in (("bf16", {}, "BF16", 8307.5), (f8, {"fp8_all_gather": True},
                                                                     "float8 tensorwise", 10417.0),
                                     ("fp8_rowwise", {}, "MXFP8 (cublas)", 9969.0)):
-        sc = _on(tt("llama-3.1-8b", 8, 8192, 1, precision=prec, compile_loss=None, **extra), "b200-180gb")
+        sc = _on(_es_on(tt("llama-3.1-8b", 8, 8192, 1, precision=prec, compile_loss=None, **extra)), "b200-180gb")
         out.append(("B200 8 GPUs (power-limited), compile", f"B200 8B {label}", sc, pub, SRC_B200))
     for model, lbs, prec, label, pub in (("llama-3.1-8b", 32, "bf16", "Llama 3 8B BF16", 21919),
                                          ("llama-3.1-8b", 32, "fp8_rowwise", "Llama 3 8B MXFP8", 28084),

@@ -547,11 +547,21 @@ TORCHTITAN_SANITY = [
 ]
 
 
+def titan_early_stop_on(sc: dict) -> dict:
+    """``sc`` as torchtitan ran it before 25413d224 (2025-08-29, "Add config to AC to toggle early-stop with a default
+    of False"): ``ptd_checkpoint_wrapper(module, preserve_rng_state=False)`` with PyTorch's default, non-reentrant
+    checkpointing's early stop on (``training.checkpoint_early_stop: true``; the ``fsdp`` row's default is torchtitan's
+    since, off: core/frameworks.checkpoint_early_stop_default; issue 35 round 16, titan16)."""
+    return {**sc, "training": {**sc["training"], "checkpoint_early_stop": True}}
+
+
 def _titan_early(sc: dict) -> dict:
     """``sc`` as torchtitan ran it before February 2025 (issue 35 round 7, helper fsdp7): AdamW's foreach
     implementation (``optimizer.fused`` off by default until 6e4988550, 2025-02-24, "use Fused AdamW as default") and
-    the embedding in FSDP2's root unit (``apply_fsdp`` before 83e694105, July 2025: ``training.fsdp_root_embedding``)."""
-    return {**sc, "training": {**sc["training"], "optimizer_implementation": "foreach", "fsdp_root_embedding": True}}
+    the embedding in FSDP2's root unit (``apply_fsdp`` before 83e694105, July 2025: ``training.fsdp_root_embedding``);
+    and checkpointing's early stop on (before 25413d224, August 2025: :func:`titan_early_stop_on`)."""
+    return titan_early_stop_on(
+        {**sc, "training": {**sc["training"], "optimizer_implementation": "foreach", "fsdp_root_embedding": True}})
 
 
 TORCHTITAN_SANITY = [(lbl, _titan_early(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]

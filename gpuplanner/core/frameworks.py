@@ -780,6 +780,28 @@ def early_stop_switch(tool: str) -> bool:
     return tool not in EARLY_STOP_NO_SWITCH
 
 
+#: torchtitan's early stop (issue 35 round 16, titan16): pytorch/torchtitan 25413d224 (#1580, 2025-08-29, "Add config
+#: to AC to toggle early-stop with a default of False") passes ``early_stop=ac_config.early_stop`` (default False) to
+#: ``ptd_checkpoint_wrapper`` for full, every-N-th-layer and per-op AC; at b5bcd76c6 (2026-08) ``FullAC`` and
+#: ``SelectiveAC`` pass ``early_stop=False`` outright (``torchtitan/distributed/activation_checkpoint.py``, no switch
+#: left). Before 25413d224 torchtitan called ``ptd_checkpoint_wrapper(module, preserve_rng_state=False)``: PyTorch's
+#: default, on; its runs of 2024 – August 2025 state ``training.checkpoint_early_stop: true``. The ``fsdp`` row's
+#: full training runs torchtitan (FSDP2); its LoRA/QLoRA plans run torchtune (:data:`PEFT_NAMES`), whose
+#: ``training/activations.py`` keeps PyTorch's default; FSDP1 on the ``fsdp`` row is another program (Composer,
+#: fms-fsdp), and so is a preference or RL objective (torchtitan has no trainer for them: OLMo-core, prime-rl,
+#: verl's FSDP workers): PyTorch's default.
+TORCHTITAN_EARLY_STOP = False
+
+
+def checkpoint_early_stop_default(tool: str, fsdp_version: int, lora: bool, objective: str = "sft") -> bool:
+    """Whether non-reentrant checkpointing stops its recompute early when ``training.checkpoint_early_stop`` is not
+    given: :data:`TORCHTITAN_EARLY_STOP` for torchtitan (``fsdp``, FSDP2, full training or pretraining, no
+    preference/RL objective), PyTorch's default (on since 2.1, pytorch/pytorch#96866) elsewhere."""
+    if tool == "fsdp" and int(fsdp_version) == 2 and not lora and objective == "sft":
+        return TORCHTITAN_EARLY_STOP
+    return True
+
+
 def reentrant_switch(tool: str) -> bool:
     """Whether ``tool`` lets the user choose ``use_reentrant`` (it refuses neither value:
     :data:`CHECKPOINT_REENTRANT_REFUSED`)."""

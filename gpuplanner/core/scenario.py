@@ -409,8 +409,12 @@ class TrainingSection(_Section):
         None, description="non-reentrant torch.utils.checkpoint stops the recompute forward once the backward's tensors "
                           "are re-made, so a layer's last GEMM (the MLP's output linear) is not re-run "
                           "(torch.utils.checkpoint.set_checkpoint_early_stop; torchtitan activation_checkpoint."
-                          "early_stop); null: PyTorch's default, on since 2.1 (false for PyTorch 1.13/2.0 and for "
-                          "torchtitan since August 2025). No effect with a reentrant checkpoint "
+                          "early_stop); null: the tool's default (core/frameworks.checkpoint_early_stop_default): off for "
+                          "torchtitan (framework fsdp, FSDP2, full training or pretraining, no preference/RL objective: "
+                          "early_stop=False since 25413d224, August 2025), else PyTorch's, on since 2.1 (state false "
+                          "for PyTorch 1.13/2.0, true for torchtitan before August 2025). No effect under "
+                          "torch_compile (AOTAutograd re-runs only what the backward reads) or with a reentrant "
+                          "checkpoint "
                           "(core/timing.CKPT_EARLY_STOP_SKIPS)")
 
     empty_cache_steps: int | None = Field(

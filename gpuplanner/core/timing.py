@@ -545,8 +545,9 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: / llm-foundry (``fsdp_config.activation_checkpointing_reentrant: false`` in every ``yamls/pretrain/mpt-*.yaml`` @v0.3.0
 #: → ``checkpoint_wrapper(CheckpointImpl.NO_REENTRANT)``), torchtune (``training/activations.py``), TRL. Not in
 #: torchtitan since 25413d224 (2025-08-29, ``activation_checkpoint.early_stop`` default False): its later runs
-#: re-run the whole layer (``training.checkpoint_early_stop: false``; left at PyTorch's default the model is faster
-#: than they are by the skipped GEMM, up to ~8% of a full-AC step).
+#: re-run the whole layer, and that is the ``fsdp`` row's default for full training on FSDP2
+#: (:func:`frameworks.checkpoint_early_stop_default`, issue 35 round 16, titan16); torchtitan's runs of 2024 –
+#: August 2025 state ``training.checkpoint_early_stop: true`` (PyTorch's default then).
 #: Torch 1.13 / 2.0 (the old non-reentrant implementation) re-ran everything too: ``training.checkpoint_early_stop``
 #: false. Not for the tools of :data:`frameworks.EARLY_STOP_NO_SWITCH` (GPT-NeoX v1.0 and nanotron included, which
 #: :func:`frameworks.checkpoint_nonreentrant` counts as non-reentrant for the host hooks only). Checked on this
@@ -555,13 +556,28 @@ CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: 2 fewer a layer — the ``down_proj`` GEMM and the residual add after it; with LoRA 4 fewer (lora_B's GEMM, the
 #: scaling, the two adds: the frozen ``down_proj`` GEMM runs before them).
 CKPT_EARLY_STOP_SKIPS = 1.0
+#: A compiled checkpointed layer (torchtitan compiles each block after wrapping it, ``apply_compile`` on the
+#: ``checkpoint_wrapper``-ed module; the HF Trainer's ``torch_compile`` the model) is not recomputed by the eager
+#: ``_recomputation_hook`` at all: Dynamo turns ``torch.utils.checkpoint`` into the ``tag_activation_checkpoint``
+#: higher-order op and AOTAutograd's partitioner (``torch/_functorch/partitioners.py``
+#: ``min_cut_rematerialization_partition``) puts into the backward graph only the tagged forward nodes the backward
+#: reads. The MLP output linear's result is read by nothing in backward (its own backward needs its input and weight,
+#: the residual add's needs nothing), so it is not re-run whatever ``early_stop`` says: torchtitan's
+#: ``early_stop=False`` (25413d224) reaches eager runs only.
+COMPILED_RECOMPUTE_SKIPS_LAST = True
 
 
 def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_whole, ops,
-                          early_stop: bool | None = None):
+                          early_stop: bool | None = None, fsdp_version: int = 2, compiled: bool = False,
+                          objective: str = "sft"):
     """Forward FLOPs per token the recompute forward does not run under non-reentrant checkpointing's early stop
     (:data:`CKPT_EARLY_STOP_SKIPS`): the dense layers' MLP output linear, for each layer re-run whole; none where
-    ``early_stop`` (``training.checkpoint_early_stop``) is False. Element-wise."""
+    ``early_stop`` (``training.checkpoint_early_stop``; None: the tool's default,
+    :func:`frameworks.checkpoint_early_stop_default`, off for torchtitan) is False and the layer runs eager. Under
+    ``torch.compile`` (``compiled``) the flag does nothing: :data:`COMPILED_RECOMPUTE_SKIPS_LAST`. Element-wise."""
+    if early_stop is None:
+        early_stop = _frameworks.checkpoint_early_stop_default(framework, fsdp_version, lora, objective)
+    early_stop = early_stop or (compiled and COMPILED_RECOMPUTE_SKIPS_LAST)
     if lora or not _frameworks.early_stop_switch(framework) or early_stop is False:
         return 0.0 * rec_whole
     last = params_mod.mlp_linears(m.arch, False)[-1]
@@ -1889,7 +1905,8 @@ def time_layout(
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
                                                 zero)
     rec_tok = rec_tok - early_stop_skip_flops(m, tool or framework, nonre, lora, rec_whole, ops,
-                                              checkpoint_early_stop)
+                                              checkpoint_early_stop, fsdp_version, bool(torch_compile),
+                                              profile.objective)
     hflops_tok = mflops_tok + rec_tok
     # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
     # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's

@@ -9867,10 +9867,6 @@
         <translation>检查点提前停止</translation>
     </message>
     <message>
-        <source>Non-reentrant torch.utils.checkpoint stops the recompute once the backward&apos;s tensors are re-made, so each layer&apos;s last matmul (the MLP&apos;s output projection) is not run again: about a third of the MLP&apos;s recompute. Framework default: on (PyTorch 2.1 and later); off for PyTorch 1.13 and 2.0 and for torchtitan since August 2025 (activation_checkpoint.early_stop). No effect with a reentrant checkpoint, Megatron, DeepSpeed or Unsloth</source>
-        <translation>非可重入的 PyTorch 检查点在反向所需的张量重新算出后即停止重算，每层最后一个矩阵乘（MLP 的输出投影）不再运行：约省去 MLP 重算的三分之一。框架默认：开启（PyTorch 2.1 及以后）；PyTorch 1.13 与 2.0 以及 2025 年 8 月以后的 torchtitan 为关闭。可重入检查点、Megatron、DeepSpeed 与 Unsloth 下无作用</translation>
-    </message>
-    <message>
         <source>Recompute modules</source>
         <translation>重计算模块</translation>
     </message>
@@ -9989,6 +9985,10 @@
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
         <translation>PEFT LoraConfig lora_dropout。留空：取所用框架自身的默认值（0.0，没有 dropout 层；ms-swift 和 Megatron-SWIFT：0.05），方案搜索中的其他框架也各取其默认值。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
+    </message>
+    <message>
+        <source>Non-reentrant torch.utils.checkpoint stops the recompute once the backward&apos;s tensors are re-made, so each layer&apos;s last matmul (the MLP&apos;s output projection) is not run again: about a third of the MLP&apos;s recompute. Framework default: off for torchtitan (PyTorch FSDP2, full training: off since August 2025), on elsewhere (PyTorch 2.1 and later). Turn it on for torchtitan runs before September 2025, off for PyTorch 1.13 and 2.0. No effect under torch.compile (the compiler never re-runs that matmul) or with a reentrant checkpoint, Megatron, DeepSpeed or Unsloth</source>
+        <translation>非可重入的 PyTorch 检查点在反向所需的张量重新算出后即停止重算，每层最后一个矩阵乘（MLP 的输出投影）不再运行：约省去 MLP 重算的三分之一。框架默认：torchtitan（PyTorch FSDP2，全参数训练）为关闭（2025 年 8 月起），其余为开启（PyTorch 2.1 及以后）。2025 年 9 月以前的 torchtitan 运行请开启，PyTorch 1.13 与 2.0 请关闭。启用 torch.compile 时无作用（编译器本就不会重算该矩阵乘）；可重入检查点、Megatron、DeepSpeed 与 Unsloth 下亦无作用</translation>
     </message>
     <message>
         <source>Which code runs each adapted linear layer. PEFT / torchtune (default): the adapter&apos;s output is scaled by alpha / rank as a full-width tensor, forward and backward. NeMo AutoModel (its LinearLoRA): the scaling multiplies the rank-wide product instead, and its dropout runs on the adapter&apos;s output (less memory traffic, faster steps). NeMo AutoModel, Triton kernels: its TritonLinearLoRA (use_triton: true; AutoModel turns it off whenever Transformer Engine is installed), whose backward reads each layer&apos;s input once more. LitGPT before v0.3.1: with LoRA on query and value only, every forward rebuilds an index tensor from a Python list and copies it to the GPU (host time, about 1 ms a layer for a 7B model). LoRA and QLoRA on Hugging Face models, without DoRA</source>

@@ -336,9 +336,10 @@ class TrainingAdvanced(QObject):
             "checkpoint_early_stop": (self.tr("Checkpoint early stop"), self.tr(
                 "Non-reentrant torch.utils.checkpoint stops the recompute once the backward's tensors are re-made, so "
                 "each layer's last matmul (the MLP's output projection) is not run again: about a third of the MLP's "
-                "recompute. Framework default: on (PyTorch 2.1 and later); off for PyTorch 1.13 and 2.0 and for "
-                "torchtitan since August 2025 (activation_checkpoint.early_stop). No effect with a reentrant "
-                "checkpoint, Megatron, DeepSpeed or Unsloth")),
+                "recompute. Framework default: off for torchtitan (PyTorch FSDP2, full training: off since August "
+                "2025), on elsewhere (PyTorch 2.1 and later). Turn it on for torchtitan runs before September 2025, "
+                "off for PyTorch 1.13 and 2.0. No effect under torch.compile (the compiler never re-runs that "
+                "matmul) or with a reentrant checkpoint, Megatron, DeepSpeed or Unsloth")),
         }
 
     def _lora_texts(self) -> dict[str, tuple[str, str]]:
