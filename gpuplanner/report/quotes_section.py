@@ -17,7 +17,7 @@ from ..core.messages import english_plurals
 from ..core.quotes import GUIDE_HOURS_PER_WEEK, NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
     format_date, format_elapsed, format_money, format_number, format_range, format_sig, gpu_display_name,
-    format_sentences, join_clause, paren, plural_s,
+    format_sentences, join_clause, link_display_name, paren, plural_s,
 )
 
 CTX = "Quotes"
@@ -333,8 +333,9 @@ def _network_ask(p: Any, translate: Tr) -> str:
         net=translate(CTX, NETWORK_LABELS.get(p.inter_node or "", "")) if p.inter_node else "InfiniBand",
         gbps=format_number(p.inter_node_gbps) if p.inter_node_gbps else "?")
     if p.nics_per_node and p.nic_gbps:
-        text += " " + translate(CTX, "({n} NICs × {g} Gb/s, dedicated to this job)").format(
+        nics = translate(CTX, "({n} NICs × {g} Gb/s, dedicated to this job)").format(
             n=p.nics_per_node, g=format_number(p.nic_gbps))
+        text += ("" if nics[:1] == "（" else " ") + nics  # "…Gb/s（8 块网卡…）" in Chinese, no space before the bracket
     return text
 
 
@@ -346,8 +347,8 @@ def _intra_ask(p: Any, translate: Tr) -> str:
         return translate(CTX, "not needed (one card)")
     if p.tp > 1:
         return translate(CTX, "{link}; tensor parallelism over {tp} cards: send nvidia-smi topo -m showing NVLink "
-                              "(NV#) between them, not PCIe").format(link=p.intra_node, tp=p.tp)
-    return translate(CTX, "{link}; send nvidia-smi topo -m").format(link=p.intra_node)
+                              "(NV#) between them, not PCIe").format(link=link_display_name(p.intra_node), tp=p.tp)
+    return translate(CTX, "{link}; send nvidia-smi topo -m").format(link=link_display_name(p.intra_node))
 
 
 def _host_ram_ask(p: Any, translate: Tr) -> str:
