@@ -66,7 +66,7 @@ def test_every_price_kind_compared_per_card_hour_of_compute():
     assert c.to_json()["vendors"][1]["per_card_hour_worked"] == 13.36
     text = "\n".join(text_lines(c, _tr))
     assert "¥13.36 per card-hour of the plan's compute (¥138,000.00 ÷ 10,333 card-hours)" in text
-    assert "Per card-hour of compute" in html_section(c, translate=_tr, msg=lambda m: m.render())
+    assert "Per card-hour" in html_section(c, translate=_tr, msg=lambda m: m.render())
 
 
 def _rtx4090_quotes() -> list[VendorQuote]:

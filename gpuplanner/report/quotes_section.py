@@ -263,8 +263,8 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
                   _e(_money(v.per_card_hour, cur)), _e(_band(v, cur) if v.total_band else "—"),
                   _e(format_sentences([msg(m) for m in v.reasons]))] for v in c.vendors]
     out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
-                                  translate(CTX, "Per card-hour of compute"), translate(CTX, "Band"),
-                                  translate(CTX, "Why")], [5, 19, 13, 11, 21, 31],
+                                  translate(CTX, "Per card-hour"), translate(CTX, "Band"),
+                                  translate(CTX, "Why")], [4, 16, 15, 12, 20, 33],
                       num_cols=frozenset({2, 3})))
     rule = whole_vs_hourly_text(c, translate)
     if rule:

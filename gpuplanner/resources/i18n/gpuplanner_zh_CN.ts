@@ -6979,6 +6979,10 @@
         <translation>项目各阶段</translation>
     </message>
     <message>
+        <source>Per card-hour</source>
+        <translation>折合每卡时</translation>
+    </message>
+    <message>
         <source>cheapest vendor per phase</source>
         <translation>每个阶段选最便宜的供应商</translation>
     </message>
@@ -7281,10 +7285,6 @@
     <message>
         <source>effective: {t}</source>
         <translation>折算：{t}</translation>
-    </message>
-    <message>
-        <source>Per card-hour of compute</source>
-        <translation>折合每卡时</translation>
     </message>
     <message>
         <source>({n} NICs × {g} Gb/s, dedicated to this job)</source>
