@@ -76,15 +76,21 @@ def _rtx4090_quotes() -> list[VendorQuote]:
             VendorQuote(provider="omniyq", offers=[Offer(gpu="rtx-4090-24gb", unit="server_month", price=Decimal(7800))])]
 
 
-@pytest.mark.parametrize("cards,hours,be,verdict", [
-    # 7,800 ÷ (8 × 1.92) ÷ (30 / 7) = 118.49 → 118.5 h/week: at 168 h/week the whole machine wins, at 40 card-hours
-    (8, 168.0, 118.5, "package"), (8, 40.0, 118.5, "card_hours"),
+@pytest.mark.parametrize("cards,hours,days,be,verdict", [
+    # 7,800 ÷ (8 × 1.92) ÷ (30 / 7) = 118.49 → 118.5 h/week: a month at 168 h/week, the whole machine wins; at 40
+    # h/week card-hours do
+    (8, 168.0, 30.0, 118.5, "package"), (8, 40.0, 30.0, 118.5, "card_hours"),
+    # 168 h/week but a 9.4-day job: the month is paid in full, 168 × 9.4 < 118.5 × 30 → card-hours (the guide's "for
+    # several weeks"); before the verdict only looked at the hours a week and said "the package" beside a ranking
+    # that put card-hours first
+    (8, 168.0, 9.4, 118.5, "short"),
     # one card pays the whole server: 7,800 ÷ 1.92 ÷ (30 / 7) = 947.9 h/week, more than a week has
-    (1, 168.0, 947.9, "never"),
+    (1, 168.0, 30.0, 947.9, "never"),
 ])
-def test_whole_machine_vs_card_hours_rule_across_vendors(cards, hours, be, verdict):
-    p = _plan(gpu_id="rtx-4090-24gb", gpu_name="RTX 4090", num_gpus=cards, nodes=1, card_hours=cards * 500.0,
-              calendar_days=30.0, hours_per_week=hours, inter_node=None, inter_node_gbps=None)
+def test_whole_machine_vs_card_hours_rule_across_vendors(cards, hours, days, be, verdict):
+    p = _plan(gpu_id="rtx-4090-24gb", gpu_name="RTX 4090", num_gpus=cards, nodes=1,
+              card_hours=cards * hours * days / 7, calendar_days=days, hours_per_week=hours, inter_node=None,
+              inter_node_gbps=None)
     c = compare(_rtx4090_quotes(), p)
     w = c.whole_vs_hourly
     assert (w.package_provider, w.hourly_provider) == ("omniyq", "compshare")
@@ -92,11 +98,10 @@ def test_whole_machine_vs_card_hours_rule_across_vendors(cards, hours, be, verdi
     assert c.to_json()["whole_machine_vs_card_hours"]["guide_hours_per_week"] == 40.0
     text = "\n".join(text_lines(c, _tr))
     assert "about 40 hours a week" in text and f"at {format_sig(be, 3)} hours a week" in text
-    if verdict == "package":  # the ranking agrees with the rule: 8 × 500 × 1.92 = 7,680 < 7,800? no: 30 days of
-        # 168 h/week is 720 h a card, so card-hours = 8 × 720 × 1.92 = 11,059 > 7,800
-        p2 = _plan(gpu_id="rtx-4090-24gb", gpu_name="RTX 4090", num_gpus=8, nodes=1, card_hours=8 * 720.0,
-                   calendar_days=30.0, hours_per_week=168.0, inter_node=None, inter_node_gbps=None)
-        assert compare(_rtx4090_quotes(), p2).ranking[0] == "omniyq"
+    # the rule and the ranking say the same thing
+    assert (c.ranking[0] == "omniyq") == (verdict == "package")
+    if verdict == "short":
+        assert "the job's 9.4 days do not fill the 30.0 days the package is paid for" in text
 
 
 def _scenario(**kw) -> Scenario:

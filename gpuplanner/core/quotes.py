@@ -439,13 +439,20 @@ class WholeVsHourly:
     break_even_hours_per_week: float
     plan_hours_per_week: float
     cards: int
+    job_days: float = 0.0        # the plan's calendar days (what a package is held for)
+    billed_days: float = 0.0     # the days the package is paid for: whole periods, at least its minimum term
 
     @property
     def verdict(self) -> str:
-        """``never`` (above 168 h/week), ``package`` (the plan works at least the break-even), else ``card_hours``."""
-        if self.break_even_hours_per_week > 168:
+        """``never`` (above 168 h/week); ``card_hours`` below the break-even; ``short`` at or above it when the job
+        does not fill the whole periods the package is paid for (the guide's "for several weeks": a 9-day job at
+        168 h/week still pays a whole month, ``hours × days < break-even × billed days``); else ``package``."""
+        be, h = self.break_even_hours_per_week, self.plan_hours_per_week
+        if be > 168:
             return "never"
-        return "package" if self.plan_hours_per_week >= self.break_even_hours_per_week else "card_hours"
+        if h < be:
+            return "card_hours"
+        return "short" if h * self.job_days < be * self.billed_days else "package"
 
     def to_json(self) -> dict:
         return {"hourly_provider": self.hourly_provider, "hourly_price": _num(self.hourly_price),
@@ -453,14 +460,15 @@ class WholeVsHourly:
                 "package_price": _num(self.package_price), "cards": self.cards,
                 "break_even_hours_per_week": self.break_even_hours_per_week,
                 "plan_hours_per_week": self.plan_hours_per_week, "guide_hours_per_week": GUIDE_HOURS_PER_WEEK,
-                "verdict": self.verdict}
+                "job_days": self.job_days, "package_billed_days": self.billed_days, "verdict": self.verdict}
 
 
 def whole_vs_hourly(results: list[VendorResult], p: QuotedPlan) -> WholeVsHourly | None:
     """The :class:`WholeVsHourly` of these vendors' offers for the plan's GPU; None without both a steady card-hour
     price and a package among them."""
     hourly: list[tuple[Decimal, str]] = []
-    packages: list[tuple[Decimal, str, Decimal, str]] = []  # (paid per period for the plan's cards, unit, price, vendor)
+    packages: list[tuple[Decimal, str, Decimal, str, int]] = []  # (paid a week for the plan's cards, unit, price,
+    # vendor, periods billed for the plan)
     cards = max(1, int(p.num_gpus))
     for r in results:
         rate = _rate(r.quote, p.currency)
@@ -473,15 +481,15 @@ def whole_vs_hourly(results: list[VendorResult], p: QuotedPlan) -> WholeVsHourly
             elif o.unit not in HOURLY:
                 units = math.ceil(cards / o.gpus_per_server) if o.unit.startswith("server_") else cards
                 packages.append((o.price * rate * units / (Decimal(PERIOD_DAYS[o.unit]) / 7), o.unit,
-                                 o.price * rate, r.provider))
+                                 o.price * rate, r.provider, int(c.quantity)))
     if not hourly or not packages:
         return None
     h, h_vendor = min(hourly, key=lambda x: x[0])
-    weekly, unit, price, vendor = min(packages, key=lambda x: x[0])
+    weekly, unit, price, vendor, periods = min(packages, key=lambda x: x[0])
     be = float((weekly / (cards * h)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
     return WholeVsHourly(hourly_provider=h_vendor, hourly_price=h, package_provider=vendor, package_unit=unit,
                          package_price=price, break_even_hours_per_week=be, plan_hours_per_week=p.hours_per_week,
-                         cards=cards)
+                         cards=cards, job_days=float(p.calendar_days), billed_days=float(periods * PERIOD_DAYS[unit]))
 
 
 def _rate(q: VendorQuote, plan_currency: str) -> Decimal | None:

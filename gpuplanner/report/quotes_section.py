@@ -123,6 +123,9 @@ def whole_vs_hourly_text(c: Comparison, translate: Tr) -> str | None:
     verdict = {"never": translate(CTX, "card-hours: the package never wins for this card count (a week has 168 "
                                        "hours)"),
                "package": translate(CTX, "the package, for every period it is held"),
+               "short": translate(CTX, "card-hours: the job's {days} do not fill the {billed} the package is paid "
+                                       "for").format(days=format_elapsed(w.job_days, unit="days"),
+                                                     billed=format_elapsed(w.billed_days, unit="days")),
                "card_hours": translate(CTX, "card-hours")}[w.verdict]
     return _fill(translate(
         CTX, "Whole machine vs card-hours (planning guide: about {guide} hours a week for several weeks favours the "

@@ -7275,6 +7275,10 @@
         <translation>套餐（按租用的每个整周期计费）</translation>
     </message>
     <message>
+        <source>card-hours: the job&apos;s {days} do not fill the {billed} the package is paid for</source>
+        <translation>按卡时：任务的 {days} 填不满套餐须付费的 {billed}</translation>
+    </message>
+    <message>
         <source>card-hours</source>
         <translation>按卡时</translation>
     </message>
