@@ -143,3 +143,22 @@ def test_rfq_asks_the_host_ram_cpu_offload_needs():
     assert f"at least {format_number(ev.host_ram.total)} GiB (what CPU offload keeps in host memory)" in html
     # one node: no network asked
     assert "not needed (one node)" in html
+
+
+def test_a_training_phase_is_quoted_for_its_work_as_the_project_prices_it():
+    # core.project prices a training phase from its Evaluation (the work: 1,820 card-hours over 19 days), not its
+    # slot (4 cards x 3 weeks x 168 h = 2,016 card-hours); a serving phase runs its slot
+    from types import SimpleNamespace
+
+    from gpuplanner.core.quotes import phase_figures
+
+    ev = SimpleNamespace(gpu_hours=1820.0, calendar_days=19.0, setup_hours=0.7, gpu_memory_gib=80.0, gpus_per_node=8)
+    train = SimpleNamespace(device="a800-sxm-80gb", device_name="A800", count=4, nodes=1, weeks=3.0,
+                            hours_per_week=168.0, gpu_hours=4 * 3 * 168.0, evaluation=ev)
+    main = _plan(gpu_id="a800-sxm-80gb", num_gpus=4, nodes=1, inter_node=None, inter_node_gbps=None)
+    p = phase_figures(train, main)
+    assert (p.card_hours, p.calendar_days) == (1820.0, 19.0)
+    serve = SimpleNamespace(device="a800-sxm-80gb", device_name="A800", count=1, nodes=1, weeks=4.0,
+                            hours_per_week=168.0, gpu_hours=672.0, evaluation=None)
+    p = phase_figures(serve, main)
+    assert (p.card_hours, p.calendar_days) == (672.0, 28.0)

@@ -771,13 +771,21 @@ def _reasons(r: VendorResult, best: VendorResult, p: QuotedPlan) -> list[Msg]:
 
 def phase_figures(phase: Any, main: QuotedPlan) -> QuotedPlan:
     """A GPU phase of the project (:class:`core.project.PhaseResult`) as the figures quotes are compared for:
-    its GPU, count, nodes and card-hours as the project bills them (count × weeks × hours per week), its weeks as
-    the period held; setup from its Evaluation (training-like phases) or the plan's; the project's data volume."""
+    its GPU, count and nodes; the card-hours and the days held as the project prices them: a training-like phase
+    (with an Evaluation) by its work (``Evaluation.gpu_hours`` over ``Evaluation.calendar_days``, what
+    ``core.project._training_phase`` prices from ``ev.mode_costs``), a serving phase by its slot (count × weeks ×
+    hours per week); setup from its Evaluation or the plan's; the project's data volume. Before (issue 35 round 16,
+    quotes16) a training phase was billed for its slot: the Shenzhen example's fine-tuning, 1,820 card-hours of work in
+    a 3-week slot, was quoted 2,016 card-hours (AutoDL ¥11,871 beside the project's ¥10,740 at the same 5.88), and a
+    LoRA phase whose work overran its slot was quoted for the slot only."""
     ev = getattr(phase, "evaluation", None)
+    hours, days = float(phase.gpu_hours), float(phase.weeks) * 7.0
+    if ev is not None:
+        hours, days = float(ev.gpu_hours), float(ev.calendar_days)
     return QuotedPlan(
         gpu_id=phase.device, gpu_name=phase.device_name, gpu_memory_gib=ev.gpu_memory_gib if ev else 0.0,
         num_gpus=int(phase.count), gpus_per_node=ev.gpus_per_node if ev else main.gpus_per_node, nodes=int(phase.nodes),
-        card_hours=float(phase.gpu_hours), calendar_days=float(phase.weeks) * 7.0, calendar_days_band=None,
+        card_hours=hours, calendar_days=days, calendar_days_band=None,
         setup_hours=float(ev.setup_hours) if ev else main.setup_hours, hours_per_week=float(phase.hours_per_week),
         currency=main.currency, storage_tb=main.storage_tb, egress_tb=main.egress_tb,
         inter_node=main.inter_node if int(phase.nodes) > 1 else None,
