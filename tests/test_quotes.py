@@ -420,20 +420,27 @@ def test_plan_figures_read_the_fabric_from_the_evaluation():
 
 def test_project_phases_by_hand(capsys):
     out = _cli_json(capsys, PLAN, *SHEETS)["project"]
-    # the project's GPU phases as core.project bills them (count x weeks x hours per week):
-    #   LoRA experiments 1 x 2 weeks x 40 h = 80 card-h; full fine-tuning 4 x 3 x 168 = 2,016; serving 1 x 4 x 168 = 672
+    # the project's GPU phases as core.project prices them: training-like phases by their work (the phase's
+    # Evaluation: card-hours over its calendar days), serving by its slot (count x weeks x hours per week):
+    #   LoRA experiments 53.02 card-h of work; full fine-tuning 1,819.79 (the plan's own Evaluation);
+    #   serving 1 x 4 x 168 = 672. Before (quotes16) the training phases were billed their slots, 80 and 2,016
+    #   card-h (1 x 2 weeks x 40 h, 4 x 3 x 168), beside a project that prices the work.
     phases = {p["name"]: p for p in out["phases"]}
-    assert [p["plan"]["card_hours"] for p in out["phases"]] == [80.0, 2016.0, 672.0]
+    assert [round(p["plan"]["card_hours"], 2) for p in out["phases"]] == [53.02, 1819.79, 672.0]
     ft = {v["provider"]: v for v in phases["full fine-tuning"]["vendors"]}["AutoDL (example)"]
-    # 2,016 x 5.88 = 11,854.08; setup 0.702736 h x 4 cards x 5.88 = 16.53; total 11,870.61
-    assert ft["breakdown"]["compute"] == 11854.08 and ft["total"] == 11870.61
+    # the plan's own figures: 1,819.7852 x 5.88 = 10,700.34; setup 0.702736 h x 4 cards x 5.88 = 16.53; 10,716.87
+    assert ft["breakdown"]["compute"] == 10700.34 and ft["total"] == 10716.87
+    lora = {v["provider"]: v for v in phases["LoRA experiments"]["vendors"]}["AutoDL (example)"]
+    # 53.0195 x 5.88 = 311.75; 40 h/week over 10.8 days: ceil(10.8 / 7) = 2 fresh instances set up
+    assert lora["breakdown"]["compute"] == 311.75 and lora["billing"]["instances"] == 2
     # serving runs on one A800 (core.project's serving sizing: the cheapest option that serves the 50 users):
     # AutoDL's A800 list price 5.88 x 672 = 3,951.36; setup 0.702736 h x 1 card x 5.88 = 4.13; total 3,955.49
     sv = {v["provider"]: v for v in phases["serving"]["vendors"]}["AutoDL (example)"]
     assert phases["serving"]["plan"]["gpu"] == "a800-sxm-80gb"
     assert sv["breakdown"]["compute"] == 3951.36 and sv["total"] == 3955.49
-    # one vendor for everything: AutoDL's three phases, 476.74 + 11,870.61 + 3,955.49 = 16,302.84
-    assert out["single_vendor"]["AutoDL (example)"] == 16302.84
+    # one vendor for everything: AutoDL's three phases, 318.09 + 10,716.87 + 3,955.49 = 14,990.45 (the project's own
+    # total for these phases at its prices: ¥15,057 of GPU rental)
+    assert out["single_vendor"]["AutoDL (example)"] == 14990.45
     # 云擎天下 rents the A800 x8 server by the month only: 35,000 for each phase (each shorter than a month)
     assert out["single_vendor"]["云擎天下 omniyq (example)"] == 105000.0
     # AutoDL is cheapest in every phase: no move between vendors, the mix is AutoDL alone

@@ -231,6 +231,15 @@ class QuotedPlan:
     checkpoint_tb: float = 0.0     # one resumable checkpoint (the work a spot reclaim loses is counted with it)
     #: every node inside one NVLink domain (GB200 NVL72's trays: evaluate.within_nvlink_domain): no network used
     nvlink_domain: bool = False
+    #: the NICs per node and Gb/s per NIC the time model counts (evaluate.fabric_in_force), asked in the RFQ
+    nics_per_node: int | None = None
+    nic_gbps: float | None = None
+    #: the link inside a server the plan runs on (Evaluation.links.intra_node) and its tensor-parallel size:
+    #: the RFQ asks for it and for the topology check that proves it (planning guide: nvidia-smi topo -m)
+    intra_node: str | None = None
+    tp: int = 1
+    #: host RAM per server CPU offload needs (Evaluation.host_ram.total, core.intake.host_ram; None: no offload)
+    host_ram_gib: float | None = None
 
 
 def plan_figures(ev: Any) -> QuotedPlan:
@@ -248,11 +257,17 @@ def plan_figures(ev: Any) -> QuotedPlan:
         if net_id:
             # the catalog's ids name the fabric: ib-…, roce-…, eth-… (resources/networks.json)
             fabric = "roce" if net_id.startswith("roce") else ("ethernet" if net_id.startswith("eth") else "ib")
-            # the Gb/s per node the days were computed with and the report asks for (evaluate.inter_node_link: the
-            # NICs the time model counts, catalog_hw.server_nics on a small server), read from the one Evaluation
-            # (parity14: it was worked out again here); None for a network the catalog does not know (asked)
-            links = getattr(ev, "links", None)
-            gbps = getattr(links, "inter_node_gbps_per_node", None)
+    links = getattr(ev, "links", None)
+    nics, nic_gbps = None, None
+    if fabric is not None:
+        # the Gb/s per node the days were computed with and the report asks for (evaluate.inter_node_link: the NICs
+        # the time model counts, catalog_hw.server_nics on a small server), read from the one Evaluation (parity14),
+        # also where the scenario names no network: the days then run on the generation's default fabric
+        # (timing.DEFAULT_FABRIC), so that is what the RFQ asks for; before (issue 35 round 16, quotes16) a plan
+        # with no network chosen asked "InfiniBand, ? Gb/s per node" beside days computed on 8 × 400 Gb/s
+        gbps = getattr(links, "inter_node_gbps_per_node", None)
+        nics, nic_gbps = _nics(ev)
+    host = getattr(ev, "host_ram", None)
     return QuotedPlan(
         gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib, num_gpus=ev.num_gpus,
         gpus_per_node=ev.gpus_per_node, nodes=ev.nodes, card_hours=float(ev.gpu_hours),
@@ -260,7 +275,27 @@ def plan_figures(ev: Any) -> QuotedPlan:
         calendar_days_band=tuple(ev.calendar_days_band) if ev.calendar_days_band else None,
         setup_hours=float(ev.setup_hours), hours_per_week=float(s.constraints.hours_per_week),
         currency=ev.currency, storage_tb=(data_b + 3 * ckpt + weights) / 1e12, egress_tb=(ckpt + weights) / 1e12,
-        inter_node=fabric, inter_node_gbps=gbps, checkpoint_tb=ckpt / 1e12, nvlink_domain=in_domain and ev.nodes > 1)
+        inter_node=fabric, inter_node_gbps=gbps, checkpoint_tb=ckpt / 1e12, nvlink_domain=in_domain and ev.nodes > 1,
+        nics_per_node=nics, nic_gbps=nic_gbps, intra_node=getattr(links, "intra_node", None),
+        tp=int(getattr(s.parallel, "tp", 1) or 1),
+        host_ram_gib=None if host is None else float(host.total))
+
+
+def _nics(ev: Any) -> tuple[int | None, float | None]:
+    """(NICs per node, Gb/s per NIC) of the fabric the time model runs the plan on (evaluate.fabric_in_force);
+    (None, None) where the catalogue gives no count or speed."""
+    from .errors import PlannerError
+    from .evaluate import fabric_in_force
+
+    resolved = getattr(ev, "_extra", {}).get("resolved") if hasattr(ev, "_extra") else None
+    if resolved is None:
+        return None, None
+    try:
+        net, nics = fabric_in_force(ev.scenario, resolved.gpu)
+    except PlannerError:
+        return None, None
+    speed = getattr(net, "gbps_per_nic", None)
+    return (int(round(nics)) if nics else None), (float(speed) if speed else None)
 
 
 def _in_nvlink_domain(ev: Any) -> bool:
@@ -318,6 +353,9 @@ class VendorResult:
     excluded: Msg | None = None
     rank: int | None = None
     reasons: list[Msg] = field(default_factory=list)
+    #: the total ÷ the plan's card-hours of compute: one unit for every kind of price (card-hour, card-month, whole
+    #: server per month, year), so the ranking compares effective compute, the conversion said (planning guide §4)
+    per_card_hour: Decimal | None = None
 
     def to_json(self) -> dict:
         o = self.offer
@@ -325,6 +363,7 @@ class VendorResult:
             "provider": self.provider, "date": self.quote.date.isoformat() if self.quote.date else None,
             "rank": self.rank, "excluded": self.excluded.render() if self.excluded else None,
             "total": _num(self.total), "total_band": [_num(v) for v in self.total_band] if self.total_band else None,
+            "per_card_hour_worked": _num(self.per_card_hour),
             "breakdown": {k: _num(v) for k, v in self.breakdown.items()},
             "billing": None if o is None else {
                 "unit": o.offer.unit, "price": _num(o.offer.price), "currency": self.quote.currency,
@@ -361,14 +400,93 @@ class Comparison:
     plan: QuotedPlan
     vendors: list[VendorResult]
     ranking: list[str]
+    #: the cheapest package of these quotes against their cheapest card-hours (:func:`whole_vs_hourly`)
+    whole_vs_hourly: "WholeVsHourly | None" = None
 
     def to_json(self) -> dict:
         p = self.plan
+        w = self.whole_vs_hourly
         return {"plan": {"gpu": p.gpu_id, "gpu_name": p.gpu_name, "num_gpus": p.num_gpus, "nodes": p.nodes,
                          "card_hours": p.card_hours, "calendar_days": p.calendar_days,
                          "setup_hours_per_instance": p.setup_hours, "hours_per_week": p.hours_per_week,
                          "storage_tb": p.storage_tb, "egress_tb": p.egress_tb, "currency": p.currency},
-                "vendors": [v.to_json() for v in self.vendors], "ranking": self.ranking}
+                "vendors": [v.to_json() for v in self.vendors], "ranking": self.ranking,
+                "whole_machine_vs_card_hours": None if w is None else w.to_json()}
+
+
+#: the planning guide's rule of thumb (§4 整机 vs 卡时): "a job running more than ~40 hours a week for several weeks
+#: favours the whole machine" — printed beside the break-even the quotes themselves give
+GUIDE_HOURS_PER_WEEK = 40.0
+
+
+@dataclass(slots=True, frozen=True)
+class WholeVsHourly:
+    """The planning guide's whole machine vs card-hours rule, read on these quotes: the package (whole server or
+    card per day/week/month/year) that breaks even soonest against the cheapest steady card-hour price of any vendor
+    for the plan's cards, in hours a week (``package price for the plan's cards ÷ (cards × card-hour price) ÷
+    (period days ÷ 7)``, the same formula as a vendor's own break-even), and which side the plan's hours a week
+    fall on. Before (issue 35 round 16, quotes16) a vendor that sells only whole servers said "no package and
+    card-hour price of this vendor to compare", and the guide's ~40 h/week was nowhere in the comparison."""
+
+    hourly_provider: str
+    hourly_price: Decimal        # per card-hour, in the plan's currency
+    package_provider: str
+    package_unit: str
+    package_price: Decimal       # per unit, in the plan's currency
+    break_even_hours_per_week: float
+    plan_hours_per_week: float
+    cards: int
+    job_days: float = 0.0        # the plan's calendar days (what a package is held for)
+    billed_days: float = 0.0     # the days the package is paid for: whole periods, at least its minimum term
+
+    @property
+    def verdict(self) -> str:
+        """``never`` (above 168 h/week); ``card_hours`` below the break-even; ``short`` at or above it when the job
+        does not fill the whole periods the package is paid for (the guide's "for several weeks": a 9-day job at
+        168 h/week still pays a whole month, ``hours × days < break-even × billed days``); else ``package``."""
+        be, h = self.break_even_hours_per_week, self.plan_hours_per_week
+        if be > 168:
+            return "never"
+        if h < be:
+            return "card_hours"
+        return "short" if h * self.job_days < be * self.billed_days else "package"
+
+    def to_json(self) -> dict:
+        return {"hourly_provider": self.hourly_provider, "hourly_price": _num(self.hourly_price),
+                "package_provider": self.package_provider, "package_unit": self.package_unit,
+                "package_price": _num(self.package_price), "cards": self.cards,
+                "break_even_hours_per_week": self.break_even_hours_per_week,
+                "plan_hours_per_week": self.plan_hours_per_week, "guide_hours_per_week": GUIDE_HOURS_PER_WEEK,
+                "job_days": self.job_days, "package_billed_days": self.billed_days, "verdict": self.verdict}
+
+
+def whole_vs_hourly(results: list[VendorResult], p: QuotedPlan) -> WholeVsHourly | None:
+    """The :class:`WholeVsHourly` of these vendors' offers for the plan's GPU; None without both a steady card-hour
+    price and a package among them."""
+    hourly: list[tuple[Decimal, str]] = []
+    packages: list[tuple[Decimal, str, Decimal, str, int]] = []  # (paid a week for the plan's cards, unit, price,
+    # vendor, periods billed for the plan)
+    cards = max(1, int(p.num_gpus))
+    for r in results:
+        rate = _rate(r.quote, p.currency)
+        if rate is None or r.total is None:
+            continue
+        for c in r.offers:
+            o = c.offer
+            if o.unit == "card_hour" and o.price > 0:
+                hourly.append((o.price * rate, r.provider))
+            elif o.unit not in HOURLY:
+                units = math.ceil(cards / o.gpus_per_server) if o.unit.startswith("server_") else cards
+                packages.append((o.price * rate * units / (Decimal(PERIOD_DAYS[o.unit]) / 7), o.unit,
+                                 o.price * rate, r.provider, int(c.quantity)))
+    if not hourly or not packages:
+        return None
+    h, h_vendor = min(hourly, key=lambda x: x[0])
+    weekly, unit, price, vendor, periods = min(packages, key=lambda x: x[0])
+    be = float((weekly / (cards * h)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return WholeVsHourly(hourly_provider=h_vendor, hourly_price=h, package_provider=vendor, package_unit=unit,
+                         package_price=price, break_even_hours_per_week=be, plan_hours_per_week=p.hours_per_week,
+                         cards=cards, job_days=float(p.calendar_days), billed_days=float(periods * PERIOD_DAYS[unit]))
 
 
 def _rate(q: VendorQuote, plan_currency: str) -> Decimal | None:
@@ -395,11 +513,23 @@ def _offer_cost(o: Offer, p: QuotedPlan, rate: Decimal, month_price: Decimal | N
         extra, reclaims = _spot_extra_hours(p, card_hours) if o.unit == "spot_card_hour" else (Decimal(0), 0.0)
         return OfferCost(o, cents(cost), hours, None, instances, price, cents(extra * price), reclaims)
     days = Decimal(PERIOD_DAYS[o.unit])
-    periods = max(_ceil(calendar_days / days), _ceil(o.min_term_days / days), 1)
+    periods = max(_ceil(calendar_days / days), term_periods(o.min_term_days, o.unit), 1)
     if o.unit.startswith("server_"):
         servers = math.ceil(n / o.gpus_per_server)
         return OfferCost(o, cents(price * servers * periods), Decimal(periods), servers, 1, None)
     return OfferCost(o, cents(price * n * periods), Decimal(periods), None, 1, None)
+
+
+def term_periods(min_term_days: Decimal, unit: str) -> int:
+    """Periods a minimum term commits to: ``ceil(term / period days)``, except that a term of whole years at a
+    monthly price is twelve months a year. A 一年起租 / 年租 listing quoted per server-month (SMM's H100 ×8 "一年起租"
+    at 87,000 per month, compute-market-report data/audit_2026-10-10.json @940879f) is twelve monthly payments, not
+    ``ceil(365 / 30) = 13`` (the 30-day month is the convention for billing a job's days, not for a contract's
+    months): before (issue 35 round 16, quotes16) a one-year term billed 13 months, 8.3% over."""
+    days = Decimal(PERIOD_DAYS[unit])
+    if days == 30 and min_term_days > 0 and min_term_days % 365 == 0:
+        return int(min_term_days // 365) * 12
+    return _ceil(min_term_days / days)
 
 
 def _spot_extra_hours(p: QuotedPlan, card_hours: Decimal) -> tuple[Decimal, float]:
@@ -585,6 +715,8 @@ def compare_vendor(q: VendorQuote, p: QuotedPlan) -> VendorResult:
         c = min(spot, key=lambda c: c.compute)
         r.spot_band = (c.compute, c.compute + c.interruptions)
     r.break_even_hours_per_week, r.break_even_against = _break_even(q, p.gpu_id, p.num_gpus)
+    if p.card_hours > 0:
+        r.per_card_hour = cents(r.total / dec(p.card_hours))
     r.risks = _risks(q, p, r)
     return r
 
@@ -602,7 +734,7 @@ def compare(quotes: list[VendorQuote], p: QuotedPlan) -> Comparison:
     ranking = [r.provider for r in priced] + [r.provider for r in results if r.total is None]
     order = {name: i for i, name in enumerate(ranking)}
     results.sort(key=lambda r: order[r.provider])
-    return Comparison(plan=p, vendors=results, ranking=ranking)
+    return Comparison(plan=p, vendors=results, ranking=ranking, whole_vs_hourly=whole_vs_hourly(results, p))
 
 
 def _reasons(r: VendorResult, best: VendorResult, p: QuotedPlan) -> list[Msg]:
@@ -636,13 +768,21 @@ def _reasons(r: VendorResult, best: VendorResult, p: QuotedPlan) -> list[Msg]:
 
 def phase_figures(phase: Any, main: QuotedPlan) -> QuotedPlan:
     """A GPU phase of the project (:class:`core.project.PhaseResult`) as the figures quotes are compared for:
-    its GPU, count, nodes and card-hours as the project bills them (count × weeks × hours per week), its weeks as
-    the period held; setup from its Evaluation (training-like phases) or the plan's; the project's data volume."""
+    its GPU, count and nodes; the card-hours and the days held as the project prices them: a training-like phase
+    (with an Evaluation) by its work (``Evaluation.gpu_hours`` over ``Evaluation.calendar_days``, what
+    ``core.project._training_phase`` prices from ``ev.mode_costs``), a serving phase by its slot (count × weeks ×
+    hours per week); setup from its Evaluation or the plan's; the project's data volume. Before (issue 35 round 16,
+    quotes16) a training phase was billed for its slot: the Shenzhen example's fine-tuning, 1,820 card-hours of work in
+    a 3-week slot, was quoted 2,016 card-hours (AutoDL ¥11,871 beside the project's ¥10,740 at the same 5.88), and a
+    LoRA phase whose work overran its slot was quoted for the slot only."""
     ev = getattr(phase, "evaluation", None)
+    hours, days = float(phase.gpu_hours), float(phase.weeks) * 7.0
+    if ev is not None:
+        hours, days = float(ev.gpu_hours), float(ev.calendar_days)
     return QuotedPlan(
         gpu_id=phase.device, gpu_name=phase.device_name, gpu_memory_gib=ev.gpu_memory_gib if ev else 0.0,
         num_gpus=int(phase.count), gpus_per_node=ev.gpus_per_node if ev else main.gpus_per_node, nodes=int(phase.nodes),
-        card_hours=float(phase.gpu_hours), calendar_days=float(phase.weeks) * 7.0, calendar_days_band=None,
+        card_hours=hours, calendar_days=days, calendar_days_band=None,
         setup_hours=float(ev.setup_hours) if ev else main.setup_hours, hours_per_week=float(phase.hours_per_week),
         currency=main.currency, storage_tb=main.storage_tb, egress_tb=main.egress_tb,
         inter_node=main.inter_node if int(phase.nodes) > 1 else None,

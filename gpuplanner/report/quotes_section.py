@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.messages import english_plurals
-from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
+from ..core.quotes import GUIDE_HOURS_PER_WEEK, NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
     format_date, format_elapsed, format_hours, format_money, format_number, format_range, format_sig, gpu_display_name,
-    format_sentences, in_unit, join_clause, paren, plural_s,
+    format_sentences, in_unit, join_clause, link_display_name, paren, plural_s,
 )
 
 CTX = "Quotes"
@@ -106,6 +106,38 @@ def break_even_text(v: VendorResult, translate: Tr, cards: int = 1) -> str:
     return translate(CTX, "{unit} beats card-hours above {h} hours per week").format(unit=unit, h=h)
 
 
+def per_card_hour_text(v: VendorResult, cur: str, translate: Tr, card_hours: float) -> str:
+    """The total per card-hour of the plan's compute, the conversion said: every kind of price in one unit."""
+    if v.per_card_hour is None:
+        return "—"
+    return translate(CTX, "{price} per card-hour of the plan's compute ({total} ÷ {h} card-hours)").format(
+        price=_money(v.per_card_hour, cur), total=_money(v.total, cur), h=format_number(card_hours))
+
+
+def whole_vs_hourly_text(c: Comparison, translate: Tr) -> str | None:
+    """The planning guide's whole machine vs card-hours rule read on these quotes (core.quotes.WholeVsHourly)."""
+    w = c.whole_vs_hourly
+    if w is None:
+        return None
+    cur = c.plan.currency
+    verdict = {"never": translate(CTX, "card-hours: the package never wins for this card count (a week has 168 "
+                                       "hours)"),
+               "package": translate(CTX, "the package, for every period it is held"),
+               "short": translate(CTX, "card-hours: the job's {days} do not fill the {billed} the package is paid "
+                                       "for").format(days=format_elapsed(w.job_days, unit="days"),
+                                                     billed=format_elapsed(w.billed_days, unit="days")),
+               "card_hours": translate(CTX, "card-hours")}[w.verdict]
+    return _fill(translate(
+        CTX, "Whole machine vs card-hours (planning guide: about {guide} hours a week for several weeks favours the "
+             "whole machine): at these quotes {package} {unit} ({pv}) costs as much as {hourly} per card-hour ({hv}) "
+             "at {be} hours a week for the plan's {n} card(s); the plan runs {plan} hours a week: {verdict}."),
+        guide=format_number(GUIDE_HOURS_PER_WEEK), package=format_money(float(w.package_price), cur, decimals=2),
+        unit=translate(CTX, UNIT_LABELS[w.package_unit]), pv=w.package_provider,
+        hourly=format_money(float(w.hourly_price), cur, decimals=2), hv=w.hourly_provider,
+        be=format_sig(w.break_even_hours_per_week, 3), n=w.cards, plan=format_number(w.plan_hours_per_week),
+        verdict=verdict)
+
+
 def spot_text(v: VendorResult, cur: str, translate: Tr) -> str | None:
     """The vendor's spot offer as a cost band: no reclaim – one reclaim per node per day of running."""
     if v.spot_band is None:
@@ -148,6 +180,7 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
             band = translate(CTX, "(band {range})").format(range=_band(v, cur))
             total = join_clause(total + ("" if band[:1] == "（" else " "), band)
         out.append(total)
+        out.append("    " + translate(CTX, "effective: {t}").format(t=per_card_hour_text(v, cur, translate, p.card_hours)))
         out.append("    " + translate(CTX, "break-even: {t}").format(t=break_even_text(v, translate, p.num_gpus)))
         spot = spot_text(v, cur, translate)
         if spot:
@@ -164,6 +197,9 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
             out.append("    " + translate(CTX, "why: {m}").format(m=msg(m)))
         out.append("")
     out.append(translate(CTX, "Ranking: {r}").format(r=" > ".join(c.ranking)))
+    rule = whole_vs_hourly_text(c, translate)
+    if rule:
+        out.append(rule)
     return out
 
 
@@ -227,11 +263,15 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
                n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_elapsed(p.calendar_days),
                tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
-                  _e(_band(v, cur) if v.total_band else "—"),
+                  _e(_money(v.per_card_hour, cur)), _e(_band(v, cur) if v.total_band else "—"),
                   _e(format_sentences([msg(m) for m in v.reasons]))] for v in c.vendors]
     out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
-                                  translate(CTX, "Band"), translate(CTX, "Why")], [5, 22, 15, 24, 34],
-                      num_cols=frozenset({2})))
+                                  translate(CTX, "Per card-hour"), translate(CTX, "Band"),
+                                  translate(CTX, "Why")], [4, 16, 15, 12, 20, 33],
+                      num_cols=frozenset({2, 3})))
+    rule = whole_vs_hourly_text(c, translate)
+    if rule:
+        out.append(f"<p>{_e(rule)}</p>")
     names = part_names(translate)
     for v in c.vendors:
         out.append(f"<h3>{_e(v.provider)}" + (f" — {_e(format_date(v.quote.date))}" if v.quote.date else "") + "</h3>")
@@ -290,6 +330,38 @@ def project_html(pq: Any, cur: str, translate: Tr) -> str:
 
 # ------------------------------------------------------------------------------------------------------ RFQ
 
+def _network_ask(p: Any, translate: Tr) -> str:
+    """The RFQ's network between nodes: the fabric, Gb/s per node and the NICs the plan's days were computed with."""
+    text = translate(CTX, "{net}, {gbps} Gb/s per node").format(
+        net=translate(CTX, NETWORK_LABELS.get(p.inter_node or "", "")) if p.inter_node else "InfiniBand",
+        gbps=format_number(p.inter_node_gbps) if p.inter_node_gbps else "?")
+    if p.nics_per_node and p.nic_gbps:
+        nics = translate(CTX, "({n} NICs × {g} Gb/s, dedicated to this job)").format(
+            n=p.nics_per_node, g=format_number(p.nic_gbps))
+        text += ("" if nics[:1] == "（" else " ") + nics  # "…Gb/s（8 块网卡…）" in Chinese, no space before the bracket
+    return text
+
+
+def _intra_ask(p: Any, translate: Tr) -> str:
+    """The RFQ's link inside a server (the plan's, Evaluation.links) and the check that proves it: with tensor
+    parallelism, `nvidia-smi topo -m` must show NVLink (NV#) between the cards, not PCIe (planning guide, checklist
+    step 3: PCIe between cards with tensor parallelism planned means changing servers)."""
+    if p.num_gpus <= 1 or not p.intra_node:
+        return translate(CTX, "not needed (one card)")
+    if p.tp > 1:
+        return translate(CTX, "{link}; tensor parallelism over {tp} cards: send nvidia-smi topo -m showing NVLink "
+                              "(NV#) between them, not PCIe").format(link=link_display_name(p.intra_node), tp=p.tp)
+    return translate(CTX, "{link}; send nvidia-smi topo -m").format(link=link_display_name(p.intra_node))
+
+
+def _host_ram_ask(p: Any, translate: Tr) -> str:
+    """The RFQ's host RAM per server: what CPU offload needs (core.intake.host_ram), else the figure to state."""
+    if p.host_ram_gib:
+        return translate(CTX, "at least {gib} GiB (what CPU offload keeps in host memory)").format(
+            gib=format_number(p.host_ram_gib))
+    return translate(CTX, "state it (GiB per server)")
+
+
 def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str:
     """The one-page request for quote: the plan's requirements and the hard questions, with room to answer."""
     translate = translate or _qt_translate
@@ -302,9 +374,9 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
         (translate(CTX, "Interconnect between nodes"),
          translate(CTX, "not needed (one node)") if p.nodes <= 1 else
          translate(CTX, "not needed (one NVLink domain)") if p.nvlink_domain else
-         translate(CTX, "{net}, {gbps} Gb/s per node").format(
-             net=translate(CTX, NETWORK_LABELS.get(p.inter_node or "", "")) if p.inter_node else "InfiniBand",
-             gbps=format_number(p.inter_node_gbps) if p.inter_node_gbps else "?")),
+         _network_ask(p, translate)),
+        (translate(CTX, "Link inside a server"), _intra_ask(p, translate)),
+        (translate(CTX, "Host RAM per server"), _host_ram_ask(p, translate)),
         (translate(CTX, "Storage"), translate(CTX, "about {tb} TB, readable from every node").format(
             tb=format_sig(p.storage_tb, 2))),
         (translate(CTX, "Download at the end"), translate(CTX, "about {tb} TB").format(tb=format_sig(p.egress_tb, 2))),

@@ -74,7 +74,7 @@ def test_editor_shows_labels_not_ids_and_the_project_phases(make_window, tmp_pat
     # the project's GPU phases (LoRA experiments, full fine-tuning, serving) compared in the tab, off the GUI thread
     qtbot.waitUntil(lambda: "cheapest vendor per phase" in page.compare_view.toPlainText(), timeout=60000)
     text = page.compare_view.toPlainText()
-    assert "all phases at AutoDL (example)" in text and "16,302.84" in text  # tests/test_quotes.py by hand
+    assert "all phases at AutoDL (example)" in text and "14,990.45" in text  # tests/test_quotes.py by hand (quotes16: training phases quoted for their work)
     # a catalog name typed (any case) is stored as its id
     page.offers.item(1, 0).setText("nvidia a800 sxm4 80gb (china)")
     assert page.quotes[0]["offers"][1]["gpu"] == "a800-sxm-80gb"

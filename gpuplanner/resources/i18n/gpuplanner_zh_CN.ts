@@ -7019,6 +7019,10 @@
         <translation>项目各阶段</translation>
     </message>
     <message>
+        <source>Per card-hour</source>
+        <translation>折合每卡时</translation>
+    </message>
+    <message>
         <source>cheapest vendor per phase</source>
         <translation>每个阶段选最便宜的供应商</translation>
     </message>
@@ -7299,8 +7303,68 @@
         <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
     </message>
     <message>
+        <source>{price} per card-hour of the plan&apos;s compute ({total} ÷ {h} card-hours)</source>
+        <translation>折合方案算力每卡时 {price}（{total} ÷ {h} 卡时）</translation>
+    </message>
+    <message>
+        <source>card-hours: the package never wins for this card count (a week has 168 hours)</source>
+        <translation>按卡时：此卡数下套餐永远不划算（一周只有 168 小时）</translation>
+    </message>
+    <message>
+        <source>the package, for every period it is held</source>
+        <translation>套餐（按租用的每个整周期计费）</translation>
+    </message>
+    <message>
+        <source>card-hours: the job&apos;s {days} do not fill the {billed} the package is paid for</source>
+        <translation>按卡时：任务的 {days} 填不满套餐须付费的 {billed}</translation>
+    </message>
+    <message>
+        <source>card-hours</source>
+        <translation>按卡时</translation>
+    </message>
+    <message>
+        <source>Whole machine vs card-hours (planning guide: about {guide} hours a week for several weeks favours the whole machine): at these quotes {package} {unit} ({pv}) costs as much as {hourly} per card-hour ({hv}) at {be} hours a week for the plan&apos;s {n} card(s); the plan runs {plan} hours a week: {verdict}.</source>
+        <translation>整机与卡时（选型指南：连续数周每周使用约 {guide} 小时以上宜租整机）：按这些报价，{package}{unit}（{pv}）与每卡时 {hourly}（{hv}）在方案的 {n} 张卡每周使用 {be} 小时时花费相同；方案每周运行 {plan} 小时：{verdict}。</translation>
+    </message>
+    <message>
+        <source>effective: {t}</source>
+        <translation>折算：{t}</translation>
+    </message>
+    <message>
+        <source>({n} NICs × {g} Gb/s, dedicated to this job)</source>
+        <translation>（{n} 块网卡 × {g} Gb/s，本任务独享）</translation>
+    </message>
+    <message>
+        <source>not needed (one card)</source>
+        <translation>不需要（单卡）</translation>
+    </message>
+    <message>
+        <source>{link}; tensor parallelism over {tp} cards: send nvidia-smi topo -m showing NVLink (NV#) between them, not PCIe</source>
+        <translation>{link}；张量并行跨 {tp} 张卡：请提供 nvidia-smi topo -m 输出，卡间须为 NVLink（NV#），而非 PCIe</translation>
+    </message>
+    <message>
+        <source>{link}; send nvidia-smi topo -m</source>
+        <translation>{link}；请提供 nvidia-smi topo -m 输出</translation>
+    </message>
+    <message>
+        <source>at least {gib} GiB (what CPU offload keeps in host memory)</source>
+        <translation>至少 {gib} GiB（CPU 卸载存放在主机内存中的数据）</translation>
+    </message>
+    <message>
+        <source>state it (GiB per server)</source>
+        <translation>请注明（每台服务器 GiB）</translation>
+    </message>
+    <message>
         <source>not needed (one NVLink domain)</source>
         <translation>不需要（同一 NVLink 域）</translation>
+    </message>
+    <message>
+        <source>Link inside a server</source>
+        <translation>服务器内 GPU 互联</translation>
+    </message>
+    <message>
+        <source>Host RAM per server</source>
+        <translation>每台服务器主机内存</translation>
     </message>
     <message>
         <source>storage per TB per month, billed by the month or by the day; egress per TB</source>
