@@ -43,8 +43,11 @@ def test_the_band_is_the_plans_own_rental_arithmetic_at_p10_and_p90():
         arr = C.rental_costs(ev.price, num_gpus=8, nodes=1, train_hours=th * f, ckpt_bytes=14.0 * ev.trainable,
                              setup_hours=ev.setup_hours, hours_per_week=168.0, phase="stable")
         i = C.MODES.index("card_hour")
-        assert days == pytest.approx(float(arr.calendar_hours[i][0]) / 24.0, rel=1e-9)
-        assert cost == pytest.approx(float(arr.costs[i][0]), rel=1e-9)
+        # each range widened to hold the plan's own point (evaluate._bands: the band of round 16's fsdp family lies
+        # below 1.0, p90 0.9935, so its far end is the estimate itself)
+        pick = min if f is b["p10"] else max
+        assert days == pytest.approx(pick(float(arr.calendar_hours[i][0]) / 24.0, ev.calendar_days), rel=1e-9)
+        assert cost == pytest.approx(pick(float(arr.costs[i][0]), ev.cost), rel=1e-9)
     # the band scales the training hours, not the setup: its width is (p90 − p10) × the compute time at most
     assert hi - lo <= (b["p90"] - b["p10"]) * ev.compute_days * 1.5 + 1e-9
 
