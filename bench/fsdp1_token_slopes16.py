@@ -1,5 +1,7 @@
 """Issue 35 round 16 (fsdpmem16): where the HF stack's FSDP1 LoRA/QLoRA misses sit, per token, in fms-acceleration's
-A100 table (``bench/validate_mem_oos16.py``). Analysis only: it changes no estimate.
+A100 table (``bench/validate_mem_oos16.py``), as the model now stands. Analysis only: it changes no estimate. Before
+fsdpmem16's mechanisms (memory.fsdp1_frozen_units_hold_grads, memory.fsdp1_no_shard) the two-rank Mistral rows
+missed 137–174 KiB a token with no fixed part, and Llama-2-70B QLoRA 2 × 2 1,277 (the note's tables).
 
 Usage: python bench/fsdp1_token_slopes16.py
 
@@ -8,7 +10,7 @@ count (KiB per token on one GPU; every row is packed 4,096-token samples, so per
 one-GPU row scored as entered (``parallel.zero`` 3) and at zero 0: torch's FSDP1 turns FULL_SHARD into NO_SHARD at
 world size 1 (``torch/distributed/fsdp/_init_utils.py``, the warning "FSDP is switching to use `NO_SHARD` instead of
 ShardingStrategy.FULL_SHARD since the world size is 1"), so it gathers nothing and keeps no second copy of any unit,
-while the model's zero-3 path adds two gathered layers and the root unit.
+which the model now follows (``memory.fsdp1_no_shard``); zero 0 also drops the FSDP hooks' held gradients.
 """
 
 from __future__ import annotations

@@ -137,6 +137,9 @@ MISSES = [
     "`l32-3b-adamw8bit` (−14%): which 8-bit AdamW the row used is not stated (bitsandbytes or torchao); states "
     "are 2 bytes per parameter in both; a per-parameter step's temporaries under optimizer-in-backward are not "
     "modelled.",
+    "PEFT docs FSDP row (+5.4% since issue 35 round 16, −10.1% before): entered as the HF stack's FSDP1 with the "
+    "launch command's `--use_reentrant True`, whose LoRA block units keep every recomputed block's input gradient to "
+    "the end of backward (`memory.fsdp1_frozen_units_hold_grads`).",
     "PEFT docs rows (−10%, −12% since round 10; −15% before): the gathered layers of a 4-bit base are now "
     "counted in 4 bits (bitsandbytes' "
     "`bnb_4bit_quant_storage` flattens the packed data; before: 16 bits, 2.5 GB more), the loss's and the "
