@@ -100,8 +100,14 @@ MAP: dict[str, tuple[dict, str]] = {
         "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "peft-docs-llama2-70b-qlora-fsdp-no-offload": ({"model": {"preset": "llama-2-70b"}, "training": {
         "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full", "seq_len": 2048,
-        "micro_batch_size": 2, "framework": "fsdp", "fsdp_version": 1, "lora_dropout": 0.1}, "parallel": {"zero": 3},
-        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2}}, "total"),  # Accelerate's FSDP: FSDP1
+        "micro_batch_size": 2, "framework": "hf", "fsdp_version": 1, "checkpoint_reentrant": True,
+        "lora_dropout": 0.1}, "parallel": {"zero": 3},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2}}, "total"),
+    # Accelerate's FSDP plugin (FSDP1) under the HF Trainer/TRL, launched with ``--gradient_checkpointing True
+    # --use_reentrant True`` (huggingface/peft docs/source/accelerate/fsdp.md at 5d602fdb; examples/sft
+    # run_peft_qlora_fsdp.sh): the HF stack at ZeRO 3 with fsdp_version 1 (frameworks.hf_sharded_by_fsdp), so the
+    # reentrant choice is the run's own (issue 35 round 16, fsdpmem16: memory.fsdp1_frozen_units_hold_grads);
+    # entered as framework fsdp before, whose checkpoint is torchtitan's non-reentrant one with no choice
     "peft-docs-llama2-70b-qlora-dszero3": ({"model": {"preset": "llama-2-70b"}, "training": {
         "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full", "seq_len": 2048,
         "micro_batch_size": 2, "framework": "deepspeed", "lora_dropout": 0.1}, "parallel": {"zero": 3},
@@ -131,6 +137,9 @@ MISSES = [
     "`l32-3b-adamw8bit` (−14%): which 8-bit AdamW the row used is not stated (bitsandbytes or torchao); states "
     "are 2 bytes per parameter in both; a per-parameter step's temporaries under optimizer-in-backward are not "
     "modelled.",
+    "PEFT docs FSDP row (+5.4% since issue 35 round 16, −10.1% before): entered as the HF stack's FSDP1 with the "
+    "launch command's `--use_reentrant True`, whose LoRA block units keep every recomputed block's input gradient to "
+    "the end of backward (`memory.fsdp1_frozen_units_hold_grads`).",
     "PEFT docs rows (−10%, −12% since round 10; −15% before): the gathered layers of a 4-bit base are now "
     "counted in 4 bits (bitsandbytes' "
     "`bnb_4bit_quant_storage` flattens the packed data; before: 16 bits, 2.5 GB more), the loss's and the "

@@ -1855,6 +1855,16 @@ def memory_arrays(
     # except the head's output: the gradient of the last hidden state, which the last block's backward takes in
     grad_h = activation_dtype_bytes(precision) * s_local * mbs * m.h
     tail = xp.maximum(out_layer, working + grad_h)
+    # FSDP1 with LoRA's frozen block units under reentrant checkpointing keeps every recomputed block's input
+    # gradient to the end of backward (fsdp1_frozen_unit_grads_held): at the first block's backward, beside its
+    # recompute, the gradients of the blocks above it
+    fsdp1_on = hf_fs | ((framework == "fsdp") & bool(fsdp1_root) & (zero >= 2))
+    held_on = fsdp1_on & fsdp1_frozen_units_hold_grads(
+        lora_like, bool(fsdp_lora_units), np.logical_not(checkpoint_nonreentrant(
+            ckpt_tool or framework, checkpoint_reentrant, profile.objective, True, dp, zero)))
+    held_on = held_on & (xp.asarray(n_ck) >= layers_stage) & (pp_i == 1)
+    held_phase = xp.where(held_on, working + fsdp1_frozen_unit_grads_held(layers_stage, xp) * grad_h, 0.0)
+    tail = xp.maximum(tail, held_phase)
     if dora and lora_t is not None:
         # DoRA's weight-norm temporaries (DORA_TRANSIENT_BYTES_*) of the largest adapted weight, beside the saved set
         tail = xp.maximum(tail, xp.where(autocast, DORA_TRANSIENT_BYTES_FP32, DORA_TRANSIENT_BYTES_16)
@@ -1889,7 +1899,7 @@ def memory_arrays(
         varlen_cache = varlen_cache + xp.where(trl_amp, 0.0, cache16)
     # ... cut by an ordinary batch when the run empties the cache every few steps (varlen_record_fraction)
     varlen_cache = varlen_cache * varlen_record_frac
-    tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
+    tail_hw = xp.maximum(xp.maximum(out_layer + loss_hw, working + grad_h), held_phase)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts
     # what is held from the end of the forward pass until backward, without backward/loss transients
@@ -1920,10 +1930,12 @@ def memory_arrays(
         # activations' peak plus the largest buffers counted so far (tail + gather)
         _emb_b, root_b = fsdp1_root_unit_bytes(m, tp, precision)
         root_peak = xp.maximum(out_layer + root_b + layer_gathered_b * layer_full,
-                               working + grad_h + root_b + layer_bufs)
+                               xp.maximum(working + grad_h, held_phase) + root_b + layer_bufs)
         # (ZeRO-3 without a pipeline: fsdp_keep is false there)
         gather = gather + xp.where((zero >= 3) & (pp_i == 1),
                                    xp.maximum(root_peak - tail - gather, 0.0), 0.0)
+    # torch's FSDP1 on one rank runs NO_SHARD (fsdp1_no_shard): no unit is gathered into a second copy
+    gather = xp.where(fsdp1_no_shard(fsdp1_on, dp_sh), 0.0, gather)
     if framework == "fsdp" and not lora_like:
         # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
         # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
@@ -2179,6 +2191,43 @@ def pipeline_stage_buffer_bytes(stage_io, micro_batches, vpp, xp=np):
     m = xp.asarray(micro_batches, dtype=float)
     v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
     return stage_io * m * (3.0 * v - 1.0), stage_io * m * (3.0 * v - 2.0)
+
+
+def fsdp1_no_shard(fsdp1, shard_ranks):
+    """Whether torch's FSDP1 runs with nothing to shard: ``_init_utils.py`` (``_init_process_group_state``) warns
+    "FSDP is switching to use `NO_SHARD` instead of ShardingStrategy.FULL_SHARD since the world size is 1" and
+    switches; a NO_SHARD flat parameter is its own unsharded form (``FlatParamHandle.uses_sharded_strategy`` false:
+    ``unshard`` allocates nothing), so no unit is gathered beside the weights. ``fsdp1``: the plan runs FSDP1
+    (element-wise); ``shard_ranks``: the ranks its states are sharded over."""
+    return fsdp1 & (np.asarray(shard_ranks) <= 1)
+
+
+def fsdp1_frozen_units_hold_grads(lora_like: bool, mixed_units: bool, reentrant):
+    """Whether FSDP1 keeps each recomputed block's input gradient until backward ends (the count:
+    :func:`fsdp1_frozen_unit_grads_held`): LoRA/QLoRA whose block units hold only the frozen base (PEFT's
+    ``fsdp_auto_wrap_policy`` gives each adapter leaf its own unit; not ``mixed_units``, the adapters inside the
+    block's unit, whose flat parameter then requires grad), under reentrant checkpointing (``reentrant``, element-wise).
+
+    torch FSDP1 ``_runtime_utils.py`` (pytorch/pytorch 3ade90a, unchanged since 2.1): ``_pre_forward`` calls
+    ``_register_post_backward_reshard_only_hook``, which for a ``FlatParameter`` that does not require grad registers
+    ``register_multi_grad_hook(inp_tensors, ...)`` on the unit's inputs that require grad, and keeps the handle in
+    ``flat_param._post_backward_hook_state`` until ``_finalize_params`` removes it in the post-backward final callback
+    (no sharding-strategy test: NO_SHARD at one rank too). ``torch/autograd/graph.py`` ``register_multi_grad_hook``
+    builds ``grad_fns = list(map(_get_grad_fn_or_grad_acc, tensors))`` and closes over it in the hook it registers on
+    each input. Under reentrant checkpointing the unit's input is ``CheckpointFunction.backward``'s detached leaf (its
+    grad accumulator, which holds the leaf), and that function reads the leaf's ``.grad`` for the block below
+    (``torch/utils/checkpoint.py``): leaf, grad accumulator and closure form a cycle that only the hook's removal
+    breaks, so each block's input gradient (one hidden-state tensor in the activation dtype) stays until backward
+    ends. Under non-reentrant checkpointing the input is the block below's output (a graph node, not a leaf with a
+    ``.grad``): nothing is kept."""
+    return lora_like & (not mixed_units) & reentrant
+
+
+def fsdp1_frozen_unit_grads_held(layers, xp=np):
+    """How many hidden-state gradients are live while the first block runs backward under
+    :func:`fsdp1_frozen_units_hold_grads`: those of the ``layers − 1`` blocks above it (the last of them is the
+    first block's incoming gradient, which the ordinary phase already counts once)."""
+    return xp.maximum(xp.asarray(layers, dtype=float) - 1.0, 1.0)
 
 
 def fsdp1_orig_params_foreach(hf_fsdp1):
