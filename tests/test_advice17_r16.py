@@ -86,3 +86,34 @@ def test_manual_phase_layout_stays_as_given(ans, doc):
                            ans.models, what_if=False)
     dpo = _phase(res, "dpo")
     assert dpo.device == "h100-sxm-80gb" and dpo.count == 1 and not dpo.evaluation.fits
+
+
+def _cli(args, capsys) -> str:
+    from gpuplanner.cli import run_cli
+
+    assert run_cli(args) == 0
+    return capsys.readouterr().out
+
+
+def test_fp8_plan_names_the_peak_its_mfu_counts_on(capsys):
+    """Request 07, full SFT of Qwen2.5-14B in FP8 on H20 only: #1 is timed at ms-swift's FP8 H20 run,
+    6 x 14.8e9 x 16 x 8,192 / (8 x 148e12 x 8 s) = 1.229 of the BF16 peak, and said "Estimated utilisation 123% of
+    peak", more than the card has. The line now names the BF16 peak (advisor.FP8_CEILINGS counts the same way)."""
+    out = _cli(["plan", str(REQ.parent / "07-fp8-full-sft-14b-h20.json"), "--top", "1", "--lang", "en"], capsys)
+    first = out.split("\n1. ", 1)[1]
+    assert "Estimated utilisation 123% of the card's BF16 peak" in first
+    assert "123% of peak" not in first
+    zh = _cli(["plan", str(REQ.parent / "07-fp8-full-sft-14b-h20.json"), "--top", "1", "--lang", "zh_CN"], capsys)
+    assert "BF16 峰值的 123%" in zh
+
+
+def test_bf16_plan_keeps_its_line(capsys):
+    """The same request in BF16 keeps the plain line (its MFU is of the peak it runs at)."""
+    import json
+
+    sc = json.loads((REQ.parent / "07-fp8-full-sft-14b-h20.json").read_text(encoding="utf-8"))
+    sc["training"]["precision"] = "bf16"
+    path = Path(__import__("tempfile").mkdtemp()) / "bf16.json"
+    path.write_text(json.dumps(sc), encoding="utf-8")
+    out = _cli(["plan", str(path), "--top", "1", "--lang", "en"], capsys)
+    assert "of peak → " in out and "BF16 peak" not in out
