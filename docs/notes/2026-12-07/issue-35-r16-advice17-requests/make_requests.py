@@ -45,14 +45,18 @@ write("02-four-phase-sft-dpo-serve-8b.gpuplan",
        dict(name="serve", kind="inference", weeks=8.0,
             inference=dict(concurrency=100, context_tokens=4096, output_tokens=512, tokens_per_s_per_user=20))])
 
-# 06: offline scoring of 50M documents with Qwen2.5-72B (1k-token prompt, 8 output tokens), in 3 weeks
+# 06: offline scoring of 50M documents with Qwen2.5-72B (1k-token prompt, 8 output tokens), in 3 weeks. The
+# serving model takes users × tokens/s, not documents: 50M / (21 × 86,400 s) = 27.6 documents/s = 220 output
+# tokens/s, so 112 streams at 2 tokens/s (224 tokens/s; each stream scores a document every 4 s, prefill included).
+# A first mapping, 512 streams (out-before-2e464189/06-first-mapping-512-users.*), sized for 128 documents/s, 4.6 ×
+# the need: the user's figure, not the tool's.
 write("06-offline-scoring-72b-50m-docs.gpuplan",
       "Batch scoring: 50M documents (about 1,000 prompt tokens, 8 output tokens) with Qwen2.5-72B in 3 weeks",
       dict(model={"preset": "qwen2.5-72b"}, training=dict(method="lora", seq_len=4096, global_batch_size=32),
            data=dict(tokens="1M"), constraints=dict(deadline_days=2, currency="CNY", max_gpus=8),
            parallel=dict(auto=True)),
       [dict(name="score", kind="inference", weeks=3.0,
-            inference=dict(concurrency=512, context_tokens=1032, output_tokens=8, prompt_tokens=1024,
+            inference=dict(concurrency=112, context_tokens=1032, output_tokens=8, prompt_tokens=1024,
                            precision="fp8", tokens_per_s_per_user=2))])
 
 # 10: an eval sweep over a weekend: 40 checkpoints of an 8B model, 64 parallel eval streams at 40 tokens/s each
