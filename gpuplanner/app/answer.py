@@ -102,6 +102,31 @@ def load_document(path: str | Path) -> Document:
     return Document(scenario=scenario, models=models, source_file=path.name)
 
 
+def planned_phases(project, base, models=None):
+    """``project`` with :func:`decide`'s rule applied to every training-like phase that carries a scenario of its
+    own: under automatic layout (``parallel.auto``, "let the plan search choose the layout") the phase runs the
+    search's #1 for that scenario, searched as the phase runs it (:func:`core.project.phase_scenario`: its work
+    pattern, hours and the project's currency); a manual layout, or a search that finds nothing, runs as given.
+    The document's own phase already runs the plan the document stands for (``base``). Before this (advice17,
+    request 02) a DPO phase written with ``parallel.auto`` was evaluated on the scenario's default hardware
+    (1 x H100, "does not fit") and billed a month of a whole machine inside the project's total."""
+    from gpuplanner.core.project import TRAINING_KINDS, phase_scenario
+    from gpuplanner.core.search import search
+
+    phases = list(project.phases)
+    for i, phase in enumerate(phases):
+        if phase.kind not in TRAINING_KINDS or phase.scenario is None or not phase.scenario.parallel.auto:
+            continue
+        try:
+            found = search(phase_scenario(phase, base), models, top=1)
+        except PlannerError:
+            continue  # evaluate_project reports the phase's own error as before
+        why, what = decide(phase.scenario, None, lambda: list(found.plans))
+        if why == SEARCH:
+            phases[i] = phase.model_copy(update={"scenario": what.scenario})
+    return project.model_copy(update={"phases": phases})
+
+
 def decide(scenario, selected, ranked: Callable[[], Sequence[Any]]) -> tuple[str, Any]:
     """**The** rule for the plan a document stands for: ``(why, what)``.
 
@@ -407,7 +432,7 @@ class Answer:
         base = self.evaluation.scenario
         project = doc.project if doc is not None and doc.project is not None else single_phase_project(base)
         checklist = doc.checklist_state() if doc is not None else {}
-        return evaluate_project(project, base, self.models, checklist=checklist)
+        return evaluate_project(planned_phases(project, base, self.models), base, self.models, checklist=checklist)
 
     @cached_property
     def project_replanned(self):

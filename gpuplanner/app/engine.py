@@ -187,9 +187,11 @@ def project_result(project: Any, scenario: Scenario, base_dir: Path | None = Non
                    checklist: dict[str, bool] | None = None) -> Any:
     """The Project page's answer: :func:`core.project.evaluate_project` of ``project`` on the plan the window
     shows (raises the core's error)."""
+    from gpuplanner.app.answer import planned_phases
     from gpuplanner.core.project import evaluate_project
 
     models = ModelFiles(base_dir)
+    project = planned_phases(project, scenario, models)
     return keep_deadline(evaluate_project(project, scenario, models, checklist=checklist), models)
 
 

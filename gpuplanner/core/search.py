@@ -3445,10 +3445,23 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
                 out.append(line)
     out.extend(_rollout_line(s, p))
     if p.mfu is not None:
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."),
-            {"mfu": p.mfu, "cpt": p.cost_per_million_tokens, "cur": p.currency}))
+        out.append(_utilisation_line(s, p))
     return out
+
+
+def _utilisation_line(s: Scenario, p: Any) -> Msg:
+    """The plan's MFU and cost per million tokens. An FP8 plan's MFU is counted on the card's dense BF16 peak
+    (timing: ``mfu = tokens/s × model FLOPs / peak16``; advisor.FP8_CEILINGS, the published FP8 runs it is checked
+    against, count the same way), so it can pass 100%: the line names that peak (advice17: an FP8 Qwen2.5-14B on
+    8 × H20 read "Estimated utilisation 123% of peak")."""
+    args = {"mfu": p.mfu, "cpt": p.cost_per_million_tokens, "cur": p.currency}
+    if s.training.precision == "fp8":
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Estimated utilisation {mfu:.0%} of the card's BF16 peak (FP8 plans are counted on the BF16 figure, "
+                 "as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) "
+                 "→ {cpt:,.2f} {cur} per million tokens."), args)
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."), args)
 
 
 def _slow_network(s: Scenario, p: Any, net: str, tier: str) -> list[Msg]:

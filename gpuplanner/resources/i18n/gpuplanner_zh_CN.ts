@@ -4912,6 +4912,10 @@
         <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历时间 {span}，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
+        <source>Estimated utilisation {mfu:.0%} of the card&apos;s BF16 peak (FP8 plans are counted on the BF16 figure, as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) → {cpt:,.2f} {cur} per million tokens.</source>
+        <translation>估计利用率为该卡 BF16 峰值的 {mfu:.0%}（FP8 方案按 BF16 算力计，与用来核对它的已发表 FP8 运行一致；FP8 矩阵乘最快可达两倍）→ 每百万 token {cpt:,.2f} {cur}。</translation>
+    </message>
+    <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为峰值的 {mfu:.0%} → 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
