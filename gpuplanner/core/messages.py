@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
 import re as _re
+import math
 
 #: "{nodes} node(s)": a count placeholder right before a word marked "(s)"
 _PLURAL = _re.compile(r"\{(\w+)(?::[^{}]*)?\} ([A-Za-z][\w-]*)\(s\)")
@@ -335,4 +336,10 @@ def deadline_msgs(**days: float) -> dict:
     together (:func:`elapsed_msgs`): "Misses the deadline already at the estimate (7.04 days against 7.00 days)".
     The one way the advisor's, the search's and the report's deadline lines write their spans (issue 35 round 13,
     ux20: they formatted days themselves, "{days:.1f} days against {deadline_days:g}")."""
+    if len(days) == 1:  # the deadline alone, as typed: "Misses the deadline of 14 days", not "14.0" (ux25)
+        from ..formatting import format_typed_days  # pure Python, no Qt
+
+        (k, v), = days.items()
+        if v is not None and math.isfinite(float(v)) and float(v) > 0:
+            return {k: span_msg("days", format_typed_days(v, "en"))}
     return elapsed_msgs("days", **days)
