@@ -141,9 +141,11 @@ def test_a_typed_deadline_reads_as_typed(default_report):
     assert format_typed_days(None) == "—"
     assert deadline_msgs(d=14.0)["d"].render() == "14 days"
     assert deadline_msgs(d=1.0)["d"].render() == "1 day"
-    # two spans compared keep ux20's rule: written together, so they never read alike
+    # beside a plan's days too: ux20's rule (written together, never alike) for the plan, the deadline as typed
     both = deadline_msgs(days=7.04, deadline_days=7.0)
-    assert (both["days"].render(), both["deadline_days"].render()) == ("7.04 days", "7.00 days")
+    assert (both["days"].render(), both["deadline_days"].render()) == ("7.04 days", "7 days")
+    both = deadline_msgs(days=7.001, deadline_days=7.0)
+    assert (both["days"].render(), both["deadline_days"].render()) == ("7.001 days", "7 days")
     assert default_report.task.deadline_days == 14
     html = _html_task(default_report)
     assert "14 days" in html and "14.0 days" not in html
@@ -192,3 +194,10 @@ def test_the_pdf_row_is_the_clis(tmp_path):
     html = _html_plan(build_report_data(answer(doc)))
     assert "rollout generation the training does not hide (RL)" in html
     assert "rollout generation (RL)" not in html
+
+
+def test_every_rollout_part_has_the_panels_short_name():
+    from gpuplanner.core.timing import PART_LABELS, PART_PARENT, ROLLOUT_PART_SHORT
+
+    carved = {k for k, parent in PART_PARENT.items() if parent == "generation"}
+    assert set(ROLLOUT_PART_SHORT) == carved and carved <= set(PART_LABELS)

@@ -5307,6 +5307,15 @@ BREAKDOWN_LABELS = {
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm", "ep_comm")
 #: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`): the step's
 #: own labels, and the pipeline's sends (their exposed part is inside the bubble)
+#: the parts carved out of the rollouts (PART_PARENT "generation") in the few words a narrow view has room for (the
+#: live panel: "of which waiting for the longest 10.1%, loading the weights 0.3%"); the CLI's and the PDF's rows name
+#: the same parts with PART_LABELS, at the same percents (issue 35 round 16, ux25)
+ROLLOUT_PART_SHORT = {
+    "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "waiting for the longest"),
+    "weight_refit": QT_TRANSLATE_NOOP("Timing", "loading the weights"),
+    "nemo_rl_refit_tensors": QT_TRANSLATE_NOOP("Timing", "NeMo RL per-tensor refit"),
+    "rollout_net_allreduce": QT_TRANSLATE_NOOP("Timing", "all-reduces between nodes"),
+}
 #: the rollout schedules that generate while the training runs (timing: only the generation that outlasts it is
 #: in the step; verl one_step_off_policy, OpenRLHF --async_train)
 OVERLAPPED_SCHEDULES = ("one_step_off", "async")

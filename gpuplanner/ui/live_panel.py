@@ -171,19 +171,19 @@ class LivePanel(QWidget):
 
     def rollout_line(self, te, whole: float, parts: dict) -> str:
         """The rollouts' share of each step, the parts carved out of it named as the time-share rows name them
-        (``TimeEstimate.breakdown_labels``), and under an overlapped schedule that it is what the training does not
-        hide."""
-        from gpuplanner.core.timing import OVERLAPPED_SCHEDULES
+        (``timing.ROLLOUT_PART_SHORT``: the rows' parts in fewer words), and under an overlapped schedule that it is
+        what the training does not hide."""
+        from gpuplanner.core.timing import OVERLAPPED_SCHEDULES, ROLLOUT_PART_SHORT
         from gpuplanner.formatting import BREAKDOWN_SHARE_DECIMALS, breakdown_rows
 
-        names = te.breakdown_labels
-        # the rows' own percents (formatting.breakdown_rows: "0.3%", as the CLI and the PDF print them)
-        inner = [self.tr("{0} {1}").format(QCoreApplication.translate("Timing", names[k]), pct)
+        # the rows' own percents (formatting.breakdown_rows: "0.3%", as the CLI and the PDF print them), each part
+        # in the few words the panel has room for (timing.ROLLOUT_PART_SHORT)
+        inner = [self.tr("{0} {1}").format(QCoreApplication.translate("Timing", ROLLOUT_PART_SHORT[k]), pct)
                  for k, pct in breakdown_rows({k: v for k, v in parts.items() if k != "generation"})]
         head = (self.tr("rollouts the training does not hide: {0} of each step") if te.rollout_schedule in
                 OVERLAPPED_SCHEDULES else self.tr("rollouts: {0} of each step")).format(
             format_percent(whole, BREAKDOWN_SHARE_DECIMALS))
-        return head if not inner else self.tr("{0} (of which {1})").format(head, format_list(inner))
+        return head if not inner else self.tr("{0}, of which {1}").format(head, format_list(inner))
 
     def on_scaling(self, res) -> None:
         self.scaling_chart.set_deadline_days(self.model.scenario.constraints.deadline_days)

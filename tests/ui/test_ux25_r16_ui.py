@@ -51,8 +51,9 @@ def test_the_live_panel_states_the_whole_rollout_share(make_window, qtbot, tmp_p
     want = f"rollouts the training does not hide: {format_percent(whole, 1)} of each step"
     qtbot.waitUntil(lambda: want in panel.time_value.text(), timeout=5000)
     line = next(ln for ln in panel.time_value.text().splitlines() if ln.startswith("rollouts"))
-    # the parts as the CLI's rows write them (label and percent)
-    assert f"rollouts: waiting for the longest completion {format_percent(parts['rollout_wait_longest'], 1)}" in line
+    # the parts at the CLI's rows' percents, in the panel's few words
+    assert f", of which waiting for the longest {format_percent(parts['rollout_wait_longest'], 1)}" in line, line
+    assert f"loading the weights {format_percent(parts['weight_refit'], 1)}" in line, line
     assert "rollout generation: " not in panel.time_value.text()
 
 
@@ -60,7 +61,7 @@ def test_the_live_panel_in_chinese_names_the_parts(make_window, qtbot, tmp_path,
     language.install("zh_CN")
     w = _open(make_window, qtbot, tmp_path, _grpo("async"))
     qtbot.waitUntil(lambda: "训练未能掩盖的采样：占每步的" in w.live.time_value.text(), timeout=5000)
-    assert "（其中采样：等待最长的生成结束" in w.live.time_value.text()
+    assert "，其中等待最长的生成 " in w.live.time_value.text(), w.live.time_value.text()
 
 
 def test_the_quotes_note_column_is_readable(make_window, qtbot):

@@ -1560,7 +1560,7 @@
     </message>
     <message>
         <source>Rent: this job alone ({days}) costs {rent} to rent; a job of {days} is no reason to buy {servers} ({price}).</source>
-        <translation>建议租用：仅这一个任务（{days}）租用需 {rent}；{days}的任务不足以成为购买{servers}（{price}）的理由。</translation>
+        <translation>建议租用：仅这一个任务（{days}）租用需 {rent}；{days}的任务不足以成为购买 {servers}（{price}）的理由。</translation>
     </message>
     <message>
         <source>Owning is a question for steady work over the servers&apos; {y} years: to weigh it, enter the period and its jobs on the Hardware page (Period compared, Jobs in the period).</source>
@@ -3427,8 +3427,8 @@
         <translation>采样：占每步的 {0}</translation>
     </message>
     <message>
-        <source>{0} (of which {1})</source>
-        <translation>{0}（其中{1}）</translation>
+        <source>{0}, of which {1}</source>
+        <translation>{0}，其中{1}</translation>
     </message>
     <message>
         <source>Searching for plans…</source>
@@ -9531,6 +9531,22 @@
     <message>
         <source>Grace host CPU: issuing kernels slower than an x86 server</source>
         <translation>Grace 主机 CPU：下发内核比 x86 服务器慢</translation>
+    </message>
+    <message>
+        <source>waiting for the longest</source>
+        <translation>等待最长的生成</translation>
+    </message>
+    <message>
+        <source>loading the weights</source>
+        <translation>加载权重</translation>
+    </message>
+    <message>
+        <source>NeMo RL per-tensor refit</source>
+        <translation>NeMo RL 逐张量权重同步</translation>
+    </message>
+    <message>
+        <source>all-reduces between nodes</source>
+        <translation>跨节点 all-reduce</translation>
     </message>
     <message>
         <source>rollout generation the training does not hide (RL)</source>
