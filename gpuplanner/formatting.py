@@ -305,6 +305,15 @@ def format_time_number(value: float, lang: str | None = None) -> str:
     return format_number(d, days_decimals(round(d, decimals)), lang)  # 0.999 reads "1.0", as 1.0 does
 
 
+def format_typed_days(days: float | None, lang: str | None = None) -> str:
+    """A span the user typed in days (the deadline) as typed: a whole number without decimals ("14", was "14.0"),
+    else as every span (:func:`format_time_number`: "7.5"); "—" for none (issue 35 round 16, ux25)."""
+    if days is None or not math.isfinite(float(days)):
+        return "—"
+    d = float(days)
+    return format_number(d, 0, lang) if d == round(d) and abs(d) >= 1 else format_time_number(d, lang)
+
+
 def format_days_span(lo: float, hi: float, lang: str | None = None) -> tuple[str, str]:
     """A plan's likely range of calendar days (:func:`format_span` at :func:`days_decimals` of its upper end)."""
     return format_span(lo, hi, days_decimals(hi), lang)
@@ -332,6 +341,13 @@ def plan_span_unit(days: float, band: tuple[float, float] | None = None) -> str:
     "22.8 hours" beside "1.05 days" (issue 35 round 14, ux22; below one day in hours, ux21)."""
     vals = [float(days)] + ([] if band is None else [float(band[0]), float(band[1])])
     return elapsed_unit(max((abs(v) for v in vals if math.isfinite(v)), default=0.0))
+
+
+def comparison_unit(plan_days: float, band: tuple[float, float] | None = None) -> str:
+    """The one unit a sentence comparing other plans with a plan reads in: that plan's own headline unit
+    (:func:`plan_span_unit`), so "91 hours for ¥721, against 7.9 hours for ¥667 with the chosen plan" sits under a
+    plan every view gives in hours, not "3.8 days … against 0.33 days" (issue 35 round 16, ux25)."""
+    return plan_span_unit(plan_days, band)
 
 
 def format_plan_span(days: float, band: tuple[float, float] | None = None, lang: str | None = None,

@@ -127,7 +127,7 @@ def test_refusal_says_the_fit_instead_plan_misses_the_deadline():
     offload = [m for m in lines if "offload_params" in m.render()]
     assert len(offload) == 1
     text = offload[0].render()
-    assert offload[0].params["days"] > 7 and "misses the deadline of 7.0 days" in text  # the one span formatter (ux20)
+    assert offload[0].params["days"] > 7 and "misses the deadline of 7 days" in text  # the one span formatter (ux20; whole days as typed: ux25)
     assert text.endswith("Your choice is kept; change it to plan with this.")
 
 
@@ -141,9 +141,9 @@ def test_fit_instead_misses_by_constraint():
     both = NS(meets_deadline=False, within_budget=False, currency="CNY")
     ok = NS(meets_deadline=True, within_budget=True, currency="CNY")
     assert search._fit_instead_misses(scen(7, None), ok) is None
-    assert "deadline of 7.0 days" in search._fit_instead_misses(scen(7, None), late).render()
+    assert "deadline of 7 days" in search._fit_instead_misses(scen(7, None), late).render()
     m = search._fit_instead_misses(scen(7, 1000), both).render()
-    assert "deadline of 7.0 days" in m and "budget" in m
+    assert "deadline of 7 days" in m and "budget" in m
     assert search._fit_instead_misses(scen(None, None), both) is None
 
 

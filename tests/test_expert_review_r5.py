@@ -44,7 +44,7 @@ def test_the_search_says_no_plan_meets_both_the_deadline_and_the_budget(budget_r
     the two constraints cannot both be met, what the deadline costs, and what the budget buys."""
     s, res = budget_run
     lines = [n.render() for n in res.notes]
-    head = next((t for t in lines if t.startswith("No plan meets both the deadline of 3.0 days and the budget of "
+    head = next((t for t in lines if t.startswith("No plan meets both the deadline of 3 days and the budget of "
                                                   "¥5,000")), None)
     assert head is not None, lines
     assert f"¥{res.plans[0].cost:,.0f}" in head, head

@@ -29,8 +29,9 @@ def test_a_part_server_plan_says_what_it_uses():
     assert "one 8-GPU server (the plan uses 4 of its GPUs)" in text, text
     assert "each" not in text, text
     assert "1 server with 8 GPUs each" not in _sentence(1, 8, 8).render()
-    assert "one 8-GPU server for it" in _sentence(1, 8, 8).render()
-    assert "2 servers with 8 GPUs each for it" in _sentence(2, 8, 16).render()
+    # a 1.5-day job is no build decision (ux25): the servers named as what the job is no reason to buy
+    assert "no reason to buy one 8-GPU server (¥2,000,000)" in _sentence(1, 8, 8).render()
+    assert "no reason to buy 2 servers with 8 GPUs each (¥4,000,000)" in _sentence(2, 8, 16).render()
     assert "2 servers with 8 GPUs each (the plan uses 12 of their GPUs)" in _sentence(2, 8, 12).render()
 
 

@@ -173,7 +173,7 @@ def test_chinese_chart_texts_come_from_the_translation_and_the_formatter(example
     scaling = charts["scaling"][0]
     texts = [t for t, _r in scaling.texts]
     assert [s for _v, s in scaling.x_ticks] == [format_count(n, "zh_CN") for n, _d in sorted(examples["8b"].scaling)]
-    assert zh("deadline {d} d").format(d="14.0") in texts
+    assert zh("deadline {d} d").format(d="14") in texts  # the typed deadline as typed (ux25; was "14.0")
     # no English template left in any chart of the Chinese report
     for key, (chart, legend) in charts.items():
         for text, _r in chart.texts:
@@ -351,7 +351,7 @@ def test_far_deadline_leaves_the_cost_axis_on_the_plans(app, lang):
     assert deadline and deadline > 3 * max(days)
     chart, legend = draw_cost_time_chart(data)
     assert chart.x.hi < deadline / chart_time_unit(data)[1]  # the axis in the chosen plan's unit (hours; ux23)
-    assert any(t.startswith("deadline 10.0 d, right of the chart") for t, _k in legend)
+    assert any(t.startswith("deadline 10 d, right of the chart") for t, _k in legend)  # as typed (ux25)
     chosen = next((lbl, d, c) for lbl, d, c, ch in data.cost_vs_time if ch)
     box = next(r for t, r in chart.texts if t == chosen[0])
     per = chart_time_unit(data)[1]

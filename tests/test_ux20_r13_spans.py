@@ -45,9 +45,10 @@ def test_point_miss_line_writes_both_spans_through_the_formatter():
             "cur": "CNY"}
     text = _point_miss_msg(miss).render()
     # was "(7.0 days against 7)": the plan's days to one decimal, the deadline bare and without its unit
-    assert "(7.04 days against 7.00 days)" in text, text
+    # (ux25: the typed deadline as typed, "7 days"; was "7.00 days")
+    assert "(7.04 days against 7 days)" in text, text
     both = dict(miss, budget=True, budget_cap=0.5, cost=1.0)
-    assert "(7.04 days against 7.00 days; " in _point_miss_msg(both).render()
+    assert "(7.04 days against 7 days; " in _point_miss_msg(both).render()
 
 
 def test_deadline_msgs_write_spans_together_and_in_days():
@@ -56,7 +57,8 @@ def test_deadline_msgs_write_spans_together_and_in_days():
     out = {k: v.render() for k, v in deadline_msgs(a=30.0, b=0.25, c=2.0).items()}
     # days, whatever the size (the deadline is typed in days; the Plans table's column is in days), each number as
     # format_time_number writes a plan's days
-    assert out == {"a": "30.0 days", "b": "0.25 days", "c": "2.0 days"}, out
+    # (ux25: whole days as typed, "30 days", "2 days"; were "30.0", "2.0")
+    assert out == {"a": "30 days", "b": "0.25 days", "c": "2 days"}, out
     assert deadline_msgs(a=math.inf, b=1.0)["a"] == "—"
 
 
@@ -68,8 +70,10 @@ def _lines(text: str, pattern: str) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_cli_and_pdf_print_the_deadline_spans_alike(app, capsys, tmp_path, lang):
     """The same scenario's deadline lines in ``gpuplanner plan`` and in the PDF: the deadline reads
-    ``format_elapsed(2, lang, "days")`` ("2.0 days" / "2.0 天") in both, and the PDF says each miss once."""
-    span = format_elapsed(2.0, lang, "days")
+    ``format_elapsed(2, lang, "days")`` ("2.0 days" / "2.0 天") in both, and the PDF says each miss once.
+    (Issue 35 r16 ux25: a deadline alone reads as typed, "2 days" / "2 天" — ``formatting.format_typed_days`` —
+    in both alike; the old "2.0 days" is now the form that must not appear.)"""
+    span = format_elapsed(2.0, lang, "days").replace("2.0", "2")
     assert run_cli(["plan", str(LATE), "--top", "3", "--lang", lang]) == 0
     cli = capsys.readouterr().out
     pdf = tmp_path / f"{lang}.pdf"
@@ -79,11 +83,11 @@ def test_cli_and_pdf_print_the_deadline_spans_alike(app, capsys, tmp_path, lang)
     if lang == "en":
         warn = f"Misses the deadline of {span}."
         note = f"No plan meets the deadline of {span} within 8 GPUs"
-        bare = r"deadline of 2 days|against 2\)"
+        bare = r"deadline of 2\.0 days|against 2\)"
     else:
         warn = f"赶不上 {span}的截止时间。"
         note = f"没有方案能赶上 {span}的截止时间"
-        bare = r"赶上 2 天|截止 2 天"
+        bare = r"赶上 2\.0 天|截止 2\.0 天"
     for where, out in (("cli", cli), ("pdf", text)):
         assert warn in out, (where, out[:2000])
         assert note in out, (where, out[:2000])

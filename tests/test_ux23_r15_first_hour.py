@@ -141,7 +141,8 @@ def test_the_scaling_chart_labels_the_plan_with_its_headline(lang, code):
     title = QCoreApplication.translate("Report", "training hours")
     assert title in texts and title in [t for t, _r in draw_cost_time_chart(data)[0].texts]
     # the deadline keeps the days it was typed in
-    assert QCoreApplication.translate("Report", "deadline {d} d").format(d="14.0") in texts
+    # the typed 14-day deadline as typed (ux25: was "deadline 14.0 d")
+    assert QCoreApplication.translate("Report", "deadline {d} d").format(d="14") in texts
 
 
 def test_a_plan_in_days_keeps_its_charts_in_days(lang):

@@ -139,9 +139,7 @@ def text_lines(ev, data: dict) -> list[str]:
     band = likely_range(ev, ev.currency)  # the headline's precision (formatting.format_days_band; mend10c)
     if band is not None:
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(*band))
-    from ..core.timing import BREAKDOWN_LABELS
-
-    share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
+    share_names = {k: translate("Timing", v) for k, v in ev.time.breakdown_labels.items()}
     tb = breakdown_rows(ev.time.breakdown)  # the rows the Plans details and the PDF show too
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)

@@ -1154,6 +1154,36 @@ def _horizon_msg(months: float) -> Msg:
     return elapsed_msg(months * HOURS_PER_MONTH / 24.0)
 
 
+#: a single job shorter than this (months; four weeks) is no build decision: the planning guide's rent-vs-build
+#: rule weighs building for "long steady work" only, and its whole-machine rule starts at "more than ~40 hours a
+#: week for several weeks" (shared/notes/planning-guide.md, "Rent vs build", "Whole machine vs card-hours"; issue 35
+#: round 16, ux25: a 7.9-hour job's line compared ¥667 of rent with ¥2,000,000 of servers)
+SHORT_JOB_MONTHS = 28.0 * 24.0 / HOURS_PER_MONTH
+
+
+def _short_job_sentence(b: BuildInputs, rent_total: float, days: float, u: float | None, price: float,
+                        servers: dict) -> Msg:
+    """The rent-or-build line of a single short job: what renting it costs, and what would make building a question
+    (steady work over the servers' life: the break-even utilisation every view states under it, from the same
+    :func:`rent_vs_build` figures), with the fields that state a period of steady work."""
+    from gpuplanner.formatting import format_money, format_sig  # pure Python, no Qt
+    from .messages import elapsed_msg
+
+    args = {**servers, "days": elapsed_msg(days), "rent": format_money(rent_total, b.currency, decimals=0),
+            "price": format_money(price, b.currency, decimals=0), "y": format_sig(b.depreciation_years or 0, 6)}
+    head = Msg(CTX, QT_TRANSLATE_NOOP(
+        "Cost", "Rent: this job alone ({days}) costs {rent} to rent; a job of {days} is no reason to buy "
+                "{servers} ({price})."), args)
+    if u is not None:
+        tail = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Owning is a question for steady work over the servers' {y} years: to weigh it, enter the "
+                    "period and its jobs on the Hardware page (Period compared, Jobs in the period)."), args)
+    else:
+        tail = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "At these prices owning never pays off, even with the servers busy all the time."), {})
+    return Msg(CTX, QT_TRANSLATE_NOOP("Cost", "{head} {tail}"), {"head": head, "tail": tail})
+
+
 def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, build_total: float, jobs: int,
                     single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
@@ -1172,6 +1202,8 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
             "Cost", "No purchase price is known for {servers}: enter one on the Hardware page "
                     "to compare building with renting (renting costs {rent})."),
             {**servers, **money, "cur": cur})
+    elif single_job and H < SHORT_JOB_MONTHS and verdict == "rent":
+        sentence = _short_job_sentence(b, rent_total, days, u, (b.machine_price or 0.0) * b.machines, servers)
     else:
         if single_job:
             head = Msg(CTX, QT_TRANSLATE_NOOP(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
 import re as _re
+import math
 
 #: "{nodes} node(s)": a count placeholder right before a word marked "(s)"
 _PLURAL = _re.compile(r"\{(\w+)(?::[^{}]*)?\} ([A-Za-z][\w-]*)\(s\)")
@@ -332,7 +333,16 @@ def plan_span_msgs(days: float, compute_days: float | None = None, band=None) ->
 def deadline_msgs(**days: float) -> dict:
     """A plan's calendar days and a deadline as message parameters, in days (the unit the deadline is typed in and
     the Plans table's calendar-days column shows, at its precision: ``formatting.format_time_number``) and written
-    together (:func:`elapsed_msgs`): "Misses the deadline already at the estimate (7.04 days against 7.00 days)".
+    together (:func:`elapsed_msgs`): "Misses the deadline already at the estimate (7.04 days against 7 days)"; a
+    whole number of days (the typed deadline) without decimals (``formatting.format_typed_days``; ux25).
     The one way the advisor's, the search's and the report's deadline lines write their spans (issue 35 round 13,
     ux20: they formatted days themselves, "{days:.1f} days against {deadline_days:g}")."""
-    return elapsed_msgs("days", **days)
+    from ..formatting import format_typed_days  # pure Python, no Qt
+
+    out = elapsed_msgs("days", **days)
+    # a deadline is typed in whole days: it reads as typed, "14 days" (was "14.0"), also beside a plan's days ("7.04
+    # days against 7 days"); a plan's computed days are never a whole number to the last bit (issue 35 r16, ux25)
+    for k, v in days.items():
+        if v is not None and math.isfinite(float(v)) and float(v) >= 1 and float(v) == round(float(v)):
+            out[k] = span_msg("days", format_typed_days(v, "en"))
+    return out

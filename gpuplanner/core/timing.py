@@ -5307,6 +5307,20 @@ BREAKDOWN_LABELS = {
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm", "ep_comm")
 #: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`): the step's
 #: own labels, and the pipeline's sends (their exposed part is inside the bubble)
+#: the parts carved out of the rollouts (PART_PARENT "generation") in the few words a narrow view has room for (the
+#: live panel: "of which waiting for the longest 10.1%, loading the weights 0.3%"); the CLI's and the PDF's rows name
+#: the same parts with PART_LABELS, at the same percents (issue 35 round 16, ux25)
+ROLLOUT_PART_SHORT = {
+    "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "waiting for the longest"),
+    "weight_refit": QT_TRANSLATE_NOOP("Timing", "loading the weights"),
+    "nemo_rl_refit_tensors": QT_TRANSLATE_NOOP("Timing", "NeMo RL per-tensor refit"),
+    "rollout_net_allreduce": QT_TRANSLATE_NOOP("Timing", "all-reduces between nodes"),
+}
+#: the rollout schedules that generate while the training runs (timing: only the generation that outlasts it is
+#: in the step; verl one_step_off_policy, OpenRLHF --async_train)
+OVERLAPPED_SCHEDULES = ("one_step_off", "async")
+#: the rollouts' row under those schedules (:attr:`TimeEstimate.breakdown_labels`)
+GENERATION_EXPOSED_LABEL = QT_TRANSLATE_NOOP("Timing", "rollout generation the training does not hide (RL)")
 HIDDEN_LABELS = {k: BREAKDOWN_LABELS[k] for k in HIDDEN_KEYS if k in BREAKDOWN_LABELS}
 HIDDEN_LABELS["pp_p2p"] = QT_TRANSLATE_NOOP("Timing", "pipeline point-to-point sends")
 SECONDS_PER_DAY = 86400.0
@@ -5344,6 +5358,18 @@ class TimeEstimate:
     parts: dict[str, float] = field(default_factory=dict)
     #: the training passes' MFU (RL: without rollout generation; else the MFU): what the MFU grade reads
     mfu_training: float | None = None
+    #: RL: the rollout schedule timed (``methods.MethodProfile.schedule``: on_policy | one_step_off | async); under
+    #: the overlapped two only what outlasts the training is in ``seconds["generation"]`` (:func:`time_arrays`)
+    rollout_schedule: str = ""
+
+    @property
+    def breakdown_labels(self) -> dict[str, str]:
+        """:data:`BREAKDOWN_LABELS` for this estimate: under an overlapped rollout schedule the rollouts' row says
+        it is what the training does not hide (the CLI, the Plans details and the PDF read this one table, so
+        their rows agree; issue 35 round 16, ux25)."""
+        if self.rollout_schedule in OVERLAPPED_SCHEDULES:
+            return {**BREAKDOWN_LABELS, "generation": GENERATION_EXPOSED_LABEL}
+        return BREAKDOWN_LABELS
 
     @property
     def communication(self) -> dict[str, dict[str, float]]:
@@ -5385,6 +5411,19 @@ class TimeEstimate:
                 out[parent] -= share
                 out[k] = share
         return out
+
+    @property
+    def rollout_shares(self) -> tuple[float, dict[str, float]] | None:
+        """An RL step's rollouts as shares of the step: the whole (``seconds["generation"]``: the generation left
+        exposed, the refit included) and its named parts as :attr:`breakdown` gives them (the remainder
+        ``generation`` and the parts :data:`PART_PARENT` carves out of it: waiting for the longest, loading the
+        weights, …), so a view that states the whole names the same parts the CLI's and the PDF's rows do (the live
+        panel read the remainder alone, 16% where the rollouts took 26%; issue 35 round 16, ux25). None: no RL."""
+        if "generation" not in self.seconds:
+            return None
+        shares = self.breakdown
+        keys = ["generation"] + [k for k, p in PART_PARENT.items() if p == "generation" and shares.get(k, 0.0) > 0.0]
+        return sum(shares.get(k, 0.0) for k in keys), {k: shares.get(k, 0.0) for k in keys}
 
     @property
     def largest_overhead(self) -> tuple[str, float]:
@@ -5756,5 +5795,6 @@ def time_estimate(r: Any) -> TimeEstimate:
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
         mfu_training=_scalar(out["mfu_training"]),
         attention_kernel=attention_kernel_in_force(s, gf),
+        rollout_schedule=kw["profile"].schedule if kw["profile"].rl else "",
     )
 

@@ -15,7 +15,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 from __future__ import annotations
 
 from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
-from gpuplanner.formatting import format_time_number, gpu_display_name
+from gpuplanner.formatting import comparison_unit, format_time_number, gpu_display_name
 
 import math
 import re
@@ -561,11 +561,14 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> lis
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "{span} for {cost}; the chosen plan does not fit in GPU memory."),
                         {"span": elapsed_msgs(span=alt.calendar_days)["span"], "cost": fmt_money(alt.cost, task.currency)}))
     elif alt.cost is not None and chosen.cost is not None:
-        # one message in the unit of the longer span, written together so two different plans never read alike
-        # (core.messages.elapsed_msgs: hours when both are below a day, as each headline; ux20, ux21, ux22)
+        # one message in one unit, written together so two different plans never read alike (core.messages.
+        # elapsed_msgs; ux20, ux21, ux22); the unit is the chosen plan's own headline unit (formatting.
+        # comparison_unit): "91 hours … against 7.9 hours", not "3.8 days … against 0.33 days" under a plan every
+        # other view gives in hours (issue 35 round 16, ux25)
+        unit = comparison_unit(chosen.calendar_days, chosen.evaluation.calendar_days_band)
         out.append(Text(CTX, QT_TRANSLATE_NOOP(
             CTX, "{span} for {cost}, against {cspan} for {ccost} with the chosen plan."),
-            {**elapsed_msgs(span=alt.calendar_days, cspan=chosen.calendar_days),
+            {**elapsed_msgs(unit, span=alt.calendar_days, cspan=chosen.calendar_days),
              "cost": fmt_money(alt.cost, task.currency), "ccost": fmt_money(chosen.cost, task.currency)}))
     if not p.meets_deadline and task.deadline_days:
         # the search's own warning, word for word (its span through messages.deadline_msgs): the PDF printed it

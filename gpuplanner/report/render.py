@@ -48,7 +48,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import (colon, format_clauses, format_list, format_mfu, format_phrases, format_sentences,
+from gpuplanner.formatting import (colon, format_typed_days, format_clauses, format_list, format_mfu, format_phrases, format_sentences,
                                    join_clause, paren, plural_s)
 
 CTX = "Report"
@@ -387,7 +387,7 @@ def draw_scaling_chart(data: ReportData):
     deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
     if deadline:
         chart.hline(deadline, deadline_pen)
-        chart.label(translate("Report", "deadline {d} d").format(d=fmt_days(data.task.deadline_days)), xs[0], deadline,
+        chart.label(translate("Report", "deadline {d} d").format(d=format_typed_days(data.task.deadline_days)), xs[0], deadline,
                     (0.0, 1.0), (0, -2))
     chart.polyline(ideal_pts, ideal_pen)
     chart.polyline(list(zip(xs, ys)), line_pen)
@@ -553,7 +553,7 @@ def draw_cost_time_chart(data: ReportData):
                (translate("Report", "other GPU counts / plans"), charts.legend_key(symbol="t"))]
     if deadline:
         entries.append((translate("Report", "deadline {d} d, right of the chart: every plan meets it").format(
-            d=fmt_days(data.task.deadline_days)) if far else translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
+            d=format_typed_days(data.task.deadline_days)) if far else translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
     if budget:
         entries.append((translate("Report", "budget"), charts.legend_key(line=budget_pen)))
     return chart, entries
@@ -850,7 +850,7 @@ def _html_task(data: ReportData) -> str:
         train=format_params(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(
         f=format_flops(t.total_flops), fpt=format_flops(t.flops_per_token))
-    deadline = translate("Report", "{d} days").format(d=fmt_days(t.deadline_days)) if t.deadline_days else \
+    deadline = translate("Report", "{d} days").format(d=format_typed_days(t.deadline_days)) if t.deadline_days else \
         translate("Report", "none set")
     budget = fmt_money(t.budget, t.currency) if t.budget else translate("Report", "none set")
     pattern = translate("Report", "{h} hours per week, {phase}").format(h=format_sig(t.hours_per_week),
@@ -976,9 +976,7 @@ def _html_plan(data: ReportData) -> str:
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
                  num_cols={1}, widths=[70, 30])
     if p.time_breakdown:
-        from ..core.timing import BREAKDOWN_LABELS
-
-        names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
+        names = {k: translate("Timing", v) for k, v in p.evaluation.time.breakdown_labels.items()}
         from ..formatting import breakdown_rows
 
         rows = [[names.get(k, k), pct] for k, pct in breakdown_rows(p.time_breakdown)]  # the CLI's rows too

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpuplanner.formatting import (format_money, format_number, format_percent, format_mfu, format_sig,
-                                   format_params, format_sentences, gpu_display_name)
+                                   format_list, format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -143,10 +143,11 @@ class LivePanel(QWidget):
         # one message in the one unit of the plan's whole range (formatting.format_plan_time; ux21, ux22)
         head, compute, span_rng = plan_span_msgs(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
         lines = [self.tr("{0} in calendar time ({1} of compute)").format(tr_msg(head), tr_msg(compute))]
-        # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
-        if "generation" in ev.time.breakdown:
-            lines.append(self.tr("rollout generation: {0} of each step").format(
-                format_percent(ev.time.breakdown["generation"], 0)))
+        # RL: the rollouts' whole share of the step and its named parts, the CLI's and the PDF's rows
+        # (TimeEstimate.rollout_shares; the remainder alone read 16% where the rollouts took 26%: ux25)
+        rollouts = ev.time.rollout_shares
+        if rollouts is not None:
+            lines.append(self.rollout_line(ev.time, *rollouts))
         set_text(self.time_value, "\n".join(lines))
         plan = [self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
                                                      format_mfu(ev.mfu))]
@@ -167,6 +168,22 @@ class LivePanel(QWidget):
         if self.time_value.toolTip() != tip:
             self.time_value.setToolTip(tip)
         self.scaling_chart.set_deadline_days(ev.deadline_days)
+
+    def rollout_line(self, te, whole: float, parts: dict) -> str:
+        """The rollouts' share of each step, the parts carved out of it named as the time-share rows name them
+        (``timing.ROLLOUT_PART_SHORT``: the rows' parts in fewer words), and under an overlapped schedule that it is
+        what the training does not hide."""
+        from gpuplanner.core.timing import OVERLAPPED_SCHEDULES, ROLLOUT_PART_SHORT
+        from gpuplanner.formatting import BREAKDOWN_SHARE_DECIMALS, breakdown_rows
+
+        # the rows' own percents (formatting.breakdown_rows: "0.3%", as the CLI and the PDF print them), each part
+        # in the few words the panel has room for (timing.ROLLOUT_PART_SHORT)
+        inner = [self.tr("{0} {1}").format(QCoreApplication.translate("Timing", ROLLOUT_PART_SHORT[k]), pct)
+                 for k, pct in breakdown_rows({k: v for k, v in parts.items() if k != "generation"})]
+        head = (self.tr("rollouts the training does not hide: {0} of each step") if te.rollout_schedule in
+                OVERLAPPED_SCHEDULES else self.tr("rollouts: {0} of each step")).format(
+            format_percent(whole, BREAKDOWN_SHARE_DECIMALS))
+        return head if not inner else self.tr("{0}, of which {1}").format(head, format_list(inner))
 
     def on_scaling(self, res) -> None:
         self.scaling_chart.set_deadline_days(self.model.scenario.constraints.deadline_days)

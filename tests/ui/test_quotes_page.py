@@ -124,10 +124,14 @@ def test_offers_table_fits_at_1280x800_without_a_horizontal_scroll(make_window, 
         assert sum(widths[:-1]) < t.viewport().width(), (widths, t.viewport().width())
         assert t.horizontalScrollBar().maximum() == 0, (widths, t.viewport().width(), hh.length())
         fm = t.fontMetrics()
+        from gpuplanner.ui.pages.quotes_page import _two_line_width
+
         for c in range(hh.count() - 1):  # nothing cut: each column at least as wide as its text and its box
             for r in range(t.rowCount()):
                 cell = t.cellWidget(r, c)
-                need = cell.sizeHint().width() if cell is not None else fm.horizontalAdvance(t.item(r, c).text())
+                # (ux25: the GPU's name on two lines, its wider line, so the note has room to be read)
+                need = cell.sizeHint().width() if cell is not None else (
+                    _two_line_width(fm, t.item(r, c).text()) if c == 0 else fm.horizontalAdvance(t.item(r, c).text()))
                 assert need <= widths[c], (lang, c, need, widths[c])
         note = t.item(0, t.columnCount() - 1)
         assert note.text() and note.toolTip() == note.text()  # the note, elided in its column, whole on hover

@@ -1559,6 +1559,18 @@
         <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
     </message>
     <message>
+        <source>Rent: this job alone ({days}) costs {rent} to rent; a job of {days} is no reason to buy {servers} ({price}).</source>
+        <translation>建议租用：仅这一个任务（{days}）租用需 {rent}；{days}的任务不足以成为购买 {servers}（{price}）的理由。</translation>
+    </message>
+    <message>
+        <source>Owning is a question for steady work over the servers&apos; {y} years: to weigh it, enter the period and its jobs on the Hardware page (Period compared, Jobs in the period).</source>
+        <translation>是否自建，要看服务器 {y} 年内是否有稳定的工作量：如需比较，请在“硬件”页填写“比较期间”和“期间内任务数”。</translation>
+    </message>
+    <message>
+        <source>At these prices owning never pays off, even with the servers busy all the time.</source>
+        <translation>按这些价格，即使服务器一直满负荷，自有也永远不划算。</translation>
+    </message>
+    <message>
         <source>No purchase price is known for {servers}: enter one on the Hardware page to compare building with renting (renting costs {rent}).</source>
         <translation>{servers}没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent}）。</translation>
     </message>
@@ -3371,10 +3383,6 @@
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
     <message>
-        <source>rollout generation: {0} of each step</source>
-        <translation>采样生成：占每步的 {0}</translation>
-    </message>
-    <message>
         <source>{0} · {1} total, {2} active params</source>
         <translation>{0} · 总参数 {1}，激活 {2}</translation>
     </message>
@@ -3405,6 +3413,22 @@
     <message>
         <source>Likely range: {0}{1}.</source>
         <translation>可能范围：{0}{1}。</translation>
+    </message>
+    <message>
+        <source>{0} {1}</source>
+        <translation>{0} {1}</translation>
+    </message>
+    <message>
+        <source>rollouts the training does not hide: {0} of each step</source>
+        <translation>训练未能掩盖的采样：占每步的 {0}</translation>
+    </message>
+    <message>
+        <source>rollouts: {0} of each step</source>
+        <translation>采样：占每步的 {0}</translation>
+    </message>
+    <message>
+        <source>{0}, of which {1}</source>
+        <translation>{0}，其中{1}</translation>
     </message>
     <message>
         <source>Searching for plans…</source>
@@ -9577,6 +9601,26 @@
         <translation>Grace 主机 CPU：下发内核比 x86 服务器慢</translation>
     </message>
     <message>
+        <source>waiting for the longest</source>
+        <translation>等待最长的生成</translation>
+    </message>
+    <message>
+        <source>loading the weights</source>
+        <translation>加载权重</translation>
+    </message>
+    <message>
+        <source>NeMo RL per-tensor refit</source>
+        <translation>NeMo RL 逐张量权重同步</translation>
+    </message>
+    <message>
+        <source>all-reduces between nodes</source>
+        <translation>跨节点 all-reduce</translation>
+    </message>
+    <message>
+        <source>rollout generation the training does not hide (RL)</source>
+        <translation>训练未能掩盖的采样生成（强化学习）</translation>
+    </message>
+    <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
@@ -10844,6 +10888,14 @@
     <message>
         <source>Per optimizer step: {0} sequences (micro-batch {1} × data-parallel {2} × accumulation {3}).</source>
         <translation>每个优化器步骤：{0} 条序列（微批次 {1} × 数据并行 {2} × 累积 {3}）。</translation>
+    </message>
+    <message>
+        <source>While each step trains, the next step&apos;s rollouts ({0} prompt + {1} completion tokens each) are generated; only generation that outlasts the training, and loading the new weights, add to the step.</source>
+        <translation>每步训练的同时生成下一步的采样（每次 {0} 个提示 token + {1} 个回答 token）；只有比训练更久的生成部分以及加载新权重会计入步时。</translation>
+    </message>
+    <message>
+        <source>Rollouts ({0} prompt + {1} completion tokens each) are generated up to {2} step(s) ahead while the training runs; only generation that outlasts the training, and loading the new weights, add to the step.</source>
+        <translation>训练进行的同时，最多提前 {2} 步生成采样（每次 {0} 个提示 token + {1} 个回答 token）；只有比训练更久的生成部分以及加载新权重会计入步时。</translation>
     </message>
     <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>

@@ -821,10 +821,9 @@ class PlansPage(BasePage):
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
         if ev.time.breakdown:
-            from gpuplanner.core.timing import BREAKDOWN_LABELS
             from gpuplanner.formatting import breakdown_rows
 
-            names = {k: QCoreApplication.translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
+            names = {k: QCoreApplication.translate("Timing", v) for k, v in ev.time.breakdown_labels.items()}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{pct}</td></tr>"
                             for k, pct in breakdown_rows(ev.time.breakdown))  # the CLI's and the PDF's rows
             from gpuplanner.core.timing import HIDDEN_LABELS

@@ -82,6 +82,10 @@ class QuotesPage(BasePage):
         lv = QVBoxLayout(sheet)
         self.terms = self._table(2)
         self.offers = self._table(len(_OFFER_COLS))
+        # the note wraps onto more lines as its column narrows or widens (ux25: one line of 49 px read "A80… list…")
+        self.offers.setWordWrap(True)
+        self.offers.horizontalHeader().sectionResized.connect(
+            lambda col, _old, _new: col == self.offers.columnCount() - 1 and self.offers.resizeRowsToContents())
         self.answers = self._table(4)
         self.terms_label, self.offers_label = QLabel(), QLabel()
         self.add_offer_btn = QPushButton()
@@ -248,9 +252,13 @@ class QuotesPage(BasePage):
             t.resizeColumnToContents(c)
             boxes = [t.cellWidget(r, c).sizeHint().width() for r in range(t.rowCount()) if t.cellWidget(r, c)]
             t.setColumnWidth(c, max([t.columnWidth(c), *boxes]))
+            if _OFFER_COLS[c] == "gpu":  # a GPU's name on two lines ("A800 SXM4 / 80GB (China)"): the note's room
+                t.setColumnWidth(c, max([fm.horizontalAdvance(title) + 16, *(
+                    _two_line_width(fm, t.item(r, c).text()) + 12 for r in range(t.rowCount()) if t.item(r, c))]))
         t.horizontalHeader().setStretchLastSection(False)  # the note column stretched again over what is left
         t.setColumnWidth(last, t.horizontalHeader().minimumSectionSize())
         t.horizontalHeader().setStretchLastSection(True)
+        t.resizeRowsToContents()
 
     @staticmethod
     def _gpu_names(short: bool = True) -> dict[str, str]:
@@ -515,6 +523,11 @@ class QuotesPage(BasePage):
         from ..offthread import run_off_gui
 
         run_off_gui(lambda: project_result(project, scenario, base_dir, checklist), then)
+
+
+def _two_line_width(fm, text: str) -> int:
+    """The width ``text`` needs on two lines broken as :func:`_two_lines` breaks a title (its wider line)."""
+    return max(fm.horizontalAdvance(line) for line in _two_lines(text).split("\n"))
 
 
 def _two_lines(title: str) -> str:

@@ -834,10 +834,27 @@ class TrainingPage(BasePage):
         if prof.seqs_per_example == 2:
             text += " " + self.tr("Each example is a chosen and a rejected sequence run together: the micro-batch "
                                   "holds twice the sequences.")
-        if prof.rl:
-            text += " " + self.tr("Each step first generates {0} prompt + {1} completion tokens per rollout.").format(
-                prof.prompt_len, prof.rollout_len)
+        if prof.rl:  # the schedule's own words (methods.MethodProfile.schedule; timing: overlapped, ux25)
+            text += " " + self.rollout_sentence(prof)
         self.obj_info.setText(text)
+
+    def rollout_sentence(self, prof) -> str:
+        """How an RL step gets its rollouts, as the schedule times them (core.timing: on-policy generation comes
+        first; one step off and asynchronous generate while the training runs, only what outlasts it in the step)."""
+        if prof.schedule == "one_step_off":
+            return self.tr("While each step trains, the next step's rollouts ({0} prompt + {1} completion tokens each) "
+                           "are generated; only generation that outlasts the training, and loading the new weights, "
+                           "add to the step.").format(prof.prompt_len, prof.rollout_len)
+        if prof.schedule == "async":
+            from gpuplanner.formatting import plural_s
+
+            text = self.tr("Rollouts ({0} prompt + {1} completion tokens each) are generated up to {2} step(s) "
+                           "ahead while the training runs; only generation that outlasts the training, and loading "
+                           "the new weights, add to the step.")
+            return plural_s(text, prof.steps_in_flight).format(prof.prompt_len, prof.rollout_len,
+                                                               prof.steps_in_flight)
+        return self.tr("Each step first generates {0} prompt + {1} completion tokens per rollout.").format(
+            prof.prompt_len, prof.rollout_len)
 
     def selected_plan(self):
         """The search's selected plan for this document (None while searching or without plans)."""
