@@ -85,6 +85,10 @@ def _independent_estimate(path: Path):
     from gpuplanner.io.scenario_files import load_scenario
 
     scenario, base = load_scenario(path)
+    if scenario.parallel.auto:  # the document stands for the search's #1 (examples16: three examples let it choose)
+        from gpuplanner.core.search import search
+
+        scenario = search(scenario, top=1).plans[0].evaluation.scenario
     return estimate(scenario, base)
 
 

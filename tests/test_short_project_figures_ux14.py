@@ -37,9 +37,9 @@ def test_a_few_hours_project_has_no_zero_spans(capsys, lang):
     assert not re.search(r"(?<![\d.])0\.0(?![\d])", out), out
     if lang == "en":
         # below a day in hours (formatting.format_elapsed; ux15), was "0.023 weeks" and "0.16 days" (ux14)
-        assert "over 3.9 hours" in out
-        assert "To keep the deadline of 3.9 hours" in out
-        assert "overruns its slot of 3.9 hours" in out
+        assert "over 3.8 hours" in out
+        assert "To keep the deadline of 3.8 hours" in out
+        assert "overruns its slot of 3.8 hours" in out
     else:
-        assert "共 3.9 小时" in out
-        assert "要保住 3.9 小时的截止时间" in out
+        assert "共 3.8 小时" in out
+        assert "要保住 3.8 小时的截止时间" in out

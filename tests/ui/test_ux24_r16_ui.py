@@ -101,7 +101,7 @@ def test_the_topology_table_shows_only_with_a_matrix(qtbot):
 
     p = VerifyPanel()
     qtbot.addWidget(p)
-    p.set_scenario(*load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"))
+    p.set_scenario(*load_scenario(ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"))
     p.show()
     assert not p.topo_table.isVisibleTo(p)  # nothing pasted: no blank box
     assert p.load_topology_text(TOPO.read_text())
