@@ -49,6 +49,20 @@ def test_lora_keeps_the_whole_recompute():
     assert extra > 24.0 * H * H * L
 
 
+def test_lora_that_leaves_the_mlp_output_unadapted_skips_it_as_full_training_does():
+    """Round 16 (lead, at the merge): LoRA on q/v only leaves ``down_proj`` frozen and unadapted; a frozen linear's
+    backward needs its weight, not its input or output, so the recompute ends before it as in full training (the
+    ms-swift full / LoRA ratios of ``validate_ft_oos8`` read it: median 10.6% with the whole recompute kept, 7.5% with
+    the skip). The LoRA rows' own adapter FLOPs are in both runs, so the difference is the attention core plus the
+    16·h² a token of q/k/v/o and gate/up per layer, as in :func:`test_nonreentrant_recompute_skips_the_mlp_output_gemm`
+    plus the two rank-8 adapters."""
+    qv = dict(method="lora", lora_rank=8, lora_targets="qv")
+    extra = _hw(recompute="full", **qv) - _hw(recompute="none", **qv)
+    adapters = 2.0 * 8 * (H + H) * 2 * L  # q and v: A (h → r) and B (r → h), 2 FLOPs a multiply-add
+    assert extra == pytest.approx(16.0 * H * H * L + ATTN + adapters, rel=2e-3)
+    assert extra < 24.0 * H * H * L
+
+
 def test_the_foundry_tables_attention_kernels():
     """sweep.py @5e85bd62 (large-scale H100 table): --attn_impl flash (FlashAttention-2) for 1b/3b/7b/70b, triton for
     13b/30b; every other table ran submit_benchmarks.py's default, triton."""

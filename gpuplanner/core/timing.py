@@ -569,7 +569,7 @@ COMPILED_RECOMPUTE_SKIPS_LAST = True
 
 def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_whole, ops,
                           early_stop: bool | None = None, fsdp_version: int = 2, compiled: bool = False,
-                          objective: str = "sft"):
+                          objective: str = "sft", lora_targets: str = "all_linear"):
     """Forward FLOPs per token the recompute forward does not run under non-reentrant checkpointing's early stop
     (:data:`CKPT_EARLY_STOP_SKIPS`): the dense layers' MLP output linear, for each layer re-run whole; none where
     ``early_stop`` (``training.checkpoint_early_stop``; None: the tool's default,
@@ -578,9 +578,14 @@ def early_stop_skip_flops(m: ModelFacts, framework: str, nonre, lora: bool, rec_
     if early_stop is None:
         early_stop = _frameworks.checkpoint_early_stop_default(framework, fsdp_version, lora, objective)
     early_stop = early_stop or (compiled and COMPILED_RECOMPUTE_SKIPS_LAST)
-    if lora or not _frameworks.early_stop_switch(framework) or early_stop is False:
-        return 0.0 * rec_whole
     last = params_mod.mlp_linears(m.arch, False)[-1]
+    # LoRA on the MLP's output linear: its frozen GEMM runs before the adapter's, so only the adapter's tail would be
+    # skipped (measured, ac16: the whole recompute kept); an output linear LoRA does not adapt (``qv``, ``attention``,
+    # ms-swift's old Qwen default ``c_attn``) ends the layer as in full training and is skipped the same way
+    adapted = lora and any(lin.name == last.name for lin, _n in params_mod.lora_linears(lora_arch(m.arch, framework),
+                                                                                        lora_targets))
+    if adapted or not _frameworks.early_stop_switch(framework) or early_stop is False:
+        return 0.0 * rec_whole
     dense = float(m.L) * (1.0 - float(m.moe_frac))
     return ops.where(nonre, CKPT_EARLY_STOP_SKIPS * rec_whole * 2.0 * last.fan_in * last.fan_out * dense, 0.0)
 
@@ -1906,7 +1911,7 @@ def time_layout(
                                                 zero)
     rec_tok = rec_tok - early_stop_skip_flops(m, tool or framework, nonre, lora, rec_whole, ops,
                                               checkpoint_early_stop, fsdp_version, bool(torch_compile),
-                                              profile.objective)
+                                              profile.objective, lora_targets)
     hflops_tok = mflops_tok + rec_tok
     # LoRA inside its block's FSDP1 unit with use_orig_params (training.fsdp_lora_mixed_units): the frozen weights'
     # gradients are computed too (FSDP_MIXED_UNIT_WGRAD); hardware FLOPs, not the model's
