@@ -391,7 +391,9 @@ class TrainingSection(_Section):
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
     recompute: Recompute = Field("none", description="activation recomputation policy: none, megatron_selective "
                                  "(attention core; 'selective' is its alias), full, op_sac (torchtitan per-op "
-                                 "SAC), layer_sac (torchtitan: every N-th layer)")
+                                 "SAC), layer_sac (torchtitan before 114151ad4, 2026-03-23: every N-th layer). "
+                                 "Unset: the tool's default (torchtitan full training: op_sac; LLaMA-Factory, "
+                                 "TRL, ms-swift, Unsloth: full; Megatron-SWIFT: megatron_selective; else none)")
     recompute_every_n: int = Field(2, ge=1, le=10_000, description="layer_sac: checkpoint every N-th layer "
                                                                    "(torchtitan selective_ac_option)")
     recompute_num_layers: int | None = Field(None, ge=1, le=10_000, description="full: layers recomputed per "
