@@ -99,7 +99,8 @@ def test_dp_allreduce_exposed_beyond_backward():
     # 8 × RTX 4090 over PCIe, 7B full training, one micro-batch of 512 tokens: the gradient all-reduce
     # (27 GB of fp32 gradients: FSDP2/DDP reduce in fp32) cannot hide under a 0.1 s backward pass;
     # DDP buckets of 25 MB of gradients, the backward is 2/3 of the micro-batch without recomputation
-    s = scn(training={"seq_len": 512, "framework": "fsdp"}, parallel={"zero": 0},
+    # (recompute stated: torchtitan's per-op SAC is the fsdp row's default otherwise, issue 35 round 16, titanadv16)
+    s = scn(training={"seq_len": 512, "framework": "fsdp", "recompute": "none"}, parallel={"zero": 0},
             hardware={"gpu": "rtx-4090-24gb", "num_gpus": 8})
     r = resolve(s)
     t = T.time_estimate(r)

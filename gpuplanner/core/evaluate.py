@@ -561,6 +561,7 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     messages += server_gpus_message(s, r.gpu)
     messages += _mfsdp_message(s, r.gpu)
     messages += lora_dropout_default_message(s)
+    messages += retired_recompute_message(s)
     messages += a2a_overlap_pairless_message(s)
     return messages
 
@@ -596,6 +597,24 @@ def lora_dropout_default_message(s: Scenario) -> list[Msg]:
     return [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "{fw}'s own LoRA dropout default, {p:g}, assumed (none given): enter LoRA dropout on the Training page "
              "to change it."), {"fw": FRAMEWORKS[t.framework].name, "p": lora_dropout_of(t)})]
+
+
+def retired_recompute_message(s: Scenario) -> list[Msg]:
+    """A torchtitan plan with an activation-checkpointing mode the current torchtitan no longer runs
+    (:func:`frameworks.retired_recompute_version`: every-N-th-layer AC, removed in 114151ad4): estimated as entered,
+    for the older version that ran it, and said so, with the version (in the Evaluation's messages and in each
+    searched plan's warnings, :func:`search.plan_warnings`; the search itself never offers it)."""
+    from .frameworks import retired_recompute_version
+
+    t = s.training
+    gone = retired_recompute_version(t.framework, t.recompute, t.fsdp_version, t.method, t.objective)
+    if gone is None:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Every-N-th-layer activation checkpointing (every {n} layers) runs only on torchtitan before commit "
+             "{commit} ({date}), which removed it: estimated as entered, for such a version. Current torchtitan "
+             "runs per-op selective or full checkpointing."),
+        {"n": t.recompute_every_n, "commit": gone[0], "date": gone[1]})]
 
 
 def _mfsdp_message(s: Scenario, gpu: Any) -> list[Msg]:

@@ -24,10 +24,11 @@ Sources, per row:
   DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor, with
   sequence parallelism by default: ``parallelism.enable_sequence_parallel``), pipeline parallelism
   (``torch.distributed.pipelining``: 1F1B and looped schedules such as Interleaved1F1B) and context parallelism; activation checkpointing
-  ``none``, ``full``, and the two ``selective`` modes: per-op (``op_sac``, ``selective_ac_option = "op"``) and
-  every-N-th layer (``layer_sac``, ``selective_ac_option = "N"``) (torchtitan ``activation_checkpoint``
-  config and ``torchtitan/distributed/activation_checkpoint.py``; :mod:`core.recompute`). torchtitan has no
-  attention-core-only policy. Expert parallelism in
+  ``none``, ``full`` and per-op selective (``op_sac``) (torchtitan ``activation_checkpoint`` config and
+  ``torchtitan/distributed/activation_checkpoint.py``; :mod:`core.recompute`); the every-N-th-layer mode
+  (``layer_sac``, ``selective_ac_option = "N"``) ran until pytorch/torchtitan 114151ad4 (2026-03-23) removed it: the
+  search no longer offers it, an entered one is estimated with a warning (:data:`TORCHTITAN_RETIRED_RECOMPUTE`).
+  torchtitan has no attention-core-only policy. Expert parallelism in
   torchtitan is recent and not modelled. LoRA/QLoRA: torchtune's FSDP2 recipes and Answer.AI's FSDP-QLoRA.
 * ``megatron`` — Megatron-Core / Megatron-LM: tensor (with sequence parallelism, Korthikanti et al. 2022),
   pipeline (1F1B and the interleaved schedule, Narayanan et al. 2021, arXiv:2104.04473), context and expert
@@ -201,8 +202,10 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         # llama3_h100_202412_torchtitan.md Table 5 runs Interleaved 1F1B)
         id="fsdp", name="PyTorch FSDP2 (torchtitan)", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=False, sequence_parallel=True, interleaved_pipeline=True,
-        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "layer_sac", "full"),
+        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
+        # (no ``layer_sac``: torchtitan 114151ad4, 2026-03-23, removed every-N-th-layer AC;
+        # TORCHTITAN_RETIRED_RECOMPUTE)
         # torchtune's lora_finetune_distributed has one switch, enable_activation_checkpointing: every decoder
         # layer checkpointed whole (training.set_activation_checkpointing), no per-op or every-N-th policy
         peft_recompute=("none", "full"), peft_dp_zero=(2, 3),
@@ -793,11 +796,52 @@ def early_stop_switch(tool: str) -> bool:
 TORCHTITAN_EARLY_STOP = False
 
 
+#: Activation-checkpointing modes torchtitan ran once and the current tool does not (issue 35 round 16,
+#: titanadv16): policy → (commit that removed it, date). pytorch/torchtitan 114151ad4 (#2357, 2026-03-23, "[SAC]
+#: Centralize selective AC policy and remove per-model op save lists") deletes ``selective_ac_option`` (``"2"``:
+#: every 2nd layer, the default until then, ``torchtitan/config/job_config.py``) and ``_layer_sac_count`` from
+#: ``torchtitan/distributed/activation_checkpoint.py``: per-op SAC is its only selective mode since. The search
+#: offers only what the current tool runs (``FRAMEWORKS["fsdp"].recompute``); a scenario that states the mode for an
+#: older version is kept as entered and warned (:func:`retired_recompute_version`).
+TORCHTITAN_RETIRED_RECOMPUTE = {"layer_sac": ("114151ad4", "2026-03-23")}
+#: torchtitan's activation checkpointing when none is configured: ``SelectiveAC.Config`` (per-op SAC) at b5bcd76c6
+#: (2026-08-21; ``torchtitan/trainer.py`` ``activation_checkpoint: ActivationCheckpointingConfig =
+#: field(default_factory=SelectiveAC.Config)``), and ``ActivationCheckpointConfig.mode = "selective"`` at 114151ad4,
+#: which is per-op once the every-N-th-layer option is gone; ``mode = "selective"`` with ``selective_ac_option = "2"``
+#: (every 2nd layer) before it. The scenario applies it where ``training.recompute`` is left out
+#: (:func:`tool_default_recompute`).
+TORCHTITAN_DEFAULT_RECOMPUTE = "op_sac"
+
+
+def runs_torchtitan(tool: str, fsdp_version: int, method: str, objective: str = "sft") -> bool:
+    """Whether a plan on ``tool`` runs torchtitan: the ``fsdp`` row with FSDP2, full training or pretraining, no
+    preference/RL objective. Its LoRA/QLoRA plans run torchtune (:data:`PEFT_NAMES`), FSDP1 on the row is another
+    program (Composer, fms-fsdp), and torchtitan has no preference/RL trainer (OLMo-core, prime-rl, verl)."""
+    return tool == "fsdp" and int(fsdp_version) == 2 and method not in ("lora", "qlora") and objective == "sft"
+
+
+def tool_default_recompute(tool: str, fsdp_version: int, method: str, objective: str) -> str | None:
+    """torchtitan's own activation checkpointing (:data:`TORCHTITAN_DEFAULT_RECOMPUTE`) for a plan that runs it
+    (:func:`runs_torchtitan`), None elsewhere (the scenario's table or its field default applies). torchtune's
+    recipes keep ``enable_activation_checkpointing`` False unless configured (pytorch/torchtune bd2a0fc7c
+    ``recipes/full_finetune_distributed.py``): the field default, none."""
+    return TORCHTITAN_DEFAULT_RECOMPUTE if runs_torchtitan(tool, fsdp_version, method, objective) else None
+
+
+def retired_recompute_version(tool: str, recompute: str, fsdp_version: int, method: str,
+                              objective: str = "sft") -> tuple[str, str] | None:
+    """(commit, date) of the torchtitan change that removed ``recompute`` when the plan runs torchtitan and states
+    such a mode (:data:`TORCHTITAN_RETIRED_RECOMPUTE`), else None."""
+    if not runs_torchtitan(tool, fsdp_version, method, objective):
+        return None
+    return TORCHTITAN_RETIRED_RECOMPUTE.get(recompute)
+
+
 def checkpoint_early_stop_default(tool: str, fsdp_version: int, lora: bool, objective: str = "sft") -> bool:
     """Whether non-reentrant checkpointing stops its recompute early when ``training.checkpoint_early_stop`` is not
     given: :data:`TORCHTITAN_EARLY_STOP` for torchtitan (``fsdp``, FSDP2, full training or pretraining, no
     preference/RL objective), PyTorch's default (on since 2.1, pytorch/pytorch#96866) elsewhere."""
-    if tool == "fsdp" and int(fsdp_version) == 2 and not lora and objective == "sft":
+    if runs_torchtitan(tool, fsdp_version, "lora" if lora else "full", objective):
         return TORCHTITAN_EARLY_STOP
     return True
 
@@ -806,6 +850,11 @@ def reentrant_switch(tool: str) -> bool:
     """Whether ``tool`` lets the user choose ``use_reentrant`` (it refuses neither value:
     :data:`CHECKPOINT_REENTRANT_REFUSED`)."""
     return not any(tool in tools for tools in CHECKPOINT_REENTRANT_REFUSED.values())
+
+
+#: Tools whose whole-layer recompute is reentrant unless the user says otherwise (:func:`checkpoint_nonreentrant`
+#: has the sources): no saved-tensor hooks, so no :data:`timing.CKPT_NONREENTRANT_LAYER_S` host cost.
+REENTRANT_DEFAULT_TOOLS = OWN_CHECKPOINT_TOOLS + ("deepspeed", "gpt-neox", "nanotron")
 
 
 def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora: bool, dp, zero):
@@ -833,9 +882,14 @@ def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora
     * ``deepspeed`` (Megatron-DeepSpeed): ``deepspeed.checkpointing.checkpoint`` is a reentrant autograd Function.
     * ``fsdp`` (torchtitan ``distributed/activation_checkpoint.py``, torchtune ``training/activations.py``):
       ``checkpoint_wrapper`` with ``CheckpointImpl.NO_REENTRANT``, no switch.
+    * ``gpt-neox``: ``megatron/mpu/random.py`` (EleutherAI/gpt-neox @1023e5ab) binds ``checkpoint =
+      deepspeed.runtime.activation_checkpointing.checkpointing.checkpoint``, DeepSpeed's reentrant
+      ``CheckpointFunction``; ``nanotron``: ``src/nanotron/utils.py`` @17468b22 ``checkpoint_method`` calls
+      ``torch.utils.checkpoint.checkpoint(func, *all_args)`` with no ``use_reentrant``: reentrant (issue 35 round
+      16, review16; both in :data:`EARLY_STOP_NO_SWITCH` for the same reason).
     * Megatron-Core tools and Unsloth run their own reentrant checkpoint functions (no switch).
     """
-    if tool in OWN_CHECKPOINT_TOOLS or tool == "deepspeed":
+    if tool in REENTRANT_DEFAULT_TOOLS:
         return False if choice is None else not choice
     if choice is not None:
         return not choice

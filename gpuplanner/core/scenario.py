@@ -19,7 +19,7 @@ from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
-from .frameworks import fsdp_lora_units_apply, own_lora_layers
+from .frameworks import fsdp_lora_units_apply, own_lora_layers, tool_default_recompute
 from .units import parse_count
 
 CTX = "Scenario"
@@ -70,11 +70,16 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "gpt-neox": "none"}
 def _apply_tool_defaults(t) -> None:
     """A tool's documented activation recomputation where the scenario leaves ``recompute`` out (the user's own
-    value always wins; :data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py). LoRA dropout is not filled in here:
+    value always wins; :data:`_TOOL_RECOMPUTE`, sources in core/frameworks.py; torchtitan's per-op SAC for the plans
+    that run it, :func:`frameworks.tool_default_recompute`). LoRA dropout is not filled in here:
     ``training.lora_dropout`` stays None ("the tool's default") and :func:`frameworks.lora_dropout_of` reads it for
     the framework each plan runs, the search's other frameworks included (review r12)."""
-    if t.framework in _TOOL_RECOMPUTE and "recompute" not in t.model_fields_set:
-        t.recompute = _TOOL_RECOMPUTE[t.framework]
+    if "recompute" in t.model_fields_set:
+        return
+    own = (tool_default_recompute(t.framework, t.fsdp_version, t.method, t.objective)
+           or _TOOL_RECOMPUTE.get(t.framework) or type(t).model_fields["recompute"].default)
+    if t.recompute != own:  # the field default too: a value an earlier framework's default left is not kept
+        t.recompute = own
         # the tool's default, not the user's choice: it stays unset (pydantic marks an assigned field set), so a
         # saved plan does not write it and a later framework (an adopted plan's, the user's next) gets its own
         # default (issue 35 round 16: adopting a Megatron-SWIFT plan left "megatron_selective" as the user's value)
@@ -386,7 +391,9 @@ class TrainingSection(_Section):
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
     recompute: Recompute = Field("none", description="activation recomputation policy: none, megatron_selective "
                                  "(attention core; 'selective' is its alias), full, op_sac (torchtitan per-op "
-                                 "SAC), layer_sac (torchtitan: every N-th layer)")
+                                 "SAC), layer_sac (torchtitan before 114151ad4, 2026-03-23: every N-th layer). "
+                                 "Unset: the tool's default (torchtitan full training: op_sac; LLaMA-Factory, "
+                                 "TRL, ms-swift, Unsloth: full; Megatron-SWIFT: megatron_selective; else none)")
     recompute_every_n: int = Field(2, ge=1, le=10_000, description="layer_sac: checkpoint every N-th layer "
                                                                    "(torchtitan selective_ac_option)")
     recompute_num_layers: int | None = Field(None, ge=1, le=10_000, description="full: layers recomputed per "

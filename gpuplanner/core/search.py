@@ -50,6 +50,7 @@ from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import CatalogError, PlannerError, ScenarioError
 from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, evaluate,
                        lora_dropout_default_message, model_support_warnings, server_gpus_message,
+                       retired_recompute_message,
                        validation_band, within_nvlink_domain)
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
@@ -3508,6 +3509,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     s, gpu, arch = ctx.scenario, ctx.gpu, ctx.resolved.arch
     w: list[Msg] = list(model_support_warnings(p.evaluation.scenario, ctx.resolved))
     w += lora_dropout_default_message(p.evaluation.scenario)  # the plan's framework's own default, when used
+    w += retired_recompute_message(p.evaluation.scenario)  # a torchtitan mode only older versions run
     w += a2a_overlap_pairless_message(p.evaluation.scenario)  # the EP overlap with no micro-batch pairs
     if p.tp > 1 and gpu.intra_node_link == "pcie":
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "

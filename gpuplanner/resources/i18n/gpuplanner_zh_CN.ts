@@ -2358,6 +2358,10 @@
         <translation>未填写 LoRA 丢弃率，按 {fw} 自身的默认值 {p:g} 计算：如需更改，请在“训练”页填写“LoRA 丢弃率”。</translation>
     </message>
     <message>
+        <source>Every-N-th-layer activation checkpointing (every {n} layers) runs only on torchtitan before commit {commit} ({date}), which removed it: estimated as entered, for such a version. Current torchtitan runs per-op selective or full checkpointing.</source>
+        <translation>每隔 N 层的激活检查点（每 {n} 层一次）只有提交 {commit}（{date}）之前的 torchtitan 才支持，该提交已将其删除：按所填内容、以这样的旧版本估算。当前的 torchtitan 只支持逐算子选择性检查点或全部重算。</translation>
+    </message>
+    <message>
         <source>Servers of {g} GPUs, as entered (GPUs per node); this card usually comes {k} to a server. Layouts, links and server counts use {g}.</source>
         <translation>按你填写的每台服务器 {g} 块 GPU（每节点 GPU 数）计算；这种卡通常每台服务器 {k} 块。布局、互联和服务器台数都按 {g} 块计。</translation>
     </message>
@@ -10878,6 +10882,10 @@
         <translation>选择性：{0}（Megatron）</translation>
     </message>
     <message>
+        <source>every N-th layer (torchtitan before 2026-03)</source>
+        <translation>每隔 N 层（2026 年 3 月之前的 torchtitan）</translation>
+    </message>
+    <message>
         <source>DeepSpeed ZeRO (default)</source>
         <translation>DeepSpeed ZeRO（默认）</translation>
     </message>
@@ -11032,10 +11040,6 @@
     <message>
         <source>per-op selective (torchtitan)</source>
         <translation>逐算子选择性（torchtitan）</translation>
-    </message>
-    <message>
-        <source>every N-th layer (torchtitan)</source>
-        <translation>每隔 N 层（torchtitan）</translation>
     </message>
     <message>
         <source>Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × accumulation {4}).</source>

@@ -666,7 +666,7 @@ class TrainingPage(BasePage):
             "selective: attention core (Megatron)")
         return {"none": self.tr("none"), "megatron_selective": selective,
                 "op_sac": self.tr("per-op selective (torchtitan)"),
-                "layer_sac": self.tr("every N-th layer (torchtitan)"), "full": self.tr("full (every layer)")}
+                "layer_sac": self.tr("every N-th layer (torchtitan before 2026-03)"), "full": self.tr("full (every layer)")}
 
     def _fsdp_version_labels(self, hf: bool) -> dict:
         """The FSDP version's choices: on the Hugging Face stack at ZeRO 2/3, DeepSpeed (the default) or
