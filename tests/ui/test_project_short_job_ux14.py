@@ -24,6 +24,6 @@ def test_the_project_total_of_a_short_job_is_not_zero_weeks(make_window, languag
     qtbot.waitUntil(lambda: not page.busy() and page.result is not None and bool(page.total.text()), timeout=60000)
     total = page.total.text()
     # in hours since ux15 (formatting.format_elapsed), was "0.023" weeks
-    assert not re.search(r"(?<![\d.])0\.0(?!\d)", total) and "3.9" in total, total
+    assert not re.search(r"(?<![\d.])0\.0(?!\d)", total) and "3.8" in total, total  # (3.9 before round 16: ac16's early stop)
     weeks = page.table.item(0, 1).text()
-    assert weeks == "0–3.9", weeks
+    assert weeks == "0–3.8", weeks
