@@ -97,7 +97,7 @@ def test_the_band_text_is_decided_once_by_hand():
 
 
 @pytest.mark.parametrize("lang, reason", [
-    ("en", "Likely range: 3.5–3.9 hours, ¥70,000 (rented by the whole month: the same whatever the run's "
+    ("en", "Likely range: 3.5–4.1 hours, ¥70,000 (rented by the whole month: the same whatever the run's "
            "length in its range)."),  # in hours below a day, as the Project page (ux21; was "0.15–0.17 calendar days")
     ("zh_CN", "¥70,000（整机按月租用：在此区间内无论运行多久，费用都一样）。")])
 def test_the_pdf_says_why_the_cost_is_one_figure(app, lang, reason):
