@@ -123,6 +123,8 @@ def test_torchtune_4090_rows():
     import validate_time as vt
 
     for rid, pub, lo, hi in (("torchtune-readme-l31-8b-qlora-4090", 2413, -0.12, 0.0),
-                             ("torchtune-readme-l31-8b-lora-4090", 3083, -0.16, -0.08)):
+                             # round 16: q/v LoRA leaves the MLP output unadapted, so the early stop of torchtune's
+                             # non-reentrant checkpoint skips it as in full training: -12.8% -> -6.0%
+                             ("torchtune-readme-l31-8b-lora-4090", 3083, -0.10, -0.03)):
         tps = T.time_estimate(resolve(scenario_from_dict(vt.TT_ROWS[rid]))).tokens_per_s_per_gpu
         assert lo < tps / pub - 1.0 < hi, rid
