@@ -27,6 +27,11 @@ What was already held (grep of bench/, tests/, docs/ and /work/shared/reference/
    batch / (8 × batch): 1 / 1 / 2 / 8 / 16. GPT-2 architecture (``flash_attn/models/gpt.py``): learned positions,
    LayerNorm, biases, GeLU 4h MLP, tied LM head, vocabulary 50,257 padded to a multiple of 8 (50,264).
    ``setup.py`` at 4a6eaa9f: ``flash_attn`` 0.2.2 = FlashAttention-1 (``attention_kernel: flash1``).
+   The README's two figures (``assets/gpt3_training_efficiency.jpg``, ``assets/gpt2_training_efficiency.jpg``, same
+   commit, "TFLOPs/s per A100" under the same formula) add the **Hugging Face** baseline (transformers'
+   ``GPT2LMHeadModel``, the ``gpt2-hf`` model config: eager attention, ``gelu_new``, dropout 0.1,
+   ``scale_attn_by_inverse_layer_idx``) at sequence 2,048 (bf16) and 1,024 (OpenWebText, fp16), and FlashAttention
+   at 1,024 (``FIG_ROWS``). Published tokens/s/GPU = the bar × 1e12 / the README's FLOPs per token.
 2. **TinyLlama README** (github.com/jzhang38/TinyLlama ``README.md`` @026587c0): "a throughput of **24k** tokens
    per second per A100-40G GPU, which translates to **56% model flops utilization** without activation
    checkpointing", on the "16 A100-40G GPUs" of its training table, "per-gpu batch size of 16k tokens"; its
@@ -65,7 +70,14 @@ Mapping and flags (ASSUMED where the source is silent):
   ``attention_kernel: flash2`` (flag); A800 SXM 80GB; four NICs a node, ``roce-100`` (flag: the rate is not
   stated; GID index 3 = RoCE v2).
 
-Left out: Colossal-AI's GPT example tables (``examples/language/gpt/README.md``: Gemini with CPU / auto placement
+* Hugging Face GPT-2 rows: ``framework: hf`` (the model's code as it is), ``zero`` 0, ``flash_attention: false``
+  (Transformers' eager attention), the GPT-2 preset's family (``gpt2-xl``: learned positions, fused ``c_attn``,
+  dropout, ``gelu_new``) with the run's sizes (head dim = hidden / heads; the first run of this script kept the
+  preset's 64 for the 760M / 1.3B sizes of the GPT3 figure — a mapping error, corrected before any model change).
+
+Left out: the figures' **Megatron-LM** bars (GPT3 70 / 82 / 115 / 142 / 149, GPT2 81 / 99 / 109 / 114 TFLOPs/s): the
+README gives no Megatron layout (micro-batch, recompute: "we scale by 3/4 to get the model FLOPs (instead of
+hardware FLOPs with activation checkpointing)" suggests full recompute, not stated); Colossal-AI's GPT example tables (``examples/language/gpt/README.md``: Gemini with CPU / auto placement
 on PCIe A100s, "Tflops" of an unstated formula); its LLaMA-1/2/3 headline figures (images); FlashAttention-2
 paper Table 1 (the store has no readable copy of the table); Llama 2's GPU-hours (no layout).
 """
@@ -95,18 +107,56 @@ FA_ROWS = [
     ("GPT3-2.7B", 2560, 20, 32, 4, 512, True, 85_000),
 ]
 FA_VOCAB = 50_264  # 50,257 padded to a multiple of 8 (``pad_vocab_size_multiple: 8``)
+HF_VOCAB = 50_257  # transformers' GPT2Config default (the ``gpt2-hf`` model: no padding)
 SEQ_FA = 2048
+
+#: The README's two figures (``assets/gpt3_training_efficiency.jpg``, ``assets/gpt2_training_efficiency.jpg``, both
+#: added in 4a6eaa9f; bar labels in TFLOPs/s per A100 under the README's formula): (figure, implementation, name,
+#: hidden, heads, layers, sequence, precision, per-GPU batch, global batch, ZeRO-1, TFLOPs/s). The GPT3 figure's
+#: FlashAttention bars (149 / 167 / 163 / 189 / 189) are the table's rows above (tested), not entered twice; its
+#: Megatron-LM bars are left out (module doc). GPT3 (The Pile, sequence 2,048, bf16): ``pile/gpt3{s,m,l,xl}-hf.yaml``
+#: at 4a6eaa9f (per-GPU batch 8 / 4 / 2 / 2; xl ``DDPStrategyZero1``; 2.7B "OOM"). GPT2 (OpenWebText, sequence
+#: 1,024, ``owt/base.yaml``: ``precision: 16``, global batch 512): ``owt/gpt2{s,m,l,xl}-flash.yaml`` (64 / 64 / 32 /
+#: 16 at ≥ 80 GB; l and xl ``DDPStrategyZero1``) and ``owt/gpt2{s,m,l,xl}-hf.yaml`` (8 / 4 / 2 / 1; l and xl
+#: ZeRO-1); gpt2-large 1280 / 20 / 36, gpt2-xlarge 1600 / 25 / 48. The GPT2 125M FlashAttention label (behind the
+#: legend) reads 147.
+FIG_ROWS = [
+    ("gpt3", "hf", "GPT3-125M", 768, 12, 12, 2048, "bf16", 8, 256, False, 25.0),
+    ("gpt3", "hf", "GPT3-355M", 1024, 16, 24, 2048, "bf16", 4, 256, False, 29.0),
+    ("gpt3", "hf", "GPT3-760M", 1536, 16, 24, 2048, "bf16", 2, 256, False, 46.0),
+    ("gpt3", "hf", "GPT3-1.3B", 2048, 16, 24, 2048, "bf16", 2, 512, True, 63.0),
+    ("gpt2", "flash", "GPT2-125M", 768, 12, 12, 1024, "fp16", 64, 512, False, 147.0),
+    ("gpt2", "flash", "GPT2-355M", 1024, 16, 24, 1024, "fp16", 64, 512, False, 159.0),
+    ("gpt2", "flash", "GPT2-760M", 1280, 20, 36, 1024, "fp16", 32, 512, True, 170.0),
+    ("gpt2", "flash", "GPT2-1.6B", 1600, 25, 48, 1024, "fp16", 16, 512, True, 164.0),
+    ("gpt2", "hf", "GPT2-125M", 768, 12, 12, 1024, "fp16", 8, 512, False, 35.0),
+    ("gpt2", "hf", "GPT2-355M", 1024, 16, 24, 1024, "fp16", 4, 512, False, 41.0),
+    ("gpt2", "hf", "GPT2-760M", 1280, 20, 36, 1024, "fp16", 2, 512, True, 46.0),
+    ("gpt2", "hf", "GPT2-1.6B", 1600, 25, 48, 1024, "fp16", 1, 512, True, 51.0),
+]
 
 TINYLLAMA = {"name": "TinyLlama 1.1B", "hidden_size": 2048, "num_hidden_layers": 22, "num_attention_heads": 32,
              "num_key_value_heads": 4, "intermediate_size": 5632, "vocab_size": 32000, "gated_mlp": True,
              "tie_word_embeddings": False, "norm_type": "rmsnorm", "position_embedding": "rope",
              "hidden_act": "silu"}
 
-#: predictions on main 64ef3985 with the entry's mapping (tokens/s per GPU), in ``rows()`` order
-BEFORE: list[int] | None = [162343, 60747, 32447, 20316, 10495, 26524, 3362]
-#: the first scoring on main 64ef3985, before the fused-kernel correction of the mapping (module doc): FlashAttention
-#: and TinyLlama rows entered without ``torch_compile`` (eager element-wise kernels); kept to show what it moved
-FIRST_ENTRY: list[int] = [129860, 52267, 29075, 18622, 9788, 21360, 3362]
+#: predictions on main 64ef3985 with the entry's mapping (tokens/s per GPU), by row label
+BEFORE: dict[str, int] = {
+    "GPT3-125M b32 GBS 256": 162343, "GPT3-355M b32 GBS 256": 60747, "GPT3-760M b16 GBS 256": 32447,
+    "GPT3-1.3B b8 GBS 512": 20316, "GPT3-2.7B b4 GBS 512": 10495, "GPT3-125M (gpt3 figure, bf16) b8 GBS 256": 50503,
+    "GPT3-355M (gpt3 figure, bf16) b4 GBS 256": 19409, "GPT3-760M (gpt3 figure, bf16) b2 GBS 256": 14601,
+    "GPT3-1.3B (gpt3 figure, bf16) b2 GBS 512": 11203, "GPT2-125M (gpt2 figure, fp16) b64 GBS 512": 183416,
+    "GPT2-355M (gpt2 figure, fp16) b64 GBS 512": 68438, "GPT2-760M (gpt2 figure, fp16) b32 GBS 512": 33138,
+    "GPT2-1.6B (gpt2 figure, fp16) b16 GBS 512": 17318, "GPT2-125M (gpt2 figure, fp16) b8 GBS 512": 73192,
+    "GPT2-355M (gpt2 figure, fp16) b4 GBS 512": 28355, "GPT2-760M (gpt2 figure, fp16) b2 GBS 512": 14498,
+    "GPT2-1.6B (gpt2 figure, fp16) b1 GBS 512": 7106, "TinyLlama 1.1B b8 × 8 accum": 26524,
+    "LLaMA-2 7B gemini b16 seq 4k AC": 3362}
+#: the first scoring on main 64ef3985 of the first seven rows, before the fused-kernel correction of the mapping (module
+#: doc): FlashAttention and TinyLlama rows entered without ``torch_compile`` (eager element-wise kernels)
+FIRST_ENTRY: dict[str, int] = {
+    "GPT3-125M b32 GBS 256": 129860, "GPT3-355M b32 GBS 256": 52267, "GPT3-760M b16 GBS 256": 29075,
+    "GPT3-1.3B b8 GBS 512": 18622, "GPT3-2.7B b4 GBS 512": 9788, "TinyLlama 1.1B b8 × 8 accum": 21360,
+    "LLaMA-2 7B gemini b16 seq 4k AC": 3362}
 
 
 def fa_flops_per_token(h: int, layers: int, seq: int = SEQ_FA, vocab: int = FA_VOCAB) -> float:
@@ -115,18 +165,44 @@ def fa_flops_per_token(h: int, layers: int, seq: int = SEQ_FA, vocab: int = FA_V
     return 72 * layers * h * h * (1 + seq / (6 * h) + vocab / (16 * layers * h))
 
 
-def fa_scenario(r) -> dict:
+def fa_scenario(r, seq: int = SEQ_FA, precision: str = "bf16") -> dict:
     name, h, heads, layers, mbs, gbs, _z1, _tps = r
     return {"model": {"name": name, "hidden_size": h, "num_hidden_layers": layers, "num_attention_heads": heads,
                       "intermediate_size": 4 * h, "vocab_size": FA_VOCAB, "gated_mlp": False,
                       "tie_word_embeddings": True, "attention_bias": True, "attention_out_bias": True,
                       "mlp_bias": True, "norm_type": "layernorm", "position_embedding": "learned",
-                      "max_position_embeddings": SEQ_FA, "hidden_act": "gelu"},
-            "training": {"method": "pretrain", "framework": "fsdp", "precision": "bf16", "seq_len": SEQ_FA,
+                      "max_position_embeddings": seq, "hidden_act": "gelu"},
+            "training": {"method": "pretrain", "framework": "fsdp", "precision": precision, "seq_len": seq,
                          "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": "none",
                          "flash_attention": True, "attention_kernel": "flash1", "torch_compile": True},
             "parallel": {"zero": 0},
             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
+
+
+def hf_gpt2_scenario(r) -> dict:
+    """transformers' ``GPT2LMHeadModel`` as the ``gpt2-hf`` model config builds it (eager attention, ``gelu_new``,
+    dropout 0.1): the GPT-2 preset's family with the run's sizes; Lightning DDP = ``framework: hf``, zero 0."""
+    _fig, _impl, _name, h, heads, layers, seq, prec, mbs, gbs, _z1, _tf = r
+    return {"model": {"preset": "gpt2-xl", "hidden_size": h, "num_hidden_layers": layers, "num_attention_heads": heads,
+                      "num_key_value_heads": heads, "head_dim": h // heads, "intermediate_size": 4 * h,
+                      "vocab_size": HF_VOCAB, "max_position_embeddings": seq, "context_length": seq},
+            "training": {"method": "pretrain", "framework": "hf", "precision": prec, "seq_len": seq,
+                         "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": "none",
+                         "flash_attention": False},
+            "parallel": {"zero": 0},
+            "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8}}
+
+
+def fig_row(r) -> dict:
+    fig, impl, name, h, heads, layers, seq, prec, mbs, gbs, z1, tf = r
+    vocab = FA_VOCAB if impl == "flash" else HF_VOCAB
+    pub = tf * 1e12 / fa_flops_per_token(h, layers, seq, vocab)
+    scen = (fa_scenario((name, h, heads, layers, mbs, gbs, z1, 0), seq, prec) if impl == "flash"
+            else hf_gpt2_scenario(r))
+    fam = ("FlashAttention training (A100 80GB)" if impl == "flash" else "Hugging Face GPT-2 (FlashAttention README)")
+    return {"label": f"{name} ({fig} figure, {prec}) b{mbs} GBS {gbs}", "family": fam, "system": "A100", "gpus": 8,
+            "pub": pub, "scenario": scen, "src": FA + f" assets/{fig}_training_efficiency.jpg",
+            "flag": "ZeroRedundancyOptimizer (ZeRO-1) entered as DDP" if z1 else ""}
 
 
 def tiny_scenario(_r) -> dict:
@@ -155,6 +231,7 @@ def rows() -> list[dict]:
         out.append({"label": f"{r[0]} b{r[4]} GBS {r[5]}", "family": "FlashAttention training (A100 80GB)",
                     "system": "A100", "gpus": 8, "pub": r[7] / 8, "scenario": fa_scenario(r), "src": FA,
                     "flag": "ZeroRedundancyOptimizer (ZeRO-1) entered as DDP" if r[6] else ""})
+    out.extend(fig_row(r) for r in FIG_ROWS)
     out.append({"label": "TinyLlama 1.1B b8 × 8 accum", "family": "TinyLlama (A100 40GB)", "system": "A100",
                 "gpus": 16, "pub": 24_000.0, "scenario": tiny_scenario(None), "src": TINY,
                 "flag": "two nodes' fabric not stated (catalogue default)"})
@@ -167,10 +244,10 @@ def rows() -> list[dict]:
 def results() -> list[dict]:
     rs = rows()
     res = vbd.results([(r["scenario"], r["pub"]) for r in rs], lambda t: t[0])
-    for i, (r, x) in enumerate(zip(rs, res)):
+    for r, x in zip(rs, res):
         x.update({k: r[k] for k in ("label", "family", "system", "gpus", "pub", "flag")})
-        x["before"] = BEFORE[i] if BEFORE is not None and i < len(BEFORE) else None
-        x["first"] = FIRST_ENTRY[i] if i < len(FIRST_ENTRY) else None
+        x["before"] = BEFORE.get(r["label"])
+        x["first"] = FIRST_ENTRY.get(r["label"])
     return res
 
 
@@ -216,8 +293,8 @@ def group_lines(res, key="pred") -> list[str]:
 def main(argv=None) -> int:
     res = results()
     print("\n".join(row_lines(res)))
-    print("\nFirst entry (main 64ef3985, element-wise kernels left eager):\n")
-    print("\n".join(group_lines(res, "first")))
+    print("\nFirst entry (main 64ef3985, element-wise kernels left eager; its seven rows):\n")
+    print("\n".join(group_lines([r for r in res if r["first"] is not None], "first")))
     if all(r["before"] is not None for r in res):
         print("\nBefore (main 64ef3985):\n")
         print("\n".join(group_lines(res, "before")))
@@ -226,7 +303,7 @@ def main(argv=None) -> int:
     n, med, p90, sgn = vbd.stats(res)
     print(f"\nSCORE (now): {n} rows, median |error| {med:.1%}, p90 {p90:.1%}, signed median {sgn:+.1%}")
     if "--before" in (argv if argv is not None else sys.argv[1:]):
-        print("BEFORE =", [None if r["pred"] is None else round(r["pred"]) for r in res])
+        print("BEFORE =", {r["label"]: None if r["pred"] is None else round(r["pred"]) for r in res})
     return 0
 
 
