@@ -251,6 +251,46 @@ def results() -> list[dict]:
     return res
 
 
+#: FlashAttention-2 paper Fig. 4 = Dao-AILab/flash-attention ``assets/flash2_a100_fwd_bwd_benchmark.png`` (A100 80GB
+#: SXM4, forward + backward, fp16), the "Pytorch" bars (``benchmarks/benchmark_flash_attention.py``
+#: ``attention_pytorch``: ``baddbmm`` scores, ``+ causal_mask`` when causal, ``torch.softmax`` in fp16, ``einsum``
+#: with V; its FLOPs ``3.5 × 4·s²·d·heads``, halved when causal): {(causal, head dim): TFLOP/s at 512, 1k, 2k, 4k, 8k}.
+STD_ATTN_TFLOPS = {(False, 64): (36, 40, 43, 45, 46), (False, 128): (53, 67, 76, 79, 86),
+                   (True, 64): (15, 16, 17, 18, 18), (True, 128): (23, 28, 32, 32, 34)}
+STD_ATTN_SEQ = (512, 1024, 2048, 4096, 8192)
+
+
+def std_attention_tflops(causal: bool, d: int, s: int, softmax_tmp: bool = True) -> float:
+    """The time model's reading of ``attention_pytorch`` per (batch × head), as TFLOP/s under the benchmark's count:
+    GEMMs (the whole square, forward + 2 × backward) at Ampere's matmul rate, score passes (16-bit) at
+    ``MEM_BW_EFFICIENCY`` of the A100's HBM. Passes: forward ``baddbmm`` writes 1, the causal mask add reads and
+    writes 2, softmax 2, ``einsum`` reads 1; backward ``einsum`` 2, the softmax backward's ``tmp = grad * output``
+    3 (``softmax_tmp``; timing.HF_EAGER_SCORES_ELEMS) and its kernel 3, ``baddbmm`` reads the gradient twice 2."""
+    from gpuplanner.core import timing as T
+    fwd = 1 + (2 if causal else 0) + 2 + 1
+    bwd = 2 + (3 if softmax_tmp else 0) + 3 + 2
+    gemm = 3 * 4.0 * s * s * d / (312e12 * T.GEN_EFFICIENCY["ampere"])
+    mem = (fwd + bwd) * 2.0 * s * s / (2.039e12 * T.MEM_BW_EFFICIENCY)
+    counted = 3.5 * 4.0 * s * s * d / (2 if causal else 1)
+    return counted / (gemm + mem) / 1e12
+
+
+def std_attention_lines() -> list[str]:
+    out = ["| causal | head dim | seq | published TFLOP/s | model, softmax tmp | error | without tmp | error |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for (causal, d), vals in STD_ATTN_TFLOPS.items():
+        for s, pub in zip(STD_ATTN_SEQ, vals):
+            a, b = std_attention_tflops(causal, d, s), std_attention_tflops(causal, d, s, softmax_tmp=False)
+            out.append(f"| {causal} | {d} | {s} | {pub} | {a:.1f} | {a / pub - 1:+.1%} | {b:.1f} | {b / pub - 1:+.1%} |")
+    return out
+
+
+def std_attention_stats(softmax_tmp: bool = True) -> tuple[float, float]:
+    e = [std_attention_tflops(c, d, s, softmax_tmp) / pub - 1
+         for (c, d), vals in STD_ATTN_TFLOPS.items() for s, pub in zip(STD_ATTN_SEQ, vals)]
+    return statistics.median(abs(x) for x in e), statistics.median(e)
+
+
 def _err(r, key="pred"):
     v = r[key]
     return None if v is None else v / r["pub"] - 1
@@ -302,6 +342,11 @@ def main(argv=None) -> int:
     print("\n".join(group_lines(res)))
     n, med, p90, sgn = vbd.stats(res)
     print(f"\nSCORE (now): {n} rows, median |error| {med:.1%}, p90 {p90:.1%}, signed median {sgn:+.1%}")
+    print("\nPyTorch's standard attention on the A100 (FlashAttention-2 Fig. 4), the time model's pass count:\n")
+    print("\n".join(std_attention_lines()))
+    (m1, s1), (m0, s0) = std_attention_stats(True), std_attention_stats(False)
+    print(f"\n20 bars: median |error| {m1:.1%} (signed {s1:+.1%}) with the softmax backward's tmp, "
+          f"{m0:.1%} ({s0:+.1%}) without")
     if "--before" in (argv if argv is not None else sys.argv[1:]):
         print("BEFORE =", {r["label"]: None if r["pred"] is None else round(r["pred"]) for r in res})
     return 0
