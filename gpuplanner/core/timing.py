@@ -1343,36 +1343,25 @@ def megatron_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
 #: in a kernel of its own, ``Tensor tmp = grad * output;`` (``aten/src/ATen/native/cuda/SoftMax.cu``
 #: ``softmax_backward_cuda_out``, the same line in every release since the THCUNN port), and
 #: ``host_softmax_backward`` then reads ``tmp`` in place of the gradient: one more fp32 read of the gradient and of
-#: the output and an fp32 write, 2 + 2 + 2 = 6 passes in the backward: 20 (22.5). Half inputs only; BF16 scores add
-#: :data:`HF_EAGER_BF16_SOFTMAX_ELEMS`.
+#: the output and an fp32 write, 2 + 2 + 2 = 6 passes in the backward: 20 (22.5). Check: PyTorch's standard attention
+#: on an A100 (FlashAttention-2 paper Fig. 4, ``attention_pytorch``; bench/validate_pt_oos17.py): 20 bars, median
+#: |error| 27.9% → 7.9% with this kernel counted. (Not counted: BF16 scores take no fused 16-bit-to-fp32 softmax —
+#: ATen ``SoftMax.cpp`` ``softmax`` casts them to fp32 first — the ptoos17 note's held-back sensitivity.)
 HF_EAGER_SCORES_ELEMS = {True: (14.5, 22.5), False: (12.0, 20.0)}
-#: Issue 35 round 17 (ptoos17): ``softmax(x, dtype=torch.float32)`` (Transformers' eager code; autocast's
-#: ``fp32_set_opt_dtype`` policy gives an unspecified softmax the same dtype) takes the fused 16-bit-in / fp32-out
-#: kernel only for Half inputs: ATen ``aten/src/ATen/native/SoftMax.cpp`` ``softmax``: ``if (input_.is_cuda() &&
-#: input_.scalar_type() == ScalarType::Half && dtype == ScalarType::Float) return at::_softmax(input_, dim_, true);
-#: else { Tensor converted = input_.toType(dtype.value()); return at::_softmax(converted, dim_, false); }``. BF16
-#: scores are first cast to fp32 (read 1, write 2) and the fp32 softmax reads fp32 (2 where the fused kernel reads 1):
-#: +4 forward; in the backward the fp32 softmax writes an fp32 input gradient (2 where the fused one writes 1) and the
-#: cast's own backward reads it and writes 16-bit (2 + 1): +4. (forward, backward) extra passes, per score element.
-HF_EAGER_BF16_SOFTMAX_ELEMS = (4.0, 4.0)
 #: The engines that run Hugging Face modelling code, whose ``flash_attention: false`` means Transformers' eager
 #: attention (:data:`HF_EAGER_SCORES_ELEMS`); Unsloth replaces the attention with its own kernels (xformers/SDPA).
 HF_EAGER_ENGINES = ("hf", "deepspeed")
 
 
-def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps, bf16_scores=False) -> tuple:
+def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps) -> tuple:
     """Transformers' eager attention against the generic model, per token (before the TP split): ``(score bytes the
     generic count leaves out, extra attention FLOPs per forward pass)``, with :func:`megatron_attention_core`'s
-    structure. Bytes: :data:`HF_EAGER_SCORES_ELEMS`' ``fwd × (1 + rec_fwd) + bwd`` (plus
-    :data:`HF_EAGER_BF16_SOFTMAX_ELEMS` where ``bf16_scores``: BF16 scores, no fused Half-to-fp32 softmax) less the
-    generic ``(6.5 | 4) × (3 + rec_fwd)``. FLOPs: ``torch.matmul`` multiplies the whole ``s × s`` square and the causal
-    mask is added after, so each forward pass costs ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs beyond the
-    causal count over the attended span ``a`` (as Megatron's ``baddbmm``/``bmm``)."""
+    structure. Bytes: :data:`HF_EAGER_SCORES_ELEMS`' ``fwd × (1 + rec_fwd) + bwd`` less the generic
+    ``(6.5 | 4) × (3 + rec_fwd)``. FLOPs: ``torch.matmul`` multiplies the whole ``s × s`` square and the causal mask
+    is added after, so each forward pass costs ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs beyond the causal
+    count over the attended span ``a`` (as Megatron's ``baddbmm``/``bmm``)."""
     s = ops.f(seq_len)
     fwd_new, bwd_new = HF_EAGER_SCORES_ELEMS[bool(m.dropout)]
-    bf_fwd, bf_bwd = HF_EAGER_BF16_SOFTMAX_ELEMS
-    fwd_new = fwd_new + ops.where(bf16_scores, bf_fwd, 0.0)
-    bwd_new = bwd_new + ops.where(bf16_scores, bf_bwd, 0.0)
     old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
     extra_bytes = 2.0 * m.heads * s * (fwd_new * (1.0 + rec_fwd) + bwd_new - old)
     extra_flops = full_square_extra_flops(m, s, attn_len, ops)
@@ -1959,8 +1948,7 @@ def time_layout(
     # Transformers' eager attention: the whole square too, and more score passes (hf_eager_attention_core)
     hf_core = ops.where(flash, False, ops.where(fused, False, True)) & (framework in HF_EAGER_ENGINES
                                                                         and tool != "unsloth")
-    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_fwd, ops,
-                                                 bf16_scores=precision in ("bf16", "fp8"))
+    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_fwd, ops)
     hf_extra = ops.where(hf_core, hf_extra, 0.0)
     attn_tok = attn_tok + attn_passes * hf_extra
     hflops_tok = hflops_tok + attn_passes * hf_extra
