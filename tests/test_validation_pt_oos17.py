@@ -28,7 +28,8 @@ def test_readme_formula_reproduces_its_189_tflops():
     assert 169_000 / 8 * f / 1e12 == pytest.approx(189, abs=1.0)  # 188.4: "169k" is rounded
     # the GPT3 figure's FlashAttention bars are the table's rows (149 / 167 / 163 / 189 / 189), not entered twice
     for (name, h, _heads, layers, _b, _g, _z, tps), bar in zip(v.FA_ROWS, (149, 167, 163, 189, 189)):
-        assert tps / 8 * v.fa_flops_per_token(h, layers) / 1e12 == pytest.approx(bar, abs=1.0), name
+        # (the table rounds to 1k tokens/s: 85k ± 0.5k is ± 1.1 TFLOP/s at 2.7B)
+        assert tps / 8 * v.fa_flops_per_token(h, layers) / 1e12 == pytest.approx(bar, abs=1.5), name
 
 
 def test_colossal_row_is_the_7b_on_32_gpus():
