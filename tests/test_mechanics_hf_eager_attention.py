@@ -25,10 +25,11 @@ def test_score_passes_from_the_op_list():
     # forward, 16-bit element passes: matmul writes 1; scale r+w 2; + mask r+w 2; softmax(dtype=fp32) r 1 + w 2;
     # .to(bf16) r 2 + w 1; dropout p=0 none; matmul with V reads 1
     fwd = 1 + 2 + 2 + (1 + 2) + (2 + 1) + 0 + 1
-    # backward: PV matmul (write dP, read P) 2; cast back r 1 + w 2; softmax backward r 2 + r 2 + w 1; mask add 0;
+    # backward: PV matmul (write dP, read P) 2; cast back r 1 + w 2; softmax backward: SoftMax.cu's
+    # ``tmp = grad * output`` (fp32 r 2 + r 2 + w 2, issue 35 round 17) then its kernel r 2 + r 2 + w 1; mask add 0;
     # scale 2; QK matmul reads dS twice 2
-    bwd = 2 + (1 + 2) + (2 + 2 + 1) + 0 + 2 + 2
-    assert timing.HF_EAGER_SCORES_ELEMS[False] == (fwd, bwd) == (12.0, 14.0)
+    bwd = 2 + (1 + 2) + (2 + 2 + 2) + (2 + 2 + 1) + 0 + 2 + 2
+    assert timing.HF_EAGER_SCORES_ELEMS[False] == (fwd, bwd) == (12.0, 20.0)
     # p > 0: native_dropout reads, writes and a 1-byte mask (2.5) each way
     assert timing.HF_EAGER_SCORES_ELEMS[True] == (fwd + 2.5, bwd + 2.5)
 
@@ -42,8 +43,8 @@ def test_hand_figure_llama2_7b_1024_full_recompute():
     m = _facts()
     assert (m.heads, m.L, m.q_dim, m.v_dim, bool(m.dropout)) == (32, 32, 4096, 4096, False)
     extra_b, extra_f = timing.hf_eager_attention_core(m, 1024, 1024, 1.0, ScalarOps)
-    # 2 bytes × 32 heads × 1024 keys × (12 × 2 forwards + 14 backward − 4 × 4 generic passes) = 1,441,792 B/token/layer
-    assert extra_b == pytest.approx(2 * 32 * 1024 * 22)
+    # 2 bytes × 32 heads × 1024 keys × (12 × 2 forwards + 20 backward − 4 × 4 generic passes) = 1,835,008 B/token/layer
+    assert extra_b == pytest.approx(2 * 32 * 1024 * 28)
     # the upper triangle of QKᵀ and PV: 2 · (1024 − 512.5) · 8192 · 32 FLOPs per token and forward pass
     assert extra_f == pytest.approx(2 * (1024 - 512.5) * 8192 * 32)
 
@@ -76,8 +77,9 @@ def test_ms_swift_eager_ratio_published():
     v = _bench("validate_ft_oos")
     res = v.results()
     ratios = {rid: err for rid, _p, _q, err in v.ratio_results(res)}
+    # Issue 35 round 17 (the softmax backward's tmp kernel): +6.9% / +3.4% → +3.6% / −0.9%
     for rid in ("qwen-7b-noflash / default", "qwen-7b-noflash-nogc / default"):
-        assert -0.05 < ratios[rid] < 0.12
+        assert -0.05 < ratios[rid] < 0.06
 
 
 def test_llamafactory_eager_against_fa2_published():
@@ -122,7 +124,8 @@ def test_vectorised_search_equals_evaluate_with_eager_attention(fw, compile_):
 
 def test_opt_350m_eager_minus_sdpa_published():
     # Transformers' OPT docs (L40S, PyTorch 2.4.0, fp16): eager − SDPA forward+backward time per batch, 8 rows off the
-    # host floor. Before this mechanism the model gave 28% of it (median error −71%); now 62% (−37%): still short
+    # host floor. Before this mechanism the model gave 28% of it (median error −71%); round 6 62% (−37%); round 17
+    # (the softmax backward's tmp kernel) −23%: still short
     v = _bench("validate_eager_attention")
     errs = [r[4] for r in v.results()]
     med = sorted(abs(e) for e in errs)[len(errs) // 2]
