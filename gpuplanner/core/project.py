@@ -99,8 +99,23 @@ class InferenceSpec(_Section):
                              "at those lengths, as trtllm-bench's synthetic data) or sharegpt (as varied as chat "
                              "traffic, within the ShareGPT filter of vLLM's and SGLang's benchmark scripts)")
 
+    # issue 35 round 17 (servoos17, advice17): an offline batch job's throughput target, which sizes the replicas
+    # instead of the users (inference.offline_replicas). No engine has such a setting: None (the default) sizes for
+    # ``concurrency`` users, as before.
+    documents_per_s: float | None = Field(
+        None, gt=0, le=1e7, description="offline batch job: documents (requests of prompt_tokens in and output_tokens "
+                                        "out) to finish per second; sizes the replicas, each at its full batch. "
+                                        "Default none: size for concurrency users")
+    output_tokens_per_s: float | None = Field(
+        None, gt=0, le=1e10, description="offline batch job: output tokens to generate per second, all replicas "
+                                         "together (the same target as documents_per_s × output_tokens). Default "
+                                         "none")
+
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
+        if self.documents_per_s is not None and self.output_tokens_per_s is not None:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "give documents_per_s or output_tokens_per_s, not both")))
         if self.output_tokens > self.context_tokens:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "output_tokens must not exceed context_tokens")))
         if self.prompt_tokens is not None and self.prompt_tokens + self.output_tokens > self.context_tokens:
@@ -115,6 +130,22 @@ class InferenceSpec(_Section):
     @property
     def prompt(self) -> int:
         return self.prompt_tokens if self.prompt_tokens is not None else self.context_tokens - self.output_tokens
+
+    @property
+    def target_tokens_per_s(self) -> float | None:
+        """The offline job's output tokens per second (``documents_per_s × output_tokens`` or
+        ``output_tokens_per_s``); None: an interactive load of ``concurrency`` users."""
+        if self.documents_per_s is not None:
+            return float(self.documents_per_s) * self.output_tokens
+        return None if self.output_tokens_per_s is None else float(self.output_tokens_per_s)
+
+    @property
+    def per_user_target(self) -> float | None:
+        """The per-user speed the replicas are held to: the one given; an offline job without one given has none (its
+        documents have no reader waiting on each token), where an interactive load keeps the default 20 tokens/s."""
+        if self.target_tokens_per_s is not None and "tokens_per_s_per_user" not in self.model_fields_set:
+            return None
+        return self.tokens_per_s_per_user
 
 
 class CpuSpec(_Section):
@@ -684,9 +715,10 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         gpus.append(g)
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
-                            kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
+                            kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.per_user_target,
                             gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization,
-                            engine=spec.engine, spread=spec.length_spread)
+                            engine=spec.engine, spread=spec.length_spread,
+                            target_tokens_per_s=spec.target_tokens_per_s)
         if size is None:
             continue
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)

@@ -53,6 +53,14 @@ GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].de
 KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_precision"].annotation)[0])
 
 
+def serving_first_token_lines(s) -> list[str]:
+    """A serving phase's first-token sentence, its 95th-percentile latencies under load and an offline target's
+    sizing (``core.serving_facts.serving_lines``, the lines ``gpuplanner project`` and the PDF print; issue 35 r17)."""
+    from gpuplanner.core.serving_facts import serving_lines
+
+    return [tr_msg(m) for m in serving_lines(s)]
+
+
 def serving_first_token_line(s) -> str:
     """A serving phase's engine, KV cache per GPU and idle replica's first token, read from its
     core.inference.ServingSize: the sentence ``gpuplanner project`` and the PDF print
@@ -906,7 +914,7 @@ class ProjectPage(BasePage):
             notes += [_tr_msg(m) for m in ph.messages]
             if ph.serving is not None:
                 notes.append(serving_throughput_line(ph.serving, ph.cost_per_million_tokens, cur))
-                notes.append(serving_first_token_line(ph.serving))
+                notes += serving_first_token_lines(ph.serving)
         if res.rent_vs_build is not None:
             notes.append(_tr_msg(res.rent_vs_build.sentence))
         self.advice.setText("\n".join(f"• {n}" for n in notes))
