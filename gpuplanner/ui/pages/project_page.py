@@ -391,6 +391,16 @@ class ProjectPage(BasePage):
         self.mem_share.setRange(0.0, 1.0)  # 0: the engine's own default (the schema's None)
         self.mem_share.setDecimals(2)
         self.mem_share.setSingleStep(0.05)
+        # an offline job's target (inference.documents_per_s / output_tokens_per_s; 0: none, the schema's default)
+        self.docs_per_s = QDoubleSpinBox()
+        self.docs_per_s.setRange(0.0, 1e7)
+        self.docs_per_s.setDecimals(2)
+        self.out_tps = QDoubleSpinBox()
+        self.out_tps.setRange(0.0, 1e10)
+        self.out_tps.setDecimals(0)
+        self.out_tps.setSingleStep(1000)
+        for sig in (self.docs_per_s.valueChanged, self.out_tps.valueChanged):
+            sig.connect(self._edited)
         for sig in (self.concurrency.valueChanged, self.context.valueChanged, self.output.valueChanged,
                     self.prompt.valueChanged, self.precision.currentIndexChanged,
                     self.kv_precision.currentIndexChanged, self.speed.valueChanged,
@@ -401,7 +411,8 @@ class ProjectPage(BasePage):
                          ("prompt", self.prompt), ("precision", self.precision),
                          ("kv_precision", self.kv_precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu),
                          ("serve_engine", self.serve_engine), ("mem_share", self.mem_share),
-                         ("length_spread", self.length_spread)):
+                         ("length_spread", self.length_spread), ("docs_per_s", self.docs_per_s),
+                         ("out_tps", self.out_tps)):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], wid)
         return w
@@ -457,11 +468,19 @@ class ProjectPage(BasePage):
                  "speed": self.tr("Speed per user"), "serve_gpu": self.tr("Serve on"),
                  "serve_engine": self.tr("Serving engine"), "mem_share": self.tr("Engine memory share"),
                  "length_spread": self.tr("Request lengths"),
+                 "docs_per_s": self.tr("Offline documents per second"),
+                 "out_tps": self.tr("Offline output tokens per second"),
                  "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
         for k, lab in self.labels.items():
             lab.setText(texts[k])
         for i in range(self.kind.count()):
             self.kind.setItemText(i, kind_name(self.kind.itemData(i)))
+        for box in (self.docs_per_s, self.out_tps):
+            box.setSpecialValueText(self.tr("none (size for the users)"))
+            box.setToolTip(self.tr(
+                "An offline batch job's throughput target: the replicas are sized to finish this many documents (or "
+                "generate this many output tokens) per second, each at its full batch, instead of serving the "
+                "concurrent users. Give one of the two."))
         self.weeks.setSpecialValueText(self.tr("what the work takes"))
         self.weeks.setSuffix(self.tr(" weeks"))
         self.hours.setSpecialValueText(self.tr("the plan's"))
@@ -697,6 +716,8 @@ class ProjectPage(BasePage):
         self._show(self.serve_engine, max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
         self._show(self.mem_share, float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION) or 0.0))
         self._show(self.length_spread, max(0, self.length_spread.findData(inf.get("length_spread", "fixed"))))
+        self._show(self.docs_per_s, float(inf.get("documents_per_s") or 0.0))
+        self._show(self.out_tps, float(inf.get("output_tokens_per_s") or 0.0))
 
     # A box shows a plan's value rounded to its decimals, clamped to its range, or (a combo) as its first item
     # when the plan's value is not in its list; writing every box back when one field changes would rewrite the
@@ -783,7 +804,9 @@ class ProjectPage(BasePage):
                     ("gpu", self.serve_gpu, self.serve_gpu.currentData() or None),
                     ("engine", self.serve_engine, self.serve_engine.currentData()),
                     ("gpu_memory_utilization", self.mem_share, self.mem_share.value() or None),
-                    ("length_spread", self.length_spread, self.length_spread.currentData())):
+                    ("length_spread", self.length_spread, self.length_spread.currentData()),
+                    ("documents_per_s", self.docs_per_s, self.docs_per_s.value() or None),
+                    ("output_tokens_per_s", self.out_tps, self.out_tps.value() or None)):
                 self._write(inf, key, box, value)
             if self._touched(self.speed):  # 0: no target (null: the schema's default is 20)
                 inf["tokens_per_s_per_user"] = self.speed.value() or None
