@@ -446,6 +446,17 @@ class ProjectPage(BasePage):
             "scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache "
             "longer, so fewer users fit per GPU"))
 
+    def _retranslate_offline(self) -> None:
+        """The offline target boxes (inference.documents_per_s / output_tokens_per_s): empty text and tooltip."""
+        self.labels["docs_per_s"].setText(self.tr("Offline documents per second"))
+        self.labels["out_tps"].setText(self.tr("Offline output tokens per second"))
+        for box in (self.docs_per_s, self.out_tps):
+            box.setSpecialValueText(self.tr("none (size for the users)"))
+            box.setToolTip(self.tr(
+                "An offline batch job's throughput target: the replicas are sized to finish this many documents (or "
+                "generate this many output tokens) per second, each at its full batch, instead of serving the "
+                "concurrent users. Give one of the two."))
+
     def retranslate(self) -> None:
         self.heading.setText(self.tr("8 · Project"))
         self.intro.setText(self.tr(
@@ -468,19 +479,12 @@ class ProjectPage(BasePage):
                  "speed": self.tr("Speed per user"), "serve_gpu": self.tr("Serve on"),
                  "serve_engine": self.tr("Serving engine"), "mem_share": self.tr("Engine memory share"),
                  "length_spread": self.tr("Request lengths"),
-                 "docs_per_s": self.tr("Offline documents per second"),
-                 "out_tps": self.tr("Offline output tokens per second"),
                  "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
         for k, lab in self.labels.items():
-            lab.setText(texts[k])
+            lab.setText(texts.get(k) or lab.text())  # the offline boxes': _retranslate_offline
         for i in range(self.kind.count()):
             self.kind.setItemText(i, kind_name(self.kind.itemData(i)))
-        for box in (self.docs_per_s, self.out_tps):
-            box.setSpecialValueText(self.tr("none (size for the users)"))
-            box.setToolTip(self.tr(
-                "An offline batch job's throughput target: the replicas are sized to finish this many documents (or "
-                "generate this many output tokens) per second, each at its full batch, instead of serving the "
-                "concurrent users. Give one of the two."))
+        self._retranslate_offline()
         self.weeks.setSpecialValueText(self.tr("what the work takes"))
         self.weeks.setSuffix(self.tr(" weeks"))
         self.hours.setSpecialValueText(self.tr("the plan's"))
