@@ -66,9 +66,9 @@ def test_offline_replicas_and_fields():
     assert inf.offline_replicas(900.0, 300.0) == 3
     spec = InferenceSpec(documents_per_s=2.0, output_tokens=256, context_tokens=1024)
     assert spec.target_tokens_per_s == 512.0
-    assert spec.per_user_target is None  # an offline job without a speed given has no per-user target
-    assert InferenceSpec(documents_per_s=2.0, tokens_per_s_per_user=20.0).per_user_target == 20.0  # given: kept
-    assert InferenceSpec().target_tokens_per_s is None and InferenceSpec().per_user_target == 20.0
+    assert spec.tokens_per_s_per_user is None  # an offline job without a speed given has no per-user target
+    assert InferenceSpec(documents_per_s=2.0, tokens_per_s_per_user=20.0).tokens_per_s_per_user == 20.0  # kept
+    assert InferenceSpec().target_tokens_per_s is None and InferenceSpec().tokens_per_s_per_user == 20.0
     assert InferenceSpec(output_tokens_per_s=5000.0).target_tokens_per_s == 5000.0
     with pytest.raises(ValueError):
         InferenceSpec(documents_per_s=1.0, output_tokens_per_s=100.0)
@@ -112,3 +112,20 @@ def test_cli_project_prints_the_load_line():
     serving = next(p.serving for p in res.phases if p.serving is not None)
     # unchanged by this round: 1 replica of 50 users (no offline target)
     assert serving.replicas == 1 and serving.batch_per_replica == 50 and serving.target_tokens_per_s is None
+
+
+def test_offline_spec_survives_save_and_reopen():
+    """savefile16's trap: the project is written with every field (``io.planfile.project_data``); an offline job's
+    unset per-user speed is written as nothing (null, left out), so the reopened project sizes the same."""
+    from gpuplanner.core.project import Phase, Project
+    from gpuplanner.io.planfile import project_data
+
+    proj = Project(phases=[Phase(name="batch", kind="inference", weeks=1,
+                                 inference=InferenceSpec(documents_per_s=5.0, output_tokens=256))])
+    data = project_data(proj)
+    assert "tokens_per_s_per_user" not in data["phases"][0]["inference"]
+    again = Project.model_validate(data).phases[0].inference
+    assert again.tokens_per_s_per_user is None and again.target_tokens_per_s == 5.0 * 256
+    given = Project(phases=[Phase(name="b", kind="inference", weeks=1, inference=InferenceSpec(
+        documents_per_s=5.0, tokens_per_s_per_user=20.0))])
+    assert Project.model_validate(project_data(given)).phases[0].inference.tokens_per_s_per_user == 20.0

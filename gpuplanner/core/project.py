@@ -79,7 +79,8 @@ class InferenceSpec(_Section):
     precision: Literal["bf16", "fp8", "int8", "int4"] = "bf16"
     kv_precision: Literal["bf16", "fp8"] | None = None
     tokens_per_s_per_user: float | None = Field(20.0, gt=0, le=100_000,
-                                                description="latency target: output tokens/s each user sees")
+                                                description="latency target: output tokens/s each user sees (an "
+                                                            "offline target without it given: none)")
     gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: the cheapest that serves the users at the target)")
     gpu_candidates: list[str] | None = Field(None, max_length=200)
     gpu_memory_utilization: float | None = Field(
@@ -116,6 +117,11 @@ class InferenceSpec(_Section):
         if self.documents_per_s is not None and self.output_tokens_per_s is not None:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "give documents_per_s or output_tokens_per_s, not both")))
+        if self.target_tokens_per_s is not None and "tokens_per_s_per_user" not in self.model_fields_set:
+            # an offline job's documents have no reader waiting on each token: without a speed given, none applies.
+            # Written as null (a saved project leaves it out), so a save and a reopen keep it so (savefile16's trap:
+            # the dump writes every field, and a written 20 would read as the user's)
+            object.__setattr__(self, "tokens_per_s_per_user", None)
         if self.output_tokens > self.context_tokens:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "output_tokens must not exceed context_tokens")))
         if self.prompt_tokens is not None and self.prompt_tokens + self.output_tokens > self.context_tokens:
@@ -139,13 +145,6 @@ class InferenceSpec(_Section):
             return float(self.documents_per_s) * self.output_tokens
         return None if self.output_tokens_per_s is None else float(self.output_tokens_per_s)
 
-    @property
-    def per_user_target(self) -> float | None:
-        """The per-user speed the replicas are held to: the one given; an offline job without one given has none (its
-        documents have no reader waiting on each token), where an interactive load keeps the default 20 tokens/s."""
-        if self.target_tokens_per_s is not None and "tokens_per_s_per_user" not in self.model_fields_set:
-            return None
-        return self.tokens_per_s_per_user
 
 
 class CpuSpec(_Section):
@@ -715,7 +714,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         gpus.append(g)
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
-                            kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.per_user_target,
+                            kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
                             gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization,
                             engine=spec.engine, spread=spec.length_spread,
                             target_tokens_per_s=spec.target_tokens_per_s)
