@@ -6422,7 +6422,7 @@
     </message>
     <message>
         <source>An offline batch job&apos;s throughput target: the replicas are sized to finish this many documents (or generate this many output tokens) per second, each at its full batch, instead of serving the concurrent users. Give one of the two.</source>
-        <translation>离线批处理任务的吞吐目标：按每秒完成这么多篇文档（或每秒生成这么多输出 token）来确定副本数，每个副本都以满批次运行，而不是按并发用户配置。两项只填其一。</translation>
+        <translation>离线批处理任务的吞吐量目标：按每秒完成这么多篇文档（或每秒生成这么多输出 token）来确定副本数，每个副本都以满批次运行，而不是按并发用户配置。两项只填其一。</translation>
     </message>
     <message>
         <source>what the work takes</source>
