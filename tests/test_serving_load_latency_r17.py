@@ -129,3 +129,14 @@ def test_offline_spec_survives_save_and_reopen():
     given = Project(phases=[Phase(name="b", kind="inference", weeks=1, inference=InferenceSpec(
         documents_per_s=5.0, tokens_per_s_per_user=20.0))])
     assert Project.model_validate(project_data(given)).phases[0].inference.tokens_per_s_per_user == 20.0
+
+
+def test_sglang_prefill_chunk_runs_alone():
+    # SGLang (enable_mixed_chunk False): the 2,048-token chunk goes whole to the prompt, 1 step a 2,048-token prompt;
+    # 256 users, 128-token answers: 2 prompts a step, every step stalls by the mean 2 x pre
+    ll = inf.load_latency(_rp(256, 0.030, 0.100), prompt=2048, output=128, chunk=2048, idle_ttft_s=0.2, mixed=False)
+    assert ll.itl_s == pytest.approx(0.030 + 2 * 0.100)
+    assert ll.ttft_s == pytest.approx(0.2 + 0.95 * (0.030 + 0.200) + 1 * 0.030)
+    # 16 users, 512-token answers, a 1,000-token prompt in a 2,048 chunk: 3.1% of steps, under the tail: plain step
+    assert inf.load_latency(_rp(16, 0.010, 0.050), prompt=1000, output=512, chunk=2048, idle_ttft_s=0.1,
+                            mixed=False).itl_s == pytest.approx(0.010)

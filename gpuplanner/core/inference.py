@@ -1550,7 +1550,7 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
             m, gpu, precision=precision, tp=tp, engine=engine, utilization=gpu_memory_utilization,
             budget=workload_budget(m, gpu, tp=tp, engine=engine, precision=precision, kv_precision=kv_precision,
                                    prompt=prompt_tokens, output=output_tokens)) / GIB,
-        ttft_s=ttft, **load_latency(rp, prompt=prompt_tokens, output=output_tokens,
+        ttft_s=ttft, **load_latency(rp, prompt=prompt_tokens, output=output_tokens, mixed=engine != "sglang",
                                     chunk=prefill_chunk_tokens(engine, gpu), idle_ttft_s=ttft).to_fields(),
         target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens))
 
@@ -1586,7 +1586,7 @@ def poisson_quantile(mean: float, q: float = LATENCY_QUANTILE) -> int:
 
 
 def load_latency(rp: ReplicaPoint, *, prompt: float, output: float, chunk: int | None,
-                 idle_ttft_s: float) -> LoadLatency:
+                 idle_ttft_s: float, mixed: bool = True) -> LoadLatency:
     """95th-percentile inter-token latency and time to first token of a replica at its batch ``rp.batch`` under
     continuous batching, from the prefill stalls :func:`replica` already counts. In steady state ``b/output`` new
     requests join per decode step, each bringing a prefill of ``rp.prefill_s``: the mean time per token is
@@ -1599,7 +1599,9 @@ def load_latency(rp: ReplicaPoint, *, prompt: float, output: float, chunk: int |
       ``f = (b/output)·ceil(P/(chunk − b))`` of the steps carries a chunk and takes ``step + prefill·min(P, chunk −
       b)/P`` (a prompt shorter than the budget joins one step whole: vLLM's 8,192-token budget on large cards takes
       a 3,584-token prompt in one step); the p95 step is that one when ``f ≥ 5%``, the plain step when fewer steps
-      carry one, and the mean stalled step when every step does (``f ≥ 1``: the budget binds);
+      carry one, and the mean stalled step when every step does (``f ≥ 1``: the budget binds). ``mixed`` False:
+      SGLang runs a prefill chunk as its own batch before the decodes (``ServerArgs.enable_mixed_chunk = False``),
+      so the whole ``chunk`` goes to the prompt and the stall is the same chunk's time;
     * an engine that prefills a prompt whole (TensorRT-LLM's default, no chunked context) runs whole prompts inside
       a decode step: the prompts per step are Poisson with mean ``b/output`` and the p95 step carries
       :func:`poisson_quantile` of them ("generation stalls", Agrawal et al., Sarathi-Serve, OSDI 2024, §3).
@@ -1611,7 +1613,7 @@ def load_latency(rp: ReplicaPoint, *, prompt: float, output: float, chunk: int |
     mean_stall = per_step * pre
     wait = LATENCY_QUANTILE * (t + mean_stall)
     if chunk:
-        room = max(float(chunk) - b, 1.0)
+        room = max(float(chunk) - (b if mixed else 0.0), 1.0)
         share = min(1.0, per_step * math.ceil(p / room))  # steps carrying a chunk, per decode step
         stall = mean_stall if share >= 1.0 else (pre * min(p, room) / p if share >= 1.0 - LATENCY_QUANTILE else 0.0)
         return LoadLatency(itl_s=t + stall, ttft_s=idle_ttft_s + wait + math.ceil(p / room) * t, stalled_share=share)
