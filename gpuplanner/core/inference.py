@@ -1555,9 +1555,9 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens))
 
 
-#: Issue 35 round 17 (servoos17, advice17): the percentile of the latency figures a serving plan states (p95, the
-#: figure serving SLOs are written in: vLLM's ``benchmark_serving`` prints P99 and a chosen ``--metric-percentiles``,
-#: NVIDIA NIM's benchmarking guide and GenAI-Perf report p95 TTFT and ITL).
+#: Issue 35 round 17 (servoos17, advice17): the percentile of the latency figures a serving plan states: the p95
+#: advice17 asked for. vLLM's ``benchmark_serving`` reports any percentile of TTFT, TPOT and ITL asked for with
+#: ``--metric-percentiles`` (vllm-project/vllm PR #7062, "p90 and p95 for serving benchmark").
 LATENCY_QUANTILE = 0.95
 
 
