@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.serving_facts import bound_text, first_token_line, throughput_line
+from ..core.serving_facts import bound_text, serving_lines, throughput_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
@@ -100,7 +100,7 @@ def text_lines(res) -> list[str]:
         if p.serving is not None:
             s = p.serving
             lines.append(" " * 22 + msg(throughput_line(s, p.cost_per_million_tokens, cur)))
-            lines.append(" " * 22 + msg(first_token_line(s)))
+            lines += [" " * 22 + msg(m) for m in serving_lines(s)]  # first token, p95 under load, offline target
         if p.cpu is not None:
             lines.append(" " * 22 + translate(CTX, "CPU: {gb} GB at {rate} MB/s per core = {h} core-hours").format(
                 gb=format_number(p.cpu.data_gb), rate=format_number(p.cpu.mb_s_per_core, 2),

@@ -1417,6 +1417,12 @@ class ServingSize:
     engine: str = DEFAULT_ENGINE
     kv_cache_gib_per_gpu: float = 0.0  # the KV pool the engine allocates on each card (kv_cache_bytes_per_gpu)
     ttft_s: float = 0.0  # an idle replica's time to the first token (time_to_first_token_s + api_request_wait_s)
+    # issue 35 round 17 (servoos17): the 95th percentiles a user sees while the replica runs its full batch
+    # (:func:`load_latency`), and an offline job's throughput target (output tokens/s, all replicas; None: none)
+    p95_itl_s: float = 0.0
+    p95_ttft_s: float = 0.0
+    target_tokens_per_s: float | None = None
+    output_tokens: int = 0
 
     def to_json(self) -> dict:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "messages"}
@@ -1429,8 +1435,10 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(),
                  gpu_memory_utilization: float | None = GPU_MEMORY_UTILIZATION,
-                 engine: str = DEFAULT_ENGINE, spread: str = "fixed") -> ServingSize | None:
-    """The fewest cards of ``gpu`` that serve ``concurrency`` users: at each tensor-parallel group (1, 2, 4 … up
+                 engine: str = DEFAULT_ENGINE, spread: str = "fixed",
+                 target_tokens_per_s: float | None = None) -> ServingSize | None:
+    """The fewest cards of ``gpu`` that serve ``concurrency`` users (``target_tokens_per_s``: an offline job's
+    output tokens per second instead, :func:`offline_replicas`): at each tensor-parallel group (1, 2, 4 … up
     to the node, dividing the attention heads as vLLM requires) as many replicas as the users need; the group
     with the fewest cards in all wins, the smaller group on a tie (less all-reduce per step). The smallest group
     that fits is not always the fewest cards: when the weights fill most of a card (a 30B MoE on an 80 GB card)
@@ -1445,7 +1453,8 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
     kw = dict(concurrency=concurrency, context_tokens=context_tokens, prompt_tokens=prompt_tokens,
               output_tokens=output_tokens, precision=precision, kv_precision=kv_precision,
               tokens_per_s_per_user=tokens_per_s_per_user, slots=slots, eff=eff,
-              gpu_memory_utilization=gpu_memory_utilization, engine=engine, spread=spread)
+              gpu_memory_utilization=gpu_memory_utilization, engine=engine, spread=spread,
+              target_tokens_per_s=target_tokens_per_s)
     best = thin = None
     tp = 1
     while tp <= slots:
@@ -1496,22 +1505,28 @@ def _room_first(best: ServingSize | None, thin: ServingSize | None) -> ServingSi
 def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_tokens: int, prompt_tokens: int,
              output_tokens: int, precision: str, kv_precision: str | None, tokens_per_s_per_user: float | None,
              slots: int, eff: ServingEfficiency, gpu_memory_utilization: float | None, engine: str,
-             spread: str = "fixed") -> ServingSize | None:
+             spread: str = "fixed", target_tokens_per_s: float | None = None) -> ServingSize | None:
     """:func:`size_serving` at one tensor-parallel group ``tp`` (None: a replica of ``tp`` cards cannot serve one
-    user at the target)."""
+    user at the target). An offline target runs every replica at its full batch (the engine's queue holds the
+    documents) and takes the replicas the target needs (:func:`offline_replicas`)."""
     avg_ctx = min(float(context_tokens), held_context(prompt_tokens, output_tokens, spread))
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                  prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
                  eff=eff, utilization=gpu_memory_utilization, engine=engine)
     if rp is None:
         return None
-    b = min(rp.batch, concurrency)
+    b = rp.batch if target_tokens_per_s else min(rp.batch, concurrency)
     if b < rp.batch:
         rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                      prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
                      max_batch=b, eff=eff, utilization=gpu_memory_utilization, engine=engine)
-    replicas = -(-concurrency // rp.batch)
+    replicas = -(-concurrency // rp.batch) if not target_tokens_per_s else \
+        offline_replicas(target_tokens_per_s, rp.output_tokens_per_s)
+    concurrency = concurrency if not target_tokens_per_s else replicas * rp.batch
     kvp = kv_precision_for(precision, kv_precision)
+    ttft = time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp, eff=eff,
+                                 loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu), kv_precision=kvp,
+                                 engine=engine) + api_request_wait_s(engine)
     msgs: list[Msg] = []
     if precision in ("int8", "int4"):
         msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -1535,10 +1550,84 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
             m, gpu, precision=precision, tp=tp, engine=engine, utilization=gpu_memory_utilization,
             budget=workload_budget(m, gpu, tp=tp, engine=engine, precision=precision, kv_precision=kv_precision,
                                    prompt=prompt_tokens, output=output_tokens)) / GIB,
-        ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
-                                     eff=eff, loop=ENGINE_LOOP[engine], chunk=prefill_chunk_tokens(engine, gpu),
-                                     kv_precision=kvp, engine=engine)
-        + api_request_wait_s(engine))
+        ttft_s=ttft, **load_latency(rp, prompt=prompt_tokens, output=output_tokens, mixed=engine != "sglang",
+                                    chunk=prefill_chunk_tokens(engine, gpu), idle_ttft_s=ttft).to_fields(),
+        target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens))
+
+
+#: Issue 35 round 17 (servoos17, advice17): the percentile of the latency figures a serving plan states: the p95
+#: advice17 asked for. vLLM's ``benchmark_serving`` reports any percentile of TTFT, TPOT and ITL asked for with
+#: ``--metric-percentiles`` (vllm-project/vllm PR #7062, "p90 and p95 for serving benchmark").
+LATENCY_QUANTILE = 0.95
+
+
+@dataclass(slots=True, frozen=True)
+class LoadLatency:
+    """The latencies a user sees while a replica runs its full batch (:func:`load_latency`)."""
+
+    itl_s: float  # 95th percentile of the time between two of a running user's tokens
+    ttft_s: float  # 95th percentile of a new request's time to its first token
+    stalled_share: float  # share of decode steps that carry prefill work
+
+    def to_fields(self) -> dict[str, float]:
+        return {"p95_itl_s": self.itl_s, "p95_ttft_s": self.ttft_s}
+
+
+def poisson_quantile(mean: float, q: float = LATENCY_QUANTILE) -> int:
+    """The smallest ``k`` with P(N ≤ k) ≥ ``q`` for N ~ Poisson(``mean``): how many whole prompts land in one step
+    of an engine that prefills them whole, when the batch's users send their next request independently."""
+    k, term = 0, math.exp(-max(mean, 0.0))
+    cdf = term
+    while cdf < q and k < 10_000:
+        k += 1
+        term *= mean / k
+        cdf += term
+    return k
+
+
+def load_latency(rp: ReplicaPoint, *, prompt: float, output: float, chunk: int | None,
+                 idle_ttft_s: float, mixed: bool = True) -> LoadLatency:
+    """95th-percentile inter-token latency and time to first token of a replica at its batch ``rp.batch`` under
+    continuous batching, from the prefill stalls :func:`replica` already counts. In steady state ``b/output`` new
+    requests join per decode step, each bringing a prefill of ``rp.prefill_s``: the mean time per token is
+    ``step + b·prefill/output`` (what the latency target is held to). The stalls are not spread evenly:
+    * an engine with chunked prefill (``chunk``: vLLM V1, SGLang, :data:`CHUNKED_PREFILL_ENGINES`) schedules the
+      running decodes first and fills the rest of the step's token budget, ``chunk − b`` tokens, with prompt tokens
+      (vLLM docs, Optimization and Tuning, "Chunked Prefill": "the scheduling policy prioritizes decode requests. It
+      batches all pending decode requests before scheduling any prefill operations"; docs.vllm.ai/en/v0.8.3/
+      performance/optimization.html). A prompt rides ``ceil(P/(chunk − b))`` steps, so a share
+      ``f = (b/output)·ceil(P/(chunk − b))`` of the steps carries a chunk and takes ``step + prefill·min(P, chunk −
+      b)/P`` (a prompt shorter than the budget joins one step whole: vLLM's 8,192-token budget on large cards takes
+      a 3,584-token prompt in one step); the p95 step is that one when ``f ≥ 5%``, the plain step when fewer steps
+      carry one, and the mean stalled step when every step does (``f ≥ 1``: the budget binds). ``mixed`` False:
+      SGLang runs a prefill chunk as its own batch before the decodes (``ServerArgs.enable_mixed_chunk = False``),
+      so the whole ``chunk`` goes to the prompt and the stall is the same chunk's time;
+    * an engine that prefills a prompt whole (TensorRT-LLM's default, no chunked context) runs whole prompts inside
+      a decode step: the prompts per step are Poisson with mean ``b/output`` and the p95 step carries
+      :func:`poisson_quantile` of them ("generation stalls", Agrawal et al., Sarathi-Serve, OSDI 2024, §3).
+    A new request waits for the step in flight (its 95th percentile: 0.95 of a mean step), then its prompt rides
+    ``ceil(P/(chunk − b))`` steps with the running decodes (one for a whole prompt, behind the other prompts of its
+    step): the idle replica's first token ``idle_ttft_s`` plus those steps' decode work."""
+    b, t, pre, p = float(rp.batch), float(rp.step_s), float(rp.prefill_s), max(float(prompt), 1.0)
+    per_step = b / max(float(output), 1.0)  # new requests joining per decode step
+    mean_stall = per_step * pre
+    wait = LATENCY_QUANTILE * (t + mean_stall)
+    if chunk:
+        room = max(float(chunk) - (b if mixed else 0.0), 1.0)
+        share = min(1.0, per_step * math.ceil(p / room))  # steps carrying a chunk, per decode step
+        stall = mean_stall if share >= 1.0 else (pre * min(p, room) / p if share >= 1.0 - LATENCY_QUANTILE else 0.0)
+        return LoadLatency(itl_s=t + stall, ttft_s=idle_ttft_s + wait + math.ceil(p / room) * t, stalled_share=share)
+    k = poisson_quantile(per_step)
+    return LoadLatency(itl_s=t + k * pre, ttft_s=idle_ttft_s + wait + t + max(k - 1, 0) * pre,
+                       stalled_share=min(1.0, 1.0 - math.exp(-per_step)))
+
+
+def offline_replicas(target_tokens_per_s: float, replica_tokens_per_s: float) -> int:
+    """Replicas an offline batch job needs to generate ``target_tokens_per_s`` output tokens per second, each replica
+    at its full batch (``replica_tokens_per_s``, :func:`replica`'s throughput with the prefill stalls): vLLM's
+    offline ``LLM.generate`` and ``trtllm-bench throughput`` queue every document and keep the batch full, so
+    throughput, not users, sizes the job (vLLM docs, "Offline Inference"; the perf-overview pages' method)."""
+    return max(1, math.ceil(float(target_tokens_per_s) / max(float(replica_tokens_per_s), 1e-12) - 1e-9))
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,

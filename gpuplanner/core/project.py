@@ -79,7 +79,8 @@ class InferenceSpec(_Section):
     precision: Literal["bf16", "fp8", "int8", "int4"] = "bf16"
     kv_precision: Literal["bf16", "fp8"] | None = None
     tokens_per_s_per_user: float | None = Field(20.0, gt=0, le=100_000,
-                                                description="latency target: output tokens/s each user sees")
+                                                description="latency target: output tokens/s each user sees (an "
+                                                            "offline target without it given: none)")
     gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: the cheapest that serves the users at the target)")
     gpu_candidates: list[str] | None = Field(None, max_length=200)
     gpu_memory_utilization: float | None = Field(
@@ -99,8 +100,28 @@ class InferenceSpec(_Section):
                              "at those lengths, as trtllm-bench's synthetic data) or sharegpt (as varied as chat "
                              "traffic, within the ShareGPT filter of vLLM's and SGLang's benchmark scripts)")
 
+    # issue 35 round 17 (servoos17, advice17): an offline batch job's throughput target, which sizes the replicas
+    # instead of the users (inference.offline_replicas). No engine has such a setting: None (the default) sizes for
+    # ``concurrency`` users, as before.
+    documents_per_s: float | None = Field(
+        None, gt=0, le=1e7, description="offline batch job: documents (requests of prompt_tokens in and output_tokens "
+                                        "out) to finish per second; sizes the replicas, each at its full batch. "
+                                        "Default none: size for concurrency users")
+    output_tokens_per_s: float | None = Field(
+        None, gt=0, le=1e10, description="offline batch job: output tokens to generate per second, all replicas "
+                                         "together (the same target as documents_per_s × output_tokens). Default "
+                                         "none")
+
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
+        if self.documents_per_s is not None and self.output_tokens_per_s is not None:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "give documents_per_s or output_tokens_per_s, not both")))
+        if self.target_tokens_per_s is not None and "tokens_per_s_per_user" not in self.model_fields_set:
+            # an offline job's documents have no reader waiting on each token: without a speed given, none applies.
+            # Written as null (a saved project leaves it out), so a save and a reopen keep it so (savefile16's trap:
+            # the dump writes every field, and a written 20 would read as the user's)
+            object.__setattr__(self, "tokens_per_s_per_user", None)
         if self.output_tokens > self.context_tokens:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "output_tokens must not exceed context_tokens")))
         if self.prompt_tokens is not None and self.prompt_tokens + self.output_tokens > self.context_tokens:
@@ -115,6 +136,15 @@ class InferenceSpec(_Section):
     @property
     def prompt(self) -> int:
         return self.prompt_tokens if self.prompt_tokens is not None else self.context_tokens - self.output_tokens
+
+    @property
+    def target_tokens_per_s(self) -> float | None:
+        """The offline job's output tokens per second (``documents_per_s × output_tokens`` or
+        ``output_tokens_per_s``); None: an interactive load of ``concurrency`` users."""
+        if self.documents_per_s is not None:
+            return float(self.documents_per_s) * self.output_tokens
+        return None if self.output_tokens_per_s is None else float(self.output_tokens_per_s)
+
 
 
 class CpuSpec(_Section):
@@ -686,7 +716,8 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
                             gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization,
-                            engine=spec.engine, spread=spec.length_spread)
+                            engine=spec.engine, spread=spec.length_spread,
+                            target_tokens_per_s=spec.target_tokens_per_s)
         if size is None:
             continue
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)

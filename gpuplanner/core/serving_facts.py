@@ -65,6 +65,49 @@ def throughput_line(serving: Any, cost_per_million_tokens: float | None, currenc
     if cost_per_million_tokens is None:
         return Msg(FIRST_TOKEN_CTX, THROUGHPUT_LINE_UNPRICED, params)
     return Msg(FIRST_TOKEN_CTX, THROUGHPUT_LINE, {**params, "per_m": float(cost_per_million_tokens), "cur": currency})
+#: a serving phase's latencies under load, the 95th percentiles of ``inference.load_latency`` (issue 35 round 17,
+#: servoos17, advice17: the plan stated only an idle replica's first token); and an offline job's target and what
+#: sizes it (``inference.offline_replicas``)
+LOAD_LATENCY_LINE = QT_TRANSLATE_NOOP(
+    "Project", "under full load ({b} requests per replica): 95% of tokens within {itl} ms of the previous one, "
+               "95% of first tokens within {ttft} ms")
+OFFLINE_LINE = QT_TRANSLATE_NOOP(
+    "Project", "offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each")
+
+
+def load_latency_line(serving: Any) -> Msg:
+    """:data:`LOAD_LATENCY_LINE` of a ``core.inference.ServingSize`` (``batch_per_replica``, ``p95_itl_s``,
+    ``p95_ttft_s``; whole milliseconds, one decimal under 10 ms)."""
+    from ..formatting import format_number  # pure Python, no Qt: the core stays pure
+
+    def ms(s: float) -> str:
+        return format_number(s * 1e3, 1 if s < 0.01 else 0)
+
+    return Msg(FIRST_TOKEN_CTX, LOAD_LATENCY_LINE, {"b": serving.batch_per_replica, "itl": ms(serving.p95_itl_s),
+                                                    "ttft": ms(serving.p95_ttft_s)})
+
+
+def offline_line(serving: Any) -> Msg | None:
+    """:data:`OFFLINE_LINE` of a ``ServingSize`` sized for an offline target (``target_tokens_per_s``); None for
+    an interactive load."""
+    from ..formatting import format_number  # pure Python, no Qt: the core stays pure
+
+    target = getattr(serving, "target_tokens_per_s", None)
+    if not target:
+        return None
+    out = max(int(serving.output_tokens), 1)
+    return Msg(FIRST_TOKEN_CTX, OFFLINE_LINE, {
+        "docs": format_number(target / out, 2 if target / out < 10 else 1), "tps": format_number(target),
+        "r": serving.replicas, "per": format_number(serving.tokens_per_s / max(serving.replicas, 1))})
+
+
+def serving_lines(serving: Any) -> list[Msg]:
+    """The lines a serving phase prints after its throughput line, in the CLI, the Project page and the PDF: the
+    idle replica's first token (:func:`first_token_line`), the latencies under load and an offline target's sizing."""
+    return [first_token_line(serving), load_latency_line(serving)] + [
+        m for m in (offline_line(serving),) if m is not None]
+
+
 #: Issue 35, round 5 (serve5): the serving sizer's decode step is two terms, not one share. The weights and the KV cache
 #: stream at the share any large copy reaches (``timing.MEM_BW_EFFICIENCY``, 0.8: STREAM-like kernels), and every
 #: kernel of the step costs the GPU a fixed time on top (:data:`DECODE_KERNEL_S`, ``inference.decode_kernels_s``).

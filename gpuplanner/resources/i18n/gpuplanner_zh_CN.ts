@@ -6030,6 +6030,10 @@
         <translation>CPU 预处理</translation>
     </message>
     <message>
+        <source>give documents_per_s or output_tokens_per_s, not both</source>
+        <translation>“离线每秒文档数”与“离线每秒输出 token 数”只能填写其一</translation>
+    </message>
+    <message>
         <source>output_tokens must not exceed context_tokens</source>
         <translation>output_tokens 不能超过 context_tokens</translation>
     </message>
@@ -6192,6 +6196,14 @@
     <message>
         <source>compute bound</source>
         <translation>受限于算力</translation>
+    </message>
+    <message>
+        <source>under full load ({b} requests per replica): 95% of tokens within {itl} ms of the previous one, 95% of first tokens within {ttft} ms</source>
+        <translation>满负载时（每副本 {b} 个请求）：95% 的 token 与上一个 token 间隔不超过 {itl} ms，95% 的首个 token 在 {ttft} ms 内返回</translation>
+    </message>
+    <message>
+        <source>offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each</source>
+        <translation>离线目标每秒 {docs} 篇文档（每秒输出 {tps} 个 token）：{r} 个副本，每个副本每秒 {per} 个 token</translation>
     </message>
     <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
@@ -6389,12 +6401,28 @@
         <translation>推理 GPU</translation>
     </message>
     <message>
+        <source>Offline documents per second</source>
+        <translation>离线每秒文档数</translation>
+    </message>
+    <message>
+        <source>Offline output tokens per second</source>
+        <translation>离线每秒输出 token 数</translation>
+    </message>
+    <message>
         <source>Raw text</source>
         <translation>原始文本</translation>
     </message>
     <message>
         <source>Cores per node</source>
         <translation>每节点核数</translation>
+    </message>
+    <message>
+        <source>none (size for the users)</source>
+        <translation>无（按并发用户配置）</translation>
+    </message>
+    <message>
+        <source>An offline batch job&apos;s throughput target: the replicas are sized to finish this many documents (or generate this many output tokens) per second, each at its full batch, instead of serving the concurrent users. Give one of the two.</source>
+        <translation>离线批处理任务的吞吐量目标：按每秒完成这么多篇文档（或每秒生成这么多输出 token）来确定副本数，每个副本都以满批次运行，而不是按并发用户配置。两项只填其一。</translation>
     </message>
     <message>
         <source>what the work takes</source>

@@ -53,6 +53,14 @@ GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].de
 KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_precision"].annotation)[0])
 
 
+def serving_first_token_lines(s) -> list[str]:
+    """A serving phase's first-token sentence, its 95th-percentile latencies under load and an offline target's
+    sizing (``core.serving_facts.serving_lines``, the lines ``gpuplanner project`` and the PDF print; issue 35 r17)."""
+    from gpuplanner.core.serving_facts import serving_lines
+
+    return [tr_msg(m) for m in serving_lines(s)]
+
+
 def serving_first_token_line(s) -> str:
     """A serving phase's engine, KV cache per GPU and idle replica's first token, read from its
     core.inference.ServingSize: the sentence ``gpuplanner project`` and the PDF print
@@ -383,6 +391,16 @@ class ProjectPage(BasePage):
         self.mem_share.setRange(0.0, 1.0)  # 0: the engine's own default (the schema's None)
         self.mem_share.setDecimals(2)
         self.mem_share.setSingleStep(0.05)
+        # an offline job's target (inference.documents_per_s / output_tokens_per_s; 0: none, the schema's default)
+        self.docs_per_s = QDoubleSpinBox()
+        self.docs_per_s.setRange(0.0, 1e7)
+        self.docs_per_s.setDecimals(2)
+        self.out_tps = QDoubleSpinBox()
+        self.out_tps.setRange(0.0, 1e10)
+        self.out_tps.setDecimals(0)
+        self.out_tps.setSingleStep(1000)
+        for sig in (self.docs_per_s.valueChanged, self.out_tps.valueChanged):
+            sig.connect(self._edited)
         for sig in (self.concurrency.valueChanged, self.context.valueChanged, self.output.valueChanged,
                     self.prompt.valueChanged, self.precision.currentIndexChanged,
                     self.kv_precision.currentIndexChanged, self.speed.valueChanged,
@@ -393,7 +411,8 @@ class ProjectPage(BasePage):
                          ("prompt", self.prompt), ("precision", self.precision),
                          ("kv_precision", self.kv_precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu),
                          ("serve_engine", self.serve_engine), ("mem_share", self.mem_share),
-                         ("length_spread", self.length_spread)):
+                         ("length_spread", self.length_spread), ("docs_per_s", self.docs_per_s),
+                         ("out_tps", self.out_tps)):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], wid)
         return w
@@ -427,6 +446,17 @@ class ProjectPage(BasePage):
             "scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache "
             "longer, so fewer users fit per GPU"))
 
+    def _retranslate_offline(self) -> None:
+        """The offline target boxes (inference.documents_per_s / output_tokens_per_s): empty text and tooltip."""
+        self.labels["docs_per_s"].setText(self.tr("Offline documents per second"))
+        self.labels["out_tps"].setText(self.tr("Offline output tokens per second"))
+        for box in (self.docs_per_s, self.out_tps):
+            box.setSpecialValueText(self.tr("none (size for the users)"))
+            box.setToolTip(self.tr(
+                "An offline batch job's throughput target: the replicas are sized to finish this many documents (or "
+                "generate this many output tokens) per second, each at its full batch, instead of serving the "
+                "concurrent users. Give one of the two."))
+
     def retranslate(self) -> None:
         self.heading.setText(self.tr("8 · Project"))
         self.intro.setText(self.tr(
@@ -451,9 +481,10 @@ class ProjectPage(BasePage):
                  "length_spread": self.tr("Request lengths"),
                  "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
         for k, lab in self.labels.items():
-            lab.setText(texts[k])
+            lab.setText(texts.get(k) or lab.text())  # the offline boxes': _retranslate_offline
         for i in range(self.kind.count()):
             self.kind.setItemText(i, kind_name(self.kind.itemData(i)))
+        self._retranslate_offline()
         self.weeks.setSpecialValueText(self.tr("what the work takes"))
         self.weeks.setSuffix(self.tr(" weeks"))
         self.hours.setSpecialValueText(self.tr("the plan's"))
@@ -683,12 +714,15 @@ class ProjectPage(BasePage):
         self._show(self.precision, max(0, self.precision.findData(inf.get("precision", "bf16"))))
         kv = inf.get("kv_precision")
         self._show(self.kv_precision, max(0, self.kv_precision.findData(kv)) if kv else 0)
-        self._show(self.speed, float(inf.get("tokens_per_s_per_user", 20.0) or 0))
+        offline = bool(inf.get("documents_per_s") or inf.get("output_tokens_per_s"))  # unset speed: none (r17)
+        self._show(self.speed, float(inf.get("tokens_per_s_per_user", 0.0 if offline else 20.0) or 0))
         gpu = inf.get("gpu")
         self._show(self.serve_gpu, max(0, self.serve_gpu.findData(gpu)) if gpu else 0)
         self._show(self.serve_engine, max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
         self._show(self.mem_share, float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION) or 0.0))
         self._show(self.length_spread, max(0, self.length_spread.findData(inf.get("length_spread", "fixed"))))
+        self._show(self.docs_per_s, float(inf.get("documents_per_s") or 0.0))
+        self._show(self.out_tps, float(inf.get("output_tokens_per_s") or 0.0))
 
     # A box shows a plan's value rounded to its decimals, clamped to its range, or (a combo) as its first item
     # when the plan's value is not in its list; writing every box back when one field changes would rewrite the
@@ -775,7 +809,9 @@ class ProjectPage(BasePage):
                     ("gpu", self.serve_gpu, self.serve_gpu.currentData() or None),
                     ("engine", self.serve_engine, self.serve_engine.currentData()),
                     ("gpu_memory_utilization", self.mem_share, self.mem_share.value() or None),
-                    ("length_spread", self.length_spread, self.length_spread.currentData())):
+                    ("length_spread", self.length_spread, self.length_spread.currentData()),
+                    ("documents_per_s", self.docs_per_s, self.docs_per_s.value() or None),
+                    ("output_tokens_per_s", self.out_tps, self.out_tps.value() or None)):
                 self._write(inf, key, box, value)
             if self._touched(self.speed):  # 0: no target (null: the schema's default is 20)
                 inf["tokens_per_s_per_user"] = self.speed.value() or None
@@ -906,7 +942,7 @@ class ProjectPage(BasePage):
             notes += [_tr_msg(m) for m in ph.messages]
             if ph.serving is not None:
                 notes.append(serving_throughput_line(ph.serving, ph.cost_per_million_tokens, cur))
-                notes.append(serving_first_token_line(ph.serving))
+                notes += serving_first_token_lines(ph.serving)
         if res.rent_vs_build is not None:
             notes.append(_tr_msg(res.rent_vs_build.sentence))
         self.advice.setText("\n".join(f"• {n}" for n in notes))
