@@ -72,7 +72,8 @@ from gpuplanner.core.estimate import estimate  # noqa: E402
 from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
 from gpuplanner.io.model_files import ModelFiles  # noqa: E402
 
-GIB = 1024 ** 3
+#: the model's figures at the base (main 3b047601), recorded before any change of this round
+BEFORE = ROOT / "bench" / "data" / "post18_before.json"
 MODELS = ROOT / "bench" / "data" / "post18"  # the three config.json files (huggingface.co/Qwen/Qwen2.5-VL-{3B,7B,32B}-Instruct)
 V032 = "github.com/hiyouga/EasyR1 a23fb5b0 (v0.3.2) assets/baselines.md + examples/config.yaml"
 V02 = "github.com/hiyouga/EasyR1 fb24593 assets/baselines.md + examples/config.yaml"
@@ -196,17 +197,22 @@ def main() -> int:
     if a.json:
         print(json.dumps({r["id"]: {k: round(x, 3) for k, x in r["pred"].items()} for r in rows}, indent=1))
         return 0
-    print("| row | mean tokens | micro | step pub | step pred | err | mem pub GiB | mem pred (allocated) | err "
-          "| device peak | gen s |")
+    before = json.loads(BEFORE.read_text())["rows"]
+    print("| row | mean tokens | micro | step pub | step before → now | err before → now | mem pub GiB "
+          "| allocated before → now | err before → now | device peak before → now | gen s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        p = r["pred"]
-        print(f"| {r['id']} | {r['mean']:.0f} | {r['micro']} | {r['pub']['step']:.0f} | {p['step']:.1f} | "
-              f"{r['err']['step']:+.1%} | {r['pub']['mem']:.0f} | {p['mem']:.1f} | {r['err']['mem']:+.1%} | "
-              f"{p['device']:.1f} | {p['gen']:.1f} |")
+        p, b = r["pred"], before[r["id"]]
+        eb = {k: err(r["pub"][k], b[k]) for k in r["pub"]}
+        print(f"| {r['id']} | {r['mean']:.0f} | {r['micro']} | {r['pub']['step']:.0f} | {b['step']:.1f} → "
+              f"{p['step']:.1f} | {eb['step']:+.1%} → {r['err']['step']:+.1%} | {r['pub']['mem']:.0f} | "
+              f"{b['mem']:.1f} → {p['mem']:.1f} | {eb['mem']:+.1%} → {r['err']['mem']:+.1%} | "
+              f"{b['device']:.1f} → {p['device']:.1f} | {p['gen']:.1f} |")
     for key in ("step", "mem"):
+        vb = [abs(err(r["pub"][key], before[r["id"]][key])) for r in rows]
         m, q = summary(rows, key)
-        print(f"{key}: |error| median {m:.1%}, p90 {q:.1%} over {len(rows)} rows")
+        print(f"{key}: |error| median / p90 before {statistics.median(vb):.1%} / {p90(vb):.1%}, now {m:.1%} / "
+              f"{q:.1%} over {len(rows)} rows")
     if a.sensitivity:
         for pt in (60, 200):
             rs = score(prompt_text=pt)

@@ -56,7 +56,9 @@ def test_which_runs_offload_at_generation():
     prof = method_profile(scenario_from_dict(_row()).training)
     assert verl_generation_offload(prof, "fsdp", True, True) == (True, True)
     assert verl_generation_offload(prof, "fsdp", False, True) == (False, True)
-    assert verl_generation_offload(prof, "fsdp", False, False) is None  # verl's default: both false
+    # verl's default, both false: the flags pass through and the pool reuses the activations only
+    # (test_device_peak_falls_counters_stay, tests/test_mechanics_verl_memory_r10.py)
+    assert verl_generation_offload(prof, "fsdp", False, False) == (False, False)
     assert verl_generation_offload(prof, "deepspeed", True, True) is None  # not verl's FSDP workers
     awake = _row()
     awake["training"]["rl"]["engine_sleep"] = False

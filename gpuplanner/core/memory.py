@@ -2542,13 +2542,24 @@ def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp, back=None):
 #: * Time: the copies are already priced per phase at the host link's pinned rate (timing.verl_phase_bytes).
 def verl_generation_offload(prof: MethodProfile, framework: str, offload_params, offload_optimizer):
     """``(params, optimizer)`` offload flags of verl's actor while a sleeping colocated vLLM generates (the
-    comment above), or None where the run is no such verl run or offloads neither (the pool then reuses the
-    activations' memory only, as before)."""
+    comment above; booleans or, in the vectorised search, arrays), or None where the run is no such verl run. Where
+    both flags are off the pool reuses the activations' memory only, as before (:func:`objective_parts`)."""
     if not (verl_offload_per_phase(prof, framework) and prof.engine == "vllm_colocated" and prof.engine_sleep):
         return None
-    if not (bool(offload_params) or bool(offload_optimizer)):
-        return None
-    return bool(offload_params), bool(offload_optimizer)
+    return offload_params, offload_optimizer
+
+
+def verl_offloaded_pool_bytes(verl_offload, pool, weights, gradients, opt, reference, acts, w16, xp):
+    """The colocated pool's bytes beyond the training moment for verl's actor (:func:`verl_generation_offload`'s
+    flags): with either offload on, the parameter shard and/or the optimizer state, the gradients and the
+    reference's streamed layers leave while vLLM generates and the parameter shard is back for the refit
+    (:func:`offloaded_pool_bytes`); with both off, the pool above the activations (the sleeping engine alone)."""
+    params_off = xp.asarray(verl_offload[0], dtype=bool)
+    opt_off = xp.asarray(verl_offload[1], dtype=bool)
+    back = xp.where(params_off, weights, 0.0)
+    held = back + xp.where(opt_off, opt, 0.0) + xp.where(params_off | opt_off, gradients + reference, 0.0)
+    return xp.where(params_off | opt_off, offloaded_pool_bytes(pool, held, acts, w16, xp, back=back),
+                    xp.maximum(pool - acts, 0.0))
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
@@ -2617,10 +2628,8 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
                 held = weights + gradients + opt + out.get("reference", 0.0)
                 out["kv_cache"] = offloaded_pool_bytes(pool, held, acts, w16, xp) + zeros
             elif prof.engine_sleep and verl_offload is not None:
-                params_off, opt_off = verl_offload
-                back = weights if params_off else 0.0 * weights
-                held = back + (opt if opt_off else 0.0 * opt) + gradients + out.get("reference", 0.0)
-                out["kv_cache"] = offloaded_pool_bytes(pool, held, acts, w16, xp, back=back) + zeros
+                out["kv_cache"] = verl_offloaded_pool_bytes(verl_offload, pool, weights, gradients, opt,
+                                                            out.get("reference", 0.0), acts, w16, xp) + zeros
             elif prof.engine_sleep:
                 out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros
             else:
