@@ -2588,9 +2588,7 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
         reservation reuses the activations' memory like the training engine. With ``model_offloaded`` as well
         (``training.rl.offload_model``, :func:`rl_model_offloaded`) the training model leaves the GPU while vLLM
         generates, so the pool also reuses the memory of the weights, gradients, optimizer states and reference
-        (:func:`offloaded_pool_bytes`). verl's actor offload (``verl_offload``, :func:`verl_generation_offload`)
-        likewise, with what it moves: the parameter shard, the optimizer state or both, the gradients and the
-        reference's streamed layers; its refit holds the parameter shard beside vLLM's weights.
+        (:func:`offloaded_pool_bytes`); verl's actor offload likewise (:func:`verl_generation_offload`).
       - ``vllm_separate``: the rollouts run on other GPUs; nothing here.
     """
     zero_arr = xp.asarray(zero)
@@ -2628,8 +2626,8 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
                 held = weights + gradients + opt + out.get("reference", 0.0)
                 out["kv_cache"] = offloaded_pool_bytes(pool, held, acts, w16, xp) + zeros
             elif prof.engine_sleep and verl_offload is not None:
-                out["kv_cache"] = verl_offloaded_pool_bytes(verl_offload, pool, weights, gradients, opt,
-                                                            out.get("reference", 0.0), acts, w16, xp) + zeros
+                out["kv_cache"] = zeros + verl_offloaded_pool_bytes(
+                    verl_offload, pool, weights, gradients, opt, out.get("reference", 0.0), acts, w16, xp)
             elif prof.engine_sleep:
                 out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros
             else:
