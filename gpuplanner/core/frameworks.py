@@ -702,7 +702,9 @@ def to_json() -> dict:
 #: has the same two flags (``swift/rlhf_trainers/args_mixin.py``) but moves other bytes (DeepSpeed's moments into
 #: pageable buffers, the fp32 master kept: ``rollout_mixin.offload_optimizer``); verl's actor
 #: ``fsdp_config.param_offload`` / ``optimizer_offload`` (default false, ``verl/trainer/config/engine/fsdp.yaml``)
-#: are ``parallel.offload_optimizer`` on the ``fsdp`` framework here (timing.verl_phase_bytes); NeMo RL does it always
+#: are ``parallel.offload_params`` / ``offload_optimizer`` on the ``fsdp`` framework here (time: timing.verl_phase_bytes;
+#: memory: memory.verl_offload_per_phase for the training moment, memory.verl_generation_offload for the generation,
+#: issue 35 round 17); NeMo RL does it always
 #: when colocated (timing.nemo_rl_swap_bytes); OpenRLHF ``--ds.enable_sleep`` (default False,
 #: ``openrlhf/cli/train_ppo_ray.py``) is no framework of this planner; TRL has no such option.
 RL_OFFLOAD_MODEL_TOOLS = ("megatron-swift",)

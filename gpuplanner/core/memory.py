@@ -2005,7 +2005,8 @@ def memory_arrays(
         m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
         model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp,
-        model_offloaded=rl_model_offloaded(profile, ckpt_tool))
+        model_offloaded=rl_model_offloaded(profile, ckpt_tool),
+        verl_offload=verl_generation_offload(profile, framework, offload_params, offload))
     if "critic" in extra and offload_params and verl_offload_per_phase(profile, framework):
         # verl offloads the critic's states while the actor trains and the actor's while the critic trains (each
         # worker's per-phase offload, verl_offload_per_phase): one model's states at a time; the actor's, with the
@@ -2046,7 +2047,8 @@ def memory_arrays(
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
     allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached + grads_reused
     # issue 35 round 10: vLLM's sleeping pool stays in the caching allocator's counters (sleeping_pool_counted_bytes)
-    allocated = allocated + sleeping_pool_counted_bytes(profile, framework, acts, gpu_capacity_gib, xp)
+    allocated = allocated + sleeping_pool_counted_bytes(profile, framework, acts, gpu_capacity_gib, xp,
+                                                        kv_part=extra.get("kv_cache"))
     if paged_optimizer:
         # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
         # allocator (paged_state_bytes): on the device, not in allocated or reserved
@@ -2479,13 +2481,18 @@ def verl_actor_fp32(prof: MethodProfile, framework: str) -> bool:
 #: "recommended" PPO 83.6 GiB of allocated on an 80 GB H100; verl-data's GRPO-LoRA runs 82–99 GiB reserved,
 #: bench/rl_step_times_r10.py). NeMo RL (the ``megatron`` framework's RL reading) runs vLLM in its own Ray worker
 #: processes, whose pool the policy worker's counters never see: left out.
-def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_capacity_gib, xp):
+def sleeping_pool_counted_bytes(prof: MethodProfile, framework: str, acts, gpu_capacity_gib, xp, kv_part=None):
     """Bytes the allocator's counters (``allocated``, and with it ``reserved``) hold beyond the device's peak for a
     colocated vLLM engine asleep in the training process: the pool (``generation_gpu_fraction`` of the card) less
-    what ``objective_parts`` already counts of it (its part above the activations), i.e. min(pool, activations)."""
+    what ``objective_parts`` already counts of it (``kv_part``, its ``kv_cache`` entry; without it the part above
+    the activations, i.e. min(pool, activations)). So the counters read the pool beside the whole training peak
+    whatever the offload between phases (verl's, :func:`verl_generation_offload`, lowers the device, not them)."""
     if not (prof.rl and prof.engine == "vllm_colocated" and prof.engine_sleep and framework != "megatron"):
         return 0.0 * acts
-    return xp.minimum(prof.gpu_fraction * gpu_capacity_gib * GIB, acts)
+    pool = prof.gpu_fraction * gpu_capacity_gib * GIB
+    if kv_part is None:
+        return xp.minimum(pool, acts)
+    return xp.maximum(pool - kv_part, 0.0)
 
 
 def rl_model_offloaded(prof: MethodProfile, tool) -> bool:
@@ -2504,16 +2511,60 @@ def rl_model_offloaded(prof: MethodProfile, tool) -> bool:
 #: KV cache and generates, sleeps, and the context loads everything back before training. Three moments, per GPU:
 #: training (states + activations, vLLM asleep), the refit (states + vLLM's 16-bit weights, no KV cache yet) and the
 #: generation (vLLM's whole pool, the training model gone).
-def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp):
+def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp, back=None):
     """Bytes the colocated engine adds beyond the training state and activations when the training model
     (``held``: weights, gradients, optimizer states, reference) leaves the GPU while vLLM generates: the larger of
     the generation's pool and the refit's vLLM weights (the comment above), less what training already holds,
-    never below zero."""
-    return xp.maximum(xp.maximum(pool - held - acts, w16_vllm - acts), 0.0)
+    never below zero. ``back``: what of ``held`` is on the GPU again during the refit (Megatron-SWIFT: all of it,
+    the default; verl: the parameter shard only, :func:`verl_generation_offload`)."""
+    refit = w16_vllm - acts if back is None else w16_vllm + back - held - acts
+    return xp.maximum(xp.maximum(pool - held - acts, refit), 0.0)
+
+
+#: Issue 35 round 17 (post18): verl's actor offload between phases, seen from the generation. verl
+#: (volcengine/verl b178a3cd5) ``actor_rollout_ref.actor.fsdp_config.param_offload`` / ``optimizer_offload``, both
+#: ``false`` by default (``verl/trainer/config/engine/fsdp.yaml``), and EasyR1 (hiyouga/EasyR1 a23fb5b0, v0.3.2)
+#: ``worker.actor.offload.offload_params`` / ``offload_optimizer``, both ``False`` in ``OffloadConfig``
+#: (``verl/workers/actor/config.py``; its ``examples/config.yaml`` sets both true): the planner's
+#: ``parallel.offload_params`` / ``offload_optimizer`` on the ``fsdp`` framework's RL (bench/rl_step_times.py).
+#: * What leaves the GPU: ``offload_fsdp_model`` moves each FSDP handle's flat parameter shard to the host
+#:   (``handle.flat_param_to("cpu")``, ``verl/utils/fsdp_utils.py``); ``offload_fsdp_optimizer`` moves every tensor
+#:   of ``optimizer.state``. The gradients are gone in either case: the update ends with ``zero_grad()``
+#:   (``dp_actor.py`` ``_optimizer_step`` at a23fb5b0; ``update_policy``'s last line at b178a3cd5). The reference
+#:   is FSDP-wrapped with ``CPUOffload(offload_params=True)`` (EasyR1 ``ref.fsdp.enable_cpu_offload``; verl for
+#:   every reference): its streamed layers live only in its own forward.
+#: * When: ``update_actor`` loads both before the mini-batches and offloads both after; ``compute_log_prob`` and
+#:   the refit load and offload the parameters (``fsdp_workers.py``; the refit:
+#:   ``sharding_manager/fsdp_vllm.py`` ``_sync_weight_to_vllm``: ``load_fsdp_model``, the per-tensor sync into
+#:   vLLM's woken weights, ``offload_fsdp_model``, then ``wake_up(tags=["kv_cache"])``). So the training moment
+#:   holds every state (memory.verl_offload_per_phase), the generation holds the pool and what was not offloaded,
+#:   and the refit holds vLLM's 16-bit weights beside the parameter shard.
+#: * Time: the copies are already priced per phase at the host link's pinned rate (timing.verl_phase_bytes).
+def verl_generation_offload(prof: MethodProfile, framework: str, offload_params, offload_optimizer):
+    """``(params, optimizer)`` offload flags of verl's actor while a sleeping colocated vLLM generates (the
+    comment above; booleans or, in the vectorised search, arrays), or None where the run is no such verl run. Where
+    both flags are off the pool reuses the activations' memory only, as before (:func:`objective_parts`)."""
+    if not (verl_offload_per_phase(prof, framework) and prof.engine == "vllm_colocated" and prof.engine_sleep):
+        return None
+    return offload_params, offload_optimizer
+
+
+def verl_offloaded_pool_bytes(verl_offload, pool, weights, gradients, opt, reference, acts, w16, xp):
+    """The colocated pool's bytes beyond the training moment for verl's actor (:func:`verl_generation_offload`'s
+    flags): with either offload on, the parameter shard and/or the optimizer state, the gradients and the
+    reference's streamed layers leave while vLLM generates and the parameter shard is back for the refit
+    (:func:`offloaded_pool_bytes`); with both off, the pool above the activations (the sleeping engine alone)."""
+    params_off = xp.asarray(verl_offload[0], dtype=bool)
+    opt_off = xp.asarray(verl_offload[1], dtype=bool)
+    back = xp.where(params_off, weights, 0.0)
+    held = back + xp.where(opt_off, opt, 0.0) + xp.where(params_off | opt_off, gradients + reference, 0.0)
+    return xp.where(params_off | opt_off, offloaded_pool_bytes(pool, held, acts, w16, xp, back=back),
+                    xp.maximum(pool - acts, 0.0))
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
-                    layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp, model_offloaded: bool = False):
+                    layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp, model_offloaded: bool = False,
+                    verl_offload=None):
     """Bytes per GPU of the models and buffers a training objective adds (:mod:`core.methods`).
 
     * ``reference`` (``reference = separate``) and ``reward`` (a reward model): frozen copies in 16-bit (fp32
@@ -2537,7 +2588,7 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
         reservation reuses the activations' memory like the training engine. With ``model_offloaded`` as well
         (``training.rl.offload_model``, :func:`rl_model_offloaded`) the training model leaves the GPU while vLLM
         generates, so the pool also reuses the memory of the weights, gradients, optimizer states and reference
-        (:func:`offloaded_pool_bytes`).
+        (:func:`offloaded_pool_bytes`); verl's actor offload likewise (:func:`verl_generation_offload`).
       - ``vllm_separate``: the rollouts run on other GPUs; nothing here.
     """
     zero_arr = xp.asarray(zero)
@@ -2574,6 +2625,9 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
             if prof.engine_sleep and model_offloaded:
                 held = weights + gradients + opt + out.get("reference", 0.0)
                 out["kv_cache"] = offloaded_pool_bytes(pool, held, acts, w16, xp) + zeros
+            elif prof.engine_sleep and verl_offload is not None:
+                out["kv_cache"] = zeros + verl_offloaded_pool_bytes(
+                    verl_offload, pool, weights, gradients, opt, out.get("reference", 0.0), acts, w16, xp)
             elif prof.engine_sleep:
                 out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros
             else:

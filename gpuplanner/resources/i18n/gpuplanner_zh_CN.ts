@@ -10039,10 +10039,6 @@
         <translation>AdamW 实现</translation>
     </message>
     <message>
-        <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
-        <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
-    </message>
-    <message>
         <source>EP all-to-all overlap</source>
         <translation>专家并行全对全通信重叠</translation>
     </message>
@@ -10181,6 +10177,10 @@
     <message>
         <source>Offload parameters</source>
         <translation>卸载参数</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3. RL on FSDP (verl param_offload, EasyR1 offload_params; default off): the actor&apos;s weights move to CPU memory between phases, on the GPUs while it trains and away while vLLM generates, copied over PCIe every step</source>
+        <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3。FSDP 上的强化学习（verl 的 param_offload、EasyR1 的 offload_params；默认关闭）：策略模型的权重在各阶段之间移到 CPU 内存，训练时在 GPU 上，vLLM 生成时离开 GPU，每步都经 PCIe 拷贝</translation>
     </message>
     <message>
         <source>MoE token dispatcher</source>
@@ -10734,10 +10734,6 @@
         <translation>卸载优化器</translation>
     </message>
     <message>
-        <source>Keep optimizer states in CPU memory (slower steps)</source>
-        <translation>把优化器状态放在 CPU 内存中（单步更慢）</translation>
-    </message>
-    <message>
         <source>Pretraining</source>
         <translation>预训练</translation>
     </message>
@@ -11212,6 +11208,10 @@
     <message>
         <source>MoE: tensor parallelism inside each routed expert (Megatron-Core --expert-tensor-parallel-size). Empty: the framework&apos;s default, Megatron the TP degree, others 1 (each GPU holds whole experts). The automatic layout keeps this value</source>
         <translation>MoE：每个路由专家内部的张量并行（Megatron-Core --expert-tensor-parallel-size）。留空：按框架默认，Megatron 为 TP 度，其他框架为 1（每张 GPU 持有完整专家）。自动布局保留此值</translation>
+    </message>
+    <message>
+        <source>Keep optimizer states in CPU memory (slower steps). RL on FSDP (verl optimizer_offload, EasyR1 offload_optimizer; default off): on the GPUs while the actor trains, in CPU memory while vLLM generates, copied over PCIe every step</source>
+        <translation>把优化器状态放在 CPU 内存中（单步更慢）。FSDP 上的强化学习（verl 的 optimizer_offload、EasyR1 的 offload_optimizer；默认关闭）：策略模型训练时在 GPU 上，vLLM 生成时放在 CPU 内存中，每步都经 PCIe 拷贝</translation>
     </message>
     <message>
         <source>optimizer states in unified memory (bitsandbytes)</source>

@@ -419,7 +419,9 @@ class TrainingAdvanced(QObject):
                 "layers of each stage must divide evenly. The automatic layout keeps it and tries others")),
             "offload_params": (self.tr("Offload parameters"), self.tr(
                 "DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients "
-                "live in CPU memory too (default off). Needs ZeRO stage 3")),
+                "live in CPU memory too (default off). Needs ZeRO stage 3. RL on FSDP (verl param_offload, "
+                "EasyR1 offload_params; default off): the actor's weights move to CPU memory between phases, "
+                "on the GPUs while it trains and away while vLLM generates, copied over PCIe every step")),
             "moe_dispatcher": (self.tr("MoE token dispatcher"), self.tr(
                 "Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge "
                 "sets it): each token's routed copies go to their experts' GPUs. All-gather: every GPU gathers the "

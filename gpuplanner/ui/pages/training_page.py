@@ -517,7 +517,10 @@ class TrainingPage(BasePage):
                 "Shards over data-parallel GPUs: 1 the optimizer states, 2 also gradients, 3 also weights "
                 "(FSDP full shard); more sharding, more communication")),
             "sp": (self.tr("Sequence parallel"), self.tr("With TP: also split the layer-norm/dropout activations")),
-            "offload": (self.tr("Offload optimizer"), self.tr("Keep optimizer states in CPU memory (slower steps)")),
+            "offload": (self.tr("Offload optimizer"), self.tr(
+                "Keep optimizer states in CPU memory (slower steps). RL on FSDP (verl optimizer_offload, EasyR1 "
+                "offload_optimizer; default off): on the GPUs while the actor trains, in CPU memory while vLLM "
+                "generates, copied over PCIe every step")),
         }
         for key, (label, tip) in texts.items():
             L[key].setText(label)
