@@ -390,6 +390,15 @@ def fsdp_lora_units_apply(framework: str, zero, fsdp_version, method: str) -> bo
     return method == "lora" and int(fsdp_version) == 1 and fsdp_sharded_gradients(framework, zero, fsdp_version)
 
 
+def fsdp_fp32_adapters_allowed(framework: str, zero, fsdp_version, method: str) -> bool:
+    """Whether ``training.fsdp_mixed_precision_off`` (the HF stack's FSDP1 without a MixedPrecision policy, so PEFT's
+    fp32 adapters compute in fp32 and cast their input each adapted linear: timing's ``peft_autocast`` casts) may be
+    set: LoRA on the Hugging Face stack sharded by Accelerate's FSDP1 (:func:`hf_sharded_by_fsdp`). Off FSDP the
+    adapters' fp32 casts are priced already (one GPU, DDP); DeepSpeed runs the whole model in 16 bits. The one rule
+    the scenario's check, the search and the Training page's row read (issue 35 round 17, ftoos17)."""
+    return method == "lora" and bool(hf_sharded_by_fsdp(framework, fsdp_version, int(zero)))
+
+
 def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = None):
     """Whether a plan of the Hugging Face stack (``framework`` on engine hf: the Trainer, Accelerate and the tools on
     them) shards its model states with PyTorch FSDP (Accelerate's FSDP plugin, FSDP1 ``FullyShardedDataParallel``)
