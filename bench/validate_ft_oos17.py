@@ -74,7 +74,7 @@ ROWS = (
     ("baseline-peft-bnb", 1, 8, 759.0108, 34177070080),
     ("baseline-peft-bnb", 2, 4, 325.6275, 14319836672),
 )
-#: the CSV's train_tokens_per_second, for the transcription check (runtime × tok/s = 100 × b × GPUs × 4,096)
+#: the CSV's train_tokens_per_second (per device), for the transcription check (runtime × tok/s = 100 × b × 4,096)
 TOKENS_PER_S = (5099.488, 4577.647, 5224.047, 4990.665, 5033.196, 3989.872, 5105.963, 4782.835, 4198.034, 3769.527,
                 4317.198, 5031.517)
 BEFORE = ROOT / "bench" / "data" / "ftoos17_before.json"

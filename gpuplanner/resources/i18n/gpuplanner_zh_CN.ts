@@ -9223,6 +9223,10 @@
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
+        <source>training.fsdp_mixed_precision_off needs method lora on the Hugging Face stack under Accelerate&apos;s FSDP1 (fsdp_version 1; parallel.zero 2 or 3)</source>
+        <translation>training.fsdp_mixed_precision_off 需要在 Accelerate 的 FSDP1 下的 Hugging Face 技术栈上使用 lora 方法（fsdp_version 1；parallel.zero 2 或 3）</translation>
+    </message>
+    <message>
         <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
         <translation>training.fsdp2_fp32_upcast 需要在 FSDP2 上使用 lora 方法（framework fsdp，fsdp_version 2，parallel.zero 3）</translation>
     </message>
@@ -9863,6 +9867,10 @@
         <translation>冻结权重转为 fp32（Accelerate 1.13 之前）</translation>
     </message>
     <message>
+        <source>no bf16 or fp16 flag: adapters compute in fp32</source>
+        <translation>未开启 bf16 或 fp16：适配器以 fp32 计算</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -9977,6 +9985,14 @@
     <message>
         <source>FSDP2 fp32 upcast</source>
         <translation>FSDP2 fp32 上转</translation>
+    </message>
+    <message>
+        <source>FSDP without mixed precision</source>
+        <translation>FSDP 不用混合精度</translation>
+    </message>
+    <message>
+        <source>LoRA on the Hugging Face Trainer under Accelerate&apos;s FSDP1, run without mixed precision (no bf16 or fp16 flag, the model loaded in bf16): FSDP then casts nothing, so PEFT&apos;s fp32 adapters compute in fp32 and every adapted layer copies its input to fp32 (slower). Off (default): with the bf16 or fp16 flag, FSDP gathers the adapters in 16 bits. LoRA on the Hugging Face stack with FSDP1 only</source>
+        <translation>在 Accelerate 的 FSDP1 下用 Hugging Face Trainer 做 LoRA，且不开混合精度（未开启 bf16 或 fp16，模型以 bf16 加载）：此时 FSDP 不做任何类型转换，PEFT 的 fp32 适配器以 fp32 计算，每个带适配器的层都要把输入复制为 fp32（更慢）。关闭（默认）：开启 bf16 或 fp16 时，FSDP 以 16 位聚合适配器。仅适用于 Hugging Face 技术栈在 FSDP1 上的 LoRA</translation>
     </message>
     <message>
         <source>Checkpoint early stop</source>
