@@ -9867,10 +9867,6 @@
         <translation>冻结权重转为 fp32（Accelerate 1.13 之前）</translation>
     </message>
     <message>
-        <source>no bf16 or fp16 flag: adapters compute in fp32</source>
-        <translation>未开启 bf16 或 fp16：适配器以 fp32 计算</translation>
-    </message>
-    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -9991,10 +9987,6 @@
         <translation>FSDP 不用混合精度</translation>
     </message>
     <message>
-        <source>LoRA on the Hugging Face Trainer under Accelerate&apos;s FSDP1, run without mixed precision (no bf16 or fp16 flag, the model loaded in bf16): FSDP then casts nothing, so PEFT&apos;s fp32 adapters compute in fp32 and every adapted layer copies its input to fp32 (slower). Off (default): with the bf16 or fp16 flag, FSDP gathers the adapters in 16 bits. LoRA on the Hugging Face stack with FSDP1 only</source>
-        <translation>在 Accelerate 的 FSDP1 下用 Hugging Face Trainer 做 LoRA，且不开混合精度（未开启 bf16 或 fp16，模型以 bf16 加载）：此时 FSDP 不做任何类型转换，PEFT 的 fp32 适配器以 fp32 计算，每个带适配器的层都要把输入复制为 fp32（更慢）。关闭（默认）：开启 bf16 或 fp16 时，FSDP 以 16 位聚合适配器。仅适用于 Hugging Face 技术栈在 FSDP1 上的 LoRA</translation>
-    </message>
-    <message>
         <source>Checkpoint early stop</source>
         <translation>检查点提前停止</translation>
     </message>
@@ -10103,6 +10095,10 @@
         <translation>从不（默认）</translation>
     </message>
     <message>
+        <source>no bf16 or fp16 flag: adapters run in fp32</source>
+        <translation>未开启 bf16 或 fp16：适配器以 fp32 运行</translation>
+    </message>
+    <message>
         <source>NeMo AutoModel (LinearLoRA)</source>
         <translation>NeMo AutoModel 自带 LoRA 层</translation>
     </message>
@@ -10113,6 +10109,10 @@
     <message>
         <source>Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 mixed precision, so each GPU&apos;s share of a LoRA run&apos;s frozen weights takes 4 bytes a parameter instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate 1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with full sharding only</source>
         <translation>Accelerate 1.12 及更早版本在以 bf16 或 fp16 混合精度准备 FSDP2 时，会把整个模型转为 fp32，因此每块 GPU 上 LoRA 训练的冻结权重分片每个参数占 4 字节而不是 2 字节（占用更多显存）；各层运行时使用的聚合副本仍为 16 位。关闭（默认）：Accelerate 1.13 及以后（只转换可训练权重）、torchtitan 和 torchtune。仅适用于完全分片的 FSDP2 上的 LoRA</translation>
+    </message>
+    <message>
+        <source>LoRA on the Hugging Face Trainer under Accelerate&apos;s FSDP1, run without mixed precision (no bf16 or fp16 flag, the model loaded in bf16): FSDP then casts nothing, so PEFT&apos;s fp32 adapters run in fp32 and every adapted layer copies its input to fp32 (slower). Off (default): with the bf16 or fp16 flag, FSDP gathers the adapters in 16 bits. LoRA on the Hugging Face stack with FSDP1 only</source>
+        <translation>在 Accelerate 的 FSDP1 下用 Hugging Face Trainer 做 LoRA，且不开混合精度（未开启 bf16 或 fp16，模型以 bf16 加载）：此时 FSDP 不做任何类型转换，PEFT 的 fp32 适配器以 fp32 运行，每个带适配器的层都要把输入复制为 fp32（更慢）。关闭（默认）：开启 bf16 或 fp16 时，FSDP 以 16 位聚合适配器。仅适用于 Hugging Face 技术栈在 FSDP1 上的 LoRA</translation>
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>

@@ -212,7 +212,7 @@ class TrainingAdvanced(QObject):
         f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
         f["fsdp_lora_mixed_units"].setText(self.tr("adapters inside their block's unit (Lightning Fabric, Composer)"))
         f["fsdp2_fp32_upcast"].setText(self.tr("frozen weights cast to fp32 (Accelerate before 1.13)"))
-        f["fsdp_mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters compute in fp32"))
+        f["fsdp_mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -310,7 +310,7 @@ class TrainingAdvanced(QObject):
                 "full sharding only")),
             "fsdp_mixed_precision_off": (self.tr("FSDP without mixed precision"), self.tr(
                 "LoRA on the Hugging Face Trainer under Accelerate's FSDP1, run without mixed precision (no bf16 or "
-                "fp16 flag, the model loaded in bf16): FSDP then casts nothing, so PEFT's fp32 adapters compute in "
+                "fp16 flag, the model loaded in bf16): FSDP then casts nothing, so PEFT's fp32 adapters run in "
                 "fp32 and every adapted layer copies its input to fp32 (slower). Off (default): with the bf16 or fp16 "
                 "flag, FSDP gathers the adapters in 16 bits. LoRA on the Hugging Face stack with FSDP1 only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
