@@ -1,6 +1,6 @@
 """Issue 35 round 17 (ftoos17): IBM fms-acceleration's published A100-80GB Granite table (PowerLM-3B full / LoRA /
 QLoRA, one GPU and Accelerate's FSDP1) as out-of-sample step and memory rows, and the HF stack's FSDP1 without mixed
-precision (``training.fsdp_mixed_precision_off``) on its two-GPU LoRA rows and on ftoos16's."""
+precision (``training.mixed_precision_off``) on its LoRA rows and on ftoos16's."""
 
 from __future__ import annotations
 
@@ -43,9 +43,10 @@ def test_architecture_checked_against_the_full_rows():
 
 def test_entry():
     t = v.vrow("none-lora", 2, 4, "step", 1.0).training
-    assert t["fsdp_mixed_precision_off"] is True and t["master_weights"] is True and t["fsdp_version"] == 1
-    assert "fsdp_mixed_precision_off" not in v.vrow("baseline-peft-bnb", 2, 4, "step", 1.0).training  # bf16: True
-    assert "fsdp_mixed_precision_off" not in v.vrow("none-lora", 1, 4, "step", 1.0).training  # one GPU: no FSDP
+    assert t["mixed_precision_off"] is True and t["master_weights"] is True and t["fsdp_version"] == 1
+    assert v.vrow("none-lora", 1, 4, "step", 1.0).training["mixed_precision_off"] is True  # no bf16 flag either
+    for g in (1, 2):  # bf16: True (autocast; FSDP1 gathers in bf16)
+        assert "mixed_precision_off" not in v.vrow("baseline-peft-bnb", g, 4, "step", 1.0).training
 
 
 def test_before_and_after(res):
@@ -54,31 +55,34 @@ def test_before_and_after(res):
     for kind in ("time", "memory"):
         assert set(before[kind]) == set(now[kind])
     moved = [k for k in now["time"] if now["time"][k] != pytest.approx(before["time"][k], abs=1e-9)]
-    assert sorted(moved) == ["PowerLM-3B lora b2 × 2 GPU", "PowerLM-3B lora b4 × 2 GPU"]
+    assert sorted(moved) == sorted(k for k in now["time"] if " lora " in k)
     assert all(0 < now["time"][k] < before["time"][k] for k in moved)  # both were too fast, both less so
     assert now["memory"] == pytest.approx(before["memory"], abs=1e-12)  # the field is a time mechanism
     t = [abs(x) for x in now["time"].values()]
-    assert statistics.median(t) <= 0.15 and v16._p90(t) <= 0.35
+    assert statistics.median(t) <= 0.075 and v16._p90(t) <= 0.135  # main: 10.9% / 17.0%
     m = [abs(x) for x in now["memory"].values()]
     assert v16._p90(m) <= 0.02
 
 
 def test_ftoos16_lora_rows_improve():
-    """ftoos16's standard-peft rows on 2 GPUs state the field too: each moves toward its published step."""
+    """ftoos16's standard-peft rows state the field too: each two-GPU row moves toward its published step, the
+    one-GPU rows stay within 1.5%, and the table's median and p90 improve (main: 4.2% / 11.7%)."""
     import dataclasses
 
     import validate_ft_tools as vft
 
     now = v16.errors()["time"]
+    assert all(abs(now[v16.row_id(c, m, g, b)]) < 0.015 for c, m, g, b, _r, _p in v16.ROWS
+               if c == "none-lora" and g == 1)
     rows = [(c, m, g, b, rt) for c, m, g, b, rt, _p in v16.ROWS if c == "none-lora" and g == 2]
     assert len(rows) == 4
     for c, m, g, b, rt in rows:
         r = v16.vrow(c, m, g, b, "step", rt / v16.STEPS)
-        off = vft.predict(dataclasses.replace(r, training={**r.training, "fsdp_mixed_precision_off": False}))
+        off = vft.predict(dataclasses.replace(r, training={**r.training, "mixed_precision_off": False}))
         err_main = r.measured / off - 1.0
         assert 0 < err_main and abs(now[v16.row_id(c, m, g, b)]) < err_main
     t = [abs(x) for x in now.values()]
-    assert statistics.median(t) <= 0.045 and v16._p90(t) <= 0.10
+    assert statistics.median(t) <= 0.035 and v16._p90(t) <= 0.085
 
 
 def test_fragment_is_in_the_validation_page():

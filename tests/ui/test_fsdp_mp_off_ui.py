@@ -1,7 +1,7 @@
-"""The Training page's control for ``training.fsdp_mixed_precision_off`` (issue 35 round 17, ftoos17: LoRA on the
-Hugging Face stack under Accelerate's FSDP1 without mixed precision, so PEFT's fp32 adapters compute in fp32): it
-writes the field, the estimate reads it, and its row is shown where the core's rule
-(frameworks.fsdp_fp32_adapters_allowed) says it applies, and while it is on."""
+"""The Training page's control for ``training.mixed_precision_off`` (issue 35 round 17, ftoos17: LoRA on the
+Hugging Face Trainer without --bf16, so PEFT's fp32 adapters run in fp32): it writes the field, the estimate reads
+it, and its row is shown where the core's rule (frameworks.mixed_precision_off_allowed) says it applies, and while it
+is on."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def test_mp_off_switch_writes_the_field_and_slows_the_adapters(make_window):
     win = make_window(search_enabled=False)
     win.go_to(1)
     adv = win.page("training").advanced
-    f = adv.fields["fsdp_mixed_precision_off"]
+    f = adv.fields["mixed_precision_off"]
     assert adv.box.layout().isRowVisible(f.box) is False  # the default plan: no LoRA on FSDP1
     for path, value in (("model.preset", "mistral-7b-v0.1"), ("parallel.auto", False), ("training.method", "lora"),
                         ("training.framework", "trl"), ("parallel.zero", 3), ("training.fsdp_version", 1),
@@ -24,11 +24,14 @@ def test_mp_off_switch_writes_the_field_and_slows_the_adapters(make_window):
     off = evaluate(win.model.user_scenario()).time.parts["lora_adapters"]
     f.setChecked(True)
     s = win.model.user_scenario()
-    assert s.training.fsdp_mixed_precision_off is True
+    assert s.training.mixed_precision_off is True
     assert evaluate(s).time.parts["lora_adapters"] > 1.5 * off
     f.setChecked(False)
     win.model.set("training.fsdp_version", 2)  # DeepSpeed's ZeRO-3 on the HF stack: the row hides
     assert not adv.box.layout().isRowVisible(f.box)
+    win.model.set("parallel.zero", 0)  # DDP: no DeepSpeed, the row shows
+    assert adv.box.layout().isRowVisible(f.box)
+    win.model.set("parallel.zero", 3)
     win.model.set("training.fsdp_version", 1)
     for other in ("deepspeed", "fsdp", "megatron"):
         win.model.set("training.framework", other)

@@ -9223,10 +9223,6 @@
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
-        <source>training.fsdp_mixed_precision_off needs method lora on the Hugging Face stack under Accelerate&apos;s FSDP1 (fsdp_version 1; parallel.zero 2 or 3)</source>
-        <translation>training.fsdp_mixed_precision_off 需要在 Accelerate 的 FSDP1 下的 Hugging Face 技术栈上使用 lora 方法（fsdp_version 1；parallel.zero 2 或 3）</translation>
-    </message>
-    <message>
         <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
         <translation>training.fsdp2_fp32_upcast 需要在 FSDP2 上使用 lora 方法（framework fsdp，fsdp_version 2，parallel.zero 3）</translation>
     </message>
@@ -9269,6 +9265,10 @@
     <message>
         <source>training.fsdp_lora_mixed_units needs method lora under FSDP1 (fsdp_version 1: framework fsdp or the Hugging Face stack; parallel.zero 2 or 3)</source>
         <translation>training.fsdp_lora_mixed_units 需要在 FSDP1 下使用 method lora（fsdp_version 为 1：framework 为 fsdp 或 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
+    </message>
+    <message>
+        <source>training.mixed_precision_off needs method lora on the Hugging Face stack without DeepSpeed (parallel.zero 0, or Accelerate&apos;s FSDP1: fsdp_version 1 with parallel.zero 2 or 3)</source>
+        <translation>training.mixed_precision_off 需要在不使用 DeepSpeed 的 Hugging Face 技术栈上使用 lora 方法（parallel.zero 0，或 Accelerate 的 FSDP1：fsdp_version 1 且 parallel.zero 2 或 3）</translation>
     </message>
     <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
@@ -9983,10 +9983,6 @@
         <translation>FSDP2 fp32 上转</translation>
     </message>
     <message>
-        <source>FSDP without mixed precision</source>
-        <translation>FSDP 不用混合精度</translation>
-    </message>
-    <message>
         <source>Checkpoint early stop</source>
         <translation>检查点提前停止</translation>
     </message>
@@ -10071,6 +10067,14 @@
         <translation>torch.compile</translation>
     </message>
     <message>
+        <source>Without mixed precision</source>
+        <translation>不用混合精度</translation>
+    </message>
+    <message>
+        <source>LoRA on the Hugging Face Trainer run without mixed precision (no bf16 or fp16 flag, the model loaded in bf16): there is no autocast, so PEFT&apos;s fp32 adapters run entirely in fp32: each adapted layer copies its input to fp32 and adds an fp32 output to the layer&apos;s (slower); under Accelerate&apos;s FSDP1 FSDP casts nothing either. Off (default): the bf16 or fp16 flag. LoRA on the Hugging Face stack without DeepSpeed only</source>
+        <translation>用 Hugging Face Trainer 做 LoRA 且不开混合精度（未开启 bf16 或 fp16，模型以 bf16 加载）：此时没有自动混合精度，PEFT 的 fp32 适配器全程以 fp32 运行：每个带适配器的层都要把输入复制为 fp32，并把 fp32 输出加到该层输出上（更慢）；在 Accelerate 的 FSDP1 下，FSDP 也不做任何类型转换。关闭（默认）：开启 bf16 或 fp16。仅适用于不使用 DeepSpeed 的 Hugging Face 技术栈上的 LoRA</translation>
+    </message>
+    <message>
         <source>Compiled loss</source>
         <translation>编译损失函数</translation>
     </message>
@@ -10109,10 +10113,6 @@
     <message>
         <source>Accelerate 1.12 and earlier cast the whole model to fp32 when it prepares FSDP2 with bf16 or fp16 mixed precision, so each GPU&apos;s share of a LoRA run&apos;s frozen weights takes 4 bytes a parameter instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate 1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with full sharding only</source>
         <translation>Accelerate 1.12 及更早版本在以 bf16 或 fp16 混合精度准备 FSDP2 时，会把整个模型转为 fp32，因此每块 GPU 上 LoRA 训练的冻结权重分片每个参数占 4 字节而不是 2 字节（占用更多显存）；各层运行时使用的聚合副本仍为 16 位。关闭（默认）：Accelerate 1.13 及以后（只转换可训练权重）、torchtitan 和 torchtune。仅适用于完全分片的 FSDP2 上的 LoRA</translation>
-    </message>
-    <message>
-        <source>LoRA on the Hugging Face Trainer under Accelerate&apos;s FSDP1, run without mixed precision (no bf16 or fp16 flag, the model loaded in bf16): FSDP then casts nothing, so PEFT&apos;s fp32 adapters run in fp32 and every adapted layer copies its input to fp32 (slower). Off (default): with the bf16 or fp16 flag, FSDP gathers the adapters in 16 bits. LoRA on the Hugging Face stack with FSDP1 only</source>
-        <translation>在 Accelerate 的 FSDP1 下用 Hugging Face Trainer 做 LoRA，且不开混合精度（未开启 bf16 或 fp16，模型以 bf16 加载）：此时 FSDP 不做任何类型转换，PEFT 的 fp32 适配器以 fp32 运行，每个带适配器的层都要把输入复制为 fp32（更慢）。关闭（默认）：开启 bf16 或 fp16 时，FSDP 以 16 位聚合适配器。仅适用于 Hugging Face 技术栈在 FSDP1 上的 LoRA</translation>
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
