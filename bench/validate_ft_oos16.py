@@ -44,7 +44,10 @@ training speed due to extraneous dtype casting when SFTTrainer prepares the mode
 entry. Scored: the three baseline configurations (none / standard-peft / baseline-peft-bnb) for
 the Mistral-7B, Mixtral-8x7B and Llama-2-70B presets; rows without a runtime (OOM) are left out. Not scored: the
 ``foak`` and ``accelerated-peft`` rows (IBM's fused Triton kernels and GPTQ, which the tool does not model) and
-gpt_bigcode-santacoder (no preset). Error = published / predicted − 1 on time (+ = predicted too fast); memory error =
+gpt_bigcode-santacoder (no preset). Issue 35 round 17 (ftoos17): the "standard-peft" rows are entered with
+``training.mixed_precision_off`` (no ``bf16`` flag: no autocast, so PEFT's fp32 adapters run entirely in fp32; on 2
+GPUs Accelerate's ``mixed_precision: 'no'`` also leaves FSDP1 without a MixedPrecision policy, so the adapter units
+cast their input as on one GPU); ``--no-mp-off`` prints the entry before (= main 64ef3985). Error = published / predicted − 1 on time (+ = predicted too fast); memory error =
 (predicted − published) / published, peak allocated.
 """
 
@@ -122,6 +125,12 @@ def training(config: str, b: int, gpus: int) -> dict:
         t.update(lora_rank=16, lora_targets="attention", lora_dropout=0.1, master_weights=MASTER)
     if gpus > 1:
         t["fsdp_version"] = 1
+    if method == "lora" and "--no-mp-off" not in sys.argv:
+        # issue 35 round 17 (ftoos17): "standard-peft" sets no bf16 (training.mixed_precision_off): no autocast, so
+        # PEFT's fp32 adapters run entirely in fp32; on 2 GPUs Accelerate's mixed_precision also stays 'no'
+        # (accelerate.yaml; transformers writes ACCELERATE_MIXED_PRECISION only for bf16/fp16) and FSDP1 gets no
+        # MixedPrecision policy. baseline-peft-bnb sets bf16: True (autocast; FSDP1 gathers in bf16): unchanged
+        t["mixed_precision_off"] = True
     return t
 
 
@@ -231,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"Out of sample. Source: {SRC}. Error = published / predicted − 1 on time (+ = predicted too fast); "
                 "memory: (predicted − published) / published, peak allocated. \"main\" and \"first entry\" were "
                 "scored before the merge with memoos16, which enters the same runs with transformers' foreach AdamW "
-                "and reentrant checkpointing (now this entry too).", ""] + body
+                "and reentrant checkpointing (now this entry too). Round 17 (ftoos17): the LoRA rows state "
+                "`training.mixed_precision_off` (no bf16 flag: no autocast; FSDP1 without a MixedPrecision policy).", ""] + body
     print("\n".join(body))
     return 0
 

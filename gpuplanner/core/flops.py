@@ -316,6 +316,21 @@ LORA_DROPOUT_IN = 2.5
 LORA_AUTOCAST_IN = 6.0
 LORA_DROPOUT_IN_FP32 = 4.5
 QLORA_CLONE_OUT = 2.0
+#: The same fp32 adapters without autocast (the HF Trainer without --bf16/--fp16, ``training.mixed_precision_off``),
+#: over the autocast counts above, 16-bit elements per token and adapted linear. PEFT 0.12/0.13 ``lora.Linear.forward``:
+#: ``x = x.to(lora_A.weight.dtype)``; ``result = result + lora_B(lora_A(dropout(x))) * scaling``; ``result =
+#: result.to(torch_result_dtype)``. Nothing casts back to bf16, so: forward, ``lora_A`` reads the fp32 x (2 instead
+#: of 1) and there is no autocast cast-down (the input cast is read 1, write 2: 3 instead of 6): −2 fan_in;
+#: ``lora_B`` writes fp32 (2), ``* scaling`` reads and writes fp32 (4), ``result +`` promotes the bf16 base output
+#: (read 1 + 2, write 2: 5) and ``.to(bf16)`` (read 2, write 1: 3): 14 fan_out instead of :data:`LORA_FWD_OUT` 6, +8.
+#: Backward: the cast's backward (read 1, write 2), the add's gradient cast to the bf16 base output (read 2, write 1),
+#: the scaling's backward (read 2, write 2) and ``lora_B``'s dgrad and wgrad reading the fp32 gradient (2 + 2): 14
+#: fan_out instead of :data:`LORA_BWD_OUT` 4, +10; on the input side ``lora_A`` writes an fp32 input gradient and its
+#: wgrad reads the fp32 x (+1, +1) but no autocast cast's backward (3 instead of 6): −1 fan_in. The rank-wide GEMMs
+#: also run in fp32 (torch's default ``allow_tf32 = False`` for matmuls): not priced (their FLOPs stay at the 16-bit
+#: rate; issue 35 round 17, ftoos17, left out).
+LORA_NO_AUTOCAST_IN_FWD, LORA_NO_AUTOCAST_IN_BWD = -2.0, -1.0
+LORA_NO_AUTOCAST_OUT_FWD, LORA_NO_AUTOCAST_OUT_BWD = 8.0, 10.0
 #: The rank-wide adapter GEMMs' own operands, 16-bit elements per token and adapted linear (a part of
 #: :data:`LORA_FWD_IN` … above): each forward reads x into ``lora_A`` (fan_in) and writes ``lora_B``'s output
 #: (fan_out); the backward reads the scaled output gradient twice (``lora_B``'s dgrad and wgrad) and, in ``lora_A``'s,
@@ -420,14 +435,15 @@ def automodel_lora_elements(d_in, d_out, dropout: bool, layer: str) -> tuple[flo
 
 
 def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlora: bool = False,
-                          fp32_input=False, layer: str = "peft"):
+                          fp32_input=False, layer: str = "peft", no_autocast=False):
     """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
     ``fused`` and ``autocast`` may be boolean arrays. ``autocast``: PEFT's fp32 adapters under autocast, eager
     (:data:`LORA_AUTOCAST_IN`; torch.compile folds the casts into the adapter's kernels); ``qlora``: the
     bitsandbytes LoRA layer (:data:`QLORA_CLONE_OUT`), which skips the input cast under autocast; ``fp32_input``: the
     layer's input is fp32 (:data:`KBIT_FP32_EW_FACTOR`), and autocast casts it to bf16 for ``lora_A`` (half of
     :data:`LORA_AUTOCAST_IN` each way); ``layer``: the LoRA layer implementation (:data:`LORA_LAYERS`; NeMo
-    AutoModel's: :func:`automodel_lora_elements`, whatever ``fused``, ``autocast`` and ``qlora`` say)."""
+    AutoModel's: :func:`automodel_lora_elements`, whatever ``fused``, ``autocast`` and ``qlora`` say);
+    ``no_autocast``: those fp32 adapters without autocast (:data:`LORA_NO_AUTOCAST_OUT_FWD` …), with ``autocast``."""
     if layer not in PEFT_COUNT_LAYERS:
         return automodel_lora_elements(d_in, d_out, dropout, layer)
     eager_cast = np.logical_and(autocast, np.logical_not(fused)) & (not qlora)
@@ -437,6 +453,9 @@ def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlo
     clone = np.where(fused, 0.0, QLORA_CLONE_OUT) * d_out if qlora else 0.0
     fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop + cast_in + clone
     bwd = LORA_BWD_IN * d_in + LORA_BWD_OUT * d_out + drop + cast_in
+    plain = np.logical_and(eager_cast, no_autocast)  # fp32 adapters without autocast
+    fwd = fwd + np.where(plain, LORA_NO_AUTOCAST_IN_FWD * d_in + LORA_NO_AUTOCAST_OUT_FWD * d_out, 0.0)
+    bwd = bwd + np.where(plain, LORA_NO_AUTOCAST_IN_BWD * d_in + LORA_NO_AUTOCAST_OUT_BWD * d_out, 0.0)
     if np.ndim(fwd) == 0:
         fwd = float(fwd)
     if np.ndim(bwd) == 0:

@@ -390,6 +390,17 @@ def fsdp_lora_units_apply(framework: str, zero, fsdp_version, method: str) -> bo
     return method == "lora" and int(fsdp_version) == 1 and fsdp_sharded_gradients(framework, zero, fsdp_version)
 
 
+def mixed_precision_off_allowed(framework: str, zero, fsdp_version, method: str) -> bool:
+    """Whether ``training.mixed_precision_off`` (the Hugging Face Trainer without ``--bf16``/``--fp16``: no autocast,
+    and under Accelerate's FSDP1 no MixedPrecision policy, so PEFT's fp32 adapters run entirely in fp32) may be set:
+    LoRA on the Hugging Face stack without DeepSpeed — one GPU or DDP (``zero`` 0), or Accelerate's FSDP1
+    (:func:`hf_sharded_by_fsdp`). DeepSpeed runs the whole model in its own 16-bit precision. The one rule the
+    scenario's check, the search and the Training page's row read (issue 35 round 17, ftoos17)."""
+    z = int(zero)
+    return method == "lora" and engine_of(framework) == "hf" and (
+        z == 0 or bool(hf_sharded_by_fsdp(framework, fsdp_version, z)))
+
+
 def hf_sharded_by_fsdp(framework: str, fsdp_version, zero, engine: str | None = None):
     """Whether a plan of the Hugging Face stack (``framework`` on engine hf: the Trainer, Accelerate and the tools on
     them) shards its model states with PyTorch FSDP (Accelerate's FSDP plugin, FSDP1 ``FullyShardedDataParallel``)

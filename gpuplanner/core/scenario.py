@@ -19,7 +19,7 @@ from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
-from .frameworks import fsdp_lora_units_apply, own_lora_layers, tool_default_recompute
+from .frameworks import fsdp_lora_units_apply, mixed_precision_off_allowed, own_lora_layers, tool_default_recompute
 from .units import parse_count
 
 CTX = "Scenario"
@@ -364,6 +364,18 @@ class TrainingSection(_Section):
                            "holds 4 bytes a parameter; the gathered compute copy stays in the MixedPrecisionPolicy's "
                            "16-bit param_dtype (memory model). False (default): torchtitan, torchtune and "
                            "Accelerate 1.13 on keep the frozen base in its 16-bit dtype")
+    mixed_precision_off: bool = Field(
+        False, description="method lora on the Hugging Face stack without DeepSpeed (one GPU or DDP at zero 0, or "
+                           "Accelerate's FSDP1: fsdp_version 1, zero 2/3) run without mixed precision: no --bf16/"
+                           "--fp16 for the Trainer, the model loaded in 16 bits (torch_dtype), as fms-hf-tuning's runs "
+                           "with only torch_dtype bfloat16. No autocast: PEFT's fp32 adapters (get_peft_model "
+                           "autocast_adapter_dtype=True) run entirely in fp32 and their fp32 output is added to the "
+                           "16-bit base output before the cast back (core/flops.LORA_NO_AUTOCAST_OUT); under FSDP1 "
+                           "Accelerate's mixed_precision stays 'no' (transformers TrainingArguments.__post_init__ "
+                           "writes ACCELERATE_MIXED_PRECISION only for bf16/fp16; accelerate state.py calls "
+                           "fsdp_plugin.set_mixed_precision only when it is not 'no'), so FSDP casts no unit and each "
+                           "adapted linear casts its input to fp32 (core/flops.LORA_AUTOCAST_IN). False (default): "
+                           "--bf16/--fp16")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -1127,6 +1139,10 @@ def _check_fsdp_no_sync(t, p) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp_lora_mixed_units needs method lora under FSDP1 (fsdp_version 1: framework fsdp or "
                  "the Hugging Face stack; parallel.zero 2 or 3)")))
+    if t.mixed_precision_off and not mixed_precision_off_allowed(t.framework, p.zero, t.fsdp_version, t.method):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.mixed_precision_off needs method lora on the Hugging Face stack without DeepSpeed "
+                 "(parallel.zero 0, or Accelerate's FSDP1: fsdp_version 1 with parallel.zero 2 or 3)")))
     if t.fsdp2_fp32_upcast and not fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, "

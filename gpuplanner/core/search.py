@@ -464,6 +464,11 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     if getattr(t, "fsdp2_fp32_upcast", False) and fsdp2_upcast_applies(t.framework, t.fsdp_version, 3):
         zeros = (3,)  # Accelerate's FSDP2 upcast is a statement about FULL_SHARD (scenario._check_fsdp_no_sync)
+    if getattr(t, "mixed_precision_off", False):
+        # the HF Trainer without --bf16 runs without DeepSpeed: ZeRO 0 or Accelerate's FSDP1 at 2/3
+        # (frameworks.mixed_precision_off_allowed; fsdp_version is the user's)
+        ok = (0, 2, 3) if int(getattr(t, "fsdp_version", 2)) == 1 else (0,)
+        zeros = tuple(z for z in zeros if z in ok) or zeros
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
     # Megatron: per-layer graphs and the EP all-to-all overlap refuse full recompute (scenario.py)
     if getattr(s.parallel, "cuda_graph_scope", None) or getattr(s.parallel, "ep_a2a_overlap", False):
@@ -1725,6 +1730,9 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "fsdp2_fp32_upcast", False):
         # Accelerate's FSDP2 preparation (frameworks.fsdp2_upcast_applies): the FSDP engine only
         fws = tuple(f for f in fws if engine_of(f) == "fsdp") or fws
+    if getattr(s.training, "mixed_precision_off", False):
+        # the Hugging Face Trainer without --bf16 (frameworks.mixed_precision_off_allowed): engine hf only
+        fws = tuple(f for f in fws if engine_of(f) == "hf") or fws
     if getattr(s.training, "lora_layer", "peft") != "peft":
         # NeMo AutoModel's LoRA linears patch Hugging Face models (frameworks.lora_layer_applies, the rule
         # scenario._check_lora_layer refuses the others by): the stacks that run them, after the MoE tools are added

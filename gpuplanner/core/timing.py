@@ -1809,6 +1809,7 @@ def time_layout(
     fp8_all_gather: bool | None = None,
     fsdp_version: int = 2,
     fsdp_root_embedding: bool = False,
+    no_autocast: bool = False,
     optimizer_foreach: bool = False,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
@@ -2001,14 +2002,20 @@ def time_layout(
     # PEFT's fp32 adapters under the HF Trainer's autocast (flops.LORA_AUTOCAST_IN): fp32 master weights, no ZeRO
     # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
     # (NeMo AutoModel's LoRA linears keep the adapters in the base weight's dtype: no casts, flops.AUTOMODEL_LORA_FWD_OUT)
-    peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
-                     if lora and lora_layer in ("peft", "litgpt") else False)
+    # The HF Trainer without --bf16 (training.mixed_precision_off, frameworks.mixed_precision_off_allowed): under
+    # Accelerate's FSDP1 no MixedPrecision policy casts the fp32 adapter units, which then cast their input as
+    # without ZeRO; everywhere the adapters' output path runs in fp32 without autocast (flops.LORA_NO_AUTOCAST_OUT)
+    fp32_units = _frameworks.hf_sharded_by_fsdp(framework, fsdp_version, zero, engine=framework) & bool(no_autocast)
+    peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights)
+                     & ((zero == 0) | fp32_units) if lora and lora_layer in ("peft", "litgpt") else False)
+    fp32_path = peft_autocast & bool(no_autocast)
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
         # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0,
                                                lora_fused(framework, fused if lora_ops_fused is None else lora_ops_fused),
-                                               peft_autocast, method == "qlora", kbit_fp32, layer=lora_layer)
+                                               peft_autocast, method == "qlora", kbit_fp32, layer=lora_layer,
+                                               no_autocast=fp32_path)
         # per-op SAC re-runs every element-wise op but only ``op_lin`` of the matmuls (rec_tok): the adapter GEMMs'
         # operands (flops.LORA_GEMM_FWD) re-run in that share, as their FLOPs (lora_gemm_rerun)
         rec_gemm, gemm_skip = lora_gemm_rerun(rec_whole, rec_op, op_lin)
@@ -5548,6 +5555,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         rank_len_cv=_ri.rank_len_cv(t, prof, engine),
         lora_layer=lora_layer_of(t, engine),
         fsdp_lora_units=bool(getattr(t, "fsdp_lora_mixed_units", False)),
+        no_autocast=bool(getattr(t, "mixed_precision_off", False)),
     )
     if t.tp_comm_overlap is None and getattr(s.parallel, "ep_a2a_overlap", False) \
             and gpu_generation(gf) in A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS:

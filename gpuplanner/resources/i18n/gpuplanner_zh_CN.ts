@@ -9295,6 +9295,10 @@
         <translation>training.fsdp_lora_mixed_units 需要在 FSDP1 下使用 method lora（fsdp_version 为 1：framework 为 fsdp 或 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
     </message>
     <message>
+        <source>training.mixed_precision_off needs method lora on the Hugging Face stack without DeepSpeed (parallel.zero 0, or Accelerate&apos;s FSDP1: fsdp_version 1 with parallel.zero 2 or 3)</source>
+        <translation>training.mixed_precision_off 需要在不使用 DeepSpeed 的 Hugging Face 技术栈上使用 lora 方法（parallel.zero 0，或 Accelerate 的 FSDP1：fsdp_version 1 且 parallel.zero 2 或 3）</translation>
+    </message>
+    <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
     </message>
@@ -10087,6 +10091,14 @@
         <translation>torch.compile</translation>
     </message>
     <message>
+        <source>Without mixed precision</source>
+        <translation>不用混合精度</translation>
+    </message>
+    <message>
+        <source>LoRA on the Hugging Face Trainer run without mixed precision (no bf16 or fp16 flag, the model loaded in bf16): there is no autocast, so PEFT&apos;s fp32 adapters run entirely in fp32: each adapted layer copies its input to fp32 and adds an fp32 output to the layer&apos;s (slower); under Accelerate&apos;s FSDP1 FSDP casts nothing either. Off (default): the bf16 or fp16 flag. LoRA on the Hugging Face stack without DeepSpeed only</source>
+        <translation>用 Hugging Face Trainer 做 LoRA 且不开混合精度（未开启 bf16 或 fp16，模型以 bf16 加载）：此时没有自动混合精度，PEFT 的 fp32 适配器全程以 fp32 运行：每个带适配器的层都要把输入复制为 fp32，并把 fp32 输出加到该层输出上（更慢）；在 Accelerate 的 FSDP1 下，FSDP 也不做任何类型转换。关闭（默认）：开启 bf16 或 fp16。仅适用于不使用 DeepSpeed 的 Hugging Face 技术栈上的 LoRA</translation>
+    </message>
+    <message>
         <source>Compiled loss</source>
         <translation>编译损失函数</translation>
     </message>
@@ -10109,6 +10121,10 @@
     <message>
         <source>never (default)</source>
         <translation>从不（默认）</translation>
+    </message>
+    <message>
+        <source>no bf16 or fp16 flag: adapters run in fp32</source>
+        <translation>未开启 bf16 或 fp16：适配器以 fp32 运行</translation>
     </message>
     <message>
         <source>NeMo AutoModel (LinearLoRA)</source>

@@ -28,7 +28,7 @@ OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "ov
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
             "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units",
-            "fsdp2_fp32_upcast")
+            "fsdp2_fp32_upcast", "mixed_precision_off")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -152,6 +152,11 @@ class TrainingAdvanced(QObject):
         # core's rule the scenario's check reads); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["fsdp2_fp32_upcast"].box, t.fsdp2_fp32_upcast or
                                         frameworks.fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method))
+        # the HF Trainer without --bf16: LoRA on the HF stack without DeepSpeed (frameworks.mixed_precision_off_allowed,
+        # the core's rule the scenario's check reads); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["mixed_precision_off"].box, t.mixed_precision_off or
+                                        frameworks.mixed_precision_off_allowed(t.framework, p.zero, t.fsdp_version,
+                                                                              t.method))
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -207,6 +212,7 @@ class TrainingAdvanced(QObject):
         f["bnb_fp16_storage"].setText(self.tr("loaded without torch_dtype (fp16 under bf16 training)"))
         f["fsdp_lora_mixed_units"].setText(self.tr("adapters inside their block's unit (Lightning Fabric, Composer)"))
         f["fsdp2_fp32_upcast"].setText(self.tr("frozen weights cast to fp32 (Accelerate before 1.13)"))
+        f["mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -302,6 +308,12 @@ class TrainingAdvanced(QObject):
                 "instead of 2 (more memory); the gathered copy the layers run with stays 16-bit. Off (default): Accelerate "
                 "1.13 and later (only trainable weights are cast), torchtitan and torchtune. LoRA on FSDP2 with "
                 "full sharding only")),
+            "mixed_precision_off": (self.tr("Without mixed precision"), self.tr(
+                "LoRA on the Hugging Face Trainer run without mixed precision (no bf16 or fp16 flag, the model loaded "
+                "in bf16): there is no autocast, so PEFT's fp32 adapters run entirely in fp32: each adapted layer "
+                "copies its input to fp32 and adds an fp32 output to the layer's (slower); under Accelerate's FSDP1 "
+                "FSDP casts nothing either. Off (default): the bf16 or fp16 flag. LoRA on the Hugging Face stack "
+                "without DeepSpeed only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
