@@ -59,3 +59,8 @@ def test_before_pinned(res):
     err = {k: r[1] / r[0][-1] - 1 for k, r in res.items()}
     assert abs(err["25.02 B200 Mixtral-8x7B"]) < 0.06 and abs(err["25.04 GB200 Mixtral-8x7B"]) < 0.08
     assert err["25.02 B200 Mixtral-8x22B 64k CP8"] > 0.3 and err["25.04 GB200 Mixtral-8x22B 64k CP8"] > 0.2
+
+
+def test_fragment_wired():
+    assert '*_fragments("moe17.md")' in (ROOT / "bench" / "validate_time.py").read_text(encoding="utf-8")
+    assert (ROOT / "bench" / "data" / "moe17.md").exists()
