@@ -4,8 +4,8 @@
 Usage: python bench/validate_moe_oos17.py [--dump]
 
 Every row was entered and scored BEFORE any model change (``BEFORE``: predictions at main eda76f01); "now" is the
-current code. Error, as the MoE tables print
-it: predicted / published tokens/s/GPU − 1 (+ = the model is too fast), the convention of ``validate_moe_oos.py``.
+current code. Error = predicted / published tokens/s/GPU − 1 (+ = the model is too fast), the convention of
+``validate_moe_oos.py``.
 
 Held-row check: ``grep -ri "mixtral" bench/ tests/`` finds Mixtral only in memory rows (Megatron-LM functional tests),
 serving rows and fine-tuning rows (``validate_ft_oos16``); no Mixtral pre-training step time. ``validate_bridge_dense``
