@@ -152,11 +152,14 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     # the share of the training step that is communication or bubble: whether a poor MFU is penalised (rules)
     comm = _rows(rulesmod.rule_comm_share(rulesmod.comm_share(out, out["step"], out["generation"]),
                                           timing.gpu_generation(ctx.gpu)), n)
-    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", *_TIME_PARTS)}
+    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", "hfu_ratio",
+                                         *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
-    # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
-    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"])
+    # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it (its HFU
+    # against a class whose run reports HFU: advisor.ceiling_figure)
+    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"],
+                                     out["hfu_ratio"] if ctx.ceiling_hfu else None)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
            "mfu_used": used, "mfu_training": out["mfu_training"], "comm_share": comm,
            "poor_below": _rows(ctx.poor_below, n)}  # the class's poor line (rules.grade_bands), per row
@@ -403,6 +406,12 @@ class SearchContext:
     def mfu_ceiling(self) -> float | None:
         """The MFU this context's plans are timed at most (core/advisor.py; None: no ceiling applies)."""
         return advisormod.ceiling_for(self.resolved.scenario, self.gpu.id, float(self.facts.params.total))
+
+    @property
+    def ceiling_hfu(self) -> bool:
+        """Whether that ceiling is a published HFU, which the plans' HFU is compared with (advisor.ceiling_figure)."""
+        return advisormod.ceiling_is_hfu(advisormod.ceiling_run(self.resolved.scenario, self.gpu.id,
+                                                                 float(self.facts.params.total)))
 
     @property
     def poor_below(self) -> float:
@@ -3461,6 +3470,11 @@ def _utilisation_line(s: Scenario, p: Any) -> Msg:
             CTX, "Estimated utilisation {mfu:.0%} of the card's BF16 peak (FP8 plans are counted on the BF16 figure, "
                  "as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) "
                  "→ {cpt:,.2f} {cur} per million tokens."), args)
+    note = getattr(p.evaluation, "mfu_note", None)
+    if note is not None:  # capped: the MFU printed is the ceiling's, and the line says so (advice18)
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Estimated utilisation {mfu:.0%} of peak, held at the best published run of its class ({note}) → "
+                 "{cpt:,.2f} {cur} per million tokens."), {**args, "note": note})
     return Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."), args)
 
