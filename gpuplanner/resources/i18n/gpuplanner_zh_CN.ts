@@ -860,6 +860,14 @@
         <translation>微批次</translation>
     </message>
     <message>
+        <source>capped</source>
+        <translation>已封顶</translation>
+    </message>
+    <message>
+        <source>MFU (capped): the model gives more than the best published run of the plan&apos;s class reached; the plan is timed and costed at that run&apos;s figure (see the plan&apos;s utilisation line).</source>
+        <translation>MFU（已封顶）：模型估算高于该方案同类最佳公开运行达到的值；方案按该运行的数值计算时间和成本（见方案的利用率一行）。</translation>
+    </message>
+    <message>
         <source>{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}</source>
         <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
     </message>
@@ -2316,6 +2324,10 @@
     <message>
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
+    </message>
+    <message>
+        <source>modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at that rate</source>
+        <translation>模型估算硬件算力利用率 {modelled:.1%}（计入重计算的运算量），高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按该值计算时间和成本</translation>
     </message>
     <message>
         <source>At least 80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them (the range always holds the estimate itself); an untuned run can be slower.</source>
@@ -4942,6 +4954,10 @@
     <message>
         <source>Estimated utilisation {mfu:.0%} of the card&apos;s BF16 peak (FP8 plans are counted on the BF16 figure, as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为该卡 BF16 峰值的 {mfu:.0%}（FP8 方案按 BF16 算力计，与用来核对它的已发表 FP8 运行一致；FP8 矩阵乘最快可达两倍）→ 每百万 token {cpt:,.2f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Estimated utilisation {mfu:.0%} of peak, held at the best published run of its class ({note}) → {cpt:,.2f} {cur} per million tokens.</source>
+        <translation>估计利用率为峰值的 {mfu:.0%}，封顶于同类最佳公开运行（{note}）→ 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
     <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
@@ -8828,6 +8844,14 @@
     <message>
         <source>Estimated MFU {mfu:.0%}: good, near {whose}.</source>
         <translation>估计 MFU {mfu:.0%}：良好，接近{whose}。</translation>
+    </message>
+    <message>
+        <source>Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as the published run counts them) is above the best published {ceil:.1%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at that rate.</source>
+        <translation>模型硬件算力利用率 {mfu:.1%}（计入重计算的运算量，与公开运行的计法相同）高于同类最佳公开值 {ceil:.1%}（{cls}；{src}，{date}，{layout}）：按该值计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted, as the published run counts them) is within the best published {ceil:.0%} of its class ({cls}; {src}, {date}).</source>
+        <translation>模型硬件算力利用率 {mfu:.0%}（计入重计算的运算量，与公开运行的计法相同）在同类最佳公开值 {ceil:.0%} 以内（{cls}；{src}，{date}）。</translation>
     </message>
     <message>
         <source>Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%}.</source>
