@@ -107,3 +107,20 @@ def test_example_70b_capped_number_one_says_so(example_70b_text):
     assert "hardware FLOPs utilisation 52.3%" in util
     row2 = next(ln for ln in text.splitlines() if ln.startswith("2  "))
     assert "(capped)" not in row2  # an uncapped plan reads as before
+
+
+def test_zero_shards_over_context_parallel_ranks_in_the_search():
+    """Request 03: LoRA of Qwen2.5-32B at 128k tokens, ≤ 32 GPUs, 10 days. The ZeRO/FSDP group of torchtune
+    (torchtitan's ``dp_shard_cp`` mesh) and Megatron (``get_data_parallel_group(with_context_parallel=True)``) is
+    data × context parallel, as the memory model counts it (memory.py ``dp_sh``); the search dropped every ZeRO
+    layout with one data-parallel rank, CP or not, so CP 8 × DP 1 on one 8 × A800 node (54.7 GiB a card) was
+    never tried and a month of 8 × H200 (94,000 CNY) ranked first for a 1.3-day job. By hand: 4 × 32.8e9 × 5e8
+    (LoRA: no weight gradients) + 3 × 4 × 65,536 × 5,120 × 64 × 5e8 (causal attention at 128k) ≈ 1.95e20 FLOP;
+    / (8 × 312e12 × 0.41) = 2.2 days."""
+    res = S.search(_scenario(DATA / "03-sft-128k-lora-32b.json"), top=1)
+    one = res.plans[0]
+    assert (one.gpu, one.num_gpus, one.nodes, one.cp, one.dp, one.zero) == ("a800-sxm-80gb", 8, 1, 8, 1, 3)
+    assert one.rental_mode == "card_hour"
+    assert one.cost < 3000
+    assert 2.0 < one.calendar_days < 2.5
+    assert not one.evaluation.failed_rules

@@ -531,7 +531,14 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     # layouts (rows) × ZeRO/recompute/micro-batch (columns): the conditions as a k × j mask, built by
     # broadcasting; then the kept cells, row-major (the order of np.repeat(layouts) × np.tile(choices))
     dpc, Zr, Mr = dp[:, None], Z[None, :], M[None, :]
-    keep = (Zr == 0) | (dpc > 1)  # ZeRO with one data-parallel rank shards nothing
+    # ZeRO with one rank in its sharding group shards nothing. That group is data × context parallel where the
+    # context-parallel ranks join it (timing.cp_joins_dp: Megatron's distributed optimizer over
+    # get_data_parallel_group(with_context_parallel=True), torchtitan's fully_shard on the dp_shard_cp mesh; the
+    # memory model shards over it alike, memory.py ``dp_sh``). Issue 35 round 17 (advice18): a 128k LoRA of
+    # Qwen2.5-32B on 8 × A800 (torchtune, CP 8 × DP 1, FSDP over the 8 CP ranks: 54 GiB a card) was never
+    # generated, so a month of 8 × H200 (94,000 CNY) ranked first for a 1.3-day job.
+    shard = dpc * (CP[:, None] if timing.cp_joins_dp(fw) else 1)
+    keep = (Zr == 0) | (shard > 1)
     if sup.peft_dp_zero and t.method in ("lora", "qlora"):  # torchtune's LoRA recipe runs no DDP (frameworks.py)
         keep = keep & ((dpc == 1) | np.isin(Zr, sup.peft_dp_zero))
     if sup.pipeline_max_zero < 3:
