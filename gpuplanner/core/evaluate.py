@@ -258,7 +258,8 @@ class Evaluation:
         if advisormod.ceiling_is_hfu(c) and not c.get("fallback"):  # compared on the HFU (advisor.ceiling_figure)
             text = QT_TRANSLATE_NOOP(
                 CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best "
-                     "published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at that rate")
+                     "published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs "
+                     "utilisation")
             modelled = float(advisormod.ceiling_figure(modelled, _hfu_ratio(self.time_modelled), True))
         return Msg(CTX, text,
             {"modelled": modelled, "ceil": float(c["mfu"]), "cls": c.get("gpu_type") or "",

@@ -520,7 +520,8 @@ def _ceiling_text(above: bool, borrowed: bool, hfu: bool = False) -> str:
     if hfu and not borrowed:
         return (QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as "
                                        "the published run counts them) is above the best published {ceil:.1%} of "
-                                       "its class ({cls}; {src}, {date}, {layout}): timed and costed at that rate.")
+                                       "its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%} "
+                                       "hardware FLOPs utilisation.")
                 if above else
                 QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted, as "
                                        "the published run counts them) is within the best published {ceil:.0%} of "

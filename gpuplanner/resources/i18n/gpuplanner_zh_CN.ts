@@ -2326,8 +2326,8 @@
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
     <message>
-        <source>modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at that rate</source>
-        <translation>模型估算硬件算力利用率 {modelled:.1%}（计入重计算的运算量），高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按该值计算时间和成本</translation>
+        <source>modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs utilisation</source>
+        <translation>模型估算硬件算力利用率 {modelled:.1%}（计入重计算的运算量），高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按硬件算力利用率 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
         <source>At least 80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them (the range always holds the estimate itself); an untuned run can be slower.</source>
@@ -8846,8 +8846,8 @@
         <translation>估计 MFU {mfu:.0%}：良好，接近{whose}。</translation>
     </message>
     <message>
-        <source>Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as the published run counts them) is above the best published {ceil:.1%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at that rate.</source>
-        <translation>模型硬件算力利用率 {mfu:.1%}（计入重计算的运算量，与公开运行的计法相同）高于同类最佳公开值 {ceil:.1%}（{cls}；{src}，{date}，{layout}）：按该值计算时间和成本。</translation>
+        <source>Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as the published run counts them) is above the best published {ceil:.1%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%} hardware FLOPs utilisation.</source>
+        <translation>模型硬件算力利用率 {mfu:.1%}（计入重计算的运算量，与公开运行的计法相同）高于同类最佳公开值 {ceil:.1%}（{cls}；{src}，{date}，{layout}）：按硬件算力利用率 {ceil:.1%} 计算时间和成本。</translation>
     </message>
     <message>
         <source>Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted, as the published run counts them) is within the best published {ceil:.0%} of its class ({cls}; {src}, {date}).</source>
