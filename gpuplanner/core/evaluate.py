@@ -245,15 +245,15 @@ class Evaluation:
         c = self.mfu_ceiling
         text = {  # a class with no published run of its own borrows the lowest ceiling of its family (advisor.py)
             "no_gpu_run": QT_TRANSLATE_NOOP(
-                CTX, "modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of "
-                     "its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}"),
+                CTX, "modelled {modelled:.1%}; no run on this card is published, so it takes the lowest ceiling of "
+                     "its framework family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}"),
             "no_framework_run": QT_TRANSLATE_NOOP(
-                CTX, "modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes "
-                     "the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at "
-                     "{ceil:.0%}"),
+                CTX, "modelled {modelled:.1%}; no run of this framework on this card family is published, so it takes "
+                     "the lowest ceiling of the family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at "
+                     "{ceil:.1%}"),
         }.get(c.get("fallback") or "", QT_TRANSLATE_NOOP(
-            CTX, "modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and "
-                 "costed at {ceil:.0%}"))
+            CTX, "modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and "
+                 "costed at {ceil:.1%}"))
         modelled = self.mfu_modelled
         if advisormod.ceiling_is_hfu(c) and not c.get("fallback"):  # compared on the HFU (advisor.ceiling_figure)
             text = QT_TRANSLATE_NOOP(

@@ -3478,6 +3478,10 @@ def _utilisation_line(s: Scenario, p: Any) -> Msg:
                  "as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) "
                  "→ {cpt:,.2f} {cur} per million tokens."), args)
     note = getattr(p.evaluation, "mfu_note", None)
+    if note is not None and (p.evaluation.mfu_ceiling or {}).get("fallback"):  # a ceiling borrowed from other classes
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Estimated utilisation {mfu:.0%} of peak, held at the ceiling it borrows ({note}) → {cpt:,.2f} {cur} "
+                 "per million tokens."), {**args, "note": note})
     if note is not None:  # capped: the MFU printed is the ceiling's, and the line says so (advice18)
         return Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Estimated utilisation {mfu:.0%} of peak, held at the best published run of its class ({note}) → "

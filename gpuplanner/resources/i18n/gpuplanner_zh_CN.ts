@@ -2302,16 +2302,16 @@
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
     <message>
-        <source>modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
-        <translation>模型估算 {modelled:.0%}；这张卡没有公开的训练记录，因此取其框架类别中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+        <source>modelled {modelled:.1%}; no run on this card is published, so it takes the lowest ceiling of its framework family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}</source>
+        <translation>模型估算 {modelled:.1%}；这张卡没有公开的训练记录，因此取其框架类别中最低的上限，即 {cls} 的 {ceil:.1%}（{src}，{date}）：按 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
-        <source>modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
-        <translation>模型估算 {modelled:.0%}；这一类卡上没有该框架的公开训练记录，因此取该类卡中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+        <source>modelled {modelled:.1%}; no run of this framework on this card family is published, so it takes the lowest ceiling of the family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}</source>
+        <translation>模型估算 {modelled:.1%}；这一类卡上没有该框架的公开训练记录，因此取该类卡中最低的上限，即 {cls} 的 {ceil:.1%}（{src}，{date}）：按 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
-        <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
-        <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+        <source>modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}</source>
+        <translation>模型估算 {modelled:.1%}，高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
         <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
@@ -4954,6 +4954,10 @@
     <message>
         <source>Estimated utilisation {mfu:.0%} of the card&apos;s BF16 peak (FP8 plans are counted on the BF16 figure, as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为该卡 BF16 峰值的 {mfu:.0%}（FP8 方案按 BF16 算力计，与用来核对它的已发表 FP8 运行一致；FP8 矩阵乘最快可达两倍）→ 每百万 token {cpt:,.2f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Estimated utilisation {mfu:.0%} of peak, held at the ceiling it borrows ({note}) → {cpt:,.2f} {cur} per million tokens.</source>
+        <translation>估计利用率为峰值的 {mfu:.0%}，封顶于借用的上限（{note}）→ 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
     <message>
         <source>Estimated utilisation {mfu:.0%} of peak, held at the best published run of its class ({note}) → {cpt:,.2f} {cur} per million tokens.</source>
