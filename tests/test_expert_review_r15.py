@@ -153,7 +153,9 @@ def test_h20_rule_line_names_its_class_poor_line():
     interconnect loss); the search's rows carry the same line."""
     from gpuplanner.core.evaluate import evaluate
 
-    s = Scenario.model_validate(_doc("06-sft-128k-14b-lora.json", R14))
+    d = _doc("06-sft-128k-14b-lora.json", R14)
+    d["constraints"]["gpu_candidates"] = ["h20-96gb"]  # advice18: #1 is now 8 × A800 (ZeRO over the CP ranks)
+    s = Scenario.model_validate(d)
     res = S.search(s, top=1, savers=False)
     one = res.plans[0]
     assert one.gpu == "h20-96gb"

@@ -252,7 +252,7 @@ def test_borrowed_ceiling_line_is_the_same_in_plan_estimate_and_pdf(tmp_path, ca
 def test_borrowed_ceiling_wording_is_live(monkeypatch, capsys):
     """Without the fallback flag's wording the CLI says "of its class" again (the line follows rules._ceiling_text)."""
     orig = R._ceiling_text
-    monkeypatch.setattr(R, "_ceiling_text", lambda above, borrowed: orig(above, False))
+    monkeypatch.setattr(R, "_ceiling_text", lambda above, borrowed, *rest: orig(above, False, *rest))
     out = _flat(_cli(["plan", str(CEILING_DOC), "--top", "1"], capsys))
     assert "the ceiling it borrows" not in out and "of its class" in out
 

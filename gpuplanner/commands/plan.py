@@ -101,9 +101,12 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
               *extra, "dp", translate(CTX, "zero"), translate(CTX, "recompute"), translate(CTX, "mbs"), "GiB/GPU", translate(CTX, "calendar time"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rule ids failed"))
-    rows, rl_rows = [], False
+    rows, rl_rows, capped_rows = [], False, False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_mfu(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
+        if p.mfu is not None and p.evaluation.mfu_capped:  # timed at its class's best published run (advice18)
+            mfu = join_clause(mfu, paren(translate(CTX, "capped")))
+            capped_rows = True
         train = p.evaluation.rl_training_mfu
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
             mfu = join_clause(format_mfu(p.mfu), paren(f"{format_mfu(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
@@ -124,6 +127,10 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     if rl_rows:
         out.append(translate(CTX, "MFU of an RL plan: the whole step, rollout generation included (in brackets: "
                                   "its training passes, which the grade is of)."))
+    if capped_rows:
+        out.append(translate(CTX, "MFU (capped): the model gives more than the best published run of the plan's class "
+                                  "reached; the plan is timed and costed at that run's figure (see the plan's "
+                                  "utilisation line)."))
     status = {"passed": translate(CTX, "passed"), "failed": translate(CTX, "failed")}
     for i, p in enumerate(result.plans, 1):
         ev = p.evaluation

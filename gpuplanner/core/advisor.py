@@ -217,26 +217,54 @@ def ceiling_applies(s: Any, gpu_id: str) -> bool:
 
 def ceiling_for(s: Any, gpu_id: str, params_total: float) -> float | None:
     """The ceiling's MFU for scenario ``s`` on ``gpu_id`` (None: none applies)."""
+    c = ceiling_run(s, gpu_id, params_total)
+    return None if c is None else float(c["mfu"])
+
+
+def ceiling_run(s: Any, gpu_id: str, params_total: float) -> dict | None:
+    """The class's best published run that caps scenario ``s`` on ``gpu_id`` (None: none applies)."""
     if not ceiling_applies(s, gpu_id):
         return None
     from .frameworks import engine_of
 
-    c = mfu_ceiling(gpu_id, engine_of(s.training.framework), float(params_total), str(s.training.precision))
-    return None if c is None else float(c["mfu"])
+    return mfu_ceiling(gpu_id, engine_of(s.training.framework), float(params_total), str(s.training.precision))
 
 
-def capped(mfu, ceiling: float | None, mfu_training=None):
+def ceiling_is_hfu(ceiling: dict | None) -> bool:
+    """Whether the class's best published run reports hardware FLOPs utilisation (recomputed FLOPs counted) rather
+    than model FLOPs utilisation: Narayanan et al. 2021 (arXiv:2104.04473) §5.1 count "the number of floating-point
+    operations ... with activation recomputation" (96·B·s·l·h², not 72), so its Table 1 rows carry ``hfu_pct``
+    (bench/mfu_ceilings.py writes ``metric: "hfu"``). Issue 35 round 17 (advice18). Only a class's own run: a
+    borrowed ceiling (``fallback``) is the lowest figure over other classes, MFU and HFU alike, and stays a bound on
+    the plan's MFU as before (its metric mix is left for its own round: the advice18 note)."""
+    return bool(ceiling) and str(ceiling.get("metric") or "mfu") == "hfu" and not ceiling.get("fallback")
+
+
+def ceiling_figure(mfu_training, hfu_ratio, hfu: bool):
+    """The plan's figure the ceiling is compared with: its training passes' MFU, or their HFU (× hardware FLOPs /
+    model FLOPs per token, timing's ``hfu_ratio``) where the class's published run reports HFU
+    (:func:`ceiling_is_hfu`): like with like. Comparing a full-recompute plan's MFU with a published HFU let a plan
+    whose GPUs run 4/3 × the best published hardware rate pass uncapped (advice18)."""
+    mt = np.asarray(mfu_training, dtype=float)
+    if not hfu or hfu_ratio is None:
+        return mt
+    return mt * np.maximum(np.asarray(hfu_ratio, dtype=float), 1.0)
+
+
+def capped(mfu, ceiling: float | None, mfu_training=None, hfu_ratio=None):
     """``(mfu_used, factor)``: the MFU the plan is timed at and the factor its training hours grow by.
 
     The ceiling bounds the training passes' MFU (``mfu_training``, timing's: an RL step less its rollout
-    generation; without rollouts the MFU itself): only those passes are slowed to the ceiling, so the step grows
-    by ``1 + (train share) × (mfu_training / ceiling − 1)`` with train share = ``mfu / mfu_training``."""
+    generation; without rollouts the MFU itself), or their HFU where ``hfu_ratio`` is given (the class's published
+    run reports HFU: :func:`ceiling_figure`): only those passes are slowed to the ceiling, so the step grows
+    by ``1 + (train share) × (figure / ceiling − 1)`` with train share = ``mfu / mfu_training``."""
     m = np.asarray(mfu, dtype=float)
     if ceiling is None:
         return m, np.ones_like(m)
     mt = m if mfu_training is None else np.asarray(mfu_training, dtype=float)
-    over = np.isfinite(m) & np.isfinite(mt) & (mt > ceiling) & (mt > 0)
-    f_train = np.where(over, mt / ceiling, 1.0)  # how much the training passes slow down
+    fig = ceiling_figure(mt, hfu_ratio, hfu_ratio is not None)
+    over = np.isfinite(m) & np.isfinite(fig) & (fig > ceiling) & (mt > 0)
+    f_train = np.where(over, fig / ceiling, 1.0)  # how much the training passes slow down
     share = np.where(over, m / np.where(over, mt, 1.0), 0.0)  # their share of the step (mfu / mfu_training)
     factor = 1.0 + share * (f_train - 1.0)
     used = np.where(over, m / factor, m)

@@ -245,17 +245,24 @@ class Evaluation:
         c = self.mfu_ceiling
         text = {  # a class with no published run of its own borrows the lowest ceiling of its family (advisor.py)
             "no_gpu_run": QT_TRANSLATE_NOOP(
-                CTX, "modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of "
-                     "its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}"),
+                CTX, "modelled {modelled:.1%}; no run on this card is published, so it takes the lowest ceiling of "
+                     "its framework family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}"),
             "no_framework_run": QT_TRANSLATE_NOOP(
-                CTX, "modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes "
-                     "the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at "
-                     "{ceil:.0%}"),
+                CTX, "modelled {modelled:.1%}; no run of this framework on this card family is published, so it takes "
+                     "the lowest ceiling of the family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at "
+                     "{ceil:.1%}"),
         }.get(c.get("fallback") or "", QT_TRANSLATE_NOOP(
-            CTX, "modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and "
-                 "costed at {ceil:.0%}"))
+            CTX, "modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and "
+                 "costed at {ceil:.1%}"))
+        modelled = self.mfu_modelled
+        if advisormod.ceiling_is_hfu(c) and not c.get("fallback"):  # compared on the HFU (advisor.ceiling_figure)
+            text = QT_TRANSLATE_NOOP(
+                CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best "
+                     "published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs "
+                     "utilisation")
+            modelled = float(advisormod.ceiling_figure(modelled, _hfu_ratio(self.time_modelled), True))
         return Msg(CTX, text,
-            {"modelled": self.mfu_modelled, "ceil": float(c["mfu"]), "cls": c.get("gpu_type") or "",
+            {"modelled": modelled, "ceil": float(c["mfu"]), "cls": c.get("gpu_type") or "",
              "src": c.get("source") or "", "date": c.get("source_date") or ""})
 
     @property
@@ -848,7 +855,10 @@ def _graded(tm: Any, factor: float, ceiling: dict | None) -> tuple[Any, Any]:
     modelled = tm.mfu if tm.mfu_training is None else tm.mfu_training
     if modelled is None or factor == 1.0 or ceiling is None:
         return modelled, modelled
-    return modelled, min(float(modelled), float(ceiling["mfu"]))
+    # capped on the HFU (advisor.ceiling_figure): the training passes slow by HFU / ceiling, so their MFU is
+    # modelled × ceiling / HFU (= the ceiling when MFU and HFU are one)
+    fig = float(advisormod.ceiling_figure(modelled, _hfu_ratio(tm), advisormod.ceiling_is_hfu(ceiling)))
+    return modelled, float(modelled) * min(1.0, float(ceiling["mfu"]) / fig)
 
 
 def model_support_warnings(s: Scenario, r: Any) -> tuple[Msg, ...]:
@@ -919,15 +929,27 @@ def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | No
     ceiling = _ceiling_of(s, r)
     if tm.mfu is None:
         return ceiling, None, tm.compute_days * 24.0, 1.0
-    used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]), tm.mfu_training)
+    used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]), tm.mfu_training,
+                                     _hfu_ratio(tm) if advisormod.ceiling_is_hfu(ceiling) else None)
     return ceiling, float(used), tm.compute_days * 24.0 * float(factor), float(factor)
+
+
+def _hfu_ratio(tm: Any) -> float | None:
+    """Hardware over model FLOPs per token (recomputation's share), the factor from a plan's MFU to its HFU."""
+    if tm is None or not tm.mfu or tm.hfu is None:
+        return None
+    return float(tm.hfu) / float(tm.mfu)
 
 
 def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, cost_band: Any) -> dict:
     """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them). A layout that does not
     fit in GPU memory cannot run: no deadline risk is judged for it (``fits``; rules._deadline_rule says why; ux22)."""
     fits = bool(est.memory.fits)
-    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band) if fits else None, "fits": fits,
+    hfu = advisormod.ceiling_is_hfu(ceiling)  # the figure the ceiling is compared with (advisor.ceiling_figure)
+    fig = None if est.time is None or est.time.mfu is None else float(advisormod.ceiling_figure(
+        est.time.mfu if est.time.mfu_training is None else est.time.mfu_training, _hfu_ratio(est.time), hfu))
+    return {"mfu_ceiling": ceiling, "ceiling_figure": fig, "ceiling_hfu": hfu,
+            "deadline_risk": _risk(c, days_band, cost_band) if fits else None, "fits": fits,
             "days_lo": None if days_band is None else days_band[0], "days_hi": None if days_band is None else days_band[1],
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 

@@ -511,10 +511,21 @@ def _training_passes(inner: Msg) -> Msg:
                                            "is left out, as in verl's actor MFU): {grade}"), {"grade": inner})
 
 
-def _ceiling_text(above: bool, borrowed: bool) -> str:
+def _ceiling_text(above: bool, borrowed: bool, hfu: bool = False) -> str:
     """The MFU-ceiling check's sentence. A class with no published run of its own borrows the lowest ceiling of the
     classes that have one (advisor.mfu_ceiling's ``fallback``): the line says so, rather than calling an A100
-    Megatron run the class of an RTX 5090 LoRA plan (issue 35 round 11, expert11)."""
+    Megatron run the class of an RTX 5090 LoRA plan (issue 35 round 11, expert11). A class whose run reports
+    hardware FLOPs utilisation (advisor.ceiling_is_hfu) is compared on the plan's HFU, and the line names it
+    (advice18: "Modelled MFU 52.3% is above the best published 52.0%" compared an MFU with Narayanan et al.'s HFU)."""
+    if hfu and not borrowed:
+        return (QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as "
+                                       "the published run counts them) is above the best published {ceil:.1%} of "
+                                       "its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%} "
+                                       "hardware FLOPs utilisation.")
+                if above else
+                QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted, as "
+                                       "the published run counts them) is within the best published {ceil:.0%} of "
+                                       "its class ({cls}; {src}, {date})."))
     if borrowed:
         return (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of "
                                        "its own class is published, so it takes the lowest of the classes that have "
@@ -539,10 +550,11 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         out.append(RuleResult("mfu_ceiling", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "No MFU ceiling applies (your own MFU or a measured run is used, or the rule is off)."), {})))
     else:
-        args = {"mfu": mfu, "ceil": ceil["mfu"], "cls": ceil.get("gpu_type") or "", "src": ceil.get("source") or "",
+        fig = mfu if a.get("ceiling_figure") is None else a["ceiling_figure"]  # the plan's MFU, or its HFU
+        args = {"mfu": fig, "ceil": ceil["mfu"], "cls": ceil.get("gpu_type") or "", "src": ceil.get("source") or "",
                 "date": ceil.get("source_date") or "", "layout": ceil.get("layout") or ""}
-        above = mfu > ceil["mfu"] + 1e-12
-        text = _ceiling_text(above, bool(ceil.get("fallback")))
+        above = fig > ceil["mfu"] + 1e-12
+        text = _ceiling_text(above, bool(ceil.get("fallback")), bool(a.get("ceiling_hfu")))
         # on: the plan is timed and costed at the ceiling, so it keeps the rule (the message says so); off: allowed
         msg = Msg(CTX, text, args)
         if rollouts:

@@ -152,11 +152,14 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     # the share of the training step that is communication or bubble: whether a poor MFU is penalised (rules)
     comm = _rows(rulesmod.rule_comm_share(rulesmod.comm_share(out, out["step"], out["generation"]),
                                           timing.gpu_generation(ctx.gpu)), n)
-    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", *_TIME_PARTS)}
+    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", "hfu_ratio",
+                                         *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
-    # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
-    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"])
+    # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it (its HFU
+    # against a class whose run reports HFU: advisor.ceiling_figure)
+    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"],
+                                     out["hfu_ratio"] if ctx.ceiling_hfu else None)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
            "mfu_used": used, "mfu_training": out["mfu_training"], "comm_share": comm,
            "poor_below": _rows(ctx.poor_below, n)}  # the class's poor line (rules.grade_bands), per row
@@ -405,6 +408,12 @@ class SearchContext:
         return advisormod.ceiling_for(self.resolved.scenario, self.gpu.id, float(self.facts.params.total))
 
     @property
+    def ceiling_hfu(self) -> bool:
+        """Whether that ceiling is a published HFU, which the plans' HFU is compared with (advisor.ceiling_figure)."""
+        return advisormod.ceiling_is_hfu(advisormod.ceiling_run(self.resolved.scenario, self.gpu.id,
+                                                                 float(self.facts.params.total)))
+
+    @property
     def poor_below(self) -> float:
         """The MFU below which this context's plans grade poor: their class's line (rules.grade_bands, read from
         the class's best published run, advisor.class_ceiling, as evaluate grades the plan)."""
@@ -527,7 +536,14 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     # layouts (rows) × ZeRO/recompute/micro-batch (columns): the conditions as a k × j mask, built by
     # broadcasting; then the kept cells, row-major (the order of np.repeat(layouts) × np.tile(choices))
     dpc, Zr, Mr = dp[:, None], Z[None, :], M[None, :]
-    keep = (Zr == 0) | (dpc > 1)  # ZeRO with one data-parallel rank shards nothing
+    # ZeRO with one rank in its sharding group shards nothing. That group is data × context parallel where the
+    # context-parallel ranks join it (timing.cp_joins_dp: Megatron's distributed optimizer over
+    # get_data_parallel_group(with_context_parallel=True), torchtitan's fully_shard on the dp_shard_cp mesh; the
+    # memory model shards over it alike, memory.py ``dp_sh``). Issue 35 round 17 (advice18): a 128k LoRA of
+    # Qwen2.5-32B on 8 × A800 (torchtune, CP 8 × DP 1, FSDP over the 8 CP ranks: 54 GiB a card) was never
+    # generated, so a month of 8 × H200 (94,000 CNY) ranked first for a 1.3-day job.
+    shard = dpc * (CP[:, None] if timing.cp_joins_dp(fw) else 1)
+    keep = (Zr == 0) | (shard > 1)
     if sup.peft_dp_zero and t.method in ("lora", "qlora"):  # torchtune's LoRA recipe runs no DDP (frameworks.py)
         keep = keep & ((dpc == 1) | np.isin(Zr, sup.peft_dp_zero))
     if sup.pipeline_max_zero < 3:
@@ -3469,6 +3485,15 @@ def _utilisation_line(s: Scenario, p: Any) -> Msg:
             CTX, "Estimated utilisation {mfu:.0%} of the card's BF16 peak (FP8 plans are counted on the BF16 figure, "
                  "as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) "
                  "→ {cpt:,.2f} {cur} per million tokens."), args)
+    note = getattr(p.evaluation, "mfu_note", None)
+    if note is not None and (p.evaluation.mfu_ceiling or {}).get("fallback"):  # a ceiling borrowed from other classes
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Estimated utilisation {mfu:.0%} of peak, held at the ceiling it borrows ({note}) → {cpt:,.2f} {cur} "
+                 "per million tokens."), {**args, "note": note})
+    if note is not None:  # capped: the MFU printed is the ceiling's, and the line says so (advice18)
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Estimated utilisation {mfu:.0%} of peak, held at the best published run of its class ({note}) → "
+                 "{cpt:,.2f} {cur} per million tokens."), {**args, "note": note})
     return Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."), args)
 

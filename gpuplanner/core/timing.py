@@ -5046,7 +5046,8 @@ def time_gpu(
     if not full:
         return {"compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
                 "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
-                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": mfu_step, "mfu_training": mfu_train, **parts}
+                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": mfu_step, "mfu_training": mfu_train,
+                "hfu_ratio": (lay["hflops_tok"] + lay["extra_h"]) / mflops_tok + 0.0 * step, **parts}
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,

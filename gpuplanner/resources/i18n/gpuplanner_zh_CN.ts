@@ -860,6 +860,14 @@
         <translation>微批次</translation>
     </message>
     <message>
+        <source>capped</source>
+        <translation>已封顶</translation>
+    </message>
+    <message>
+        <source>MFU (capped): the model gives more than the best published run of the plan&apos;s class reached; the plan is timed and costed at that run&apos;s figure (see the plan&apos;s utilisation line).</source>
+        <translation>MFU（已封顶）：模型估算高于该方案同类最佳公开运行达到的值；方案按该运行的数值计算时间和成本（见方案的利用率一行）。</translation>
+    </message>
+    <message>
         <source>{i}. {n} × {gpu}: {days} in calendar time ({compute} of compute), {cost}</source>
         <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
     </message>
@@ -2294,16 +2302,16 @@
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
     <message>
-        <source>modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
-        <translation>模型估算 {modelled:.0%}；这张卡没有公开的训练记录，因此取其框架类别中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+        <source>modelled {modelled:.1%}; no run on this card is published, so it takes the lowest ceiling of its framework family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}</source>
+        <translation>模型估算 {modelled:.1%}；这张卡没有公开的训练记录，因此取其框架类别中最低的上限，即 {cls} 的 {ceil:.1%}（{src}，{date}）：按 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
-        <source>modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
-        <translation>模型估算 {modelled:.0%}；这一类卡上没有该框架的公开训练记录，因此取该类卡中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+        <source>modelled {modelled:.1%}; no run of this framework on this card family is published, so it takes the lowest ceiling of the family, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}</source>
+        <translation>模型估算 {modelled:.1%}；这一类卡上没有该框架的公开训练记录，因此取该类卡中最低的上限，即 {cls} 的 {ceil:.1%}（{src}，{date}）：按 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
-        <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
-        <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+        <source>modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%}</source>
+        <translation>模型估算 {modelled:.1%}，高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
         <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
@@ -2316,6 +2324,10 @@
     <message>
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
+    </message>
+    <message>
+        <source>modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs utilisation</source>
+        <translation>模型估算硬件算力利用率 {modelled:.1%}（计入重计算的运算量），高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按硬件算力利用率 {ceil:.1%} 计算时间和成本</translation>
     </message>
     <message>
         <source>At least 80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them (the range always holds the estimate itself); an untuned run can be slower.</source>
@@ -4942,6 +4954,14 @@
     <message>
         <source>Estimated utilisation {mfu:.0%} of the card&apos;s BF16 peak (FP8 plans are counted on the BF16 figure, as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为该卡 BF16 峰值的 {mfu:.0%}（FP8 方案按 BF16 算力计，与用来核对它的已发表 FP8 运行一致；FP8 矩阵乘最快可达两倍）→ 每百万 token {cpt:,.2f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Estimated utilisation {mfu:.0%} of peak, held at the ceiling it borrows ({note}) → {cpt:,.2f} {cur} per million tokens.</source>
+        <translation>估计利用率为峰值的 {mfu:.0%}，封顶于借用的上限（{note}）→ 每百万 token {cpt:,.2f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Estimated utilisation {mfu:.0%} of peak, held at the best published run of its class ({note}) → {cpt:,.2f} {cur} per million tokens.</source>
+        <translation>估计利用率为峰值的 {mfu:.0%}，封顶于同类最佳公开运行（{note}）→ 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
     <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
@@ -8856,6 +8876,14 @@
     <message>
         <source>Estimated MFU {mfu:.0%}: good, near {whose}.</source>
         <translation>估计 MFU {mfu:.0%}：良好，接近{whose}。</translation>
+    </message>
+    <message>
+        <source>Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as the published run counts them) is above the best published {ceil:.1%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%} hardware FLOPs utilisation.</source>
+        <translation>模型硬件算力利用率 {mfu:.1%}（计入重计算的运算量，与公开运行的计法相同）高于同类最佳公开值 {ceil:.1%}（{cls}；{src}，{date}，{layout}）：按硬件算力利用率 {ceil:.1%} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted, as the published run counts them) is within the best published {ceil:.0%} of its class ({cls}; {src}, {date}).</source>
+        <translation>模型硬件算力利用率 {mfu:.0%}（计入重计算的运算量，与公开运行的计法相同）在同类最佳公开值 {ceil:.0%} 以内（{cls}；{src}，{date}）。</translation>
     </message>
     <message>
         <source>Modelled MFU {mfu:.1%} is above {ceil:.1%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest of the classes that have one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%}.</source>
