@@ -1,0 +1,145 @@
+"""Issue 35 round 17 (memoos17): fms-acceleration's PowerLM-3b (Granite) A100 table, peak allocated memory out of sample.
+
+Usage: python bench/validate_mem_oos17.py [--fragment] [--write-before FILE]
+
+Source: foundation-model-stack/fms-acceleration ``scripts/benchmarks/refs/a100_80gb_granite.csv`` at fc78b55
+(2024-10-18, "Fix Low CPU Memory Mode Issues for Quantized Peft", #90; the file's last change), with
+``refs/requirements_granite.txt`` and ``scenarios-granite.yaml`` at that commit: torch 2.4.1, transformers 4.45.2,
+accelerate 0.34.2, peft 0.12.0, bitsandbytes 0.43.3, flash-attn 2.6.3, trl @9b80f3d. No earlier round used this file
+(memoos16 entered ``refs/a100_80gb.csv`` only; grep of bench/, docs/, tests/ and the shared calibration runs for
+"granite.csv" / "PowerLM"). The harness is memoos16's (``benchmark.py``, ``defaults.yaml``, ``accelerate.yaml``:
+Accelerate FSDP1 FULL_SHARD, ``use_orig_params`` by the launcher's default, packed 4,096-token rows, per-device batch =
+effective / GPUs, accumulation 1, reentrant checkpointing, HF default ``adamw_torch`` = foreach): see
+``bench/validate_mem_oos16.py``. Card: A100-SXM4-80GB.
+
+The model (Power Scheduler paper, arXiv 2408.13359, Table 4, "PowerLM-3B"): hidden 2,304, 40 layers, 36 heads of 64,
+36 KV heads, SwiGLU MLP 9,216, sequence 4,096. ``ASSUMED``: vocabulary 49,152 (the Granite tokenizer) and tied
+embeddings. Both are checked by the table itself: the end-of-train allocation of the one-GPU full run
+(``mem_torch_mem_alloc_in_bytes`` 21,089,537,536 B) is 6.00 B × 3.515 B parameters (bf16 weights + two bf16 moments),
+and 40 × (4 × 2304² + 3 × 2304 × 9216) + 49,152 × 2304 + norms = 3.510 B.
+
+Scenarios (``scenarios-granite.yaml`` at fc78b55): every one sets ``bf16: True`` and ``torch_dtype: bfloat16``.
+- full: ``mixed_precision`` in the tool is pure bf16 (``master_weights`` False). Accelerate 0.34.2
+  ``Accelerator.prepare_model`` would upcast trainable flat parameters to fp32 under mixed precision, but the same
+  end-of-train allocation (6.00 B/param, not 12) says the states stayed bf16; this is an entry from the table's own
+  state column, ``ASSUMED`` as to why.
+- LoRA (r 16, alpha 16, dropout 0.1, q/k/v/o) and ``baseline-peft-bnb`` QLoRA: bf16 autocast, ``master_weights``
+  True as memoos16 entered its QLoRA rows; one-GPU QLoRA at ``parallel.zero`` 0 (memoos16: TRL prepares the 4-bit
+  model, FSDP1 runs NO_SHARD).
+- Left out: ``foak-fast-kernels``, ``accelerated-peft-bnb(-foak)`` (the project's own kernels/loaders).
+
+Figure: ``mem_peak_torch_mem_alloc_in_bytes`` = ``torch.cuda.max_memory_allocated()`` over ``train()`` on rank 0 (peak
+allocated), compared with the model's ``allocated``. Error = published / predicted − 1.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import validate_mem_oos16 as m16  # noqa: E402
+from gpuplanner.core.estimate import estimate  # noqa: E402
+from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
+
+SRC = "foundation-model-stack/fms-acceleration scripts/benchmarks/refs/a100_80gb_granite.csv @fc78b55"
+#: Power Scheduler paper (arXiv 2408.13359) Table 4; vocabulary and tying ASSUMED (module docstring)
+POWERLM_3B = {"name": "PowerLM-3b", "hidden_size": 2304, "num_hidden_layers": 40, "num_attention_heads": 36,
+              "num_key_value_heads": 36, "head_dim": 64, "intermediate_size": 9216, "gated_mlp": True,
+              "vocab_size": 49152, "tie_word_embeddings": True, "norm_type": "rmsnorm",
+              "position_embedding": "rope", "max_position_embeddings": 4096, "hidden_act": "silu"}
+#: ``bf16: True`` in every scenario: the adapters' runs under autocast (memoos16's QLoRA entry); full: pure bf16
+AMP = {"full": False, "lora": True, "qlora": True}
+
+#: (row id, peak allocated bytes, method, GPUs, per-device batch, nvidia-smi MiB (printed only)); framework_config
+#: ``none`` for full and LoRA, ``baseline-peft-bnb`` for QLoRA; a100_80gb_granite.csv @fc78b55 as printed
+ROWS = [
+    ("full-powerlm-1x4", 35134836736, "full", 1, 4, 47683),
+    ("full-powerlm-2x2", 17626672128, "full", 2, 2, 25563),
+    ("full-powerlm-1x8", 47059390976, "full", 1, 8, 52927),
+    ("full-powerlm-2x4", 23781051904, "full", 2, 4, 28962),
+    ("lora-powerlm-1x4", 20169870848, "lora", 1, 4, 24591),
+    ("lora-powerlm-2x2", 10321519104, "lora", 2, 2, 13919),
+    ("lora-powerlm-1x8", 33152880128, "lora", 1, 8, 41237),
+    ("lora-powerlm-2x4", 16819665408, "lora", 2, 4, 22182),
+    ("qlora-powerlm-1x4", 18174161920, "qlora", 1, 4, 23127),
+    ("qlora-powerlm-2x2", 7826759168, "qlora", 2, 2, 11366),
+    ("qlora-powerlm-1x8", 34177070080, "qlora", 1, 8, 43327),
+    ("qlora-powerlm-2x4", 14319836672, "qlora", 2, 4, 19662),
+]
+
+
+def scenario(row) -> dict:
+    _rid, _b, method, gpus, mbs, _nv = row
+    t = m16._t(method, mbs, gpus)
+    t["master_weights"] = AMP[method]
+    zero = m16.BNB_ONE_GPU_ZERO if (method == "qlora" and gpus == 1) else 3
+    return {"model": dict(POWERLM_3B), "training": t, "parallel": {"zero": zero},
+            "data": {"mean_sample_len": m16.SEQ}, "hardware": {"gpu": m16.A100, "num_gpus": gpus},
+            "assumptions": {"memory_metric": "allocated"}}
+
+
+def predict(row) -> float:
+    return estimate(scenario_from_dict(scenario(row))).memory.metric("allocated")
+
+
+BEFORE = ROOT / "bench" / "data" / "memoos17_before.json"
+
+
+def before() -> dict:
+    return json.loads(BEFORE.read_text(encoding="utf-8"))["rows"] if BEFORE.exists() else {}
+
+
+def summary(res: list[tuple[str, float, float]]) -> dict:
+    out = {}
+    for name in ("full", "lora", "qlora", "all"):
+        e = [pub / pred - 1 for rid, pub, pred in res if name in ("all", rid.split("-")[0])]
+        if e:
+            out[name] = (len(e), statistics.median(abs(x) for x in e), m16._p90(e), statistics.median(e))
+    return out
+
+
+def results() -> list[tuple[str, float, float]]:
+    return [(row[0], row[1] / 2**30, predict(row)) for row in ROWS]
+
+
+def table(scored) -> list[str]:
+    b = before()
+    lines = ["| row | published GiB (peak allocated) | before | error | now | error |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for rid, pub, pred in scored:
+        pb = b.get(rid)
+        old = f"{pb:.2f} | {pub / pb - 1:+.1%}" if pb else "– | –"
+        lines.append(f"| {rid} | {pub:.2f} | {old} | {pred:.2f} | {pub / pred - 1:+.1%} |")
+    lines += ["", "| group | rows | median \\|error\\| | p90 | signed median |", "|---|---:|---:|---:|---:|"]
+    for name, (n, med, p90, sm) in summary(scored).items():
+        lines.append(f"| {name} | {n} | {med:.1%} | {p90:.1%} | {sm:+.1%} |")
+    if b:
+        sb = summary([(rid, pub, b[rid]) for rid, pub, _ in scored if rid in b])
+        lines += ["", "Before: " + "; ".join(f"{k} {v[1]:.1%} / {v[2]:.1%}" for k, v in sb.items())]
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    scored = results()
+    if "--write-before" in argv:
+        path = Path(argv[argv.index("--write-before") + 1])
+        path.write_text(json.dumps({"source": SRC, "rows": {rid: round(pred, 4) for rid, _p, pred in scored}},
+                                   indent=1) + "\n", encoding="utf-8")
+        return 0
+    if "--fragment" in argv:
+        print("<!-- issue 35 round 17, memoos17: bench/validate_mem_oos17.py --fragment -->")
+        print("#### fms-acceleration's PowerLM-3b A100 table: peak allocated memory (memoos17)\n")
+        print(f"Out of sample. Source: {SRC} (Accelerate FSDP1, packed 4,096-token rows, torch 2.4.1). "
+              "Error = published / predicted − 1.\n")
+    print("\n".join(table(scored)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
