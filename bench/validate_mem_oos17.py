@@ -30,6 +30,17 @@ Scenarios (``scenarios-granite.yaml`` at fc78b55): every one sets ``bf16: True``
 
 Figure: ``mem_peak_torch_mem_alloc_in_bytes`` = ``torch.cuda.max_memory_allocated()`` over ``train()`` on rank 0 (peak
 allocated), compared with the model's ``allocated``. Error = published / predicted − 1.
+
+Second source, DeepSpeed ZeRO-2 (one row, ``ds-`` prefix): deepspeedai/DeepSpeed ``blogs/muon-optimizer/README.md`` at
+de1846cf6 (2026-07-17), "Measured GPU Memory: Qwen2.5-3B Finetuning": AdamW "Peak Memory per GPU" 34.5 GiB on 8 ×
+A100 40GB, "batch size 32, ZeRO Stage 2, bf16" (the Muon row is not a scenario the tool states: no Muon optimizer).
+The run is delock/deepspeed_finetune_demo (the blog's [7]): ``finetune.sh`` → ``finetune_llama.py`` (@18f3df1d):
+``ds_config["train_batch_size"] = args.batch_size`` (32 global → 4 per GPU on 8, accumulation 1), bf16 weights
+loaded with ``flash_attention_2``, ``gradient_checkpointing_enable()`` (transformers >= 4.57.3: reentrant by
+default), every sample padded to ``--max_length`` 2,048 (``padding="max_length"``), DeepSpeed's AdamW. Qwen2.5-3B:
+hidden 2,048, 36 layers, 16 heads / 2 KV heads of 128, MLP 11,008, vocabulary 151,936, tied, q/k/v bias (the model's
+config.json). ``ASSUMED``: the figure is peak allocated (the blog does not say; the reserved figure is printed too)
+and the AdamW config is z2_muon.json with AdamW (the demo's ``z2_config.json`` is not in the stored repository).
 """
 
 from __future__ import annotations
@@ -74,6 +85,29 @@ ROWS = [
 ]
 
 
+QWEN25_3B = {"name": "Qwen2.5-3B", "hidden_size": 2048, "num_hidden_layers": 36, "num_attention_heads": 16,
+             "num_key_value_heads": 2, "head_dim": 128, "intermediate_size": 11008, "gated_mlp": True,
+             "vocab_size": 151936, "tie_word_embeddings": True, "attention_bias": True, "norm_type": "rmsnorm",
+             "position_embedding": "rope", "hidden_act": "silu"}
+DS_SRC = "deepspeedai/DeepSpeed blogs/muon-optimizer/README.md @de1846cf6 (run: delock/deepspeed_finetune_demo)"
+#: (row id, published GiB, per-GPU batch, GPUs)
+DS_ROWS = [("ds-z2-qwen25-3b-adamw", 34.5, 4, 8)]
+
+
+def ds_scenario(row) -> dict:
+    _rid, _pub, mbs, gpus = row
+    t = {"framework": "deepspeed", "method": "full", "micro_batch_size": mbs, "global_batch_size": mbs * gpus,
+         "seq_len": 2048, "packing": False, "recompute": "full", "checkpoint_reentrant": True,
+         "flash_attention": True, "attn_implementation": "flash_attention_2", "optimizer": "adamw",
+         "precision": "bf16", "master_weights": True}
+    return {"model": dict(QWEN25_3B), "training": t, "parallel": {"zero": 2}, "data": {"mean_sample_len": 2048},
+            "hardware": {"gpu": "a100-sxm-40gb", "num_gpus": gpus}}
+
+
+def ds_predict(row, metric: str = "allocated") -> float:
+    return estimate(scenario_from_dict(ds_scenario(row))).memory.metric(metric)
+
+
 def scenario(row) -> dict:
     _rid, _b, method, gpus, mbs, _nv = row
     t = m16._t(method, mbs, gpus)
@@ -97,7 +131,7 @@ def before() -> dict:
 
 def summary(res: list[tuple[str, float, float]]) -> dict:
     out = {}
-    for name in ("full", "lora", "qlora", "all"):
+    for name in ("full", "lora", "qlora", "ds", "all"):
         e = [pub / pred - 1 for rid, pub, pred in res if name in ("all", rid.split("-")[0])]
         if e:
             out[name] = (len(e), statistics.median(abs(x) for x in e), m16._p90(e), statistics.median(e))
@@ -105,7 +139,8 @@ def summary(res: list[tuple[str, float, float]]) -> dict:
 
 
 def results() -> list[tuple[str, float, float]]:
-    return [(row[0], row[1] / 2**30, predict(row)) for row in ROWS]
+    """Scored rows (id, published GiB, predicted allocated GiB): the fms table, then the DeepSpeed row."""
+    return [(row[0], row[1] / 2**30, predict(row)) for row in ROWS] + [(r[0], r[1], ds_predict(r)) for r in DS_ROWS]
 
 
 def table(scored) -> list[str]:
@@ -122,6 +157,9 @@ def table(scored) -> list[str]:
     if b:
         sb = summary([(rid, pub, b[rid]) for rid, pub, _ in scored if rid in b])
         lines += ["", "Before: " + "; ".join(f"{k} {v[1]:.1%} / {v[2]:.1%}" for k, v in sb.items())]
+    lines += ["", f"DeepSpeed row ({DS_SRC}): the model's reserved figure "
+              + ", ".join(f"{r[0]} {ds_predict(r, 'reserved'):.2f} GiB ({r[1] / ds_predict(r, 'reserved') - 1:+.1%})"
+                          for r in DS_ROWS)]
     return lines
 
 
