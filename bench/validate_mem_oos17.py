@@ -41,6 +41,25 @@ default), every sample padded to ``--max_length`` 2,048 (``padding="max_length"`
 hidden 2,048, 36 layers, 16 heads / 2 KV heads of 128, MLP 11,008, vocabulary 151,936, tied, q/k/v bias (the model's
 config.json). ``ASSUMED``: the figure is peak allocated (the blog does not say; the reserved figure is printed too)
 and the AdamW config is z2_muon.json with AdamW (the demo's ``z2_config.json`` is not in the stored repository).
+
+Third source, prime-rl's SFT trainer (``prime-`` prefix; post-training tool, full fine-tuning step):
+PrimeIntellect-ai/prime-rl ``benchmarks/baselines/benchmark-*-sft-full-*.json`` at 8718eb143 (2026-01-19, runs of
+2026-01-15, image primeintellect/prime-rl-jackmin@sha256:5a146f7d…). postoos16 entered the RL files of the same
+commit; no round used the SFT files (grep "sft-full", "sft/train.py"). Read at 8718eb143:
+- ``benchmarks/scripts/run_single_benchmark.py``: ``torchrun --nproc-per-node=N src/prime_rl/trainer/sft/train.py
+  --model.seq-len S --model.attn A --model.compile --model.ac --data.type fake --data.batch-size (2 × N)
+  --data.seq-len S``; ``sft/config.py``: ``micro_batch_size`` 1 (two micro-batches a rank, accumulation 2), fake
+  data of exactly S tokens (``length`` "fixed"), ``loss_impl`` "torch" (``CrossEntropyLoss(reduction="none")``).
+- ``sft/train.py``: ``out = forward(model, ...)`` returns the logits as fp32 (``cast_float_and_contiguous``), the
+  eager cross-entropy over all S × V of them (no chunking: the RL trainer's ``fused_lm_head_chunk_size`` is not
+  used; ``--model.compile`` compiles the model's blocks, not this loss), ``del logits`` and ``backward()`` while
+  ``out`` still holds them: ``training.logits_held`` (``memory.held_logits_bytes_per_logit``).
+- FSDP2 over an fp32 model with bf16 compute (postoos16's reading of ``trainer/model.py``), AdamW foreach, full
+  activation checkpointing. The figure is ``torch.cuda.max_memory_reserved()`` (reset each step; mean of steps
+  2–4): scored as reserved, as postoos16 did. Mapping: postoos16's ``prime_scenario`` with ``chunked_loss`` False,
+  ``compile_loss`` False. Left out: the 8×B200 Qwen3-30B-A3B run ("Non-zero exit code: 1", no reason logged);
+  the 1×H100 0.6B 65,536-token run did not finish (CUDA out of memory, "Tried to allocate 37.09 GiB", the fp32
+  logits: 65,536 × 151,936 × 4 B): an OOM check.
 """
 
 from __future__ import annotations
@@ -51,8 +70,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _p in (ROOT, ROOT / "bench"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
 
 from bench import validate_mem_oos16 as m16  # noqa: E402
 from gpuplanner.core.estimate import estimate  # noqa: E402
@@ -108,6 +128,44 @@ def ds_predict(row, metric: str = "allocated") -> float:
     return estimate(scenario_from_dict(ds_scenario(row))).memory.metric(metric)
 
 
+PRIME_SRC = "PrimeIntellect-ai/prime-rl benchmarks/baselines/benchmark-*-sft-full-*.json @8718eb143"
+#: (model, GPUs, seq_len, card, peak reserved GiB or None for the out-of-memory run); the JSONs as printed
+PRIME_ROWS = [
+    ("Qwen3-0.6B", 1, 8192, "h100-sxm-80gb", 31.7421875),
+    ("Qwen3-0.6B", 1, 16384, "h100-sxm-80gb", 52.83984375),
+    ("Qwen3-0.6B", 1, 8192, "rtx-a6000-48gb", 31.21484375),
+    ("Qwen3-4B-Instruct-2507", 8, 16384, "h100-sxm-80gb", 54.6328125),
+    ("Qwen3-4B-Instruct-2507", 8, 16384, "h200-sxm-141gb", 54.6328125),
+    ("Qwen3-4B-Instruct-2507", 8, 16384, "b200-180gb", 54.59375),
+    ("Qwen3-4B-Instruct-2507", 8, 65536, "b200-180gb", 171.52994791666666),
+    ("Qwen3-30B-A3B-Instruct-2507", 8, 16384, "h200-sxm-141gb", 106.423828125),
+    ("Qwen3-0.6B", 1, 65536, "h100-sxm-80gb", None),
+]
+#: prime-rl's SFT loop at 8718eb143 keeps the fp32 logits through the backward (module docstring)
+PRIME_LOGITS_HELD = True
+
+
+def prime_id(row) -> str:
+    model, gpus, seq, gpu, _pub = row
+    return f"prime-sft-{model.split('-Instruct')[0].lower()}-{gpus}x{gpu.split('-')[0]}-{seq // 1024}k"
+
+
+def prime_scenario(row, held: bool = PRIME_LOGITS_HELD) -> dict:
+    from validate_post_oos16 import prime_scenario as post16
+    model, gpus, seq, gpu, _pub = row
+    sc = post16(model, gpus, None, seq, "Recompute", gpu)
+    sc["training"].update(chunked_loss=False, compile_loss=False)
+    if held:
+        sc["training"]["logits_held"] = True
+    if gpu.startswith("b200"):
+        sc["training"]["attention_kernel"] = "flash2"  # --model.attn flash_attention_2 on the B200 runs
+    return sc
+
+
+def prime_predict(row, held: bool = PRIME_LOGITS_HELD) -> float:
+    return estimate(scenario_from_dict(prime_scenario(row, held))).memory.metric("reserved")
+
+
 def scenario(row) -> dict:
     _rid, _b, method, gpus, mbs, _nv = row
     t = m16._t(method, mbs, gpus)
@@ -131,7 +189,7 @@ def before() -> dict:
 
 def summary(res: list[tuple[str, float, float]]) -> dict:
     out = {}
-    for name in ("full", "lora", "qlora", "ds", "all"):
+    for name in ("full", "lora", "qlora", "ds", "prime", "all"):
         e = [pub / pred - 1 for rid, pub, pred in res if name in ("all", rid.split("-")[0])]
         if e:
             out[name] = (len(e), statistics.median(abs(x) for x in e), m16._p90(e), statistics.median(e))
@@ -140,12 +198,13 @@ def summary(res: list[tuple[str, float, float]]) -> dict:
 
 def results() -> list[tuple[str, float, float]]:
     """Scored rows (id, published GiB, predicted allocated GiB): the fms table, then the DeepSpeed row."""
-    return [(row[0], row[1] / 2**30, predict(row)) for row in ROWS] + [(r[0], r[1], ds_predict(r)) for r in DS_ROWS]
+    return ([(row[0], row[1] / 2**30, predict(row)) for row in ROWS] + [(r[0], r[1], ds_predict(r)) for r in DS_ROWS]
+            + [(prime_id(r), r[4], prime_predict(r)) for r in PRIME_ROWS if r[4] is not None])
 
 
 def table(scored) -> list[str]:
     b = before()
-    lines = ["| row | published GiB (peak allocated) | before | error | now | error |",
+    lines = ["| row | published GiB (fms, ds: peak allocated; prime: peak reserved) | before | error | now | error |",
              "|---|---:|---:|---:|---:|---:|"]
     for rid, pub, pred in scored:
         pb = b.get(rid)
@@ -160,6 +219,9 @@ def table(scored) -> list[str]:
     lines += ["", f"DeepSpeed row ({DS_SRC}): the model's reserved figure "
               + ", ".join(f"{r[0]} {ds_predict(r, 'reserved'):.2f} GiB ({r[1] / ds_predict(r, 'reserved') - 1:+.1%})"
                           for r in DS_ROWS)]
+    lines += ["", f"prime-rl ({PRIME_SRC}), out of memory: "
+              + ", ".join(f"{prime_id(r)} predicted {prime_predict(r):.1f} GiB reserved on an 80 GB card"
+                          for r in PRIME_ROWS if r[4] is None)]
     return lines
 
 
