@@ -234,8 +234,9 @@ def main(argv: list[str]) -> int:
         return 0
     if "--fragment" in argv:
         print("<!-- issue 35 round 17, memoos17: bench/validate_mem_oos17.py --fragment -->")
-        print("#### fms-acceleration's PowerLM-3b A100 table: peak allocated memory (memoos17)\n")
-        print(f"Out of sample. Source: {SRC} (Accelerate FSDP1, packed 4,096-token rows, torch 2.4.1). "
+        print("#### Peak memory out of sample: fms-acceleration PowerLM-3b, DeepSpeed ZeRO-2, prime-rl SFT (memoos17)\n")
+        print(f"Sources: {SRC} (Accelerate FSDP1, packed 4,096-token rows, torch 2.4.1); {DS_SRC}; {PRIME_SRC} "
+              "(FSDP2, fake fixed-length rows; `training.logits_held`). Before: main eda76f01. "
               "Error = published / predicted − 1.\n")
     print("\n".join(table(scored)))
     return 0
