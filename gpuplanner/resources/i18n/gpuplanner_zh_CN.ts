@@ -9923,6 +9923,10 @@
         <translation>冻结权重转为 fp32（Accelerate 1.13 之前）</translation>
     </message>
     <message>
+        <source>fp32 logits kept until the backward pass ends (prime-rl before March 2026)</source>
+        <translation>fp32 逻辑值保留到反向传播结束（2026 年 3 月之前的 prime-rl）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -10037,6 +10041,14 @@
     <message>
         <source>FSDP2 fp32 upcast</source>
         <translation>FSDP2 fp32 上转</translation>
+    </message>
+    <message>
+        <source>Logits held through backward</source>
+        <translation>反向传播期间保留逻辑值</translation>
+    </message>
+    <message>
+        <source>The training loop still holds the fp32 logits while the backward pass runs (prime-rl&apos;s SFT trainer before March 2026 deleted its own name for them but kept them in the model&apos;s output): 4 more bytes a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free them first. Unchunked loss only</source>
+        <translation>反向传播运行时，训练循环仍持有 fp32 逻辑值（2026 年 3 月之前 prime-rl 的监督微调训练器删除了自己对它们的引用，但模型输出中仍保留着）：损失处每个逻辑值多占 4 字节（占用更多显存）。关闭（默认）：Hugging Face 的训练器和 torchtitan 会先释放它们。仅适用于不分块的损失</translation>
     </message>
     <message>
         <source>Checkpoint early stop</source>

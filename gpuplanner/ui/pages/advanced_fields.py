@@ -28,7 +28,7 @@ OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "ov
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
             "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units",
-            "fsdp2_fp32_upcast", "mixed_precision_off")
+            "fsdp2_fp32_upcast", "mixed_precision_off", "logits_held")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -157,6 +157,9 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["mixed_precision_off"].box, t.mixed_precision_off or
                                         frameworks.mixed_precision_off_allowed(t.framework, p.zero, t.fsdp_version,
                                                                               t.method))
+        # the training loop's fp32 logits through the backward: the eager, unchunked loss the memory model reads it
+        # for (core/memory.held_logits_bytes_per_logit); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["logits_held"].box, t.logits_held or not t.chunked_loss)
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -213,6 +216,7 @@ class TrainingAdvanced(QObject):
         f["fsdp_lora_mixed_units"].setText(self.tr("adapters inside their block's unit (Lightning Fabric, Composer)"))
         f["fsdp2_fp32_upcast"].setText(self.tr("frozen weights cast to fp32 (Accelerate before 1.13)"))
         f["mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
+        f["logits_held"].setText(self.tr("fp32 logits kept until the backward pass ends (prime-rl before March 2026)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -314,6 +318,11 @@ class TrainingAdvanced(QObject):
                 "copies its input to fp32 and adds an fp32 output to the layer's (slower); under Accelerate's FSDP1 "
                 "FSDP casts nothing either. Off (default): the bf16 or fp16 flag. LoRA on the Hugging Face stack "
                 "without DeepSpeed only")),
+            "logits_held": (self.tr("Logits held through backward"), self.tr(
+                "The training loop still holds the fp32 logits while the backward pass runs (prime-rl's SFT trainer "
+                "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
+                "a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free "
+                "them first. Unchunked loss only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
