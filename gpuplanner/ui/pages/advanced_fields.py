@@ -295,6 +295,34 @@ class TrainingAdvanced(QObject):
                 "training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 "
                 "copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA "
                 "only")),
+            **self._sharding_switch_texts(),
+            "compile_loss": (self.tr("Compiled loss"), self.tr(
+                "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
+                "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
+                "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
+                "torch.compile")),
+            "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
+                "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
+                "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
+                "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
+                "only")),
+            "recompute_modules": (self.tr("Recompute modules"), self.tr(
+                "Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in "
+                "the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix "
+                "(nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. "
+                "Expert activation: the experts' activation output. MLA up projections. Dense MLP. MoE layer: the "
+                "whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron's default, the "
+                "attention core. Megatron only, with selective recompute")),
+            "lora_dropout": (self.tr("LoRA dropout"), self.tr(
+                "PEFT LoraConfig lora_dropout. Empty: the framework's own default (0.0, no dropout layer; ms-swift "
+                "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
+                "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
+                "the backward pass (more memory); from 0 to below 1")),
+        }
+
+    def _sharding_switch_texts(self) -> dict[str, tuple[str, str]]:
+        """The switches about FSDP, precision and the loss's logits (split from :meth:`_switch_texts`)."""
+        return {
             "fsdp_no_sync": (self.tr("FSDP sync off while accumulating"), self.tr(
                 "With gradient accumulation, every micro-batch but the last of a step runs without FSDP's gradient "
                 "sync (FSDP no_sync, Lightning Fabric no_backward_sync), so each GPU keeps the full, unsharded "
@@ -323,28 +351,6 @@ class TrainingAdvanced(QObject):
                 "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
                 "a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free "
                 "them first. Unchunked loss only")),
-            "compile_loss": (self.tr("Compiled loss"), self.tr(
-                "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
-                "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
-                "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
-                "torch.compile")),
-            "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
-                "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
-                "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
-                "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
-                "only")),
-            "recompute_modules": (self.tr("Recompute modules"), self.tr(
-                "Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in "
-                "the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix "
-                "(nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. "
-                "Expert activation: the experts' activation output. MLA up projections. Dense MLP. MoE layer: the "
-                "whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron's default, the "
-                "attention core. Megatron only, with selective recompute")),
-            "lora_dropout": (self.tr("LoRA dropout"), self.tr(
-                "PEFT LoraConfig lora_dropout. Empty: the framework's own default (0.0, no dropout layer; ms-swift "
-                "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
-                "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
-                "the backward pass (more memory); from 0 to below 1")),
         }
 
     def _checkpoint_texts(self) -> dict[str, tuple[str, str]]:
