@@ -250,7 +250,7 @@ def cpu_throughput_defaults() -> dict[str, float]:
 
 def cpu_price(spec: CpuSpec, table: PriceTable) -> CpuPrice:
     """The user's CPU quote, else the shipped default (``resources/cpu.json``) converted to the table's currency;
-    a missing node-month price is the core-hour price × cores × 730 h, flagged ``derived`` (no discount)."""
+    a missing node-month price is the core-hour price × cores × 720 h (a 30-day month), flagged ``derived`` (no discount)."""
     rec = _cpu_doc()["prices"][0]
     cores = spec.cores_per_node
     if spec.core_hour is not None or spec.node_month is not None:
