@@ -82,3 +82,104 @@ def test_plan_and_quotes_give_the_same_whole_machine_break_even():
 def test_a_per_card_hour_monthly_quote_becomes_a_thirty_day_month():
     # prices.json's 算家云 row: a 30-day package quoted per card-hour, 1.24 × 720 h = 892.80 per card-month
     assert catalog_hw._normalise_quote(1.24, "card_hour", "monthly", None) == ("card_month", pytest.approx(892.8))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# (2) a project compared with its budget at the likely range's far end, per phase, and the phase to cut
+
+from gpuplanner.core.project import PhaseBudget, ProjectBudget, evaluate_project, single_phase_project  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_budget_lines_by_hand_and_the_phase_to_cut():
+    # advice17's request 02 as it was before its DPO fix: data 50, SFT 700 (far end 770), DPO 70,000, serve 14,117
+    # against ¥80,000: far end 50 + 770 + 70,000 + 14,117 = 84,937, 4,937 over; the largest phase is the DPO month
+    # (70,000), 4,937 / 70,000 = 7% of it
+    b = ProjectBudget(budget=80_000.0, currency="CNY", phases=(
+        PhaseBudget("data prep", 50.0, 50.0), PhaseBudget("sft", 700.0, 770.0), PhaseBudget("dpo", 70_000.0, 70_000.0),
+        PhaseBudget("serve", 14_117.0, 14_117.0)))
+    assert b.total == pytest.approx(84_867.0) and b.far_end == pytest.approx(84_937.0)
+    assert b.over_by == pytest.approx(4_937.0) and b.cut.name == "dpo"
+    lines = [m.render() for m in b.lines()]
+    assert lines[0] == ("Over the budget of ¥80,000: the project costs ¥84,867, ¥84,937 at the likely range's far end, "
+                        "¥4,937 over.")
+    assert lines[2] == "sft: ¥700, ¥770 at the far end (1% of the total)."
+    assert lines[-1] == ("Cut dpo first, the largest phase: it must come down by ¥4,937 (7% of its far end) for the "
+                         "project to fit the budget.")
+    # a budget no single phase can rescue: 84,937 − 10,000 = 74,937 over; without the DPO 4,937 remain
+    low = ProjectBudget(budget=10_000.0, currency="CNY", phases=b.phases)
+    assert [m.render() for m in low.lines()][-1] == (
+        "Cutting dpo, the largest phase, is not enough: even without it the project is ¥4,937 over; cut more phases "
+        "or raise the budget.")
+    # a phase without a price: no comparison
+    unknown = ProjectBudget(budget=10_000.0, currency="CNY", phases=(PhaseBudget("a", None, None),))
+    assert unknown.far_end is None and "cannot be compared" in unknown.lines()[0].render()
+
+
+def test_a_one_phase_project_within_its_budget_at_the_point_but_not_at_the_far_end():
+    # llama3-8b-full example: the plan's cost and its band's upper end; a budget between them is met at the point
+    # estimate and missed at the far end, by (far − budget)
+    from gpuplanner.io.scenario_files import load_scenario
+
+    s, _ = load_scenario(EXAMPLES / "llama3-8b-full.json")
+    from gpuplanner.core.evaluate import evaluate
+
+    ev = evaluate(s)
+    far = max(ev.cost_band[1], ev.cost)
+    assert far > ev.cost * 1.01
+    budget = round((ev.cost + far) / 2)
+    s2 = s.model_copy(update={"constraints": s.constraints.model_copy(update={"budget": float(budget)})})
+    res = evaluate_project(single_phase_project(s2), s2, what_if=False)
+    b = res.budget
+    assert b is not None and b.total == pytest.approx(ev.cost) and b.far_end == pytest.approx(far)
+    assert b.over_by == pytest.approx(far - budget) and b.cut is not None
+    assert "but" in b.lines()[0].render() and res.to_json()["budget"]["within"] is False
+    # no budget: nothing said
+    assert evaluate_project(single_phase_project(s), s, what_if=False).budget is None
+
+
+def _budgeted_example(tmp_path, budget: float) -> Path:
+    d = json.loads((EXAMPLES / "shenzhen-7b-domain-project.gpuplan").read_text(encoding="utf-8"))
+    d["scenario"]["constraints"]["budget"] = budget
+    p = tmp_path / "budgeted.gpuplan"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    return p
+
+
+def test_project_command_compares_the_shenzhen_project_with_its_budget(tmp_path, capsys):
+    # The Shenzhen example's phases: clean 20, LoRA experiments 363, full fine-tuning 10,740, serving 3,954
+    # (total 15,077). A ¥12,000 budget: over by 15,077 − 12,000 at the point already; the phase to cut is the full
+    # fine-tuning, the largest. JSON, text (en and zh) read the same ProjectBudget.
+    from gpuplanner.cli import run_cli
+
+    path = _budgeted_example(tmp_path, 12_000.0)
+    assert run_cli(["project", str(path), "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)["budget"]
+    assert j["budget"] == 12_000.0 and j["within"] is False and j["cut"] == "full fine-tuning"
+    assert j["total"] == pytest.approx(15_077, abs=2) and j["total_far_end"] >= j["total"]
+    assert j["over_by"] == pytest.approx(j["total_far_end"] - 12_000.0)
+    ft = next(p for p in j["phases"] if p["name"] == "full fine-tuning")
+    assert ft["far_end"] >= ft["cost"] == pytest.approx(10_740, abs=2)
+    assert run_cli(["project", str(path), "--lang", "en"]) == 0
+    text = capsys.readouterr().out
+    assert "Over the budget of ¥12,000" in text and "Cut full fine-tuning first, the largest phase" in text
+    assert run_cli(["project", str(path), "--lang", "zh_CN"]) == 0
+    zh = capsys.readouterr().out
+    assert "超出预算 ¥12,000" in zh and "先削减最大的阶段 full fine-tuning" in zh
+
+
+def test_report_and_project_page_show_the_budget_lines(tmp_path, qapp=None):
+    # the PDF's project section and the Project page print ProjectBudget.lines(), as the project command does
+    from gpuplanner.report.content import project_info
+    from gpuplanner.report.render import _html_project_budget
+
+    from gpuplanner.io.scenario_files import load_scenario
+
+    s, _ = load_scenario(EXAMPLES / "llama3-8b-full.json")
+    s2 = s.model_copy(update={"constraints": s.constraints.model_copy(update={"budget": 1_000.0})})
+    res = evaluate_project(single_phase_project(s2), s2, what_if=False)
+    info = project_info(res)
+    assert info.over_budget and len(info.budget) == 3  # verdict, the phase, the cut
+    html = _html_project_budget(info)
+    assert "Over the budget of ¥1,000" in html and "#b00020" in html and "Cut " in html

@@ -984,10 +984,12 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
 
 def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,
                      overheads: Overheads | None = None, what_if: bool = True,
-                     checklist: dict[str, bool] | None = None) -> ProjectResult:
+                     checklist: dict[str, bool] | None = None, budget: float | None = None) -> ProjectResult:
     """Every phase in order (a phase starts when the previous one ends unless it sets ``start_week``), the
     total (the sum of the phase costs), totals by rental mode and kind, overlap advice, rent vs build over the
-    project and the what-if table of the main training phase. Prices come from ``base.constraints``."""
+    project and the what-if table of the main training phase. Prices come from ``base.constraints``; the budget the
+    total is held against (:class:`ProjectBudget`) is ``budget`` (the plan file's own, which a selected plan's
+    scenario may not carry), else ``base.constraints.budget``."""
     table = PriceTable.from_constraints(base.constraints)
     results: list[PhaseResult] = []
     cursor = 0.0
@@ -1027,7 +1029,8 @@ def evaluate_project(project: Project, base: Scenario, models: ModelSource | Non
                          rent_vs_build=project_rent_vs_build(phases, table, total_weeks,
                                                              getattr(base.constraints, "ownership", None)),
                          what_if=wi, main_phase=None if main is None else main.name, messages=tuple(msgs),
-                         budget=project_budget(phases, getattr(base.constraints, "budget", None), table.currency))
+                         budget=project_budget(phases, budget if budget is not None
+                                              else getattr(base.constraints, "budget", None), table.currency))
 
 
 # ------------------------------------------------------------------------------------------------ what-if
