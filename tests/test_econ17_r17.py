@@ -183,3 +183,102 @@ def test_report_and_project_page_show_the_budget_lines(tmp_path, qapp=None):
     assert info.over_budget and len(info.budget) == 3  # verdict, the phase, the cut
     html = _html_project_budget(info)
     assert "Over the budget of ¥1,000" in html and "#b00020" in html and "Cut " in html
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# (3) the guide's breakpoints on hand-derived cases (planning-guide.md §4): one 8-card server at 10 per card-hour,
+# 20,000 a month (and 6,000 a week where said); setup 1 h per fresh start, checkpoints of 14 B × 8e9 parameters.
+# Break-even of the month against card-hours: 20,000 ÷ (8 × 10) = 250 h a month = 250 × 7/30 = 58.3 h/week.
+
+def _bill(price, train, hpw, phase="stable"):
+    r = rental_costs(price, num_gpus=8, nodes=1, train_hours=train, ckpt_bytes=14 * 8e9, setup_hours=1.0,
+                     hours_per_week=hpw, phase=phase)
+    costs = {m: float(r.costs[i][0]) for i, m in enumerate(costmod.MODES)}
+    return costmod.MODES[int(r.best[0])], costs, float(r.calendar_hours[costmod.MODES.index("month")][0])
+
+
+def _p(week=None):
+    return _h800(card_hour=10.0, week=week, month=20_000.0)
+
+
+def test_whole_machine_vs_card_hours_three_cases():
+    assert monthly_crossover_hours(_p()) == pytest.approx(250 * 7 / 30)  # 58.3 h/week
+    # A. fragmented research: 40 h of work in 4-h sessions at 20 h/week (10 sessions, each a fresh 1-h setup):
+    # card-hours ≈ 8 × 10 × (40 + 10 + interruptions) ≈ 4,300; a month 20,000 → card-hours (guide: "fragmented jobs
+    # of a few hours favour card-hours")
+    mode, c, _ = _bill(_p(), 40.0, 20.0, "research")
+    assert mode == "card_hour" and 4_000 < c["card_hour"] < 4_500 and c["month"] == 20_000
+    # B. 600 h at 168 h/week (25 days, one month): card-hours ≈ 8 × 10 × 603 = 48,200; the month 20,000 → month
+    # (guide: "more than ~40 hours a week for several weeks favours the whole machine")
+    mode, c, cal = _bill(_p(), 600.0, 168.0)
+    assert mode == "month" and c["month"] == 20_000 and cal < 720 and c["card_hour"] == pytest.approx(80 * cal, rel=0.01)
+    # C. 100 h at 168 h/week: above the 58.3 h/week break-even, but 4 days do not fill the month paid for:
+    # card-hours 8 × 10 × 101 ≈ 8,100 < 20,000 → card-hours ("for several weeks"), and the advice says why
+    mode, c, _ = _bill(_p(), 100.0, 168.0)
+    assert mode == "card_hour" and c["card_hour"] < 8_200
+    lines = [m.render() for m in costmod.rental_advice(_p(), "card_hour", costs=c, hours_per_week=168.0,
+                                                       phase="stable", num_gpus=8, currency="CNY", run_days=4.2)]
+    assert any(x.startswith("Not for this plan") for x in lines)
+
+
+def test_week_vs_month_three_cases_and_ten_times_the_data():
+    # 6,000 a week, 20,000 a month: a month costs less than weeks from 20,000 / 6,000 = 3.3 weeks on
+    p = _p(week=6_000.0)
+    # W1. 160 h (6.7 days): one week 6,000 against a month 20,000 → the week
+    mode, c, _ = _bill(p, 160.0, 168.0)
+    assert mode == "week" and c["week"] == 6_000 and c["month"] == 20_000
+    # W2. 660 h (27.6 days): four weeks 24,000 against one month 20,000 → the month
+    mode, c, _ = _bill(p, 660.0, 168.0)
+    assert mode == "month" and c["week"] == 24_000 and c["month"] == 20_000
+    # W3. ten times W1's data, 1,660 h (69.4 days): ten weeks 60,000, three months 60,000, two months and the rest
+    # (229 h) in two weeks 2 × 20,000 + 2 × 6,000 = 52,000 → the month, renewed by the week at the end. Before:
+    # months were billed whole (60,000) and the month capped card-hours won at 58,101. Guide: "ten times more data
+    # than expected turns weekly rental into monthly rental"
+    mode, c, cal = _bill(p, 1_660.0, 168.0)
+    assert 2 * 720 + 168 < cal < 2 * 720 + 2 * 168
+    assert mode == "month" and c["month"] == 52_000 and c["week"] == 60_000
+    from gpuplanner.core.cost import months_then_weeks
+
+    # the rest costs at most one more month: 2 months + 5 weeks (30,000) would be dearer than a third month
+    assert float(months_then_weeks(2 * 720 + 700, 20_000.0, 6_000.0)) == 60_000
+    assert float(months_then_weeks(100.0, 20_000.0, 6_000.0)) == 20_000  # under a month: the week mode's job
+
+
+def test_rent_vs_build_three_cases():
+    from gpuplanner.core.cost import BuildInputs, cheapest_card_hour, rent_vs_build
+
+    # R1. one 12-h job on a new 8 × H100 server (2.7M, gpu-catalog.md §3.4): building buys the server for it:
+    # 2,700,000 + 10.2 kW × 1.3 × 0.7001 × 12 h = 2,700,111 against 1,920 of rent → rent, no payback
+    h100 = BuildInputs(machines=1, gpus_per_machine=8, machine_price=2_700_000.0, currency="CNY",
+                       power_kw_per_machine=10.2, pue=1.3, tariff_per_kwh=0.7001, colocation_per_machine_month=0.0,
+                       ops_staff_per_month=0.0, spare_rate_per_year=0.0)
+    r1 = rent_vs_build(h100, rent_total=1_920.0, busy_hours=12.0, horizon_months=12 / 720, rent_card_hour=20.0)
+    assert r1.verdict == "rent" and r1.payback_months is None
+    assert r1.build_total == pytest.approx(2_700_000 + 10.2 * 1.3 * 0.7001 * 12)
+    # R2. long steady work: 2 servers busy 36 months, renting 100,000 a month. Owning: hardware 1,000,000; rack
+    # 2 × 2,000 × 36 = 144,000; electricity 2 × 5 kW × 1.5 × 1.0 × 36 × 720 = 388,800; staff 216,000; spares
+    # 0.12 × 1e6 × 3 = 360,000 → 2,108,800 < 3,600,000 → build, payback 1e6 / (100,000 − 1,108,800 / 36) = 14.45
+    two = BuildInputs(machines=2, gpus_per_machine=8, machine_price=500_000.0, currency="CNY", depreciation_years=3,
+                      power_kw_per_machine=5.0, pue=1.5, tariff_per_kwh=1.0, colocation_per_machine_month=2000.0,
+                      ops_staff_per_month=6000.0, spare_rate_per_year=0.12)
+    r2 = rent_vs_build(two, rent_total=3_600_000.0, busy_hours=36 * 720.0, horizon_months=36, single_job=False)
+    assert r2.verdict == "build" and r2.build_total == pytest.approx(2_108_800.0)
+    assert r2.payback_months == pytest.approx(1e6 / (100_000 - 1_108_800 / 36))
+    # R3. "with long steady work, yearly whole-machine rental or building may win": an 8 × RTX 4090 server at
+    # 200,000 (an assumption for the case), 3 years, colocation 3,000 a month, 4 kW, PUE 1.3, 0.7 per kWh, against
+    # AutoDL's 1.98 per card-hour and omniyq's 7,800 per server-month. Fixed F = 200,000/36 + 3,000 = 8,555.6 a month;
+    # a busy month's power E = 4 × 1.3 × 0.7 × 720 = 2,620.8. Against card-hours (1.98 × 8 × 720 = 11,404.8) owning
+    # would pay off at u* = 8,555.6 / (11,404.8 − 2,620.8) = 97% busy; against the monthly rent (7,800 = 1.354 per
+    # card-hour) u* = 8,555.6 / (7,800 − 2,620.8) = 1.65 > 1: owning never pays off. The plan reads the cheapest.
+    rtx = BuildInputs(machines=1, gpus_per_machine=8, machine_price=200_000.0, currency="CNY", depreciation_years=3,
+                      power_kw_per_machine=4.0, pue=1.3, tariff_per_kwh=0.7, colocation_per_machine_month=3000.0,
+                      ops_staff_per_month=0.0, spare_rate_per_year=0.0)
+    price = GpuPrice(gpu="rtx-4090-24gb", currency="CNY", card_hour=1.98, machine_week=None, machine_month=7_800.0,
+                     spot_card_hour=None, machine_gpus=8, source="t", source_date="2026-12", is_default=False)
+    assert cheapest_card_hour(price) == pytest.approx(7_800 / 8 / 720)
+    on_cards = rent_vs_build(rtx, rent_total=1e5, busy_hours=2_000.0, horizon_months=12, single_job=False,
+                             rent_card_hour=1.98)
+    assert on_cards.break_even_utilisation == pytest.approx((200_000 / 36 + 3_000) / (1.98 * 8 * 720 - 2_620.8))
+    cheapest = rent_vs_build(rtx, rent_total=1e5, busy_hours=2_000.0, horizon_months=12, single_job=False,
+                             rent_card_hour=cheapest_card_hour(price))
+    assert cheapest.break_even_utilisation is None and "never pays off" in cheapest.sentence.render()

@@ -544,6 +544,23 @@ class RentalArrays:
         return np.take_along_axis(self.calendar_hours, self.best[None, :], 0)[0]
 
 
+def months_then_weeks(calendar_hours, month, week=None):
+    """One whole machine held ``calendar_hours`` by the month: whole 30-day months, and the rest in whole weeks
+    where the quote has a weekly price and those weeks cost less than one more month (``week`` None: months
+    only; a job shorter than a month pays one month here, its weeks are the week mode). A subscription renews by the day, the week or the month (GPUhub, AutoDL's international site:
+    "Renewal options include daily, weekly, and monthly plans", https://docs.gpuhub.com/billing-recharge/billing),
+    so 10 weeks at 20,000 a month and 6,000 a week are two months and two weeks (52,000), not three months or ten
+    weeks (60,000). Vectorised over ``calendar_hours``."""
+    cal = np.asarray(calendar_hours, dtype=float)
+    months = np.ceil(cal / HOURS_PER_MONTH - 1e-9)
+    if week is None:
+        return months * month
+    full = np.floor(cal / HOURS_PER_MONTH + 1e-9)
+    weeks = np.ceil(np.maximum(cal - full * HOURS_PER_MONTH, 0.0) / HOURS_PER_WEEK - 1e-9)
+    # at least one month: a job shorter than a month rented by the week is the week mode, not this one
+    return np.where(full >= 1, np.minimum(months * month, full * month + np.minimum(weeks * week, month)), months * month)
+
+
 def _hybrid_cost(card_cost, periods, cap):
     """Hybrid rental: the card-hour cost ``card_cost`` spread over ``periods`` billing periods (weeks or months),
     each period billed at most ``cap`` (the whole machines' price for the period)."""
@@ -563,7 +580,8 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
     * card-hours: every session starts fresh (setup); billed per GPU = work + sessions × setup.
     * spot: as card-hours at the spot price, with preemptions added to the interruption rate, each
       costing a fresh setup.
-    * week / month: ``ceil(machines)`` whole machines for ``ceil(calendar weeks/months)``; one setup,
+    * week / month: ``ceil(machines)`` whole machines for ``ceil(calendar weeks/months)`` (a month's rest in
+      whole weeks where the quote has a weekly price and they cost less: :func:`months_then_weeks`); one setup,
       a resume per later session; the calendar stretches by ``168 / hours_per_week``.
     * hybrid: card-hours billed per week (month) but never more than the whole machines' weekly
       (monthly) price.
@@ -595,7 +613,7 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
         costs[2] = machines * np.ceil(m_cal / HOURS_PER_WEEK - 1e-9) * price.machine_week
         cal[2] = m_cal
     if "month" in wanted and price.has_mode("month"):
-        costs[3] = machines * np.ceil(m_cal / HOURS_PER_MONTH - 1e-9) * price.machine_month
+        costs[3] = machines * months_then_weeks(m_cal, price.machine_month, price.machine_week)
         cal[3] = m_cal
     # hybrid: card-hours per period, capped at the whole machines' price for that period
     for i, key, period, cap_price in ((4, "hybrid_week", HOURS_PER_WEEK, price.machine_week),
