@@ -884,6 +884,10 @@
         <translation>{cost}，共 {w}</translation>
     </message>
     <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
         <source>--template needs -o FILE</source>
         <translation>--template 需要 -o 文件</translation>
     </message>
@@ -6116,6 +6120,34 @@
     <message>
         <source>To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur}.</source>
         <translation>要保住 {days}的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal}，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Budget {budget:,.0f} {cur}: some phases have no price, so the total cannot be compared with it.</source>
+        <translation>预算 {budget:,.0f} {cur}：有的阶段没有价格，项目总额无法与预算比较。</translation>
+    </message>
+    <message>
+        <source>Budget {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, {far:,.0f} {cur} at the likely range&apos;s far end; {left:,.0f} {cur} left.</source>
+        <translation>预算 {budget:,.0f} {cur}：项目花费 {total:,.0f} {cur}，按可能区间的上端为 {far:,.0f} {cur}；还剩 {left:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Over the budget of {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, {far:,.0f} {cur} at the likely range&apos;s far end, {over:,.0f} {cur} over.</source>
+        <translation>超出预算 {budget:,.0f} {cur}：项目花费 {total:,.0f} {cur}，按可能区间的上端为 {far:,.0f} {cur}，超出 {over:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Budget {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, but {far:,.0f} {cur} at the likely range&apos;s far end, {over:,.0f} {cur} over.</source>
+        <translation>预算 {budget:,.0f} {cur}：项目花费 {total:,.0f} {cur}，但按可能区间的上端为 {far:,.0f} {cur}，超出 {over:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>{name}: {cost:,.0f} {cur}, {far:,.0f} {cur} at the far end ({share:.0f}% of the total).</source>
+        <translation>{name}：{cost:,.0f} {cur}，上端 {far:,.0f} {cur}（占总额 {share:.0f}%）。</translation>
+    </message>
+    <message>
+        <source>Cut {name} first, the largest phase: it must come down by {over:,.0f} {cur} ({pct:.0f}% of its far end) for the project to fit the budget.</source>
+        <translation>先削减最大的阶段 {name}：它要少花 {over:,.0f} {cur}（其上端的 {pct:.0f}%），项目才能控制在预算内。</translation>
+    </message>
+    <message>
+        <source>Cutting {name}, the largest phase, is not enough: even without it the project is {over:,.0f} {cur} over; cut more phases or raise the budget.</source>
+        <translation>只削减最大的阶段 {name} 还不够：即使去掉它，项目仍超出 {over:,.0f} {cur}；请削减更多阶段或提高预算。</translation>
     </message>
     <message>
         <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
