@@ -21,7 +21,6 @@ fixed list (no randomness): the mutation fuzzers are ``bench/fuzz_planfile.py`` 
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import sys
@@ -167,13 +166,7 @@ def field_cases() -> list[Case]:
 
 def serving_cases() -> list[Case]:
     """A project's serving phase (core/project.InferenceSpec, round 11-12 fields) through ``project`` and ``report``."""
-    plan = json.loads(PLAN_PROJECT.read_text(encoding="utf-8"))
-    serve = next(i for i, p in enumerate(plan["project"]["phases"]) if p["kind"] == "inference")
-
-    def case(name, words, expect="2", cmd=("project",), **spec):
-        d = copy.deepcopy(plan)
-        d["project"]["phases"][serve]["inference"].update(spec)
-        return Case(name, [*cmd, "p.gpuplan"], {"p.gpuplan": json.dumps(d)}, expect, tuple(words))
+    case = probe_lib.serving_case
 
     return [
         case("serve kv_precision int4", ("kv_precision",), kv_precision="int4"),

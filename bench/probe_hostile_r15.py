@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import probe_lib  # noqa: E402  (the runner, the judge and the shared builders)
 from probe_lib import (  # noqa: E402
-    _DEL, EXAMPLE, FORMULA_LEADS, KIT_MN, LORA_JSON, MEG, PLAN_LORA, PLAN_PROJECT, QUOTES, SETTINGS, TOPO, Case, cfg_case,
-    k, patched, q, s, t)
+    _DEL, EXAMPLE, FORMULA_LEADS, KIT_MN, LORA_JSON, MEG, PLAN_LORA, QUOTES, SETTINGS, TOPO, Case, cfg_case, k,
+    patched, q, s, t)
 
 _cfg, _xlsx, _sheet_csv, _kit, _plan, _printable_line = (
     probe_lib.cfg, probe_lib.xlsx, probe_lib.sheet_csv, probe_lib.kit_text, probe_lib.plan_text,
@@ -124,13 +124,8 @@ def field_cases() -> list[Case]:
 
 
 def serving_cases() -> list[Case]:
-    plan = json.loads(PLAN_PROJECT.read_text(encoding="utf-8"))
-    serve = next(i for i, p in enumerate(plan["project"]["phases"]) if p["kind"] == "inference")
-
-    def case(name, words, expect="2", cmd=("project",), **spec):
-        d = copy.deepcopy(plan)
-        d["project"]["phases"][serve]["inference"].update(spec)
-        return Case(name, [*cmd, "p.gpuplan"], {"p.gpuplan": json.dumps(d)}, expect, tuple(words))
+    plan, serve = probe_lib.project_plan()
+    case = probe_lib.serving_case
 
     big = copy.deepcopy(plan)
     phases = big["project"]["phases"]

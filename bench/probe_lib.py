@@ -183,6 +183,19 @@ def t(name, text: bytes | str, expect="0|2", words=(), extra=()) -> Case:
     return Case(name, ["topo", "t.txt", *extra], {"t.txt": data}, expect, tuple(words))
 
 
+def project_plan() -> tuple[dict, int]:
+    """The example project plan (a fresh copy) and the index of its serving phase."""
+    plan = json.loads(PLAN_PROJECT.read_text(encoding="utf-8"))
+    return plan, next(i for i, p in enumerate(plan["project"]["phases"]) if p["kind"] == "inference")
+
+
+def serving_case(name, words, expect="2", cmd=("project",), **spec) -> Case:
+    """``project p.gpuplan`` (or ``cmd``) with the example project's serving phase's inference spec updated."""
+    plan, serve = project_plan()
+    plan["project"]["phases"][serve]["inference"].update(spec)
+    return Case(name, [*cmd, "p.gpuplan"], {"p.gpuplan": json.dumps(plan)}, expect, tuple(words))
+
+
 def printable_line(text: str) -> bool:
     return text.isprintable() and "\n" not in text and len(text) <= 400
 
