@@ -476,7 +476,8 @@ ALL = (out_cases, in_cases, cfg_cases, scen_cases, plan_cases, quote_cases, kit_
 
 def direct_checks() -> list[probe_lib.Check]:
     """Autosave recovery, text pasted into every scenario field, files changing while read."""
-    return probe_lib.guarded(_autosave_checks, _field_checks, _meta_checks, _changing_checks, _hardlink_check)
+    return probe_lib.guarded(_autosave_checks, _field_checks, _meta_checks, _changing_checks, _hardlink_check,
+                             _round_trip_checks)
 
 
 def _autosave_checks() -> list[probe_lib.Check]:
@@ -690,8 +691,48 @@ def _hardlink_check() -> list[probe_lib.Check]:
         return [("quotes --rfq onto a hard link of the plan", ok and kept, line + ("" if kept else "; the plan changed"))]
 
 
+TYPED = {"RLO + ESC": "a\u202e\x1b[2Jb", "NUL": "a\x00b", "CR, CRLF": "l1\r\nl2\rl3", "markup": "<b>x</b>&amp;",
+         "formula": "=1+1", "emoji ZWJ": "\U0001f469\u200d\U0001f4bb", "astral": "\U0001d518\U0001d52b",
+         "spaces around": " x ", "BOM": "\ufeffx", "C1 NEL": "a\x85b", "at the bound": None}
+TYPED_PATHS = (("title",), ("notes",), ("project", "phases", 0, "name"), ("project", "phases", 0, "notes"))
+TYPED_BOUND = {"title": 1000, "notes": 4000, "name": 120}  # the longest each field takes (planfile, core.project)
+
+
+def _round_trip_checks() -> list[probe_lib.Check]:
+    """What the user typed in the title, notes, a phase's name and notes: saved (``planfile.save``) and opened
+    again, it comes back as typed (nothing lost or changed), whatever the characters."""
+    from gpuplanner.io import planfile
+
+    base = json.loads(PLAN_PROJECT.read_text(encoding="utf-8"))
+    out = []
+    for what, text in TYPED.items():
+        changed = []
+        for path in TYPED_PATHS:
+            value = text if text is not None else "x" * TYPED_BOUND.get(path[-1], 4000)
+            d = json.loads(json.dumps(base))
+            node = d
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+            try:
+                doc, _ = planfile.from_data(d, "p.gpuplan")
+                with tempfile.TemporaryDirectory(prefix="probe17-rt-") as tmp:
+                    planfile.save(doc, Path(tmp) / "p.gpuplan")
+                    back = planfile.to_data(planfile.load(Path(tmp) / "p.gpuplan")[0])
+            except Exception as err:  # noqa: BLE001
+                changed.append(f"{'.'.join(map(str, path))}: {type(err).__name__}")
+                continue
+            for key in path:
+                back = back[key]
+            if back != value:
+                changed.append(f"{'.'.join(map(str, path))}: {back[:20]!r}")
+        out.append((f"typed, saved, opened: {what}", not changed, f"changed {changed[:3]}"))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    return probe_lib.main(argv, __doc__, ALL, direct_checks, "direct autosave field paste title changing hard link")
+    return probe_lib.main(argv, __doc__, ALL, direct_checks,
+                          "direct autosave field paste title changing hard link typed saved opened")
 
 
 if __name__ == "__main__":
