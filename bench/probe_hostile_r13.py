@@ -2,10 +2,11 @@
 frameworks that refuse them, and the files a stranger hands over (scenario JSON, .gpuplan, config.json, quote sheets,
 kit results, pasted tool output) broken in the usual ways.
 
-    python bench/probe_hostile_r13.py [--only SUBSTRING] [--verbose]
+    python bench/probe_hostile_r13.py [--only SUBSTRING] [--list] [--fork]
 
 Each case runs ``gpuplanner ARGS`` in-process (as ``tests/test_hostile_input.py`` does) in a fresh scratch folder,
-under a 20-second alarm. The rules (the developers' brief, "Strangers' files are hostile"):
+under a 20-second alarm (the runner is ``bench/probe_lib.py``, shared by every probe). The rules (the developers'
+brief, "Strangers' files are hostile"):
 
 * the exit code is the one expected (2 for a refusal; ``0|2`` where either is a fair answer);
 * an exit 2 prints exactly ONE line ``gpuplanner: error: …``: printable, at most 400 characters, no "Traceback", no
@@ -20,72 +21,17 @@ fixed list (no randomness): the mutation fuzzers are ``bench/fuzz_planfile.py`` 
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import copy
 import io
 import json
-import os
-import signal
 import sys
-import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-MAX_SECONDS = 20.0
-EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
-GRPO = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "7b-grpo-lora-8xh100-vllm.json").read_text(encoding="utf-8"))
-MOE = json.loads((ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text(encoding="utf-8"))
-PLAN_PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
-PLAN_LORA = ROOT / "examples" / "7b-lora-1x4090.gpuplan"
-QUOTES = ROOT / "examples" / "quotes" / "autodl-a800.csv"
-KIT = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"
-CONFIG = ROOT / "tests" / "data" / "hf_configs"
-BAD_OUT = set("\x1b\x00\u202e\u2066\u2067\u2068\u200b\u200f\u2028\u2029")
-DUMP_WORDS = ("Traceback", "validation error", "For further information", "pydantic", "errors.pydantic.dev")
+import probe_lib  # noqa: E402  (the runner, the judge and the shared builders)
+from probe_lib import _DEL, EXAMPLE, GRPO, KIT, MOE, PLAN_LORA, PLAN_PROJECT, QUOTES, ROOT, Case, patched, s  # noqa: E402
 
-
-@dataclass
-class Case:
-    name: str
-    argv: list[str]
-    files: dict[str, bytes | str] = field(default_factory=dict)  # written into the scratch folder first
-    expect: str = "2"  # "2", "0" or "0|2"
-    words: tuple[str, ...] = ()  # the one error line names each
-    outputs: tuple[str, ...] = ()  # files the command may write (relative to the scratch folder)
-    stdin: bytes | None = None
-    max_out: int = 200_000  # stdout characters: a name from a file never multiplies the output
-    absent: tuple[str, ...] = ()  # the one error line holds none of these
-
-
-def patched(base: dict, **paths) -> str:
-    """``base`` with ``section__field=value`` set (``__`` for the dots), as JSON text (NaN kept as the literal)."""
-    d = copy.deepcopy(base)
-    for path, value in paths.items():
-        node = d
-        keys = path.split("__")
-        for k in keys[:-1]:
-            node = node.setdefault(k, {})
-        if value is _DEL:
-            node.pop(keys[-1], None)
-        else:
-            node[keys[-1]] = value
-    return json.dumps(d, ensure_ascii=False)
-
-
-_DEL = object()
 MEGATRON_MOE = {"training__framework": "megatron"}
-
-
-def s(name, patch_base, words=(), cmd="estimate", expect="2", extra=(), **paths) -> Case:
-    """A scenario case: ``patch_base`` patched with ``paths``, run through ``cmd``."""
-    return Case(name, [cmd, "s.json", *extra], {"s.json": patched(patch_base, **paths)}, expect, tuple(words))
 
 
 # ---------------------------------------------------------------------------------------------- the cases
@@ -220,13 +166,7 @@ def field_cases() -> list[Case]:
 
 def serving_cases() -> list[Case]:
     """A project's serving phase (core/project.InferenceSpec, round 11-12 fields) through ``project`` and ``report``."""
-    plan = json.loads(PLAN_PROJECT.read_text(encoding="utf-8"))
-    serve = next(i for i, p in enumerate(plan["project"]["phases"]) if p["kind"] == "inference")
-
-    def case(name, words, expect="2", cmd=("project",), **spec):
-        d = copy.deepcopy(plan)
-        d["project"]["phases"][serve]["inference"].update(spec)
-        return Case(name, [*cmd, "p.gpuplan"], {"p.gpuplan": json.dumps(d)}, expect, tuple(words))
+    case = probe_lib.serving_case
 
     return [
         case("serve kv_precision int4", ("kv_precision",), kv_precision="int4"),
@@ -406,136 +346,8 @@ def sheet_checks() -> list[tuple[str, bool, str]]:
 ALL = (field_cases, serving_cases, text_cases, file_cases)
 
 
-# ---------------------------------------------------------------------------------------------- running
-
-
-class _Hang(Exception):
-    pass
-
-
-def _alarm(signum, frame):
-    raise _Hang()
-
-
-def _write_files(tmp: Path, files: dict) -> None:
-    for rel, data in files.items():
-        p = tmp / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, tuple) and data[0] == "symlink":
-            os.symlink(data[1], p)
-        else:
-            p.write_bytes(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
-
-
-def _tree(root: Path) -> dict[str, float]:
-    out = {}
-    for dirpath, _, names in os.walk(root):
-        for n in names:
-            p = Path(dirpath) / n
-            with contextlib.suppress(OSError):
-                out[str(p.relative_to(root))] = p.lstat().st_mtime_ns
-    return out
-
-
-def run_case(case: Case) -> tuple[bool, str, float]:
-    from gpuplanner.cli import run_cli
-
-    with tempfile.TemporaryDirectory(prefix="probe13-") as d, tempfile.TemporaryDirectory(prefix="probe13-home-") as h:
-        tmp = Path(d)
-        _write_files(tmp, case.files)
-        before, before_root = _tree(tmp), _tree(ROOT / "examples")
-        old_cwd, old_home, old_stdin = os.getcwd(), os.environ.get("HOME"), sys.stdin
-        os.chdir(tmp)
-        os.environ["HOME"] = h
-        if case.stdin is not None:
-            sys.stdin = io.TextIOWrapper(io.BytesIO(case.stdin))
-        out, err = io.StringIO(), io.StringIO()
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.alarm(int(MAX_SECONDS) + 1)
-        t0 = time.perf_counter()
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    rc = run_cli(case.argv)
-                except SystemExit as e:
-                    rc = e.code
-        except _Hang:
-            rc = "hang"
-        except BaseException as e:  # noqa: BLE001 (a crash is what the probe looks for)
-            import traceback
-
-            rc = f"crash {type(e).__name__}"
-            err.write(traceback.format_exc())
-        finally:
-            signal.alarm(0)
-            dt = time.perf_counter() - t0
-            os.chdir(old_cwd)
-            sys.stdin = old_stdin
-            if old_home is not None:
-                os.environ["HOME"] = old_home
-        problems = _judge(case, rc, out.getvalue(), err.getvalue(), dt)
-        after = _tree(tmp)
-        new = sorted(set(after) - set(before) - set(case.outputs))
-        changed = sorted(k for k in before if after.get(k) != before[k] and k not in case.outputs)
-        if new or changed:
-            problems.append(f"wrote {new + changed}")
-        if _tree(ROOT / "examples") != before_root or _tree(Path(h)):
-            problems.append("wrote outside the scratch folder")
-    first = (err.getvalue().strip().splitlines() or [""])[0]
-    return not problems, ("; ".join(problems) + " | " if problems else "") + f"rc={rc} {first[:220]}", dt
-
-
-def _judge(case: Case, rc, out: str, err: str, dt: float) -> list[str]:
-    problems = []
-    allowed = {"2": {2}, "0": {0}, "0|2": {0, 2}}[case.expect]
-    if rc not in allowed:
-        problems.append(f"exit {rc}, expected {case.expect}")
-    if dt > MAX_SECONDS:
-        problems.append(f"took {dt:.1f} s")
-    lines = err.strip().splitlines()
-    if rc == 2:
-        if len(lines) != 1 or not lines[0].startswith("gpuplanner: error: "):
-            problems.append(f"{len(lines)} error lines")
-        elif not lines[0].isprintable() or len(lines[0]) > 400:
-            problems.append("error line not printable or over 400 characters")
-        missing = [w for w in case.words if lines and w not in lines[0]]
-        if missing:
-            problems.append(f"error line does not name {missing}")
-        held = [w for w in case.absent if lines and w in lines[0]]
-        if held:
-            problems.append(f"error line holds {held}")
-    if any(w in err for w in DUMP_WORDS):
-        problems.append("traceback or pydantic dump on stderr")
-    if len(out) > case.max_out:
-        problems.append(f"{len(out):,} characters on stdout")
-    if set(out) & BAD_OUT:
-        problems.append("control/bidi characters on stdout")
-    if rc == 0 and "--json" in case.argv:
-        try:
-            json.loads(out, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
-        except ValueError as e:
-            problems.append(f"--json output not strict JSON ({e})")
-    return problems
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="", help="run the cases whose name holds this text (A|B: either)")
-    args = ap.parse_args(argv)
-    cases = [c for make in ALL for c in make() if any(o in c.name for o in args.only.split("|"))]
-    failed = 0
-    t0 = time.perf_counter()
-    for case in cases:
-        ok, line, dt = run_case(case)
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
-    checks = sheet_checks() if any(o in "written sheet" for o in args.only.split("|")) else []
-    for what, ok, line in checks:
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'}   0.0s {what}: {line}", flush=True)
-    total = len(cases) + len(checks)
-    print(f"{total - failed}/{total} cases pass ({time.perf_counter() - t0:.0f} s)")
-    return 1 if failed else 0
+    return probe_lib.main(argv, __doc__, ALL, sheet_checks, "written sheet")
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ currency strings, hidden sheets), kit results (single and multi-node), pasted ``
 the app's settings file (the CLI reads its language and report author), plan files with huge strings, and CLI
 arguments that are folders, devices or special files.
 
-    python bench/probe_hostile_r14.py [--only SUBSTRING] [--list]
+    python bench/probe_hostile_r14.py [--only SUBSTRING] [--list] [--fork]
 
-The runner and the rules are round 13's (``bench/probe_hostile_r13.py``: one printable ``gpuplanner: error:`` line of
+The runner and the rules are ``bench/probe_lib.py``'s (round 13's: one printable ``gpuplanner: error:`` line of
 at most 400 characters naming the listed words, exit 2, no traceback or pydantic dump, no control/bidi characters on
 stdout, nothing written but what was asked, at most 20 s a case), plus: files put in a fresh HOME (the settings file
 under ``~/.config/gpuplanner``) are left as they were. The "direct checks" call the readers the app uses (quote
@@ -17,56 +17,22 @@ sheets, autosave recovery, recent files) and judge them the same way. Cases are 
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import copy
-import io
 import json
 import os
-import signal
-import stat
 import sys
 import tempfile
 import time
-import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import probe_hostile_r13 as r13  # noqa: E402  (the round-13 runner's judge and helpers)
+import probe_lib  # noqa: E402  (the runner, the judge and the shared builders)
+from probe_lib import (  # noqa: E402
+    _DEL, EXAMPLE, GRPO, KIT_MN, LORA_JSON, MAX_SECONDS, MEG, MOE, PLAN_LORA, QUOTES, SETTINGS, TOPO, Case, cfg_case, k,
+    patched, q, s, t)
 
-MAX_SECONDS = r13.MAX_SECONDS
-EXAMPLE, GRPO, MOE = r13.EXAMPLE, r13.GRPO, r13.MOE
-LORA_JSON = ROOT / "examples" / "7b-lora-1x4090.json"
-PLAN_LORA, PLAN_PROJECT, QUOTES, KIT = r13.PLAN_LORA, r13.PLAN_PROJECT, r13.QUOTES, r13.KIT
-KIT_MN = ROOT / "tests" / "data" / "kit" / "multinode-2x8-h100-ib-constructed.json"
-patched, _DEL = r13.patched, r13._DEL
-
-
-@dataclass
-class Case:
-    name: str
-    argv: list[str]
-    files: dict = field(default_factory=dict)
-    expect: str = "2"
-    words: tuple[str, ...] = ()
-    outputs: tuple[str, ...] = ()
-    stdin: bytes | None = None
-    max_out: int = 200_000
-    absent: tuple[str, ...] = ()
-    home: dict = field(default_factory=dict)  # files written under the fresh HOME first (left as they were)
-    chmod: dict = field(default_factory=dict)  # relative path -> mode, after writing
-
-
-def s(name, base, words=(), cmd="estimate", expect="2", extra=(), **paths) -> Case:
-    return Case(name, [cmd, "s.json", *extra], {"s.json": patched(base, **paths)}, expect, tuple(words))
-
-
-MEG = {"training__framework": "megatron", "training__recompute": "none", "parallel__zero": 1}
+_cfg, _plan, _sheet_csv, _xlsx, _kit, _with = (
+    probe_lib.cfg, probe_lib.plan_text, probe_lib.sheet_csv, probe_lib.xlsx, probe_lib.kit_text, probe_lib.with_files)
 DS_PPO = {"training__framework": "deepspeed", "training__rl__generation_engine": "training"}
 
 
@@ -232,22 +198,6 @@ def field_cases() -> list[Case]:
 
 # ------------------------------------------------------------------------------------------ config.json
 
-def _cfg(**over) -> str:
-    d = {"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
-         "num_key_value_heads": 8, "vocab_size": 1000, "intermediate_size": 1024}
-    for k, v in over.items():
-        if v is _DEL:
-            d.pop(k, None)
-        else:
-            d[k] = v
-    return json.dumps(d)
-
-
-def cfg_case(name, words, cfg_text, expect="2", cmd="estimate") -> Case:
-    return Case(name, [cmd, "s.json"], {"s.json": patched(EXAMPLE, model__preset=None, model__hf_config="m"),
-                                        "m/config.json": cfg_text}, expect, tuple(words))
-
-
 def config_cases() -> list[Case]:
     nest = {"model_type": "llava"}
     node = nest
@@ -328,33 +278,7 @@ def _st_header(h: dict) -> bytes:
     return len(raw).to_bytes(8, "little") + raw
 
 
-def _plan(**paths) -> str:
-    return patched(json.loads(PLAN_LORA.read_text(encoding="utf-8")), **paths)
-
-
 # ------------------------------------------------------------------------------------------ quote sheets
-
-def _sheet_csv(offer_value="5.88", extra_rows="", vendor="X") -> str:
-    return ("section,item,value,unit,gpus_per_server,min_term_days,cap_at_month,note,date\n"
-            f"vendor,provider,{vendor},,,,,,\nvendor,currency,CNY,,,,,,\n"
-            f"offer,rtx-4090-24gb,{offer_value},card_hour,8,,no,,\n" + extra_rows)
-
-
-def _xlsx(build) -> bytes:
-    import openpyxl
-
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "v1"
-    for r in [["section", "item", "value", "unit", "gpus_per_server", "min_term_days", "cap_at_month", "note", "date"],
-              ["vendor", "provider", "X"], ["vendor", "currency", "CNY"],
-              ["offer", "rtx-4090-24gb", 5.88, "card_hour", 8, None, "no"]]:
-        ws.append(r)
-    build(wb, ws)
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
-
 
 def _x_formula(wb, ws):
     ws["C4"] = "=5.88*1"
@@ -426,11 +350,6 @@ def _x_25_vendors(wb, ws):
         h["C2"] = f"Vendor {i + 2}"
 
 
-def q(name, words, files, expect="2", extra=()) -> Case:
-    sheet = next(k for k in files if k.startswith("q."))
-    return Case(name, ["quotes", str(PLAN_LORA), sheet, *extra, "--json"], files, expect, tuple(words))
-
-
 def quote_cases() -> list[Case]:
     return [
         q("xlsx formula price (no cached value)", ("C4",), {"q.xlsx": _xlsx(_x_formula)}),
@@ -480,20 +399,8 @@ def quote_cases() -> list[Case]:
 
 # ------------------------------------------------------------------------------------------ kit results
 
-def _kit(fn) -> str:
-    d = json.loads(KIT.read_text(encoding="utf-8"))
-    fn(d)
-    return json.dumps(d)
-
-
 def _kit_mn(fn) -> str:
-    d = json.loads(KIT_MN.read_text(encoding="utf-8"))
-    fn(d)
-    return json.dumps(d)
-
-
-def k(name, words, text, expect="2", scen=None) -> Case:
-    return Case(name, ["kit-import", scen or str(LORA_JSON), "r.json"], {"r.json": text}, expect, tuple(words))
+    return probe_lib.kit_text(fn, KIT_MN)
 
 
 def kit_cases() -> list[Case]:
@@ -527,24 +434,7 @@ def kit_cases() -> list[Case]:
     ]]
 
 
-def _with(c: Case, files: dict) -> Case:
-    c.files = {**files, **c.files}
-    return c
-
-
 # ------------------------------------------------------------------------------------------ pasted tool output
-
-TOPO = ("\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
-        "GPU0\t X \tNV18\tPXB\t0-47\t0\t\tN/A\n"
-        "GPU1\tNV18\t X \tPXB\t0-47\t0\t\tN/A\n"
-        "NIC0\tPXB\tPXB\t X \n\nLegend:\n\n  X    = Self\n  NV#  = Connection traversing a bonded set of # NVLinks\n"
-        "\nNIC Legend:\n\n  NIC0: mlx5_0\n")
-
-
-def t(name, text: bytes | str, expect="0|2", words=(), extra=()) -> Case:
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    return Case(name, ["topo", "t.txt", *extra], {"t.txt": data}, expect, tuple(words))
-
 
 def topo_cases() -> list[Case]:
     wide = "\t" + "\t".join(f"GPU{i}" for i in range(2000)) + "\n" + "".join(
@@ -584,9 +474,6 @@ def topo_cases() -> list[Case]:
 
 
 # ------------------------------------------------------------------------------------------ settings, plan files
-
-SETTINGS = ".config/gpuplanner/gpuplanner-ui.ini"
-
 
 def settings_cases() -> list[Case]:
     rep = ["report", str(LORA_JSON), "-o", "r.pdf"]
@@ -754,159 +641,8 @@ def direct_checks() -> list[tuple[str, bool, str]]:
     return out
 
 
-# ------------------------------------------------------------------------------------------ running
-
-def _write(base: Path, files: dict) -> None:
-    for rel, data in files.items():
-        p = base / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, tuple) and data[0] == "symlink":
-            os.symlink(data[1], p)
-        elif isinstance(data, tuple) and data[0] == "fifo":
-            os.mkfifo(p)
-        elif isinstance(data, tuple) and data[0] == "chardev":
-            os.mknod(p, 0o666 | stat.S_IFCHR, os.makedev(data[1], data[2]))
-        else:
-            p.write_bytes(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
-
-
-def _tree(root: Path) -> dict:
-    out = {}
-    for dirpath, dirs, names in os.walk(root):
-        for n in names + dirs:
-            p = Path(dirpath) / n
-            with contextlib.suppress(OSError):
-                st = p.lstat()
-                out[str(p.relative_to(root))] = (st.st_mtime_ns, st.st_size, stat.S_IFMT(st.st_mode))
-    return out
-
-
-def _home_of(tree: dict) -> dict:
-    """HOME's files but the app's own cache (~/.cache/gpuplanner: the compiled translation of a zh_CN run)."""
-    return {k: v for k, v in tree.items() if not k.startswith(".cache")}
-
-
-def _home(home: Path) -> dict:
-    return _home_of(_tree(home))
-
-
-def run_case(case: Case) -> tuple[bool, str, float]:
-    from gpuplanner.cli import run_cli
-
-    with tempfile.TemporaryDirectory(prefix="probe14-") as d, tempfile.TemporaryDirectory(prefix="probe14-home-") as h:
-        tmp, home = Path(d), Path(h)
-        _write(tmp, case.files)
-        _write(home, case.home)
-        for rel, mode in case.chmod.items():
-            os.chmod(tmp / rel, mode)
-        before, before_home, before_root = _tree(tmp), _tree(home), r13._tree(ROOT / "examples")
-        saved_env = {k: os.environ.get(k) for k in ("HOME", "XDG_CONFIG_HOME", "GPUPLANNER_CONFIG_DIR")}
-        old_cwd, old_stdin = os.getcwd(), sys.stdin
-        os.chdir(tmp)
-        os.environ["HOME"] = h
-        os.environ.pop("XDG_CONFIG_HOME", None)
-        os.environ.pop("GPUPLANNER_CONFIG_DIR", None)
-        if case.stdin is not None:
-            sys.stdin = io.TextIOWrapper(io.BytesIO(case.stdin))
-        out, err = io.StringIO(), io.StringIO()
-        signal.signal(signal.SIGALRM, r13._alarm)
-        signal.alarm(int(MAX_SECONDS) + 1)
-        t0 = time.perf_counter()
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    rc = run_cli(case.argv)
-                except SystemExit as e:
-                    rc = e.code
-        except r13._Hang:
-            rc = "hang"
-        except BaseException as e:  # noqa: BLE001 (a crash is what the probe looks for)
-            import traceback
-
-            rc = f"crash {type(e).__name__}"
-            err.write(traceback.format_exc())
-        finally:
-            signal.alarm(0)
-            dt = time.perf_counter() - t0
-            os.chdir(old_cwd)
-            sys.stdin = old_stdin
-            for key, v in saved_env.items():
-                if v is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = v
-        problems = r13._judge(case, rc, out.getvalue(), err.getvalue(), dt)
-        after = _tree(tmp)
-        new = sorted(set(after) - set(before) - set(case.outputs))
-        changed = sorted(k for k in before if after.get(k) != before[k] and k not in case.outputs)
-        if new or changed:
-            problems.append(f"wrote {new + changed}")
-        if r13._tree(ROOT / "examples") != before_root or _home(home) != _home_of(before_home):
-            problems.append("wrote outside the scratch folder")
-    first = (err.getvalue().strip().splitlines() or [""])[0]
-    return not problems, ("; ".join(problems) + " | " if problems else "") + f"rc={rc} " + repr(first[:220])[1:-1], dt
-
-
-def run_forked(case: Case) -> tuple[bool, str, float]:
-    """:func:`run_case` in a child process (``--fork``): a case that crashes the interpreter (a signal) or outlives
-    the alarm inside C code is that case's FAIL, not the end of the run (how the old code was scored)."""
-    import select
-
-    from gpuplanner.cli import run_cli  # noqa: F401  (imported once, before forking)
-
-    rfd, wfd = os.pipe()
-    t0 = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:  # the child
-        os.close(rfd)
-        try:
-            res = run_case(case)
-        except BaseException as e:  # noqa: BLE001
-            res = (False, f"runner crash {type(e).__name__}", time.perf_counter() - t0)
-        os.write(wfd, json.dumps(res).encode())
-        os._exit(0)
-    os.close(wfd)
-    ready, _, _ = select.select([rfd], [], [], MAX_SECONDS * 3)
-    data = b""
-    if ready:
-        while chunk := os.read(rfd, 65536):
-            data += chunk
-    else:
-        os.kill(pid, signal.SIGKILL)
-    os.close(rfd)
-    _, status = os.waitpid(pid, 0)
-    dt = time.perf_counter() - t0
-    if data:
-        ok, line, dt = json.loads(data)
-        return ok, line, dt
-    if not ready:
-        return False, f"hang: still running after {dt:.0f} s (killed)", dt
-    return False, f"crash: the process died (signal {os.WTERMSIG(status) if os.WIFSIGNALED(status) else '?'})", dt
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="", help="run the cases whose name holds this text (A|B: either)")
-    ap.add_argument("--list", action="store_true", help="list the cases' names and exit")
-    ap.add_argument("--fork", action="store_true", help="run each case in a child process (a crash fails that case)")
-    args = ap.parse_args(argv)
-    cases = [c for make in ALL for c in make() if any(o in c.name for o in args.only.split("|"))]
-    if args.list:
-        print("\n".join(c.name for c in cases))
-        return 0
-    failed = 0
-    t0 = time.perf_counter()
-    for case in cases:
-        ok, line, dt = (run_forked if args.fork else run_case)(case)
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
-    checks = direct_checks() if any(o in "direct autosave recent" for o in args.only.split("|")) else []
-    for what, ok, line in checks:
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'}   0.0s {what}: {line}", flush=True)
-    total = len(cases) + len(checks)
-    print(f"{total - failed}/{total} cases pass ({time.perf_counter() - t0:.0f} s)")
-    return 1 if failed else 0
+    return probe_lib.main(argv, __doc__, ALL, direct_checks, "direct autosave recent")
 
 
 if __name__ == "__main__":

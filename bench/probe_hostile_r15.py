@@ -8,7 +8,7 @@ options at and past their bounds.
 
     python bench/probe_hostile_r15.py [--only SUBSTRING] [--list] [--fork]
 
-The runner and the rules are round 14's (one printable ``gpuplanner: error:`` line of at most 400 characters naming
+The runner and the rules are ``bench/probe_lib.py``'s (one printable ``gpuplanner: error:`` line of at most 400 characters naming
 the listed words, exit 2, no traceback or pydantic dump, no control/bidi characters on stdout, nothing written but
 what was asked, at most 20 s a case). The "direct checks" call the readers and writers the app's pages call
 (quote sheet export, the Hugging Face cache listing, the model-folder reader) and judge them the same way.
@@ -16,7 +16,6 @@ what was asked, at most 20 s a case). The "direct checks" call the readers and w
 
 from __future__ import annotations
 
-import argparse
 import copy
 import csv
 import io
@@ -29,19 +28,22 @@ import time
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import probe_hostile_r13 as r13  # noqa: E402
-import probe_hostile_r14 as r14  # noqa: E402  (its runner: run_case / run_forked, Case, the helpers)
+import probe_lib  # noqa: E402  (the runner, the judge and the shared builders)
+from probe_lib import (  # noqa: E402
+    _DEL, EXAMPLE, FORMULA_LEADS, KIT_MN, LORA_JSON, MEG, PLAN_LORA, QUOTES, SETTINGS, TOPO, Case, cfg_case, k,
+    patched, q, s, t)
 
-Case, s, _cfg, cfg_case, _xlsx, _sheet_csv, q, k, _kit, _kit_mn, t = (
-    r14.Case, r14.s, r14._cfg, r14.cfg_case, r14._xlsx, r14._sheet_csv, r14.q, r14.k, r14._kit, r14._kit_mn, r14.t)
-EXAMPLE, GRPO, MOE, LORA_JSON, PLAN_LORA, PLAN_PROJECT, QUOTES = (
-    r14.EXAMPLE, r14.GRPO, r14.MOE, r14.LORA_JSON, r14.PLAN_LORA, r14.PLAN_PROJECT, r14.QUOTES)
-patched, _DEL, SETTINGS, TOPO = r13.patched, r13._DEL, r14.SETTINGS, r14.TOPO
+_cfg, _xlsx, _sheet_csv, _kit, _plan, _printable_line = (
+    probe_lib.cfg, probe_lib.xlsx, probe_lib.sheet_csv, probe_lib.kit_text, probe_lib.plan_text,
+    probe_lib.printable_line)
+
+
+def _kit_mn(fn) -> str:
+    return _kit(fn, KIT_MN)
+
+
 LORA = json.loads(LORA_JSON.read_text(encoding="utf-8"))
 HF_LORA = {"training__framework": "hf", "training__method": "lora"}
 
@@ -67,7 +69,7 @@ def field_cases() -> list[Case]:
         s("fsdp_no_sync 2", lo, ("training.fsdp_no_sync",), training__fsdp_no_sync=2),
         s("fsdp_no_sync 'yes' (pydantic lax bool)", lo, (), expect="0|2", training__fsdp_no_sync="yes"),
         s("fsdp_no_sync [true]", lo, ("training.fsdp_no_sync",), training__fsdp_no_sync=[True]),
-        s("fsdp_no_sync on megatron", e, ("fsdp_no_sync",), training__fsdp_no_sync=True, **r14.MEG),
+        s("fsdp_no_sync on megatron", e, ("fsdp_no_sync",), training__fsdp_no_sync=True, **MEG),
         s("fsdp_no_sync with zero 1", e, ("fsdp_no_sync",), training__fsdp_no_sync=True, parallel__zero=1),
         s("fsdp_no_sync with zero 3 ok", e, (), expect="0", training__fsdp_no_sync=True, training__framework="hf",
           parallel__zero=3),
@@ -91,7 +93,7 @@ def field_cases() -> list[Case]:
         s("gpus_per_node 64, tp 64", e, (), expect="0|2", hardware__gpus_per_node=64, hardware__num_gpus=64,
           parallel__tp=64),
         s("gpus_per_node 2, tp 8 across 4 nodes (megatron)", e, (), expect="0|2", hardware__gpus_per_node=2,
-          parallel__tp=8, **r14.MEG),
+          parallel__tp=8, **MEG),
         s("gpus_per_node 3 plan", e, ("num_gpus", "3 GPUs"), cmd="plan", expect="0|2", hardware__gpus_per_node=3),
         s("custom gpu gpus_per_node 65", e, ("gpus_per_node",),
           hardware__custom_gpus=[{"id": "custom-a", "name": "A", "memory_gib": 80, "gpus_per_node": 65}]),
@@ -122,13 +124,8 @@ def field_cases() -> list[Case]:
 
 
 def serving_cases() -> list[Case]:
-    plan = json.loads(PLAN_PROJECT.read_text(encoding="utf-8"))
-    serve = next(i for i, p in enumerate(plan["project"]["phases"]) if p["kind"] == "inference")
-
-    def case(name, words, expect="2", cmd=("project",), **spec):
-        d = copy.deepcopy(plan)
-        d["project"]["phases"][serve]["inference"].update(spec)
-        return Case(name, [*cmd, "p.gpuplan"], {"p.gpuplan": json.dumps(d)}, expect, tuple(words))
+    plan, serve = probe_lib.project_plan()
+    case = probe_lib.serving_case
 
     big = copy.deepcopy(plan)
     phases = big["project"]["phases"]
@@ -440,8 +437,8 @@ def kit_cases() -> list[Case]:
         v = d.get(key)
         return v[0] if isinstance(v, list) and v else d
 
-    return [r14._with(c, {"s.json": mn_scen}) for c in [
-        k("kit busbw NaN token", ("busbw_gbs",), r14._kit(lambda d: None).replace('"busbw_gbs": ', '"busbw_gbs": NaN, "x": ', 1)),
+    return [probe_lib.with_files(c, {"s.json": mn_scen}) for c in [
+        k("kit busbw NaN token", ("busbw_gbs",), _kit(lambda d: None).replace('"busbw_gbs": ', '"busbw_gbs": NaN, "x": ', 1)),
         k("kit busbw '12' (lax number)", (), _kit(lambda d: d["allreduce"][0].update(busbw_gbs="12")), "0|2"),
         k("kit busbw true", ("busbw_gbs",), _kit(lambda d: d["allreduce"][0].update(busbw_gbs=True))),
         k("kit gpus a string", ("gpus",), _kit(lambda d: d.update(gpus="8x H100"))),
@@ -532,10 +529,6 @@ def arg_cases() -> list[Case]:
     ]
 
 
-def _plan(**paths) -> str:
-    return patched(json.loads(PLAN_LORA.read_text(encoding="utf-8")), **paths)
-
-
 def plan_cases() -> list[Case]:
     ids = ["domestic_compat", "real_stock", "failure_sla"]
     offers = [{"gpu": "rtx-4090-24gb", "unit": "card_hour", "price": "5.5", "note": "n" * 100}] * 200
@@ -563,17 +556,10 @@ ALL = (field_cases, plan_cases, serving_cases, config_cases, quote_cases, kit_ca
 
 # ------------------------------------------------------------------------------------------ direct checks
 
-def _printable_line(text: str) -> bool:
-    return text.isprintable() and "\n" not in text and len(text) <= 400
-
-
 def direct_checks() -> list[tuple[str, bool, str]]:
     """The writers and readers the app's pages call: quote export (no cell a spreadsheet reads as a formula), the Hugging
     Face cache list and the model folder reader with hostile links."""
     return [*_export_checks(), *_cache_checks()]
-
-
-FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r", "\n")  # OWASP "CSV Injection": = + - @ tab CR
 
 
 def _export_checks() -> list[tuple[str, bool, str]]:
@@ -669,28 +655,7 @@ def _cache_checks() -> list[tuple[str, bool, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="", help="run the cases whose name holds this text (A|B: either)")
-    ap.add_argument("--list", action="store_true", help="list the cases' names and exit")
-    ap.add_argument("--fork", action="store_true", help="run each case in a child process (a crash fails that case)")
-    args = ap.parse_args(argv)
-    cases = [c for make in ALL for c in make() if any(o in c.name for o in args.only.split("|"))]
-    if args.list:
-        print("\n".join(c.name for c in cases))
-        return 0
-    failed = 0
-    t0 = time.perf_counter()
-    for case in cases:
-        ok, line, dt = (r14.run_forked if args.fork else r14.run_case)(case)
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
-    checks = direct_checks() if any(o in "direct export hf cache" for o in args.only.split("|")) else []
-    for what, ok, line in checks:
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'}   0.0s {what}: {line}", flush=True)
-    total = len(cases) + len(checks)
-    print(f"{total - failed}/{total} cases pass ({time.perf_counter() - t0:.0f} s)")
-    return 1 if failed else 0
+    return probe_lib.main(argv, __doc__, ALL, direct_checks, "direct export hf cache")
 
 
 if __name__ == "__main__":

@@ -17,43 +17,31 @@ merges changed memory.py only), so this round goes across the input paths rather
 
     python bench/probe_hostile_r16.py [--only SUBSTRING] [--list] [--fork]
 
-The runner and the rules are round 14's (one printable ``gpuplanner: error:`` line of at most 400 characters naming
+The runner and the rules are ``bench/probe_lib.py``'s (one printable ``gpuplanner: error:`` line of at most 400 characters naming
 the listed words, exit 2, no traceback or pydantic dump, no control/bidi characters on stdout, nothing written but
 what was asked, nothing outside the scratch folder, at most 20 s a case).
 """
 
 from __future__ import annotations
 
-import argparse
-import copy
 import csv
 import io
 import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import probe_hostile_r13 as r13  # noqa: E402
-import probe_hostile_r14 as r14  # noqa: E402  (its runner: run_case / run_forked, Case, the helpers)
+import probe_lib  # noqa: E402  (the runner, the judge and the shared builders)
+from probe_lib import EXAMPLE, FORMULA_LEADS, LORA_JSON, PLAN_LORA, QUOTES, SETTINGS, TOPO, Case, k, q, s, t  # noqa: E402
 
-Case, s, _cfg, cfg_case, _xlsx, _sheet_csv, q, k, _kit, t = (
-    r14.Case, r14.s, r14._cfg, r14.cfg_case, r14._xlsx, r14._sheet_csv, r14.q, r14.k, r14._kit, r14.t)
-EXAMPLE, LORA_JSON, PLAN_LORA, PLAN_PROJECT, QUOTES, TOPO, SETTINGS = (
-    r14.EXAMPLE, r14.LORA_JSON, r14.PLAN_LORA, r14.PLAN_PROJECT, r14.QUOTES, r14.TOPO, r14.SETTINGS)
-patched, _DEL = r13.patched, r13._DEL
+_cfg, _xlsx, _sheet_csv, _kit, _plan, _printable_line = (
+    probe_lib.cfg, probe_lib.xlsx, probe_lib.sheet_csv, probe_lib.kit_text, probe_lib.plan_text,
+    probe_lib.printable_line)
 LORA = json.loads(LORA_JSON.read_text(encoding="utf-8"))
 RLO = "\u202e"
-
-
-def _plan(**paths) -> str:
-    return patched(json.loads(PLAN_LORA.read_text(encoding="utf-8")), **paths)
 
 
 def _raw_plan(text_over: dict) -> str:
@@ -376,24 +364,14 @@ ALL = (type_cases, plan_cases, quote_cases, kit_cases, pasted_cases, settings_ca
 
 # ------------------------------------------------------------------------------------------ direct checks
 
-def _printable_line(text: str) -> bool:
-    return text.isprintable() and "\n" not in text and len(text) <= 400
-
-
-FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r", "\n")  # OWASP "CSV Injection"
 MARK = "<b>M{}</b>&amp;<img src='/dev/zero'>"  # what a user might type; it must come back as typed
 
 
 def direct_checks() -> list[tuple[str, bool, str]]:
     """The writers: the report (its user text comes back as typed, never as markup), the RFQ, the quote export
     (every column, sheet names), ``--json`` (strict JSON)."""
-    out = []
-    for fn in (_report_checks, _rfq_checks, _export_checks, _sheet_name_checks, _save_checks, _round_trip_checks):
-        try:
-            out += fn()
-        except Exception as err:  # noqa: BLE001
-            out.append((f"{fn.__name__}", False, f"raised {type(err).__name__}: {err}"[:200]))
-    return out
+    return probe_lib.guarded(_report_checks, _rfq_checks, _export_checks, _sheet_name_checks, _save_checks,
+                             _round_trip_checks)
 
 
 def _marked_plan() -> dict:
@@ -558,28 +536,7 @@ def _round_trip_checks() -> list[tuple[str, bool, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="", help="run the cases whose name holds this text (A|B: either)")
-    ap.add_argument("--list", action="store_true", help="list the cases' names and exit")
-    ap.add_argument("--fork", action="store_true", help="run each case in a child process (a crash fails that case)")
-    args = ap.parse_args(argv)
-    cases = [c for make in ALL for c in make() if any(o in c.name for o in args.only.split("|"))]
-    if args.list:
-        print("\n".join(c.name for c in cases))
-        return 0
-    failed = 0
-    t0 = time.perf_counter()
-    for case in cases:
-        ok, line, dt = (r14.run_forked if args.fork else r14.run_case)(case)
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'} {dt:5.1f}s {case.name}: {line}", flush=True)
-    checks = direct_checks() if any(o in "direct report rfq export sheet save round trip" for o in args.only.split("|")) else []
-    for what, ok, line in checks:
-        failed += not ok
-        print(f"{'PASS' if ok else 'FAIL'}   0.0s {what}: {line}", flush=True)
-    total = len(cases) + len(checks)
-    print(f"{total - failed}/{total} cases pass ({time.perf_counter() - t0:.0f} s)")
-    return 1 if failed else 0
+    return probe_lib.main(argv, __doc__, ALL, direct_checks, "direct report rfq export sheet save round trip")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ Every test here failed before the fix.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
 import json
@@ -23,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplanner.cli import run_cli
+from tests.probe_helpers import cli as _cli
+from tests.probe_helpers import one_line as _one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
@@ -32,14 +32,6 @@ PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
 KIT = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"
 
 
-def _cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = run_cli(argv)
-        except SystemExit as e:
-            rc = e.code
-    return rc, out.getvalue(), err.getvalue()
 
 
 def _scenario(tmp_path: Path, base: dict, **paths) -> Path:
@@ -58,11 +50,6 @@ def _scenario(tmp_path: Path, base: dict, **paths) -> Path:
     return f
 
 
-def _one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), err[:500]
-    assert lines[0].isprintable() and len(lines[0]) <= 400, lines[0][:200]
-    return lines[0]
 
 
 # 1 ----------------------------------------------------------------------------------- the value that failed

@@ -5,7 +5,6 @@ Every test here failed before its fix (run against main 652765e5).
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
 import json
@@ -15,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplanner.cli import run_cli
+from tests.probe_helpers import cli as _cli
+from tests.probe_helpers import one_line as _one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json").read_text(encoding="utf-8"))
@@ -23,21 +23,8 @@ LORA_JSON = ROOT / "examples" / "7b-lora-1x4090.json"
 PLAN_LORA = ROOT / "examples" / "7b-lora-1x4090.gpuplan"
 
 
-def _cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = run_cli(argv)
-        except SystemExit as e:
-            rc = e.code
-    return rc, out.getvalue(), err.getvalue()
 
 
-def _one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), err[:500]
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def _scenario(tmp_path: Path, base: dict, **paths) -> Path:

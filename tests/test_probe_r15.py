@@ -6,16 +6,15 @@ pagination budget (the attribute did not exist).
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import time
 from pathlib import Path
 
 import pytest
 
-from gpuplanner.cli import run_cli
+from tests.probe_helpers import cli as _cli
+from tests.probe_helpers import one_line as _one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 LORA_JSON = ROOT / "examples" / "7b-lora-1x4090.json"
@@ -24,21 +23,8 @@ PLAN_PROJECT = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
 QUOTES = ROOT / "examples" / "quotes" / "autodl-a800.csv"
 
 
-def _cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = run_cli(argv)
-        except SystemExit as e:
-            rc = e.code
-    return rc, out.getvalue(), err.getvalue()
 
 
-def _one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), err[:500]
-    assert "Traceback" not in err
-    return lines[0]
 
 
 # 1. An output path naming the command's own input replaced it: ``report s.json -o s.json`` put the PDF where the

@@ -6,7 +6,6 @@ cases of texts the old code kept already ("''=x", "=1+1", "@SUM(A1)"), there as 
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -14,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplanner.cli import run_cli
+from tests.probe_helpers import cli as _cli
+from tests.probe_helpers import one_line as _one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
@@ -22,21 +22,8 @@ PLAN_LORA = ROOT / "examples" / "7b-lora-1x4090.gpuplan"
 QUOTES = ROOT / "examples" / "quotes" / "autodl-a800.csv"
 
 
-def _cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = run_cli(argv)
-        except SystemExit as e:
-            rc = e.code
-    return rc, out.getvalue(), err.getvalue()
 
 
-def _one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), err[:500]
-    assert "Traceback" not in err
-    return lines[0]
 
 
 # 1. An integer of more than 4,300 digits in a scenario, plan, kit result or config.json: Python's own sentence

@@ -62,7 +62,9 @@ def parse_count(text: str | float | int) -> float:
     """
     if isinstance(text, bool):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expected a number such as 300B, 1.5T or 2e9")))
-    shown = re.sub(r"\s+", " ", str(text)[:40])  # a refusal is one line, whatever was pasted
+    # a refusal is one printable line, whatever was pasted: a bidi override, an escape or half a surrogate pair in
+    # the echoed text reordered or broke the field's error line (probe17)
+    shown = " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)[:40]).split())
     try:
         if isinstance(text, (int, float)):
             value = float(text)

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -171,6 +172,20 @@ class Recovery:
             n=s.hardware.num_gpus, gpu=one_line(s.hardware.gpu, 80), when=when)
 
 
+def _saved_at(value: Any) -> datetime | None:
+    """The record's ``saved_at`` as a time the recovery list can show in local time, else None ("?"): a date at
+    the ends of the calendar with a zone ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00") or without
+    one parses, then ``astimezone()`` in :meth:`Recovery.describe` raised OverflowError/ValueError and the
+    recovery list of every autosave failed to open (probe17)."""
+    try:
+        when = datetime.fromisoformat(str(value))
+        when.astimezone()
+        when.astimezone(timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        return None
+    return when
+
+
 class AutosaveStore:
     """Autosave files for this session, and recovery of those other sessions left behind."""
 
@@ -229,10 +244,7 @@ class AutosaveStore:
         except PlanFileError as err:
             rec.error = error_text(err)
             return None, rec
-        try:
-            rec.saved_at = datetime.fromisoformat(str(record.get("saved_at")))
-        except ValueError:
-            rec.saved_at = None
+        rec.saved_at = _saved_at(record.get("saved_at"))
         src = record.get("source_path")
         rec.source_path = _valid_path(src)
         stamp = record.get("source_stamp")

@@ -652,6 +652,16 @@ def _migrate_5_to_6(d: dict) -> dict:
     return d
 
 
+def _short_int(v: int) -> str:
+    """A whole number from a stranger's file as a few digits: ``schema_version`` 10**400 put 401 digits in the error
+    line, and the one-line cap cut off "this version reads up to 6" (probe17)."""
+    text = str(v)
+    if len(text) <= 12:
+        return text
+    return MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "{head}… ({n} digits)"), head=text[:10],
+                       n=f"{len(text.lstrip('-')):,}")
+
+
 def migrate(data: dict, name: str = "") -> tuple[dict, int]:
     """Upgrade a parsed plan dict to :data:`CURRENT_SCHEMA`; returns (new dict, schema it was written in)."""
     version = data.get("schema_version")
@@ -660,10 +670,10 @@ def migrate(data: dict, name: str = "") -> tuple[dict, int]:
                             MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "must be a whole number")))
     if version < 1:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan")), "schema_version",
-                            MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "{v} is not a schema number"), v=version))
+                            MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "{v} is not a schema number"), v=_short_int(version)))
     if version > CURRENT_SCHEMA:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "made by a newer GPU Planner (schema {n}); this version reads up to {m}"),
-                n=version, m=CURRENT_SCHEMA))
+                n=_short_int(version), m=CURRENT_SCHEMA))
     original = version
     data = copy.deepcopy(data)  # a failed migration leaves the caller's dict untouched
     while version < CURRENT_SCHEMA:
@@ -1196,7 +1206,11 @@ def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True, mode
     """
     path = Path(path)
     if path.is_symlink():
-        path = path.resolve()
+        try:
+            path = path.resolve()
+        except (RuntimeError, OSError):  # a symlink loop: Python 3.12 raises RuntimeError("Symlink loop …"), a
+            # traceback from every "-o"/"--save" onto one (probe17); 3.13 raises OSError(ELOOP)
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
     folder = path.parent
     try:
         st = path.stat()

@@ -5331,6 +5331,10 @@
         <translation>备注合计 {got} 个字符；最多 {n} 个</translation>
     </message>
     <message>
+        <source>{head}… ({n} digits)</source>
+        <translation>{head}…（共 {n} 位）</translation>
+    </message>
+    <message>
         <source>at most {n} entries, got {got}</source>
         <translation>最多 {n} 条，实际为 {got} 条</translation>
     </message>
