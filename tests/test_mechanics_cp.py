@@ -74,8 +74,44 @@ def test_torch_ring_merge_traffic_hand_derived():
     assert T.cp_merge_bytes(4.0, 0.0) == pytest.approx(per_elem)
     assert l4["cp_merge_tok"] == pytest.approx(per_elem * m.q_dim * m.L / 4)
     assert T.cp_merge_bytes(8.0, 1.0) > 2 * T.cp_merge_bytes(4.0, 1.0) - 30  # grows with the ring's steps
-    assert lay("megatron", 1)[0]["cp_merge_tok"] == 0.0
     assert lay("fsdp", 1, cp=1)[0]["cp_merge_tok"] == 0.0
+    assert lay("megatron", 1, cp=1)[0]["cp_merge_tok"] == 0.0
+
+
+def test_te_ring_corrections_hand_derived():
+    """Issue 35 round 17 (cp17): Transformer Engine's p2p ring (AttnFuncWithCPAndKVP2P) moves, per query element
+    (Q) and K/V element (KV) of a local token and layer: forward 5 Q + 0.5 KV per step after the first and 4 Q once
+    (output corrections, half-chunk copies), backward 6 Q + 5 KV per step (dQ/dK/dV accumulations, copies).
+    Llama 3.1 70B at TP 1, CP 4: Q = 8,192 (64 heads × 128), KV = 2 × 1,024 (8 KV heads); no recompute."""
+    l4, m = lay("megatron", 1, cp=4)
+    q, kv = 8192.0, 2048.0
+    fwd = 3 * (5.0 * q + 0.5 * kv) + 4.0 * q
+    bwd = 4 * (6.0 * q + 5.0 * kv)
+    assert fwd + bwd == 396288.0
+    assert l4["cp_merge_tok"] == pytest.approx((fwd + bwd) * m.L / 4)
+    # TP 8: each rank holds 8 query heads and one KV head, an eighth of both
+    assert lay("megatron", 8, cp=4)[0]["cp_merge_tok"] == pytest.approx(l4["cp_merge_tok"] / 8)
+    # far below torch's fp32 merges on the same layout (their unfused eager ops, cp_merge_bytes)
+    assert l4["cp_merge_tok"] < 0.3 * lay("fsdp", 1, cp=4)[0]["cp_merge_tok"]
+
+
+def test_te_ring_exposure_pass_by_pass():
+    """Each TE ring step hides its exchange under its own kernel only: a forward step slower to exchange than to
+    compute is exposed even when the backward has slack (the layer-level sum would hide it)."""
+    import numpy as np
+
+    from gpuplanner.core.arrayops import ScalarOps
+
+    ops = ScalarOps()
+
+    lay_ = {"cp_kv_chunk": 1.0, "cp_fwd_passes": 1.0}
+    # attention 3 units per layer (forward 1, backward 2), cp 4: forward step 0.25, backward step 0.5
+    # exchange 0.4 per K/V chunk: forward 3 × 0.15 exposed; backward steps 0 and 3 hide 0.4 under 0.5, steps 1–2
+    # move 0.8 under 0.5: 2 × 0.3
+    got = T._te_cp_exposure(lay_, 4.0, 3.0, 1.0 / 0.4, ops)
+    assert got == pytest.approx(3 * 0.15 + 2 * 0.3)
+    # the layer-level comparison (3 × 3 chunks × 0.4 = 3.6 against 3.0) would expose 0.6 only
+    assert np.maximum(3 * 3 * 0.4 - 3.0, 0.0) < got
 
 
 def test_torchtitan_256k_names_the_merge_and_is_slower():

@@ -2347,6 +2347,10 @@ def time_layout(
     if torch_cp:
         cp_merge_tok = where(cp > 1, cp_merge_bytes(cp, rec_whole) * cp_dim * m.L / (pp * cp), 0.0)
         mem_tok_bytes = mem_tok_bytes + cp_merge_tok
+    elif framework == "megatron":  # Transformer Engine's ring: its corrections and accumulations (te_cp_merge_bytes)
+        te_q = m.q_dim / minimum(tp, float(m.arch.num_heads))
+        cp_merge_tok = where(cp > 1, te_cp_merge_bytes(cp, cp_fwd_passes, te_q, 2.0 * cp_dim) * m.L / (pp * cp), 0.0)
+        mem_tok_bytes = mem_tok_bytes + cp_merge_tok
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
@@ -2613,6 +2617,24 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 #: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
 #: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+#: Transformer Engine's p2p ring (Megatron-Core ``cp_comm_type="p2p"``: ``AttnFuncWithCPAndKVP2P``,
+#: ``transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py``, NVIDIA/TransformerEngine
+#: 015d2257), bytes moved outside the attention kernels per query element (``Q``) or K/V element (``KV``, K and V
+#: together; GQA makes it ``2·kv_dim / q_dim`` of ``Q``) of a local token, layer and ring step, 16-bit tensors
+#: (``sbhd``/``bshd``; attention stays BF16 in FP8 recipes, :data:`CUDNN_B200_FWD_TFLOPS`' note). The causal,
+#: load-balanced ring alternates two step shapes, half the steps each on average over ranks: ``i ≤ rank`` (all the
+#: queries, the first half of the K/V, ``k_part[:, 0].contiguous()``: 2·KV/2 = 1 KV) and ``i > rank`` (the second
+#: half of the queries, ``q[:, 1].contiguous()``: 2·Q/2 = 1 Q, all the K/V). Forward, per step after the first: the
+#: output correction after the loop (``flash_attn_fwd_out_correction``: read ``out_per_step`` 2, read and write
+#: ``out`` 4; ``…_second_half_out_correction`` on half the queries, 3): (6 + 3) / 2 Q + (1 Q + 1 KV) / 2 =
+#: 5.0 Q + 0.5 KV; once per pass ``flash_attn_fwd_out_correction_init`` (read 2, write 2): 4 Q (the LSE corrections
+#: are per head, not per element: left out). Backward, every step: dQ accumulated in the 16-bit buffer
+#: (``dq.add_(dq_)``: 6 on all queries, 3 on the half), dK/dV added into the received ``dkv`` buffer (``dk.add_``:
+#: 6 KV on the full K/V, 3 on the half), and the half steps' ``q_, out_, dout_ = [x.contiguous() …]`` (3 · 2·Q/2 =
+#: 3 Q) and the full steps' ``k_part.contiguous()`` halves (1 KV): (6 + 3 + 3) / 2 Q + (3 + 1 + 6) / 2 KV =
+#: 6.0 Q + 5.0 KV. Counted from the code's operands; the kernels are ``jit_fuser``-fused (one read per operand).
+TE_CP_FWD_STEP_Q, TE_CP_FWD_STEP_KV, TE_CP_FWD_ONCE_Q = 5.0, 0.5, 4.0
+TE_CP_BWD_STEP_Q, TE_CP_BWD_STEP_KV = 6.0, 5.0
 
 
 #: Bytes per vocabulary entry and token that verl's log-prob forward moves after the LM head (the actor's
@@ -2740,6 +2762,15 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     pad_total = fwd_pad.layers + fwd_pad.attention  # the critic's scalar head (value_head_passes)
     ratio = s_pad / row_len
     return ratio * (pad_total + hflops_tok * pad_total / fwd_total) - (fwd_total + hflops_tok)
+
+
+def te_cp_merge_bytes(cp, fwd_passes, q_elems, kv_elems):
+    """Bytes per local token and layer that Transformer Engine's p2p ring moves outside the attention kernels
+    (:data:`TE_CP_FWD_STEP_Q` …), for ``q_elems`` query and ``kv_elems`` K/V elements of a token on this rank: the
+    forward's ``cp − 1`` corrections and its first-step init on each forward pass (``fwd_passes``: a recompute of
+    the layer or of the attention core re-runs the ring), and the backward's ``cp`` accumulations."""
+    fwd = (cp - 1.0) * (TE_CP_FWD_STEP_Q * q_elems + TE_CP_FWD_STEP_KV * kv_elems) + TE_CP_FWD_ONCE_Q * q_elems
+    return fwd_passes * fwd + cp * (TE_CP_BWD_STEP_Q * q_elems + TE_CP_BWD_STEP_KV * kv_elems)
 
 
 def cp_merge_bytes(cp, rec_whole):
@@ -3253,6 +3284,22 @@ def _torch_cp_bytes(cp, kv_chunk, rec_whole):
     forward (re-run by a whole-layer recompute) and of the backward, ``(cp − 1)`` chunks each, and ``cp`` fp32 dK/dV
     rotations of twice the 16-bit chunk."""
     return (2.0 + rec_whole) * (cp - 1.0) * kv_chunk + cp * 2.0 * kv_chunk
+
+
+def _te_cp_exposure(lay: dict, cp, attn_layer, p2p_bw, ops, bwd_factor=1.0):
+    """Seconds per layer and micro-batch that Transformer Engine's p2p ring (``AttnFuncWithCPAndKVP2P``,
+    NVIDIA/TransformerEngine 015d2257 ``context_parallel.py``) leaves exposed, pass by pass: each ring step posts the
+    next exchange before its attention kernel and waits for it after, so a step hides at most its own kernel
+    (``attn_layer`` split as in :func:`_torch_cp_exposure`; the load-balanced steps each cover ``1/cp`` of a pass).
+    Forward (each forward pass, a recompute's included): ``cp − 1`` K/V exchanges. Backward: step 0 sends K/V only,
+    steps ``1 … cp − 2`` K/V and dK/dV, step ``cp − 1`` dK/dV only (``send_tensor[0]`` / ``send_tensor[1]``). A
+    forward step cannot use the backward's slack."""
+    t_kv = lay["cp_kv_chunk"] / p2p_bw
+    step_f = attn_layer / ((2.0 * bwd_factor + lay["cp_fwd_passes"]) * cp)
+    step_b = 2.0 * bwd_factor * step_f
+    fwd = lay["cp_fwd_passes"] * (cp - 1.0) * ops.maximum(t_kv - step_f, 0.0)
+    bwd = 2.0 * ops.maximum(t_kv - step_b, 0.0) + (cp - 2.0) * ops.maximum(2.0 * t_kv - step_b, 0.0)
+    return fwd + bwd
 
 
 def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops, bwd_factor=1.0):
@@ -4924,7 +4971,7 @@ def time_gpu(
         cp_layer = lay["cp_bytes"] / cp_bw
         attn_bwd_layer = lay["attn_layer_flops"] * 2.0 / (2.0 + lay["cp_fwd_passes"])
         attn_layer = (lay["attn_layer_flops"] + (flash_bwd - 1.0) * attn_bwd_layer) / (peak16 * eff_attn * tp)
-        cp_exposed = maximum(cp_layer - attn_layer, 0.0)
+        cp_exposed = _te_cp_exposure(lay, cp, attn_layer, cp_bw, ops, flash_bwd)
         if lay["torch_cp"]:  # torch's all-gather ring: what each wait finds unfinished (_torch_cp_exposure)
             cp_layer, cp_exposed = _torch_cp_exposure(lay, cp, attn_layer, where(lay["cp_in_node"], intra_bus, nic),
                                                       cp_bw, ops, flash_bwd)
