@@ -243,7 +243,7 @@ def _table(rows: list[list[str]], header: list[str] | None = None, widths: list[
                    + "</tr></thead>")
     for row in rows:
         out.append("<tr>" + "".join(f"<td{' align=\"right\"' if i in num_cols else ''}"
-                                    f"{' nowrap' if i in nowrap_cols else ''}>{c}</td>"
+                                    f"{' style=\"white-space: nowrap\"' if i in nowrap_cols else ''}>{c}</td>"
                                     for i, c in enumerate(row)) + "</tr>")
     out.append("</table>")
     return "".join(out)
