@@ -2,7 +2,8 @@
 (docs/notes/2026-12-07/issue-35-r17-ux26.md; the non-window side: tests/test_ux26_r17_first_hour.py):
 
 - the step list's tooltip said "Ctrl+1 … Ctrl+7" beside nine steps (Ctrl+9 opens the last);
-- a file that cannot be opened said so in English in the Chinese UI ("broken.json: not valid JSON: …");
+- a file that cannot be opened said so in English in the Chinese UI ("broken.json: not valid JSON: …"), and its
+  translation kept the English colon after the file name ("broken.json: 不是…");
 - the plan search's failure on the cost chart and the Plans page was English in the Chinese UI, with the field's
   dotted path ("model.preset: unknown preset 'llama-9b'; did you mean …");
 - an unknown preset's source line read "Preset: llama-9b — source: ? (?)";
@@ -10,7 +11,8 @@
 - File → Revert to Saved was enabled on a plan never saved and did nothing, silently;
 - the hard questions' Date column sat behind a horizontal scroll bar, out of sight;
 - the vendor comparison wrote its rank "#" / "1" on two lines;
-- Owning instead of renting wrote "CNY per server-month" beside "CNY/month" and "CNY/kWh";
+- Owning instead of renting wrote "CNY per server-month" beside "CNY/month" and "CNY/kWh", and its fields ended at
+  five different places (each unit label as wide as its text);
 - the Plans page's search time split "（572" from "毫秒）" across two lines.
 """
 
@@ -44,7 +46,7 @@ def test_a_file_that_cannot_be_opened_is_said_in_chinese(make_window, language, 
     bad.write_text('{"model": ', encoding="utf-8")
     assert not w.open_path(bad)
     (kind, text), = [c for c in dialogs.calls if c[0] == "warning"]
-    assert text.startswith("broken.json") and CJK.search(text), text
+    assert text.startswith("broken.json：") and CJK.search(text), text  # the Chinese colon after the file
     assert "not valid JSON" not in text and "\n" not in text, text
 
 
@@ -155,6 +157,21 @@ def test_owning_writes_its_units_one_way(make_window, language, lang, staff, tar
     units = {k: f.box.unit.text() for k, f in page.own_fields.items()}
     assert units["staff_per_month"] == staff and units["tariff_per_kwh"] == tariff, units
     assert not any("/month" in u or "/kWh" in u for u in units.values()), units
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_owning_fields_end_on_one_line(make_window, language, qtbot, lang):
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    w.resize(1280, 800)
+    w.go_to(PAGE_KEYS.index("hardware"))
+    page = w.page("hardware")
+    page.fill_ownership()
+    qtbot.wait(50)
+    rights = {k: f.mapTo(w, f.rect().topRight()).x() for k, f in page.own_fields.items()}
+    assert len(set(rights.values())) == 1, rights  # were five right edges, one per unit's width
 
 
 def test_the_search_time_keeps_its_unit_on_its_line(make_window, language):

@@ -5323,6 +5323,18 @@
         <translation>包含无效的 Unicode 文本</translation>
     </message>
     <message>
+        <source>{file}: {problem} ({why})</source>
+        <translation>{file}：{problem}（{why}）</translation>
+    </message>
+    <message>
+        <source>{problem} ({why})</source>
+        <translation>{problem}（{why}）</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}</source>
+        <translation>{file}：{problem}</translation>
+    </message>
+    <message>
         <source>the notes hold {got} characters in all; at most {n}</source>
         <translation>备注合计 {got} 个字符；最多 {n} 个</translation>
     </message>

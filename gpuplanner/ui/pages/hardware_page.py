@@ -17,7 +17,7 @@ from gpuplanner.core.catalog_hw import custom_gpu_record, load_gpus, load_networ
 from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
-from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
+from ..fields import BoundCombo, BoundEdit, align_units, fmt_float, parse_float
 from ..text import error_message, plain, tr_error, tr_msg
 from .base import BasePage
 
@@ -643,13 +643,15 @@ class HardwarePage(BasePage):
         cur = self.model.scenario.constraints.currency
         units = {"machine_price": self.tr("{0} per server").format(cur), "depreciation_years": self.tr("years"),
                  "rack_per_month": self.tr("{0} per server-month").format(cur), "power_kw": self.tr("kW per server"),
-                 # one way of writing a unit in the box ("CNY per server-month" beside "CNY/month" read as two kinds; ux26)
+                 # one way of writing a unit ("CNY per server-month" beside "CNY/month" read as two kinds; ux26)
                  "tariff_per_kwh": self.tr("{0} per kWh").format(cur), "pue": "",
                  "staff_per_month": self.tr("{0} per month").format(cur),
                  "spares_per_year": self.tr("% of hardware / year"), "horizon_months": self.tr("months"),
                  "jobs": self.tr("jobs")}
         for key, f in self.own_fields.items():
             f.box.set_unit(units[key])
+        align_units(f.box for f in self.own_fields.values())
+        for key, f in self.own_fields.items():
             src_key = self.OWNERSHIP_DEFAULT.get(key)
             value = None if (d is None or src_key is None) else getattr(d, src_key)
             if key == "horizon_months":
