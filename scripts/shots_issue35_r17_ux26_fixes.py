@@ -170,5 +170,40 @@ def main(out: Path, prefix: str) -> None:
     text_png("$ gpuplanner frobnicate --lang zh_CN\n" + run.stderr.strip(), out, f"{prefix}-cli-unknown-zh_CN")
 
 
+def project(out: Path, prefix: str) -> None:
+    """The Project page of the default document (its rent-or-build line) and of a few-hours DPO job (its what-if
+    table), en and zh, once the project's answer is in."""
+    import time
+
+    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    app = qt_app()
+    ensure_cjk_font()
+    lm = LanguageManager(app)
+    out.mkdir(parents=True, exist_ok=True)
+    dpo = ROOT / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json"
+    for lang in ("en", "zh_CN"):
+        sfx = "" if lang == "en" else "-zh_CN"
+        for name, path in (("project-rent", None), ("project-whatif", dpo)):
+            w = window(app, lm, lang)
+            if path is not None:
+                w.open_path(path, show_errors=False)
+            w.go_to(PAGE_KEYS.index("project"))
+            page = w.page("project")
+            page.recompute()
+            t0 = time.monotonic()
+            while (page.busy() or page.result is None) and time.monotonic() - t0 < 300:
+                spin(app, 0.2)
+            spin(app, 0.8)
+            save(page.advice if name == "project-rent" else page.whatif_box, out, f"{prefix}-{name}{sfx}")
+            w.model.set_dirty(False)
+            w.close()
+    lm.install("en")
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), sys.argv[2])
+    if len(sys.argv) > 3 and sys.argv[3] == "project":
+        project(Path(sys.argv[1]), sys.argv[2])
+    else:
+        main(Path(sys.argv[1]), sys.argv[2])

@@ -129,6 +129,10 @@ def test_the_hard_questions_date_column_is_in_sight(quotes_window, qtbot):
     assert right <= t.viewport().width() + 1, (right, t.viewport().width())
     assert t.horizontalScrollBar().maximum() == 0
     assert t.columnWidth(0) >= 200  # the question keeps a readable column
+    for r in range(t.rowCount()):  # each question whole, on as many lines as it needs (none elided)
+        item = t.item(r, 0)
+        need = t.sizeHintForRow(r)
+        assert t.rowHeight(r) >= need, (item.text(), t.rowHeight(r), need)
 
 
 @pytest.mark.parametrize("quotes_window", ["en", "zh_CN"], indirect=True)
@@ -189,3 +193,28 @@ def test_the_search_time_keeps_its_unit_on_its_line(make_window, language):
     finally:
         s.state, s.outcome = "idle", None
     assert "572\u00a0毫秒" in text, text
+
+
+def test_the_what_if_layout_changes_are_whole_in_chinese(make_window, language, tmp_path, qtbot):
+    """The Project page's what-if table at 1280×800 in Chinese: "GPU 数 8→16、节点数 1→2、DP 8→16、梯度累积 4→2" was cut
+    to "…梯度累积…" in a row of English height; each row is now as tall as its text, the table as tall as its rows."""
+    import shutil
+
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    language.install("zh_CN")
+    path = tmp_path / "s.json"
+    shutil.copy(ROOT / "tests" / "data" / "examples_fixed" / "8b-dpo-full-8xh100-zero3.json", path)
+    w = make_window(search_enabled=False)
+    w.resize(1280, 800)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(PAGE_KEYS.index("project"))
+    page = w.page("project")
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None and page.whatif.rowCount() > 0,
+                    timeout=90000)
+    qtbot.wait(100)
+    t = page.whatif
+    last = t.columnCount() - 1
+    for r in range(t.rowCount()):
+        assert t.rowHeight(r) >= t.sizeHintForRow(r), (t.item(r, last).text(), t.rowHeight(r), t.sizeHintForRow(r))
+    assert t.verticalScrollBar().maximum() == 0

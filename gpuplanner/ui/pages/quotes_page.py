@@ -87,6 +87,8 @@ class QuotesPage(BasePage):
         self.offers.horizontalHeader().sectionResized.connect(
             lambda col, _old, _new: col == self.offers.columnCount() - 1 and self.offers.resizeRowsToContents())
         self.answers = self._table(4)
+        # each row as tall as its question wrapped in the (stretched) column, whatever its width (ux26)
+        self.answers.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.terms_label, self.offers_label = QLabel(), QLabel()
         self.add_offer_btn = QPushButton()
         self.add_offer_btn.clicked.connect(self._add_offer)
@@ -245,7 +247,6 @@ class QuotesPage(BasePage):
         t.setColumnWidth(2, 160)
         t.setColumnWidth(3, max(fm.horizontalAdvance("2026-12-07"), fm.horizontalAdvance(self.tr("Date"))) + 24)
         t.setWordWrap(True)
-        t.resizeRowsToContents()
 
     def _fit_offers(self) -> None:
         """The offers table's columns as wide as their contents (text, unit box), a header wider than its column
