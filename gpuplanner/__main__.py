@@ -95,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     # Otherwise: the desktop app (optional plan file, --self-test), only for no argument or a file that exists.
     problem = not_an_app_argument(argv)
     if problem is not None:
-        print(f"gpuplanner: error: {problem}", file=sys.stderr)
+        from . import cli
+
+        cli._ARGV[:] = argv  # the --lang of this command line, as a parse error's (ux26)
+        print(f"gpuplanner: error: {cli._parse_error(problem)}", file=sys.stderr)
         return 2
     if os.environ.get(FIRST_WINDOW_ENV) == "1":
         _exit_after_first_window()

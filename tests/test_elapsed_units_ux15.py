@@ -61,7 +61,9 @@ def test_a_few_hours_project_reads_in_hours(capsys, lang):
     if lang == "en":
         assert re.search(r"\bhours\b", head) and "weeks" not in head, head
         assert "¥70,000 over 3.8 hours" in out
-        assert "Over 3.8 hours (1 job like this)" in out      # was "Over 0.0053 months"
+        # a one-phase project under four weeks is one short job, as its plan says (ux26, r17; was "Over 3.8 hours
+        # (1 job like this)", before that "Over 0.0053 months")
+        assert "this job alone (3.8 hours)" in out
         assert "overruns its slot of 3.8 hours by 3.1 hours" in out
         # (13.3 hours before issue 35 round 13: the H200 SXM's own matmul share, timing.DATACENTER_SWEEP_TFLOPS, makes
         # its 16-GPU plan the fastest)
@@ -69,7 +71,7 @@ def test_a_few_hours_project_reads_in_hours(capsys, lang):
     else:
         assert "小时" in head and "周" not in head.replace("小时/周", ""), head
         assert "¥70,000，共 3.8 小时" in out
-        assert "3.8 小时内（1 个同类任务）" in out
+        assert "仅这一个任务（3.8 小时）" in out  # ux26: was "3.8 小时内（1 个同类任务）"
         assert "比为其安排的 3.8 小时多出 3.1 小时" in out
     assert re.search(r"0–3\.8 ", out), out
 

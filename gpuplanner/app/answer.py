@@ -253,8 +253,8 @@ def better_plan(own, best, objective: str) -> BetterPlan | None:
              "own_span": plan_span_msgs(own.calendar_days, None, own.calendar_days_band)[0]}
     text = QT_TRANSLATE_NOOP(ADVICE_CTX, "By your goal ({goal}) the search's best plan is {n} × {gpu}: {span}, "
                                          "{cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this "
-                                         "layout. Take it with \"Use this layout\" on the Plans page, or set "
-                                         "Layout to \"automatic (best found)\" on the Training page.")
+                                         "layout. Take it with “Use this layout” on the Plans page, or set "
+                                         "Layout to “automatic (best found)” on the Training page.")
     message = Msg(ADVICE_CTX, text, {"goal": goal, "n": ev.num_gpus, "gpu": ev.gpu_name, "cost": float(ev.cost),
                                      "own_cost": float(own.cost), "cur": own.currency, **spans})
     return BetterPlan(plan=best, objective=objective, days=float(ev.calendar_days), cost=float(ev.cost),

@@ -233,6 +233,13 @@ _PARSE_ERRORS = (
     (r"invalid choice: (?P<value>.+) \(choose from (?P<choices>.+)\)",
      QT_TRANSLATE_NOOP(CTX, "invalid choice: {value} (choose from {choices})")),
     (r"expected one argument", QT_TRANSLATE_NOOP(CTX, "expected one argument")),
+    # the launcher's own (gpuplanner.__main__.not_an_app_argument; issue 35 r17, ux26: English under --lang zh_CN)
+    (r"unknown command (?P<name>'.*') — did you mean (?P<close>'.*')\?",
+     QT_TRANSLATE_NOOP(CTX, "unknown command {name} — did you mean {close}?")),
+    (r"unknown command (?P<name>'.*') \(commands: (?P<names>.+); gpuplanner --help lists them\)",
+     QT_TRANSLATE_NOOP(CTX, "unknown command {name} (commands: {names}; gpuplanner --help lists them)")),
+    (r"(?P<name>'.*') is a folder, not a plan file", QT_TRANSLATE_NOOP(CTX, "{name} is a folder, not a plan file")),
+    (r"file not found: (?P<name>.+)", QT_TRANSLATE_NOOP(CTX, "file not found: {name}")),
 )
 
 

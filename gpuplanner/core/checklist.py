@@ -43,7 +43,7 @@ ITEMS: tuple[ChecklistItem, ...] = (
     ),
     ChecklistItem(
         "real_stock",
-        QT_TRANSLATE_NOOP(CTX, "Real GPU stock, not \"schedulable\" capacity"),
+        QT_TRANSLATE_NOOP(CTX, "Real GPU stock, not “schedulable” capacity"),
         QT_TRANSLATE_NOOP(
             CTX, "Ask for cards that exist and are free for your dates. \"Schedulable\" or pooled capacity can "
             "mean the cards appear only when another customer leaves, so a job that needs all GPUs at once may "

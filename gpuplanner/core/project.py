@@ -1009,8 +1009,12 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
     except PlannerError:
         return None
     jobs = len(ps)
+    # a project of one GPU phase shorter than four weeks is one short job: the plan's own sentence ("this job alone
+    # … is no reason to buy …", cost.SHORT_JOB_MONTHS), not "Over 7.9 hours (1 job like this) … ¥2,000,604"
+    # (issue 35 r17, ux26: the Project page and the Plans page said two things of the same 7.9-hour job)
+    single = jobs == 1 and months < costmod.SHORT_JOB_MONTHS
     return costmod.rent_vs_build(b, rent_total=sum(p.cost for p in ps), busy_hours=busy_hours,
-                                 horizon_months=months, jobs=jobs, single_job=False, plan_gpus=count)
+                                 horizon_months=months, jobs=jobs, single_job=single, plan_gpus=count)
 
 
 def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,

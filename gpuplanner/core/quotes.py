@@ -69,7 +69,7 @@ UNIT_LABELS = {
 
 #: the hard questions asked of every vendor (the planning guide's "vendor hard indicators")
 QUESTIONS = {
-    "real_stock": QT_TRANSLATE_NOOP(CTX, "Real stock (machines in the rack), not \"schedulable\"?"),
+    "real_stock": QT_TRANSLATE_NOOP(CTX, "Real stock (machines in the rack), not “schedulable”?"),
     "sla_spare": QT_TRANSLATE_NOOP(CTX, "Failure SLA in hours, and a spare machine swapped in?"),
     "data_isolation": QT_TRANSLATE_NOOP(CTX, "Data stays in the region; VPC or bare metal, isolated from other tenants?"),
     "licence": QT_TRANSLATE_NOOP(CTX, "IDC/ISP licence number given?"),

@@ -135,10 +135,11 @@ class PlanFileError(ScenarioError):
         if field:
             template = (QT_TRANSLATE_NOOP(_CTX, "{file}: {problem} (field {field}: {why})") if self.file
                         else QT_TRANSLATE_NOOP(_CTX, "{problem} (field {field}: {why})"))
-        elif self.why:
-            template = "{file}: {problem} ({why})" if self.file else "{problem} ({why})"
+        elif self.why:  # marked: Chinese puts a full-width colon after the file (ux26: "broken.json: 不是…")
+            template = (QT_TRANSLATE_NOOP(_CTX, "{file}: {problem} ({why})") if self.file
+                        else QT_TRANSLATE_NOOP(_CTX, "{problem} ({why})"))
         else:
-            template = "{file}: {problem}" if self.file else "{problem}"
+            template = QT_TRANSLATE_NOOP(_CTX, "{file}: {problem}") if self.file else "{problem}"
         PlannerError.__init__(self, MsgStr.make(_CTX, template, **params))
 
 

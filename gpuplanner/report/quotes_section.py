@@ -234,7 +234,7 @@ def _e(s: object) -> str:
 
 
 def _table(rows: list[list[str]], header: list[str] | None = None, widths: list[int] | None = None,
-           num_cols: frozenset[int] = frozenset()) -> str:
+           num_cols: frozenset[int] = frozenset(), nowrap_cols: frozenset[int] = frozenset()) -> str:
     out = ['<table width="100%" border="1" cellspacing="0" cellpadding="3" '
            'style="border-collapse: collapse; border-color: #999;">']
     if header:
@@ -242,7 +242,8 @@ def _table(rows: list[list[str]], header: list[str] | None = None, widths: list[
             f"<th{f' width={chr(34)}{widths[i]}%{chr(34)}' if widths else ''}>{_e(h)}</th>" for i, h in enumerate(header))
                    + "</tr></thead>")
     for row in rows:
-        out.append("<tr>" + "".join(f"<td{' align=\"right\"' if i in num_cols else ''}>{c}</td>"
+        out.append("<tr>" + "".join(f"<td{' align=\"right\"' if i in num_cols else ''}"
+                                    f"{' style=\"white-space: nowrap\"' if i in nowrap_cols else ''}>{c}</td>"
                                     for i, c in enumerate(row)) + "</tr>")
     out.append("</table>")
     return "".join(out)
@@ -268,7 +269,7 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
     out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
                                   translate(CTX, "Per card-hour"), translate(CTX, "Band"),
                                   translate(CTX, "Why")], [4, 16, 15, 12, 20, 33],
-                      num_cols=frozenset({2, 3})))
+                      num_cols=frozenset({2, 3}), nowrap_cols=frozenset({0})))  # "#1" on one line (ux26)
     rule = whole_vs_hourly_text(c, translate)
     if rule:
         out.append(f"<p>{_e(rule)}</p>")

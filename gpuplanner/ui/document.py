@@ -231,7 +231,8 @@ class DocumentController(QObject):
             scenario = scenario_to_open(doc, base, path.name)
         except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
             # the CLI's exit 2: one line in a message box, and the app stays open
-            text = one_line(err) if isinstance(err, PlannerError) else self.tr(
+            # in the UI language (error_message keeps the message id; str(err) is the English sentence)
+            text = one_line(error_message(err)) if isinstance(err, PlannerError) else self.tr(
                 "{0}: cannot open this file ({1})").format(one_line(Path(str(path).replace("\0", "")).name, 120),
                                                             err.__class__.__name__)
             if show_errors:
@@ -447,9 +448,10 @@ class DocumentController(QObject):
             scenario = planfile.scenario_for_estimate(doc, base, rec.file.name)
         except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
             # a stranger's autosave: one line, and the app stays open (as open_path)
-            warning_box(self.window, self.tr("Cannot recover"), one_line(err) if isinstance(err, PlannerError)
-                        else self.tr("{0}: cannot open this file ({1})").format(
-                            one_line(rec.file.name, 120), err.__class__.__name__))
+            warning_box(self.window, self.tr("Cannot recover"),
+                        one_line(error_message(err)) if isinstance(err, PlannerError)
+                        else self.tr("{0}: cannot open this file ({1})").format(one_line(rec.file.name, 120),
+                                                                               err.__class__.__name__))
             return False
         self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes, ui=self.ui_of(doc), base_dir=base,
                            path=rec.source_path, modified=True, stamp=rec.source_stamp, recovered=rec)

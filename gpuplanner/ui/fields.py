@@ -108,6 +108,17 @@ def fmt_tokens(v: Any) -> str:
     return text
 
 
+def align_units(boxes) -> None:
+    """The unit labels of one form's ``boxes`` (:class:`FieldBox`) as wide as the widest, a box without a unit
+    keeping the blank place: the editors end on one line (issue 35 r17, ux26: Owning instead of renting had five
+    right edges, one per unit's width)."""
+    boxes = list(boxes)
+    width = max((b.unit.sizeHint().width() for b in boxes if b.unit.text()), default=0)
+    for b in boxes:
+        b.unit.setMinimumWidth(max(64, width))
+        b.unit.setVisible(bool(width))
+
+
 class FieldBox(QWidget):
     """Editor + unit label on one line, the error message under it."""
 

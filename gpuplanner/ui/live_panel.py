@@ -207,7 +207,8 @@ class LivePanel(QWidget):
         if s.state == "running":
             status = self.tr("Searching for plans…") if not plans else None
         elif s.state == "failed":
-            status = self.tr("The plan search failed: {0}").format(s.error or "")
+            # in the UI language, the field by its label (the search process sends the MsgStr; ux26: it was English)
+            status = self.tr("The plan search failed: {0}").format(tr_error(s.error, self) if s.error else "")
         self.cost_chart.update_plans(plans, chosen, c.currency, c.deadline_days, c.budget, status,
                                      updating=s.state == "running" and bool(plans), chosen_at=chosen_at)
 

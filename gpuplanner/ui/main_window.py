@@ -377,7 +377,8 @@ class MainWindow(QMainWindow):
         self.back_btn.setToolTip(self.tr("Previous step (Alt+Left)"))
         self.next_btn.setText(self.tr("Next →"))
         self.next_btn.setToolTip(self.tr("Next step (Alt+Right)"))
-        self.sidebar.setToolTip(self.tr("Steps: click any step, or press Ctrl+1 … Ctrl+7"))
+        # the last step's shortcut from the page count (issue 35 r17, ux26: it said Ctrl+7 beside nine steps)
+        self.sidebar.setToolTip(self.tr("Steps: click any step, or press Ctrl+1 … Ctrl+{0}").format(len(PAGE_KEYS)))
         self.file_menu.setTitle(self.tr("&File"))
         self.go_menu.setTitle(self.tr("&Go"))
         self.settings_menu.setTitle(self.tr("&Settings"))
@@ -453,6 +454,9 @@ class MainWindow(QMainWindow):
         name = self.model.path.name if self.model.path else (self.model.title or self.tr("Untitled plan"))
         self.setWindowModified(self.model.dirty)
         self.setWindowTitle(self.tr("{0}[*] — GPU Planner").format(name))
+        revert = getattr(self, "actions_", {}).get("revert")
+        if revert is not None:  # nothing to revert to before a save, or without changes (it did nothing, silently)
+            revert.setEnabled(self.model.path is not None and self.model.dirty)
 
     def _search_texts(self, n: int) -> dict[str, str]:
         from .text import plural

@@ -139,7 +139,7 @@
 <context>
     <name>Answer</name>
     <message>
-        <source>By your goal ({goal}) the search&apos;s best plan is {n} × {gpu}: {span}, {cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this layout. Take it with &quot;Use this layout&quot; on the Plans page, or set Layout to &quot;automatic (best found)&quot; on the Training page.</source>
+        <source>By your goal ({goal}) the search&apos;s best plan is {n} × {gpu}: {span}, {cost:,.0f} {cur}, against {own_span}, {own_cost:,.0f} {cur} for this layout. Take it with “Use this layout” on the Plans page, or set Layout to “automatic (best found)” on the Training page.</source>
         <translation>按你的目标（{goal}），搜索的最佳方案是 {n} × {gpu}：{span}，{cost:,.0f} {cur}；此布局为 {own_span}，{own_cost:,.0f} {cur}。在“方案”页点“采用此布局”即可采用，或在“训练”页把“并行布局”设为“自动（取最优）”。</translation>
     </message>
 </context>
@@ -490,6 +490,22 @@
     <message>
         <source>expected one argument</source>
         <translation>需要一个取值</translation>
+    </message>
+    <message>
+        <source>unknown command {name} — did you mean {close}?</source>
+        <translation>未知命令 {name}；你是不是要找 {close}？</translation>
+    </message>
+    <message>
+        <source>unknown command {name} (commands: {names}; gpuplanner --help lists them)</source>
+        <translation>未知命令 {name}（可用命令：{names}；gpuplanner --help 会列出它们）</translation>
+    </message>
+    <message>
+        <source>{name} is a folder, not a plan file</source>
+        <translation>{name} 是文件夹，不是方案文件</translation>
+    </message>
+    <message>
+        <source>file not found: {name}</source>
+        <translation>找不到文件：{name}</translation>
     </message>
     <message>
         <source>weights</source>
@@ -1229,7 +1245,7 @@
         <translation>国产加速卡（昇腾、昆仑芯、海光、寒武纪 …）通过厂商插件（torch_npu 等）运行 PyTorch。缺失或低效的算子——FlashAttention 的各种变体、融合优化器、自定义 kernel——可能让训练任务跑不起来或速度减半。在核对本清单其他各项之前，先在厂商的软件栈上跑通你自己的训练脚本。</translation>
     </message>
     <message>
-        <source>Real GPU stock, not &quot;schedulable&quot; capacity</source>
+        <source>Real GPU stock, not “schedulable” capacity</source>
         <translation>真实的 GPU 现货，而非“可调度”容量</translation>
     </message>
     <message>
@@ -1771,10 +1787,6 @@
         <translation>TDP（W）</translation>
     </message>
     <message>
-        <source>Price per card-hour</source>
-        <translation>每卡时价格</translation>
-    </message>
-    <message>
         <source>{0} is required</source>
         <translation>{0}为必填项</translation>
     </message>
@@ -1801,6 +1813,10 @@
     <message>
         <source>Memory</source>
         <translation>显存</translation>
+    </message>
+    <message>
+        <source>Price per card-hour ({0})</source>
+        <translation>每卡时价格（{0}）</translation>
     </message>
     <message>
         <source>TFLOPS</source>
@@ -2673,6 +2689,14 @@
         <translation>{1} 的价格“{0}”不是数字，未作修改。</translation>
     </message>
     <message>
+        <source>{0} per kWh</source>
+        <translation>{0}/千瓦时</translation>
+    </message>
+    <message>
+        <source>{0} per month</source>
+        <translation>{0}/月</translation>
+    </message>
+    <message>
         <source>5 · Hardware and prices</source>
         <translation>5 · 硬件与价格</translation>
     </message>
@@ -2745,10 +2769,6 @@
         <translation>TFLOPS</translation>
     </message>
     <message>
-        <source>{0}/month</source>
-        <translation>{0}/月</translation>
-    </message>
-    <message>
         <source>board power {0} W</source>
         <translation>整卡功耗 {0} W</translation>
     </message>
@@ -2775,10 +2795,6 @@
     <message>
         <source>kW per server</source>
         <translation>kW/台服务器</translation>
-    </message>
-    <message>
-        <source>{0}/kWh</source>
-        <translation>{0}/kWh</translation>
     </message>
     <message>
         <source>% of hardware / year</source>
@@ -3538,10 +3554,6 @@
         <translation>下一步（Alt+右方向键）</translation>
     </message>
     <message>
-        <source>Steps: click any step, or press Ctrl+1 … Ctrl+7</source>
-        <translation>步骤：点击任意步骤，或按 Ctrl+1 … Ctrl+7</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3674,6 +3686,10 @@
     <message>
         <source>Autosave failed: {0}</source>
         <translation>自动保存失败：{0}</translation>
+    </message>
+    <message>
+        <source>Steps: click any step, or press Ctrl+1 … Ctrl+{0}</source>
+        <translation>步骤：点击任意步骤，或按 Ctrl+1 … Ctrl+{0}</translation>
     </message>
     <message>
         <source>Your changes are not backed up. Save the plan to keep them.</source>
@@ -4341,6 +4357,10 @@
     <message>
         <source>Preset: {0} — source: {1} ({2})</source>
         <translation>预设：{0} — 来源：{1}（{2}）</translation>
+    </message>
+    <message>
+        <source>Preset: {0} — not in the catalog: pick one from the list</source>
+        <translation>预设：{0} — 不在预设目录中：请从列表中选择一个</translation>
     </message>
     <message>
         <source>Hugging Face model {0}, read from the local cache</source>
@@ -5325,6 +5345,18 @@
     <message>
         <source>contains text that is not valid Unicode</source>
         <translation>包含无效的 Unicode 文本</translation>
+    </message>
+    <message>
+        <source>{file}: {problem} ({why})</source>
+        <translation>{file}：{problem}（{why}）</translation>
+    </message>
+    <message>
+        <source>{problem} ({why})</source>
+        <translation>{problem}（{why}）</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}</source>
+        <translation>{file}：{problem}</translation>
     </message>
     <message>
         <source>the notes hold {got} characters in all; at most {n}</source>
@@ -6907,10 +6939,6 @@
         <translation>每台整机每年</translation>
     </message>
     <message>
-        <source>Real stock (machines in the rack), not &quot;schedulable&quot;?</source>
-        <translation>是现货（机器已上架），而不是“可调度”？</translation>
-    </message>
-    <message>
         <source>Failure SLA in hours, and a spare machine swapped in?</source>
         <translation>故障 SLA 几小时？是否换上备用机？</translation>
     </message>
@@ -7309,6 +7337,10 @@
     <message>
         <source>by the month (every month started)</source>
         <translation>按月（每个开始的月整月计费）</translation>
+    </message>
+    <message>
+        <source>Real stock (machines in the rack), not “schedulable”?</source>
+        <translation>是现货（机器已上架），而不是“可调度”？</translation>
     </message>
     <message>
         <source>by the day (prorated)</source>

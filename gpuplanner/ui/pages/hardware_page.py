@@ -17,7 +17,7 @@ from gpuplanner.core.catalog_hw import custom_gpu_record, load_gpus, load_networ
 from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
-from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
+from ..fields import BoundCombo, BoundEdit, align_units, fmt_float, parse_float
 from ..text import error_message, plain, tr_error, tr_msg
 from .base import BasePage
 
@@ -58,7 +58,7 @@ def price_cell_text(key: str, value: float) -> str:
 class CustomGpuDialog(QDialog):
     """Name and specs of a GPU that is not in the catalog (kept with the document)."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, currency: str = "USD"):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Add a custom GPU"))
         form = QFormLayout(self)
@@ -95,7 +95,9 @@ class CustomGpuDialog(QDialog):
                          (self.tr("Dense BF16 TFLOPS"), self.tflops),
                          (self.tr("Dense FP8 TFLOPS"), self.fp8), (self.tr("Memory bandwidth (TB/s)"), self.membw),
                          (self.tr("Interconnect"), self.link), (self.tr("Architecture"), self.arch),
-                         (self.tr("TDP (W)"), self.tdp), (self.tr("Price per card-hour"), self.price)]:
+                         (self.tr("TDP (W)"), self.tdp),
+                         # the currency named, as every other price field (issue 35 r17, ux26)
+                         (self.tr("Price per card-hour ({0})").format(currency), self.price)]:
             form.addRow(label, w)
         self.error = plain(QLabel())
         self.error.setStyleSheet("color: #c62828;")
@@ -547,7 +549,7 @@ class HardwarePage(BasePage):
         self.fill_table()
 
     def add_custom(self) -> None:
-        dlg = CustomGpuDialog(self)
+        dlg = CustomGpuDialog(self, currency=self.model.scenario.constraints.currency)
         if dlg.exec() and dlg.result_gpu:
             self.add_custom_gpu(dlg.result_gpu)
 
@@ -641,11 +643,15 @@ class HardwarePage(BasePage):
         cur = self.model.scenario.constraints.currency
         units = {"machine_price": self.tr("{0} per server").format(cur), "depreciation_years": self.tr("years"),
                  "rack_per_month": self.tr("{0} per server-month").format(cur), "power_kw": self.tr("kW per server"),
-                 "tariff_per_kwh": self.tr("{0}/kWh").format(cur), "pue": "", "staff_per_month": self.tr("{0}/month").format(cur),
+                 # one way of writing a unit ("CNY per server-month" beside "CNY/month" read as two kinds; ux26)
+                 "tariff_per_kwh": self.tr("{0} per kWh").format(cur), "pue": "",
+                 "staff_per_month": self.tr("{0} per month").format(cur),
                  "spares_per_year": self.tr("% of hardware / year"), "horizon_months": self.tr("months"),
                  "jobs": self.tr("jobs")}
         for key, f in self.own_fields.items():
             f.box.set_unit(units[key])
+        align_units(f.box for f in self.own_fields.values())
+        for key, f in self.own_fields.items():
             src_key = self.OWNERSHIP_DEFAULT.get(key)
             value = None if (d is None or src_key is None) else getattr(d, src_key)
             if key == "horizon_months":

@@ -389,8 +389,9 @@ class ModelPage(BasePage):
         ms = self.model.scenario.model
         if ms.preset:
             p = load_presets().get(ms.preset)
-            text = self.tr("Preset: {0} — source: {1} ({2})").format(
-                p.name if p else ms.preset, p.source if p else "?", p.source_date if p else "?")
+            # a preset the catalog lacks (a typo in a file) is said so, not "source: ? (?)" (ux26)
+            text = (self.tr("Preset: {0} — source: {1} ({2})").format(p.name, p.source, p.source_date) if p else
+                    self.tr("Preset: {0} — not in the catalog: pick one from the list").format(ms.preset))
         elif ms.hf_config and is_model_id(ms.hf_config) and not Path(ms.hf_config).expanduser().exists():
             text = self.tr("Hugging Face model {0}, read from the local cache").format(ms.hf_config)
         elif ms.hf_config:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from .advanced_fields import FrameworkChecks
-from ..text import better_line, plural, tr_msg, set_style
+from ..text import better_line, plural, tr_error, tr_msg, set_style
 from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list, format_sentences, join_clause, paren
 from gpuplanner.i18n import _close_paren_space  # "llm-foundry（PyTorch FSDP）训练": no space after the bracket
@@ -562,12 +562,13 @@ class PlansPage(BasePage):
         if s.state == "running":
             text = self.tr("Searching…")
         elif s.state == "failed":
-            text = self.tr("The search failed: {0}").format(tr_msg(s.error) if s.error else "")
+            text = self.tr("The search failed: {0}").format(tr_error(s.error, self) if s.error else "")
         elif s.state == "done" and s.outcome is not None:
             n = len(s.outcome.plans)
             text = plural(self.tr("%n plan(s) shown; {0} of {1} configurations fit ({2}).", "", n), n).format(
                 format_number(s.outcome.fitting), format_number(s.outcome.considered),
-                format_wall_time(s.outcome.search_ms))
+                # number and unit kept on one line ("（572" / "毫秒）。" wrapped apart in Chinese; ux26)
+                format_wall_time(s.outcome.search_ms).replace(" ", "\u00a0"))
             for note in s.outcome.notes:
                 text += " " + tr_msg(note)
         else:

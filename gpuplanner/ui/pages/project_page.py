@@ -304,6 +304,11 @@ class ProjectPage(BasePage):
         self.whatif.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.whatif.horizontalHeader().setStretchLastSection(True)
         self.whatif.setMaximumHeight(130)
+        self.whatif.setWordWrap(True)
+        # the layout changes wrap onto the lines they need as the last column changes width (ux26: the Chinese
+        # "…、梯度累积 4→2" was cut to "梯度累积…" in a row of English height)
+        self.whatif.horizontalHeader().sectionResized.connect(
+            lambda col, _old, _new: col == self.whatif.columnCount() - 1 and self._fit_whatif())
         wl.addWidget(self.whatif)
         self.replans = QLabel()  # the what-ifs re-planned: overrun of the slot, what keeps the deadline
         self.replans.setWordWrap(True)
@@ -882,6 +887,13 @@ class ProjectPage(BasePage):
 
         return busy() or self._timer.isActive()
 
+    def _fit_whatif(self) -> None:
+        """The what-if rows as tall as their text, the table as tall as its rows (no scroll bar for three)."""
+        t = self.whatif
+        t.resizeRowsToContents()
+        rows = sum(t.rowHeight(r) for r in range(t.rowCount()))
+        t.setMaximumHeight(max(130, t.horizontalHeader().height() + rows + 2 * t.frameWidth() + 4))
+
     def _unit_header(self, unit: str) -> str:
         """A column of spans' header in its unit (formatting.elapsed_unit: hours, days or weeks; ux15)."""
         return {"hours": self.tr("Hours"), "days": self.tr("Days")}.get(unit) or self.tr("Weeks")
@@ -984,6 +996,7 @@ class ProjectPage(BasePage):
                 if w.note is not None:
                     item.setToolTip(_tr_msg(w.note))
                 self.whatif.setItem(r, c, item)
+        self._fit_whatif()
         # same servers, longer (and whether the phase overruns its slot) / what keeping the deadline takes
         lines = []
         for w in res.what_if:

@@ -87,6 +87,8 @@ class QuotesPage(BasePage):
         self.offers.horizontalHeader().sectionResized.connect(
             lambda col, _old, _new: col == self.offers.columnCount() - 1 and self.offers.resizeRowsToContents())
         self.answers = self._table(4)
+        # each row as tall as its question wrapped in the (stretched) column, whatever its width (ux26)
+        self.answers.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.terms_label, self.offers_label = QLabel(), QLabel()
         self.add_offer_btn = QPushButton()
         self.add_offer_btn.clicked.connect(self._add_offer)
@@ -227,12 +229,24 @@ class QuotesPage(BasePage):
             self.answers.setItem(r, 3, QTableWidgetItem(str(a.get("date") or "")))
         for t in (self.terms, self.offers, self.answers):
             t.resizeColumnToContents(0)
-        self.answers.setColumnWidth(0, 330)
-        self.answers.setColumnWidth(1, 110)
-        self.answers.setColumnWidth(2, 220)
+        self._fit_answers()
         self._fit_offers()
         self._loading = False
         self.refresh_comparison()
+
+    def _fit_answers(self) -> None:
+        """The hard questions' table within its tab: the question column takes what the answer box, a note and a
+        date (its own width) leave, its text wrapped; at 1280×800 the Date column was behind a horizontal scroll
+        bar, out of sight (issue 35 r17, ux26)."""
+        t = self.answers
+        h = t.horizontalHeader()
+        h.setStretchLastSection(False)
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        fm = t.fontMetrics()
+        t.setColumnWidth(1, 110)
+        t.setColumnWidth(2, 160)
+        t.setColumnWidth(3, max(fm.horizontalAdvance("2026-12-07"), fm.horizontalAdvance(self.tr("Date"))) + 24)
+        t.setWordWrap(True)
 
     def _fit_offers(self) -> None:
         """The offers table's columns as wide as their contents (text, unit box), a header wider than its column
