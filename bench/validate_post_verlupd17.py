@@ -49,22 +49,22 @@ QWEN2_7B = (7.616e9, 3584 * 28)
 QWEN25_05B = (0.630e9, 896 * 24)
 
 #: row id → (log file, model facts, dynamic bsz max tokens or None, fixed micro-batch, rollouts a mini-batch per GPU,
-#:           published medians: update_actor, update_policy from the MFU, steps) — read from the logs by
+#:           published medians: update_actor, update_policy from the MFU, steps, perf/mfu/actor) — read from the logs by
 #:           ``--logs`` (this script's parse) on 7716a61
 ROWS = {
-    "play-verl qwen2-7b ppo min": ("verl_qwen2_7b_min.log", QWEN2_7B, 8192, None, 32 // 8, (11.15, 9.69, 140)),
+    "play-verl qwen2-7b ppo min": ("verl_qwen2_7b_min.log", QWEN2_7B, 8192, None, 32 // 8, (11.15, 9.69, 140, 0.079)),
     "play-verl qwen2-7b ppo recommended": ("verl_qwen2_7b_recommended.log", QWEN2_7B, 12000, None, 64 * 5 // 8,
-                                           (33.61, 33.56, 70)),
+                                           (33.61, 33.56, 70, 0.250)),
     "play-verl qwen2.5-0.5b grpo": ("verl_grpo_qwen2.5b_8gpu.log", QWEN25_05B, 8000, None, 64 * 2 // 8,
-                                    (1.00, 1.00, 435)),
-    "play-verl qwen2.5-0.5b ppo": ("verl_ppo_qwen2.5b_8gpu.log", QWEN25_05B, None, 4, 512 // 8, (13.03, 13.05, 45)),
+                                    (1.00, 1.00, 435, 0.061)),
+    "play-verl qwen2.5-0.5b ppo": ("verl_ppo_qwen2.5b_8gpu.log", QWEN25_05B, None, 4, 512 // 8, (13.03, 13.05, 45, 0.023)),
 }
 
 
 def parse_log(path: Path, facts: tuple) -> tuple:
-    """(median update_actor, median update_policy from ``perf/mfu/actor``, steps) of one play-verl log."""
+    """(median update_actor, median update_policy from ``perf/mfu/actor``, steps, median MFU) of one play-verl log."""
     dense_n, attn_f = facts
-    ua, up = [], []
+    ua, up, mfu = [], [], []
     for line in path.read_text(errors="replace").splitlines():
         if " step:" not in line or "perf/mfu/actor" not in line:
             continue
@@ -74,7 +74,8 @@ def parse_log(path: Path, facts: tuple) -> tuple:
         flops = 6.0 * dense_n * tok + 12.0 * (tok / s) * s * s * 1.25 * attn_f
         ua.append(d["timing_s/update_actor"])
         up.append(flops / (d["perf/mfu/actor"] * H100_PROMISED * 8))
-    return statistics.median(ua), statistics.median(up), len(ua)
+        mfu.append(d["perf/mfu/actor"])
+    return statistics.median(ua), statistics.median(up), len(ua), statistics.median(mfu)
 
 
 def expected_micro_batches(max_tok, seqs, prompt, resp_mean, ranks=8) -> float:
@@ -105,7 +106,9 @@ def table(logs: Path | None = None) -> list[dict]:
         gap = pub[0] - model
         out.append({"id": rid, "pub": pub[0], "policy": pub[1], "outside": pub[0] - pub[1], "steps": pub[2],
                     "model": model, "minis": minis, "micro": micro, "gap": gap, "gap_mini": gap / minis,
-                    "gap_micro": gap / (minis * micro), "model_micro": model / (minis * micro)})
+                    "gap_micro": gap / (minis * micro), "model_micro": model / (minis * micro),
+                    # verl's own MFU count over the model's update seconds (the offload copies included there)
+                    "mfu": pub[3], "mfu_model": pub[3] * pub[1] / model})
     return out
 
 
@@ -114,12 +117,12 @@ def main() -> None:
     ap.add_argument("--logs", type=Path, default=None, help="play-verl logs/ directory (7716a61)")
     args = ap.parse_args()
     print("| row | steps | update_actor pub | of it update_policy (MFU) | outside | model | mini-batches | "
-          "micro / mini | gap s | gap / mini-batch | gap / micro-batch | model / micro-batch |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "micro / mini | gap s | gap / mini-batch | gap / micro-batch | model / micro-batch | actor MFU pub / model |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in table(args.logs):
         print(f"| {r['id']} | {r['steps']} | {r['pub']:.2f} | {r['policy']:.2f} | {r['outside']:.2f} | "
               f"{r['model']:.2f} | {r['minis']} | {r['micro']:.2f} | {r['gap']:+.2f} | {r['gap_mini']:+.3f} | "
-              f"{r['gap_micro']:+.3f} | {r['model_micro']:.3f} |")
+              f"{r['gap_micro']:+.3f} | {r['model_micro']:.3f} | {r['mfu']:.3f} / {r['mfu_model']:.3f} |")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,8 @@ def test_update_policy_from_mfu_inverts_verls_flops_counter(tmp_path):
     (tmp_path / "x.log").write_text(line + "\n")
     dense_n, attn_f = 7.616e9, 3584 * 28
     flops = 6 * dense_n * 1e5 + 12 * 500 * 200 * 200 * 1.25 * attn_f
-    ua, up, n = v.parse_log(tmp_path / "x.log", (dense_n, attn_f))
-    assert n == 1 and ua == 9.0
+    ua, up, n, mfu = v.parse_log(tmp_path / "x.log", (dense_n, attn_f))
+    assert n == 1 and ua == 9.0 and mfu == 0.1
     assert math.isclose(up, flops / (0.1 * 989e12 * 8), rel_tol=1e-12)
     assert 5.7 < up < 5.9  # 4.57e15 + 0.03e15 FLOPs over 791 TFLOP/s
 
