@@ -71,6 +71,8 @@ GLOSSARY = BASE_WORDS | {
     # training libraries named by the FSDP gradient-sync and LoRA-unit switches (product names: Lightning Fabric,
     # LitGPT, MosaicML Composer, Hugging Face PEFT)
     "Lightning", "Fabric", "LitGPT", "Composer", "PEFT",
+    # Prime Intellect's RL library prime-rl, a product name (the logits-held switch cites its SFT trainer)
+    "prime",
 }
 
 

@@ -33,7 +33,7 @@ def _mode_costs(r):
 
 def test_complete_price_never_derives_a_package_from_hourly_prices():
     p = _price(card_hour=10.0)
-    # issue 31: a month at the hourly rate × 730 h is a price nobody offers; the mode is simply not compared
+    # issue 31: a month at the hourly rate × 720 h (the 30-day month, econ17) is a price nobody offers; the mode is simply not compared
     assert p.machine_week is None and p.machine_month is None and p.derived == ()
     r = rental_costs(p, num_gpus=8, nodes=1, train_hours=100.0, ckpt_bytes=0.0, setup_hours=0.0,
                      hours_per_week=168.0, phase="stable", overheads=NO_OVERHEAD)
@@ -42,7 +42,7 @@ def test_complete_price_never_derives_a_package_from_hourly_prices():
     q = complete_price(GpuPrice(gpu="x", currency="CNY", card_hour=None, machine_week=None, machine_month=73000.0,
                                 spot_card_hour=None, machine_gpus=8, source="t", source_date="t"))
     assert q.card_hour is None and q.machine_week is None and q.derived == () and q.has_price
-    assert q.mode_card_hour("month") == pytest.approx(73000 / 730 / 8)  # 12.5 per card-hour of the lease
+    assert q.mode_card_hour("month") == pytest.approx(73000 / 720 / 8)  # 12.67 per card-hour of the 30-day lease
     r = rental_costs(q, num_gpus=8, nodes=1, train_hours=100.0, ckpt_bytes=0.0, setup_hours=0.0,
                      hours_per_week=168.0, phase="stable", overheads=NO_OVERHEAD)
     assert cost.MODES[int(r.best[0])] == "month" and float(r.best_cost[0]) == pytest.approx(73000.0)
@@ -100,9 +100,9 @@ def test_weekly_crossover_at_70_hours(hours, expect):
 
 
 def test_monthly_crossover_hours():
-    # machine-month 29,200 for 8 cards at 10/h: 29200/80 = 365 h per month = 365·168/730 = 84 h/week
+    # machine-month 29,200 for 8 cards at 10/h: 29200/80 = 365 h per month = 365·168/720 = 85.17 h/week (30-day month)
     p = _price(card_hour=10.0, month=29200.0)
-    assert cost.monthly_crossover_hours(p) == pytest.approx(84.0)
+    assert cost.monthly_crossover_hours(p) == pytest.approx(365 * 7 / 30)
 
 
 def test_setup_paid_each_fresh_session_in_card_mode():
@@ -159,8 +159,8 @@ def test_data_migration_hours():
 
 
 def test_electricity_matches_reference_tco_sketch():
-    # gpu-catalog.md §3.6: 10.2 kW × PUE 1.3 × 730 h × 0.7001 ¥/kWh ≈ 6.8k ¥/month
-    assert float(cost.electricity_per_month(10.2, 1.0, 1.3, 0.7001)) == pytest.approx(6776.9, rel=1e-3)
+    # gpu-catalog.md §3.6's arithmetic on the 30-day month (econ17): 10.2 kW × PUE 1.3 × 720 h × 0.7001 ¥/kWh ≈ 6.7k ¥
+    assert float(cost.electricity_per_month(10.2, 1.0, 1.3, 0.7001)) == pytest.approx(6684.0, rel=1e-3)
 
 
 def test_rent_vs_build_five_parts_by_hand():
@@ -181,13 +181,13 @@ def test_rent_vs_build_five_parts_by_hand():
     assert res.build_total == pytest.approx(1_000_000 + 60_000 + 54_600 + 120_000 + 60_000)
     assert res.verdict == "rent" and res.payback_months is None
     # break-even utilisation over the life: fixed 1e6/24 + 5,000 + 10,000 + 5,000 = 61,666.67 per month;
-    # renting 8 cards at 10/h for a busy month = 58,400; electricity of a busy month 10·1.3·0.7·730 = 6,643
-    # → 58,400 < 6,643 + 61,667: owning never pays off
+    # renting 8 cards at 10/h for a busy 30-day month = 57,600; electricity of a busy month 10·1.3·0.7·720 = 6,552
+    # → 57,600 < 6,552 + 61,667: owning never pays off
     assert res.break_even_utilisation is None
     cheap = rent_vs_build(b, rent_total=700_000.0, busy_hours=6000.0, horizon_months=12, rent_card_hour=20.0)
-    # 8·20·730 = 116,800 per busy month → u* = 61,666.67 / (116,800 − 6,643) = 0.5598
-    assert cheap.break_even_utilisation == pytest.approx(61_666.667 / (116_800 - 6_643), rel=1e-4)
-    assert "56%" in cheap.sentence.render()
+    # 8·20·720 = 115,200 per busy month → u* = 61,666.67 / (115,200 − 6,552) = 0.5676
+    assert cheap.break_even_utilisation == pytest.approx(61_666.667 / (115_200 - 6_552), rel=1e-4)
+    assert "57%" in cheap.sentence.render()
     j = res.to_json()
     assert {"rent_total", "build_total", "horizon_months", "breakdown", "verdict"} <= set(j)
     assert j["build_total"] == pytest.approx(sum(j["breakdown"].values())) and res.missing == []
@@ -198,20 +198,20 @@ def test_rent_vs_build_builds_and_pays_back_within_the_period():
                     power_kw_per_machine=5.0, pue=1.5, tariff_per_kwh=1.0, colocation_per_machine_month=2000.0,
                     ops_staff_per_month=6000.0, spare_rate_per_year=0.12)
     # 36 months busy all the time, renting it costs 100k a month
-    res = rent_vs_build(b, rent_total=3_600_000.0, busy_hours=36 * 730.0, horizon_months=36, single_job=False)
+    res = rent_vs_build(b, rent_total=3_600_000.0, busy_hours=36 * 720.0, horizon_months=36, single_job=False)
     bd = res.breakdown
     assert bd["hardware"] == pytest.approx(1_000_000.0)  # 36 months = the life
     assert bd["rack"] == pytest.approx(2 * 2000.0 * 36) and bd["staff"] == pytest.approx(6000.0 * 36)
-    assert bd["electricity"] == pytest.approx(2 * 5.0 * 1.5 * 1.0 * 36 * 730)  # 394,200
+    assert bd["electricity"] == pytest.approx(2 * 5.0 * 1.5 * 1.0 * 36 * 720)  # 388,800
     assert bd["spares"] == pytest.approx(0.12 * 1e6 * 3)
     running = bd["rack"] + bd["electricity"] + bd["staff"] + bd["spares"]
-    assert running == pytest.approx(144_000 + 394_200 + 216_000 + 360_000)  # 1,114,200
+    assert running == pytest.approx(144_000 + 388_800 + 216_000 + 360_000)  # 1,108,800
     assert res.verdict == "build"
-    # payback: 1e6 / (100,000 − 1,114,200/36) = 1e6 / 69,050 = 14.5 months
+    # payback: 1e6 / (100,000 − 1,108,800/36) = 1e6 / 69,200 = 14.5 months
     assert res.payback_months == pytest.approx(1e6 / (100_000 - running / 36), rel=1e-9)
     assert "14.5 months" in res.sentence.render()
     # a period longer than the life buys the servers again (straight line)
-    longer = rent_vs_build(b, rent_total=7_200_000.0, busy_hours=72 * 730.0, horizon_months=72, single_job=False)
+    longer = rent_vs_build(b, rent_total=7_200_000.0, busy_hours=72 * 720.0, horizon_months=72, single_job=False)
     assert longer.breakdown["hardware"] == pytest.approx(2_000_000.0)
 
 
@@ -221,7 +221,7 @@ def test_half_day_job_claims_no_payback():
                     power_kw_per_machine=10.2, pue=1.3, tariff_per_kwh=0.7001, colocation_per_machine_month=0.0,
                     ops_staff_per_month=0.0, spare_rate_per_year=0.0)
     half_day = 12.0
-    res = rent_vs_build(b, rent_total=8 * half_day * 20.0, busy_hours=half_day, horizon_months=half_day / 730.0,
+    res = rent_vs_build(b, rent_total=8 * half_day * 20.0, busy_hours=half_day, horizon_months=half_day / 720.0,
                         rent_card_hour=20.0)
     assert res.verdict == "rent" and res.payback_months is None
     text = res.sentence.render()
@@ -229,8 +229,8 @@ def test_half_day_job_claims_no_payback():
     assert "¥1,920" in text and "CNY" not in text  # the amounts as the other cost lines write them, not "1,920 CNY"
     # the whole server is bought for it: 2.7M against 1,920 of rent
     assert res.build_total == pytest.approx(2_700_000.0 + 10.2 * 1.3 * 0.7001 * half_day)
-    # break-even: fixed 2.7M/36 = 75,000/month; busy month rent 8·20·730 = 116,800; electricity 6,776.9
-    assert res.break_even_utilisation == pytest.approx(75_000 / (116_800 - 6_776.97), rel=1e-4)
+    # break-even: fixed 2.7M/36 = 75,000/month; busy 30-day month rent 8·20·720 = 115,200; electricity 6,684.0
+    assert res.break_even_utilisation == pytest.approx(75_000 / (115_200 - 6_683.99), rel=1e-4)
 
 
 def test_default_build_inputs_h100_cny_and_the_users_figures():
@@ -359,6 +359,6 @@ def test_sub_day_job_reads_its_days_to_two_digits():
                     power_kw_per_machine=10.2, pue=1.3, tariff_per_kwh=0.1, colocation_per_machine_month=0.0,
                     ops_staff_per_month=0.0, spare_rate_per_year=0.0)
     hours = 0.24 * 24
-    res = rent_vs_build(b, rent_total=369.0, busy_hours=hours, horizon_months=hours / 730.0, rent_card_hour=2.0)
+    res = rent_vs_build(b, rent_total=369.0, busy_hours=hours, horizon_months=hours / 720.0, rent_card_hour=2.0)
     text = res.sentence.render()
     assert "(5.8 hours)" in text and "$369" in text and "USD" not in text, text  # 0.24 days, in hours (ux15)

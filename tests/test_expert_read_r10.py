@@ -107,12 +107,12 @@ def _price(card_hour=10.0, month=5000.0, g=8):
     (8, "Not for this plan: it runs 21.6 hours, and a monthly rent bills whole machines for whole months.")])
 def test_a_monthly_crossover_below_the_work_pattern_says_why_this_plan_is_billed_by_the_hour(n, expect):
     p = _price()
-    # hand: 5,000 / (8 cards x 10/h) x 168/730 = 14.4 hours a week, below the 168 h/week pattern
-    assert cost.monthly_crossover_hours(p) == pytest.approx(5000 / 80 * 168 / 730)
+    # hand: 5,000 / (8 cards x 10/h) x 168/720 = 14.6 hours a week, below the 168 h/week pattern
+    assert cost.monthly_crossover_hours(p) == pytest.approx(5000 / 80 * 168 / 720)
     costs = {"card_hour": n * 10.0 * 21.6, "month": 5000.0}
     lines = [m.render() for m in cost.rental_advice(p, "card_hour", costs=costs, hours_per_week=168.0,
                                                      phase="stable", num_gpus=n, currency="CNY", run_days=0.9)]
-    assert "A whole machine per month pays off above 14 hours" in " ".join(lines)
+    assert "A whole machine per month pays off above 15 hours" in " ".join(lines)
     assert expect in lines
     # billed by the month, or a pattern below the crossover, or no run length: nothing to explain
     for mode, hpw, days in (("month", 168.0, 0.9), ("card_hour", 10.0, 0.9), ("card_hour", 168.0, None)):

@@ -157,8 +157,8 @@ def test_cpu_sizing_by_hand():
     assert size.core_hours == pytest.approx(200_000 / (1.0 / (1.0 + 1.0 / 1.6)) / 3600)
     assert size.core_hours == pytest.approx(90.28, abs=0.01)
     assert size.nodes == 1 and size.mode_costs["core_hour"] == pytest.approx(size.core_hours * 0.2206)
-    # node-month derived from the hourly price without discount (x 730 h x 64 cores), one month started
-    assert size.mode_costs["node_month"] == pytest.approx(0.2206 * 64 * 730)
+    # node-month derived from the hourly price without discount (x 720 h, a 30-day month, x 64 cores), one month started
+    assert size.mode_costs["node_month"] == pytest.approx(0.2206 * 64 * 720)
     # a one-hour deadline needs ceil(90.28 / 64) = 2 nodes
     assert size_cpu(CpuSpec(data_gb=200), table, weeks=1 / 168, hours_per_week=168).nodes == 2
     # the user's quote replaces the default

@@ -32,18 +32,18 @@ def test_a_short_job_buys_the_servers_and_claims_no_payback():
     ev = evaluate(_scenario())
     rb = ev.rent_vs_build
     assert ev.calendar_days < 1.0  # a sub-day job
-    assert rb.single_job and rb.horizon_months == pytest.approx(ev.calendar_days * 24 / 730)
+    assert rb.single_job and rb.horizon_months == pytest.approx(ev.calendar_days * 24 / 720)
     assert rb.rent_total == pytest.approx(ev.cost)  # the plan's own rental cost
     assert rb.breakdown["hardware"] == pytest.approx(2_700_000.0)  # the whole 8-card server (gpu-catalog §3.4)
     assert rb.breakdown["electricity"] == pytest.approx(10.2 * 1.3 * 0.7001 * ev.compute_days * 24)
     assert rb.verdict == "rent" and rb.payback_months is None
     assert "pays for itself" not in rb.sentence.render()
-    # break-even over 3 years: fixed = 2.7M/36 + rack + staff + spares; a busy month rents for 8·20·730
+    # break-even over 3 years: fixed = 2.7M/36 + rack + staff + spares; a busy month rents for 8·20·720 (30 days)
     inp = rb.inputs
     fixed = 2.7e6 / 36 + inp.colocation_per_machine_month + inp.ops_staff_per_month + inp.spare_rate_per_year * 2.7e6 / 12
-    elec = 10.2 * 1.3 * 0.7001 * 730
-    assert rb.break_even_utilisation == pytest.approx(fixed / (8 * 20 * 730 - elec), rel=1e-9) or (
-        rb.break_even_utilisation is None and fixed / (8 * 20 * 730 - elec) > 1)
+    elec = 10.2 * 1.3 * 0.7001 * 720
+    assert rb.break_even_utilisation == pytest.approx(fixed / (8 * 20 * 720 - elec), rel=1e-9) or (
+        rb.break_even_utilisation is None and fixed / (8 * 20 * 720 - elec) > 1)
 
 
 def test_the_users_figures_and_period_replace_the_defaults():
@@ -51,15 +51,15 @@ def test_the_users_figures_and_period_replace_the_defaults():
                             pue=1.2, staff_per_month=0, spares_per_year=0.0, horizon_months=12, jobs=100))
     rb = ev.rent_vs_build
     assert not rb.single_job and rb.jobs == 100
-    assert rb.horizon_months == pytest.approx(max(12.0, 100 * ev.calendar_days * 24 / 730))
+    assert rb.horizon_months == pytest.approx(max(12.0, 100 * ev.calendar_days * 24 / 720))
     H = rb.horizon_months
     assert rb.rent_total == pytest.approx(100 * ev.cost)
     assert rb.breakdown == pytest.approx({
         "hardware": 1_000_000.0, "rack": 3000.0 * H, "electricity": 10.2 * 1.2 * 0.5 * 100 * ev.compute_days * 24,
         "staff": 0.0, "spares": 0.0})
     assert rb.inputs.sources["machine_price"] == "your figure"
-    # fixed 1e6/48 + 3,000 = 23,833 a month; a busy month rents for min(20, 200,000/730/8 = 34.2)·8·730 = 116,800
-    u = (1e6 / 48 + 3000) / (20 * 8 * 730 - 10.2 * 1.2 * 0.5 * 730)
+    # fixed 1e6/48 + 3,000 = 23,833 a month; a busy month rents for min(20, 200,000/720/8 = 34.7)·8·720 = 115,200
+    u = (1e6 / 48 + 3000) / (20 * 8 * 720 - 10.2 * 1.2 * 0.5 * 720)
     assert rb.break_even_utilisation == pytest.approx(u, rel=1e-9)
 
 
@@ -99,7 +99,7 @@ def test_over_a_period_leasing_the_servers_caps_the_rent():
     d["constraints"]["ownership"] = {"horizon_months": 12, "jobs": 500}
     ev = evaluate(scenario_from_dict(d))
     rb = ev.rent_vs_build
-    assert 500 * ev.calendar_days * 24 / 730 < 12  # the jobs fit in the year
+    assert 500 * ev.calendar_days * 24 / 720 < 12  # the jobs fit in the year
     # 500 jobs billed one by one cost more than one 8-card server leased for the 12 months
     assert 500 * ev.cost > 20_000.0 * 12
     assert rb.rent_total == pytest.approx(20_000.0 * 12)

@@ -100,7 +100,7 @@ def test_mainland_quotes_for_the_cards_rented_there():
     # the lowest-seller snapshots and the 30-day package read per card-hour are kept, labelled, and used only
     # when the user asks for them
     r = PriceTable("CNY", kinds=("marketplace",)).get("rtx-4090-24gb")
-    assert r.card_hour is None and r.machine_gpus == 1 and r.machine_month == pytest.approx(1.24 * 730)
+    assert r.card_hour is None and r.machine_gpus == 1 and r.machine_month == pytest.approx(1.24 * 720)
     assert PriceTable("CNY", kinds=("marketplace",)).get("a800-sxm-80gb").card_hour == 5.15
     # the yearly lease is kept for reference but bills nothing
     yearly = [p for p in hw.load_prices() if p.gpu == "rtx-4090-24gb" and p.mode == "yearly"]
@@ -169,7 +169,7 @@ def test_the_4090_lora_example_costs_hours_not_a_month():
     assert ev.rental_mode == "card_hour" and ev.cost < 200, (ev.rental_mode, ev.cost)
     assert set(ev.mode_costs) >= {"card_hour", "month"}  # the package was compared, and lost
     be = ev.to_json()["break_even_hours_per_week"]
-    assert be["month"] == pytest.approx(1052 / 1.98 * 168 / 730) and be["month_kind"] == "package"
+    assert be["month"] == pytest.approx(1052 / 1.98 * 168 / 720) and be["month_kind"] == "package"
     assert be["guide_rule"] == 40
 
 

@@ -432,7 +432,10 @@ class Answer:
         base = self.evaluation.scenario
         project = doc.project if doc is not None and doc.project is not None else single_phase_project(base)
         checklist = doc.checklist_state() if doc is not None else {}
-        return evaluate_project(planned_phases(project, base, self.models), base, self.models, checklist=checklist)
+        # the budget is the file's (the user's), also where a selected plan's stored scenario carries none (econ17)
+        own = getattr(getattr(getattr(doc, "scenario", None), "constraints", None), "budget", None)
+        return evaluate_project(planned_phases(project, base, self.models), base, self.models, checklist=checklist,
+                                budget=own)
 
     @cached_property
     def project_replanned(self):

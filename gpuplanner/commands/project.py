@@ -117,6 +117,9 @@ def text_lines(res) -> list[str]:
         lines.append(ljust(translate(CTX, "Overlap"), 13, min_gap=1) + msg(m))
     if res.rent_vs_build is not None:
         lines.append(ljust(translate(CTX, "Rent/build"), 13, min_gap=1) + msg(res.rent_vs_build.sentence))
+    if res.budget is not None:  # the total against the budget at the likely range's far end, per phase, the cut
+        for i, m in enumerate(res.budget.lines()):
+            lines.append(ljust(translate(CTX, "Budget") if i == 0 else "", 13, min_gap=1) + msg(m))
     for m in res.messages:
         lines.append(f"! {msg(m)}")
     if res.what_if:

@@ -42,11 +42,12 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, elapsed_msg
 from .frameworks import RL_OFFLOAD_MODEL_TOOLS
 from .methods import method_profile
+from .units import DAYS_PER_MONTH
 
 CTX = "Plan"
 
 #: a whole-term rent (``week``, ``month``) pays mostly for idle time when the run is shorter than half its term
-TERM_DAYS = {"week": 7.0, "month": 30.0}
+TERM_DAYS = {"week": 7.0, "month": float(DAYS_PER_MONTH)}  # the one 30-day month (units.DAYS_PER_MONTH)
 IDLE_TERM_SHARE = 0.5
 
 #: the saver labels, by what the scenario leaves off (``sleep``: vLLM's sleep mode while the model trains;

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
+from .units import HOURS_PER_MONTH, HOURS_PER_WEEK
 
 _CTX = "catalog"
 
@@ -194,7 +195,7 @@ PRICE_REGIONS = ("mainland_china", "worldwide")
 PRICE_KINDS = ("list", "marketplace", "package", "wholesale", "assumption")
 #: the kinds the ranking prices from by default: list card-hours, package or wholesale months
 DEFAULT_PRICE_KINDS = ("list", "package", "wholesale")
-_HOURS = {"week": 168.0, "month": 730.0}  # gpu-catalog.md §3.2/§3.6: 730 h per month
+_HOURS = {"week": HOURS_PER_WEEK, "month": HOURS_PER_MONTH}  # the one 30-day month (units.HOURS_PER_MONTH cites it)
 
 
 def _normalise_quote(price: float, unit: str, mode: str, machine_gpus: int | None) -> tuple[str, float] | None:

@@ -11,7 +11,7 @@ Prices
     whole machine per month and (optional) spot per card-hour; ``basis`` records how each default was quoted
     (e.g. the mainland H100 default is a whole 8-card node leased per month). Where a quote lacks the
     weekly/monthly price it is derived from the hourly one with **no commitment discount** (hourly × 168 h or
-    × 730 h per card: the arithmetic gpu-catalog.md §3.2 uses for its "derived monthly equivalents"; monthly
+    × 720 h per card, the 30-day month the vendors bill (:data:`units.HOURS_PER_MONTH`); monthly
     contracts are usually discounted, so ask for a quote) and flagged as derived. The reverse is never done:
     a weekly or monthly lease does not let you rent by the hour, so a GPU quoted only per week or month has no
     card-hour price (its card-hour, spot and capped modes are unavailable until the user enters one).
@@ -64,9 +64,8 @@ from .catalog_hw import combine_multi_node, default_price, economics_document, e
 
 CTX = "Cost"
 
-HOURS_PER_WEEK = 168.0
-# 365 × 24 / 12 = 730 h per month (economics.json defaults.hours_per_month; gpu-catalog.md §3.2, §3.6)
-HOURS_PER_MONTH = 730.0
+# one billed month everywhere: 30 days = 720 h, as the vendors bill a monthly rent (units.HOURS_PER_MONTH cites them)
+from .units import HOURS_PER_MONTH, HOURS_PER_WEEK  # noqa: E402 (re-exported: cost.HOURS_PER_MONTH)
 # Llama 3 (arXiv:2407.21783) §3.3.4: 419 unexpected interruptions, 54 days, 16,384 H100 GPUs
 GPU_INTERRUPTIONS_PER_GPU_HOUR = 419.0 / (54.0 * 24.0 * 16384.0)
 # ZeRO (arXiv:1910.02054) §3.1: 2 B 16-bit weights + K = 12 B fp32 master/momentum/variance per parameter
@@ -262,7 +261,7 @@ def quote_from_card_price(column: str, per_card: float, machine_gpus: int) -> di
 
 def complete_price(p: GpuPrice) -> GpuPrice:
     """The quote as it is: weekly and monthly prices come from their own quotes (a package or a whole-server
-    rent), never from the card-hour price — a month at the hourly rate × 730 h could never beat card-hours, so
+    rent), never from the card-hour price — a month at the hourly rate × 720 h could never beat card-hours, so
     the whole-machine modes would be compared against a figure nobody offers (issue 31). A mode without a quote
     is not compared. Never a card-hour price from a weekly or monthly lease (module docstring)."""
     return p
@@ -545,6 +544,23 @@ class RentalArrays:
         return np.take_along_axis(self.calendar_hours, self.best[None, :], 0)[0]
 
 
+def months_then_weeks(calendar_hours, month, week=None):
+    """One whole machine held ``calendar_hours`` by the month: whole 30-day months, and the rest in whole weeks
+    where the quote has a weekly price and those weeks cost less than one more month (``week`` None: months
+    only; a job shorter than a month pays one month here, its weeks are the week mode). A subscription renews by the day, the week or the month (GPUhub, AutoDL's international site:
+    "Renewal options include daily, weekly, and monthly plans", https://docs.gpuhub.com/billing-recharge/billing),
+    so 10 weeks at 20,000 a month and 6,000 a week are two months and two weeks (52,000), not three months or ten
+    weeks (60,000). Vectorised over ``calendar_hours``."""
+    cal = np.asarray(calendar_hours, dtype=float)
+    months = np.ceil(cal / HOURS_PER_MONTH - 1e-9)
+    if week is None:
+        return months * month
+    full = np.floor(cal / HOURS_PER_MONTH + 1e-9)
+    weeks = np.ceil(np.maximum(cal - full * HOURS_PER_MONTH, 0.0) / HOURS_PER_WEEK - 1e-9)
+    # at least one month: a job shorter than a month rented by the week is the week mode, not this one
+    return np.where(full >= 1, np.minimum(months * month, full * month + np.minimum(weeks * week, month)), months * month)
+
+
 def _hybrid_cost(card_cost, periods, cap):
     """Hybrid rental: the card-hour cost ``card_cost`` spread over ``periods`` billing periods (weeks or months),
     each period billed at most ``cap`` (the whole machines' price for the period)."""
@@ -564,7 +580,8 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
     * card-hours: every session starts fresh (setup); billed per GPU = work + sessions × setup.
     * spot: as card-hours at the spot price, with preemptions added to the interruption rate, each
       costing a fresh setup.
-    * week / month: ``ceil(machines)`` whole machines for ``ceil(calendar weeks/months)``; one setup,
+    * week / month: ``ceil(machines)`` whole machines for ``ceil(calendar weeks/months)`` (a month's rest in
+      whole weeks where the quote has a weekly price and they cost less: :func:`months_then_weeks`); one setup,
       a resume per later session; the calendar stretches by ``168 / hours_per_week``.
     * hybrid: card-hours billed per week (month) but never more than the whole machines' weekly
       (monthly) price.
@@ -596,7 +613,7 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
         costs[2] = machines * np.ceil(m_cal / HOURS_PER_WEEK - 1e-9) * price.machine_week
         cal[2] = m_cal
     if "month" in wanted and price.has_mode("month"):
-        costs[3] = machines * np.ceil(m_cal / HOURS_PER_MONTH - 1e-9) * price.machine_month
+        costs[3] = machines * months_then_weeks(m_cal, price.machine_month, price.machine_week)
         cal[3] = m_cal
     # hybrid: card-hours per period, capped at the whole machines' price for that period
     for i, key, period, cap_price in ((4, "hybrid_week", HOURS_PER_WEEK, price.machine_week),
@@ -741,7 +758,7 @@ def weekly_crossover_hours(price: GpuPrice) -> float | None:
 
 def monthly_crossover_hours(price: GpuPrice) -> float | None:
     """Hours of use per week above which one machine per month beats card-hours:
-    ``machine_month / (machine_gpus × card_hour) × 168/730``."""
+    ``machine_month / (machine_gpus × card_hour) × 168/720`` (a 30-day month)."""
     if price.card_hour is None or price.machine_month is None or price.card_hour <= 0:
         return None
     return price.machine_month / (price.machine_gpus * price.card_hour) * HOURS_PER_WEEK / HOURS_PER_MONTH
@@ -1115,13 +1132,14 @@ class BuildResult:
 
 def cheapest_card_hour(price: GpuPrice) -> float | None:
     """The lowest rate per card-hour of continuous use among the quote's modes: on demand, a whole machine per
-    week (÷ 168 h ÷ cards) and per month (÷ 730 h ÷ cards); None without any."""
+    week (÷ 168 h ÷ cards) and per month (÷ 720 h ÷ cards); None without any."""
     rates = [r for r in (price.card_hour, price.mode_card_hour("week"), price.mode_card_hour("month")) if r is not None]
     return min(rates) if rates else None
 
 
 def electricity_per_month(power_kw, utilisation, pue, tariff_per_kwh):
-    """kW × utilisation × PUE × 730 h × tariff (gpu-catalog.md §3.6: 10.2 kW × 1.3 × 730 h × 0.7001 ≈ 6.8k ¥)."""
+    """kW × utilisation × PUE × 720 h × tariff: gpu-catalog.md §3.6's arithmetic (10.2 kW × 1.3 × h × 0.7001), on the one
+    30-day month the rents are billed in (:data:`units.HOURS_PER_MONTH`), so a month of power and a month of rent are the same month."""
     return _f(power_kw) * _f(utilisation) * _f(pue) * HOURS_PER_MONTH * _f(tariff_per_kwh)
 
 
@@ -1248,7 +1266,7 @@ def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horiz
 
     Break-even utilisation (over the life, whatever the horizon): with fixed costs per month
     ``F = price/L + rack + staff + spares`` and electricity per fully busy month ``E``, and renting the same
-    cards at ``R = rent_card_hour × GPUs × 730`` per fully busy month (``rent_card_hour``: the cheapest
+    cards at ``R = rent_card_hour × GPUs × 720`` per fully busy month (``rent_card_hour``: the cheapest
     card-hour rate of the quote, :func:`cheapest_card_hour`; default: the plan's own cost per busy card-hour),
     owning costs what renting does when
     the machines are busy a share ``u* = F / (R − E)`` of the time; ``None`` when ``u* > 1`` or ``R ≤ E``

@@ -722,6 +722,21 @@ def ce_backward_bytes_per_logit() -> float:
     return 12.0
 
 
+def held_logits_bytes_per_logit() -> float:
+    """Bytes per logit a training loop adds to cross-entropy's backward when it still holds the fp32 logits
+    (``training.logits_held``): the upcast copy (4) stays referenced beside the saved log-softmax and the two fp32
+    gradients of :func:`ce_backward_bytes_per_logit` (12), 16 in all; the forward's peak (10) already counts it.
+
+    prime-rl's SFT trainer at 8718eb143 (``src/prime_rl/trainer/sft/train.py``): ``out = forward(model, ...)``
+    (``trainer/model.py`` ``forward`` → ``models/layers/lm_head.py`` ``cast_float_and_contiguous``:
+    ``tensor.float().contiguous()``), ``logits = out["logits"]``, the loss, then ``del logits`` ("Delete logits
+    before backward pass to avoid memory spike") and ``backward()`` while the dict ``out`` still references them;
+    447cafede (2026-03-10, #1850) moved the loss into a helper that ends with ``del out``. Loops that free them:
+    the HF Trainer (the upcast lives inside ``ForCausalLMLoss``), torchtitan (``del pred`` before ``backward``,
+    ``experiments/forge/example_train.py`` at b5bcd76c6)."""
+    return 4.0
+
+
 def loss_parallel_bytes_per_logit() -> float:
     """Bytes per local logit live at the peak of DTensor's loss-parallel cross-entropy (torchtitan with tensor
     parallelism: the output layer's logits stay sharded over the vocabulary, ``loss_parallel()``).
@@ -1424,6 +1439,7 @@ def memory_arrays(
     expert_tp=None,
     compile_loss: bool = False,
     fsdp_root_embedding: bool = False,
+    logits_held: bool = False,
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
     varlen_batches: bool = False,
@@ -1808,6 +1824,8 @@ def memory_arrays(
             # bytes_per_logit)
             ce_b = xp.where((framework == "fsdp") & (tp > 1), loss_parallel_bytes_per_logit(),
                             ce_backward_bytes_per_logit())
+            # a loop that still holds the fp32 logits through the backward (held_logits_bytes_per_logit)
+            ce_b = ce_b + (held_logits_bytes_per_logit() if logits_held else 0.0)
             out_layer = out_saved + xp.maximum(act_b + upcast, ce_b - 4.0) * (s_local * mbs * mh.V / tp)
             # a compiled loss (compiled_loss_bytes_per_logit; torchtitan's default with compile, estimate.
             # compile_loss_of; a user's explicit choice elsewhere); not under loss parallel / tensor parallelism

@@ -27,6 +27,7 @@ from pydantic import Field, model_validator
 
 from .units import nodes as units_nodes
 from . import cost as costmod
+from .advisor import band_far_end
 from .architecture import ModelSource
 from .catalog_hw import GPU, get_gpu, load_gpus, lookup_gpu
 from .cost import HOURS_PER_MONTH, HOURS_PER_WEEK, MODES, Overheads, PriceTable
@@ -280,7 +281,7 @@ def cpu_throughput_defaults() -> dict[str, float]:
 
 def cpu_price(spec: CpuSpec, table: PriceTable) -> CpuPrice:
     """The user's CPU quote, else the shipped default (``resources/cpu.json``) converted to the table's currency;
-    a missing node-month price is the core-hour price × cores × 730 h, flagged ``derived`` (no discount)."""
+    a missing node-month price is the core-hour price × cores × 720 h (a 30-day month), flagged ``derived`` (no discount)."""
     rec = _cpu_doc()["prices"][0]
     cores = spec.cores_per_node
     if spec.core_hour is not None or spec.node_month is not None:
@@ -541,6 +542,109 @@ MAX_ROWS = 1200
 
 
 @dataclass(slots=True, frozen=True)
+class PhaseBudget:
+    """One phase against the project's budget: its cost and its cost at the likely range's far end (a training
+    phase's Evaluation ``cost_band`` upper end, :func:`advisor.band_far_end`, scaled to the phase's rental mode; a
+    serving or CPU phase is billed for its slot, so its far end is its cost)."""
+
+    name: str
+    cost: float | None
+    far_end: float | None
+
+
+@dataclass(slots=True, frozen=True)
+class ProjectBudget:
+    """The project's total against ``constraints.budget`` at the likely range's far end (advisor17's "project
+    budget": the total was never compared). ``cut``: the phase to cut first when the far end is over: the one with
+    the largest far-end cost, the only one whose cut can cover the most (the planning guide §4: the budget is what
+    the work costs at its far end, debugging and setup included)."""
+
+    budget: float
+    currency: str
+    phases: tuple[PhaseBudget, ...]
+
+    @property
+    def total(self) -> float | None:
+        known = [p.cost for p in self.phases]
+        return None if any(c is None for c in known) else float(sum(known))
+
+    @property
+    def far_end(self) -> float | None:
+        known = [p.far_end for p in self.phases]
+        return None if any(c is None for c in known) else float(sum(known))
+
+    @property
+    def over_by(self) -> float:
+        """How much the far end passes the budget (0 within it)."""
+        return 0.0 if self.far_end is None else max(0.0, self.far_end - self.budget)
+
+    @property
+    def cut(self) -> PhaseBudget | None:
+        if self.over_by <= 0:
+            return None
+        return max(reversed(self.phases), key=lambda p: p.far_end or 0.0)
+
+    def lines(self) -> list[Msg]:
+        """The sentences every view prints (CLI, Project page, PDF), in this order: the verdict, each phase, the cut."""
+        cur, total, far = self.currency, self.total, self.far_end
+        if total is None or far is None:
+            return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Budget {budget:,.0f} {cur}: some phases have no price, so the "
+                                                    "total cannot be compared with it."), {"budget": self.budget, "cur": cur})]
+        p = {"budget": self.budget, "total": total, "far": far, "cur": cur, "over": self.over_by,
+             "left": max(0.0, self.budget - far)}
+        if self.over_by <= 0:
+            out = [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Budget {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, "
+                                                   "{far:,.0f} {cur} at the likely range's far end; {left:,.0f} {cur} left."), p)]
+        elif total > self.budget * (1 + 1e-9):
+            out = [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {budget:,.0f} {cur}: the project costs "
+                                                   "{total:,.0f} {cur}, {far:,.0f} {cur} at the likely range's far end, "
+                                                   "{over:,.0f} {cur} over."), p)]
+        else:
+            out = [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Budget {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, but "
+                                                   "{far:,.0f} {cur} at the likely range's far end, {over:,.0f} {cur} over."), p)]
+        for ph in self.phases:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{name}: {cost:,.0f} {cur}, {far:,.0f} {cur} at the far end "
+                                                       "({share:.0f}% of the total)."),
+                           {"name": ph.name, "cost": ph.cost, "far": ph.far_end, "cur": cur,
+                            "share": 100.0 * (ph.far_end or 0.0) / far if far > 0 else 0.0}))
+        c = self.cut
+        if c is not None and (c.far_end or 0.0) >= self.over_by:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Cut {name} first, the largest phase: it must come down by "
+                                                       "{over:,.0f} {cur} ({pct:.0f}% of its far end) for the project "
+                                                       "to fit the budget."),
+                           {"name": c.name, "over": self.over_by, "cur": cur, "pct": 100.0 * self.over_by / c.far_end}))
+        elif c is not None:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Cutting {name}, the largest phase, is not enough: even without it "
+                                                       "the project is {over:,.0f} {cur} over; cut more phases or raise "
+                                                       "the budget."), {"name": c.name, "cur": cur,
+                                                                        "over": self.over_by - (c.far_end or 0.0)}))
+        return out
+
+    def to_json(self) -> dict:
+        c = self.cut
+        return {"budget": self.budget, "total": self.total, "total_far_end": self.far_end, "over_by": self.over_by,
+                "within": self.over_by <= 0 and self.far_end is not None, "cut": None if c is None else c.name,
+                "phases": [{"name": p.name, "cost": p.cost, "far_end": p.far_end} for p in self.phases],
+                "lines": [m.render() for m in self.lines()]}
+
+
+def phase_far_end(pr: "PhaseResult") -> float | None:
+    """A phase's cost at the likely range's far end (:class:`PhaseBudget`)."""
+    ev, c = pr.evaluation, pr.cost
+    if c is None or ev is None or ev.cost_band is None or not ev.cost:
+        return c
+    return float(band_far_end(c, c * ev.cost_band[1] / ev.cost))
+
+
+def project_budget(phases: tuple["PhaseResult", ...], budget: float | None, currency: str) -> ProjectBudget | None:
+    """The project against its budget (None without one)."""
+    if budget is None:
+        return None
+    return ProjectBudget(budget=float(budget), currency=currency,
+                         phases=tuple(PhaseBudget(p.name, p.cost, phase_far_end(p)) for p in phases))
+
+
+@dataclass(slots=True, frozen=True)
 class ProjectResult:
     phases: tuple[PhaseResult, ...]
     currency: str
@@ -553,6 +657,7 @@ class ProjectResult:
     what_if: tuple[WhatIf, ...]
     main_phase: str | None
     messages: tuple[Msg, ...] = ()
+    budget: ProjectBudget | None = None  # the total against constraints.budget (None without a budget)
 
     @property
     def weeks(self) -> int:
@@ -592,6 +697,7 @@ class ProjectResult:
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
             "main_phase": self.main_phase, "what_if": [w.to_json() for w in self.what_if],
             "messages": [m.render() for m in self.messages],
+            "budget": None if self.budget is None else self.budget.to_json(),
         }
 
 
@@ -909,10 +1015,12 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
 
 def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,
                      overheads: Overheads | None = None, what_if: bool = True,
-                     checklist: dict[str, bool] | None = None) -> ProjectResult:
+                     checklist: dict[str, bool] | None = None, budget: float | None = None) -> ProjectResult:
     """Every phase in order (a phase starts when the previous one ends unless it sets ``start_week``), the
     total (the sum of the phase costs), totals by rental mode and kind, overlap advice, rent vs build over the
-    project and the what-if table of the main training phase. Prices come from ``base.constraints``."""
+    project and the what-if table of the main training phase. Prices come from ``base.constraints``; the budget the
+    total is held against (:class:`ProjectBudget`) is ``budget`` (the plan file's own, which a selected plan's
+    scenario may not carry), else ``base.constraints.budget``."""
     table = PriceTable.from_constraints(base.constraints)
     results: list[PhaseResult] = []
     cursor = 0.0
@@ -951,8 +1059,9 @@ def evaluate_project(project: Project, base: Scenario, models: ModelSource | Non
                          by_mode=by_mode, by_kind=by_kind, overlap_advice=tuple(overlap_advice(phases, table)),
                          rent_vs_build=project_rent_vs_build(phases, table, total_weeks,
                                                              getattr(base.constraints, "ownership", None)),
-                         what_if=wi,
-                         main_phase=None if main is None else main.name, messages=tuple(msgs))
+                         what_if=wi, main_phase=None if main is None else main.name, messages=tuple(msgs),
+                         budget=project_budget(phases, budget if budget is not None
+                                              else getattr(base.constraints, "budget", None), table.currency))
 
 
 # ------------------------------------------------------------------------------------------------ what-if

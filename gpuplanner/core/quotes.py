@@ -10,7 +10,8 @@ Money is :class:`decimal.Decimal` throughout: every line is rounded to the cent 
 the sum of the rounded lines, so the printed lines add up to the printed total. A price in another currency is
 converted only with the rate and date the sheet states.
 
-Billing conventions (the same as the price reference's analysis): a month is 30 days (720 hours), a week 7
+Billing conventions (the same as the price reference's analysis and the plan's :mod:`core.cost`): a month is
+30 days (720 hours, :data:`units.HOURS_PER_MONTH`), a week 7
 days, a year 365 days; a period rental is billed for whole periods (``ceil``) and at least its minimum term;
 an hourly rental is billed for the card-hours worked plus the hours spent setting up each new instance. The
 break-even of a package against the vendor's own card-hour price, in hours per week, is
@@ -40,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr, not_negative_price
+from .units import DAYS_PER_MONTH
 
 CTX = "Quotes"
 CENT = Decimal("0.01")
@@ -50,9 +52,10 @@ MAX_TEXT = 500
 Unit = Literal["card_hour", "spot_card_hour", "card_day", "card_week", "card_month",
                "server_day", "server_week", "server_month", "server_year"]
 UNITS: tuple[str, ...] = Unit.__args__  # type: ignore[attr-defined]
-#: days in one billed period of each unit (month = 30 days, the reference's convention)
-PERIOD_DAYS = {"card_day": 1, "card_week": 7, "card_month": 30, "server_day": 1, "server_week": 7,
-               "server_month": 30, "server_year": 365}
+#: days in one billed period of each unit: the month is the planner's one 30-day month (units.DAYS_PER_MONTH, where
+#: the vendors' own definitions are cited), so the quotes and the plan bill a job's days in the same months
+PERIOD_DAYS = {"card_day": 1, "card_week": 7, "card_month": DAYS_PER_MONTH, "server_day": 1, "server_week": 7,
+               "server_month": DAYS_PER_MONTH, "server_year": 365}
 HOURLY = ("card_hour", "spot_card_hour")
 
 UNIT_LABELS = {
@@ -505,7 +508,7 @@ def _offer_cost(o: Offer, p: QuotedPlan, rate: Decimal, month_price: Decimal | N
         min_hours = o.min_term_days * 24 * n
         hours = max(card_hours, min_hours)
         cost = hours * price
-        months = max(1, _ceil(calendar_days / 30))
+        months = max(1, _ceil(calendar_days / DAYS_PER_MONTH))
         if o.cap_at_month and month_price is not None:
             cost = min(cost, month_price * rate * n * months)
         weekly = Decimal(str(p.hours_per_week)) < 168
@@ -612,7 +615,7 @@ def _hidden_costs(q: VendorQuote, p: QuotedPlan, oc: OfferCost, rate: Decimal,
     """Storage, egress, setup and migration for the chosen offer (Decimal, to the cent)."""
     storage = egress = setup = migration = Decimal(0)
     if q.storage_per_tb_month is not None:
-        months = calendar_days / 30 if q.storage_billing == "day" else Decimal(max(1, _ceil(calendar_days / 30)))
+        months = calendar_days / DAYS_PER_MONTH if q.storage_billing == "day" else Decimal(max(1, _ceil(calendar_days / DAYS_PER_MONTH)))
         storage = cents(dec(p.storage_tb) * q.storage_per_tb_month * rate * months)
     if q.egress_per_tb is not None:
         egress = cents(dec(p.egress_tb) * q.egress_per_tb * rate)

@@ -324,6 +324,10 @@ class TrainingSection(_Section):
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")
     activation_offload: bool = Field(False, description="offload saved activations to CPU memory (torchtune)")
     chunked_loss: bool = Field(False, description="chunked cross-entropy: logits in chunks, not all at once")
+    logits_held: bool = Field(
+        False, description="the training loop still references the fp32 logits during the backward pass (prime-rl's "
+                           "SFT trainer before 447cafede, March 2026: its output dict keeps them after del logits); "
+                           "memory model, eager unchunked cross-entropy only. False: the HF Trainer, torchtitan")
     torch_compile: bool = Field(False, description="torch.compile or fused kernels: element-wise ops fused (time "
                                                    "model); with chunked_loss, torchtune's compiled loss keeps "
                                                    "only the 16-bit logits (memory model)")

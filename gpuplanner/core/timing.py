@@ -1845,6 +1845,7 @@ def time_layout(
     rank_len_cv: float = 0.0,
     lora_layer: str = "peft",
     fsdp_lora_units: bool = False,
+    vision_tok: tuple = (0.0, 0.0),
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1913,7 +1914,11 @@ def time_layout(
         mflops_tok = 2.0 * (fwd.layers + fwd.head) + 3.0 * fwd.attention + 3.0 * f_lora
     else:
         mflops_tok = 3.0 * (fwd.layers + fwd.head + fwd.attention)
-    rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
+    # the vision encoder and projector (vision_tok_flops): trained as a layer (forward, backward, whole-layer
+    # recompute; 2x under LoRA), frozen forward only; per processed token, the rows' real share of it
+    vis_tr, vis_fz = (float(x) * real_frac for x in vision_tok)
+    mflops_tok = mflops_tok + (2.0 if lora else 3.0) * vis_tr + vis_fz
+    rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora + vis_tr) + rec_attn * fwd.attention
                + rec_op * op_lin * (fwd.layers + f_lora) + rec_sel * mod["flops"])
     # non-reentrant checkpointing's early stop: the layer's last GEMM is not re-run (CKPT_EARLY_STOP_SKIPS)
     nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
@@ -2117,7 +2122,7 @@ def time_layout(
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
-    fwd_total = fwd.layers + fwd.head + fwd.attention
+    fwd_total = fwd.layers + fwd.head + fwd.attention + vis_tr + vis_fz
     # the critic and a reward model end in a scalar head, not the vocabulary projection (value_head_passes)
     val_fwd, val_h, val_m = value_head_passes(fwd, hflops_tok, mflops_tok, lora)
     n_fwd = profile.ref_forwards + profile.policy_nograd_forwards
@@ -2139,7 +2144,8 @@ def time_layout(
         framework, zero, vpp, pp, sp, ops, tool=tool, overlap_grad_reduce=overlap_grad_reduce,
         overlap_param_gather=overlap_param_gather, tp_comm_overlap=tp_comm_overlap, overlap_p2p_comm=overlap_p2p_comm)
     # the forward's share of one micro-batch on one GPU (the backward includes the recompute forward)
-    fwd_share = (fwd.layers + fwd.head + fwd.attention + core_extra + f_lora) / hflops_tok
+    fwd_share = (fwd.layers + fwd.head + fwd.attention + core_extra + f_lora
+                 + vis_tr + vis_fz) / hflops_tok
 
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
@@ -5498,6 +5504,35 @@ def _check_fp8_recipe_gpu(t: Any, gpu_id) -> None:
             recipe=t.fp8_recipe, gpu=getattr(gpu_id, "gpu_id", gpu_id)))
 
 
+#: Issue 35 round 17 (rlstep17): a vision-language model's vision encoder and projector in the step's FLOPs. The
+#: memory model held their activations (``memory.memory_arrays``' ``vision_patches``) but the time model counted the
+#: language model's linears only (``flops.forward_flops_per_token``: ``params.linear_active`` leaves the tower
+#: out), so every ViT pass was free. The encoder runs each image's patches through every block, the projector each
+#: merged token (transformers 00b676f8 ``Qwen2_5_VisionTransformerPretrainedModel.forward``: ``patch_embed``, the
+#: blocks, ``merger``; LLaVA's ``multi_modal_projector`` per patch token): 2 FLOPs per parameter per patch (per
+#: language-model token for the projector) in the forward. Trained (``training.freeze_vision`` /
+#: ``freeze_projector`` off; EasyR1 ``freeze_vision_tower: false``) they run as the decoder layers do: forward,
+#: backward at twice that, and the whole-layer recompute (``Qwen2_5_VLVisionBlock`` is a
+#: ``GradientCheckpointingLayer``, 00b676f8); frozen, the forward alone (nothing before them needs a gradient). The
+#: encoder's attention core is left out (Qwen2.5-VL: 28 of 32 blocks attend within 64-patch windows, about 2–3%
+#: of the tower's FLOPs; Qwen2-VL's full attention over 1,296 patches adds about 17% to the tower).
+def vision_tok_flops(arch, params, data, training, prof: MethodProfile, row_len: float) -> tuple[float, float]:
+    """(trained, frozen) forward FLOPs of the vision encoder and projector per real language-model token:
+    ``data.images_per_sample`` images of ``data.image_resolution`` (:func:`params.vision_tokens_per_image`) over
+    the sample's real tokens (RL: its rollout row, ``row_len``; else ``data.mean_sample_len`` cut at ``seq_len``,
+    or ``seq_len``). (0, 0) for a text model. :func:`time_layout` scales them by the rows' ``real_frac``."""
+    n = float(getattr(data, "images_per_sample", 0.0) or 0.0)
+    if not getattr(arch, "vision_kind", "") or n <= 0.0:
+        return 0.0, 0.0
+    patches, tokens = params_mod.vision_tokens_per_image(arch, data.image_resolution)
+    vit = 2.0 * float(params.vision) * float(patches) * n
+    proj = 2.0 * float(params.projector) * float(tokens) * n
+    mean = getattr(data, "mean_sample_len", None)
+    real = float(row_len) if prof.rl else min(float(mean or training.seq_len), float(training.seq_len))
+    trained = (0.0 if training.freeze_vision else vit) + (0.0 if training.freeze_projector else proj)
+    return trained / max(real, 1.0), (vit + proj - trained) / max(real, 1.0)
+
+
 def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     """The fixed (per-scenario) arguments of :func:`time_arrays` and the GPU facts."""
     s = r.scenario
@@ -5557,6 +5592,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         lora_layer=lora_layer_of(t, engine),
         fsdp_lora_units=bool(getattr(t, "fsdp_lora_mixed_units", False)),
         no_autocast=bool(getattr(t, "mixed_precision_off", False)),
+        vision_tok=vision_tok_flops(r.arch, r.params, s.data, t, prof, shape.row_len),
     )
     if t.tp_comm_overlap is None and getattr(s.parallel, "ep_a2a_overlap", False) \
             and gpu_generation(gf) in A2A_OVERLAP_NO_TP_OVERLAP_GENERATIONS:

@@ -23,6 +23,19 @@ MAX_COUNT_TEXT = 200
 
 GIB = 1024**3
 
+#: One billed month for every figure the planner prints (plan costs, whole-machine vs card-hour break-evens, the
+#: project's phases, rent vs build, the vendor quotes): 30 days of 24 hours = 720 h; a week is 7 × 24 = 168 h.
+#: Chinese GPU rental vendors mean 30 days by a month's rent: GPUGEEK's billing page ("Prepaid Time Conversion:
+#: Daily = 24h; Weekly = 7x24h; Monthly = 30x24h", https://gpugeek.com/docs/en/product/user_account/price),
+#: HyperAI's ("Monthly Package: ... within 30 days", https://hyper.ai/docs/getting-started/payment-methods),
+#: 共绩算力's 8-card bare-metal "30 天包" (gongjiyun.com/pricing, read 2026-10-04 in the libtv research report 04),
+#: 优云智算's 包月 1,154.64 = "¥1.60/时" (compshare.cn/price-list, same report: 1,154.64 ÷ 720 = 1.604, ÷ 730 =
+#: 1.582) and AladdinEdu's plans "valid 30 days" (its user manual, 充值与计费). A month is therefore never 730 h
+#: (365 × 24 / 12) here: a 30.2-day job is two months of a monthly rent, as the vendor bills it.
+DAYS_PER_MONTH = 30
+HOURS_PER_WEEK = 168.0
+HOURS_PER_MONTH = DAYS_PER_MONTH * 24.0
+
 
 def nodes(num_gpus, gpus_per_node):
     """Servers a job of ``num_gpus`` needs at ``gpus_per_node`` each: ``ceil(gpus / per node)``, at least one (a

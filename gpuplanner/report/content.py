@@ -243,6 +243,9 @@ class ProjectInfo:
     main_phase: str | None
     what_if: list[dict]  # WhatIf.to_json() with the note as a Text
     messages: list[Text] = field(default_factory=list)
+    #: the total against the budget at the likely range's far end, per phase, the phase to cut (ProjectBudget.lines)
+    budget: list[Text] = field(default_factory=list)
+    over_budget: bool = False
 
 
 def project_info(result) -> ProjectInfo:
@@ -280,7 +283,10 @@ def project_info(result) -> ProjectInfo:
                        total_weeks=result.total_weeks, by_mode=dict(result.by_mode), weekly=result.weekly(),
                        overlap_advice=[Text.of(m) for m in result.overlap_advice],
                        rent_vs_build=None if result.rent_vs_build is None else Text.of(result.rent_vs_build.sentence),
-                       main_phase=result.main_phase, what_if=wis, messages=msgs)
+                       main_phase=result.main_phase, what_if=wis, messages=msgs,
+                       budget=[] if result.budget is None else [Text.of(m) for m in result.budget.lines()],
+                       over_budget=result.budget is not None and (result.budget.over_by > 0
+                                                                  or result.budget.far_end is None))
 
 
 @dataclass

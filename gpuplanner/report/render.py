@@ -1222,6 +1222,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
                                     translate("Report", "h/week"), translate("Report", "Resources"),
                                     translate("Report", "Rental"), translate("Report", "Cost")],
                       escape=False, widths=[18, 8, 9, 37, 14, 14], num_cols={5}))
+    out.append(_html_project_budget(proj))
     if "timeline" in charts:
         url, legend = charts["timeline"]
         h = charts["timeline_height"]
@@ -1264,6 +1265,17 @@ def _html_project(data: ReportData, charts: dict) -> str:
                                          translate("Report", "Layout changes")],
                           escape=False, widths=[14, 7, 8, 13, 7, 9, 42], num_cols={2, 3, 4}))
     return "".join(out)
+
+
+def _html_project_budget(proj) -> str:
+    """The project's total against its budget at the likely range's far end, each phase, the phase to cut
+    (core.project.ProjectBudget.lines, as the ``project`` command and the Project page print them); red when over."""
+    if not proj.budget:
+        return ""
+    colour = "#b00020" if proj.over_budget else "#1b5e20"
+    first, rest = proj.budget[0], proj.budget[1:]
+    return (f'<p style="color: {colour}"><b>{_e(tr_text(first))}</b></p>'
+            + ("<ul>" + "".join(f"<li>{_e(tr_text(m))}</li>" for m in rest) + "</ul>" if rest else ""))
 
 
 def _cpu_or_gpu_mode(mode: str | None) -> str:

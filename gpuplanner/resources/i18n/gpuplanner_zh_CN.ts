@@ -884,6 +884,10 @@
         <translation>{cost}，共 {w}</translation>
     </message>
     <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
         <source>--template needs -o FILE</source>
         <translation>--template 需要 -o 文件</translation>
     </message>
@@ -6118,6 +6122,34 @@
         <translation>要保住 {days}的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal}，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
+        <source>Budget {budget:,.0f} {cur}: some phases have no price, so the total cannot be compared with it.</source>
+        <translation>预算 {budget:,.0f} {cur}：有的阶段没有价格，项目总额无法与预算比较。</translation>
+    </message>
+    <message>
+        <source>Budget {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, {far:,.0f} {cur} at the likely range&apos;s far end; {left:,.0f} {cur} left.</source>
+        <translation>预算 {budget:,.0f} {cur}：项目花费 {total:,.0f} {cur}，按可能区间的上端为 {far:,.0f} {cur}；还剩 {left:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Over the budget of {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, {far:,.0f} {cur} at the likely range&apos;s far end, {over:,.0f} {cur} over.</source>
+        <translation>超出预算 {budget:,.0f} {cur}：项目花费 {total:,.0f} {cur}，按可能区间的上端为 {far:,.0f} {cur}，超出 {over:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Budget {budget:,.0f} {cur}: the project costs {total:,.0f} {cur}, but {far:,.0f} {cur} at the likely range&apos;s far end, {over:,.0f} {cur} over.</source>
+        <translation>预算 {budget:,.0f} {cur}：项目花费 {total:,.0f} {cur}，但按可能区间的上端为 {far:,.0f} {cur}，超出 {over:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>{name}: {cost:,.0f} {cur}, {far:,.0f} {cur} at the far end ({share:.0f}% of the total).</source>
+        <translation>{name}：{cost:,.0f} {cur}，上端 {far:,.0f} {cur}（占总额 {share:.0f}%）。</translation>
+    </message>
+    <message>
+        <source>Cut {name} first, the largest phase: it must come down by {over:,.0f} {cur} ({pct:.0f}% of its far end) for the project to fit the budget.</source>
+        <translation>先削减最大的阶段 {name}：它要少花 {over:,.0f} {cur}（其上端的 {pct:.0f}%），项目才能控制在预算内。</translation>
+    </message>
+    <message>
+        <source>Cutting {name}, the largest phase, is not enough: even without it the project is {over:,.0f} {cur} over; cut more phases or raise the budget.</source>
+        <translation>只削减最大的阶段 {name} 还不够：即使去掉它，项目仍超出 {over:,.0f} {cur}；请削减更多阶段或提高预算。</translation>
+    </message>
+    <message>
         <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
         <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
     </message>
@@ -9923,6 +9955,10 @@
         <translation>冻结权重转为 fp32（Accelerate 1.13 之前）</translation>
     </message>
     <message>
+        <source>fp32 logits kept until the backward pass ends (prime-rl before March 2026)</source>
+        <translation>fp32 逻辑值保留到反向传播结束（2026 年 3 月之前的 prime-rl）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -10037,6 +10073,14 @@
     <message>
         <source>FSDP2 fp32 upcast</source>
         <translation>FSDP2 fp32 上转</translation>
+    </message>
+    <message>
+        <source>Logits held through backward</source>
+        <translation>反向传播期间保留逻辑值</translation>
+    </message>
+    <message>
+        <source>The training loop still holds the fp32 logits while the backward pass runs (prime-rl&apos;s SFT trainer before March 2026 deleted its own name for them but kept them in the model&apos;s output): 4 more bytes a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free them first. Unchunked loss only</source>
+        <translation>反向传播运行时，训练循环仍持有 fp32 逻辑值（2026 年 3 月之前 prime-rl 的监督微调训练器删除了自己对它们的引用，但模型输出中仍保留着）：损失处每个逻辑值多占 4 字节（占用更多显存）。关闭（默认）：Hugging Face 的训练器和 torchtitan 会先释放它们。仅适用于不分块的损失</translation>
     </message>
     <message>
         <source>Checkpoint early stop</source>

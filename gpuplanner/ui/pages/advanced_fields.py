@@ -28,7 +28,7 @@ OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "ov
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
             "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units",
-            "fsdp2_fp32_upcast", "mixed_precision_off")
+            "fsdp2_fp32_upcast", "mixed_precision_off", "logits_held")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -157,6 +157,9 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["mixed_precision_off"].box, t.mixed_precision_off or
                                         frameworks.mixed_precision_off_allowed(t.framework, p.zero, t.fsdp_version,
                                                                               t.method))
+        # the training loop's fp32 logits through the backward: the eager, unchunked loss the memory model reads it
+        # for (core/memory.held_logits_bytes_per_logit); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["logits_held"].box, t.logits_held or not t.chunked_loss)
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -213,6 +216,7 @@ class TrainingAdvanced(QObject):
         f["fsdp_lora_mixed_units"].setText(self.tr("adapters inside their block's unit (Lightning Fabric, Composer)"))
         f["fsdp2_fp32_upcast"].setText(self.tr("frozen weights cast to fp32 (Accelerate before 1.13)"))
         f["mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
+        f["logits_held"].setText(self.tr("fp32 logits kept until the backward pass ends (prime-rl before March 2026)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -291,6 +295,34 @@ class TrainingAdvanced(QObject):
                 "training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 "
                 "copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA "
                 "only")),
+            **self._sharding_switch_texts(),
+            "compile_loss": (self.tr("Compiled loss"), self.tr(
+                "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
+                "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
+                "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
+                "torch.compile")),
+            "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
+                "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
+                "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
+                "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
+                "only")),
+            "recompute_modules": (self.tr("Recompute modules"), self.tr(
+                "Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in "
+                "the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix "
+                "(nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. "
+                "Expert activation: the experts' activation output. MLA up projections. Dense MLP. MoE layer: the "
+                "whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron's default, the "
+                "attention core. Megatron only, with selective recompute")),
+            "lora_dropout": (self.tr("LoRA dropout"), self.tr(
+                "PEFT LoraConfig lora_dropout. Empty: the framework's own default (0.0, no dropout layer; ms-swift "
+                "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
+                "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
+                "the backward pass (more memory); from 0 to below 1")),
+        }
+
+    def _sharding_switch_texts(self) -> dict[str, tuple[str, str]]:
+        """The switches about FSDP, precision and the loss's logits (split from :meth:`_switch_texts`)."""
+        return {
             "fsdp_no_sync": (self.tr("FSDP sync off while accumulating"), self.tr(
                 "With gradient accumulation, every micro-batch but the last of a step runs without FSDP's gradient "
                 "sync (FSDP no_sync, Lightning Fabric no_backward_sync), so each GPU keeps the full, unsharded "
@@ -314,28 +346,11 @@ class TrainingAdvanced(QObject):
                 "copies its input to fp32 and adds an fp32 output to the layer's (slower); under Accelerate's FSDP1 "
                 "FSDP casts nothing either. Off (default): the bf16 or fp16 flag. LoRA on the Hugging Face stack "
                 "without DeepSpeed only")),
-            "compile_loss": (self.tr("Compiled loss"), self.tr(
-                "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
-                "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
-                "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
-                "torch.compile")),
-            "empty_cache_steps": (self.tr("Empty the cache every"), self.tr(
-                "Hugging Face TrainingArguments torch_empty_cache_steps (default: never): torch.cuda.empty_cache() "
-                "every N steps. With samples of varying length, the cached memory beside the longest batch is then "
-                "an ordinary batch's, not an earlier long one's (less reserved memory). Hugging Face-based tools "
-                "only")),
-            "recompute_modules": (self.tr("Recompute modules"), self.tr(
-                "Megatron --recompute-modules with selective recompute: the parts of each layer that are re-run in "
-                "the backward pass instead of kept (less memory, slower steps). Attention core: the score matrix "
-                "(nothing to drop with flash attention). Norms: the norm outputs not fused into a linear layer. "
-                "Expert activation: the experts' activation output. MLA up projections. Dense MLP. MoE layer: the "
-                "whole MoE layer, its all-to-all included. Shared experts. None ticked: Megatron's default, the "
-                "attention core. Megatron only, with selective recompute")),
-            "lora_dropout": (self.tr("LoRA dropout"), self.tr(
-                "PEFT LoraConfig lora_dropout. Empty: the framework's own default (0.0, no dropout layer; ms-swift "
-                "and Megatron-SWIFT: 0.05), for the search's other frameworks too. Above 0 each adapted linear layer "
-                "runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for "
-                "the backward pass (more memory); from 0 to below 1")),
+            "logits_held": (self.tr("Logits held through backward"), self.tr(
+                "The training loop still holds the fp32 logits while the backward pass runs (prime-rl's SFT trainer "
+                "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
+                "a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free "
+                "them first. Unchunked loss only")),
         }
 
     def _checkpoint_texts(self) -> dict[str, tuple[str, str]]:

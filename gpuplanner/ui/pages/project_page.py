@@ -253,6 +253,13 @@ class ProjectPage(BasePage):
         f.setBold(True)
         self.total.setFont(f)
         rl.addWidget(self.total)
+        # the total against constraints.budget at the likely range's far end, per phase, the phase to cut (econ17)
+        self.budget = QLabel()
+        self.budget.setObjectName("project_budget")
+        self.budget.setWordWrap(True)
+        self.budget.setTextFormat(Qt.TextFormat.PlainText)
+        self.budget.setVisible(False)
+        rl.addWidget(self.budget)
         # the search's best plan when it beats the manual layout the phases run on (text.better_line; choice15)
         self.better = QLabel()
         self.better.setObjectName("betterPlan")
@@ -887,6 +894,19 @@ class ProjectPage(BasePage):
         self.replans.setVisible(False)
         self.timeline.set_result(None, "CNY", "")
         self.advice.setText("")
+        self._show_budget(None)
+
+    def _show_budget(self, res) -> None:
+        """The project's :class:`core.project.ProjectBudget` lines (as the ``project`` command and the PDF print
+        them), red when the far end passes the budget; hidden without a budget."""
+        b = None if res is None else res.budget
+        self.budget.setVisible(b is not None)
+        if b is None:
+            self.budget.setText("")
+            return
+        lines = [_tr_msg(m) for m in b.lines()]
+        self.budget.setText("\n".join([lines[0]] + [f"• {x}" for x in lines[1:]]))
+        self.budget.setStyleSheet("color: #b00020;" if b.over_by > 0 or b.far_end is None else "color: #1b5e20;")
 
     def show_result(self) -> None:
         res = self.result
@@ -901,6 +921,7 @@ class ProjectPage(BasePage):
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
         self.total.setText(self.tr("Project total: {0} over {1}").format(total, format_weeks(res.total_weeks)))
+        self._show_budget(res)
         # the phases' spans in one unit, the longest's: "0–3.9" hours for a job of a few hours (ux15)
         unit, spans = phase_spans(res.phases)
         self.table.horizontalHeaderItem(1).setText(self._unit_header(unit))
