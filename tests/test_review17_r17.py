@@ -83,3 +83,15 @@ def test_capped_rl_note_states_the_training_passes(capped_70b):
     note = dataclasses.replace(ev, time_modelled=rl).mfu_note
     assert note is not None
     assert note.params["modelled"] == pytest.approx(0.55)  # before: 0.30, "above the best published 52.0%"
+
+
+def test_project_budget_within_is_one_rule():
+    """The budget's colour (Project page, PDF) and the JSON's ``within`` read one property of the core's
+    ProjectBudget; before, each view wrote its own ``over_by > 0 or far_end is None``."""
+    from gpuplanner.core.project import PhaseBudget, ProjectBudget
+
+    ok = ProjectBudget(100.0, "CNY", (PhaseBudget("train", 60.0, 90.0),))
+    over = ProjectBudget(100.0, "CNY", (PhaseBudget("train", 60.0, 120.0),))
+    unknown = ProjectBudget(100.0, "CNY", (PhaseBudget("train", 60.0, 90.0), PhaseBudget("serve", None, None)))
+    assert ok.within and not over.within and not unknown.within
+    assert [b.to_json()["within"] for b in (ok, over, unknown)] == [True, False, False]

@@ -285,8 +285,7 @@ def project_info(result) -> ProjectInfo:
                        rent_vs_build=None if result.rent_vs_build is None else Text.of(result.rent_vs_build.sentence),
                        main_phase=result.main_phase, what_if=wis, messages=msgs,
                        budget=[] if result.budget is None else [Text.of(m) for m in result.budget.lines()],
-                       over_budget=result.budget is not None and (result.budget.over_by > 0
-                                                                  or result.budget.far_end is None))
+                       over_budget=result.budget is not None and not result.budget.within)
 
 
 @dataclass

@@ -906,7 +906,7 @@ class ProjectPage(BasePage):
             return
         lines = [_tr_msg(m) for m in b.lines()]
         self.budget.setText("\n".join([lines[0]] + [f"• {x}" for x in lines[1:]]))
-        self.budget.setStyleSheet("color: #b00020;" if b.over_by > 0 or b.far_end is None else "color: #1b5e20;")
+        self.budget.setStyleSheet("color: #1b5e20;" if b.within else "color: #b00020;")
 
     def show_result(self) -> None:
         res = self.result
