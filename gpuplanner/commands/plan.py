@@ -104,13 +104,14 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
     rows, rl_rows, capped_rows = [], False, False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_mfu(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
-        if p.mfu is not None and p.evaluation.mfu_capped:  # timed at its class's best published run (advice18)
-            mfu = join_clause(mfu, paren(translate(CTX, "capped")))
-            capped_rows = True
         train = p.evaluation.rl_training_mfu
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
             mfu = join_clause(format_mfu(p.mfu), paren(f"{format_mfu(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
+        # timed at its class's best published run (advice18); after the RL cell, which would drop the mark (review17)
+        if p.mfu is not None and p.evaluation.mfu_capped:
+            mfu = join_clause(mfu, paren(translate(CTX, "capped")))
+            capped_rows = True
         failed = ",".join(r.id for r in p.evaluation.failed_rules) or "-"  # the Evaluation's (parity16)
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), _framework_name(p.framework, method), str(p.tp),
                      str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),

@@ -254,7 +254,10 @@ class Evaluation:
         }.get(c.get("fallback") or "", QT_TRANSLATE_NOOP(
             CTX, "modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and "
                  "costed at {ceil:.1%}"))
-        modelled = self.mfu_modelled
+        # the figure the ceiling bounds (advisor.capped, _graded): an RL plan's training passes, not its whole step
+        # with the rollouts ("modelled 29%, above the best published 52%" read as a contradiction; review17)
+        tm = self.time_modelled
+        modelled = float(tm.mfu if tm.mfu_training is None else tm.mfu_training)
         if advisormod.ceiling_is_hfu(c) and not c.get("fallback"):  # compared on the HFU (advisor.ceiling_figure)
             text = QT_TRANSLATE_NOOP(
                 CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best "
@@ -1035,13 +1038,8 @@ def _point_miss(c: Any, days: float, cost: float | None, currency: str) -> dict:
 
 
 def _ceiling_of(s: Scenario, r: Any) -> dict | None:
-    """The MFU ceiling that applies to this plan (core/advisor.py), or None."""
-    if not advisormod.ceiling_applies(s, r.gpu.id):
-        return None
-    from .frameworks import engine_of
-
-    return advisormod.mfu_ceiling(r.gpu.id, engine_of(s.training.framework), float(r.params.total),
-                                  str(s.training.precision))
+    """The MFU ceiling that applies to this plan (core/advisor.py), or None: the search's (advisor.ceiling_run)."""
+    return advisormod.ceiling_run(s, r.gpu.id, float(r.params.total))
 
 
 def _risk(c: Any, days_band: Any, cost_band: Any) -> bool | None:

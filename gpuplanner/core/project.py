@@ -579,6 +579,12 @@ class ProjectBudget:
         return 0.0 if self.far_end is None else max(0.0, self.far_end - self.budget)
 
     @property
+    def within(self) -> bool:
+        """The far end is known and within the budget: what the views colour by (green, else red) and the JSON's
+        ``within`` (one rule for the CLI, the Project page and the PDF; review17)."""
+        return self.far_end is not None and self.over_by <= 0
+
+    @property
     def cut(self) -> PhaseBudget | None:
         if self.over_by <= 0:
             return None
@@ -623,7 +629,7 @@ class ProjectBudget:
     def to_json(self) -> dict:
         c = self.cut
         return {"budget": self.budget, "total": self.total, "total_far_end": self.far_end, "over_by": self.over_by,
-                "within": self.over_by <= 0 and self.far_end is not None, "cut": None if c is None else c.name,
+                "within": self.within, "cut": None if c is None else c.name,
                 "phases": [{"name": p.name, "cost": p.cost, "far_end": p.far_end} for p in self.phases],
                 "lines": [m.render() for m in self.lines()]}
 

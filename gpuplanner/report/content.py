@@ -27,7 +27,7 @@ from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.evaluate import PlanFigures
-from ..core.serving_facts import first_token_line, load_latency_line, offline_line
+from ..core.serving_facts import serving_lines
 from ..core.messages import Msg, deadline_msgs, elapsed_msgs
 
 CTX = "Report"
@@ -257,8 +257,10 @@ def project_info(result) -> ProjectInfo:
             s = p.serving
             detail = {"what": "serving", "tp": s.tp, "replicas": s.replicas, "batch": s.batch_per_replica,
                       "users": s.concurrency, "tps": s.tokens_per_s_per_gpu, "precision": s.precision,
-                      "per_m": p.cost_per_million_tokens, "first_token": first_token_line(s),
-                      "under_load": load_latency_line(s), "offline": offline_line(s)}
+                      "per_m": p.cost_per_million_tokens,
+                      # the first token, the p95 latencies under load, an offline target's sizing: the lines the CLI
+                      # and the Project page print (core.serving_facts.serving_lines, one list for the three)
+                      "lines": serving_lines(s)}
         elif p.cpu is not None:
             detail = {"what": "cpu", "gb": p.cpu.data_gb, "core_hours": p.cpu.core_hours}
         elif p.evaluation is not None:
@@ -283,8 +285,7 @@ def project_info(result) -> ProjectInfo:
                        rent_vs_build=None if result.rent_vs_build is None else Text.of(result.rent_vs_build.sentence),
                        main_phase=result.main_phase, what_if=wis, messages=msgs,
                        budget=[] if result.budget is None else [Text.of(m) for m in result.budget.lines()],
-                       over_budget=result.budget is not None and (result.budget.over_by > 0
-                                                                  or result.budget.far_end is None))
+                       over_budget=result.budget is not None and not result.budget.within)
 
 
 @dataclass

@@ -1162,11 +1162,8 @@ def _serving_detail(d: dict, cur: str) -> str:
     if d.get("per_m") is not None:
         extra = format_clauses([extra, translate("Report", "{price} per million tokens").format(
             price=fmt_price(d["per_m"], cur))])
-    if d.get("first_token") is not None:  # the CLI's and the Project page's sentence (core.serving_facts)
-        extra = format_clauses([extra, tr_text(d["first_token"])])
-    for key in ("under_load", "offline"):  # p95 latencies under load, an offline target's sizing (issue 35 r17)
-        if d.get(key) is not None:
-            extra = format_clauses([extra, tr_text(d[key])])
+    for line in d.get("lines", ()):  # the CLI's and the Project page's sentences (core.serving_facts.serving_lines)
+        extra = format_clauses([extra, tr_text(line)])
     return extra
 
 

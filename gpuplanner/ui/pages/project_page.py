@@ -61,15 +61,6 @@ def serving_first_token_lines(s) -> list[str]:
     return [tr_msg(m) for m in serving_lines(s)]
 
 
-def serving_first_token_line(s) -> str:
-    """A serving phase's engine, KV cache per GPU and idle replica's first token, read from its
-    core.inference.ServingSize: the sentence ``gpuplanner project`` and the PDF print
-    (``core.serving_facts.first_token_line``; issue 35 r11 parity11: the window showed none of it)."""
-    from gpuplanner.core.serving_facts import first_token_line
-
-    return tr_msg(first_token_line(s))
-
-
 def serving_throughput_line(s, cost_per_million_tokens: float | None, currency: str) -> str:
     """A serving phase's "serving: TP …, … tokens/s per GPU (…), … per million tokens" line, read from its
     core.inference.ServingSize and the phase's price per million tokens: the line ``gpuplanner project`` prints
@@ -927,7 +918,7 @@ class ProjectPage(BasePage):
             return
         lines = [_tr_msg(m) for m in b.lines()]
         self.budget.setText("\n".join([lines[0]] + [f"• {x}" for x in lines[1:]]))
-        self.budget.setStyleSheet("color: #b00020;" if b.over_by > 0 or b.far_end is None else "color: #1b5e20;")
+        self.budget.setStyleSheet("color: #1b5e20;" if b.within else "color: #b00020;")
 
     def show_result(self) -> None:
         res = self.result
