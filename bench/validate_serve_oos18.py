@@ -71,27 +71,44 @@ def model(name):
     return _MODELS[name]
 
 
-def predict(p, g, tp, eng, rate, e2e_ms):
-    """(TPOT s, TTFT s, batch) at the row's load."""
-    m, gpu, run = model(p), get_gpu(g), RUN[eng]
-    b = rate * e2e_ms / 1e3
+def _step_s(m, gpu, tp, run, b):
     ctx = inf.held_context(PROMPT, OUTPUT, "sharegpt")
-    step = run["host_step"] * inf.decode_step_s(
+    return run["host_step"] * inf.decode_step_s(
         m, gpu, precision="bf16", kv_bytes=inf.KV_BYTES["bf16"], batch=b, context=ctx, tp=tp,
         eff=inf.ServingEfficiency(), loop=run["loop"], steps_per_schedule=run["steps_per_schedule"])[0]
-    pre = run["host_step"] * inf.prefill_s(m, gpu, precision="bf16", prompt=PROMPT, tp=tp, eff=inf.ServingEfficiency(),
-                                           rows=inf.token_budget(eng, gpu)[0], engine=eng)
-    tpot = step / max(1e-9, 1.0 - rate * pre)
-    ttft = inf.time_to_first_token_s(m, gpu, prompt_tokens=PROMPT, precision="bf16", tp=tp, loop=run["loop"],
-                                     engine=eng) + 0.5 * step
-    return tpot, ttft, b
 
 
-def rows():
+def predict(p, g, tp, eng, rate, e2e_ms, after=False):
+    """(TPOT s, TTFT s, batch) at the row's load. ``after``: this round's mechanisms —
+    * the prompts run as a prefill forward of their own (SGLang: ``inf.SEPARATE_PREFILL_ENGINES``; vLLM 0.6 with
+      chunked prefill off at ``--max_model_len 4096``: ``_schedule_default``), :func:`inf.separate_prefill_step_s` of
+      the prompts arriving per decode step, ``rate × TPOT`` (solved by iteration);
+    * a new request waits for the pass in flight: half of ``--num-scheduler-steps`` decode steps under vLLM's
+      multi-step scheduling (the scheduler runs once per pass; 1 step for SGLang)."""
+    m, gpu, run = model(p), get_gpu(g), RUN[eng]
+    b = rate * e2e_ms / 1e3
+    step = _step_s(m, gpu, tp, run, b)
+    idle = inf.time_to_first_token_s(m, gpu, prompt_tokens=PROMPT, precision="bf16", tp=tp, loop=run["loop"],
+                                     engine=eng)
+    if not after:
+        pre = run["host_step"] * inf.prefill_s(m, gpu, precision="bf16", prompt=PROMPT, tp=tp,
+                                               eff=inf.ServingEfficiency(), rows=inf.token_budget(eng, gpu)[0],
+                                               engine=eng)
+        return step / max(1e-9, 1.0 - rate * pre), idle + 0.5 * step, b
+    chunk = inf.prefill_chunk_tokens(eng, gpu) if eng == "sglang" else inf.vllm_v0_budget(4096)[0]
+    tpot = step
+    for _ in range(50):
+        tpot = step + run["host_step"] * inf.separate_prefill_step_s(
+            m, gpu, precision="bf16", prompt=PROMPT, arrivals=rate * tpot, tp=tp, eff=inf.ServingEfficiency(),
+            chunk=chunk, engine=eng)
+    return tpot, idle + 0.5 * run["steps_per_schedule"] * step, b
+
+
+def rows(after=False):
     """[(category, group, label, published ms, predicted ms)]"""
     out = []
     for p, g, tp, eng, rate, e2e, ttft, tpot in ROWS:
-        t_pred, f_pred, b = predict(p, g, tp, eng, rate, e2e)
+        t_pred, f_pred, b = predict(p, g, tp, eng, rate, e2e, after)
         lab = f"{SRC} {eng} {p} {g} TP{tp} rate {rate} (b {b:.1f})"
         out.append(("fixed load TPOT", f"TPOT {eng}", lab, tpot, t_pred * 1e3))
         out.append(("fixed load TTFT", f"TTFT {eng}", lab, ttft, f_pred * 1e3))
@@ -121,13 +138,16 @@ def group_stats(rs):
 
 
 def main(argv):
-    rs = rows()
-    print("set | rows | median |err| % | p90 % | signed median %")
-    for k, (n, med, p9, sm) in group_stats(rs).items():
-        print(f"{k} | {n} | {med:.1f} | {p9:.1f} | {sm:+.1f}")
+    before, after = rows(), rows(after=True)
+    sb, sa = group_stats(before), group_stats(after)
+    print("set | rows | before: median |err| % / p90 % (signed median %) | after: the same")
+    for k in sb:
+        (n, med, p9, sm), (_, med2, p92, sm2) = sb[k], sa[k]
+        print(f"{k} | {n} | {med:.1f} / {p9:.1f} ({sm:+.1f}) | {med2:.1f} / {p92:.1f} ({sm2:+.1f})")
     if "--rows" in argv:
-        for cat, _, lab, pub, pred in rs:
-            print(f"{cat}: {lab}: published {pub:.2f} ms, predicted {pred:.2f} ms, err {err(pub, pred) * 100:+.1f}%")
+        for (cat, _, lab, pub, pred), (*_, pred2) in zip(before, after):
+            print(f"{cat}: {lab}: published {pub:.2f} ms, before {pred:.2f} ({err(pub, pred) * 100:+.1f}%), "
+                  f"after {pred2:.2f} ({err(pub, pred2) * 100:+.1f}%)")
 
 
 if __name__ == "__main__":
