@@ -313,6 +313,36 @@ class ReplicaPoint:
     memory_per_gpu_gib: float  # weights + KV cache at this batch + reserve, per card
 
 
+#: Issue 35 round 18 (servoos18): engines whose default scheduler runs new prompts' prefill as a forward of its own,
+#: never inside a decode step. SGLang: ``Scheduler.get_next_batch_to_run`` builds a prefill batch first and runs it
+#: alone ("Run prefill first if possible": ``ret = new_batch``; the decode batch runs only when no prefill is waiting),
+#: unless ``--enable-mixed-chunk`` (``ServerArgs.enable_mixed_chunk = False``; sgl-project/sglang
+#: ``python/sglang/srt/managers/scheduler.py``, ``server_args.py``). vLLM V1 and TensorRT-LLM's in-flight batching put
+#: the prompt tokens into the decode step, whose weight read they share (:func:`prefill_s`). vLLM V0 without chunked
+#: prefill did the same as SGLang (``vllm/core/scheduler.py`` ``_schedule_default``: "Don't schedule decodes if prefills
+#: are scheduled"); V0 is not an engine the planner sizes, only a bench mapping (bench/validate_serve_oos18.py).
+SEPARATE_PREFILL_ENGINES = ("sglang",)
+
+
+def separate_prefill_step_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, arrivals: float, tp: int,
+                            eff: ServingEfficiency, chunk: int | None, attn_precision: str | None = None,
+                            engine: str | None = None) -> float:
+    """GPU seconds of prefill per decode step of an engine that runs prefill as a forward of its own
+    (:data:`SEPARATE_PREFILL_ENGINES`), when ``arrivals`` prompts of ``prompt`` tokens join per decode step. The prompts
+    that arrive during one step wait for the next forward and run in it together, up to the engine's ``chunk`` tokens
+    a forward (SGLang's ``chunked_prefill_size``): ``arrivals·P / chunk`` forwards a step when the budget binds, else
+    one forward every ``1/arrivals`` steps (at most one a step). Each forward reads the weights itself and launches
+    its kernels (:func:`_prefill_step_s`, an idle replica's first forward of that many tokens), so at a light load —
+    fewer than one prompt a step — every prompt pays a whole weight read, where a prompt mixed into the decode step
+    pays none. Chunks' attention to the earlier chunks is left out (prompts under the budget have none)."""
+    tokens = max(float(arrivals), 0.0) * max(float(prompt), 1.0)
+    if tokens <= 0:
+        return 0.0
+    forwards = max(min(float(arrivals), 1.0), tokens / float(chunk) if chunk else 0.0)
+    return forwards * _prefill_step_s(m, gpu, precision=precision, tokens=tokens / forwards, prior=0.0, tp=tp, eff=eff,
+                                      attn_precision=attn_precision, engine=engine)
+
+
 #: Datacenter boards with GDDR memory rather than HBM (NVIDIA L40S, L40 and L20 datasheets: 48 GB GDDR6); consumer
 #: and workstation cards are GDDR too. GDDR cards reach a larger share of their bandwidth when decoding at batch 1:
 #: llama.cpp's batch-1 F16 generation (XiongjieDai/GPU-Benchmarks-on-LLM-Inference, README, May 2024; weights ÷
@@ -1362,6 +1392,14 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
                     rows=token_budget(engine, gpu)[0], attn_precision=attention_precision(precision, kv_precision),
                     engine=engine)
+    own = engine in SEPARATE_PREFILL_ENGINES  # issue 35 r18 (servoos18): SGLang's prefill is a forward of its own
+
+    def stall(n: float) -> float:  # prefill seconds a decode step carries at batch n
+        if not own:
+            return n * pre / max(output, 1.0)
+        return separate_prefill_step_s(m, gpu, precision=precision, prompt=prompt, arrivals=n / max(output, 1.0),
+                                       tp=tp, eff=eff, chunk=prefill_chunk_tokens(engine, gpu),
+                                       attn_precision=attention_precision(precision, kv_precision), engine=engine)
     tile = dense_tile_rows(engine, gpu, precision, m)  # issue 35 round 11 (gemmtile11)
     pad = block_tile_rows(engine, gpu, precision, m)  # issue 35 round 15 (h20dec15)
     if tokens_per_s_per_user:
@@ -1372,7 +1410,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
             mid = (lo + hi + 1) // 2
             t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=mid, context=context, tp=tp, eff=eff,
                                  loop=ENGINE_LOOP[engine], tile_rows=tile, pad_rows=pad)
-            if t + mid * pre / max(output, 1.0) <= target:
+            if t + stall(mid) <= target:
                 lo = mid
             else:
                 hi = mid - 1
@@ -1382,7 +1420,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff,
                              loop=ENGINE_LOOP[engine], tile_rows=tile,
                              pad_rows=pad)  # the engine's host work per step (round 6)
-    tps = b / (t + b * pre / max(output, 1.0))
+    tps = b / (t + stall(b))
+    pre = stall(b) * max(output, 1.0) / b if own else pre  # per request, as load_latency reads it
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
            + engine_reserved_bytes(m, gpu, tp, engine, built)) / GIB
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
