@@ -1559,10 +1559,12 @@ def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str) -> str:
     args.update(tie=CHEAPEST_TIE, cost=float(cat["cost"][anchor]), cur=cur, span=elapsed_msg(days))
     if gap < 0:  # cheaper than a plan ranked above it, inside the tie: the faster ranks first
         return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of "
-                                      "the cheapest plan ({cost:,.0f} {cur}, {span}), a difference the estimate "
+                                      "the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}), a difference "
+                                      "the estimate "
                                       "cannot tell apart, so the faster ranks first.")
     args.update(gap=max(gap, 0.001))  # under 0.1% reads "0.1%", never "0.0% dearer"
-    return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} dearer than the cheapest plan ({cost:,.0f} {cur}, {span}); "
+    return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} dearer than the cheapest plan it is ranked with ({cost:,.0f} "
+                                  "{cur}, {span}); "
                                   "plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by "
                                   "time among them.")
 

@@ -99,7 +99,7 @@ def test_plans_page_lines_are_the_clis(case, make_window, qtbot, tmp_path, capsy
 def test_plans_page_rules_table_has_the_class_poor_line(make_window, qtbot, tmp_path, capsys):
     """#1 on 8 × H20: the rules table's mfu_grade line is ``plan --json``'s rule message, and the MFU cell's grade is
     its grade."""
-    plans, _text, doc = _plans_text(P._doc(P.POOR), tmp_path, capsys)
+    plans, _text, doc = _plans_text(P._poor_doc(), tmp_path, capsys)  # narrowed to the H20 (advice18)
     ((row, details),) = _details(make_window, qtbot, doc, n=1)
     p = plans[0]
     assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"]) == ("h20-96gb", p["num_gpus"])

@@ -4772,6 +4772,14 @@
         <translation>排第 {n}：满足约束的方案中没有一个是按组网服务器的报价计价的，所以按目标最好的排在最前，但它的价格不含节点之间的网络（规划规则“多机价格来自组网报价”）。</translation>
     </message>
     <message>
+        <source>Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}), a difference the estimate cannot tell apart, so the faster ranks first.</source>
+        <translation>排第 {n}：比排在它前面的某个方案便宜，但两者的费用都在与它一同排序的方案中最便宜者（{cost:,.0f} {cur}，{span}）的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较快的排在前面。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: {gap:.1%} dearer than the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by time among them.</source>
+        <translation>排第 {n}：比与它一同排序的方案中最便宜者（{cost:,.0f} {cur}，{span}）贵 {gap:.1%}；费用与它相差 {tie:.0%} 以内的方案按估算同样便宜，因此在这些方案中按时间排序。</translation>
+    </message>
+    <message>
         <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {span}, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
         <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{span}，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
     </message>
@@ -4910,14 +4918,6 @@
     <message>
         <source>selective, {modules}</source>
         <translation>选择性（{modules}）</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of the cheapest plan ({cost:,.0f} {cur}, {span}), a difference the estimate cannot tell apart, so the faster ranks first.</source>
-        <translation>排第 {n}：比排在它前面的某个方案便宜，但两者的费用都在最便宜方案（{cost:,.0f} {cur}，{span}）的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较快的排在前面。</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: {gap:.1%} dearer than the cheapest plan ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by time among them.</source>
-        <translation>排第 {n}：比最便宜的方案（{cost:,.0f} {cur}，{span}）贵 {gap:.1%}；费用与它相差 {tie:.0%} 以内的方案按估算同样便宜，因此在这些方案中按时间排序。</translation>
     </message>
     <message>
         <source>Every plan that meets the constraints is graded poor (an MFU below its card class&apos;s poor line: 30% on mainstream GPUs): check the interconnect and the layout.</source>
