@@ -4617,8 +4617,6 @@ def contention_rate_share(dp_bw, intra_bus, ops=_ScalarOps):
     return ops.minimum(dp_bw / ops.maximum(intra_bus, 1.0), 1.0)
 
 
-# long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
-#   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def lora_gemm_roofline(lay: dict, rate16, mem_bw, rate32):
     """The correction to the compute line for the LoRA adapters' rank-wide GEMMs, per token (seconds, ≤ 0 on the
     16-bit path). Their FLOPs (``lora_flops_tok``) are in the linears' time at ``rate16`` (the matmul efficiency × the
@@ -4647,6 +4645,8 @@ def lora_gemm_roofline(lay: dict, rate16, mem_bw, rate32):
     return ops.where(fp32, ops.maximum(t32 - 2.0 * t_bytes, 0.0) - t16, -ops.minimum(t_bytes, t16))
 
 
+# long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
+#   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
     lay: dict,
     *,
