@@ -4626,8 +4626,8 @@ def lora_gemm_roofline(lay: dict, rate16, mem_bw, rate32):
     PEFT's fp32 adapters without autocast (``lora_fp32_gemm``: ``training.mixed_precision_off``;
     :data:`flops.LORA_NO_AUTOCAST_OUT_FWD`) run ``lora_A``/``lora_B`` as fp32 ``F.linear``: PyTorch has kept TF32 off
     for matmuls by default since 1.12 (``torch.backends.cuda.matmul.allow_tf32 = False``; PyTorch docs, notes/cuda,
-    "TensorFloat-32 (TF32) on Ampere (and later) devices", https://pytorch.org/docs/stable/notes/cuda.html#tf32-on-ampere;
-    the HF Trainer's ``tf32`` defaults to None, "let PyTorch decide", transformers PR #14606), so cuBLAS runs them as
+    "TensorFloat-32 (TF32) on Ampere (and later) devices",
+    https://pytorch.org/docs/stable/notes/cuda.html#tensorfloat-32-tf32-on-ampere-and-later-devices; the HF Trainer's ``tf32`` defaults to None, "let PyTorch decide", transformers PR #14606), so cuBLAS runs them as
     SGEMM on the CUDA cores at the card's FP32 rate ``rate32`` (the catalog's dense FP32 TFLOPS × the layer's shape
     factor ``size`` × the model-parallel width; nothing for the tensor-core efficiency: the same docs time a
     10,240² fp32 matmul at 0.11 s on GA100, 2 · 10,240³ / 0.11 = 19.5 TFLOPS, the A100's datasheet FP32 peak). Their
