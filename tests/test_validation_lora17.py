@@ -39,7 +39,7 @@ def test_entry_differs_only_in_the_switch():
 def test_one_gpu_cost_of_no_autocast_matches_the_published_pair(res):
     """One GPU: the run without --bf16 is 0.146 s (b4) and 0.298 s (b8) a step slower; the model's fp32 path
     (ftoos17's 42 B a token and adapted element; the rank-16 fp32 GEMMs stay memory-bound) gives 0.156 / 0.311:
-    within 10%. Had the fp32 GEMMs run at half the FP32 peak, the model would add ~0.04 s more at b4 (0.196 s)."""
+    within 10%. Had the fp32 GEMMs run at half the FP32 peak, the model would add ~0.05 s more at b4 (0.20 s)."""
     one = [(pub, pred, o, po) for rid, pub, pred, o, po in res if rid.endswith("× 1 GPU")]
     assert len(one) == 2
     for pub, pred, o, po in one:
