@@ -6,15 +6,20 @@ Before entering the source I grepped ``bench/``, ``tests/``, ``docs/``, ``gpupla
 ``a100_80gb_granite``, ``PowerLM`` and the figures: no row is held. ftoos16 / memoos16 entered the same harness's
 ``refs/a100_80gb.csv`` (Mistral / Mixtral / Llama-2-70B); this is its sibling table for IBM's PowerLM-3B.
 
-Source: foundation-model-stack/fms-acceleration ``scripts/benchmarks/refs/a100_80gb_granite.csv`` at ff14d4f
-(2024-10-01, "Update Benchmarks and Documentation for GraniteCausalLM (#86)"; unchanged at HEAD 876e2ed6), run with
-``refs/requirements_granite.txt`` (fc78b55): torch 2.4.1, transformers 4.45.2, peft 0.12.0, accelerate 0.34.2,
-bitsandbytes 0.43.3, flash-attn 2.6.3, trl at git 9b80f3d. Settings, read at ff14d4f:
+Source: foundation-model-stack/fms-acceleration ``scripts/benchmarks/refs/a100_80gb_granite.csv`` as regenerated at
+fc78b55 (2024-10-18, "Fix Low CPU Memory Mode Issues for Quantized Peft (#90)"; first added at ff14d4f with other
+figures; the fc78b55 figures are unchanged at HEAD 876e2ed6), run with ``refs/requirements_granite.txt`` (fc78b55):
+torch 2.4.1, transformers 4.45.2, peft 0.12.0, accelerate 0.34.2, bitsandbytes 0.43.3, flash-attn 2.6.3, trl at git
+9b80f3d. Settings:
 
-* ``scripts/benchmarks/scenarios-granite.yaml``: "full-finetuning" and "standard-peft" with no ``framework_config``
-  (``torch_dtype: bfloat16``, no ``bf16`` flag: pure bf16, AdamW on bf16 parameters); "standard-peft" and
-  "baseline-peft-bnb": LoRA r 16, alpha 16, dropout 0.1 on q/k/v/o; "baseline-peft-bnb" adds ``bf16: True`` and the
-  bitsandbytes NF4 loader (the tool's QLoRA), as in ftoos16.
+* the CSV's own ``bf16`` column (fc78b55; ``display_bench_results.py`` writes every argument that varies between
+  rows): empty on the "full-finetuning" and "standard-peft" rows (no ``framework_config``; ``torch_dtype:
+  bfloat16``, no ``bf16`` flag: pure bf16, AdamW on bf16 parameters), ``True`` on "baseline-peft-bnb" (the
+  bitsandbytes NF4 loader, the tool's QLoRA, as in ftoos16). LoRA r 16, alpha 16, dropout 0.1 on q/k/v/o. (Issue 35
+  round 17, lora17: ``scenarios-granite.yaml`` at ff14d4f and fc78b55 lists ``bf16: True`` under "standard-peft" and
+  "full-finetuning" too, so the runs did not come from that file; ff14d4f also added PowerLM-3B to
+  ``scenarios.yaml``, whose "standard-peft" has no ``bf16``. The CSV is the run's record, so it decides; ff14d4f's
+  first CSV, 2024-10-01, had no ``bf16`` column at all: every row then carried the same value.)
 * ``defaults.yaml`` / ``benchmark.py`` / ``accelerate.yaml``: as ftoos16 (flash attention, reentrant gradient
   checkpointing, accumulation 1, 100 steps, packed 4,096-token rows, per-device batch = effective / GPUs, FSDP1
   FULL_SHARD on 2 GPUs through Accelerate, ``mixed_precision: 'no'``). ``train_runtime`` / 100 = s/step;
@@ -49,8 +54,9 @@ for _p in (str(ROOT), str(ROOT / "bench")):
 import validate_ft_oos16 as v16  # noqa: E402
 import validate_ft_tools as vft  # noqa: E402
 
-SRC = ("foundation-model-stack/fms-acceleration scripts/benchmarks/refs/a100_80gb_granite.csv @ff14d4f (A100-80GB; "
-       "torch 2.4.1, transformers 4.45.2, peft 0.12.0, accelerate 0.34.2), with scenarios-granite.yaml, defaults.yaml, "
+SRC = ("foundation-model-stack/fms-acceleration scripts/benchmarks/refs/a100_80gb_granite.csv @fc78b55 (A100-80GB; "
+       "torch 2.4.1, transformers 4.45.2, peft 0.12.0, accelerate 0.34.2; bf16 per row from its own column), "
+       "with defaults.yaml, "
        "accelerate.yaml and benchmark.py")
 STEPS, SEQ = v16.STEPS, v16.SEQ
 #: PowerLM-3B, arXiv 2408.13359 Table 4; vocabulary and tying ASSUMED (checked against the full rows, docstring)

@@ -327,8 +327,8 @@ QLORA_CLONE_OUT = 2.0
 #: the scaling's backward (read 2, write 2) and ``lora_B``'s dgrad and wgrad reading the fp32 gradient (2 + 2): 14
 #: fan_out instead of :data:`LORA_BWD_OUT` 4, +10; on the input side ``lora_A`` writes an fp32 input gradient and its
 #: wgrad reads the fp32 x (+1, +1) but no autocast cast's backward (3 instead of 6): −1 fan_in. The rank-wide GEMMs
-#: also run in fp32 (torch's default ``allow_tf32 = False`` for matmuls): not priced (their FLOPs stay at the 16-bit
-#: rate; issue 35 round 17, ftoos17, left out).
+#: also run in fp32 (torch's default ``allow_tf32 = False`` for matmuls): SGEMM at the card's FP32 rate, against
+#: these fp32 operands (``timing.lora_gemm_roofline``; issue 35 round 17, lora17).
 LORA_NO_AUTOCAST_IN_FWD, LORA_NO_AUTOCAST_IN_BWD = -2.0, -1.0
 LORA_NO_AUTOCAST_OUT_FWD, LORA_NO_AUTOCAST_OUT_BWD = 8.0, 10.0
 #: The rank-wide adapter GEMMs' own operands, 16-bit elements per token and adapted linear (a part of

@@ -860,6 +860,7 @@ class GpuTimeFacts:
     host_link_gbs: float = 32.0  # PCIe x16 to the host CPU, one way (CPU offload: offload_seconds)
     host_cpu_factor: float = 1.0  # the host CPU's per-op issue time against an x86 server's (HOST_CPU_FACTOR)
     sm_ghz: float = 0.0  # SM count x clock (1e9 SM cycles per second; sm_cycle_rate), 0 when unknown
+    fp32_tflops: float = 0.0  # dense FP32 (non-tensor) TFLOPS from the catalog, 0 when unknown (lora_gemm_roofline)
     architecture: str | None = None  # a user-entered GPU's declared generation (gpu_generation)
 
     def kwargs(self, precision: str) -> dict:
@@ -869,7 +870,7 @@ class GpuTimeFacts:
             gen_efficiency=self.gen_efficiency * (FP8_EFFICIENCY_RATIO if precision == "fp8" else 1.0),
             intra_busbw_gbs=self.intra_busbw_gbs, intra_p2p_gbs=self.intra_p2p_gbs,
             nic_gbs_per_gpu=self.nic_gbs_per_gpu, host_link_gbs=self.host_link_gbs,
-            host_cpu_factor=self.host_cpu_factor, sm_ghz=self.sm_ghz,
+            host_cpu_factor=self.host_cpu_factor, sm_ghz=self.sm_ghz, fp32_tflops=self.fp32_tflops,
         )
 
 
@@ -1003,6 +1004,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
         host_cpu_factor=host_cpu_factor(g.id),
         sm_ghz=sm_cycle_rate(g) * sustained_clock_ratio(g) / 1e9, architecture=getattr(g, "architecture", None),
+        fp32_tflops=float(getattr(g, "fp32_tflops", None) or 0.0),
     )
 
 
@@ -1686,7 +1688,8 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
                  "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs",
-                 "vllm_profile_tokens", "vllm_nvlink", "host_link_gbs", "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
+                 "vllm_profile_tokens", "vllm_nvlink", "host_link_gbs", "host_cpu_factor", "sm_ghz", "attn_bwd_factor",
+                 "fp32_tflops")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -2433,7 +2436,8 @@ def time_layout(
     off["lora_sp_n"] = lora_sp_n + 0.0 * tp
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
+        "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok,
+        "lora_fp32_gemm": fp32_path if lora else False, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
@@ -4660,6 +4664,34 @@ def contention_rate_share(dp_bw, intra_bus, ops=_ScalarOps):
     return ops.minimum(dp_bw / ops.maximum(intra_bus, 1.0), 1.0)
 
 
+def lora_gemm_roofline(lay: dict, rate16, mem_bw, rate32):
+    """The correction to the compute line for the LoRA adapters' rank-wide GEMMs, per token (seconds, ≤ 0 on the
+    16-bit path). Their FLOPs (``lora_flops_tok``) are in the linears' time at ``rate16`` (the matmul efficiency × the
+    16-bit peak × the model-parallel width) and their operands (``lora_gemm_tok``, 16-bit bytes) in the memory line:
+    a kernel takes the longer of the two (roofline, :data:`flops.LORA_GEMM_FWD`), so the shorter is taken back.
+
+    PEFT's fp32 adapters without autocast (``lora_fp32_gemm``: ``training.mixed_precision_off``;
+    :data:`flops.LORA_NO_AUTOCAST_OUT_FWD`) run ``lora_A``/``lora_B`` as fp32 ``F.linear``: PyTorch has kept TF32 off
+    for matmuls by default since 1.12 (``torch.backends.cuda.matmul.allow_tf32 = False``; PyTorch docs, notes/cuda,
+    "TensorFloat-32 (TF32) on Ampere (and later) devices",
+    https://pytorch.org/docs/stable/notes/cuda.html#tensorfloat-32-tf32-on-ampere-and-later-devices; the HF Trainer's ``tf32`` defaults to None, "let PyTorch decide", transformers PR #14606), so cuBLAS runs them as
+    SGEMM on the CUDA cores at the card's FP32 rate ``rate32`` (the catalog's dense FP32 TFLOPS × the layer's shape
+    factor ``size`` × the model-parallel width; nothing for the tensor-core efficiency: the same docs time a
+    10,240² fp32 matmul at 0.11 s on GA100, 2 · 10,240³ / 0.11 = 19.5 TFLOPS, the A100's datasheet FP32 peak). Their
+    operands are fp32 there (``LORA_NO_AUTOCAST_*`` counts them in the memory line at 4 bytes: 2 × ``lora_gemm_tok``),
+    so the kernel takes max(bytes / HBM, FLOPs / ``rate32``): the 16-bit FLOP time is taken back in full and only
+    the FP32 FLOP time's excess over the bytes is added. Hand check (PowerLM-3B q/k/v/o, r 16, A100): 2·r = 32 FLOPs
+    per fp32 element moved, 8 FLOPs a byte, under the A100's 19.5e12 / (2.039e12 × 0.8) = 12: memory-bound as fp32
+    too at r 16 on a large batch; compute-bound from r ≈ 24, or at small shape factors. An unknown FP32 rate
+    (``rate32`` 0) keeps the 16-bit pricing."""
+    ops = lay["ops"]
+    t_bytes = lay.get("lora_gemm_tok", 0.0) / mem_bw
+    t16 = lay.get("lora_flops_tok", 0.0) / rate16
+    fp32 = lay.get("lora_fp32_gemm", False) & (ops.f(rate32) > 0.0)
+    t32 = lay.get("lora_flops_tok", 0.0) / ops.maximum(ops.f(rate32), 1.0)
+    return ops.where(fp32, ops.maximum(t32 - 2.0 * t_bytes, 0.0) - t16, -ops.minimum(t_bytes, t16))
+
+
 # long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
 #   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
@@ -4682,6 +4714,7 @@ def time_gpu(
     host_cpu_factor=1.0,
     sm_ghz=0.0,
     attn_bwd_factor=None,
+    fp32_tflops=0.0,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -4736,9 +4769,9 @@ def time_gpu(
                           t_layers_tok * lay["pp_last_layers"] + t_head_tok * lay["pp_head_stage"])
     t_compute_tok = t_stage_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     # the LoRA adapters' rank-wide GEMMs are in both t_lin_tok (FLOPs) and t_mem_tok (bytes): each runs at the longer
-    # of the two (roofline, flops.LORA_GEMM_FWD), so the shorter is taken back (the compute line, not the LoRA line)
-    t_compute_tok = t_compute_tok - minimum(lay.get("lora_gemm_tok", 0.0) / mem_bw, lay.get("lora_flops_tok", 0.0) / (
-        eff * peak * lay["fp8_gemm_scale"]) / mp)
+    # of the two (roofline, flops.LORA_GEMM_FWD; lora_gemm_roofline), taken back from the compute line
+    t_compute_tok = t_compute_tok + lora_gemm_roofline(lay, eff * peak * lay["fp8_gemm_scale"] * mp, mem_bw,
+                                                       f64(fp32_tflops) * 1e12 * size * mp)
     # the other stages wait for the slowest one: named apart, in the pipeline's part of the step
     pp_imb_mb = maximum(t_stage_tok - t_flops_tok, 0.0) / mp * mbs * s
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
