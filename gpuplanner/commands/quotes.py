@@ -9,7 +9,8 @@ vendors' stored quotes, keeping the others); ``--rfq`` writes the one-page reque
 
 ``--json`` prints ``{"plan": {...}, "vendors": [{"provider", "rank", "total", "total_band", "breakdown":
 {"compute", "storage", "egress", "setup", "migration"}, "billing": {"unit", "price", "billed", "instances",
-"break_even_hours_per_week", "break_even_against"}, "network_check", "unanswered", "risks", "reasons"}, ...],
+"combination" (where the vendor's offers bill together: [{"unit", "price", "periods"|"card_hours"}, ...], longest
+period first, as the plan bills its prices), "break_even_hours_per_week", "break_even_against"}, "network_check", "unanswered", "risks", "reasons"}, ...],
 "ranking": [provider, ...]}``.
 
 ``gpuplanner quotes --template xlsx|csv -o quotes.xlsx [--lang zh_CN]`` writes the documented blank sheet.

@@ -544,21 +544,111 @@ class RentalArrays:
         return np.take_along_axis(self.calendar_hours, self.best[None, :], 0)[0]
 
 
+@dataclass(slots=True, frozen=True)
+class PeriodMix:
+    """The cheapest combination of a rental's periods covering a job's calendar hours (:func:`cheapest_periods`):
+    whole months, weeks and days, and hours on a per-hour price; ``cost`` their sum (arrays, one per job)."""
+
+    months: np.ndarray
+    weeks: np.ndarray
+    days: np.ndarray
+    hours: np.ndarray
+    cost: np.ndarray
+
+
+#: a day, a week and a month in hours: each divides the month and the week by whole days (30 = 1 month, 7 = 1 week)
+PERIOD_HOURS = (HOURS_PER_MONTH, HOURS_PER_WEEK, 24.0)
+
+
+def _times(count, price):
+    """``count × price`` where a price that is not offered (inf) costs nothing at a count of 0."""
+    with np.errstate(invalid="ignore"):
+        return np.where(count > 0, count * price, 0.0)
+
+
+def _days_then_hours(x, day, hour):
+    """The cheapest covers of ``x`` ≥ 0 hours (rows × jobs) by whole days and hours (a per-hour price bills what is
+    held), stacked as rows: all hours, whole days and the rest in hours, one more day (only those the sheet prices).
+    Exact: ``d·day + hour·(x − 24d)`` is linear in ``d`` up to ``x/24`` and rises past it, so its minimum is at
+    ``d = 0``, ``⌊x/24⌋`` or ``⌈x/24⌉``."""
+    zero = np.zeros_like(x)
+    q = np.floor(x / 24.0 + 1e-9)
+    options = [(zero, x)] if math.isfinite(hour) or not math.isfinite(day) else []
+    if math.isfinite(day):
+        options += ([(q, np.maximum(x - 24.0 * q, 0.0))] if math.isfinite(hour) else []) + [(np.ceil(x / 24.0 - 1e-9), zero)]
+    d = np.concatenate([o[0] for o in options])
+    hh = np.concatenate([o[1] for o in options])
+    return d, hh, _times(d, day) + _times(hh, hour)
+
+
+def cheapest_periods(calendar_hours, month=None, week=None, day=None, hour=None, min_months=0) -> PeriodMix:
+    """The cheapest way a vendor's sheet bills a machine held ``calendar_hours``: whole 30-day months, whole weeks,
+    whole days and hours at ``hour`` per hour held, each where the sheet has that price (None: not offered); at
+    least ``min_months`` months where there is a job (the plan's month mode; its weeks are the week mode).
+    A subscription renews by the day, the week or the month (GPUhub, AutoDL's international site: "Renewal options
+    include daily, weekly, and monthly plans", https://docs.gpuhub.com/billing-recharge/billing), so 10 weeks at
+    20,000 a month and 6,000 a week are two months and two weeks (52,000), not three months or ten weeks (60,000).
+
+    Exact, not greedy: 7 months are 30 weeks to the hour, so an optimum uses fewer than 30 weeks (months cheaper
+    per hour) or fewer than 7 months (weeks cheaper); with one of them fixed, the cost over the other is concave
+    (each period is whole days, so the day/hour rest shifts linearly) and its minimum is at 0, the floor or the
+    ceiling of what is left. A tie goes to one kind of period, then to the fewest hours held. The plan
+    (:func:`rental_costs`) and the vendor quotes (:mod:`core.quotes`) both bill with it. Vectorised."""
+    cal = np.atleast_1d(np.asarray(calendar_hours, dtype=float)).ravel()
+    pm, pw, pd, ph = (math.inf if v is None else float(v) for v in (month, week, day, hour))
+    base = np.where(cal > 0, float(min_months), 0.0)
+    h = np.maximum(cal - base * HOURS_PER_MONTH, 0.0)
+    m, w = _month_week_rows(h, math.isfinite(pm), math.isfinite(pw), 7 * pm <= 30 * pw)
+    x = np.maximum(h[None, :] - m * HOURS_PER_MONTH - w * HOURS_PER_WEEK, 0.0)
+    d, hh, c = _days_then_hours(x, pd, ph)
+    k = len(d) // len(m)
+    m, w = np.concatenate([m] * k), np.concatenate([w] * k)
+    return _pick(m, w, d, hh, _times(m, pm) + _times(w, pw) + c, base, pm)
+
+
+def _month_week_rows(h: np.ndarray, months: bool, weeks: bool,
+                     month_cheaper: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate (months, weeks) rows for :func:`cheapest_periods` (rows × jobs), only the kinds the sheet offers:
+    where 7 months cost no more than 30 weeks (``month_cheaper``) fewer than 30 weeks, months at 0, the floor or
+    the ceiling of the rest; else fewer than 7 months, weeks at 0, the floor or the ceiling of the rest."""
+    zero = np.zeros_like(h)[None, :]
+    if not months and not weeks:
+        return zero, zero
+    if not weeks:
+        return np.vstack([zero, np.floor(h / HOURS_PER_MONTH + 1e-9)[None, :], np.ceil(h / HOURS_PER_MONTH - 1e-9)[None, :]]), \
+            np.zeros((3, h.size))
+    if months and month_cheaper:  # fewer than 30 weeks: months at 0, the floor or the ceiling of the rest
+        ws = np.arange(30.0)[:, None]
+        r = np.maximum(h[None, :] - ws * HOURS_PER_WEEK, 0.0)
+        m = np.concatenate([np.zeros_like(r), np.floor(r / HOURS_PER_MONTH + 1e-9), np.ceil(r / HOURS_PER_MONTH - 1e-9)])
+        return m, np.concatenate([np.broadcast_to(ws, r.shape)] * 3)
+    ms = np.arange(7.0)[:, None] if months else np.zeros((1, 1))  # fewer than 7 months: weeks at 0, floor, ceiling
+    r = np.maximum(h[None, :] - ms * HOURS_PER_MONTH, 0.0)
+    w = np.concatenate([np.zeros_like(r), np.floor(r / HOURS_PER_WEEK + 1e-9), np.ceil(r / HOURS_PER_WEEK - 1e-9)])
+    return np.concatenate([np.broadcast_to(ms, r.shape)] * 3), w
+
+
+def _pick(m, w, d, hh, c, base: np.ndarray, pm: float) -> PeriodMix:
+    """The cheapest row of (months, weeks, days, hours, cost) per job (rows × jobs), ``base`` months added."""
+    kinds = (m > 0).astype(int) + (w > 0) + (d > 0) + (hh > 0)
+    held = m * HOURS_PER_MONTH + w * HOURS_PER_WEEK + d * 24.0 + hh
+    low = np.min(c, axis=0)
+    # among the cheapest (to 1e-9): one kind of period first, then the fewest hours held, then the first row
+    key = np.where(c <= low * (1 + 1e-9) + 1e-9, kinds * 1e7 + held, np.inf)
+    i = np.argmin(key, axis=0)[None, :]
+    take = lambda a: np.take_along_axis(a, i, 0)[0]  # noqa: E731
+    return PeriodMix(months=take(m) + base, weeks=take(w), days=take(d), hours=take(hh),
+                     cost=take(c) + _times(base, pm))
+
+
 def months_then_weeks(calendar_hours, month, week=None):
-    """One whole machine held ``calendar_hours`` by the month: whole 30-day months, and the rest in whole weeks
-    where the quote has a weekly price and those weeks cost less than one more month (``week`` None: months
-    only; a job shorter than a month pays one month here, its weeks are the week mode). A subscription renews by the day, the week or the month (GPUhub, AutoDL's international site:
-    "Renewal options include daily, weekly, and monthly plans", https://docs.gpuhub.com/billing-recharge/billing),
-    so 10 weeks at 20,000 a month and 6,000 a week are two months and two weeks (52,000), not three months or ten
-    weeks (60,000). Vectorised over ``calendar_hours``."""
-    cal = np.asarray(calendar_hours, dtype=float)
-    months = np.ceil(cal / HOURS_PER_MONTH - 1e-9)
-    if week is None:
-        return months * month
-    full = np.floor(cal / HOURS_PER_MONTH + 1e-9)
-    weeks = np.ceil(np.maximum(cal - full * HOURS_PER_MONTH, 0.0) / HOURS_PER_WEEK - 1e-9)
-    # at least one month: a job shorter than a month rented by the week is the week mode, not this one
-    return np.where(full >= 1, np.minimum(months * month, full * month + np.minimum(weeks * week, month)), months * month)
+    """One whole machine held ``calendar_hours`` by the month (the plan's month mode): at least one 30-day month,
+    the rest in whole months and weeks where the quote has a weekly price, the cheapest combination
+    (:func:`cheapest_periods`, which the vendor quotes bill with too). Vectorised over ``calendar_hours``."""
+    if week is None:  # months only: every month started
+        cal = np.asarray(calendar_hours, dtype=float)
+        return np.ceil(cal / HOURS_PER_MONTH - 1e-9) * month
+    return cheapest_periods(calendar_hours, month=month, week=week, min_months=1).cost.reshape(np.shape(calendar_hours))
 
 
 def _hybrid_cost(card_cost, periods, cap):

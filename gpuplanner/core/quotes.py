@@ -335,6 +335,9 @@ class OfferCost:
     hourly_rate: Decimal | None  # the card-hour rate setup and migration are billed at (None: inside the period)
     interruptions: Decimal = Decimal(0)  # spot: the far end's cost of reclaims (work lost + restarts), else 0
     reclaims: float = 0.0                 # spot: reclaims counted at the far end
+    #: a combination of the vendor's offers (:func:`combined_cost`): (offer, periods billed, or card-hours for a
+    #: card-hour offer), longest period first; ``offer``/``quantity`` are its first part. Empty: one offer
+    parts: tuple[tuple[Offer, Decimal], ...] = ()
 
 
 @dataclass(slots=True)
@@ -389,6 +392,11 @@ def _spot_json(c: OfferCost) -> dict:
 
 
 def _billed(c: OfferCost) -> dict:
+    if c.parts:
+        return {"periods": int(c.quantity), "servers" if c.servers else "cards": c.servers or None,
+                "combination": [{"unit": o.unit, "price": _num(o.price),
+                                 **({"card_hours": float(k)} if o.unit in HOURLY else {"periods": int(k)})}
+                                for o, k in c.parts]}
     if c.offer.unit in HOURLY:
         return {"card_hours": float(c.quantity)}
     return {"periods": int(c.quantity), "servers" if c.servers else "cards": c.servers or None}
@@ -521,6 +529,55 @@ def _offer_cost(o: Offer, p: QuotedPlan, rate: Decimal, month_price: Decimal | N
         servers = math.ceil(n / o.gpus_per_server)
         return OfferCost(o, cents(price * servers * periods), Decimal(periods), servers, 1, None)
     return OfferCost(o, cents(price * n * periods), Decimal(periods), None, 1, None)
+
+
+#: the periods a vendor's sheet can combine, longest first (cost.cheapest_periods' months, weeks, days)
+COMBINED = ("month", "week", "day")
+
+
+def combined_cost(mine: list[Offer], p: QuotedPlan, rate: Decimal, calendar_days: Decimal,
+                  card_hours: Decimal) -> OfferCost | None:
+    """A vendor's sheet billed as the plan bills its prices: the cheapest combination of its offers for the days
+    the plan holds the machines — whole months, then weeks, then days, then card-hours for the rest
+    (:func:`core.cost.cheapest_periods`, the one function :func:`core.cost.rental_costs` bills the month with), of
+    one kind (server units, or cards) and the card-hour offer; None where fewer than two kinds of period apply or
+    the combination is a single offer (then :func:`_offer_cost` bills it). Offers whose minimum term is longer than
+    their period, spot and a card-hour price capped at the month stand alone. A card-hour rest bills the plan's
+    work in those hours (``card_hours × rest / hours held``): all card-hours is the card-hour offer. Before (issue
+    35 round 17, quotes17) a sheet was billed by its cheapest single offer: 10 weeks at 20,000 a server-month and
+    6,000 a server-week were 60,000 in the quotes and 52,000 in the plan."""
+    from .cost import cheapest_periods
+
+    held = calendar_days * 24
+    hourly = [o for o in mine if o.unit == "card_hour" and o.min_term_days == 0 and not o.cap_at_month]
+    h = min(hourly, key=lambda o: o.price) if hourly and held > 0 else None
+    best: OfferCost | None = None
+    for kind in ("server", "card"):
+        tiers = {}
+        for t in COMBINED:
+            fit = [o for o in mine if o.unit == f"{kind}_{t}" and o.min_term_days <= PERIOD_DAYS[o.unit]]
+            if fit:
+                tiers[t] = min(fit, key=lambda o: o.price)
+        if len(tiers) + (h is not None) < 2:
+            continue
+        servers = math.ceil(p.num_gpus / max(o.gpus_per_server for o in tiers.values())) if kind == "server" else None
+        if kind == "server" and len({o.gpus_per_server for o in tiers.values()}) > 1:
+            continue  # servers of different sizes are not one machine renewed
+        each = {t: o.price * rate * (servers or p.num_gpus) for t, o in tiers.items()}
+        hour = None if h is None else h.price * rate * card_hours / held
+        mix = cheapest_periods(float(held), **{t: float(v) for t, v in each.items()},
+                               hour=None if hour is None else float(hour))
+        counts = dict(zip(COMBINED, (int(mix.months[0]), int(mix.weeks[0]), int(mix.days[0]))))
+        parts = [(tiers[t], Decimal(counts[t])) for t in COMBINED if counts[t] > 0]
+        compute = sum((cents(each[t] * counts[t]) for t in COMBINED if counts[t] > 0), Decimal(0))
+        if mix.hours[0] > 0 and h is not None:
+            tail = card_hours * dec(float(mix.hours[0])) / held
+            parts.append((h, tail))
+            compute += cents(tail * h.price * rate)
+        if len(parts) < 2 or (best is not None and best.compute <= compute):
+            continue
+        best = OfferCost(parts[0][0], compute, parts[0][1], servers, 1, None, parts=tuple(parts))
+    return best
 
 
 def term_periods(min_term_days: Decimal, unit: str) -> int:
@@ -669,7 +726,9 @@ def _vendor_total(q: VendorQuote, p: QuotedPlan, rate: Decimal, calendar_days: D
         return None, [], {}
     # spot only when nothing else is offered: a job of days on interruptible capacity is a risk, not a price
     steady = [c for c in costs if c.offer.unit != "spot_card_hour"] or costs
-    best = min(steady, key=lambda c: c.compute + sum(_hidden_costs(q, p, c, rate, calendar_days).values()))
+    mixed = combined_cost(mine, p, rate, calendar_days, card_hours)
+    # a combination bills only where it costs less than every single offer (min keeps the first of equals)
+    best = min(steady + ([mixed] if mixed is not None else []), key=lambda c: c.compute + sum(_hidden_costs(q, p, c, rate, calendar_days).values()))
     breakdown = {"compute": best.compute, **_hidden_costs(q, p, best, rate, calendar_days)}
     return best, costs, breakdown
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.messages import english_plurals
-from ..core.quotes import GUIDE_HOURS_PER_WEEK, NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
+from ..core.quotes import GUIDE_HOURS_PER_WEEK, HOURLY, NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
-    format_date, format_elapsed, format_hours, format_money, format_number, format_range, format_sig, gpu_display_name,
+    format_date, format_elapsed, format_hours, format_list, format_money, format_number, format_range, format_sig, gpu_display_name,
     format_sentences, in_unit, join_clause, link_display_name, paren, plural_s,
 )
 
@@ -77,6 +77,8 @@ def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
     o = v.offer
     if o is None:
         return "—"
+    if o.parts:
+        return combination_text(v, translate, cards)
     unit = translate(CTX, UNIT_LABELS[o.offer.unit])
     price = format_money(float(o.offer.price), v.quote.currency, decimals=2)
     if o.hourly_rate is not None:
@@ -86,6 +88,27 @@ def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
     else:
         billed = _fill(translate(CTX, "{n} card(s) × {p} period(s)"), n=cards, p=int(o.quantity))
     return translate(CTX, "{price} {unit}; {billed}").format(price=price, unit=unit, billed=billed)
+
+
+def combination_text(v: VendorResult, translate: Tr, cards: int) -> str:
+    """A combination of the vendor's offers (core.quotes.combined_cost) as one phrase: "2 months + 2 weeks:
+    ¥20,000.00 per server-month, ¥6,000.00 per server-week; 1 server"."""
+    o = v.offer
+    counts = {"month": translate(CTX, "{n} month(s)"), "week": translate(CTX, "{n} week(s)"),
+              "day": translate(CTX, "{n} day(s)")}
+    pieces, prices = [], []
+    for offer, k in o.parts:
+        if offer.unit in HOURLY:
+            pieces.append(translate(CTX, "{h} card-hours").format(h=format_number(float(k))))
+        else:
+            pieces.append(_fill(counts[offer.unit.split("_", 1)[1]], n=int(k)))
+        prices.append(translate(CTX, "{price} {unit}").format(
+            price=format_money(float(offer.price), v.quote.currency, decimals=2),
+            unit=translate(CTX, UNIT_LABELS[offer.unit])))
+    who = _fill(translate(CTX, "{s} server(s)"), s=o.servers) if o.servers else \
+        _fill(translate(CTX, "{n} card(s)"), n=cards)
+    return translate(CTX, "{combination}: {prices}; {who}").format(
+        combination=" + ".join(pieces), prices=format_list(prices), who=who)
 
 
 def _fill(text: str, **params: Any) -> str:

@@ -7451,6 +7451,34 @@
         <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
     </message>
     <message>
+        <source>{n} month(s)</source>
+        <translation>{n} 个月</translation>
+    </message>
+    <message>
+        <source>{n} week(s)</source>
+        <translation>{n} 周</translation>
+    </message>
+    <message>
+        <source>{n} day(s)</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>{price} {unit}</source>
+        <translation>{price} {unit}</translation>
+    </message>
+    <message>
+        <source>{s} server(s)</source>
+        <translation>{s} 台整机</translation>
+    </message>
+    <message>
+        <source>{n} card(s)</source>
+        <translation>{n} 张卡</translation>
+    </message>
+    <message>
+        <source>{combination}: {prices}; {who}</source>
+        <translation>{combination}：{prices}；{who}</translation>
+    </message>
+    <message>
         <source>{price} per card-hour of the plan&apos;s compute ({total} ÷ {h} card-hours)</source>
         <translation>折合方案算力每卡时 {price}（{total} ÷ {h} 卡时）</translation>
     </message>

@@ -1,0 +1,32 @@
+"""The Quotes page shows a vendor's offers billed together as the plan bills its prices (issue 35 round 17,
+quotes17): the Shenzhen example's plan (4 × A800, 19.03 days = 456.6 h held) at a server-week of 6,000 and a
+server-day of 900 is 2 weeks and the 120.6-h rest in 6 days, 12,000 + 5,400 = 17,400 (3 weeks: 18,000; 20 days:
+18,000), the line the CLI and the PDF print (report.quotes_section.billing_text)."""
+
+from __future__ import annotations
+
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+from gpuplanner.core.quotes import Offer, VendorQuote
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+
+
+def test_quotes_page_shows_the_combination(make_window, tmp_path, qtbot):
+    path = tmp_path / "p.gpuplan"
+    shutil.copy(EXAMPLE, path)
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(8)
+    page = w.pages[8]
+    q = VendorQuote(provider="Weekly", offers=[Offer(gpu="a800-sxm-80gb", unit="server_week", price=Decimal(6000)),
+                                               Offer(gpu="a800-sxm-80gb", unit="server_day", price=Decimal(900))])
+    page.set_quotes([q])
+    qtbot.waitUntil(lambda: w.estimator.result is not None, timeout=10000)
+    page.refresh_comparison()
+    text = page.compare_view.toPlainText()
+    assert "2 weeks + 6 days: ¥6,000.00 per server-week, ¥900.00 per server-day; 1 server" in text, text
+    assert "17,400.00" in text
