@@ -93,3 +93,36 @@ def test_fragment_is_wired():
     src = (ROOT / "bench" / "validate_time.py").read_text(encoding="utf-8")
     assert '*_fragments("ptoos18.md"),' in src
     assert (ROOT / "bench" / "data" / "ptoos18.md").is_file()
+
+
+def test_search_equals_evaluate_with_the_bf16_optimizer():
+    """The framework default reaches the vectorised search per candidate (ZeRO 0 on, the other stages off), as it
+    reaches evaluate()."""
+    import math
+    from dataclasses import replace
+
+    from gpuplanner.core import search as S
+    from gpuplanner.core.evaluate import evaluate
+
+    d = {"model": {"preset": "qwen2.5-0.5b"},
+         "training": {"method": "full", "framework": "deepspeed", "precision": "bf16", "seq_len": 2048,
+                      "recompute": "full"},
+         "parallel": {"zero": 0}, "data": {"tokens": 2e8},
+         "constraints": {"max_gpus": 32, "gpu_candidates": ["h100-sxm-80gb"]}}
+    s = scenario_from_dict(d)
+    checked, zeros = 0, set()
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        vec = S.evaluate_candidates(ctx, c)
+        for i in range(0, len(c["tp"]), max(1, len(c["tp"]) // 60)):
+            if not vec["fits"][i]:
+                continue
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            step = vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0 * ev.time_modelled.step_time_s
+            assert math.isclose(step, ev.time.step_time_s, rel_tol=1e-9)
+            zeros.add(int(sc.parallel.zero))
+            assert (ev.time.parts.get("ds_bf16_grad_accum", 0.0) > 0.0) is (sc.parallel.zero == 0)
+            checked += 1
+    assert checked >= 5 and 0 in zeros and len(zeros) > 1
