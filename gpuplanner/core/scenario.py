@@ -621,6 +621,12 @@ class TrainingSection(_Section):
                           "Accelerate (hidden², 0.9·hidden², 10·hidden); false: DeepSpeed's own defaults (5e8, 5e7, "
                           "1e5); null: the framework's default (DeepSpeed alone: its own; the Hugging Face-based "
                           "tools: auto)")
+    ds_bf16_grad_accum: bool | None = Field(
+        None, description="DeepSpeed's BF16 optimizer (bf16 with ZeRO stage 0: Megatron-DeepSpeed, GPT-NeoX): after "
+                          "each micro-batch's backward its bf16 gradients are added into fp32 copies by a separate "
+                          "pass (timing.DS_BF16_HP_GRAD_BYTES); false: accumulated inside the weight-gradient GEMM "
+                          "or in 16 bits (Megatron-LM / Megatron-Core); null: the framework's default (on for "
+                          "DeepSpeed and GPT-NeoX in bf16 with ZeRO 0, off otherwise)")
 
 
 class ParallelSection(_Section):

@@ -1576,6 +1576,33 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+#: DeepSpeed's BF16 optimizer (``deepspeed/runtime/bf16_optimizer.py`` ``BF16_Optimizer``, the optimizer DeepSpeed
+#: builds for bf16 with ZeRO stage 0; Megatron-DeepSpeed's BLOOM runs: bigscience-workshop/bigscience
+#: ``train/tr11-176B-ml/tr11-176B-ml.slurm`` @9e64edec, "bf16 must use z0! it implements its own zero stage 1
+#: equivalent") keeps an fp32 gradient per parameter and, after every micro-batch's backward, adds the bf16 gradient
+#: into it: ``update_hp_grads`` → ``hp_grad.data.add_(lp.grad.data.to(hp_grad.dtype).view(hp_grad.shape))``
+#: (microsoft/DeepSpeed ``bf16_optimizer.py``; the pipeline engine calls it in ``_exec_backward_pass``, "manually
+#: call because we don't call optimizer.backward()", ``runtime/pipe/engine.py``; the last stage through
+#: ``BF16_Optimizer.backward``). Bytes per trainable parameter and micro-batch: the cast reads the bf16 gradient (2)
+#: and writes an fp32 temporary (4); ``add_`` reads it and the fp32 gradient (4 + 4) and writes the sum (4): 18.
+#: Megatron-LM accumulates inside the weight-gradient GEMM (``gradient_accumulation_fusion``) and DeepSpeed's fp16
+#: path in the 16-bit ``.grad`` (BLOOM's notes: "BF16 optimizer that was just written to accumulate gradients in
+#: fp32 … a bit slower — this is compared to fp16 which grad accumulates in fp16", ``chronicles-prequel.md``).
+DS_BF16_HP_GRAD_BYTES = 18.0
+#: the tools whose DeepSpeed engine picks the BF16 optimizer in bf16 at ZeRO 0 (``training.ds_bf16_grad_accum``)
+DS_BF16_OPTIMIZER_TOOLS = ("deepspeed", "gpt-neox")
+
+
+def ds_bf16_grad_accum_of(choice: bool | None, tool: str | None, precision: str, zero, where=np.where):
+    """``training.ds_bf16_grad_accum`` as the time model reads it: the user's choice, else on for
+    :data:`DS_BF16_OPTIMIZER_TOOLS` in bf16 at ZeRO stage 0 (``zero``: a scalar or the search's column)."""
+    if choice is not None:
+        return bool(choice)
+    if tool not in DS_BF16_OPTIMIZER_TOOLS or precision != "bf16":
+        return False
+    return where(zero == 0, True, False)
+
+
 def ds_bucket_engine(framework: str, ds_config_auto: bool | None) -> str:
     """Whose hidden-size keys a DeepSpeed config holds, as core/zero3.py reads its ``framework`` argument:
     ``"deepspeed"`` DeepSpeed's own defaults, ``"hf"`` the ``auto`` fill of Transformers' ``HfTrainerDeepSpeedConfig.
@@ -1845,6 +1872,7 @@ def time_layout(
     eager_ce_bytes: float = 0.0,
     gpt_j_residual: bool = False,
     ds_config_auto: bool | None = None,
+    ds_bf16_grad_accum: bool | None = None,
     rank_len_cv: float = 0.0,
     lora_layer: str = "peft",
     fsdp_lora_units: bool = False,
@@ -2182,6 +2210,9 @@ def time_layout(
     shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * exp_tp_dp)
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
+    # DeepSpeed's BF16 optimizer: the fp32 gradient copies' add after each micro-batch (DS_BF16_HP_GRAD_BYTES)
+    ds_bf16_mb = where(ds_bf16_grad_accum_of(ds_bf16_grad_accum, tool, precision, zero, where),
+                       DS_BF16_HP_GRAD_BYTES * grad_gpu, 0.0)
     g_bytes = trainer_zero_grad_bytes(framework, precision, zero,
                                       grad_reduce_bytes(framework, precision, master_weights, lora), where)
     # Megatron and torchtitan reduce gradients (and shard ZeRO states) over data × context parallel ranks:
@@ -2437,7 +2468,8 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "lora_gemm_tok": lora_gemm_tok, "lora_flops_tok": lora_flops_tok,
-        "lora_fp32_gemm": fp32_path if lora else False, "dora_mb": dora_mb, "fp8_gemm_scale": fp8_gemm_scale,
+        "lora_fp32_gemm": fp32_path if lora else False, "dora_mb": dora_mb, "ds_bf16_mb": ds_bf16_mb,
+        "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
         "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity, ops=ops, imbalance=_moe_bal.moe_rank_imbalance(
             getattr(m, "n_experts", 0) if m.moe_frac else 0, m.k_active, tokens_mb / tp, ep, ops, exp_tp=exp_tp)),
@@ -4787,6 +4819,9 @@ def time_gpu(
     # DoRA's weight-norm passes (dora_terms): a fixed HBM cost per micro-batch, named in the breakdown
     dora_s = lay.get("dora_mb", 0.0) / mem_bw + 0.0 * t_mb
     t_mb = t_mb + dora_s
+    # DeepSpeed's BF16 optimizer's fp32 gradient add (DS_BF16_HP_GRAD_BYTES): a fixed HBM cost per micro-batch
+    ds_bf16_s = lay.get("ds_bf16_mb", 0.0) / mem_bw + 0.0 * t_mb
+    t_mb = t_mb + ds_bf16_s
     # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
     hcf = f64(host_cpu_factor)
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok) and their expert dispatch
@@ -5093,7 +5128,7 @@ def time_gpu(
     grace_s = (launch_mb + moe_host + hf_moe - sum(host_x86)) * m_acc  # named in the breakdown, inside compute
     launch_mb, moe_host, hf_moe = host_x86
     z3_wait = launch_mb * lay["z3_host_mb"] / maximum(lay["host_mb"], 1e-30)
-    parts = {"lora_adapters": lora_s + 0.0 * step, "dora_weight_norm": dora_s * m_acc + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
+    parts = {"lora_adapters": lora_s + 0.0 * step, "dora_weight_norm": dora_s * m_acc + 0.0 * step, "ds_bf16_grad_accum": ds_bf16_s * m_acc + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "moe_wgrad_main_grad": moe_wgrad * m_acc + 0.0 * step,
@@ -5325,6 +5360,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: nodes (:func:`methods.vllm_net_allreduce`); all three inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``dora_weight_norm``: DoRA's weight-norm passes (:func:`dora_terms`), inside compute.
+#: ``ds_bf16_grad_accum``: DeepSpeed's BF16 optimizer adding each micro-batch's bf16 gradients into fp32 copies
+#: (:data:`DS_BF16_HP_GRAD_BYTES`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
@@ -5347,7 +5384,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``grace_host``: what a Grace host (:data:`HOST_CPU_FACTOR`) adds to the host waits above, inside compute; the
 #: host-wait parts then read what an x86 host would leave (:func:`host_waits`). ``overlap_contention``: the compute
 #: slowed by the hidden data-parallel collectives (:func:`overlap_contention_seconds`), inside compute.
-PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "ds_bf16_grad_accum": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute", "fsdp1_lora_units": "compute", "fsdp1_lora_units_logprob": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "moe_wgrad_main_grad": "compute",
                "hf_moe_loop": "compute",
@@ -5364,6 +5401,7 @@ PART_PARENT = {"lora_adapters": "compute", "dora_weight_norm": "compute", "moe_d
 PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
     "dora_weight_norm": QT_TRANSLATE_NOOP("Timing", "DoRA: the adapted weights' norm, every forward"),
+    "ds_bf16_grad_accum": QT_TRANSLATE_NOOP("Timing", "DeepSpeed BF16 optimizer: gradients added into fp32 copies, every micro-batch"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
     "fsdp1_lora_units": QT_TRANSLATE_NOOP("Timing", "FSDP1 hooks on every LoRA weight (host)"),
@@ -5655,6 +5693,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
         ds_config_auto=getattr(t, "ds_config_auto", None),
+        ds_bf16_grad_accum=getattr(t, "ds_bf16_grad_accum", None),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),

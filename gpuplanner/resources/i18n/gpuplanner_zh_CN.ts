@@ -9689,6 +9689,10 @@
         <translation>DoRA：每次前向都重算被适配权重的范数</translation>
     </message>
     <message>
+        <source>DeepSpeed BF16 optimizer: gradients added into fp32 copies, every micro-batch</source>
+        <translation>DeepSpeed BF16 优化器：每个微批次把梯度累加进 FP32 副本</translation>
+    </message>
+    <message>
         <source>kernel launch overhead (eager PyTorch)</source>
         <translation>内核启动开销（PyTorch eager 模式）</translation>
     </message>
@@ -10313,6 +10317,14 @@
     <message>
         <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
         <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
+    </message>
+    <message>
+        <source>DeepSpeed BF16 optimizer</source>
+        <translation>DeepSpeed BF16 优化器</translation>
+    </message>
+    <message>
+        <source>Whether DeepSpeed&apos;s BF16 optimizer trains your model: in bf16 with ZeRO stage 0 it keeps fp32 gradients and, after every micro-batch, adds the bf16 gradients into them, a pass over memory that grows with the micro-batches per step. Turn it on for a Megatron-DeepSpeed run (BLOOM&apos;s setup). Framework default: on for DeepSpeed and GPT-NeoX in bf16 with ZeRO 0, off otherwise</source>
+        <translation>是否由 DeepSpeed 的 BF16 优化器训练你的模型：在 BF16 且 ZeRO 阶段 0 时，它保留 FP32 梯度，并在每个微批次之后把 BF16 梯度累加进去，这一遍显存读写随每步的微批次数增长。Megatron-DeepSpeed 的运行（BLOOM 的配置）请打开。框架默认：DeepSpeed 和 GPT-NeoX 在 BF16 且 ZeRO 0 时开，其他情况关</translation>
     </message>
     <message>
         <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (PR #881) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach; verl&apos;s RL workers build AdamW without fused, so its steps make the eight passes. Foreach also holds one more copy of the second moments while the optimizer steps (more memory; the Hugging Face Trainer ran foreach before its fused default for PyTorch 2.8). AdamW only</source>

@@ -72,6 +72,7 @@ class TrainingAdvanced(QObject):
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
         self.fields["ds_config_auto"] = tri_state(m, "training.ds_config_auto")
+        self.fields["ds_bf16_grad_accum"] = tri_state(m, "training.ds_bf16_grad_accum")
         self.fields["lora_a2a"] = BoundCheck(m, "training.lora_a2a")
         self.fields["tp_comm_overlap_disable_qkv"] = BoundCheck(m, "training.tp_comm_overlap_disable_qkv")
         self.fields["gpt_j_residual"] = BoundCheck(m, "training.gpt_j_residual")
@@ -123,6 +124,9 @@ class TrainingAdvanced(QObject):
               "lora_layer": t.lora_layer != "peft" or frameworks.lora_layer_applies(t.method, t.dora, t.framework),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               "ds_config_auto": engine_of(t.framework) in ("deepspeed", "hf") or t.ds_config_auto is not None,
+              # DeepSpeed's BF16 optimizer: the DeepSpeed-driven tools, and Megatron (Megatron-DeepSpeed's runs)
+              "ds_bf16_grad_accum": (engine_of(t.framework) in ("deepspeed", "megatron") and t.precision == "bf16")
+              or t.ds_bf16_grad_accum is not None,
               # Megatron-Bridge's LoRA adapters (timing.BRIDGE_LORA_SP_TOOLS); the QKV switch: Megatron-Core tools
               "lora_a2a": t.framework in BRIDGE_LORA_SP_TOOLS and t.method in ("lora", "qlora") or t.lora_a2a,
               "tp_comm_overlap_disable_qkv": engine_of(t.framework) == "megatron" or t.tp_comm_overlap_disable_qkv,
@@ -223,7 +227,7 @@ class TrainingAdvanced(QObject):
         f["tp_comm_overlap_disable_qkv"].setText(self.tr("the QKV projection's collectives not overlapped"))
         f["gpt_j_residual"].setText(self.tr("attention and MLP side by side, one all-reduce"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant", "checkpoint_early_stop", "ds_config_auto",
-                  "fsdp_no_sync"):
+                  "fsdp_no_sync", "ds_bf16_grad_accum"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
@@ -410,6 +414,11 @@ class TrainingAdvanced(QObject):
                 "stage3_param_persistence_threshold as \"auto\", which Transformers and Accelerate fill from the "
                 "model (hidden², 0.9·hidden², 10·hidden). Off: DeepSpeed's own defaults (500 million, 50 million and "
                 "100 thousand elements). Framework default: off for DeepSpeed alone, on for the Hugging Face-based tools. DeepSpeed ZeRO only")),
+            "ds_bf16_grad_accum": (self.tr("DeepSpeed BF16 optimizer"), self.tr(
+                "Whether DeepSpeed's BF16 optimizer trains your model: in bf16 with ZeRO stage 0 it keeps fp32 "
+                "gradients and, after every micro-batch, adds the bf16 gradients into them, a pass over memory "
+                "that grows with the micro-batches per step. Turn it on for a Megatron-DeepSpeed run (BLOOM's "
+                "setup). Framework default: on for DeepSpeed and GPT-NeoX in bf16 with ZeRO 0, off otherwise")),
             "lora_a2a": (self.tr("LoRA all-to-all"), self.tr(
                 "Megatron-Bridge LoRA a2a_experimental (default off; the MLPerf NeMo LoRA configs set LORA_A2A=1): "
                 "with sequence parallelism, the row-parallel adapters (on the attention output and the second MLP "
