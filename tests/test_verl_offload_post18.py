@@ -76,7 +76,9 @@ def test_device_peak_falls_counters_stay():
     assert m.total - m.other == pytest.approx(max(pool, train), rel=1e-6)
     assert off.memory.total - off.memory.other == pytest.approx(
         train + pool - m.activations - m.gradients - m.extra["reference"], rel=1e-6)  # fixes17: gradients freed
-    assert on.memory.total < off.memory.total - 15.0  # 7B AMP: 16 B a parameter / 8 GPUs leave
+    # 7B AMP: the fp32 shard and Adam's moments, 12 B a parameter / 8 GPUs, leave (the gradients, 4 B, leave with
+    # both flags off too since fixes17)
+    assert on.memory.total < off.memory.total - 10.0
 
 
 def test_parameters_only_keep_the_optimizer():
