@@ -552,8 +552,9 @@ def lora_fp32_path_bytes_per_token(a, targets: str, rank: int, act_b: float, lay
     (``training.mixed_precision_off``: the HF Trainer without ``--bf16``/``--fp16``, frameworks.mixed_precision_
     off_allowed; issue 35 round 17, fixes17, review17 #4).
 
-    PEFT ``tuners/lora/layer.py`` ``Linear.forward`` (0.12/0.13, as ftoos17 read it; PEFT's
-    ``autocast_adapter_dtype=True`` keeps the adapters fp32): ``x = self._cast_input_dtype(x, lora_A.weight.dtype)``
+    PEFT ``src/peft/tuners/lora/layer.py`` ``Linear.forward`` (v0.13.0 f0b066ea l. 581-595: ``x = x.to(lora_A.weight.
+    dtype)``; main 5d602fdb l. 1061-1074: ``x = self._cast_input_dtype(x, lora_A.weight.dtype)``; PEFT's
+    ``autocast_adapter_dtype=True`` keeps the adapters fp32): the cast
     makes each adapted linear its own fp32 copy of its input (``Tensor.to``: a new tensor per call), ``lora_B(lora_A(
     dropout(x)))``: ``lora_A`` (``mm``, ATen ``derivatives.yaml``: the weight gradient keeps ``self``) saves that
     fp32 copy, or the dropout's fp32 output beside its mask, and ``lora_B`` saves ``lora_A``'s fp32 rank-wide output;
