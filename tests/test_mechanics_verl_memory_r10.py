@@ -54,12 +54,14 @@ def test_counters_are_the_same_asleep_or_awake():
     assert asleep.extra["kv_cache"] == pytest.approx(max(pool - states - asleep.activations, 0.0), rel=1e-9)
     held = lambda mb: sum(v for k, v in mb.parts.items() if k != "other")  # noqa: E731 (the allocator's waste aside)
     assert held(asleep) == pytest.approx(max(pool, states + asleep.activations), rel=1e-6)
-    # without the offload, as round 10 read it: the device's parts drop by the smaller of the pool and the
-    # activations
+    # without the offload: the device's parts drop by the smaller of the pool and what the update freed — the
+    # activations (round 10) and, since fixes17, the gradients (zero_grad) and the reference's streamed layers,
+    # which rollout_mode's empty_cache hands to the waking engine (memory.verl_offloaded_pool_bytes)
     d["parallel"].update(offload_params=False, offload_optimizer=False)
     kept, kept_awake = _mb(d), _mb(_awake(d))
-    assert kept.extra["kv_cache"] == pytest.approx(pool - kept.activations, rel=1e-9)
-    assert held(kept_awake) - held(kept) == pytest.approx(min(pool, kept.activations), rel=1e-6)
+    freed = kept.activations + kept.gradients + kept.extra.get("reference", 0.0)
+    assert kept.extra["kv_cache"] == pytest.approx(max(pool - freed, 0.0), rel=1e-9)
+    assert held(kept_awake) - held(kept) == pytest.approx(min(pool, freed), rel=1e-6)
 
 
 def test_nemo_rl_counters_do_not_hold_the_engine():

@@ -36,7 +36,7 @@ from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, get_network, lookup_gpu
 from .timing import KBIT_PREP_TOOLS, adamw_unfused, lora_layer_of, sample_shape_of, time_estimate
-from .frameworks import engine_of, fsdp2_upcast_applies, lora_dropout_of, tool_mechanics
+from .frameworks import compiled_loss, engine_of, fsdp2_upcast_applies, lora_dropout_of, tool_mechanics
 from .methods import method_profile
 from .rules import pipeline_slots
 
@@ -253,11 +253,7 @@ def compile_loss_of(t) -> bool:
     """Whether the run's cross-entropy is compiled: only with ``torch_compile``; ``training.compile_loss`` when
     given, else torchtitan's default (framework ``fsdp`` with FSDP2: ``compile.components = ["model", "loss"]``,
     torchtitan ``torchtitan/config`` ``CompileConfig``; the loss is compiled since commit bbb1b616, April 2025)."""
-    if not t.torch_compile:
-        return False
-    if t.compile_loss is not None:
-        return bool(t.compile_loss)
-    return engine_of(t.framework) == "fsdp" and int(t.fsdp_version) == 2
+    return compiled_loss(t.framework, t.torch_compile, t.compile_loss, t.fsdp_version)
 
 
 def varlen_batches_of(s) -> bool:
@@ -309,6 +305,9 @@ def memory_kwargs(r: Resolved) -> dict:
         lora_dropout=lora_dropout_of(t) if t.method in ("lora", "qlora") else 0.0,
         # the LoRA layer the time model prices (timing.lora_layer_of): what its adapters keep for backward
         lora_layer=lora_layer_of(t, engine_of(t.framework)),
+        # the HF Trainer without --bf16 (frameworks.mixed_precision_off_allowed): PEFT's fp32 adapter path keeps fp32
+        # copies for backward (memory.lora_fp32_path_bytes_per_token)
+        no_autocast=bool(getattr(t, "mixed_precision_off", False)) and t.method == "lora",
         # the HF stack's ZeRO 2/3 through FSDP1 or DeepSpeed (frameworks.hf_sharded_by_fsdp reads it)
         fsdp_version=int(t.fsdp_version),
         # PyTorch FSDP1 (FullyShardedDataParallel): framework fsdp or the HF stack with fsdp_version 1

@@ -390,6 +390,51 @@ def fsdp_lora_units_apply(framework: str, zero, fsdp_version, method: str) -> bo
     return method == "lora" and int(fsdp_version) == 1 and fsdp_sharded_gradients(framework, zero, fsdp_version)
 
 
+#: objectives whose loss TRL computes from ``selective_log_softmax`` on the model's logits (memory.memory_arrays):
+#: 16-bit under DeepSpeed, fp32 under Accelerate's native AMP (memory.trl_amp_saved_bytes_per_logit)
+TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "cpo", "ppo", "grpo")
+
+
+def compiled_loss(framework: str, torch_compile: bool, compile_loss, fsdp_version) -> bool:
+    """Whether the run's cross-entropy is compiled: only with ``torch_compile``; ``training.compile_loss`` when
+    given, else torchtitan's default (framework ``fsdp`` with FSDP2: ``compile.components = ["model", "loss"]``,
+    torchtitan ``torchtitan/config`` ``CompileConfig``; the loss is compiled since commit bbb1b616, April 2025)."""
+    if not torch_compile:
+        return False
+    if compile_loss is not None:
+        return bool(compile_loss)
+    return engine_of(framework) == "fsdp" and int(fsdp_version) == 2
+
+
+def logits_held_unpriced(t) -> str | None:
+    """The one-line refusal (a template of ``framework``/``objective``, context "Scenario": scenario._check_logits_
+    held raises it) saying why ``training.logits_held`` (a loop that keeps the fp32 logits through backward, memory.
+    held_logits_bytes_per_logit) means nothing for the training section ``t``, or None where the memory model
+    applies it: the eager,
+    unchunked cross-entropy of Hugging Face modelling code (memory.memory_arrays' ``not trl`` branch). Elsewhere no
+    fp32 logits tensor exists for a loop to hold: TRL's trainers take 16-bit ``selective_log_softmax``; a chunked
+    loss computes the logits a chunk at a time; a compiled loss keeps them inside its graph; Liger's and Cut
+    Cross-Entropy's fused losses and Unsloth's kernel never build them in fp32; Megatron-style engines run their own
+    loss (issue 35 round 17, fixes17: the field was ignored silently there). The one rule the scenario's check, the
+    search and the Training page's row read."""
+    if engine_of(t.framework) not in ("hf", "fsdp", "deepspeed") or t.framework == "unsloth":
+        return QT_TRANSLATE_NOOP("Scenario", "training.logits_held describes an eager cross-entropy on Hugging "
+                                             "Face modelling code; framework {framework} computes its own loss")
+    if t.objective in TRL_SELECTIVE_LOG_SOFTMAX:
+        return QT_TRANSLATE_NOOP("Scenario", "training.logits_held does not apply to objective {objective}: TRL's "
+                                             "trainer computes its own log-probabilities, already modelled")
+    if t.chunked_loss:
+        return QT_TRANSLATE_NOOP("Scenario", "training.logits_held does not apply with chunked_loss: the logits "
+                                             "exist one chunk at a time")
+    if compiled_loss(t.framework, t.torch_compile, t.compile_loss, t.fsdp_version):
+        return QT_TRANSLATE_NOOP("Scenario", "training.logits_held does not apply to a compiled loss (torch_compile "
+                                             "with compile_loss): the fp32 logits stay inside the compiled graph")
+    if t.liger_kernel:
+        return QT_TRANSLATE_NOOP("Scenario", "training.logits_held does not apply with liger_kernel: its fused loss "
+                                             "never builds the logits")
+    return None
+
+
 def mixed_precision_off_allowed(framework: str, zero, fsdp_version, method: str) -> bool:
     """Whether ``training.mixed_precision_off`` (the Hugging Face Trainer without ``--bf16``/``--fp16``: no autocast,
     and under Accelerate's FSDP1 no MixedPrecision policy, so PEFT's fp32 adapters run entirely in fp32) may be set:

@@ -91,6 +91,7 @@ from .params import LORA_MLP_TARGETS, adapter_params, dora_largest_weight, lora_
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 from .frameworks import RL_OFFLOAD_MODEL_TOOLS, checkpoint_nonreentrant, hf_sharded_by_fsdp, pipeline_split
+from .frameworks import TRL_SELECTIVE_LOG_SOFTMAX  # noqa: F401 (memory_arrays; importers read it here too)
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -544,6 +545,40 @@ def lora_layer_saved_bytes_per_token(a, targets: str, rank: int, act_b: float, l
     return rank_b + drop
 
 
+def lora_fp32_path_bytes_per_token(a, targets: str, rank: int, act_b: float, layer: str, lora_dropout: float,
+                                   autocast, xp=np):
+    """Bytes per token, per layer on average, that PEFT's fp32 adapters keep for backward beyond
+    :func:`lora_layer_saved_bytes_per_token` and the base layer's saved set when no autocast runs
+    (``training.mixed_precision_off``: the HF Trainer without ``--bf16``/``--fp16``, frameworks.mixed_precision_
+    off_allowed; issue 35 round 17, fixes17, review17 #4).
+
+    PEFT ``src/peft/tuners/lora/layer.py`` ``Linear.forward`` (v0.13.0 f0b066ea l. 581-595: ``x = x.to(lora_A.weight.
+    dtype)``; main 5d602fdb l. 1061-1074: ``x = self._cast_input_dtype(x, lora_A.weight.dtype)``; PEFT's
+    ``autocast_adapter_dtype=True`` keeps the adapters fp32): the cast
+    makes each adapted linear its own fp32 copy of its input (``Tensor.to``: a new tensor per call), ``lora_B(lora_A(
+    dropout(x)))``: ``lora_A`` (``mm``, ATen ``derivatives.yaml``: the weight gradient keeps ``self``) saves that
+    fp32 copy, or the dropout's fp32 output beside its mask, and ``lora_B`` saves ``lora_A``'s fp32 rank-wide output;
+    ``* scaling`` (a Python float), ``result +`` and ``.to(torch_result_dtype)`` save nothing. So per token:
+
+    * the rank-wide input: 4 bytes instead of ``act_b`` (``lora_layer_saved_bytes_per_token`` counts ``act_b``):
+      ``(4 − act_b)·r`` per adapted linear;
+    * the adapter's input, against what the model already counts: under the autocast reading (one GPU or DDP,
+      ``autocast``; each adapter saved autocast's 16-bit cast, 2 bytes) ``(4 − 2)`` per adapted input element;
+      without it (Accelerate's FSDP1, where the model reads a bf16 MixedPrecision policy: the adapters share the
+      16-bit input) ``(4 − act_b)`` per adapted element with dropout (:func:`lora_dropout_bytes_per_token`'s plain
+      case counted the 16-bit dropout output), and without dropout ``4`` per adapted element less the ``act_b``
+      per shared input the base layer's set already counts (:func:`lora_dropout_elements`).
+
+    Only PEFT's layer (``layer`` ``peft``): the rule admits the Hugging Face stack alone."""
+    if layer != "peft":
+        return 0.0 * xp.asarray(autocast, dtype=float)
+    adapted, shared = lora_dropout_elements(a, targets)
+    layers = max(a.num_layers, 1)
+    rank_b = (4.0 - act_b) * float(rank) * lora_adapted_count(a, targets)
+    sharded = (4.0 - act_b) * adapted if lora_dropout > 0.0 else 4.0 * adapted - act_b * shared
+    return (rank_b + xp.where(xp.asarray(autocast, dtype=bool), (4.0 - 2.0) * adapted, sharded)) / layers
+
+
 def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
                                precision: str = "bf16", autocast=False, lora_targets: str | None = None):
     """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
@@ -675,9 +710,6 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return (rep + split) * s * b
 
 
-#: objectives whose loss TRL computes from ``selective_log_softmax`` on the model's logits (memory_arrays): 16-bit
-#: under DeepSpeed, fp32 under Accelerate's native AMP (trl_amp_saved_bytes_per_logit)
-TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "cpo", "ppo", "grpo")
 #: tools whose preference trainers cast the logits to fp32 themselves: LLaMA-Factory's ``CustomDPOTrainer`` and
 #: ``CustomKTOTrainer`` (``src/llamafactory/train/dpo/trainer.py`` ``concatenated_forward``:
 #: ``model(...).logits.to(torch.float32)``; ``train/kto/trainer.py`` likewise), then ``get_batch_logps``
@@ -1458,6 +1490,7 @@ def memory_arrays(
     padding_free: bool = False,
     adamw_foreach: bool = False,
     fsdp2_fp32_base: bool = False,
+    no_autocast: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1707,6 +1740,12 @@ def memory_arrays(
             lora_layer, lora_dropout, autocast, xp,
             method == "qlora" and legacy_bnb_4bit) * s_local * mbs / tp
         keep, op_saved, full_layer = keep + drop_b, op_saved + drop_b, full_layer + drop_b
+        if no_autocast:
+            # the HF Trainer without --bf16: PEFT's fp32 adapters keep fp32 copies (lora_fp32_path_bytes_per_token)
+            fp32_b = lora_fp32_path_bytes_per_token(
+                m.arch, lora_t, lora_rank, activation_dtype_bytes(precision), lora_layer, lora_dropout, autocast,
+                xp) * s_local * mbs / tp
+            keep, op_saved, full_layer = keep + fp32_b, op_saved + fp32_b, full_layer + fp32_b
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
@@ -2548,9 +2587,19 @@ def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp, back=None):
 #: * What leaves the GPU: ``offload_fsdp_model`` moves each FSDP handle's flat parameter shard to the host
 #:   (``handle.flat_param_to("cpu")``, ``verl/utils/fsdp_utils.py``); ``offload_fsdp_optimizer`` moves every tensor
 #:   of ``optimizer.state``. The gradients are gone in either case: the update ends with ``zero_grad()``
-#:   (``dp_actor.py`` ``_optimizer_step`` at a23fb5b0; ``update_policy``'s last line at b178a3cd5). The reference
-#:   is FSDP-wrapped with ``CPUOffload(offload_params=True)`` (EasyR1 ``ref.fsdp.enable_cpu_offload``; verl for
-#:   every reference): its streamed layers live only in its own forward.
+#:   (``dp_actor.py`` ``_optimizer_step`` at a23fb5b0; ``update_policy``'s last line, l. 668, at b178a3cd5), which
+#:   sets every ``.grad`` to None (``torch.optim.Optimizer.zero_grad(set_to_none=True)``, the default since
+#:   torch 2.0). The reference is FSDP-wrapped with ``CPUOffload(offload_params=True)`` (EasyR1
+#:   ``ref.fsdp.enable_cpu_offload``; verl for every reference): its streamed layers live only in its own forward.
+#: * Whose memory the sleeping engine takes (fixes17), with both flags off too: the freed gradients and the
+#:   reference's layers go back to torch's caching allocator, and the switch to generation returns the cache to the
+#:   driver before vLLM wakes: ``rollout_mode`` opens with ``aggressive_empty_cache(force_sync=True)``
+#:   (``verl/workers/fsdp_workers.py`` l. 679 at b178a3cd5; ``verl/utils/memory_utils.py``: ``gc.collect()``,
+#:   ``empty_cache()``), then ``rollout.resume(tags=["weights"])`` and, after the weight sync and a second
+#:   ``aggressive_empty_cache`` (l. 750), ``resume(tags=["kv_cache"])``: vLLM's sleep-mode allocator maps fresh
+#:   physical memory (``CuMemAllocator``, ``cuMemCreate``) out of what the driver holds free. So the pool reuses the
+#:   gradients and the reference beside the activations whatever the flags; the flags decide only whether the
+#:   parameter shard and the optimizer state also leave (:func:`verl_offloaded_pool_bytes`).
 #: * When: ``update_actor`` loads both before the mini-batches and offloads both after; ``compute_log_prob`` and
 #:   the refit load and offload the parameters (``fsdp_workers.py``; the refit:
 #:   ``sharding_manager/fsdp_vllm.py`` ``_sync_weight_to_vllm``: ``load_fsdp_model``, the per-tensor sync into
@@ -2561,7 +2610,7 @@ def offloaded_pool_bytes(pool, held, acts, w16_vllm, xp, back=None):
 def verl_generation_offload(prof: MethodProfile, framework: str, offload_params, offload_optimizer):
     """``(params, optimizer)`` offload flags of verl's actor while a sleeping colocated vLLM generates (the
     comment above; booleans or, in the vectorised search, arrays), or None where the run is no such verl run. Where
-    both flags are off the pool reuses the activations' memory only, as before (:func:`objective_parts`)."""
+    both flags are off the pool reuses the activations', the gradients' and the reference's memory (fixes17)."""
     if not (verl_offload_per_phase(prof, framework) and prof.engine == "vllm_colocated" and prof.engine_sleep):
         return None
     return offload_params, offload_optimizer
@@ -2569,15 +2618,16 @@ def verl_generation_offload(prof: MethodProfile, framework: str, offload_params,
 
 def verl_offloaded_pool_bytes(verl_offload, pool, weights, gradients, opt, reference, acts, w16, xp):
     """The colocated pool's bytes beyond the training moment for verl's actor (:func:`verl_generation_offload`'s
-    flags): with either offload on, the parameter shard and/or the optimizer state, the gradients and the
-    reference's streamed layers leave while vLLM generates and the parameter shard is back for the refit
-    (:func:`offloaded_pool_bytes`); with both off, the pool above the activations (the sleeping engine alone)."""
+    flags): the gradients (freed by ``zero_grad``) and the reference's streamed layers leave while vLLM generates
+    whatever the flags, and the switch empties torch's cache so the pool takes their memory (the comment above,
+    fixes17); with an offload on, the parameter shard and/or the optimizer state leave too and the parameter shard
+    is back for the refit (:func:`offloaded_pool_bytes`). With both off nothing of the actor's parameters leaves:
+    the refit holds vLLM's weights beside the resident states (``back`` 0, the shard never left)."""
     params_off = xp.asarray(verl_offload[0], dtype=bool)
     opt_off = xp.asarray(verl_offload[1], dtype=bool)
     back = xp.where(params_off, weights, 0.0)
-    held = back + xp.where(opt_off, opt, 0.0) + xp.where(params_off | opt_off, gradients + reference, 0.0)
-    return xp.where(params_off | opt_off, offloaded_pool_bytes(pool, held, acts, w16, xp, back=back),
-                    xp.maximum(pool - acts, 0.0))
+    held = back + xp.where(opt_off, opt, 0.0) + gradients + reference
+    return offloaded_pool_bytes(pool, held, acts, w16, xp, back=back)
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,

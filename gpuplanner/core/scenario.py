@@ -20,6 +20,7 @@ from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
 from .frameworks import fsdp_lora_units_apply, mixed_precision_off_allowed, own_lora_layers, tool_default_recompute
+from .frameworks import logits_held_unpriced
 from .units import parse_count
 
 CTX = "Scenario"
@@ -938,6 +939,15 @@ def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | N
 DORA_ENGINES = ("hf", "deepspeed")
 
 
+def _check_logits_held(t) -> None:
+    """``training.logits_held`` where no fp32 logits tensor exists to hold (frameworks.logits_held_unpriced: TRL's
+    trainers, a chunked, compiled or fused loss, an engine with its own loss): refused in one line, not ignored
+    (issue 35 round 17, fixes17)."""
+    why = logits_held_unpriced(t) if t.logits_held else None
+    if why is not None:
+        raise ValueError(MsgStr.make(CTX, why, framework=t.framework, objective=t.objective))
+
+
 def _check_dora(t) -> None:
     """``training.dora`` needs LoRA or QLoRA on a tool that runs PEFT."""
     if t.dora and t.method not in ("lora", "qlora"):
@@ -1217,6 +1227,7 @@ class Scenario(_Section):
         _check_bnb_flags(t)
         _check_fsdp_no_sync(t, p)
         _check_dora(t)
+        _check_logits_held(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

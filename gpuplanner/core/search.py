@@ -60,7 +60,7 @@ from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
-from .frameworks import fsdp2_upcast_applies
+from .frameworks import fsdp2_upcast_applies, logits_held_unpriced
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
 from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
@@ -1751,6 +1751,11 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "mixed_precision_off", False):
         # the Hugging Face Trainer without --bf16 (frameworks.mixed_precision_off_allowed): engine hf only
         fws = tuple(f for f in fws if engine_of(f) == "hf") or fws
+    if getattr(s.training, "logits_held", False):
+        # the fp32 logits held through backward exist on Hugging Face modelling code's eager loss only
+        # (frameworks.logits_held_unpriced, the rule scenario._check_logits_held refuses the user's framework by)
+        fws = tuple(f for f in fws
+                    if logits_held_unpriced(s.training.model_copy(update={"framework": f})) is None) or fws
     if getattr(s.training, "lora_layer", "peft") != "peft":
         # NeMo AutoModel's LoRA linears patch Hugging Face models (frameworks.lora_layer_applies, the rule
         # scenario._check_lora_layer refuses the others by): the stacks that run them, after the MoE tools are added

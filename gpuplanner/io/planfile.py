@@ -1063,12 +1063,25 @@ def _set_only(m: BaseModel) -> dict:
 
 
 def _phase_scenarios_as_set(data: dict, project: Project) -> dict:
-    """The dumped ``project`` (``data``, in place) with each phase's own scenario as :func:`scenario_data`."""
+    """The dumped ``project`` (``data``, in place) with each phase's own scenario as :func:`scenario_data`, and no
+    per-user speed the user did not give (:func:`_speed_as_set`)."""
     phases = data.get("phases")
     for i, phase in enumerate(project.phases if isinstance(phases, list) else ()):
-        if phase.scenario is not None and i < len(phases) and isinstance(phases[i], dict):
+        if not (i < len(phases) and isinstance(phases[i], dict)):
+            continue
+        if phase.scenario is not None:
             phases[i]["scenario"] = scenario_data(phase.scenario)
+        _speed_as_set(phases[i].get("inference"), phase.inference)
     return data
+
+
+def _speed_as_set(data: Any, spec: Any) -> None:
+    """An inference phase's ``tokens_per_s_per_user`` left out of ``data`` (in place) where the user gave none: an
+    offline target's resolved "no speed" (``InferenceSpec._check``) is the rule's, not the user's. Written as null it
+    read back as the user's choice, so clearing the offline target later kept "no latency target" instead of the
+    default 20 tokens/s (issue 35 round 17, review17 #3, fixes17). A speed the user gave, null included, is kept."""
+    if isinstance(data, dict) and spec is not None and "tokens_per_s_per_user" not in spec.model_fields_set:
+        data.pop("tokens_per_s_per_user", None)
 
 
 def project_data(project: Project) -> dict:

@@ -9411,6 +9411,26 @@
         <translation>parallel.moe_dispatcher={d} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
     </message>
     <message>
+        <source>training.logits_held describes an eager cross-entropy on Hugging Face modelling code; framework {framework} computes its own loss</source>
+        <translation>「反向传播期间保留逻辑值」描述的是 Hugging Face 模型代码上未编译的交叉熵；框架 {framework} 自行计算损失</translation>
+    </message>
+    <message>
+        <source>training.logits_held does not apply to objective {objective}: TRL&apos;s trainer computes its own log-probabilities, already modelled</source>
+        <translation>「反向传播期间保留逻辑值」不适用于训练目标 {objective}：TRL 的训练器自行计算对数概率，其显存已计入估算</translation>
+    </message>
+    <message>
+        <source>training.logits_held does not apply with chunked_loss: the logits exist one chunk at a time</source>
+        <translation>「反向传播期间保留逻辑值」不适用于「分块损失」：逻辑值每次只存在一个分块</translation>
+    </message>
+    <message>
+        <source>training.logits_held does not apply to a compiled loss (torch_compile with compile_loss): the fp32 logits stay inside the compiled graph</source>
+        <translation>「反向传播期间保留逻辑值」不适用于编译的损失函数（「torch.compile」与「编译损失函数」）：fp32 逻辑值只存在于编译图内部</translation>
+    </message>
+    <message>
+        <source>training.logits_held does not apply with liger_kernel: its fused loss never builds the logits</source>
+        <translation>「反向传播期间保留逻辑值」不适用于「Liger Kernel 融合内核」：其融合损失从不生成逻辑值</translation>
+    </message>
+    <message>
         <source>training.fsdp_no_sync needs FSDP with sharded gradients (framework fsdp, or the Hugging Face stack with fsdp_version 1; parallel.zero 2 or 3)</source>
         <translation>training.fsdp_no_sync 需要梯度分片的 FSDP（framework 为 fsdp，或 fsdp_version 为 1 的 Hugging Face 技术栈；parallel.zero 为 2 或 3）</translation>
     </message>

@@ -161,9 +161,11 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["mixed_precision_off"].box, t.mixed_precision_off or
                                         frameworks.mixed_precision_off_allowed(t.framework, p.zero, t.fsdp_version,
                                                                               t.method))
-        # the training loop's fp32 logits through the backward: the eager, unchunked loss the memory model reads it
-        # for (core/memory.held_logits_bytes_per_logit); a set box stays in sight
-        self.box.layout().setRowVisible(self.fields["logits_held"].box, t.logits_held or not t.chunked_loss)
+        # the training loop's fp32 logits through the backward: the eager, unchunked, unfused loss of Hugging Face
+        # modelling code (frameworks.logits_held_unpriced, the core's rule the scenario's check refuses it by); a
+        # set box stays in sight, so the user sees the refusal and can clear it
+        self.box.layout().setRowVisible(self.fields["logits_held"].box,
+                                        t.logits_held or frameworks.logits_held_unpriced(t) is None)
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
