@@ -255,7 +255,14 @@ class Evaluation:
             CTX, "modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and "
                  "costed at {ceil:.1%}"))
         modelled = self.mfu_modelled
-        if advisormod.ceiling_is_hfu(c) and not c.get("fallback"):  # compared on the HFU (advisor.ceiling_figure)
+        if advisormod.ceiling_is_hfu(c) and c.get("fallback"):  # a borrowed HFU, compared on the HFU (advice19)
+            text = QT_TRANSLATE_NOOP(
+                CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted); no run of its "
+                     "own class is published, so it takes the lowest hardware FLOPs utilisation of the classes that "
+                     "have one, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs "
+                     "utilisation")
+            modelled = float(advisormod.ceiling_figure(modelled, _hfu_ratio(self.time_modelled), True))
+        elif advisormod.ceiling_is_hfu(c):  # compared on the HFU (advisor.ceiling_figure)
             text = QT_TRANSLATE_NOOP(
                 CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best "
                      "published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs "
