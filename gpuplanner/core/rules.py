@@ -176,9 +176,9 @@ def grade_bands(ceiling: dict | None) -> GradeBands:
       whose own run reaches 76% of its capped peak, 35% leaves as much of the reachable compute unused as 25% on an
       H100, and round 14 graded that "fair" while the same loss on an H100 was poor. The search's ranking rule
       (poor_penalised, search._poor_mfu) reads the same line per row (``search.candidate_times``' ``poor_below``).
-    No ceiling (no table shipped): the guide's bands, optimistic above 55%. The grade reads an MFU: a class whose
-    cap is an HFU but whose run also has a published MFU (``grade_mfu``: the RTX 4090's, a borrowed llm-foundry or
-    Megatron-LM README run; advisor.RTX4090_CEILINGS, advisor._borrowed) is graded on that MFU (advice19)."""
+    No ceiling (no table shipped): the guide's bands, optimistic above 55%. The grade reads an MFU: a borrowed
+    ceiling, compared on HFU, whose run also has a published MFU (``grade_mfu``: a borrowed llm-foundry or Megatron-LM
+    README run; advisor._borrowed) is graded on that MFU (advice19)."""
     c = None if not ceiling else (ceiling.get("grade_mfu") or ceiling.get("mfu"))
     if c is None or not math.isfinite(float(c)) or float(c) <= 0:
         return GradeBands()
@@ -424,7 +424,7 @@ def _whose(b: GradeBands) -> Msg:
     """The run a class-scaled grade reads, named with its source (a borrowed one said as borrowed: advisor's
     ``fallback``, as the MFU-ceiling line says it)."""
     c = b.ceiling or {}
-    args = {"ceil": float(c.get("mfu", b.top)), "cls": c.get("gpu_type") or "", "src": c.get("source") or "",
+    args = {"ceil": float(b.top), "cls": c.get("gpu_type") or "", "src": c.get("source") or "",
             "date": c.get("source_date") or ""}
     if c.get("fallback"):
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "the best published run it borrows ({ceil:.0%}: {cls}, {src}, {date}; "
