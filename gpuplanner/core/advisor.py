@@ -75,8 +75,11 @@ def gpu_family(gpu_id: str) -> str | None:
         return "h20"  # a compute-capped Hopper die: a class of its own (:data:`H20_CEILINGS`)
     if g.startswith(("h100", "h800", "h200")):
         return "hopper_dc"
-    if g == "rtx-4090-24gb":
-        return "rtx4090"  # a consumer card with published runs of its own (:data:`RTX4090_CEILINGS`)
+    if g in ("rtx-4090-24gb", "rtx-4090d-24gb"):
+        # a consumer card with published runs of its own (:data:`RTX4090_CEILINGS`); the RTX 4090 D is the same AD102
+        # die and 24 GB of GDDR6X at 1,008 GB/s with 114 of its 128 SMs (NVIDIA's specifications), so its share of
+        # its own peak is at least the 4090's
+        return "rtx4090"
     return None
 
 
