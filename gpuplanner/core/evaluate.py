@@ -254,7 +254,8 @@ class Evaluation:
         }.get(c.get("fallback") or "", QT_TRANSLATE_NOOP(
             CTX, "modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and "
                  "costed at {ceil:.1%}"))
-        modelled = self.mfu_modelled
+        tm = self.time_modelled or self.time  # the ceiling bounds the training passes (advisor.capped): an RL plan's
+        modelled = tm.mfu if tm.mfu_training is None else tm.mfu_training  # figure without its rollouts (advice19)
         if advisormod.ceiling_is_hfu(c) and c.get("fallback"):  # a borrowed HFU, compared on the HFU (advice19)
             text = QT_TRANSLATE_NOOP(
                 CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted); no run of its "
