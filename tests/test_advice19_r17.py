@@ -94,3 +94,22 @@ def test_4090_lora_example_keeps_its_4090_plan():
     assert one.gpu == "rtx-4090-24gb" and not one.evaluation.mfu_capped
     assert one.evaluation.mfu_ceiling["class"] == "rtx4090/any/le20b"
     assert one.cost < 70
+
+
+def test_rl_capped_note_reads_the_training_passes():
+    """Request 09 (GRPO Qwen2.5-1.5B, 16 rollouts per prompt, 4k responses): #1 is 2 × RTX 5090 ms-swift, whose
+    training passes are capped (the check line: modelled 63.3%). The utilisation line's note read "modelled 17.7% …
+    above 46.0%": the whole step, rollouts included, set against a cap on the training passes. It now reads the
+    training passes' figure, as the cap does (advisor.capped)."""
+    from gpuplanner.commands.plan import text_lines
+
+    s = Scenario.model_validate(json.loads((ROOT / "tests" / "data" / "advice19" /
+                                            "09-grpo-1.5b-math-16-rollouts.json").read_text()))
+    res = S.search(s, top=1)
+    one = res.plans[0]
+    assert one.evaluation.mfu_capped and one.evaluation.rl_training_mfu is not None
+    util = next(ln for ln in text_lines(res, s.constraints, s.training.method) if "Estimated utilisation" in ln)
+    tm = one.evaluation.time_modelled
+    fig = tm.mfu_training * tm.hfu / tm.mfu
+    assert f"{fig:.1%}" in util and fig > 0.46
+    assert f"{tm.mfu * tm.hfu / tm.mfu:.1%}" not in util
