@@ -117,7 +117,7 @@ H20_CEILINGS = {
 #: ``time`` seconds, on the card's 165.2 TFLOP/s FP32-accumulate peak (Ada whitepaper). The runs give tokens/s, so
 #: their MFU and HFU are both the time model's FLOP counts over it; the class is compared on MFU, like with like,
 #: the figure the MFU grade reads too (rules.grade_bands). The best run per size: ≤ 20B, Mistral-7B QLoRA FSDP + CPU
-#: offload at 24,576 tokens, 7,809 s: 24,576 / (2 × 7,809) = 1,574 tokens/s a GPU, MFU 0.4748 (HFU 0.677);
+#: offload at 24,576 tokens, 7,809 s: 1,024 × 24,576 / (2 × 7,809) = 1,611 tokens/s a GPU, MFU 0.4748 (HFU 0.677);
 #: > 20B, Yi-34B QLoRA FSDP + CPU offload, batch 4, 2,061 s: 1,024 × 2,048 / (2 × 2,061) = 509 tokens/s, MFU 0.4423
 #: (HFU 0.657). By hand for the 2k Llama-2-7B LoRA DDP row (437 s, 2,399 tokens/s): (4 × 6.61e9 matmul weights
 #: + 3 × 32 layers × 2 × 2,048 × 4,096 causal attention) × 2,399 / 165.2e12 = 0.408 (the model's count: 0.420;
