@@ -136,7 +136,8 @@ def test_ceiling_falls_back_to_the_lowest_of_its_class():
     dc = advisor.mfu_ceiling("a800-sxm-80gb", "deepspeed", 7e9)
     assert dc["fallback"] == "no_framework_run"
     assert dc["mfu"] == min(advisor.mfu_ceiling("a800-sxm-80gb", f, 7e9)["mfu"] for f in ("megatron", "fsdp"))
-    consumer = advisor.mfu_ceiling("rtx-4090-24gb", "megatron", 7e9)
+    # advice19 (round 17): the RTX 4090 has its own published run now; the RTX 5090 still borrows
+    consumer = advisor.mfu_ceiling("rtx-5090-32gb", "megatron", 7e9)
     assert consumer["fallback"] == "no_gpu_run"
     assert consumer["mfu"] <= advisor.mfu_ceiling("h100-sxm-80gb", "megatron", 7e9)["mfu"]
     big = advisor.mfu_ceiling("a800-sxm-80gb", "fsdp", 70e9)

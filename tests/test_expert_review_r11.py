@@ -224,7 +224,11 @@ def test_a_borrowed_mfu_ceiling_is_not_called_the_plans_class():
     class has its own run (8B pre-training on H800 with Megatron-Core) keeps "of its class"."""
     from gpuplanner.core import advisor
 
-    one = _search(_doc("lora-7b-5000cny-week.json"), top=1).plans[0]
+    # advice19 (round 17): the borrowed ceiling is now compared on HFU, which caps the 5090's full-recompute LoRA
+    # (MFU 44%, HFU ~64% > 46%) and moves the request's #1 to 2 × H800; the 5090 plan is asked for by name here
+    d = _doc("lora-7b-5000cny-week.json")
+    d["constraints"]["gpu_candidates"] = ["rtx-5090-32gb"]
+    one = _search(d, top=1).plans[0]
     assert one.gpu.startswith("rtx-5090")
     c = one.evaluation.mfu_ceiling
     assert c is not None and c.get("fallback")

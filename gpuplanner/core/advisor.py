@@ -75,6 +75,11 @@ def gpu_family(gpu_id: str) -> str | None:
         return "h20"  # a compute-capped Hopper die: a class of its own (:data:`H20_CEILINGS`)
     if g.startswith(("h100", "h800", "h200")):
         return "hopper_dc"
+    if g in ("rtx-4090-24gb", "rtx-4090d-24gb"):
+        # a consumer card with published runs of its own (:data:`RTX4090_CEILINGS`); the RTX 4090 D is the same AD102
+        # die and 24 GB of GDDR6X at 1,008 GB/s with 114 of its 128 SMs (NVIDIA's specifications), so its share of
+        # its own peak is at least the 4090's
+        return "rtx4090"
     return None
 
 
@@ -104,6 +109,59 @@ H20_CEILINGS = {
                       "examples/megatron/fp8/benchmark.sh",
         "layout": "8 GPUs, TP 4 × PP 1, 14.8B, seq 8192", "gpu_type": "H20", "source_date": "7cb73c1f"},
 }
+
+
+#: Issue 35 round 17 (advice19): the RTX 4090 has published runs of its own, so it no longer borrows the A100's.
+#: AnswerDotAI/fsdp_qlora ``benchmarks_03_2024.md`` (read at 4cd69234; the rows of bench/validate_ft_oos9.py): PEFT
+#: LoRA/QLoRA r 64 on 2 × RTX 4090 (FSDP or DDP through torch), full activation checkpointing, 1,024 samples in
+#: ``time`` seconds, on the card's 165.2 TFLOP/s FP32-accumulate peak (Ada whitepaper). The runs give tokens/s, so
+#: their MFU and HFU are both the time model's FLOP counts over it; the class is compared on MFU, like with like,
+#: the figure the MFU grade reads too (rules.grade_bands). The best run per size: ≤ 20B, Mistral-7B QLoRA FSDP + CPU
+#: offload at 24,576 tokens, 7,809 s: 1,024 × 24,576 / (2 × 7,809) = 1,611 tokens/s a GPU, MFU 0.4748 (HFU 0.677);
+#: > 20B, Yi-34B QLoRA FSDP + CPU offload, batch 4, 2,061 s: 1,024 × 2,048 / (2 × 2,061) = 509 tokens/s, MFU 0.4423
+#: (HFU 0.657). By hand for the 2k Llama-2-7B LoRA DDP row (437 s, 2,399 tokens/s): (4 × 6.61e9 matmul weights
+#: + 3 × 32 layers × 2 × 2,048 × 4,096 causal attention) × 2,399 / 165.2e12 = 0.408 (the model's count: 0.420;
+#: tests/test_advice19_r17.py recomputes the class figures). These runs show a 4090 at 56–68% HFU: the A100
+#: Megatron run's 46% HFU the card used to borrow would have capped the 7B LoRA example's #1 (55% HFU) below what
+#: the card is published to reach.
+_AAI = {"source": "AnswerDotAI/fsdp_qlora benchmarks_03_2024.md (2 × RTX 4090)",
+        "source_url": "https://github.com/AnswerDotAI/fsdp_qlora/blob/4cd69234/benchmarks_03_2024.md",
+        "gpu_type": "RTX 4090", "source_date": "2024-03", "metric": "mfu"}
+RTX4090_CEILINGS = {
+    "rtx4090/any/le20b": {**_AAI, "mfu": 0.4748, "row": "aai-mistral-7b-qlora-fsdp-offload-24k",
+                          "layout": "2 GPUs, FSDP + CPU offload, 7.2B QLoRA, seq 24576"},
+    "rtx4090/any/gt20b": {**_AAI, "mfu": 0.4423, "row": "aai-yi-34b-qlora-fsdp-offload-b4",
+                          "layout": "2 GPUs, FSDP + CPU offload, 34.4B QLoRA, seq 2048"},
+}
+
+#: Issue 35 round 17 (advice19): a borrowed ceiling is compared on hardware FLOPs utilisation, like with like. The
+#: lowest figure over other classes used to mix metrics: Narayanan et al. 2021's 46% is an HFU (§5.1, recomputed
+#: FLOPs counted), llm-foundry's 46.4% an MFU, and the plan's MFU was set against either. A run's hardware rate is
+#: what carries to another card or tool (a plan's MFU depends on its own recomputation), so the pool is ranked on
+#: each run's HFU and the plan's HFU is compared with it. The HFU of the table's MFU runs as their sources print it:
+#: mosaicml/llm-foundry ``scripts/train/benchmarking/README.md`` (@8c8dd48f), whose tables give MFU and HFU side by
+#: side (activation checkpointing on the 30B and 70B rows). A run whose source prints no HFU (the Megatron-LM
+#: README's H100 table gives MFU only) stands at its MFU, the lower bound of its HFU.
+SOURCE_HFU = {
+    "llmfoundry-a100_80gb-30b-seq2048-8gpu": 0.7374, "llmfoundry-a100_80gb-7b-seq2048-8gpu": 0.6423,
+    "llmfoundry-h100_80gb-70b-seq2048-64gpu": 0.5676, "llmfoundry-h100_80gb-7b-seq2048-8gpu": 0.4644,
+}
+
+
+def run_hfu(run: dict) -> float:
+    """A published run's hardware FLOPs utilisation (:data:`SOURCE_HFU`; an HFU run's own figure)."""
+    if str(run.get("metric") or "mfu") == "hfu":
+        return float(run["mfu"])
+    return float(SOURCE_HFU.get(str(run.get("row")), run["mfu"]))
+
+
+def _borrowed(pool: dict, why: str) -> dict:
+    """The ceiling a class with no run of its own borrows: the lowest HFU of ``pool`` (:data:`SOURCE_HFU`), kept
+    with its published MFU for the grade (``grade_mfu``) where the source gives one."""
+    k = min(pool, key=lambda k: run_hfu(pool[k]))
+    run = pool[k]
+    grade = float(run["mfu"]) if str(run.get("metric") or "mfu") == "mfu" else None
+    return {**run, "mfu": run_hfu(run), "metric": "hfu", "grade_mfu": grade, "class": k, "fallback": why}
 
 
 #: FP8 plans are a class of their own: the time model's MFU counts model FLOPs against the card's dense *BF16* peak
@@ -169,6 +227,9 @@ def mfu_ceiling(gpu_id: str, engine: str, params_total: float, precision: str = 
             return {**H20_CEILINGS[key], "class": key, "fallback": None}
         k = min(H20_CEILINGS, key=lambda k: H20_CEILINGS[k]["mfu"])
         return {**H20_CEILINGS[k], "class": k, "fallback": "no_framework_run"}
+    if fam == "rtx4090":  # its own published runs, for every tool (RTX4090_CEILINGS)
+        key = f"{fam}/any/{size}"
+        return {**RTX4090_CEILINGS[key], "class": key, "fallback": None}
     key = f"{fam}/{engine}/{size}"
     if key in table:
         return {**table[key], "class": key, "fallback": None}
@@ -182,8 +243,7 @@ def mfu_ceiling(gpu_id: str, engine: str, params_total: float, precision: str = 
             pool = {k: v for k, v in table.items() if k.endswith("/" + size)}
     if not pool:
         return None
-    k = min(pool, key=lambda k: pool[k]["mfu"])
-    return {**pool[k], "class": k, "fallback": why}
+    return _borrowed(pool, why)
 
 
 #: The GPU families whose best published runs are the planning guide's "mainstream GPU" (§4: "MFU 40–55% with a
@@ -234,10 +294,9 @@ def ceiling_is_hfu(ceiling: dict | None) -> bool:
     """Whether the class's best published run reports hardware FLOPs utilisation (recomputed FLOPs counted) rather
     than model FLOPs utilisation: Narayanan et al. 2021 (arXiv:2104.04473) §5.1 count "the number of floating-point
     operations ... with activation recomputation" (96·B·s·l·h², not 72), so its Table 1 rows carry ``hfu_pct``
-    (bench/mfu_ceilings.py writes ``metric: "hfu"``). Issue 35 round 17 (advice18). Only a class's own run: a
-    borrowed ceiling (``fallback``) is the lowest figure over other classes, MFU and HFU alike, and stays a bound on
-    the plan's MFU as before (its metric mix is left for its own round: the advice18 note)."""
-    return bool(ceiling) and str(ceiling.get("metric") or "mfu") == "hfu" and not ceiling.get("fallback")
+    (bench/mfu_ceilings.py writes ``metric: "hfu"``). Issue 35 round 17 (advice18). A borrowed ceiling
+    (``fallback``) is the lowest HFU over other classes and is compared on the HFU too (advice19: :func:`_borrowed`)."""
+    return bool(ceiling) and str(ceiling.get("metric") or "mfu") == "hfu"
 
 
 def ceiling_figure(mfu_training, hfu_ratio, hfu: bool):

@@ -255,10 +255,17 @@ class Evaluation:
             CTX, "modelled {modelled:.1%}, above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and "
                  "costed at {ceil:.1%}"))
         # the figure the ceiling bounds (advisor.capped, _graded): an RL plan's training passes, not its whole step
-        # with the rollouts ("modelled 29%, above the best published 52%" read as a contradiction; review17)
-        tm = self.time_modelled
+        # with the rollouts ("modelled 29%, above the best published 52%" read as a contradiction; review17, advice19)
+        tm = self.time_modelled or self.time
         modelled = float(tm.mfu if tm.mfu_training is None else tm.mfu_training)
-        if advisormod.ceiling_is_hfu(c) and not c.get("fallback"):  # compared on the HFU (advisor.ceiling_figure)
+        if advisormod.ceiling_is_hfu(c) and c.get("fallback"):  # a borrowed HFU, compared on the HFU (advice19)
+            text = QT_TRANSLATE_NOOP(
+                CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted); no run of its "
+                     "own class is published, so it takes the lowest hardware FLOPs utilisation of the classes that "
+                     "have one, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs "
+                     "utilisation")
+            modelled = float(advisormod.ceiling_figure(modelled, _hfu_ratio(self.time_modelled), True))
+        elif advisormod.ceiling_is_hfu(c):  # compared on the HFU (advisor.ceiling_figure)
             text = QT_TRANSLATE_NOOP(
                 CTX, "modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best "
                      "published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs "

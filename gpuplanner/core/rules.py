@@ -176,8 +176,10 @@ def grade_bands(ceiling: dict | None) -> GradeBands:
       whose own run reaches 76% of its capped peak, 35% leaves as much of the reachable compute unused as 25% on an
       H100, and round 14 graded that "fair" while the same loss on an H100 was poor. The search's ranking rule
       (poor_penalised, search._poor_mfu) reads the same line per row (``search.candidate_times``' ``poor_below``).
-    No ceiling (no table shipped): the guide's bands, optimistic above 55%."""
-    c = None if not ceiling else ceiling.get("mfu")
+    No ceiling (no table shipped): the guide's bands, optimistic above 55%. The grade reads an MFU: a borrowed
+    ceiling, compared on HFU, whose run also has a published MFU (``grade_mfu``: a borrowed llm-foundry or Megatron-LM
+    README run; advisor._borrowed) is graded on that MFU (advice19)."""
+    c = None if not ceiling else (ceiling.get("grade_mfu") or ceiling.get("mfu"))
     if c is None or not math.isfinite(float(c)) or float(c) <= 0:
         return GradeBands()
     c = float(c)
@@ -422,7 +424,7 @@ def _whose(b: GradeBands) -> Msg:
     """The run a class-scaled grade reads, named with its source (a borrowed one said as borrowed: advisor's
     ``fallback``, as the MFU-ceiling line says it)."""
     c = b.ceiling or {}
-    args = {"ceil": float(c.get("mfu", b.top)), "cls": c.get("gpu_type") or "", "src": c.get("source") or "",
+    args = {"ceil": float(b.top), "cls": c.get("gpu_type") or "", "src": c.get("source") or "",
             "date": c.get("source_date") or ""}
     if c.get("fallback"):
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "the best published run it borrows ({ceil:.0%}: {cls}, {src}, {date}; "
@@ -517,7 +519,18 @@ def _ceiling_text(above: bool, borrowed: bool, hfu: bool = False) -> str:
     Megatron run the class of an RTX 5090 LoRA plan (issue 35 round 11, expert11). A class whose run reports
     hardware FLOPs utilisation (advisor.ceiling_is_hfu) is compared on the plan's HFU, and the line names it
     (advice18: "Modelled MFU 52.3% is above the best published 52.0%" compared an MFU with Narayanan et al.'s HFU)."""
-    if hfu and not borrowed:
+    if hfu and borrowed:
+        return (QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted) is "
+                                       "above {ceil:.1%}, the ceiling it borrows: no run of its own class is "
+                                       "published, so it takes the lowest hardware FLOPs utilisation of the classes "
+                                       "that have one ({cls}; {src}, {date}, {layout}); timed and costed at "
+                                       "{ceil:.1%} hardware FLOPs utilisation.")
+                if above else
+                QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted) is "
+                                       "within {ceil:.0%}, the ceiling it borrows: no run of its own class is "
+                                       "published, so it takes the lowest hardware FLOPs utilisation of the classes "
+                                       "that have one ({cls}; {src}, {date})."))
+    if hfu:
         return (QT_TRANSLATE_NOOP(CTX, "Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as "
                                        "the published run counts them) is above the best published {ceil:.1%} of "
                                        "its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%} "

@@ -2346,6 +2346,10 @@
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
     <message>
+        <source>modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted); no run of its own class is published, so it takes the lowest hardware FLOPs utilisation of the classes that have one, {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs utilisation</source>
+        <translation>模型估算硬件算力利用率 {modelled:.1%}（计入重计算的运算量）；本类没有公开的运行记录，因此取有记录各类中最低的硬件算力利用率，即 {cls} 的 {ceil:.1%}（{src}，{date}）：按硬件算力利用率 {ceil:.1%} 计算时间和成本</translation>
+    </message>
+    <message>
         <source>modelled hardware FLOPs utilisation {modelled:.1%} (recomputed FLOPs counted), above the best published {ceil:.1%} for {cls} ({src}, {date}): timed and costed at {ceil:.1%} hardware FLOPs utilisation</source>
         <translation>模型估算硬件算力利用率 {modelled:.1%}（计入重计算的运算量），高于 {cls} 的最佳公开值 {ceil:.1%}（{src}，{date}）：按硬件算力利用率 {ceil:.1%} 计算时间和成本</translation>
     </message>
@@ -8972,6 +8976,14 @@
     <message>
         <source>Estimated MFU {mfu:.0%}: good, near {whose}.</source>
         <translation>估计 MFU {mfu:.0%}：良好，接近{whose}。</translation>
+    </message>
+    <message>
+        <source>Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted) is above {ceil:.1%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest hardware FLOPs utilisation of the classes that have one ({cls}; {src}, {date}, {layout}); timed and costed at {ceil:.1%} hardware FLOPs utilisation.</source>
+        <translation>模型估算硬件算力利用率 {mfu:.1%}（计入重计算的运算量）高于借用的上限 {ceil:.1%}：本类没有公开的运行记录，因此取有记录各类中最低的硬件算力利用率（{cls}；{src}，{date}，{layout}）；按硬件算力利用率 {ceil:.1%} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled hardware FLOPs utilisation {mfu:.0%} (recomputed FLOPs counted) is within {ceil:.0%}, the ceiling it borrows: no run of its own class is published, so it takes the lowest hardware FLOPs utilisation of the classes that have one ({cls}; {src}, {date}).</source>
+        <translation>模型估算硬件算力利用率 {mfu:.0%}（计入重计算的运算量）未超过借用的上限 {ceil:.0%}：本类没有公开的运行记录，因此取有记录各类中最低的硬件算力利用率（{cls}；{src}，{date}）。</translation>
     </message>
     <message>
         <source>Modelled hardware FLOPs utilisation {mfu:.1%} (recomputed FLOPs counted, as the published run counts them) is above the best published {ceil:.1%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%} hardware FLOPs utilisation.</source>
