@@ -56,10 +56,11 @@ def main(out: Path, prefix: str) -> None:
         w.go_to(PAGE_KEYS.index("plans"))
         page = w.page("plans")
         page.table_model.set_plans(res.plans)
+        spin(app, 0.3)
         page.show_details(res.plans[0])
         spin(app, 0.3)
         doc = page.details.document()
-        cur = doc.find("GiB")  # the memory heading's paragraph
+        cur = doc.find("GiB)")  # the memory heading's paragraph ("Memory per GPU (GiB)")
         block = cur.block() if not cur.isNull() else doc.begin()
         r = doc.documentLayout().blockBoundingRect(block)
         page.details.verticalScrollBar().setValue(max(0, int(r.top()) - 10))
@@ -72,7 +73,7 @@ def main(out: Path, prefix: str) -> None:
         tp = w.page("training")
         save(tp.setup_box, out, f"{prefix}-training-setup{sfx}", 0.6)
         save(tp.obj_box, out, f"{prefix}-training-objective{sfx}", 0.6)
-        w.close()
+        w.hide()  # close() would ask to save the changes (a modal box)
         # 4. the Project page's what-if table (the default document: one 7.9-hour phase)
         w = window(app, lm, lang)
         w.go_to(PAGE_KEYS.index("project"))
@@ -88,7 +89,7 @@ def main(out: Path, prefix: str) -> None:
         w.estimator.run_now()
         spin(app, 1.5)
         save(w.live.scaling_chart, out, f"{prefix}-scaling-unknown-preset{sfx}", 0.7)
-        w.close()
+        w.hide()  # close() would ask to save the changes (a modal box)
 
 
 if __name__ == "__main__":
