@@ -692,7 +692,7 @@ def format_money(value: float, currency: str = "CNY", lang: str | None = None, d
                  compact: bool = False) -> str:
     """Money in the plan's currency: ``¥12,345``, ``$1,234``, ``-¥80``; unknown codes as ``SGD 1,234``.
 
-    ``decimals``: None → 0 from 100 upwards, else 2. ``compact``: Chinese "12.3 万元" / "1.2 亿美元",
+    ``decimals``: None → 0 from 100 upwards and for zero, else 2. ``compact``: Chinese "12.3 万元" / "1.2 亿美元",
     English "¥12.3M" / "$1.2B" (amounts below 10^4 resp. 10^6 stay exact).
     """
     lang = normalize_lang(lang)
@@ -713,7 +713,8 @@ def format_money(value: float, currency: str = "CNY", lang: str | None = None, d
                         return f"{sign}{num} {word}{zh_unit}"
                     return f"{sign}{num} {word} {code}"
                 return f"{sign}{sym}{num}{word}" if code in CURRENCIES else f"{sign}{code} {num}{word}"
-    d = decimals if decimals is not None else (0 if a >= 100 else 2)
+    # nothing is "¥0", not "¥0.00" (ux27: a free migration in the vendor comparison)
+    d = decimals if decimals is not None else (0 if a >= 100 or a == 0 else 2)
     num = f"{a:,.{d}f}"
     if code in CURRENCIES:
         return f"{sign}{sym}{num}"

@@ -98,7 +98,7 @@ def test_plan_in_chinese_reads_as_chinese(capsys):
     assert "~10B 档：" in out and "日历时间" in out and "¥" in out  # the tier line (ux17: no "档位 10B：" before it)
     # the table rows and rule ids are identifiers (catalog ids, tp/pp, rule ids) a script reads back; the
     # sentences around them must be Chinese
-    sentences = [ln for ln in out.splitlines() if ln.startswith(("~10B 档", "评估", "   - ", "   $ ", "1. ", "2. "))]
+    sentences = [ln for ln in out.splitlines() if ln.startswith(("~10B 档", "评估", "   - ", "   • ", "1. ", "2. "))]
     assert sentences
     from gpuplanner.core.catalog_hw import load_gpus
 

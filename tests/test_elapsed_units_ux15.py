@@ -119,5 +119,8 @@ def test_the_pdf_project_table_reads_a_short_job_in_hours():
 
     proj = SimpleNamespace(total_weeks=0.16 / 7, phases=[SimpleNamespace(start_week=0.0, end_week=0.16 / 7)])
     assert _phase_spans(proj) == ("Hours", ["0", "3.8", "3.8"])      # was "0–0.0228571" weeks
-    assert _whatif_days([{"calendar_days": 0.3}, {"calendar_days": 1.4}, {"calendar_days": None}]) == \
+    assert _whatif_days([{"calendar_days": 0.3}, {"calendar_days": 1.4}, {"calendar_days": None}], "days") == \
         ("Days", ["0.30", "1.4", "—"])  # mend10c: as a plan's days
+    # ux27: in the phases' unit, the project's scale (hours beside a 3.8-hour project, not days)
+    assert _whatif_days([{"calendar_days": 0.3}, {"calendar_days": 1.4}, {"calendar_days": None}], "hours") == \
+        ("Hours", ["7.2", "33.6", "—"])

@@ -65,7 +65,8 @@ def test_every_price_kind_compared_per_card_hour_of_compute():
     assert v["omniyq"].total == Decimal("138000") and v["omniyq"].per_card_hour == Decimal("13.36")
     assert c.to_json()["vendors"][1]["per_card_hour_worked"] == 13.36
     text = "\n".join(text_lines(c, _tr))
-    assert "¥13.36 per card-hour of the plan's compute (¥138,000.00 ÷ 10,333 card-hours)" in text
+    # the total whole, the unit price to the cent (ux27: "¥138,000.00")
+    assert "¥13.36 per card-hour of the plan's compute (¥138,000 ÷ 10,333 card-hours)" in text
     assert "Per card-hour" in html_section(c, translate=_tr, msg=lambda m: m.render())
 
 

@@ -267,3 +267,18 @@ def argv_language(argv: list[str]) -> str | None:
         if a.startswith("--lang="):
             return a.partition("=")[2]
     return None
+
+
+def refuse_folder_output(output: str) -> None:
+    """Refuse an ``-o`` that names a folder — one there, or a name ending in a separator ("out/") — before
+    anything is written: ``kit -o out/`` without a folder ``out`` wrote a file named ``out`` and told to run
+    "bash " (the empty last part of the name; probe17, ux27). The sentence ``quotes --template`` says."""
+    import os  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from ..core.errors import PlannerError  # noqa: PLC0415
+    from ._lang import translate  # noqa: PLC0415
+
+    seps = tuple(s for s in (os.sep, os.altsep, "/") if s)
+    if output.endswith(seps) or Path(output).is_dir():
+        raise PlannerError(translate(CTX, "{path}: a folder; give -o a file name").format(path=output[:120]))

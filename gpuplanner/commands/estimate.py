@@ -106,9 +106,12 @@ def text_lines(ev, data: dict) -> list[str]:
     for key in keys:
         lines.append("  " + _lbl(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
     fit = translate(CTX, "fits") if ev.fits else translate(CTX, "DOES NOT FIT")
+    # the margin kept free on top of the estimate said as the sum it is: "+ 2.0 GiB kept free on top of the
+    # estimate = 71.42 of 80 GiB" (ux27: "69.42 of 80 GiB (headroom 2.0 GiB)" read as if 80 − 69.4 were 2.0)
     lines.append("  " + _lbl(translate(CTX, "total"), 12) + f"{format_number(mem['total'], 2):>8}   " + translate(
-        CTX, "of {cap} GiB (headroom {head} GiB): {fit}").format(
-            cap=format_sig(ev.gpu_memory_gib), head=format_number(ev.memory.headroom, 1), fit=fit))
+        CTX, "+ {head} GiB kept free on top of the estimate = {need} of {cap} GiB: {fit}").format(
+            cap=format_sig(ev.gpu_memory_gib), head=format_number(ev.memory.headroom, 1),
+            need=format_number(mem["total"] + ev.memory.headroom, 2), fit=fit))
     hr = data.get("host_ram_per_node_gib")
     if hr:
         have = "" if hr["available"] is None else translate(CTX, " of {n} GiB").format(n=format_number(hr["available"]))
@@ -159,7 +162,7 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
         lines.append("  " + join_clause(format_money(ev.cost, ev.currency), paren(name('Cost', ev.rental_mode_label))))
-        lines += [f"  $ {msg(m)}" for m in ev.rental_advice]  # the mode's alternatives, as `plan` prints them
+        lines += [f"  • {msg(m)}" for m in ev.rental_advice]  # the mode's alternatives, as `plan` prints them
     if ev.rent_vs_build is not None and ev.memory.fits:
         lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
         lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")

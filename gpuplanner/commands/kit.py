@@ -17,7 +17,7 @@ import os
 import sys
 
 # verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
-from ._args import label as _lbl, ljust, positive_int, rjust, strict_json
+from ._args import label as _lbl, ljust, positive_int, refuse_folder_output, rjust, strict_json
 from . import _lang
 from ._lang import translate
 from ..core.errors import PlannerError
@@ -63,6 +63,7 @@ def run_export(args) -> int:
     if getattr(args, "json", False) or getattr(args, "strict", False):  # "with --import" (their help): an export prints no JSON and flags nothing
         raise PlannerError(translate(CTX, "--json and --strict go with --import RESULT.json"))
     if args.output not in ("-", ""):
+        refuse_folder_output(args.output)  # "-o out/": a folder, not a file named "out" (ux27)
         check_not_input(args.output, args.file)  # never the scenario or plan it reads (probe15)
     ans = answer(args.file)  # the plan the file stands for (app.answer.decide)
     scenario, base = ans.plan_scenario, ans.models

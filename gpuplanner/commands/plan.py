@@ -156,7 +156,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
                 out.append(f"   {'✓' if r.status == 'passed' else '✗'} [{title}{colon()}{status.get(r.status, r.status)}] "
                            f"{msg(r.message)}")
         for m in p.rental_advice:
-            out.append(f"   $ {msg(m)}")
+            out.append(f"   • {msg(m)}")  # a bullet, not "$" before yuan (ux27)
         for m in p.warnings:
             out.append(f"   ! {msg(m)}")
     if result.rent_vs_build is not None:

@@ -19,7 +19,7 @@ from ..core.serving_facts import bound_text, serving_lines, throughput_line
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import language, msg, name, translate
-from ..formatting import elapsed_numbers, elapsed_unit, format_list, format_weeks, phase_spans, plural_s
+from ..formatting import elapsed_numbers, format_list, format_weeks, phase_spans, plural_s
 
 CTX = "CLI"
 #: the rental column: the longest mode label ("card-hours with a monthly cap", 29 columns) uncut; at 21 columns
@@ -125,9 +125,10 @@ def text_lines(res) -> list[str]:
     if res.what_if:
         changes = {"params_x2": translate(CTX, "2× parameters"), "tokens_x10": translate(CTX, "10× data"),
                    "upgrade_gpus": translate(CTX, "next GPU count")}
-        # the what-if days in one unit, the longest's (hours for a job of a few hours; ux15)
+        # the what-if spans in the phases' unit, the project's scale (hours beside a project read in hours, not
+        # days because one what-if row passes a day; ux27)
         known = [w.calendar_days for w in res.what_if if w.calendar_days is not None]
-        w_unit = elapsed_unit(max(known, default=0.0))
+        w_unit = unit
         w_nums = iter(elapsed_numbers(known, w_unit, language()))
         w_days = ["-" if w.calendar_days is None else next(w_nums) for w in res.what_if]
         lines += ["", translate(CTX, "What if ({phase})").format(phase=res.main_phase),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..core.errors import PlannerError
 from ..io.app_settings import MAX_AUTHOR
-from ._args import text_up_to
+from ._args import refuse_folder_output, text_up_to
 
 LANGS = ("en", "zh_CN")
 
@@ -43,6 +43,7 @@ def run(args) -> int:
     from ..io.planfile import check_not_input, check_writable_folder
     from ..app.answer import report_data
 
+    refuse_folder_output(args.output)  # "-o out/": a folder, not a file named "out" (ux27)
     out = Path(args.output)
     check_not_input(out, args.file)  # never the scenario or plan it reads (probe15)
     check_writable_folder(out)  # missing or read-only folder: one line, before the render

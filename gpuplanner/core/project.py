@@ -426,6 +426,14 @@ class PhaseResult:
         return out
 
 
+
+def _slot_unit(slot_weeks: float | None) -> str | None:
+    """The unit a what-if sentence about a phase's slot reads in: the slot's own (formatting.elapsed_unit), the
+    plan's scale; None without a slot (the longest span's then)."""
+    from ..formatting import elapsed_unit  # pure Python, no Qt
+
+    return None if not slot_weeks else elapsed_unit(7 * float(slot_weeks))
+
 @dataclass(slots=True, frozen=True)
 class WhatIf:
     """The main training phase re-evaluated with one change (``change`` in :data:`WHAT_IF_CHANGES`)."""
@@ -461,9 +469,10 @@ class WhatIf:
         return Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "On the same servers the phase takes {need} and overruns its slot of {slot} by "
                  "{over}: every later phase moves back."),
-            # a short phase in hours or days, not "0.023 weeks": one unit, the longest span's (elapsed_msg; ux15)
-            elapsed_msgs(need=7 * ((self.slot_weeks or 0.0) + self.overrun_weeks),
-                               slot=7 * (self.slot_weeks or 0.0), over=7 * self.overrun_weeks))
+            # a short phase in hours or days, not "0.023 weeks": one unit, the slot's — the plan's scale — so a
+            # 7.9-hour phase's overrun reads "74.6 hours … slot of 7.9 hours", not "3.1 days … 0.33 days" (ux15, ux27)
+            elapsed_msgs(_slot_unit(self.slot_weeks), need=7 * ((self.slot_weeks or 0.0) + self.overrun_weeks),
+                         slot=7 * (self.slot_weeks or 0.0), over=7 * self.overrun_weeks))
 
     def to_json(self) -> dict:
         return {"change": self.change, "fits": self.fits, "calendar_days": self.calendar_days, "cost": self.cost,

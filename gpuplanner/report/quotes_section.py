@@ -57,7 +57,10 @@ def answer_names(translate: Tr) -> dict[str, str]:
 
 
 def _money(v: Decimal | None, cur: str) -> str:
-    return "—" if v is None else format_money(float(v), cur, decimals=2)
+    """An amount at the precision its size deserves (``formatting.format_money``'s own: whole from 100, cents
+    below, "¥0" for nothing): "¥665" beside the plan's "¥667", not "¥665.02", and a free migration "¥0", not
+    "¥0.00" (ux27)."""
+    return "—" if v is None else format_money(float(v), cur)
 
 
 def _band(v: VendorResult, cur: str) -> str:
@@ -80,7 +83,7 @@ def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
     if o.parts:
         return combination_text(v, translate, cards)
     unit = translate(CTX, UNIT_LABELS[o.offer.unit])
-    price = format_money(float(o.offer.price), v.quote.currency, decimals=2)
+    price = format_money(float(o.offer.price), v.quote.currency)  # a month's rent whole, a card-hour's to the cent
     if o.hourly_rate is not None:
         billed = translate(CTX, "{h} card-hours").format(h=format_number(float(o.quantity)))
     elif o.servers:
@@ -154,7 +157,7 @@ def whole_vs_hourly_text(c: Comparison, translate: Tr) -> str | None:
         CTX, "Whole machine vs card-hours (planning guide: about {guide} hours a week for several weeks favours the "
              "whole machine): at these quotes {package} {unit} ({pv}) costs as much as {hourly} per card-hour ({hv}) "
              "at {be} hours a week for the plan's {n} card(s); the plan runs {plan} hours a week: {verdict}."),
-        guide=format_number(GUIDE_HOURS_PER_WEEK), package=format_money(float(w.package_price), cur, decimals=2),
+        guide=format_number(GUIDE_HOURS_PER_WEEK), package=format_money(float(w.package_price), cur),
         unit=translate(CTX, UNIT_LABELS[w.package_unit]), pv=w.package_provider,
         hourly=format_money(float(w.hourly_price), cur, decimals=2), hv=w.hourly_provider,
         be=format_sig(w.break_even_hours_per_week, 3), n=w.cards, plan=format_number(w.plan_hours_per_week),

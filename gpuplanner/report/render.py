@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    ELAPSED_UNITS, elapsed_numbers, elapsed_unit, format_count, phase_spans, plan_span_numbers, plan_span_unit, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
+    ELAPSED_UNITS, elapsed_numbers, format_count, phase_spans, plan_span_numbers, plan_span_unit, format_plan_span, format_plan_time, format_flops, format_number, format_params, link_display_name, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -882,7 +882,11 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
     names += [(k, _sentence_case(n)) for k, n in _extra_names().items() if k in p.memory]
     rows = [[n, fmt_gib(p.memory.get(k))] for k, n in names]
     rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"<b>{fmt_gib(p.memory.get('total'))}</b>"])
-    rows.append([_e(translate("Report", "Headroom kept free")), fmt_gib(p.memory_headroom_gib)])
+    # the margin kept free on top of the estimate, and the sum the card is checked against (ux27: "Headroom kept
+    # free 2.0" under "Total 69.4" beside "(10.6 GiB free)" read as two different free figures)
+    rows.append([_e(translate("Report", "Kept free on top of the estimate")), fmt_gib(p.memory_headroom_gib)])
+    rows.append([_e(translate("Report", "Total with what is kept free")),
+                 fmt_gib(p.memory.get("total", 0.0) + p.memory_headroom_gib)])
     rows.append([_e(translate("Report", "Card memory")), fmt_gib(p.gpu_memory_gib)])
     return [[_e(r[0]) if not r[0].startswith("<") else r[0], r[1]] for r in rows]
 
@@ -955,10 +959,13 @@ def _html_plan(data: ReportData) -> str:
         (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
         (translate("Report", "Parallel layout"), _layout_text(p.layout, data.task.training.get("recompute_modules"))),
         # over the card: "(61.6 GiB over the card)", not "(-61.6 GiB free)" (ux20)
-        (translate("Report", "Memory per GPU"), (translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)")
+        # the margin kept free said as the sum it is, as `estimate` and the Plans page say it (ux27)
+        (translate("Report", "Memory per GPU"), (translate(
+            "Report", "{m} GiB + {head} GiB kept free on top of the estimate = {need} of {cap} GiB")
                                                  if p.gpu_memory_gib >= p.memory.get("total", 0.0) else
                                                  translate("Report", "{m} GiB of {cap} GiB ({free} GiB over the card)")).format(
-            m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
+            m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib), head=fmt_gib(p.memory_headroom_gib),
+            need=fmt_gib(p.memory.get("total", 0.0) + p.memory_headroom_gib),
             free=fmt_gib(abs(p.gpu_memory_gib - p.memory.get("total", 0.0))))),
     ]
     if p.compute_days is not None:
@@ -1069,7 +1076,9 @@ def _rules_table(p: PlanInfo) -> str:
 
 
 def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
-    out = [f"<h2 style='page-break-before: always'>3. {_e(translate('Report', 'Charts'))}</h2>"]
+    # no page of its own: the charts follow what comes before (a forced break left page 5 of the default plan with
+    # five rows of "Cards not ranked" and nothing else; ux27); the heading keeps the first chart with it (paginate)
+    out = [f"{_SPACER}<h2>3. {_e(translate('Report', 'Charts'))}</h2>"]
     captions = {
         "memory": translate("Report", "Memory per GPU: the parts of each plan's memory, and the card's capacity "
                                       "(dashed)."),
@@ -1181,10 +1190,10 @@ def _phase_spans(proj) -> tuple[str, list[str]]:
     return _elapsed_header(unit), spans
 
 
-def _whatif_days(what_if) -> tuple[str, list[str]]:
-    """The what-if rows' calendar days in one unit, the longest's (hours for a job of a few hours; ux15)."""
+def _whatif_days(what_if, unit: str) -> tuple[str, list[str]]:
+    """The what-if rows' calendar days in ``unit``, the phases' (the project's scale: hours beside a project read
+    in hours, not days because one row passes a day; ux27)."""
     known = [w["calendar_days"] for w in what_if if w["calendar_days"] is not None]
-    unit = elapsed_unit(max(known, default=0.0))
     nums = iter(elapsed_numbers(known, unit))
     return _elapsed_header(unit), ["—" if w["calendar_days"] is None else next(nums) for w in what_if]
 
@@ -1249,7 +1258,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
         names = {"params_x2": translate("Report", "2× parameters"), "tokens_x10": translate("Report", "10× data"),
                  "upgrade_gpus": translate("Report", "next GPU count")}
         yes, no = translate("Report", "yes"), translate("Report", "no")
-        wrows, (days_header, days) = [], _whatif_days(proj.what_if)
+        wrows, (days_header, days) = [], _whatif_days(proj.what_if, phase_spans(proj.phases, proj.total_weeks)[0])
         for w, w_days in zip(proj.what_if, days):
             from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
 
@@ -1423,7 +1432,6 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     are left for the page number.
     """
     from PySide6.QtCore import QSizeF
-    from PySide6.QtGui import QTextBlockFormat, QTextCursor
 
     dpi = _source_dpi()
     rect = layout.paintRect(QPageLayout.Unit.Inch)
@@ -1431,8 +1439,35 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     doc.setDocumentMargin(0)
     doc.setPageSize(QSizeF(w, h))
     keep = 90.0  # a heading needs this much room under it on its page
-    lay = doc.documentLayout()
     t0 = time.monotonic()
+    _keep_together(doc, h, keep, t0)
+    # a heading moved to the next page early, before what stands above it moved down, may fit where it was after
+    # all: it goes back and the moves run again (ux27: "3. Charts" opened page 6 under a page 5 of five table rows)
+    for _ in range(4):
+        back = _stale_heading_break(doc, h, keep)
+        if back is None:
+            break
+        _relayout(doc, back)
+        _keep_together(doc, h, keep, t0)
+    for _ in range(40):  # a paragraph over several pages is cut once per round
+        moved = _split_blocks_at_page_breaks(doc, h)
+        if moved is None:
+            break
+        _relayout(doc, moved)
+    doc.pageCount()  # the layout finished (after the last change it is complete already)
+    return w, h
+
+
+#: a block-format property: the page break before this heading was set by :func:`paginate` (not by the HTML)
+_MOVED_BY_PAGINATE = 0x100000 + 27
+
+
+def _keep_together(doc: QTextDocument, h: float, keep: float, t0: float) -> None:
+    """The keep-with-next and keep-together moves, one at a time, each followed by a new layout, until none is
+    left (or the time budget is spent)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
     for _ in range(40):
         if time.monotonic() - t0 > PAGINATE_BUDGET_S:
             break  # the pages are laid out already; what is left are the keep-together moves
@@ -1443,32 +1478,56 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
             if fmt.headingLevel() > 0 and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto:
                 r = lay.blockBoundingRect(block)
                 page_end = (math.floor(r.top() / h) + 1) * h
-                if r.top() % h > 1 and r.bottom() + keep > page_end:
-                    cur = QTextCursor(block)
+                if r.top() % h > 1 and r.bottom() + max(keep, _first_line_height(block.next())) > page_end:
                     f = QTextBlockFormat(fmt)
                     f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
-                    cur.setBlockFormat(f)
+                    f.setProperty(_MOVED_BY_PAGINATE, True)
+                    QTextCursor(block).setBlockFormat(f)
                     moved = block.position()
                     break  # relayout, then look again
             block = block.next()
-        if moved is None:
-            moved = _keep_small_tables_together(doc, h)
-        if moved is None:
-            moved = _keep_short_paragraphs_together(doc, h)
-        if moved is None:
-            moved = _keep_list_ends_together(doc, h)
-        if moved is None:
-            moved = _keep_table_rows_together(doc, h)
+        for step in (_keep_small_tables_together, _keep_short_paragraphs_together, _keep_list_ends_together,
+                     _keep_table_rows_together):
+            if moved is None:
+                moved = step(doc, h)
         if moved is None:
             break
         _relayout(doc, moved)
-    for _ in range(40):  # a paragraph over several pages is cut once per round
-        moved = _split_blocks_at_page_breaks(doc, h)
-        if moved is None:
-            break
-        _relayout(doc, moved)
-    doc.pageCount()  # the layout finished (after the last change it is complete already)
-    return w, h
+
+
+def _stale_heading_break(doc: QTextDocument, h: float, keep: float) -> int | None:
+    """The first heading :func:`_keep_together` moved to a new page that now fits, with the first line under it,
+    at the end of the page before (what stood above it has moved down since): its break is taken back. Returns
+    its position (None: none)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        fmt = block.blockFormat()
+        prev = block.previous()
+        if fmt.boolProperty(_MOVED_BY_PAGINATE) and prev.isValid():
+            table = QTextCursor(prev).currentTable()
+            above = (lay.frameBoundingRect(_outermost(table)).bottom() if table is not None
+                     else lay.blockBoundingRect(prev).bottom())
+            r = lay.blockBoundingRect(block)
+            page = math.floor((r.top() + 0.5) / h)
+            need = r.height() + max(keep, _first_line_height(block.next()))
+            if page >= 1 and (page - 1) * h < above and above + need <= page * h:
+                f = QTextBlockFormat(fmt)
+                f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_Auto)
+                f.clearProperty(_MOVED_BY_PAGINATE)
+                QTextCursor(block).setBlockFormat(f)
+                return max(0, block.position() - 1)
+        block = block.next()
+    return None
+
+
+def _outermost(frame):
+    """The frame under the document's root frame that holds ``frame`` (a table inside a table's cell: the outer)."""
+    while frame.parentFrame() is not None and frame.parentFrame().parentFrame() is not None:
+        frame = frame.parentFrame()
+    return frame
 
 
 def _page_of(y: float, h: float) -> int:
@@ -1527,6 +1586,14 @@ def _cut_block(doc: QTextDocument, block, pos: int) -> None:
         tail.setObjectIndex(-1)
     tail.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_Auto)
     QTextCursor(tail_block).setBlockFormat(tail)
+
+
+def _first_line_height(block) -> float:
+    """The height of ``block``'s first line (0 without one): what a heading keeps on its page with it — a chart's
+    image is one line that does not split, so "3. Charts" never ends a page above a blank rest (ux27)."""
+    if not block.isValid() or block.layout() is None or block.layout().lineCount() == 0:
+        return 0.0
+    return float(block.layout().lineAt(0).height())
 
 
 def _relayout(doc: QTextDocument, start: int = 0) -> None:

@@ -108,6 +108,9 @@ class LivePanel(QWidget):
 
     def on_estimate(self, res: engine.LiveResult) -> None:
         self.memory_chart.update_from(res)
+        # no estimate: the scaling chart names the reason (an unknown preset), not "no layout fits" (ux27)
+        self.scaling_chart.set_estimate_error(
+            tr_error(res.error, self) if res is not None and res.evaluation is None and res.error else "")
         if res is None or res.evaluation is None:
             self.model_value.setText("—")
             self.mem_value.setText("—")

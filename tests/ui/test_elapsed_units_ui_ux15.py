@@ -31,9 +31,11 @@ def test_a_few_hours_project_page_reads_in_hours(make_window, language, tmp_path
     assert page.total.text() == total
     assert page.table.horizontalHeaderItem(1).text() == hours
     assert page.table.item(0, 1).text() == "0–3.8"
-    # the what-if column in the unit of its largest row (10× data: 1.4 days), every row in it
-    assert page.whatif.horizontalHeaderItem(2).text() == days
-    assert [page.whatif.item(r, 2).text() for r in range(page.whatif.rowCount())] == ["0.29", "1.4", "0.09"]  # mend10c: as the plans' days
+    # the what-if column in the phases' unit, the project's scale (ux27: it read in the unit of its largest row,
+    # "0.29 / 1.4 / 0.09" days beside a project read in hours); every row in it
+    assert page.whatif.horizontalHeaderItem(2).text() == hours != days
+    got = [float(page.whatif.item(r, 2).text()) for r in range(page.whatif.rowCount())]
+    assert got == pytest.approx([0.29 * 24, 1.4 * 24, 0.09 * 24], rel=0.05), got
     said = page.replans.text()
     assert ("3.8 hours" in said) if lang == "en" else ("3.8 小时" in said), said
 

@@ -608,10 +608,6 @@
         <translation>合计</translation>
     </message>
     <message>
-        <source>of {cap} GiB (headroom {head} GiB): {fit}</source>
-        <translation>/ {cap} GiB（余量 {head} GiB）：{fit}</translation>
-    </message>
-    <message>
         <source> of {n} GiB</source>
         <translation>（共 {n} GiB）</translation>
     </message>
@@ -694,6 +690,10 @@
     <message>
         <source>Cost</source>
         <translation>费用</translation>
+    </message>
+    <message>
+        <source>+ {head} GiB kept free on top of the estimate = {need} of {cap} GiB: {fit}</source>
+        <translation>+ 估算之外预留 {head} GiB = {need} / {cap} GiB：{fit}</translation>
     </message>
     <message>
         <source>No price: this layout does not fit in GPU memory, so it cannot be rented as it is.</source>
@@ -5824,6 +5824,10 @@
         <translation>采样 KV 缓存</translation>
     </message>
     <message>
+        <source>: {0} + {1} kept free on top of the estimate = {2} of {3}</source>
+        <translation>：{0} + 估算之外预留 {1} = {2} / {3}</translation>
+    </message>
+    <message>
         <source>total</source>
         <translation>合计</translation>
     </message>
@@ -8275,10 +8279,6 @@
         <translation>总计</translation>
     </message>
     <message>
-        <source>Headroom kept free</source>
-        <translation>预留余量</translation>
-    </message>
-    <message>
         <source>Card memory</source>
         <translation>显卡容量</translation>
     </message>
@@ -8349,10 +8349,6 @@
     <message>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
-    </message>
-    <message>
-        <source>{m} GiB of {cap} GiB ({free} GiB free)</source>
-        <translation>{m} GiB / {cap} GiB（剩余 {free} GiB）</translation>
     </message>
     <message>
         <source>{m} GiB of {cap} GiB ({free} GiB over the card)</source>
@@ -8441,6 +8437,18 @@
     <message>
         <source>Compared with the chosen plan</source>
         <translation>与所选方案相比</translation>
+    </message>
+    <message>
+        <source>Kept free on top of the estimate</source>
+        <translation>估算之外预留</translation>
+    </message>
+    <message>
+        <source>Total with what is kept free</source>
+        <translation>合计（含预留）</translation>
+    </message>
+    <message>
+        <source>{m} GiB + {head} GiB kept free on top of the estimate = {need} of {cap} GiB</source>
+        <translation>{m} GiB + 估算之外预留 {head} GiB = {need} / {cap} GiB</translation>
     </message>
     <message>
         <source>No other plan met the constraints.</source>
@@ -9274,6 +9282,10 @@
     <message>
         <source>{0}: {1} GPUs → {2} tokens/s</source>
         <translation>{0}：{1} 张 GPU → {2} token/s</translation>
+    </message>
+    <message>
+        <source>No curve: {0}</source>
+        <translation>无法绘制曲线：{0}</translation>
     </message>
     <message>
         <source>calendar days</source>

@@ -92,6 +92,7 @@ class ScalingChart(ChartBase):
         pi.vb.sigResized.connect(lambda _vb: self._place_deadline_label())  # the label's size against the view
         self._res: engine.ScalingResult | None = None
         self._deadline_days: float | None = None
+        self._estimate_error = ""  # why the scenario has no estimate (set_estimate_error)
         self.data: dict[str, Any] = {}
         self.retranslate()
 
@@ -119,6 +120,14 @@ class ScalingChart(ChartBase):
     def set_deadline_days(self, days: float | None) -> None:
         self._deadline_days = days
 
+    def set_estimate_error(self, text: str) -> None:
+        """Why the scenario has no estimate (the live estimate's error, in the UI language; "" when it has one): an
+        empty chart says it rather than "no layout fits" (ux27: an unknown preset read as an out-of-memory sweep)."""
+        if text != self._estimate_error:
+            self._estimate_error = text
+            if text or not self.data:
+                self.update_from(self._res)
+
     def _point_tip(self, kind: str, gpus: float, value: float, days_mode: bool) -> str:
         # a sentence per unit: the menu's word ("tokens/s", zh "每秒 token 数") and the axis's ("days", zh "天数")
         # read wrong after a number ("→ 3.5 天数"; ux20)
@@ -127,8 +136,11 @@ class ScalingChart(ChartBase):
 
     def _show_empty(self, res: engine.ScalingResult | None) -> None:
         """No point to draw: the message, no curves, no deadline line (and none in the legend, ux17)."""
-        msg = self.tr("No layout of this scenario fits at these GPU counts.")
-        self.set_empty(msg if res is not None else self.tr("No estimate yet."))
+        err = self._estimate_error
+        msg = (self.tr("No curve: {0}").format(err) if err else
+               self.tr("No layout of this scenario fits at these GPU counts.") if res is not None else
+               self.tr("No estimate yet."))
+        self.set_empty(msg)
         for c in self.curves.values():
             c.setData([], [])
         self.ideal.setData([], [])
@@ -146,7 +158,7 @@ class ScalingChart(ChartBase):
         # no point that runs (every count out of memory or invalid): say so, rather than an empty frame
         runs = res is not None and any(v > 0 and math.isfinite(v) for sr in res.series
                                        for v in (sr.calendar_days if days_mode else sr.tokens_per_s))
-        if res is None or not runs:
+        if res is None or not runs or self._estimate_error:
             self._show_empty(res)
             return
         self.set_empty(None)

@@ -793,6 +793,10 @@ class PlansPage(BasePage):
                       "kv_cache": tr("rollout KV cache")}
         heads = "".join(f"<th>{part_names.get(k, k)}</th>" for k in parts)
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
+        # the margin kept free on top of the estimate, as the sum it is (as `estimate` and the PDF say it; ux27)
+        fit += esc(tr(": {0} + {1} kept free on top of the estimate = {2} of {3}").format(
+            format_number(m.total, 1), format_number(m.headroom, 1), format_number(m.total + m.headroom, 1),
+            format_sig(m.capacity)))
         rows.append(f"<p><b>{tr('Memory per GPU (GiB)')}</b> — {fit}</p><table cellspacing=0 cellpadding=3 border=1>"
                     f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"

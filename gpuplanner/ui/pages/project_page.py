@@ -30,7 +30,7 @@ from gpuplanner.formatting import format_money, format_number, gpu_display_name,
 
 from .base import BasePage
 from ..text import better_line, plain, tr_msg
-from gpuplanner.formatting import (colon, elapsed_numbers, elapsed_unit, format_list,
+from gpuplanner.formatting import (colon, elapsed_numbers, format_list,
                                    format_sentences, DAYS_PER_WEEK, format_weeks, in_unit, phase_spans,
                                    plural_s)
 
@@ -974,8 +974,9 @@ class ProjectPage(BasePage):
                  "upgrade_gpus": self.tr("next GPU count")}
         self.whatif.setRowCount(len(res.what_if))
         known = [w.calendar_days for w in res.what_if if w.calendar_days is not None]
-        self.whatif.horizontalHeaderItem(2).setText(self._unit_header(w_unit := elapsed_unit(max(known, default=0.0))))
-        w_nums = iter(elapsed_numbers(known, w_unit))
+        # the phases' unit, the project's scale: "74.4" hours beside a project read in hours, not "3.1" days (ux27)
+        self.whatif.horizontalHeaderItem(2).setText(self._unit_header(unit))
+        w_nums = iter(elapsed_numbers(known, unit))
         for r, w in enumerate(res.what_if):
             cells = [names.get(w.change, w.change), self.tr("yes") if w.fits else self.tr("no"),
                      "—" if w.calendar_days is None else next(w_nums),

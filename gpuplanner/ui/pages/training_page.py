@@ -20,7 +20,7 @@ from gpuplanner.core.scenario import NO_LIGER
 from gpuplanner.formatting import format_tokens, gpu_display_name
 from gpuplanner.formatting import format_list
 
-from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
+from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, align_form_units, fmt_float, fmt_int, parse_float, parse_int
 from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
@@ -635,6 +635,9 @@ class TrainingPage(BasePage):
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.advanced.retranslate()
+        # each box's editors end on one line, whatever its units' widths in this language (ux27)
+        for form in self.findChildren(QFormLayout):
+            align_form_units(form)
         self.on_model_changed("all")
 
     def _set_attn_implementation(self, value: str) -> str | None:
