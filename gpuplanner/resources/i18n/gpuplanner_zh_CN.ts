@@ -5730,6 +5730,10 @@
         <translation>按{0}计费，即不会中断的最便宜价格</translation>
     </message>
     <message>
+        <source>capped</source>
+        <translation>已封顶</translation>
+    </message>
+    <message>
         <source>recompute {0}</source>
         <translation>{0}重计算</translation>
     </message>

@@ -96,6 +96,14 @@ def grade_text(grade: str | None) -> str:
     return "" if not grade else QCoreApplication.translate("Rules", grade)
 
 
+def mfu_cell(mfu: float, ev) -> str:
+    """The table's MFU cell: the plan's MFU, "52% (capped)" where it is timed and costed at the best published run
+    of its class (``Evaluation.mfu_capped``, the mark ``gpuplanner plan`` prints; issue 35 r17 parity17)."""
+    if not ev.mfu_capped:
+        return format_mfu(mfu)
+    return join_clause(format_mfu(mfu), paren(QCoreApplication.translate("PlansPage", "capped")))
+
+
 def mfu_with_grade(mfu: float, ev) -> str:
     """"44% (good)"; for an RL plan the grade's own figure beside it, "29% (training passes 44%, good)": the grade is
     of the training passes (core.evaluate mfu_graded), as ``gpuplanner plan`` writes "29% (44% good)" — not
@@ -291,8 +299,9 @@ class PlanTableModel(QAbstractTableModel):
             if col == "mfu":
                 if p.mfu is None:
                     return "—"
-                # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule
-                return format_mfu(p.mfu)
+                # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule; a plan timed
+                # at its class's best published run marked as ``gpuplanner plan`` marks it (Evaluation.mfu_capped)
+                return mfu_cell(p.mfu, p.plan.evaluation)
             if col == "cost":
                 return "—" if p.cost is None else format_number(p.cost, 0)
             if col == "framework":
