@@ -24,6 +24,19 @@ def tr_msg(m: Any) -> str:
     return str(m)
 
 
+def mfu_cell(mfu: float, ev: Any) -> str:
+    """A plan's MFU as the Plans page's table and the live panel show it: "52% (capped)" where the plan is timed and
+    costed at the best published run of its class (``Evaluation.mfu_capped``, the mark ``gpuplanner plan`` prints;
+    issue 35 r17 parity17), else the figure alone."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuplanner.formatting import format_mfu, join_clause, paren
+
+    if not ev.mfu_capped:
+        return format_mfu(mfu)
+    return join_clause(format_mfu(mfu), paren(QCoreApplication.translate("PlansPage", "capped")))
+
+
 def field_label(widget: Any, path: str) -> str:
     """The text of the form label (in ``widget``'s window) whose field is bound to the scenario ``path``, or "" when
     no page built so far shows that field."""

@@ -53,3 +53,54 @@ def test_the_capped_mark_in_chinese(qapp, rows, language):
     language.install("zh_CN")
     cell = _mfu_cells(rows[:1])[0]
     assert "已封顶" in cell and "capped" not in cell, cell
+
+
+def test_live_panel_marks_a_capped_plan(make_window, qtbot, tmp_path):
+    """The live panel's plan line ("64 × A100 · MFU 52% (capped)") reads the same ``Evaluation.mfu_capped`` as the
+    table and ``gpuplanner estimate``: the 70B example with the search's #1 written into it."""
+    from gpuplanner.core.scenario import Scenario
+    from gpuplanner.core import search as S
+
+    s = Scenario.model_validate(json.loads(EXAMPLE_70B.read_text(encoding="utf-8")))
+    ev = S.search(s, top=1).plans[0].evaluation
+    assert ev.mfu_capped
+    w = make_window(search_enabled=False)
+    doc = tmp_path / "capped.json"
+    doc.write_text(ev.scenario.model_dump_json(exclude_unset=True), encoding="utf-8")
+    assert w.open_path(doc, show_errors=False)
+    qtbot.waitUntil(lambda: w.estimator.result is not None and w.estimator.result.evaluation is not None,
+                    timeout=30000)
+    live = w.estimator.result.evaluation
+    assert live.mfu_capped
+    panel = w.live
+    qtbot.waitUntil(lambda: "MFU" in panel.plan_value.text(), timeout=10000)
+    assert "(capped)" in panel.plan_value.text(), panel.plan_value.text()
+
+
+def test_quotes_page_bills_the_combination_as_the_cli(make_window, tmp_path, qtbot, capsys):
+    """A sheet of a server-week and a server-day for the Shenzhen example's plan: the Quotes page's billing line is
+    the one ``gpuplanner quotes`` prints for the same stored sheet (app.answer.compare_quotes, one Comparison)."""
+    import re
+    import shutil
+
+    from gpuplanner.cli import run_cli
+
+    path = tmp_path / "p.gpuplan"
+    shutil.copy(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan", path)
+    sheet = tmp_path / "weekly.csv"
+    sheet.write_text("section,item,value,unit,gpus_per_server,min_term_days,cap_at_month,note,date\n"
+                     "vendor,provider,Weekly,,,,,,\nvendor,currency,CNY,,,,,,\n"
+                     "offer,a800-sxm-80gb,6000,server_week,4,,,,\noffer,a800-sxm-80gb,900,server_day,4,,,,\n",
+                     encoding="utf-8")
+    assert run_cli(["quotes", str(path), str(sheet), "--save", "--lang", "en"]) == 0
+    cli = capsys.readouterr().out
+    line = next(ln.strip() for ln in cli.splitlines() if "billing: 2 weeks + 6 days" in ln).split("billing: ", 1)[1]
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    qtbot.waitUntil(lambda: w.estimator.result is not None, timeout=10000)
+    w.go_to(8)
+    page = w.pages[8]
+    page.refresh_comparison()
+    text = " ".join(page.compare_view.toPlainText().split())
+    assert " ".join(line.split()) in text, (line, text[:2000])
+    assert re.search(r"17,400\.00", text)

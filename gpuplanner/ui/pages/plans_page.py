@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from .advanced_fields import FrameworkChecks
-from ..text import better_line, plural, tr_error, tr_msg, set_style
+from ..text import better_line, mfu_cell, plural, tr_error, tr_msg, set_style
 from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list, format_sentences, join_clause, paren
 from gpuplanner.i18n import _close_paren_space  # "llm-foundry（PyTorch FSDP）训练": no space after the bracket
@@ -94,14 +94,6 @@ def mode_pinned(plans: list[engine.PlanRow]) -> bool:
 def grade_text(grade: str | None) -> str:
     """The MFU grade in the UI language (the core's names, context "Rules")."""
     return "" if not grade else QCoreApplication.translate("Rules", grade)
-
-
-def mfu_cell(mfu: float, ev) -> str:
-    """The table's MFU cell: the plan's MFU, "52% (capped)" where it is timed and costed at the best published run
-    of its class (``Evaluation.mfu_capped``, the mark ``gpuplanner plan`` prints; issue 35 r17 parity17)."""
-    if not ev.mfu_capped:
-        return format_mfu(mfu)
-    return join_clause(format_mfu(mfu), paren(QCoreApplication.translate("PlansPage", "capped")))
 
 
 def mfu_with_grade(mfu: float, ev) -> str:
