@@ -104,3 +104,58 @@ def test_quotes_page_bills_the_combination_as_the_cli(make_window, tmp_path, qtb
     text = " ".join(page.compare_view.toPlainText().split())
     assert " ".join(line.split()) in text, (line, text[:2000])
     assert re.search(r"17,400\.00", text)
+
+
+def test_save_reopen_keeps_the_round17_fields_as_set_and_the_project_page_is_the_clis(make_window, qtbot, tmp_path,
+                                                                                       capsys):
+    """Through the pages: the serving phase made an offline job of 2.5 documents a second (Project page), the held
+    logits ticked (Training page's Advanced box), a budget of ¥12,000 (as the Budget page sets it); saved, opened in a
+    second window: the three are the user's as set, the switches left alone are not written (saved-fields), and the
+    reopened Project page's serving p95 figures, offline replicas and budget are ``gpuplanner project --json``'s."""
+    import shutil
+
+    from gpuplanner.cli import run_cli
+    from gpuplanner.io import planfile
+
+    src = tmp_path / "src.gpuplan"
+    shutil.copy(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan", src)
+    w = make_window(search_enabled=False)
+    assert w.open_path(src, show_errors=False)
+    assert not w.model.set("constraints.budget", 12_000.0)
+    w.go_to(1)
+    held = w.page("training").advanced.fields["logits_held"]
+    held.setChecked(True)
+    assert w.model.user_scenario().training.logits_held is True
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None, timeout=30000)
+    i = next(k for k, p in enumerate(page.project_data()["phases"]) if p["kind"] == "inference")
+    page.list.setCurrentRow(i)
+    page.docs_per_s.setValue(2.5)
+    qtbot.waitUntil(lambda: w.model.ui["project"]["phases"][i]["inference"].get("documents_per_s") == 2.5,
+                    timeout=10000)
+    saved = tmp_path / "saved.gpuplan"
+    assert w.save_to(saved)
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["scenario"]["training"]["logits_held"] is True
+    assert "mixed_precision_off" not in data["scenario"]["training"]
+    assert data["scenario"]["constraints"]["budget"] == 12_000.0
+    inf = data["project"]["phases"][i]["inference"]
+    assert inf["documents_per_s"] == 2.5 and "output_tokens_per_s" not in inf
+    doc, _ = planfile.load(saved)
+    assert "logits_held" in doc.scenario.training.model_fields_set
+    assert "mixed_precision_off" not in doc.scenario.training.model_fields_set
+    w2 = make_window(search_enabled=False)
+    assert w2.open_path(saved, show_errors=False)
+    assert w2.model.user_scenario().training.logits_held is True and not w2.model.dirty
+    w2.go_to(7)
+    p2 = w2.pages[7]
+    qtbot.waitUntil(lambda: not p2.busy() and p2.result is not None, timeout=60000)
+    assert run_cli(["project", str(saved), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    s = p2.result.phases[i].serving
+    js = cli["phases"][i]["inference"]
+    assert s.target_tokens_per_s == 2.5 * s.output_tokens
+    for k in ("p95_itl_s", "p95_ttft_s", "replicas", "batch_per_replica", "target_tokens_per_s"):
+        assert js[k] == getattr(s, k), k
+    assert cli["budget"] == json.loads(json.dumps(p2.result.budget.to_json()))
