@@ -252,6 +252,27 @@ def test_combination_json_text_and_pdf_are_the_comparisons(tmp_path, capsys):
     assert line in html_section(data.quotes, lambda c, s: s).replace("&nbsp;", " ")
 
 
+def test_combination_line_in_the_pdf_is_the_clis_in_both_languages(tmp_path, capsys):
+    """The PDF's quotes section (pdftotext, English and Chinese) bills the weekly vendor with the words
+    ``gpuplanner quotes --lang`` prints: "2 weeks + 6 days: …" and its translation."""
+    import shutil
+
+    doc = tmp_path / "p.gpuplan"
+    shutil.copy(SHENZHEN, doc)
+    sheet = tmp_path / "weekly.csv"
+    sheet.write_text("section,item,value,unit,gpus_per_server,min_term_days,cap_at_month,note,date\n"
+                     "vendor,provider,Weekly,,,,,,\nvendor,currency,CNY,,,,,,\n"
+                     "offer,a800-sxm-80gb,6000,server_week,4,,,,\noffer,a800-sxm-80gb,900,server_day,4,,,,\n",
+                     encoding="utf-8")
+    _cli(["quotes", str(doc), str(sheet), "--save", "--json"], capsys)
+    for lang in ("en", "zh_CN"):
+        text = _cli(["quotes", str(doc), "--lang", lang], capsys)
+        line = next(ln.strip() for ln in text.splitlines() if " + " in ln and "6,000.00" in ln)
+        bill = re.split(r"[:：]", line, maxsplit=1)[1]  # after "billing:" / its translation
+        pdf = _tight(_pdf_text(doc, tmp_path, lang))
+        assert _tight(bill) in pdf, (lang, bill)
+
+
 # ---------------------------------------------------------------------------- the capped mark
 
 @pytest.fixture(scope="module")
