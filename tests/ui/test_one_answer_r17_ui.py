@@ -2,8 +2,9 @@
 tests/test_one_answer_r17.py).
 
 ``gpuplanner plan`` marks a plan timed at the best published run of its class "52% (capped)" (advice18, review17:
-``Evaluation.mfu_capped``); the Plans page's MFU cell showed the bare figure, the same number as an uncapped plan's,
-and the note only in the details pane below (found by parity17: this test failed before ``plans_page.mfu_cell``).
+``Evaluation.mfu_capped``); the Plans page's MFU cell showed the bare figure, the same text as an uncapped plan's,
+and the note only in the details pane below (found by parity17: these tests failed before ``ui.text.mfu_cell``). The
+narrow cell marks it "52%*" (the nine columns fit 1280×800), its tooltip carries the CLI's note.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_70B = ROOT / "examples" / "llama3-70b-pretrain-64xh800-tp8pp4.json"
@@ -42,17 +44,31 @@ def test_plans_page_marks_the_capped_plans_as_the_cli(qapp, rows, capsys):
 
     assert run_cli(["plan", str(EXAMPLE_70B), "--top", "5", "--lang", "en"]) == 0
     text = capsys.readouterr().out
+    from gpuplanner.commands._lang import msg
+    from gpuplanner.ui.pages.plans_page import COLUMNS, PlanTableModel
+    from gpuplanner.ui.text import CAPPED_STAR
+
+    m = PlanTableModel()
+    m.set_plans(rows)
+    tips = [m.data(m.index(i, COLUMNS.index("mfu")), Qt.ItemDataRole.ToolTipRole) for i in range(len(rows))]
     for i, (row, cell) in enumerate(zip(rows, _mfu_cells(rows)), 1):
         capped = row.plan.evaluation.mfu_capped
-        assert ("(capped)" in cell) is capped, cell
+        assert cell.endswith(CAPPED_STAR) is capped, cell
+        assert ("(capped)" in (tips[i - 1] or "")) is capped, tips[i - 1]
+        if capped:
+            assert msg(row.plan.evaluation.mfu_note) in tips[i - 1]
         line = next(ln for ln in text.splitlines() if ln.startswith(f"{i}  "))
         assert ("(capped)" in line) is capped, line
 
 
 def test_the_capped_mark_in_chinese(qapp, rows, language):
     language.install("zh_CN")
-    cell = _mfu_cells(rows[:1])[0]
-    assert "已封顶" in cell and "capped" not in cell, cell
+    from gpuplanner.ui.pages.plans_page import COLUMNS, PlanTableModel
+
+    m = PlanTableModel()
+    m.set_plans(rows[:1])
+    tip = m.data(m.index(0, COLUMNS.index("mfu")), Qt.ItemDataRole.ToolTipRole)
+    assert "已封顶" in tip and "capped" not in tip, tip
 
 
 def test_live_panel_marks_a_capped_plan(make_window, qtbot, tmp_path):
