@@ -64,6 +64,8 @@ GLOSSARY = BASE_WORDS | {
     "Transformers", "SDPA", "fa",
     # Transformers' attn_implementation value, as the user types it (the Training page's attention list)
     "eager", "Eager",
+    # EasyR1, the RL trainer on verl (a product name, read "EasyR" by the two-letter scan; post18's offload tooltips)
+    "EasyR",
     # EleutherAI's Pythia model suite, a product name (the GPT-NeoX parallel-residual tooltip cites its configs)
     "Pythia",
     # NVIDIA's NeMo AutoModel library and the Triton kernel language, product names (the LoRA layer choice)

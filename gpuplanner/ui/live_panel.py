@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import (format_money, format_number, format_percent, format_mfu, format_sig,
+from gpuplanner.formatting import (format_money, format_number, format_percent, format_sig,
                                    format_list, format_params, format_sentences, gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -13,7 +13,7 @@ from gpuplanner.app import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .fit_box import FitHeightBox
 from .model import ScenarioModel
-from .text import better_line, plain, set_style, set_text, tr_error, tr_msg
+from .text import better_line, mfu_cell, plain, set_style, set_text, tr_error, tr_msg
 from gpuplanner.core.evaluate import cost_band_msg
 from gpuplanner.core.messages import plan_span_msgs
 
@@ -153,7 +153,7 @@ class LivePanel(QWidget):
             lines.append(self.rollout_line(ev.time, *rollouts))
         set_text(self.time_value, "\n".join(lines))
         plan = [self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
-                                                     format_mfu(ev.mfu))]
+                                                     mfu_cell(ev.mfu, ev))]  # "(capped)" as `plan` marks it
         if not m.fits:  # not priced, as the PDF and ``estimate`` (ux21, ux22: "¥70,000" beside "does not fit")
             plan.append(self.tr("no price: it does not fit"))
         elif ev.cost is not None:

@@ -24,6 +24,26 @@ def tr_msg(m: Any) -> str:
     return str(m)
 
 
+def mfu_cell(mfu: float, ev: Any, short: bool = False) -> str:
+    """A plan's MFU as the live panel shows it: "52% (capped)" where the plan is timed and costed at the best
+    published run of its class (``Evaluation.mfu_capped``, the mark ``gpuplanner plan`` prints; issue 35 r17
+    parity17), else the figure alone. ``short``: the Plans table's narrow cell, "52%*" (its header's and the cell's
+    tooltips say what the star means; the nine columns fit 1280×800, tests/ui/test_first_hour_ui.py)."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuplanner.formatting import format_mfu, join_clause, paren
+
+    if not ev.mfu_capped:
+        return format_mfu(mfu)
+    if short:
+        return format_mfu(mfu) + CAPPED_STAR
+    return join_clause(format_mfu(mfu), paren(QCoreApplication.translate("PlansPage", "capped")))
+
+
+#: the Plans table's mark of a capped MFU (:func:`mfu_cell`)
+CAPPED_STAR = "*"
+
+
 def field_label(widget: Any, path: str) -> str:
     """The text of the form label (in ``widget``'s window) whose field is bound to the scenario ``path``, or "" when
     no page built so far shows that field."""

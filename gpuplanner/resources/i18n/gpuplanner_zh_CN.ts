@@ -5622,6 +5622,10 @@
         <translation>小时数</translation>
     </message>
     <message>
+        <source>Model FLOPs utilisation. *: capped, the model gives more than the best published run of the plan&apos;s class reached; the plan is timed and costed at that run&apos;s figure</source>
+        <translation>模型算力利用率（MFU）。*：已封顶，模型估算高于该方案同类最佳公开运行达到的值；方案按该运行的数值计算时间和成本</translation>
+    </message>
+    <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
     </message>
@@ -5732,6 +5736,10 @@
     <message>
         <source>Billed on {0}, the cheapest price without interruptions</source>
         <translation>按{0}计费，即不会中断的最便宜价格</translation>
+    </message>
+    <message>
+        <source>capped</source>
+        <translation>已封顶</translation>
     </message>
     <message>
         <source>recompute {0}</source>

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from .advanced_fields import FrameworkChecks
-from ..text import better_line, plural, tr_error, tr_msg, set_style
+from ..text import better_line, mfu_cell, plural, tr_error, tr_msg, set_style
 from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list, format_sentences, join_clause, paren
 from gpuplanner.i18n import _close_paren_space  # "llm-foundry（PyTorch FSDP）训练": no space after the bracket
@@ -291,8 +291,9 @@ class PlanTableModel(QAbstractTableModel):
             if col == "mfu":
                 if p.mfu is None:
                     return "—"
-                # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule
-                return format_mfu(p.mfu)
+                # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule; a plan timed
+                # at its class's best published run marked as ``gpuplanner plan`` marks it (Evaluation.mfu_capped)
+                return mfu_cell(p.mfu, p.plan.evaluation, short=True)
             if col == "cost":
                 return "—" if p.cost is None else format_number(p.cost, 0)
             if col == "framework":
@@ -310,6 +311,8 @@ class PlanTableModel(QAbstractTableModel):
             if col in ("rank", "mfu"):
                 head = [QCoreApplication.translate("PlansPage", "MFU grade") + ": " + grade_text(p.plan.mfu_grade)] \
                     if col == "mfu" and p.plan.mfu_grade else []
+                if col == "mfu" and p.plan.evaluation.mfu_note is not None:  # the star's reason (the CLI's note)
+                    head.append(mfu_cell(p.mfu, p.plan.evaluation) + ": " + tr_msg(p.plan.evaluation.mfu_note))
                 return "\n".join(head + [("✓ " if r.status == "passed" else "✗ ") + rule_name(r.id) + ": " + tr_msg(r.message)
                                  for r in p.plan.evaluation.rules
                                  if r.status != "not_applicable" and (col == "rank" or r.id == "mfu_grade")])
@@ -530,7 +533,11 @@ class PlansPage(BasePage):
         self.table_model.span_headers = {"hours": self.tr("Hrs"), "days": self.tr("Days")}
         self.table_model.header_tips = {COLUMNS.index("framework"): self.tr("Framework or tool that runs the plan"),
                                         COLUMNS.index("days"): self.tr("Calendar time: what you wait, with setup, "
-                                                                       "checkpoints and interruptions")}
+                                                                       "checkpoints and interruptions"),
+                                        COLUMNS.index("mfu"): self.tr(
+                                            "Model FLOPs utilisation. *: capped, the model gives more than the best "
+                                            "published run of the plan's class reached; the plan is timed and costed "
+                                            "at that run's figure")}
         self._set_mode_header()
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
