@@ -1063,3 +1063,12 @@ def lora_dropout_of(t) -> float:
     default (:data:`TOOL_LORA_DROPOUT`), else PEFT's 0.0. The one place that decides it."""
     v = getattr(t, "lora_dropout", None)
     return float(v) if v is not None else TOOL_LORA_DROPOUT.get(getattr(t, "framework", ""), 0.0)
+
+
+def objective_default_beta(objective: str, field_default: float = 0.1) -> float:
+    """The KL coefficient an objective's trainer uses when the scenario leaves ``training.preference.beta`` out:
+    TRL ``GRPOConfig.beta = 0.0`` (trl/trainer/grpo_config.py: "the reference model is not loaded"; verl likewise
+    loads no reference unless ``actor.use_kl_loss`` or ``algorithm.use_kl_in_reward``), else the preference
+    section's default (TRL ``DPOConfig.beta = 0.1``). The one rule: the scenario resolves it
+    (scenario._apply_objective_defaults) and :func:`methods.method_profile` reads it (issue 35 r17 plangap17)."""
+    return 0.0 if objective == "grpo" else field_default

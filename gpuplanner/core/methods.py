@@ -71,7 +71,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arrayops import ops_for
-from .frameworks import RL_HYBRID_ENGINE_TOOLS
+from .frameworks import RL_HYBRID_ENGINE_TOOLS, objective_default_beta
 from .rollout_lengths import expected_longest_runaway
 from .serving_facts import DECODE_KERNEL_S, kv_heads_per_rank
 from .serving_facts import CUDA_VISIBLE_SHARE, VLLM_NON_TORCH_GIB, vllm_profile_parts
@@ -358,9 +358,10 @@ def method_profile(training) -> MethodProfile:
     if obj == "sft":
         return SFT
     pref, rl = t.preference, t.rl
-    beta = pref.beta
-    if obj == "grpo" and "beta" not in pref.model_fields_set:
-        beta = 0.0  # TRL GRPOConfig default (the DPO default 0.1 is the preference section's)
+    # the objective's default beta (TRL GRPOConfig 0.0, DPOConfig 0.1) is resolved in the scenario itself
+    # (scenario._apply_objective_defaults), so a written-out scenario answers the same (plangap17); a bare
+    # training section (never validated as a scenario) gets the same rule
+    beta = pref.beta if "beta" in pref.model_fields_set else objective_default_beta(obj, pref.beta)
     ref = pref.reference or default_reference(obj, t.method, beta)
     if obj in ("orpo", "simpo", "cpo", "reward"):
         ref = "none"

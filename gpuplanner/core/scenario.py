@@ -20,7 +20,7 @@ from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
 from .frameworks import fsdp_lora_units_apply, mixed_precision_off_allowed, own_lora_layers, tool_default_recompute
-from .frameworks import logits_held_unpriced
+from .frameworks import logits_held_unpriced, objective_default_beta
 from .units import parse_count
 
 CTX = "Scenario"
@@ -85,6 +85,21 @@ def _apply_tool_defaults(t) -> None:
         # saved plan does not write it and a later framework (an adopted plan's, the user's next) gets its own
         # default (issue 35 round 16: adopting a Megatron-SWIFT plan left "megatron_selective" as the user's value)
         t.model_fields_set.discard("recompute")
+
+
+def _apply_objective_defaults(t) -> None:
+    """The objective's documented KL coefficient where the scenario leaves ``training.preference.beta`` out
+    (:func:`frameworks.objective_default_beta`). Resolved here, in the scenario, so every path reads one value: a written-out scenario (``plan
+    --json``'s, a saved plan's) carries the resolved beta, not the field default that would load a reference on
+    the way back (issue 35 r17 plangap17: ``estimate`` of ``plan``'s #1 added a 3.5 GiB reference). It stays
+    unset (pydantic marks an assigned field set), so another objective later gets its own default."""
+    pref = t.preference
+    if "beta" in pref.model_fields_set:
+        return
+    own = objective_default_beta(t.objective, type(pref).model_fields["beta"].default)
+    if pref.beta != own:
+        pref.beta = own
+        pref.model_fields_set.discard("beta")
 
 
 class _Section(NoBoolForNumbers):
@@ -1220,6 +1235,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.preference.reference=lora_base needs method lora or qlora")))
         _apply_tool_defaults(self.training)
+        _apply_objective_defaults(self.training)
         if t.checkpoint_reentrant is not None and t.framework in CHECKPOINT_REENTRANT_REFUSED.get(t.checkpoint_reentrant, ()):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "

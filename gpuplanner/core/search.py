@@ -2805,7 +2805,10 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     total_pflop = mf_tok * float(s.data.tokens) / 1e15
-    red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
+    # kept and chosen at the app's full length, then cut: `plan --top 5` is the first rows of the Plans page's list
+    # (a pool of `top` rows dropped those the "fastest" tie ranks first: `plan --top 1` named another #1; plangap17)
+    keep = max(top, RANKED_LIST_LENGTH) if distinct else top
+    red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, keep, distinct)
     gpu_index: dict[str, int] = {}
     memo = _MemoryMemo()
     # the contexts listed first (cheap), so that a chunk's memory is kept only where a later context of the
@@ -2842,10 +2845,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            pen := _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
-    chosen = order[:top]
-    if distinct:
-        # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
-        chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
+    chosen = _diverse(order, gpu_of, cat["num_gpus"], keep)[:top] if distinct else order[:top]
     pareto = _pareto(days, cat, gpu_of, contexts)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
