@@ -1462,6 +1462,12 @@ class ServingSize:
     p95_ttft_s: float = 0.0
     target_tokens_per_s: float | None = None
     output_tokens: int = 0
+    # issue 35 round 17 (servadv17): when a long prompt stalls the running users past twice the target's gap, the
+    # smaller chunked-prefill token budget that bounds the stall (:func:`stall_advice`) and the p95s it gives (None
+    # and 0: no advice)
+    stall_budget: int | None = None
+    stall_p95_itl_s: float = 0.0
+    stall_p95_ttft_s: float = 0.0
 
     def to_json(self) -> dict:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "messages"}
@@ -1591,7 +1597,9 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
                                    prompt=prompt_tokens, output=output_tokens)) / GIB,
         ttft_s=ttft, **load_latency(rp, prompt=prompt_tokens, output=output_tokens, mixed=engine != "sglang",
                                     chunk=prefill_chunk_tokens(engine, gpu), idle_ttft_s=ttft).to_fields(),
-        target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens))
+        target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens),
+        **stall_advice(rp, prompt=prompt_tokens, output=output_tokens, engine=engine, gpu=gpu, idle_ttft_s=ttft,
+                       tokens_per_s_per_user=None if target_tokens_per_s else tokens_per_s_per_user))
 
 
 #: Issue 35 round 17 (servoos17, advice17): the percentile of the latency figures a serving plan states: the p95
@@ -1659,6 +1667,56 @@ def load_latency(rp: ReplicaPoint, *, prompt: float, output: float, chunk: int |
     k = poisson_quantile(per_step)
     return LoadLatency(itl_s=t + k * pre, ttft_s=idle_ttft_s + wait + t + max(k - 1, 0) * pre,
                        stalled_share=min(1.0, 1.0 - math.exp(-per_step)))
+
+
+#: Issue 35 round 17 (servadv17): a plan advises a smaller prefill budget when its p95 time between tokens exceeds
+#: this many of the target's gaps (``1/tokens_per_s_per_user``): past two gaps a long prompt costs every running user
+#: at least one whole missed token (a visible stutter), though the mean holds the target. A judgement, not a fit.
+STALL_ADVICE_GAPS = 2.0
+#: the step of the budgets :func:`stall_advice` tries (a multiple of 256, like the engines' own defaults: vLLM 2,048
+#: / 8,192, SGLang 2,048 / 4,096 / 8,192 / 16,384)
+STALL_BUDGET_STEP = 256
+#: the smallest budget :func:`stall_advice` offers: vLLM's first chunked-prefill default, "set to 512, which has the
+#: best ITL on A100 in the initial benchmark" (vllm-project/vllm PR #4580, "[Doc] Chunked Prefill Documentation",
+#: May 2024). Below it a step's GEMMs fall under the card's ridge and re-read the weights for little work, which the
+#: default budget's per-request prefill time (what the advice keeps) would not show.
+STALL_BUDGET_FLOOR = 512
+
+
+def stall_advice(rp: ReplicaPoint, *, prompt: float, output: float, engine: str, gpu: Any, idle_ttft_s: float,
+                 tokens_per_s_per_user: float | None) -> dict[str, Any]:
+    """The chunked-prefill token budget that bounds a long prompt's stall, for an interactive plan whose p95 time
+    between tokens (:func:`load_latency` at the engine's default budget) exceeds :data:`STALL_ADVICE_GAPS` target gaps.
+    vLLM docs, Optimization and Tuning, "Chunked Prefill" (docs.vllm.ai/en/v0.8.3/performance/optimization.html):
+    "Smaller values (e.g., 2048) achieve better inter-token latency (ITL) because there are fewer prefills slowing
+    down decodes" (``--max-num-batched-tokens``); SGLang ``--chunked-prefill-size`` with ``--enable-mixed-chunk``
+    (``ServerArgs``), TensorRT-LLM ``trtllm-serve --enable_chunked_prefill`` with ``--max_num_tokens`` (8,192 by
+    default; ``llmapi/llm_args.py``; "Chunked Context", docs/source/advanced/gpt-attention.md): the same mechanism, a
+    prompt's chunk riding a decode step (``mixed``). The budget: the largest multiple of :data:`STALL_BUDGET_STEP`
+    below the default, down to :data:`STALL_BUDGET_FLOOR`, whose p95 is within one gap, else the one with the lowest
+    p95, among those whose chunked steps
+    stay under every step (``stalled_share`` < 1: the prompts still keep up with the batch). The per-request
+    prefill time is the default budget's (smaller chunks' lower GEMM efficiency not counted). Sizing is not
+    changed. Returns :class:`ServingSize`'s ``stall_*`` fields; empty when there is nothing to advise."""
+    if not tokens_per_s_per_user:
+        return {}
+    gap, chunk = 1.0 / float(tokens_per_s_per_user), prefill_chunk_tokens(engine, gpu)
+    now = load_latency(rp, prompt=prompt, output=output, chunk=chunk, idle_ttft_s=idle_ttft_s, mixed=engine != "sglang")
+    if now.itl_s <= STALL_ADVICE_GAPS * gap:
+        return {}
+    top = (chunk or VLLM_LLM_CLASS_BUDGET[False][0]) - 1  # TensorRT-LLM: from the 8,192-token default down
+    best: tuple[int, LoadLatency] | None = None
+    for budget in range(top // STALL_BUDGET_STEP * STALL_BUDGET_STEP, max(rp.batch, STALL_BUDGET_FLOOR - 1), -STALL_BUDGET_STEP):
+        ll = load_latency(rp, prompt=prompt, output=output, chunk=budget, idle_ttft_s=idle_ttft_s, mixed=True)
+        if ll.stalled_share >= 1.0:
+            break
+        if best is None or ll.itl_s < best[1].itl_s:
+            best = (budget, ll)
+        if ll.itl_s <= gap:
+            break
+    if best is None or best[1].itl_s >= now.itl_s:
+        return {}
+    return {"stall_budget": best[0], "stall_p95_itl_s": best[1].itl_s, "stall_p95_ttft_s": best[1].ttft_s}
 
 
 def offline_replicas(target_tokens_per_s: float, replica_tokens_per_s: float) -> int:

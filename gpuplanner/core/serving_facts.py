@@ -101,11 +101,44 @@ def offline_line(serving: Any) -> Msg | None:
         "r": serving.replicas, "per": format_number(serving.tokens_per_s / max(serving.replicas, 1))})
 
 
+#: issue 35 round 17 (servadv17): a long prompt's stall and the engine setting that bounds it
+#: (``inference.stall_advice``); the flags are parameters (:data:`STALL_FLAGS`), not translated text
+STALL_LINE = QT_TRANSLATE_NOOP(
+    "Project", "each new prompt's prefill stalls every running user: 95% of tokens within {itl} ms is {gaps} times the {gap} ms "
+               "gap the target allows. {engine} {flags} bounds the stall: 95% within {itl2} ms, 95% of first tokens "
+               "within {ttft2} ms ({source})")
+#: the engine settings that shrink the prefill chunk a decode step carries, and where they are documented
+STALL_FLAGS = {
+    "vllm": ("--max-num-batched-tokens {n}",
+             "vLLM docs, Optimization and Tuning, Chunked Prefill: docs.vllm.ai/en/v0.8.3/performance/optimization.html"),
+    "sglang": ("--chunked-prefill-size {n} --enable-mixed-chunk", "SGLang ServerArgs: docs.sglang.ai/backend/server_arguments.html"),
+    "tensorrt-llm": ("trtllm-serve --enable_chunked_prefill --max_num_tokens {n}",
+                     "TensorRT-LLM docs, Chunked Context: nvidia.github.io/TensorRT-LLM/advanced/gpt-attention.html"),
+}
+
+
+def stall_line(serving: Any) -> Msg | None:
+    """:data:`STALL_LINE` of a ``ServingSize`` with a ``stall_budget`` (``inference.stall_advice``); None without."""
+    from ..formatting import format_number  # pure Python, no Qt: the core stays pure
+
+    budget = getattr(serving, "stall_budget", None)
+    if not budget or not serving.tokens_per_s_per_user:
+        return None
+    gap = 1.0 / float(serving.tokens_per_s_per_user)
+    flags, source = STALL_FLAGS.get(serving.engine, STALL_FLAGS["vllm"])
+    return Msg(FIRST_TOKEN_CTX, STALL_LINE, {
+        "itl": format_number(serving.p95_itl_s * 1e3, 0), "gaps": format_number(serving.p95_itl_s / gap, 1),
+        "gap": format_number(gap * 1e3, 0), "engine": ENGINE_NAMES.get(serving.engine, serving.engine),
+        "flags": flags.format(n=int(budget)), "itl2": format_number(serving.stall_p95_itl_s * 1e3, 0),
+        "ttft2": format_number(serving.stall_p95_ttft_s * 1e3, 0), "source": source})
+
+
 def serving_lines(serving: Any) -> list[Msg]:
     """The lines a serving phase prints after its throughput line, in the CLI, the Project page and the PDF: the
-    idle replica's first token (:func:`first_token_line`), the latencies under load and an offline target's sizing."""
+    idle replica's first token (:func:`first_token_line`), the latencies under load, the stall advice
+    (:func:`stall_line`) and an offline target's sizing."""
     return [first_token_line(serving), load_latency_line(serving)] + [
-        m for m in (offline_line(serving),) if m is not None]
+        m for m in (stall_line(serving), offline_line(serving)) if m is not None]
 
 
 #: Issue 35, round 5 (serve5): the serving sizer's decode step is two terms, not one share. The weights and the KV cache
