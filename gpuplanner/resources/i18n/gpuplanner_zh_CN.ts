@@ -6310,6 +6310,10 @@
         <translation>离线目标每秒 {docs} 篇文档（每秒输出 {tps} 个 token）：{r} 个副本，每个副本每秒 {per} 个 token</translation>
     </message>
     <message>
+        <source>each new prompt&apos;s prefill stalls every running user: 95% of tokens within {itl} ms is {gaps} times the {gap} ms gap the target allows. {engine} {flags} bounds the stall: 95% within {itl2} ms, 95% of first tokens within {ttft2} ms ({source})</source>
+        <translation>每个新请求的提示预填充都会让所有正在生成的用户停顿：95% 的 token 间隔不超过 {itl} ms，是目标允许的 {gap} ms 间隔的 {gaps} 倍。{engine} {flags} 可限制这一停顿：95% 的 token 间隔不超过 {itl2} ms，95% 的首个 token 在 {ttft2} ms 内返回（{source}）</translation>
+    </message>
+    <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
     </message>
