@@ -1728,8 +1728,11 @@ def _keep_table_rows_together(doc: QTextDocument, h: float) -> int | None:
 
 
 def _plain_table(table) -> bool:
-    """A table of single cells (no spans) with no table inside: it can be cut between two rows."""
-    return not table.childFrames() and all(
+    """A table of single cells (no spans) with no table inside: it can be cut between two rows. Qt's HTML import
+    leaves an empty frame (no position inside it) where a cell opens with an image (the vendor checklist's box):
+    nothing to copy, so it does not count (pdf17: the checklist's row "IDC/ISP licence" was never moved whole,
+    and cut by the page break it left two thirds of a page blank)."""
+    return not any(f.firstPosition() <= f.lastPosition() for f in table.childFrames()) and all(
         table.cellAt(r, c).rowSpan() == 1 and table.cellAt(r, c).columnSpan() == 1
         for r in range(table.rows()) for c in range(table.columns()))
 
