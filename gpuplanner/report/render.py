@@ -1486,8 +1486,8 @@ def _keep_together(doc: QTextDocument, h: float, keep: float, t0: float) -> None
                     moved = block.position()
                     break  # relayout, then look again
             block = block.next()
-        for step in (_keep_small_tables_together, _keep_short_paragraphs_together, _keep_list_ends_together,
-                     _keep_table_rows_together):
+        for step in (_keep_small_tables_together, _keep_short_paragraphs_together, _keep_charts_with_legends,
+                     _keep_list_ends_together, _keep_table_rows_together):
             if moved is None:
                 moved = step(doc, h)
         if moved is None:
@@ -1551,6 +1551,8 @@ def _split_blocks_at_page_breaks(doc: QTextDocument, h: float) -> int | None:
         layout, top = block.layout(), lay.blockBoundingRect(block).top()
         for i in range(1, layout.lineCount()):
             line, prev = layout.lineAt(i), layout.lineAt(i - 1)
+            if line.textLength() == 0:
+                continue  # the empty line after a block's last line break: cut there, it came back each round (pdf17)
             if _page_of(top + line.y(), h) != _page_of(top + prev.y(), h):
                 cuts.append((block.position() + line.textStart(), block))
                 break  # a block longer than a page is cut again in the next round
@@ -1571,7 +1573,13 @@ def _cut_block(doc: QTextDocument, block, pos: int) -> None:
     lst = block.textList()
     cur = QTextCursor(doc)
     cur.setPosition(pos)
-    cur.insertBlock(fmt, cur.charFormat())
+    char_fmt = cur.charFormat()
+    if pos > block.position() and doc.characterAt(pos - 1) == "\u2028":
+        # a line break (<br/>) ends the first part: the paragraph break takes its place, or the first part would
+        # end in an empty line on the next page, cut again in the next round (pdf17: a chart's legend under 40 of
+        # them, two thirds of a page down)
+        cur.setPosition(pos - 1, QTextCursor.MoveMode.KeepAnchor)
+    cur.insertBlock(fmt, char_fmt)
     head = QTextBlockFormat(fmt)
     head.setBottomMargin(0)
     QTextCursor(block).setBlockFormat(head)
@@ -1621,6 +1629,35 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
                     and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto):
                 pos = _move_heading_above(doc, block.previous(), h)
                 if pos is not None:  # keep with next: the heading goes to the next page with its paragraph
+                    return pos
+                f = QTextBlockFormat(fmt)
+                f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(block).setBlockFormat(f)
+                return block.position()
+        block = block.next()
+    return None
+
+
+def _keep_charts_with_legends(doc: QTextDocument, h: float) -> int | None:
+    """A chart's paragraph (its image, a line break, its legend) whose legend a page break would send to the next
+    page moves whole to that page (with the heading above it, if any). Cut there, Qt left the legend under most of
+    a blank page (pdf17: the Chinese GRPO example's page 6 held the scaling chart's legend and caption, nothing
+    else; the chart drawn on page 5). Returns the position from which the layout changed (None: nothing moved)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        if (block.text().startswith("\ufffc") and layout is not None and layout.lineCount() > 1
+                and layout.lineAt(0).height() >= 70 and QTextCursor(block).currentTable() is None):
+            top = lay.blockBoundingRect(block).top()
+            last = layout.lineAt(layout.lineCount() - 1)
+            fmt = block.blockFormat()
+            if (_page_of(top + layout.lineAt(0).y(), h) != _page_of(top + last.y(), h)
+                    and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto):
+                pos = _move_heading_above(doc, block.previous(), h)
+                if pos is not None:
                     return pos
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
