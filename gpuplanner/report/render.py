@@ -1443,7 +1443,7 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     _keep_together(doc, h, keep, t0)
     # a heading moved to the next page early, before what stands above it moved down, may fit where it was after
     # all: it goes back and the moves run again (ux27: "3. Charts" opened page 6 under a page 5 of five table rows)
-    for _ in range(4):
+    for _ in range(8):  # each break is taken back once at most (_TAKEN_BACK)
         back = _stale_heading_break(doc, h, keep)
         if back is None:
             break
@@ -1460,6 +1460,8 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
 
 #: a block-format property: the page break before this heading was set by :func:`paginate` (not by the HTML)
 _MOVED_BY_PAGINATE = 0x100000 + 27
+#: a block-format property: :func:`_stale_heading_break` took this block's break back once already
+_TAKEN_BACK = 0x100000 + 28
 
 
 def _keep_together(doc: QTextDocument, h: float, keep: float, t0: float) -> None:
@@ -1506,17 +1508,23 @@ def _stale_heading_break(doc: QTextDocument, h: float, keep: float) -> int | Non
     while block.isValid():
         fmt = block.blockFormat()
         prev = block.previous()
-        if fmt.boolProperty(_MOVED_BY_PAGINATE) and prev.isValid():
+        if fmt.boolProperty(_MOVED_BY_PAGINATE) and not fmt.boolProperty(_TAKEN_BACK) and prev.isValid():
             table = QTextCursor(prev).currentTable()
             above = (lay.frameBoundingRect(_outermost(table)).bottom() if table is not None
                      else lay.blockBoundingRect(prev).bottom())
             r = lay.blockBoundingRect(block)
             page = math.floor((r.top() + 0.5) / h)
-            need = r.height() + max(keep, _first_line_height(block.next()))
+            # a heading keeps room for what follows; a list's last but one item (_keep_list_ends_together), the
+            # last item (pdf17: "Formulas" with three of its five items over a blank page, two on the next)
+            need = r.height() + (max(keep, _first_line_height(block.next())) if fmt.headingLevel() > 0
+                                 else lay.blockBoundingRect(block.next()).height())
             if page >= 1 and (page - 1) * h < above and above + need <= page * h:
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_Auto)
                 f.clearProperty(_MOVED_BY_PAGINATE)
+                # once: a break _keep_together sets again is kept (the four rounds went to one heading moved and
+                # taken back in turn, and a list item's stale break further on stayed: pdf17)
+                f.setProperty(_TAKEN_BACK, True)
                 QTextCursor(block).setBlockFormat(f)
                 return max(0, block.position() - 1)
         block = block.next()
@@ -1706,6 +1714,7 @@ def _keep_list_ends_together(doc: QTextDocument, h: float) -> int | None:
                     and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto:
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                f.setProperty(_MOVED_BY_PAGINATE, True)  # taken back if it fits where it was after all (pdf17)
                 QTextCursor(prev).setBlockFormat(f)
                 return prev.position()
         block = nxt
