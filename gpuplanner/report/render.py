@@ -1443,7 +1443,7 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     _keep_together(doc, h, keep, t0)
     # a heading moved to the next page early, before what stands above it moved down, may fit where it was after
     # all: it goes back and the moves run again (ux27: "3. Charts" opened page 6 under a page 5 of five table rows)
-    for _ in range(4):
+    for _ in range(8):  # each break is taken back once at most (_TAKEN_BACK)
         back = _stale_heading_break(doc, h, keep)
         if back is None:
             break
@@ -1460,6 +1460,8 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
 
 #: a block-format property: the page break before this heading was set by :func:`paginate` (not by the HTML)
 _MOVED_BY_PAGINATE = 0x100000 + 27
+#: a block-format property: :func:`_stale_heading_break` took this block's break back once already
+_TAKEN_BACK = 0x100000 + 28
 
 
 def _keep_together(doc: QTextDocument, h: float, keep: float, t0: float) -> None:
@@ -1486,8 +1488,8 @@ def _keep_together(doc: QTextDocument, h: float, keep: float, t0: float) -> None
                     moved = block.position()
                     break  # relayout, then look again
             block = block.next()
-        for step in (_keep_small_tables_together, _keep_short_paragraphs_together, _keep_list_ends_together,
-                     _keep_table_rows_together):
+        for step in (_keep_small_tables_together, _keep_short_paragraphs_together, _keep_charts_with_legends,
+                     _keep_list_ends_together, _keep_table_rows_together):
             if moved is None:
                 moved = step(doc, h)
         if moved is None:
@@ -1506,17 +1508,23 @@ def _stale_heading_break(doc: QTextDocument, h: float, keep: float) -> int | Non
     while block.isValid():
         fmt = block.blockFormat()
         prev = block.previous()
-        if fmt.boolProperty(_MOVED_BY_PAGINATE) and prev.isValid():
+        if fmt.boolProperty(_MOVED_BY_PAGINATE) and not fmt.boolProperty(_TAKEN_BACK) and prev.isValid():
             table = QTextCursor(prev).currentTable()
             above = (lay.frameBoundingRect(_outermost(table)).bottom() if table is not None
                      else lay.blockBoundingRect(prev).bottom())
             r = lay.blockBoundingRect(block)
             page = math.floor((r.top() + 0.5) / h)
-            need = r.height() + max(keep, _first_line_height(block.next()))
+            # a heading keeps room for what follows; a list's last but one item (_keep_list_ends_together), the
+            # last item (pdf17: "Formulas" with three of its five items over a blank page, two on the next)
+            need = r.height() + (max(keep, _first_line_height(block.next())) if fmt.headingLevel() > 0
+                                 else lay.blockBoundingRect(block.next()).height())
             if page >= 1 and (page - 1) * h < above and above + need <= page * h:
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_Auto)
                 f.clearProperty(_MOVED_BY_PAGINATE)
+                # once: a break _keep_together sets again is kept (the four rounds went to one heading moved and
+                # taken back in turn, and a list item's stale break further on stayed: pdf17)
+                f.setProperty(_TAKEN_BACK, True)
                 QTextCursor(block).setBlockFormat(f)
                 return max(0, block.position() - 1)
         block = block.next()
@@ -1551,6 +1559,8 @@ def _split_blocks_at_page_breaks(doc: QTextDocument, h: float) -> int | None:
         layout, top = block.layout(), lay.blockBoundingRect(block).top()
         for i in range(1, layout.lineCount()):
             line, prev = layout.lineAt(i), layout.lineAt(i - 1)
+            if line.textLength() == 0:
+                continue  # the empty line after a block's last line break: cut there, it came back each round (pdf17)
             if _page_of(top + line.y(), h) != _page_of(top + prev.y(), h):
                 cuts.append((block.position() + line.textStart(), block))
                 break  # a block longer than a page is cut again in the next round
@@ -1571,7 +1581,13 @@ def _cut_block(doc: QTextDocument, block, pos: int) -> None:
     lst = block.textList()
     cur = QTextCursor(doc)
     cur.setPosition(pos)
-    cur.insertBlock(fmt, cur.charFormat())
+    char_fmt = cur.charFormat()
+    if pos > block.position() and doc.characterAt(pos - 1) == "\u2028":
+        # a line break (<br/>) ends the first part: the paragraph break takes its place, or the first part would
+        # end in an empty line on the next page, cut again in the next round (pdf17: a chart's legend under 40 of
+        # them, two thirds of a page down)
+        cur.setPosition(pos - 1, QTextCursor.MoveMode.KeepAnchor)
+    cur.insertBlock(fmt, char_fmt)
     head = QTextBlockFormat(fmt)
     head.setBottomMargin(0)
     QTextCursor(block).setBlockFormat(head)
@@ -1630,6 +1646,35 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
     return None
 
 
+def _keep_charts_with_legends(doc: QTextDocument, h: float) -> int | None:
+    """A chart's paragraph (its image, a line break, its legend) whose legend a page break would send to the next
+    page moves whole to that page (with the heading above it, if any). Cut there, Qt left the legend under most of
+    a blank page (pdf17: the Chinese GRPO example's page 6 held the scaling chart's legend and caption, nothing
+    else; the chart drawn on page 5). Returns the position from which the layout changed (None: nothing moved)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        if (block.text().startswith("\ufffc") and layout is not None and layout.lineCount() > 1
+                and layout.lineAt(0).height() >= 70 and QTextCursor(block).currentTable() is None):
+            top = lay.blockBoundingRect(block).top()
+            last = layout.lineAt(layout.lineCount() - 1)
+            fmt = block.blockFormat()
+            if (_page_of(top + layout.lineAt(0).y(), h) != _page_of(top + last.y(), h)
+                    and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto):
+                pos = _move_heading_above(doc, block.previous(), h)
+                if pos is not None:
+                    return pos
+                f = QTextBlockFormat(fmt)
+                f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(block).setBlockFormat(f)
+                return block.position()
+        block = block.next()
+    return None
+
+
 def _move_heading_above(doc: QTextDocument, prev, h: float) -> int | None:
     """Keep with next: when what follows heading ``prev`` moves to the next page, the heading goes with it (a
     heading never ends a page alone, as in word processors' "keep with next"). Moves ``prev`` when it is a heading
@@ -1669,6 +1714,7 @@ def _keep_list_ends_together(doc: QTextDocument, h: float) -> int | None:
                     and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto:
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                f.setProperty(_MOVED_BY_PAGINATE, True)  # taken back if it fits where it was after all (pdf17)
                 QTextCursor(prev).setBlockFormat(f)
                 return prev.position()
         block = nxt
@@ -1728,8 +1774,11 @@ def _keep_table_rows_together(doc: QTextDocument, h: float) -> int | None:
 
 
 def _plain_table(table) -> bool:
-    """A table of single cells (no spans) with no table inside: it can be cut between two rows."""
-    return not table.childFrames() and all(
+    """A table of single cells (no spans) with no table inside: it can be cut between two rows. Qt's HTML import
+    leaves an empty frame (no position inside it) where a cell opens with an image (the vendor checklist's box):
+    nothing to copy, so it does not count (pdf17: the checklist's row "IDC/ISP licence" was never moved whole,
+    and cut by the page break it left two thirds of a page blank)."""
+    return not any(f.firstPosition() <= f.lastPosition() for f in table.childFrames()) and all(
         table.cellAt(r, c).rowSpan() == 1 and table.cellAt(r, c).columnSpan() == 1
         for r in range(table.rows()) for c in range(table.columns()))
 
