@@ -83,6 +83,8 @@ LABELS = {
 #: (``--optimizer_cpu_offload``, examples/megatron/grpo/moe_colocate_full.sh) pass through. Left out: FSDP2's
 #: CPUOffloadPolicy (torchtitan, torchtune, Accelerate) offloads the parameters and gradients with the optimizer,
 #: a different trade; Unsloth, Axolotl's ``cpuoffload_all`` (parameters too), nanotron and GPT-NeoX.
+#: Megatron-FSDP (Megatron-Core at ZeRO-2/3) runs no optimizer CPU offload: frameworks.optimizer_offload_refused, which
+#: the search reads when it adds this saver (issue 35 round 17, stack17).
 OFFLOAD_FRAMEWORKS = ("deepspeed", "megatron", "megatron-swift", "megatron-bridge", "ms-swift", "llamafactory")
 
 

@@ -928,7 +928,8 @@ def _check_framework(s: Scenario) -> None:
     """An explicit layout the framework cannot run (core/frameworks.py) is an error naming what it runs."""
     p = s.parallel
     why = unsupported(s.training.framework, s.training.method, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero,
-                      vpp=p.vpp, offload_params=p.offload_params, sp=p.sequence_parallel)
+                      vpp=p.vpp, offload_params=p.offload_params, sp=p.sequence_parallel,
+                      offload_optimizer=p.offload_optimizer)
     if why is not None:  # said, never estimated silently
         raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
 

@@ -620,13 +620,20 @@ def method_word(method: str) -> str:
 
 
 def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: int = 1, ep: int = 1,
-                zero: int = 0, vpp: int = 1, offload_params: bool = False, sp: bool = False) -> Msg | None:
+                zero: int = 0, vpp: int = 1, offload_params: bool = False, sp: bool = False,
+                offload_optimizer: bool = False) -> Msg | None:
     """Why ``framework`` cannot run this layout (a translatable message naming what it does run), or None.
 
     Read from the one table above: an explicit choice outside it is an error, never estimated silently."""
     f = FRAMEWORKS.get(framework)
     if f is None:
         return None
+    if offload_optimizer and optimizer_offload_refused(framework, zero):
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{fw} does not keep the optimizer states in CPU memory with Megatron-FSDP (ZeRO-{zero}): its "
+                 "optimizer CPU offload runs with the distributed optimizer only ({source}). Set parallel.zero to 1 "
+                 "or parallel.offload_optimizer off."),
+            {"fw": f.name, "zero": int(zero), "source": OPTIMIZER_OFFLOAD_SOURCE})
     peft = method in ("lora", "qlora")
     bad = []
     if tp > 1 and not (f.tensor_parallel and (f.peft_model_parallel or not peft)):
@@ -681,6 +688,35 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
 #: ``lora_finetune_distributed`` recipe — FSDP2 with context parallelism (``context_parallel_dim``) and no tensor
 #: parallelism ("Tensor parallelism is not supported in this recipe": pytorch/torchtune recipes/
 #: lora_finetune_distributed.py at bd2a0fc)
+#: The ZeRO stages, per engine, at which the optimizer states cannot go to CPU memory (``parallel.offload_optimizer``).
+#: Megatron-Core's optimizer CPU offload (``--optimizer-cpu-offload``: ``HybridDeviceOptimizer``,
+#: ``megatron/core/optimizer/cpu_offloading``) is built for the distributed optimizer (ZeRO-1), which feeds it plain
+#: local shards; Megatron-FSDP (ZeRO-2 ``optim_grads``, ZeRO-3 ``optim_grads_params``) hands it DTensor parameters
+#: that it copies whole (``DistributedOptimizer.__init__`` returns early under ``use_megatron_fsdp``; no DTensor
+#: or ``to_local`` in ``hybrid_optimizer.py``; NVIDIA/Megatron-LM d98e8a64dd, 2026-08-22). Bug reports: "Megatron
+#: FSDP does not work with CPU_OFFLOADING" (NVIDIA/Megatron-LM issue #1986, open, labelled ``module:
+#: megatron-fsdp``, on an EP 8 MoE run) and the checkpoint-save hang of issue #4910; the fix, PR #4623 "Fix
+#: Megatron-FSDP optimizer CPU offload and checkpointing", is not merged at that commit. No Megatron-LM test or
+#: recipe runs the two together. The argument check (``megatron/training/arguments.py``) does not refuse it, so a
+#: plan with both would be accepted at launch and fail in ``get_megatron_optimizer``. Issue 35 round 17 (stack17).
+#: Megatron-FSDP with expert parallelism is documented and tested (``docs/user-guide/features/megatron_fsdp.md``
+#: "FSDP sharding is always performed last" over TP/EP shards; ``tests/functional_tests/test_cases/moe/
+#: deepseek_proxy_fsdp_ep2_fsdp2``): kept.
+OPTIMIZER_OFFLOAD_REFUSED_ZERO = {"megatron": (2, 3)}
+OPTIMIZER_OFFLOAD_SOURCE = "NVIDIA/Megatron-LM issue #1986, PR #4623 (not merged at d98e8a64dd)"
+
+
+def optimizer_offload_refused(framework: str, zero) -> object:
+    """Whether ``framework`` cannot keep the optimizer states in CPU memory at ZeRO stage ``zero``
+    (:data:`OPTIMIZER_OFFLOAD_REFUSED_ZERO`); element-wise over an array ``zero``. The one rule the scenario's
+    check (:func:`unsupported`) and the plan search (search._candidates) read."""
+    import numpy as np
+
+    refused = OPTIMIZER_OFFLOAD_REFUSED_ZERO.get(engine_of(framework), ())
+    z = np.isin(np.asarray(zero), refused)
+    return z if z.ndim else bool(z)
+
+
 PEFT_NAMES = {"fsdp": "PyTorch FSDP2 (torchtune)"}
 
 

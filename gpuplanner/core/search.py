@@ -60,7 +60,7 @@ from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
-from .frameworks import fsdp2_upcast_applies, logits_held_unpriced
+from .frameworks import fsdp2_upcast_applies, logits_held_unpriced, optimizer_offload_refused
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
 from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
@@ -556,6 +556,8 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     excl = mfsdpmod.search_excludes(engine_of(fw), timing.gpu_generation(ctx.gpu), Zr, TP[:, None], CP[:, None])
     if excl.any():
         keep = keep & ~excl
+    if s.parallel.offload_optimizer:  # Megatron-FSDP runs no optimizer CPU offload (the scenario check's rule)
+        keep = keep & ~optimizer_offload_refused(fw, Zr)
     gbs = t.global_batch_size
     per_step = Mr * dpc
     if gbs is not None:

@@ -2544,6 +2544,10 @@
         <translation>全参微调</translation>
     </message>
     <message>
+        <source>{fw} does not keep the optimizer states in CPU memory with Megatron-FSDP (ZeRO-{zero}): its optimizer CPU offload runs with the distributed optimizer only ({source}). Set parallel.zero to 1 or parallel.offload_optimizer off.</source>
+        <translation>{fw} 在 Megatron-FSDP（ZeRO-{zero}）下不能把优化器状态放在 CPU 内存：它的优化器 CPU 卸载只与分布式优化器一起运行（{source}）。请把“ZeRO 阶段”设为 1，或取消勾选“优化器状态放在 CPU 内存”。</translation>
+    </message>
+    <message>
         <source>ZeRO-{zero} with PP</source>
         <translation>ZeRO-{zero} 与 PP 同用</translation>
     </message>
