@@ -154,9 +154,11 @@ def _with_dropout(d: dict, p: float) -> dict:
 
 def test_swift_dropout_default_is_live_and_the_same_in_estimate_plan_and_pdf(tmp_path, capsys):
     """A file without ``lora_dropout`` reads ms-swift's 0.05: ``estimate --json`` equals the same file with 0.05
-    written and differs from 0 written (the term is live); ``plan --json`` of the manual layout (its plan 1, the
+    written and differs from 0 written in the modelled step (the term is live; the timed step is at the ceiling, round
+    17); ``plan --json`` of the manual layout (its plan 1, the
     scenario as given) and ``plan`` text carry the same step time; the PDF the same calendar days."""
     from gpuplanner.app.answer import answer
+    from gpuplanner.core.evaluate import evaluate
     from gpuplanner.core.scenario import scenario_from_dict
 
     assert lora_dropout_of(scenario_from_dict(SWIFT).training) == 0.05  # None read as the tool's (review12)
@@ -164,10 +166,20 @@ def test_swift_dropout_default_is_live_and_the_same_in_estimate_plan_and_pdf(tmp
     e05 = _estimate_json(tmp_path, _with_dropout(SWIFT, 0.05), capsys)
     e0 = _estimate_json(tmp_path, _with_dropout(SWIFT, 0.0), capsys)
     assert e["step_time_s"] == pytest.approx(e05["step_time_s"], rel=1e-12)
-    assert e0["step_time_s"] < e["step_time_s"] * (1 - 1e-4), (e0["step_time_s"], e["step_time_s"])
+    # Since round 17 (advice19) this A800 ms-swift layout is timed at the borrowed 46% HFU ceiling (Narayanan et al.
+    # 2021, Table 1) with dropout 0.05 (modelled HFU ~46.1%) and with 0 (~47.9%): both steps are the ceiling's,
+    # hardware FLOPs / (4 × peak × 0.46), and the dropout's eager ops show in the modelled step only. The term is
+    # live there; the timed step is checked against the ceiling by hand (advisor.capped: no rollout, factor =
+    # modelled HFU / 0.46).
+    m05, m0 = (evaluate(scenario_from_dict(d)).time_modelled for d in (SWIFT, _with_dropout(SWIFT, 0.0)))
+    assert m0.step_time_s < m05.step_time_s * (1 - 1e-4), (m0.step_time_s, m05.step_time_s)
+    for m, js in ((m05, e), (m0, e0)):
+        assert m.hfu > 0.46 and js["step_time_s"] == pytest.approx(m.step_time_s * m.hfu / 0.46, rel=1e-9)
     doc = _write(SWIFT, "swift-lora.json")
     ev = answer(doc).evaluation
-    assert ev.time_modelled.step_time_s == pytest.approx(e["step_time_s"], rel=1e-9)
+    # the timed step (``time``), the estimate's; ``time_modelled`` is the uncapped one since the ceiling binds here
+    assert ev.time.step_time_s == pytest.approx(e["step_time_s"], rel=1e-9)
+    assert ev.time_modelled.step_time_s == pytest.approx(m05.step_time_s, rel=1e-9)
     assert ev.calendar_days == pytest.approx(e["calendar_days"], rel=1e-9)
     (p,) = _plan_json(tmp_path, SWIFT, capsys, top=1)["plans"]
     e_plan = _estimate_json(tmp_path, p["scenario"], capsys)

@@ -1593,14 +1593,21 @@ DS_BF16_HP_GRAD_BYTES = 18.0
 DS_BF16_OPTIMIZER_TOOLS = ("deepspeed", "gpt-neox")
 
 
-def ds_bf16_grad_accum_of(choice: bool | None, tool: str | None, precision: str, zero, where=np.where):
+def ds_bf16_grad_accum_of(choice: bool | None, tool: str | None, precision: str, zero, where=np.where,
+                          offload=False):
     """``training.ds_bf16_grad_accum`` as the time model reads it: the user's choice, else on for
-    :data:`DS_BF16_OPTIMIZER_TOOLS` in bf16 at ZeRO stage 0 (``zero``: a scalar or the search's column)."""
+    :data:`DS_BF16_OPTIMIZER_TOOLS` in bf16 at ZeRO stage 0 (``zero``: a scalar or the search's column) without
+    CPU offload (``offload``: the same). DeepSpeed's ``offload_optimizer``/``offload_param`` live in
+    ``zero_optimization`` and take a ZeRO optimizer (stage 1–3): ``DeepSpeedEngine._configure_optimizer`` builds the
+    ZeRO optimizer, not ``BF16_Optimizer``, whenever ``zero_optimization()`` (microsoft/DeepSpeed
+    ``runtime/engine.py``; docs "ZeRO-Offload", deepspeed.ai/docs/config-json "offload_optimizer ... valid only
+    with stage 1, 2 and 3"). Issue 35 r17 mend17b: the planner's 1-GPU offload plans write ZeRO 0 (one rank, no
+    sharding) and were charged the BF16 optimizer's fp32 add they do not run."""
     if choice is not None:
         return bool(choice)
     if tool not in DS_BF16_OPTIMIZER_TOOLS or precision != "bf16":
         return False
-    return where(zero == 0, True, False)
+    return where((zero == 0) & (offload == 0), True, False)
 
 
 def ds_bucket_engine(framework: str, ds_config_auto: bool | None) -> str:
@@ -2211,7 +2218,7 @@ def time_layout(
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
     # DeepSpeed's BF16 optimizer: the fp32 gradient copies' add after each micro-batch (DS_BF16_HP_GRAD_BYTES)
-    ds_bf16_mb = where(ds_bf16_grad_accum_of(ds_bf16_grad_accum, tool, precision, zero, where),
+    ds_bf16_mb = where(ds_bf16_grad_accum_of(ds_bf16_grad_accum, tool, precision, zero, where, offload),
                        DS_BF16_HP_GRAD_BYTES * grad_gpu, 0.0)
     g_bytes = trainer_zero_grad_bytes(framework, precision, zero,
                                       grad_reduce_bytes(framework, precision, master_weights, lora), where)
