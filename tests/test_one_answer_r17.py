@@ -224,8 +224,13 @@ def test_serving_lines_json_text_and_pdf_read_the_answers_serving_size(budgeted,
 # ---------------------------------------------------------------------------- quotes: one combination
 
 def test_combination_json_text_and_pdf_are_the_comparisons(tmp_path, capsys):
-    """A sheet of a server-week and a server-day for the Shenzhen plan (quotes17's UI case: 2 weeks + 6 days):
-    ``quotes --json``'s combination, the text and the PDF's quotes section read the one Comparison."""
+    """A sheet of a server-week and a server-day for the Shenzhen plan (quotes17's UI case, 3 weeks + 2 days since
+    advice19): ``quotes --json``'s combination, the text and the PDF's quotes section read the one Comparison.
+
+    By hand (mend17a): the plan holds 4 × A800 for 22.5876 days (advice19 caps the layout at the borrowed 46% HFU;
+    19.03 days before) = 542.10 h. A day costs 900, a week 6,000 (< 7 × 900 = 6,300, > 6 × 900 = 5,400), so whole
+    weeks then days: 3 weeks (504 h) + the 38.10-h rest in ceil(38.10 / 24) = 2 days = 18,000 + 1,800 = 19,800;
+    4 weeks 24,000; 2 weeks + 9 days 20,100; 23 days 20,700. Before: 2 weeks + 6 days = 17,400."""
     import shutil
 
     from gpuplanner.app.answer import answer
@@ -241,20 +246,22 @@ def test_combination_json_text_and_pdf_are_the_comparisons(tmp_path, capsys):
                      encoding="utf-8")
     cli = json.loads(_cli(["quotes", str(doc), str(sheet), "--save", "--json"], capsys))
     v = next(x for x in cli["vendors"] if x["provider"] == "Weekly")
-    assert [c.get("periods") for c in v["billing"]["combination"]] == [2, 6]
+    assert [c.get("periods") for c in v["billing"]["combination"]] == [3, 2]
+    assert v["total"] == 19800.0
     text = _cli(["quotes", str(doc), "--lang", "en"], capsys)
     data = build_report_data(answer(doc))
     pv = next(x for x in data.quotes.vendors if x.quote.provider == "Weekly")
     line = billing_text(pv, data.quotes.plan.currency if hasattr(data.quotes.plan, "currency") else "CNY",
                         lambda c, s: s, data.quotes.plan.num_gpus)
-    assert line.startswith("2 weeks + 6 days") and line in text
+    assert line.startswith("3 weeks + 2 days") and line in text
     assert json.loads(json.dumps(data.quotes.to_json(), default=str))["vendors"] == cli["vendors"]
     assert line in html_section(data.quotes, lambda c, s: s).replace("&nbsp;", " ")
 
 
 def test_combination_line_in_the_pdf_is_the_clis_in_both_languages(tmp_path, capsys):
     """The PDF's quotes section (pdftotext, English and Chinese) bills the weekly vendor with the words
-    ``gpuplanner quotes --lang`` prints: "2 weeks + 6 days: …" and its translation."""
+    ``gpuplanner quotes --lang`` prints: "3 weeks + 2 days: …" (2 weeks + 6 days before advice19) and its
+    translation."""
     import shutil
 
     doc = tmp_path / "p.gpuplan"

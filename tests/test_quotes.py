@@ -46,29 +46,33 @@ def test_three_example_sheets_are_labelled_and_cite_their_source():
 def test_example_totals_checked_by_hand(capsys):
     out = _cli_json(capsys, PLAN, *SHEETS)
     plan = out["plan"]
-    # the plan's Evaluation (core/evaluate.py), the inputs of every line below
+    # the plan's Evaluation (core/evaluate.py), the inputs of every line below. advice19 (r17) times this layout
+    # (4 x A800 DeepSpeed ZeRO-3, full recompute; modelled MFU 41.73%, HFU 54.6%) at the borrowed 46% HFU, i.e.
+    # MFU 35.14%: the work scales by 0.41726 / 0.35140, 1,819.7852 card-h (18.956 compute days) -> 2,160.8819
+    # (= 4 cards x 24 h x 22.5092 compute days); calendar 19.0267 -> 22.5876 days (mend17a, issue 35 r17).
     assert plan["num_gpus"] == 4 and plan["nodes"] == 1 and plan["hours_per_week"] == 168
-    assert plan["card_hours"] == pytest.approx(1819.7852, abs=1e-4)
-    assert plan["calendar_days"] == pytest.approx(19.0267, abs=1e-4)
+    assert plan["card_hours"] == pytest.approx(2160.8819, abs=1e-4)
+    assert plan["calendar_days"] == pytest.approx(22.5876, abs=1e-4)
     assert plan["setup_hours_per_instance"] == pytest.approx(0.702736, abs=1e-6)
     v = {x["provider"]: x for x in out["vendors"]}
     autodl, gj, omni = v["AutoDL (example)"], v["共绩算力 gongjiyun (example)"], v["云擎天下 omniyq (example)"]
     # AutoDL, 5.88 per card-hour, billed by power-on time (setup billed), 168 h/week: one instance.
-    #   compute 1819.7852 card-h x 5.88 = 10,700.3371 -> 10,700.34
+    #   compute 2160.8819 card-h x 5.88 = 12,705.9853 -> 12,705.99   (before advice19: 1819.7852 -> 10,700.34)
     #   setup   0.702736 h x 1 instance x 4 cards x 5.88 = 16.528 -> 16.53
     #   storage and egress: not published, not counted (0, listed as not stated)
-    #   total   10,700.34 + 16.53 = 10,716.87
-    assert autodl["breakdown"] == {"compute": 10700.34, "storage": 0.0, "egress": 0.0, "setup": 16.53, "migration": 0.0}
-    assert autodl["total"] == 10716.87 and autodl["not_stated"] == ["storage", "egress"]
-    # 共绩算力, 7.80 on demand (spot 4.68 is listed but a 20-day job on spot is a risk, not the price);
+    #   total   12,705.99 + 16.53 = 12,722.52                        (before: 10,716.87)
+    assert autodl["breakdown"] == {"compute": 12705.99, "storage": 0.0, "egress": 0.0, "setup": 16.53, "migration": 0.0}
+    assert autodl["total"] == 12722.52 and autodl["not_stated"] == ["storage", "egress"]
+    # 共绩算力, 7.80 on demand (spot 4.68 is listed but a 23-day job on spot is a risk, not the price);
     # setup billing not stated: counted as billed.
-    #   compute 1819.7852 x 7.80 = 14,194.3247 -> 14,194.32
+    #   compute 2160.8819 x 7.80 = 16,854.8785 -> 16,854.88            (before: 14,194.32)
     #   setup   0.702736 x 4 x 7.80 = 21.925 -> 21.93
-    #   total   14,216.25
-    assert gj["breakdown"]["compute"] == 14194.32 and gj["breakdown"]["setup"] == 21.93 and gj["total"] == 14216.25
+    #   total   16,854.88 + 21.93 = 16,876.81                          (before: 14,216.25)
+    #   spot    2160.8819 x 4.68 = 10,112.9271 -> 10,112.93            (before: 8,516.59)
+    assert gj["breakdown"]["compute"] == 16854.88 and gj["breakdown"]["setup"] == 21.93 and gj["total"] == 16876.81
     assert gj["billing"]["unit"] == "card_hour"
-    assert {o["unit"]: o["compute"] for o in gj["offers"]} == {"card_hour": 14194.32, "spot_card_hour": 8516.59}
-    # 云擎天下, 35,000 per 8-card server-month: 4 cards need 1 server; 19.03 days -> ceil(19.03 / 30) = 1 month
+    assert {o["unit"]: o["compute"] for o in gj["offers"]} == {"card_hour": 16854.88, "spot_card_hour": 10112.93}
+    # 云擎天下, 35,000 per 8-card server-month: 4 cards need 1 server; 22.59 days -> ceil(22.59 / 30) = 1 month
     #   compute 35,000 x 1 x 1 = 35,000; setup inside the rent (not billed); total 35,000
     assert omni["breakdown"]["compute"] == 35000.0 and omni["total"] == 35000.0
     assert omni["billing"]["servers"] == 1 and omni["billing"]["periods"] == 1
@@ -402,7 +406,9 @@ def test_cli_text_in_chinese(capsys):
     capsys.readouterr()
     assert run_cli(["quotes", str(PLAN), *map(str, SHEETS), "--lang", "zh_CN"]) == 0
     out = capsys.readouterr().out
-    assert "排名" in out and "¥10,717" in out  # a total whole (ux27: was "¥10,716.87")
+    # a total whole (ux27: was "¥10,716.87"): AutoDL's 12,722.52 (test_example_totals_checked_by_hand) -> ¥12,723
+    # (mend17a: advice19's capped phase; ¥10,717 before)
+    assert "排名" in out and "¥12,723" in out
 
 
 def test_plan_figures_read_the_fabric_from_the_evaluation():
@@ -422,14 +428,15 @@ def test_project_phases_by_hand(capsys):
     out = _cli_json(capsys, PLAN, *SHEETS)["project"]
     # the project's GPU phases as core.project prices them: training-like phases by their work (the phase's
     # Evaluation: card-hours over its calendar days), serving by its slot (count x weeks x hours per week):
-    #   LoRA experiments 53.02 card-h of work; full fine-tuning 1,819.79 (the plan's own Evaluation);
+    #   LoRA experiments 53.02 card-h of work; full fine-tuning 2,160.88 (the plan's own Evaluation: advice19 times
+    #   it at the borrowed 46% HFU, 1,819.79 x 0.41726 / 0.35140 MFU; 1,819.79 before, mend17a);
     #   serving 1 x 4 x 168 = 672. Before (quotes16) the training phases were billed their slots, 80 and 2,016
     #   card-h (1 x 2 weeks x 40 h, 4 x 3 x 168), beside a project that prices the work.
     phases = {p["name"]: p for p in out["phases"]}
-    assert [round(p["plan"]["card_hours"], 2) for p in out["phases"]] == [53.02, 1819.79, 672.0]
+    assert [round(p["plan"]["card_hours"], 2) for p in out["phases"]] == [53.02, 2160.88, 672.0]
     ft = {v["provider"]: v for v in phases["full fine-tuning"]["vendors"]}["AutoDL (example)"]
-    # the plan's own figures: 1,819.7852 x 5.88 = 10,700.34; setup 0.702736 h x 4 cards x 5.88 = 16.53; 10,716.87
-    assert ft["breakdown"]["compute"] == 10700.34 and ft["total"] == 10716.87
+    # the plan's own figures: 2,160.8819 x 5.88 = 12,705.99; setup 0.702736 h x 4 cards x 5.88 = 16.53; 12,722.52
+    assert ft["breakdown"]["compute"] == 12705.99 and ft["total"] == 12722.52
     lora = {v["provider"]: v for v in phases["LoRA experiments"]["vendors"]}["AutoDL (example)"]
     # 53.0195 x 5.88 = 311.75; 40 h/week over 10.8 days: ceil(10.8 / 7) = 2 fresh instances set up
     assert lora["breakdown"]["compute"] == 311.75 and lora["billing"]["instances"] == 2
@@ -438,9 +445,10 @@ def test_project_phases_by_hand(capsys):
     sv = {v["provider"]: v for v in phases["serving"]["vendors"]}["AutoDL (example)"]
     assert phases["serving"]["plan"]["gpu"] == "a800-sxm-80gb"
     assert sv["breakdown"]["compute"] == 3951.36 and sv["total"] == 3955.49
-    # one vendor for everything: AutoDL's three phases, 318.09 + 10,716.87 + 3,955.49 = 14,990.45 (the project's own
-    # total for these phases at its prices: ¥15,057 of GPU rental)
-    assert out["single_vendor"]["AutoDL (example)"] == 14990.45
+    # one vendor for everything: AutoDL's three phases, 318.09 + 12,722.52 + 3,955.49 = 16,996.10 (the project's own
+    # total for these phases at its prices: ¥363 + ¥12,750 + ¥3,954 = ¥17,067 of GPU rental; before advice19
+    # 14,990.45 against ¥15,057)
+    assert out["single_vendor"]["AutoDL (example)"] == 16996.10
     # 云擎天下 rents the A800 x8 server by the month only: 35,000 for each phase (each shorter than a month)
     assert out["single_vendor"]["云擎天下 omniyq (example)"] == 105000.0
     # AutoDL is cheapest in every phase: no move between vendors, the mix is AutoDL alone

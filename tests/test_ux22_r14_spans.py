@@ -225,3 +225,16 @@ def test_why_this_plan_writes_its_span_as_the_headline_and_the_table(capsys):
     spans = [ln for ln in lines if re.search(r"\([\d.]+ (hours|days) against ", ln)]
     assert spans and all(f"({head} against " in ln for ln in spans), (head, lines)
     assert not any(re.search(r"\d against [\d.]+ days", ln) for ln in lines), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_phase_that_overruns_its_slot_says_so_in_days(capsys, lang):
+    """mend17a (issue 35 r17): advice19 times the Shenzhen example's full fine-tuning at the borrowed 46% HFU, so the
+    work (22.5876 calendar days: 4 × A800, 2,160.88 card-hours) no longer fits its slot of 3 weeks = 21.0 days. The
+    phase says so in days, as the table's "days" column (21.0–42.0) and the what-if's "overruns its slot of 21.0 days"
+    do — it read "3.2 weeks … 3 weeks planned", a second unit beside the table (the test above)."""
+    assert run_cli(["project", str(PROJECT), "--lang", lang]) == 0
+    text = capsys.readouterr().out
+    want = {"en": "the work takes 22.6 days at 168 h/week, longer than the 21.0 days planned.",
+            "zh_CN": "按每周 168 小时需要 22.6 天，超过计划的 21.0 天。"}[lang]
+    assert want in text, text[:3000]

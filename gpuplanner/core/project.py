@@ -763,8 +763,8 @@ def _training_phase(phase: Phase, base: Scenario, start: float, models: ModelSou
     weeks = _weeks(phase, start) or work_weeks
     if weeks + 1e-9 < work_weeks:
         msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned."),
-            {"name": phase.name, "need": work_weeks, "h": h, "weeks": weeks}))
+            CTX, "{name}: the work takes {need:.1f} days at {h:g} h/week, longer than the {days:.1f} days planned."),
+            {"name": phase.name, "need": 7.0 * work_weeks, "h": h, "days": 7.0 * weeks}))
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=ev.gpu_id, device_name=ev.gpu_name, count=ev.num_gpus, nodes=ev.nodes,
                        rental_mode=mode, cost=c, currency=ev.currency, mode_costs=dict(ev.mode_costs),
@@ -931,8 +931,8 @@ def _cpu_phase(phase: Phase, start: float, table: PriceTable) -> PhaseResult:
     msgs: list[Msg] = []
     if weeks is not None and weeks + 1e-9 < work_weeks:
         msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned."),
-            {"name": phase.name, "need": work_weeks, "h": h, "weeks": weeks}))
+            CTX, "{name}: the work takes {need:.1f} days at {h:g} h/week, longer than the {days:.1f} days planned."),
+            {"name": phase.name, "need": 7.0 * work_weeks, "h": h, "days": 7.0 * weeks}))
     if size.price.is_default:
         msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Default CPU price ({source}, {date}): replace it with your "
                                                     "quote."), {"source": size.price.provider, "date": size.price.date}))

@@ -1,7 +1,9 @@
 """The Quotes page shows a vendor's offers billed together as the plan bills its prices (issue 35 round 17,
-quotes17): the Shenzhen example's plan (4 × A800, 19.03 days = 456.6 h held) at a server-week of 6,000 and a
-server-day of 900 is 2 weeks and the 120.6-h rest in 6 days, 12,000 + 5,400 = 17,400 (3 weeks: 18,000; 20 days:
-18,000), the line the CLI and the PDF print (report.quotes_section.billing_text)."""
+quotes17): the Shenzhen example's plan (4 × A800, 22.5876 days = 542.10 h held, since advice19 caps the layout at the
+borrowed 46% HFU) at a server-week of 6,000 and a server-day of 900 is 3 weeks and the 38.10-h rest in
+ceil(38.10 / 24) = 2 days, 18,000 + 1,800 = 19,800 (4 weeks: 24,000; 2 weeks + 9 days: 20,100; 23 days: 20,700),
+the line the CLI and the PDF print (report.quotes_section.billing_text). Before advice19 (mend17a): 19.03 days =
+456.6 h, 2 weeks + 6 days = 17,400."""
 
 from __future__ import annotations
 
@@ -28,5 +30,5 @@ def test_quotes_page_shows_the_combination(make_window, tmp_path, qtbot):
     qtbot.waitUntil(lambda: w.estimator.result is not None, timeout=10000)
     page.refresh_comparison()
     text = page.compare_view.toPlainText()
-    assert "2 weeks + 6 days: ¥6,000.00 per server-week, ¥900.00 per server-day; 1 server" in text, text
-    assert "17,400.00" in text
+    assert "3 weeks + 2 days: ¥6,000.00 per server-week, ¥900.00 per server-day; 1 server" in text, text
+    assert "¥19,800" in text  # the total whole (ux27)

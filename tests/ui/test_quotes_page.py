@@ -37,12 +37,14 @@ def test_quotes_page_edits_compares_and_saves(make_window, tmp_path, qtbot):
     html = page.compare_view.toPlainText()
     # the totals are the core's for the window's Evaluation (the CLI's figures for the same plan)
     c = compare([q for s in SHEETS for q in read_quotes(s)], plan_figures(w.estimator.result.evaluation))
-    assert "10,716.87" in html and c.vendors[0].total is not None and str(c.vendors[0].total) == "10716.87"  # tests/test_quotes.py by hand
+    # tests/test_quotes.py by hand: 2,160.8819 card-h x 5.88 + 16.53 setup = 12,722.52 (advice19's capped phase; 10,716.87
+    # before), shown whole (ux27): ¥12,723 (mend17a)
+    assert "¥12,723" in html and c.vendors[0].total is not None and str(c.vendors[0].total) == "12722.52"
     # edit the first vendor's price: 5.88 -> 6.00; the comparison follows
     price = page.offers.item(0, 2)
     price.setText("6.00")
     assert page.quotes[0]["offers"][0]["price"] == "6.00"
-    assert "10,716.87" not in page.compare_view.toPlainText()
+    assert "¥12,723" not in page.compare_view.toPlainText()  # 2,160.8819 x 6.00 + 0.702736 x 4 x 6.00 = 12,982.16
     # a bad value is refused with the field named, and the model keeps the last valid quotes
     price.setText("-1")
     assert "Offer 1 Price: a price cannot be below zero (-1)" in page.error.text()
@@ -74,7 +76,9 @@ def test_editor_shows_labels_not_ids_and_the_project_phases(make_window, tmp_pat
     # the project's GPU phases (LoRA experiments, full fine-tuning, serving) compared in the tab, off the GUI thread
     qtbot.waitUntil(lambda: "cheapest vendor per phase" in page.compare_view.toPlainText(), timeout=60000)
     text = page.compare_view.toPlainText()
-    assert "all phases at AutoDL (example)" in text and "14,990.45" in text  # tests/test_quotes.py by hand (quotes16: training phases quoted for their work)
+    # tests/test_quotes.py by hand (quotes16: training phases quoted for their work): 318.09 + 12,722.52 + 3,955.49 =
+    # 16,996.10, shown whole (ux27); 14,990.45 before advice19 (mend17a)
+    assert "all phases at AutoDL (example)" in text and "¥16,996" in text
     # a catalog name typed (any case) is stored as its id
     page.offers.item(1, 0).setText("nvidia a800 sxm4 80gb (china)")
     assert page.quotes[0]["offers"][1]["gpu"] == "a800-sxm-80gb"

@@ -6214,8 +6214,8 @@
         <translation>{name}：按项目货币 {cur} 计价（其自身方案为 {own}；报价已换算）。</translation>
     </message>
     <message>
-        <source>{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned.</source>
-        <translation>{name}：按每周 {h:g} 小时需要 {need:.1f} 周，超过计划的 {weeks:g} 周。</translation>
+        <source>{name}: the work takes {need:.1f} days at {h:g} h/week, longer than the {days:.1f} days planned.</source>
+        <translation>{name}：按每周 {h:g} 小时需要 {need:.1f} 天，超过计划的 {days:.1f} 天。</translation>
     </message>
     <message>
         <source>No rental price for {gpu}: enter a quote.</source>
