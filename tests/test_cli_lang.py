@@ -128,6 +128,10 @@ def test_project_and_gpus_in_chinese(capsys):
     from gpuplanner.core.scenario import scenario_from_dict
 
     names.add(resolve(scenario_from_dict({"model": {"preset": "qwen2.5-7b"}})).arch.name)
+    # the serving engine's own flags, quoted as its docs spell them so a user can type them (servadv17's stall advice)
+    from gpuplanner.core.serving_facts import STALL_FLAGS
+
+    names |= {w for flags, _src in STALL_FLAGS.values() for w in flags.split() if w.startswith("--") or "-" in w}
     # the what-if layout changes are scenario fields (num_gpus 4→8, dp, grad_accum) a user types back
     body = "\n".join(ln for ln in out.splitlines() if "→" not in ln)
     assert not _english_words(body, names), out

@@ -110,10 +110,10 @@ STALL_LINE = QT_TRANSLATE_NOOP(
 #: the engine settings that shrink the prefill chunk a decode step carries, and where they are documented
 STALL_FLAGS = {
     "vllm": ("--max-num-batched-tokens {n}",
-             "vLLM docs, Optimization and Tuning, Chunked Prefill: docs.vllm.ai/en/v0.8.3/performance/optimization.html"),
-    "sglang": ("--chunked-prefill-size {n} --enable-mixed-chunk", "SGLang ServerArgs: docs.sglang.ai/backend/server_arguments.html"),
+             "vLLM docs, Optimization and Tuning, Chunked Prefill: https://docs.vllm.ai/en/v0.8.3/performance/optimization.html"),
+    "sglang": ("--chunked-prefill-size {n} --enable-mixed-chunk", "SGLang ServerArgs: https://docs.sglang.ai/backend/server_arguments.html"),
     "tensorrt-llm": ("trtllm-serve --enable_chunked_prefill --max_num_tokens {n}",
-                     "TensorRT-LLM docs, Chunked Context: nvidia.github.io/TensorRT-LLM/advanced/gpt-attention.html"),
+                     "TensorRT-LLM docs, Chunked Context: https://nvidia.github.io/TensorRT-LLM/advanced/gpt-attention.html"),
 }
 
 
