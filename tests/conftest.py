@@ -56,6 +56,11 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     lang_mod = _sys.modules.get("gpuplanner.commands._lang")
     if lang_mod is not None and lang_mod.language() != "en":
         lang_mod.install("en")
+    # the report command installs its language on the QApplication itself (report.render.install_language): a
+    # ``report --lang zh_CN`` run in this process must not leave the next test's window in Chinese (ux27's tests)
+    render_mod = _sys.modules.get("gpuplanner.report.render")
+    if render_mod is not None and getattr(render_mod, "_translators", None):
+        render_mod.install_language(None)
 
 
 @pytest.fixture(scope="module")

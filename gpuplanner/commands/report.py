@@ -43,20 +43,23 @@ def run(args) -> int:
     from ..io.planfile import check_not_input, check_writable_folder
     from ..app.answer import report_data
 
+    from ..report import render
+
+    # the language first: a refusal below (a folder for -o, an unreadable plan) is said in it too
+    render.ensure_app()
+    if args.lang == "en":  # English asked for: no translator of an earlier report in this process stays installed
+        render.install_language("en")
+    elif not render.install_language(args.lang):
+        print(f"gpuplanner: note: no translation file gpuplanner_{args.lang}.qm; the report is in English",
+              file=sys.stderr)
     refuse_folder_output(args.output)  # "-o out/": a folder, not a file named "out" (ux27)
     out = Path(args.output)
     check_not_input(out, args.file)  # never the scenario or plan it reads (probe15)
     check_writable_folder(out)  # missing or read-only folder: one line, before the render
     data = report_data(args.file, author=args.author if args.author is not None else _default_author())
-    from ..report import render
-
-    render.ensure_app()
     if args.author is None:
         data.author = _default_author()
     if args.lang != "en":
-        if not render.install_language(args.lang):
-            print(f"gpuplanner: note: no translation file gpuplanner_{args.lang}.qm; the report is in English",
-                  file=sys.stderr)
         if render.ensure_cjk_font() is None:
             print("gpuplanner: note: no CJK font found (install fonts-noto-cjk or put one in resources/fonts)",
                   file=sys.stderr)
