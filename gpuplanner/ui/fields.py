@@ -119,22 +119,6 @@ def align_units(boxes) -> None:
         b.unit.setVisible(bool(width))
 
 
-def align_form_units(form) -> None:
-    """:func:`align_units` over the :class:`FieldBox` rows of one ``QFormLayout`` (a group box's form): its
-    editors end on one line (issue 35 r17, ux27: the Training page's setup, objective and parallel boxes had as
-    many right edges as unit widths)."""
-    from PySide6.QtWidgets import QFormLayout  # noqa: PLC0415
-
-    boxes = []
-    for i in range(form.rowCount()):
-        item = form.itemAt(i, QFormLayout.ItemRole.FieldRole)
-        w = None if item is None else item.widget()
-        if isinstance(w, FieldBox):
-            boxes.append(w)
-    if boxes:
-        align_units(boxes)
-
-
 class FieldBox(QWidget):
     """Editor + unit label on one line, the error message under it."""
 

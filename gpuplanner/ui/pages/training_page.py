@@ -635,7 +635,7 @@ class TrainingPage(BasePage):
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.advanced.retranslate()
-        # (ux27 aligned each box's editors on one line with align_form_units; in Chinese that kept a blank unit place
+        # (ux27 aligned each box's editors on one line with fields.align_units; in Chinese that kept a blank unit place
         # beside the widest lists and pushed a Megatron document's page 17 px past 1280 × 800, which ux16's width test
         # refuses: left off until the widest lists can shrink; see issue-35-r17 session closing note)
         self.on_model_changed("all")
