@@ -29,6 +29,14 @@ Sources and the settings mapped (ASSUMED where the source is silent)
     --enable-mla``; bench_serving, request rate inf, 1000 requests, 236,142 input and 215,614 generated tokens, output
     3,535.64 tok/s. ASSUMED: one H100 SXM 80 GB (the PR fixes an H100 layout issue), BF16, ShareGPT (236.1
     / 215.6 a request), SGLang 0.2.x (loop ``none`` x ``SGLANG_PRE_OVERLAP_STEP``, mem_fraction_static 0.88).
+(V905) sgl-project/sglang PR #905 ("Support MLA for DeepSeek-V2 with Triton - step 1", zhyncs, 2024-08-04): "A100
+    80G, ShareGPT 1k", the vLLM baseline ``vllm.entrypoints.openai.api_server --model deepseek-ai/DeepSeek-V2-Lite
+    --disable-log-requests --trust-remote-code --max-model-len 4096``, ``sglang.bench_serving --backend vllm``: 1000
+    requests at rate inf, 236,142 input and 215,614 generated tokens (the same prompts as D1060), output 1,248.36 tok/s.
+    Mapped: A100 SXM 80 GB, BF16, TP 1, vLLM of that week (0.5.3.post1, the version sglang's PR #810 environment
+    printed four days earlier: V0 loop ``v0``), 256 sequences, util 0.90, ``vllm_v0_budget(4096)``. vLLM had no MLA
+    cache for DeepSeek-V2 then (it cached full K/V heads; vLLM PR #10927 is the later MLA work): the model's pool holds
+    MLA's latent, so its batch is not capped by memory where the run's may have been.
 (L1060) the same PR (2024-08-13): ``--model-path meta-llama/Meta-Llama-3.1-8B-Instruct --enable-torch-compile
     --disable-radix-cache --disable-flashinfer``; ``bench_serving --dataset-name random --num-prompts 1000
     --random-input 8192 --random-output 8``: 4,064,944 input and 3,930 generated tokens in 146.91 s, input 27,670.26
@@ -85,6 +93,11 @@ ROWS = [
      "sglang #1639 (2024-10-17), vLLM 0.6.3, 2000 ShareGPT"),
     ("D1060", "deepseek-v2-lite", H100, 1, dict(SGLANG_OLD, utilization=0.88), 1000, 236.142, 215.614,
      "sharegpt", "output", 3535.64, "sglang PR #1060 (2024-08-12), DeepSeek-V2-Lite --enable-mla, 1000 ShareGPT"),
+    ("V905", "deepseek-v2-lite", "a100-sxm-80gb", 1, dict(engine="vllm", host_step=1.0, loop=inf.vllm_v0_loop("0.5.3"),
+                                                          steps_per_schedule=1, utilization=0.90, max_batch=256,
+                                                          budget=inf.vllm_v0_budget(4096)),
+     1000, 236.142, 215.614, "sharegpt", "output", 1248.36,
+     "sglang PR #905 (2024-08-04), vLLM 0.5.3 baseline, DeepSeek-V2-Lite, A100 80G, 1000 ShareGPT"),
     ("L1060", "llama-3.1-8b", H100, 1, dict(SGLANG_OLD, utilization=0.88), 1000, 8192, 8,
      "uniform", "input", 27670.26, "sglang PR #1060 (2024-08-13), random 8192/8 (uniform), 1000 prompts"),
     ("Q17788", "qwen3-32b", H100NVL, 1, dict(engine="vllm", host_step=1.0, loop="serial", steps_per_schedule=1,
