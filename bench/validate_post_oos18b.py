@@ -136,6 +136,26 @@ def release_spread(rows) -> list[dict]:
     return out
 
 
+def all_nemo_rows(rows) -> list[tuple[str, str, float]]:
+    """Every NeMo RL step row (round 7's held v0.4–v0.6 rows and this file's) as (id, kind, signed error): the kind
+    is the GPU, the schedule and, for 1-step off, dense or MoE (``--all``)."""
+    held = [(r[0], r[2], r[3]["step"]) for r in rl.STEP_ROWS + rl.STEP_ROWS_V05 + rl.STEP_ROWS_V05_GB200
+            + rl.STEP_ROWS_V06 + rl.STEP_ROWS_V06_GB200]
+    out = []
+    for rid, scn, pub in held:
+        out.append((rid, _kind(rid), pub / rl.predict(scn)["step"] - 1.0))
+    out += [(r["id"], _kind(r["id"]), r["err"]) for r in rows]
+    return out
+
+
+def _kind(rid: str) -> str:
+    gpu = "GB200" if "gb200" in rid else "H100"
+    if "1-step off" not in rid:
+        return f"{gpu} on-policy"
+    moe = any(k in rid for k in ("a3b", "235b", "deepseek"))
+    return f"{gpu} 1-step off, {'MoE' if moe else 'dense'}" if gpu == "H100" else f"{gpu} 1-step off"
+
+
 def p90(v):
     v = sorted(v)
     return v[min(len(v) - 1, int(round(0.9 * (len(v) - 1))))]
@@ -153,6 +173,7 @@ def score() -> list[dict]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--all", action="store_true", help="every NeMo RL step row by kind (held + these)")
     ap.add_argument("--record", action="store_true", help="write the base figures (once, before any change)")
     a = ap.parse_args()
     rows = score()
@@ -161,6 +182,14 @@ def main() -> int:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
     if a.json:
         print(json.dumps(rows, indent=1))
+        return 0
+    if a.all:
+        kinds: dict[str, list[float]] = {}
+        for _rid, kind, e in all_nemo_rows(rows):
+            kinds.setdefault(kind, []).append(e)
+        for kind, es in sorted(kinds.items()):
+            print(f"- {kind}: {len(es)} rows, signed errors {min(es):+.1%} … {max(es):+.1%}, "
+                  f"{sum(e > 0 for e in es)} positive")
         return 0
     print("| run | recipe | published step (s) | model before → now (s) | error before → now | model generation (s) |")
     print("|---|---|---:|---:|---:|---:|")
