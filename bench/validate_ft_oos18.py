@@ -38,6 +38,9 @@ README updates. Bench result updates and script Improvements", #4; removed at 81
 * The card: "l40_40gb" (the L40 has 48 GB; no other L40 exists): the catalog's ``l40-48gb`` (PCIe Gen4, no NVLink).
   ASSUMED: two GPUs on PCIe 4.0 x16, as the catalog.
 
+The QLoRA rows state ``training.qlora_no_upcast`` (round 18): the plugin's own ``_prepare_model_for_kbit_training``
+skips PEFT's fp32 cast of the non-4-bit parameters. ``--kbit-upcast`` prints the entry main's model had (the cast).
+
 Rows: every row of the CSV with a runtime, except ``accelerated-peft-autogptq`` (a GPTQ base; not a scenario choice).
 The 1-GPU full rows and every Mixtral / Llama-2-70B full and LoRA row have no runtime (out of memory on 48 GB, or not
 run): not scored. No memory column in this CSV. Error = published / predicted − 1 (+ = predicted too fast).
