@@ -35,8 +35,8 @@ from .params import ParamCount, adapter_params, count_params, tier, vision_token
 from .scenario import EMPTY_CACHE_ENGINES, Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, get_network, lookup_gpu
-from .timing import KBIT_PREP_TOOLS, adamw_unfused, lora_layer_of, sample_shape_of, time_estimate
-from .frameworks import compiled_loss, engine_of, fsdp2_upcast_applies, lora_dropout_of, tool_mechanics
+from .timing import adamw_unfused, lora_layer_of, sample_shape_of, time_estimate
+from .frameworks import compiled_loss, engine_of, fsdp2_upcast_applies, kbit_upcast_applies, lora_dropout_of, tool_mechanics
 from .methods import method_profile
 from .rules import pipeline_slots
 
@@ -293,7 +293,7 @@ def memory_kwargs(r: Resolved) -> dict:
         fsdp_root_embedding=bool(t.fsdp_root_embedding) and engine_of(t.framework) == "fsdp"
         and int(t.fsdp_version) == 2,
         logits_held=bool(t.logits_held),
-        kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
+        kbit_fp32=kbit_upcast_applies(t.framework, t.method, t.qlora_no_upcast),
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),
         # the HF Trainer's torch_empty_cache_steps: a plan on another engine (the search's candidates) never empties it

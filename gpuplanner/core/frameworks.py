@@ -435,6 +435,32 @@ def logits_held_unpriced(t) -> str | None:
     return None
 
 
+#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR): a plain
+#: HF Trainer script following PEFT's quantization guide, TRL (``prepare_peft_model``, 2023-09 to 2025) and Axolotl
+#: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
+#: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
+KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
+
+
+def kbit_upcast_applies(framework: str, method: str, qlora_no_upcast: bool = False) -> bool:
+    """Whether a QLoRA base is prepared by PEFT's ``prepare_model_for_kbit_training``, which casts every parameter
+    that is not 4-bit (norms, embeddings, output layer) to fp32 (peft ``utils/other.py``: "cast all non INT8
+    parameters to fp32"): method qlora on a tool of :data:`KBIT_PREP_TOOLS`, unless the user's
+    ``training.qlora_no_upcast`` says the run skips that cast — fms-acceleration's accelerated-peft bitsandbytes
+    plugin (``plugins/accelerated-peft/src/fms_acceleration_peft/framework_plugin_bnb.py`` @8af8fa7: its own
+    ``_prepare_model_for_kbit_training``, "in the original version, all non-INT8 params (e.g., fp16, bf16) are
+    upcast to full precision ... the activations will then be constantly downcasted, resulting in greatly reduced
+    throughput"), Axolotl's ``skip_prepare_model_for_kbit_training`` (issue 35 round 18, ftoos18)."""
+    return method == "qlora" and framework in KBIT_PREP_TOOLS and not qlora_no_upcast
+
+
+def qlora_no_upcast_allowed(framework: str, method: str) -> bool:
+    """Whether ``training.qlora_no_upcast`` may be set: where the tool's QLoRA upcasts by default
+    (:func:`kbit_upcast_applies` without the switch). The one rule the scenario's check, the search and the Training
+    page's row read."""
+    return kbit_upcast_applies(framework, method)
+
+
 def mixed_precision_off_allowed(framework: str, zero, fsdp_version, method: str) -> bool:
     """Whether ``training.mixed_precision_off`` (the Hugging Face Trainer without ``--bf16``/``--fp16``: no autocast,
     and under Accelerate's FSDP1 no MixedPrecision policy, so PEFT's fp32 adapters run entirely in fp32) may be set:

@@ -20,6 +20,7 @@ from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
 from .frameworks import fsdp_lora_units_apply, mixed_precision_off_allowed, own_lora_layers, tool_default_recompute
+from .frameworks import qlora_no_upcast_allowed
 from .frameworks import logits_held_unpriced, objective_default_beta
 from .units import parse_count
 
@@ -396,6 +397,13 @@ class TrainingSection(_Section):
                            "fsdp_plugin.set_mixed_precision only when it is not 'no'), so FSDP casts no unit and each "
                            "adapted linear casts its input to fp32 (core/flops.LORA_AUTOCAST_IN). False (default): "
                            "--bf16/--fp16")
+    qlora_no_upcast: bool = Field(
+        False, description="method qlora on a tool whose loader calls PEFT's prepare_model_for_kbit_training (hf, "
+                           "trl, axolotl), run without its fp32 cast of the parameters that are not 4-bit (norms, "
+                           "embeddings, output layer): fms-acceleration's accelerated-peft bitsandbytes plugin (its own "
+                           "_prepare_model_for_kbit_training), Axolotl's skip_prepare_model_for_kbit_training. The "
+                           "norms, residual stream and adapters' inputs stay in the 16-bit compute dtype "
+                           "(frameworks.kbit_upcast_applies). False (default): the tool's own preparation")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -1178,6 +1186,10 @@ def _check_fsdp_no_sync(t, p) -> None:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.mixed_precision_off needs method lora on the Hugging Face stack without DeepSpeed "
                  "(parallel.zero 0, or Accelerate's FSDP1: fsdp_version 1 with parallel.zero 2 or 3)")))
+    if t.qlora_no_upcast and not qlora_no_upcast_allowed(t.framework, t.method):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.qlora_no_upcast needs method qlora on a tool whose loader casts the non-4-bit parameters to "
+                 "fp32 (framework hf, trl or axolotl)")))
     if t.fsdp2_fp32_upcast and not fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, "

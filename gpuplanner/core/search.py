@@ -60,7 +60,7 @@ from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
-from .frameworks import fsdp2_upcast_applies, logits_held_unpriced, optimizer_offload_refused
+from .frameworks import fsdp2_upcast_applies, logits_held_unpriced, optimizer_offload_refused, qlora_no_upcast_allowed
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
 from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
@@ -1750,6 +1750,10 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "fsdp2_fp32_upcast", False):
         # Accelerate's FSDP2 preparation (frameworks.fsdp2_upcast_applies): the FSDP engine only
         fws = tuple(f for f in fws if engine_of(f) == "fsdp") or fws
+    if getattr(s.training, "qlora_no_upcast", False):
+        # QLoRA without prepare_model_for_kbit_training's fp32 cast: the tools whose loader casts by default
+        # (frameworks.qlora_no_upcast_allowed, the rule scenario._check_fsdp_no_sync refuses the user's framework by)
+        fws = tuple(f for f in fws if qlora_no_upcast_allowed(f, s.training.method)) or fws
     if getattr(s.training, "mixed_precision_off", False):
         # the Hugging Face Trainer without --bf16 (frameworks.mixed_precision_off_allowed): engine hf only
         fws = tuple(f for f in fws if engine_of(f) == "hf") or fws

@@ -684,11 +684,9 @@ EAGER_OPS_QLORA_DEQUANT, EAGER_OPS_QLORA_CLONE = 3.0, 1.0
 #: ``AccumulateGrad`` add into the two adapter weights' ``.grad`` (the first micro-batch takes the gradient as it is:
 #: the Trainer zeroes with ``set_to_none``).
 EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
-#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR): a plain
-#: HF Trainer script following PEFT's quantization guide, TRL (``prepare_peft_model``, 2023-09 to 2025) and Axolotl
-#: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
-#: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
-KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
+#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR; the rule
+#: and its user switch ``training.qlora_no_upcast`` are :func:`frameworks.kbit_upcast_applies`).
+KBIT_PREP_TOOLS = _frameworks.KBIT_PREP_TOOLS
 #: bitsandbytes' NF4 dequantisation kernel (``csrc/kernels.cu`` ``kDequantizeBlockwise`` with ``dDequantizeNF4``, the
 #: same from 0.40 to 0.47; Unsloth's ``fast_dequantize`` calls the same ``cdequantize_blockwise_*_nf4``) decodes each
 #: 4-bit code through a four-level ``if`` tree of bit tests. The warp's 32 codes are random, so every lane walks the
@@ -5695,7 +5693,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         dora=bool(getattr(t, "dora", False)),
         lora_a2a=bool(getattr(t, "lora_a2a", False)),
         tp_comm_overlap_disable_qkv=bool(getattr(t, "tp_comm_overlap_disable_qkv", False)),
-        kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
+        kbit_fp32=_frameworks.kbit_upcast_applies(t.framework, t.method, getattr(t, "qlora_no_upcast", False)),
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),

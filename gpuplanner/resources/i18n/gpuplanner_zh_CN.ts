@@ -9415,6 +9415,10 @@
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
     </message>
     <message>
+        <source>training.qlora_no_upcast needs method qlora on a tool whose loader casts the non-4-bit parameters to fp32 (framework hf, trl or axolotl)</source>
+        <translation>training.qlora_no_upcast 需要 qlora 方法，且所用工具的加载器会把非 4 位参数转为 fp32（框架为 hf、trl 或 axolotl）</translation>
+    </message>
+    <message>
         <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
         <translation>training.fsdp2_fp32_upcast 需要在 FSDP2 上使用 lora 方法（framework fsdp，fsdp_version 2，parallel.zero 3）</translation>
     </message>
@@ -10087,6 +10091,10 @@
         <translation>fp32 逻辑值保留到反向传播结束（2026 年 3 月之前的 prime-rl）</translation>
     </message>
     <message>
+        <source>norms and embeddings kept in 16 bits (fms-acceleration&apos;s loader)</source>
+        <translation>归一化层和嵌入层保持 16 位（fms-acceleration 的加载器）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -10201,6 +10209,14 @@
     <message>
         <source>FSDP2 fp32 upcast</source>
         <translation>FSDP2 fp32 上转</translation>
+    </message>
+    <message>
+        <source>QLoRA without fp32 upcast</source>
+        <translation>QLoRA 不做 fp32 上转</translation>
+    </message>
+    <message>
+        <source>The QLoRA loader skips PEFT&apos;s preparation step that casts the weights that are not 4-bit (norms, embeddings, output layer) to fp32: fms-acceleration&apos;s bitsandbytes plugin, or Axolotl with its option to skip that step. The layers then keep their inputs in 16 bits (faster, less memory). Off (default): the Hugging Face Trainer, TRL and Axolotl cast them. QLoRA on those tools only</source>
+        <translation>QLoRA 加载器跳过 PEFT 的准备步骤（该步骤把非 4 位的权重——归一化层、嵌入层、输出层——转为 fp32）：fms-acceleration 的 bitsandbytes 插件，或开启了跳过该步骤选项的 Axolotl。各层的输入因此保持 16 位（更快，占用显存更少）。关闭（默认）：Hugging Face Trainer、TRL 和 Axolotl 会做这一转换。仅适用于这些工具上的 QLoRA</translation>
     </message>
     <message>
         <source>Logits held through backward</source>

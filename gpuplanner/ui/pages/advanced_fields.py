@@ -28,7 +28,7 @@ OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "ov
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
             "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units",
-            "fsdp2_fp32_upcast", "mixed_precision_off", "logits_held")
+            "fsdp2_fp32_upcast", "mixed_precision_off", "logits_held", "qlora_no_upcast")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -161,6 +161,10 @@ class TrainingAdvanced(QObject):
         self.box.layout().setRowVisible(self.fields["mixed_precision_off"].box, t.mixed_precision_off or
                                         frameworks.mixed_precision_off_allowed(t.framework, p.zero, t.fsdp_version,
                                                                               t.method))
+        # QLoRA without prepare_model_for_kbit_training's fp32 cast: the tools whose loader casts
+        # (frameworks.qlora_no_upcast_allowed, the core's rule the scenario's check reads); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["qlora_no_upcast"].box, t.qlora_no_upcast or
+                                        frameworks.qlora_no_upcast_allowed(t.framework, t.method))
         # the training loop's fp32 logits through the backward: the eager, unchunked, unfused loss of Hugging Face
         # modelling code (frameworks.logits_held_unpriced, the core's rule the scenario's check refuses it by); a
         # set box stays in sight, so the user sees the refusal and can clear it
@@ -223,6 +227,7 @@ class TrainingAdvanced(QObject):
         f["fsdp2_fp32_upcast"].setText(self.tr("frozen weights cast to fp32 (Accelerate before 1.13)"))
         f["mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
         f["logits_held"].setText(self.tr("fp32 logits kept until the backward pass ends (prime-rl before March 2026)"))
+        f["qlora_no_upcast"].setText(self.tr("norms and embeddings kept in 16 bits (fms-acceleration's loader)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -352,6 +357,11 @@ class TrainingAdvanced(QObject):
                 "copies its input to fp32 and adds an fp32 output to the layer's (slower); under Accelerate's FSDP1 "
                 "FSDP casts nothing either. Off (default): the bf16 or fp16 flag. LoRA on the Hugging Face stack "
                 "without DeepSpeed only")),
+            "qlora_no_upcast": (self.tr("QLoRA without fp32 upcast"), self.tr(
+                "The QLoRA loader skips PEFT's preparation step that casts the weights that are not 4-bit (norms, "
+                "embeddings, output layer) to fp32: fms-acceleration's bitsandbytes plugin, or Axolotl with its "
+                "option to skip that step. The layers then keep their inputs in 16 bits (faster, less memory). "
+                "Off (default): the Hugging Face Trainer, TRL and Axolotl cast them. QLoRA on those tools only")),
             "logits_held": (self.tr("Logits held through backward"), self.tr(
                 "The training loop still holds the fp32 logits while the backward pass runs (prime-rl's SFT trainer "
                 "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
