@@ -81,7 +81,7 @@ def test_fp8_padding_and_bias_passes_hand_derived():
     r = resolve(scn(ep=8, precision="fp8", n=8))
     m = r.facts
     assert T.moe_copy_elems(m, "megatron", "fp8") == T.MOE_FP8_PAD_ELEMS_PER_COPY == 8.0
-    assert T.moe_copy_elems(m, "megatron", "bf16") == 0.0 and T.moe_copy_elems(m, "fsdp", "fp8") == 0.0
+    assert T.moe_copy_elems(m, "megatron", "bf16") == 0.0 and T.moe_copy_elems(m, "hf", "fp8") == 0.0
     gpt_oss = resolve(scenario_from_dict(V.bridge_moe_scenario(V.BRIDGE_MOE[6]))).facts
     assert T.moe_copy_elems(gpt_oss, "megatron", "bf16") == T.MOE_BIAS_ELEMS_PER_COPY == 14.0
     assert T.moe_copy_elems(resolve(scn("llama-3.1-8b")).facts, "megatron", "fp8") == 0.0

@@ -2134,7 +2134,7 @@ def time_layout(
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp, tool=tool)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
-                                                moe_copy_elems(m, framework, precision)
+                                                moe_copy_elems(m, framework, precision, rec_moe + rec_op)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     # verl's no-grad log-prob forwards post-process the full-vocabulary logits (verl_logprob_bytes; time_gpu)
@@ -4363,11 +4363,42 @@ def moe_wgrad_terms(m: ModelFacts, framework: str, method: str, lora_experts: bo
     return 2.0 * rows * w_exp * per, (MAIN_GRAD_ACCUM_BYTES * w_exp + operands) * per
 
 
-def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
-    """16-bit elements of width ``h`` per routed copy and MoE layer that Megatron-Core's grouped experts move
-    besides the permute (:data:`MOE_FP8_PAD_ELEMS_PER_COPY` under FP8, :data:`MOE_BIAS_ELEMS_PER_COPY` with
-    linear biases); 0 for a dense model or another framework."""
-    if framework != "megatron" or not m.moe_frac or not float(getattr(m, "n_experts", 0) or 0):
+#: torchtitan's MoE layer (framework ``fsdp``) moves each routed copy through eager index ops, not a fused permute.
+#: Read in pytorch/torchtitan ad9f188ab (2025-11-23; the code of the 2025 releases and of the NousResearch fork's
+#: PR #19 rows): ``models/llama4/infra/parallelize.py`` ``apply_compile`` compiles the router, the reorderer and
+#: ``_run_experts_grouped_mm`` but leaves ``MoE.forward`` and the padding wrapper eager, so none of these fuse.
+#: Forward, per routed copy of width ``h`` (16-bit units; an fp32 element is 2), ``models/moe/moe.py`` ``MoE.forward``
+#: and ``models/moe/utils.py``: the gather ``x[token_indices // top_k]`` (read + write, 2); ``_permute``'s
+#: ``torch.vstack`` with a zero row (2) and the padded gather ``x[permuted_indices]`` (2) (the EP path,
+#: ``distributed/expert_parallel.py`` ``_token_dispatch``, calls the same ``_permute`` after the all-to-all);
+#: ``_unpermute``'s ``out_unpermuted[permuted_indices] = out`` (2); ``torch.zeros((T·k, h))`` (1) and the scatter
+#: ``routed_output_unsorted[token_indices] = routed_output`` (2); ``score_before_experts=False`` (Qwen3 and
+#: DeepSeek-V3 in ``models/*/__init__.py``): ``routed_output_unsorted.float()`` (read 1, write 2) read again by the
+#: ``torch.bmm`` with the scores (2): 16. Backward (autograd of the same ops): the bmm's fp32 gradient (write 2) and
+#: its read of the saved fp32 copies for the scores' gradient (2), the cast back (read 2, write 1): 7; the two
+#: ``index_put`` gradients, each a gather (2 + 2); the ``[:-1]`` slice's gradient into a zeroed buffer (write 1, copy
+#: 2); the padded gather's gradient, an accumulating ``index_put`` into zeros (write 1, read 1, read-modify-write 2);
+#: the first gather's gradient, accumulated into the ``T``-row input gradient (read 1, read-modify-write 2): 21.
+#: A judgement from counting the ops' operands, as :data:`MOE_BIAS_ELEMS_PER_COPY`. Llama 4
+#: (``score_before_experts=True``) scales before the experts in fp32 instead of the fp32 bmm: not counted apart.
+#: torchtitan's 2026 token dispatcher (``models/common/token_dispatcher.py``, after fe80b63cf removed the padding,
+#: 2026-04-02) is another count, not modelled. (forward, backward)
+TITAN_MOE_ELEMS_PER_COPY = (16.0, 21.0)
+
+
+def moe_copy_elems(m: ModelFacts, framework: str, precision: str, rec_fwd=0.0) -> float:
+    """16-bit elements of width ``h`` per routed copy and MoE layer that the framework's MoE moves besides the
+    permute that :data:`MOE_PERMUTE_ELEMS_PER_COPY` counts: Megatron-Core's grouped experts
+    (:data:`MOE_FP8_PAD_ELEMS_PER_COPY` under FP8, :data:`MOE_BIAS_ELEMS_PER_COPY` with linear biases); torchtitan's
+    eager index ops (framework ``fsdp``, :data:`TITAN_MOE_ELEMS_PER_COPY`), whose forward ones run again under
+    recompute (``rec_fwd``: the re-run share of the MoE layers' forward, whole-layer or per-op SAC); 0 for a dense
+    model or another framework."""
+    if not m.moe_frac or not float(getattr(m, "n_experts", 0) or 0):
+        return 0.0
+    if framework == "fsdp":
+        fwd, bwd = TITAN_MOE_ELEMS_PER_COPY
+        return fwd + bwd - MOE_PERMUTE_ELEMS_PER_COPY + fwd * rec_fwd
+    if framework != "megatron":
         return 0.0
     pad = MOE_FP8_PAD_ELEMS_PER_COPY if precision == "fp8" else 0.0
     return pad + (MOE_BIAS_ELEMS_PER_COPY if getattr(m.arch, "mlp_bias", False) else 0.0)
