@@ -401,7 +401,13 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     intra = inter = None
     lay = plan.layout
     if plan.num_gpus > 1:
-        if lay.tp > 1 or lay.ep > 1:
+        if (lay.tp > 1 or lay.ep > 1) and _pcie_only(ev):
+            intra = Text(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Inside each node: {link} between all {n} GPUs, and this card has no NVLink, so the tensor/expert "
+                     "parallelism's traffic crosses PCIe: ask for the nvidia-smi topo -m output and check that the "
+                     "GPUs share PCIe switches (PIX/PXB, not SYS), and that nvidia-smi topo -p2p r shows OK between "
+                     "them (peer-to-peer on)."), {"link": plan.intra_node or "PCIe", "n": plan.gpus_per_node})
+        elif lay.tp > 1 or lay.ep > 1:
             intra = Text(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); "
                      "ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS."),
@@ -436,6 +442,23 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
         {"w": fmt_bytes(weights)}))
     return Requirements(min_memory_gib=need, intra_node=intra, inter_node=inter, storage=storage,
                         host_ram=_host_ram_requirement(ev))
+
+
+def _pcie_only(ev) -> bool:
+    """Whether the plan's cards talk over PCIe only inside a node (the user's ``hardware.intra_node``, else the
+    catalog's link of the card). Issue 35 round 18 (advice20): the Mixtral example's #1, 8 × L40S with expert
+    parallelism 2, asked the vendor to show "NV# links, not PHB/SYS", which an L40S server never has (NVIDIA's L40S
+    datasheet: PCIe Gen4 x16, no NVLink); the check a PCIe server can pass is the PCIe switch and P2P (planning
+    guide, checklist step 3: verify the interconnect with nvidia-smi topo -m)."""
+    from ..core.catalog_hw import lookup_gpu
+
+    h = ev.scenario.hardware
+    if h.intra_node:
+        return h.intra_node == "pcie"
+    try:
+        return lookup_gpu(h.gpu, h.custom_gpus).intra_node_link == "pcie"
+    except PlannerError:
+        return False
 
 
 def _host_ram_need(ev) -> float | None:
