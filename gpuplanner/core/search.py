@@ -2779,7 +2779,8 @@ def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped:
     the note said "No candidate fits in memory", which was not true and sent the user to max_gpus."""
     note = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow more GPUs (max_gpus) or larger "
                                            "cards."), {})
-    if evaluated == 0 and rental_mode is not None and skipped:
+    if evaluated == 0 and rental_mode is not None and any(
+            getattr(m, "params", {}).get("mode") is not None for m in skipped.values()):
         note = Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "No GPU type has a {mode} price, the rental mode set in the scenario (constraints.rental_mode): "
                  "enter your vendor's quote for it, or set the rental mode to automatic so that the search compares "
@@ -2843,9 +2844,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     tier = tier_of(facts.params.total)
     guidance = tier_guidance(tier, s.training.method)
     if not fitting:
-        mode_only = con.rental_mode if not all_ctx and any(
-            getattr(m, "params", {}).get("mode") is not None for m in skipped.values()) else None
-        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance, mode_only)
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance, None if all_ctx else con.rental_mode)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     tp_rule = _apply_ranking_rules(cat, contexts, con, objective)
