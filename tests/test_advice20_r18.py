@@ -172,3 +172,41 @@ def test_one_gpu_deepspeed_offload_names_a_zero_stage_that_offloads():
     text = " ".join(m.render() for m in p.framework_reason)  # the plan's "*" lines (search.framework_reason)
     assert "zero_optimization stage 2 with offload_optimizer" in text
     assert "zero_optimization stage 0" not in text
+
+
+def _grpo7b(**training) -> dict:
+    """Request 03, with ``training`` fields changed."""
+    d = json.loads((REQ / "03-grpo-qwen2.5-7b-math-5-days.json").read_text())
+    d["training"].update(training)
+    return d
+
+
+def test_grpo_with_trainer_generate_is_not_planned_on_megatron_swift():
+    """Request 03 (GRPO of a 7B, rollouts by the training model, the scenario's default): #1 was Megatron-SWIFT, whose
+    GRPO generates with vLLM only (ms-swift docs/source_en/Megatron-SWIFT/GRPO.md @72662cbf: "`use_vllm`: Megatron
+    GRPO supports rollout inference using vLLM only"): a stack that does not exist. Now the tools that run it."""
+    from gpuplanner.core import search as S
+    from gpuplanner.core.scenario import Scenario
+
+    res = S.search(Scenario.model_validate(_grpo7b()), top=5)
+    assert res.plans and all(p.framework != "megatron-swift" for p in res.plans)
+    # with vLLM rollouts Megatron-SWIFT is searched as before
+    fws, _ = S.searched_frameworks(Scenario.model_validate(_grpo7b(rl={"group_size": 8, "prompt_len": 512,
+                                                                       "rollout_len": 2560,
+                                                                       "generation_engine": "vllm_colocated"})),
+                                   False, None)
+    assert "megatron-swift" in fws
+
+
+def test_megatron_swift_grpo_set_by_the_user_says_its_rollouts_are_vllm():
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import Scenario
+
+    d = _grpo7b(framework="megatron-swift")
+    d["parallel"] = {"tp": 2, "pp": 1, "zero": 1, "offload_optimizer": True}
+    d["hardware"] = {"gpu": "h800-sxm-80gb", "num_gpus": 2, "gpus_per_node": 8}
+    ev = evaluate(Scenario.model_validate(d))
+    assert any("generates GRPO rollouts with vLLM only" in m.render() for m in ev.messages)
+    d["training"]["rl"]["generation_engine"] = "vllm_colocated"
+    ev2 = evaluate(Scenario.model_validate(d))
+    assert not any("with vLLM only" in m.render() for m in ev2.messages)

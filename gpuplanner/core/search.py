@@ -60,6 +60,7 @@ from . import advisor_savers as saversmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
+from .frameworks import rl_engine_unrun
 from .frameworks import fsdp2_upcast_applies, logits_held_unpriced, optimizer_offload_refused
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
 from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
@@ -1733,6 +1734,8 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training.rl, "offload_model", False) and s.training.objective in ("ppo", "grpo"):
         # the training model in CPU memory while vLLM generates: a Megatron-SWIFT setting (frameworks.RL_OFFLOAD_MODEL_TOOLS)
         fws = tuple(f for f in fws if f in RL_OFFLOAD_MODEL_TOOLS) or fws
+    # rollouts by the training model's generate(): not the tools that generate with vLLM only (RL_VLLM_ONLY_TOOLS)
+    fws = tuple(f for f in fws if not rl_engine_unrun(f, s.training.objective, s.training.rl.generation_engine)) or fws
     if getattr(s.training.rl, "hybrid_engine", False) and s.training.objective in ("ppo", "grpo"):
         # DeepSpeed-Chat's Hybrid Engine (frameworks.RL_HYBRID_ENGINE_TOOLS; methods.method_profile reads it on those
         # tools only): the search runs them, though the default RL tool list leaves DeepSpeed out

@@ -2426,6 +2426,10 @@
         <translation>未填写服务器之间的网络：时间按每台服务器 {nics} 张 {net} 网卡计算（每台服务器 {gbps:g} Gb/s），这是本工具对该 GPU 的默认值；租用的服务器往往更少。请在“硬件与价格”页填写实际网络。</translation>
     </message>
     <message>
+        <source>{fw} generates {objective} rollouts with vLLM only (ms-swift&apos;s Megatron GRPO documentation), but this plan times them as the training model&apos;s own generate(): set the Generation engine to vLLM (on the training GPUs or on GPUs of its own) to time what it runs.</source>
+        <translation>{fw} 只用 vLLM 生成 {objective} 的推演样本（见 ms-swift 的 Megatron GRPO 文档），而此方案按训练模型自身的 generate() 计时：请把“生成引擎”设为 vLLM（与训练共用 GPU 或使用独立 GPU），按它实际的运行方式计时。</translation>
+    </message>
+    <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
         <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
     </message>
