@@ -2427,7 +2427,7 @@
     </message>
     <message>
         <source>{fw} generates {objective} rollouts with vLLM only (ms-swift&apos;s Megatron GRPO documentation), but this plan times them as the training model&apos;s own generate(): set the Generation engine to vLLM (on the training GPUs or on GPUs of its own) to time what it runs.</source>
-        <translation>{fw} 只用 vLLM 生成 {objective} 的推演样本（见 ms-swift 的 Megatron GRPO 文档），而此方案按训练模型自身的 generate() 计时：请把“生成引擎”设为 vLLM（与训练共用 GPU 或使用独立 GPU），按它实际的运行方式计时。</translation>
+        <translation>{fw} 只用 vLLM 做 {objective} 的采样生成（见 ms-swift 的 Megatron GRPO 文档），而此方案按训练模型自身的 generate() 计时：请把“生成引擎”设为 vLLM（与训练共用 GPU 或使用独立 GPU），按它实际的运行方式计时。</translation>
     </message>
     <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
