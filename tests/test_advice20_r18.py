@@ -210,3 +210,22 @@ def test_megatron_swift_grpo_set_by_the_user_says_its_rollouts_are_vllm():
     d["training"]["rl"]["generation_engine"] = "vllm_colocated"
     ev2 = evaluate(Scenario.model_validate(d))
     assert not any("with vLLM only" in m.render() for m in ev2.messages)
+
+
+def _project_lines(name: str) -> list[str]:
+    from gpuplanner.app.answer import answer
+
+    res = answer(str(REQ / name)).project
+    return [m.render() for ph in res.phases for m in ph.messages]
+
+
+def test_launch_weekend_serving_says_it_is_a_burst():
+    """Request 10: 26 × H800 for a 3-day launch (planning guide §3: bursts → confirm real-time scale-out)."""
+    lines = _project_lines("10-launch-weekend-burst-serve-14b.gpuplan")
+    burst = [x for x in lines if "a burst" in x]
+    assert len(burst) == 1 and burst[0].startswith("26 cards for 3.0 days") and "scale-out" in burst[0]
+
+
+def test_twelve_weeks_of_serving_is_no_burst():
+    """Request 04: 32 × H20 for 12 weeks is steady serving, not a burst."""
+    assert not any("a burst" in x for x in _project_lines("04-serve-qwen2.5-72b-200-users-h20.gpuplan"))

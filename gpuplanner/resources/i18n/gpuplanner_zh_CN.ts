@@ -6262,6 +6262,10 @@
         <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
     </message>
     <message>
+        <source>{n} cards for {days}: a burst. Confirm that the vendor can start them all on demand for these dates (real stock and real-time scale-out, not schedulable capacity), or reserve them ahead.</source>
+        <translation>{n} 张卡用 {days}：属于突发扩容。请与供应商确认这些日期能按需一次开出全部卡（真实库存、实时扩容，而不是“可调度”容量），或提前预留。</translation>
+    </message>
+    <message>
         <source>{n} × {gpu} at TP {tp} would cost {cost:,.0f} {cur}, but its KV cache has {kv:.1f} GiB per card for {users} users per replica: a current vLLM keeps up to {graphs:.1f} GiB per card for CUDA graphs before sizing the KV cache, which would leave it no room for one request. It is ranked after the plans with room; a larger TP group or card gives the KV cache more.</source>
         <translation>{n} × {gpu}（TP {tp}）费用为 {cost:,.0f} {cur}，但其 KV 缓存每卡仅 {kv:.1f} GiB，每个副本 {users} 个用户：新版 vLLM 在划分 KV 缓存前会为 CUDA 图预留每卡至多 {graphs:.1f} GiB，这样连一个请求的空间都不剩。因此它排在有余量的方案之后；更大的 TP 组或更大的显卡能给 KV 缓存更多空间。</translation>
     </message>
