@@ -4837,7 +4837,7 @@
     </message>
     <message>
         <source>On one GPU nothing is sharded, but DeepSpeed offloads the optimizer only with ZeRO on: launch the Hugging Face Trainer with a DeepSpeed config at zero_optimization stage 2 with offload_optimizer device cpu (DeepSpeed&apos;s ZeRO-Offload; its offload keys are valid at stages 1–3, not 0).</source>
-        <translation>单卡不做任何切分，但 DeepSpeed 只有在开启 ZeRO 时才卸载优化器：请用 zero_optimization stage 2 加 offload_optimizer device cpu 的 DeepSpeed 配置启动 Hugging Face Trainer（即 DeepSpeed 的 ZeRO-Offload；其卸载选项只在第 1–3 阶段有效，第 0 阶段无效）。</translation>
+        <translation>单卡不做任何切分，但 DeepSpeed 只有在开启 ZeRO 时才卸载优化器：请用 zero_optimization 为第 2 阶段、offload_optimizer 设为 CPU 的 DeepSpeed 配置启动 Hugging Face Trainer（即 DeepSpeed 的 ZeRO 卸载；其卸载选项只在第 1–3 阶段有效，第 0 阶段无效）。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
@@ -8100,7 +8100,7 @@
     </message>
     <message>
         <source>Inside each node: {link} between all {n} GPUs, and this card has no NVLink, so the tensor/expert parallelism&apos;s traffic crosses PCIe: ask for the nvidia-smi topo -m output and check that the GPUs share PCIe switches (PIX/PXB, not SYS), and that nvidia-smi topo -p2p r shows OK between them (peer-to-peer on).</source>
-        <translation>每个节点内：全部 {n} 张 GPU 之间为 {link}，此卡没有 NVLink，张量/专家并行的流量走 PCIe：请索取 nvidia-smi topo -m 的输出，确认这些 GPU 在同一组 PCIe 交换芯片下（PIX/PXB，而不是 SYS），并确认 nvidia-smi topo -p2p r 在它们之间显示 OK（点对点已开启）。</translation>
+        <translation>每个节点内：全部 {n} 张 GPU 之间为 {link}，此卡没有 NVLink，张量/专家并行的流量走 PCIe：请索取 nvidia-smi topo -m 的输出，确认这些 GPU 在同一组 PCIe 交换芯片下（PIX/PXB，而不是 SYS），并用 nvidia-smi topo -p2p r 确认它们之间的点对点访问已开启。</translation>
     </message>
     <message>
         <source>Host RAM: at least {need} GiB of CPU memory per server (CPU offload keeps the optimizer states there, with pinned buffers); a server with less cannot run this plan.</source>
