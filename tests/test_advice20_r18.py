@@ -10,6 +10,10 @@ everyday requests (docs/notes/2026-12-08/issue-35-r18-advice20-requests/).
    week or month"): no card has a weekly price, and the search said "No candidate fits in memory".
 4. A one-GPU DeepSpeed plan with CPU offload was described as "zero_optimization stage 0", a config DeepSpeed does
    not offload at (its ``offload_optimizer`` is valid at ZeRO stages 1–3: deepspeed.ai/docs/config-json).
+5. Request 03 (GRPO, rollouts by the training model's generate(), the scenario's default): #1 was Megatron-SWIFT,
+   whose GRPO generates with vLLM only (ms-swift docs/source_en/Megatron-SWIFT/GRPO.md @72662cbf).
+6. Request 10 (26 × H800 for a 3-day launch): nothing said the planning guide's burst rule (§3: confirm real-time
+   scale-out).
 """
 from __future__ import annotations
 
