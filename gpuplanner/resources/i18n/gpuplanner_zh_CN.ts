@@ -11126,6 +11126,10 @@
         <translation>梯度累积</translation>
     </message>
     <message>
+        <source>q/k/v and MLP, not o_proj (fsdp_qlora &quot;all&quot;)</source>
+        <translation>q/k/v 与 MLP，不含 o_proj（fsdp_qlora 的 “all”）</translation>
+    </message>
+    <message>
         <source>selective: {0} (Megatron)</source>
         <translation>选择性：{0}（Megatron）</translation>
     </message>
@@ -11644,10 +11648,6 @@
     <message>
         <source>0.39 × mean</source>
         <translation>0.39 × 均值</translation>
-    </message>
-    <message>
-        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora &quot;all&quot;)</source>
-        <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
     </message>
     <message>
         <source>fused kernel (FlashAttention / cuDNN)</source>
