@@ -508,6 +508,10 @@
         <translation>找不到文件：{name}</translation>
     </message>
     <message>
+        <source>--lang goes with a command (gpuplanner COMMAND ... --lang zh_CN); the window&apos;s language: Settings → Language</source>
+        <translation>--lang 要写在命令之后（gpuplanner 命令 ... --lang zh_CN）；窗口的语言在“设置 → 语言”中选择</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -9521,6 +9525,10 @@
     <message>
         <source>training.recompute_modules with moe_act or layernorm needs an FP8 recipe other than te_delayed (Megatron-Core: delayed scaling does not support them)</source>
         <translation>training.recompute_modules 含 moe_act 或 layernorm 时，FP8 配方不能是 te_delayed（Megatron-Core：延迟缩放不支持它们）</translation>
+    </message>
+    <message>
+        <source>unknown field; did you mean {path}?</source>
+        <translation>未知字段；你是不是要找 {path}？</translation>
     </message>
     <message>
         <source>a scenario must be a JSON object</source>
