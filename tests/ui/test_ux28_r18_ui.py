@@ -66,3 +66,23 @@ def test_every_training_list_is_shown_whole_at_1280x800(make_window, language, q
             assert c.width() >= _whole_width(c), (doc, c.currentText(), c.width(), _whole_width(c))
             assert c.view().minimumWidth() >= c.view().sizeHintForColumn(0), (doc, c.currentText())
     w.model.set_dirty(False)
+
+
+@pytest.mark.parametrize(("lang", "said", "not_said"), [
+    ("en", "it costs the same (¥62", "¥0"),
+    ("zh_CN", "费用相同（¥62", "¥0"),
+])
+def test_two_plans_of_the_same_money_cost_the_same(make_window, language, lang, said, not_said):
+    """examples/7b-lora-1x4090.json: #1 (8 × RTX 4090, ¥62.46) against #2 (4 × RTX 4090, ¥62.2x) read "it costs
+    ¥0 more" — a difference that rounds to nothing; it now says the two cost the same, and what."""
+    from gpuplanner.app import engine
+    from gpuplanner.io.planfile import load
+
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    w.model.load(load(ROOT / "examples" / "7b-lora-1x4090.json")[0].scenario)
+    plans = engine.search_plans(w.model.scenario, top=3).plans
+    a, b = plans[0], plans[1]
+    assert a.cost != b.cost and round(abs(a.cost - b.cost)) == 0, (a.cost, b.cost)  # the case itself
+    head = w.page("plans").why_head(a, b)
+    assert said in head and not_said not in head, head

@@ -5634,6 +5634,10 @@
         <translation>模型算力利用率（MFU）。*：已封顶，模型估算高于该方案同类最佳公开运行达到的值；方案按该运行的数值计算时间和成本</translation>
     </message>
     <message>
+        <source>it costs the same ({0})</source>
+        <translation>费用相同（{0}）</translation>
+    </message>
+    <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
     </message>
