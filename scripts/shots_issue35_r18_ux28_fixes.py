@@ -51,7 +51,35 @@ def training(app, w, out, prefix, sfx) -> None:
     save(tp.obj_box, out, f"{prefix}-training-objective{sfx}", 0.6)
 
 
-def main(out: Path, prefix: str, parts: str = "training") -> None:
+def budget(app, w, out, prefix, sfx) -> None:
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    w.go_to(PAGE_KEYS.index("budget"))
+    spin(app, 0.5)
+    page = w.page("budget")
+    save(page.time_box, out, f"{prefix}-budget-time{sfx}", 0.6)
+    save(page.money_box, out, f"{prefix}-budget-money{sfx}", 0.6)
+
+
+def plans_same_cost(app, w, out, prefix, sfx) -> None:
+    """examples/7b-lora-1x4090.json: #1 and #2 cost ¥62 each ("it costs ¥0 more" before)."""
+    from gpuplanner.app import engine
+    from gpuplanner.io.planfile import load
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    w.model.load(load(ROOT / "examples" / "7b-lora-1x4090.json")[0].scenario)
+    res = engine.search_plans(w.model.scenario, top=3)
+    w.go_to(PAGE_KEYS.index("plans"))
+    page = w.page("plans")
+    page.table_model.set_plans(res.plans)
+    spin(app, 0.3)
+    page.show_details(res.plans[0])
+    spin(app, 0.3)
+    page.details.verticalScrollBar().setValue(0)
+    save(page.details.viewport(), out, f"{prefix}-plans-same-cost{sfx}", 0.7)
+
+
+def main(out: Path, prefix: str, parts: str = "training,budget,plans") -> None:
     from gpuplanner.i18n import LanguageManager, ensure_cjk_font
 
     app = qt_app()
@@ -60,11 +88,12 @@ def main(out: Path, prefix: str, parts: str = "training") -> None:
     out.mkdir(parents=True, exist_ok=True)
     for lang in ("en", "zh_CN"):
         sfx = "" if lang == "en" else "-zh_CN"
-        if "training" in parts:
-            w = window(app, lm, lang)
-            training(app, w, out, prefix, sfx)
-            w.model.set_dirty(False)
-            w.hide()
+        for part, fn in (("training", training), ("budget", budget), ("plans", plans_same_cost)):
+            if part in parts:
+                w = window(app, lm, lang)
+                fn(app, w, out, prefix, sfx)
+                w.model.set_dirty(False)
+                w.hide()
 
 
 if __name__ == "__main__":

@@ -69,8 +69,8 @@ def test_every_training_list_is_shown_whole_at_1280x800(make_window, language, q
 
 
 @pytest.mark.parametrize(("lang", "said", "not_said"), [
-    ("en", "it costs the same (¥62", "¥0"),
-    ("zh_CN", "费用相同（¥62", "¥0"),
+    ("en", "it costs the same (¥62)", "¥0"),
+    ("zh_CN", "费用相同（¥62）", "¥0"),
 ])
 def test_two_plans_of_the_same_money_cost_the_same(make_window, language, lang, said, not_said):
     """examples/7b-lora-1x4090.json: #1 (8 × RTX 4090, ¥62.46) against #2 (4 × RTX 4090, ¥62.2x) read "it costs
@@ -86,3 +86,29 @@ def test_two_plans_of_the_same_money_cost_the_same(make_window, language, lang, 
     assert a.cost != b.cost and round(abs(a.cost - b.cost)) == 0, (a.cost, b.cost)  # the case itself
     head = w.page("plans").why_head(a, b)
     assert said in head and not_said not in head, head
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_budget_pages_fields_end_on_one_line(make_window, language, qtbot, lang):
+    """Time and budget: the deadline, the budget cap and the GPU cap ended short of the lists beside them (one
+    right edge per unit's width: "days", "CNY", "GPUs"); each box's editors now end on one line."""
+    from PySide6.QtWidgets import QFormLayout, QLineEdit, QSpinBox
+
+    from gpuplanner.ui.fields import FieldBox
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    w.resize(1280, 800)
+    w.go_to(PAGE_KEYS.index("budget"))
+    page = w.page("budget")
+    qtbot.wait(50)
+    for box in (page.time_box, page.money_box):
+        rights = set()
+        for form in box.findChildren(QFormLayout):
+            for i in range(form.rowCount()):
+                item = form.itemAt(i, QFormLayout.ItemRole.FieldRole)
+                fb = None if item is None else item.widget()
+                if isinstance(fb, FieldBox) and fb.isVisible() and isinstance(fb.editor, (QLineEdit, QComboBox, QSpinBox)):
+                    rights.add(fb.editor.mapTo(w, fb.editor.rect().topRight()).x())
+        assert len(rights) == 1, (box.title(), sorted(rights))
