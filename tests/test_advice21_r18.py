@@ -64,3 +64,19 @@ def test_a_burst_of_hours_beside_the_experiments_is_no_month_of_a_whole_machine(
         assert "too short for the ~40 h/week rule" in text and "card-hours for both" in text, text
         assert "hours" in text and "3.02" not in text, text
 
+
+
+def test_a_serving_only_project_prints_its_service_in_the_pdf():
+    """Requests 04–07 are projects of one serving phase. ``project`` printed the service; the PDF (``report``)
+    printed only the file's placeholder training plan, since the report's project section needed two phases. The
+    service's row and its lines (the whole-machine rule above) are now in the report's project section."""
+    from gpuplanner.app.answer import answer, report_data
+
+    path = DATA / "04-internal-chat-500-users-32b-p95-ttft.gpuplan"
+    a = answer(path)
+    assert a.has_project
+    data = report_data(path, answer_=a)
+    assert data.project is not None
+    (row,) = data.project.phases
+    assert row.kind == "inference" and row.count == 20 and row.rental_mode == "card_hour"
+    assert any("it would need 192 hours of use per week" in m.render() for m in data.project.messages)
