@@ -4,7 +4,11 @@
 2. ``estimate`` printed "Layout  megatron: tp=1 pp=1 … zero=3 mbs=2 grad_accum=8 recompute=none" and "MFU / HFU"
    with no word on what any of them is, to someone who has never heard of ZeRO (``plan`` explains its layouts in
    sentences; ``estimate`` said nothing);
-3. a write refused in a folder that exists (``kit -o /proc/x.sh``) said "the folder does not exist".
+3. a write refused in a folder that exists (``kit -o /proc/x.sh``) said "the folder does not exist";
+4. ``project``: the "search's best plan" line stood between the phase table's header and its rows;
+5. ``project`` (and every view of the what-if): "No plan … within 0.77 days (the fastest: 1.2 days)" under "its slot
+   of 18.4 hours" — the same slot in two units two lines apart; now in the slot's unit, as the overrun sentence;
+6. the PDF's notes label in Chinese kept the ASCII colon: "备注: …".
 """
 
 from __future__ import annotations
@@ -70,3 +74,43 @@ def test_kit_into_proc_says_the_folder_refuses(capsys, lang, why):
     assert run_cli(["kit", str(EXAMPLE), "-o", "/proc/cli18-x.sh", "--lang", lang]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and why in err, err
+
+
+def test_the_better_plan_line_stands_above_the_phase_table(capsys):
+    path = ROOT / "examples" / "8b-full-8xh100.gpuplan"  # a fixed layout the search beats (choice15)
+    assert run_cli(["project", str(path), "--lang", "en"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(i for i, ln in enumerate(lines) if ln.startswith("phase ") and ln.rstrip().endswith("cost"))
+    assert lines[0].startswith("> By your goal"), lines[:3]
+    assert not lines[head + 1].startswith(">"), lines[head:head + 2]  # the header's next line is a phase row
+    assert lines[head + 1].startswith("training"), lines[head + 1]
+
+
+@pytest.mark.parametrize(("lang", "slot", "within"), [
+    ("en", "overruns its slot of 18.4 hours", r"finishes the changed job within 18\.4 hours \(the fastest: [\d.]+ hours\)"),
+    ("zh_CN", "比为其安排的 18.4 小时多出", r"能在 18\.4 小时内完成变化后的任务（最快：[\d.]+ 小时）"),
+])
+def test_the_no_plan_sentence_reads_in_its_slots_unit(capsys, lang, slot, within):
+    # examples/7b-grpo-lora-vllm.json: one 18.4-hour phase; ten times the data fits no plan within the slot
+    assert run_cli(["project", str(ROOT / "examples" / "7b-grpo-lora-vllm.json"), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert slot in out, out
+    assert re.search(within, out), out
+    assert "0.77" not in out
+
+
+@pytest.mark.parametrize(("code", "label"), [("en", "<b>Notes:</b> "), ("zh_CN", "<b>备注：</b> ")])
+def test_the_pdfs_notes_label_takes_the_languages_colon(app, request, code, label):
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    from gpuplanner.report.render import _html_title, install_language
+
+    install_language(None if code == "en" else code)
+    request.addfinalizer(lambda: install_language(None))
+    data = SimpleNamespace(date=datetime(2026, 12, 8, tzinfo=timezone.utc), author="", app_version="0.1.0",
+                           source_file="x.gpuplan", title="T", notes="LoRA on one card", warnings=[])
+    html = _html_title(data)
+    assert label + "LoRA on one card" in html, html
+    if code == "zh_CN":
+        assert "备注:" not in html
