@@ -8,7 +8,11 @@
 4. ``project``: the "search's best plan" line stood between the phase table's header and its rows;
 5. ``project`` (and every view of the what-if): "No plan … within 0.77 days (the fastest: 1.2 days)" under "its slot
    of 18.4 hours" — the same slot in two units two lines apart; now in the slot's unit, as the overrun sentence;
-6. the PDF's notes label in Chinese kept the ASCII colon: "备注: …".
+6. the PDF's notes label in Chinese kept the ASCII colon: "备注: …";
+7. ``kit-import --lang zh_CN`` printed "[warn] Measured on the CPU (gloo, tiny sizes): …" in English (a finding
+   made of a bare marked string, not a message with its id; three more such findings in verify/);
+8. ``kit-import``'s before/after table: "GPU-hours" rows and "(cost = GPU-hours × ¥1.98 per card-hour)", two names
+   for one unit in one formula.
 """
 
 from __future__ import annotations
@@ -114,3 +118,32 @@ def test_the_pdfs_notes_label_takes_the_languages_colon(app, request, code, labe
     assert label + "LoRA on one card" in html, html
     if code == "zh_CN":
         assert "备注:" not in html
+
+
+KIT_RESULT = ROOT / "tests" / "data" / "kit" / "result-cpu-run.json"
+
+
+@pytest.mark.parametrize(("lang", "warn", "formula", "row"), [
+    ("en", "[warn] Measured on the CPU (gloo, tiny sizes)", "(cost = card-hours × ¥1.98 per card-hour, no overheads)",
+     "  card-hours "),
+    ("zh_CN", "[warn] 在 CPU 上测得（gloo，极小规模）", "（费用 = 卡时 × 每卡时 ¥1.98，不含其他开销）", "  卡时 "),
+])
+def test_kit_import_says_the_cpu_warning_in_the_language_and_one_unit(capsys, lang, warn, formula, row):
+    assert run_cli(["kit-import", str(ROOT / "examples" / "7b-lora-1x4090.json"), str(KIT_RESULT),
+                    "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert warn in out and formula in out, out
+    assert any(ln.startswith(row) for ln in out.splitlines()), out
+    assert "GPU-hours" not in out
+    if lang == "zh_CN":
+        assert "Measured on the CPU" not in out
+
+
+def test_every_verify_finding_keeps_its_message_id():
+    import gpuplanner.verify.acceptance as acc
+    import gpuplanner.verify.topology as topo
+
+    # no Finding built from a bare marked string: the source has none left
+    for mod in (acc, topo):
+        src = Path(mod.__file__).read_text(encoding="utf-8")
+        assert not re.search(r"Finding\(\"\w+\", QT_TRANSLATE_NOOP", src), mod.__name__

@@ -509,7 +509,7 @@
     </message>
     <message>
         <source>(tp: GPUs each layer&apos;s weights are split over; pp: pipeline stages; cp: GPUs each sequence is split over; ep: GPUs the experts are spread over; vpp: model chunks per pipeline stage; dp: copies of the model, each fed its own data; zero: ZeRO stage, what is split over the dp copies: 0 nothing, 1 optimizer states, 2 and gradients, 3 and weights; mbs: sequences per micro-batch; grad_accum: micro-batches added up before each weight update; recompute: activations recomputed in the backward pass instead of kept)</source>
-        <translation>（tp：每层权重切分到的 GPU 数；pp：流水线段数；cp：每条序列切分到的 GPU 数；ep：专家分布到的 GPU 数；vpp：每个流水线段上的模型块数；dp：模型副本数，每个副本读入各自的数据；zero：ZeRO 阶段，即在 dp 个副本间切分什么：0 不切分，1 优化器状态，2 再加梯度，3 再加权重；mbs：每个微批次的序列数；grad_accum：每次更新权重前累加的微批次数；recompute：反向传播时重新计算激活值，而不是保存它们）</translation>
+        <translation>（tp：每层权重切分到的 GPU 数；pp：流水线段数；cp：每条序列切分到的 GPU 数；ep：专家分布到的 GPU 数；vpp：每个流水线段上的模型块数；dp：模型副本数，每个副本读入各自的数据；zero：ZeRO 阶段，即在 dp 个副本间切分什么：0 不切分，1 优化器状态，2 再加梯度，3 再加权重；mbs：每个微批次的序列数；grad_accum：每次更新权重前累加的微批次数；recompute：重计算，即反向传播时重新计算激活值，而不是保存它们）</translation>
     </message>
     <message>
         <source>weights</source>
@@ -816,14 +816,6 @@
         <translation>之前        之后（实测 MFU）</translation>
     </message>
     <message>
-        <source>GPU-hours</source>
-        <translation>卡时</translation>
-    </message>
-    <message>
-        <source>(cost = GPU-hours × {price} per card-hour, no overheads)</source>
-        <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
-    </message>
-    <message>
         <source>plan: {n} × {name} per node ({source})</source>
         <translation>方案：每节点 {n} × {name}（{source}）</translation>
     </message>
@@ -930,6 +922,14 @@
     <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>card-hours</source>
+        <translation>卡时</translation>
+    </message>
+    <message>
+        <source>(cost = card-hours × {price} per card-hour, no overheads)</source>
+        <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
     </message>
     <message>
         <source>{n} candidates evaluated, {fit} fit and are priced ({time}); objective: {objective}</source>
