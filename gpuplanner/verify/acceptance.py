@@ -53,6 +53,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
+from ..core.architecture import ARCH_LIMITS
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_line, json_reason
@@ -304,17 +305,27 @@ class PowerRow(_Rec):
     samples: int | None = Field(None, ge=0)
 
 
+#: the benchmarked shape's upper bounds: core.architecture.ARCH_LIMITS for the model's sizes (a result's shape is
+#: counted as a ModelArch, whose parameter count lists each layer: 10**9 layers hung kit-import, probe18), the
+#: context bound for the sequence; micro-batch and accumulation far beyond any run
+_SHAPE_MAX = {"hidden": ARCH_LIMITS["hidden_size"][1], "layers": ARCH_LIMITS["num_layers"][1],
+              "heads": ARCH_LIMITS["num_heads"][1], "kv_heads": ARCH_LIMITS["num_kv_heads"][1],
+              "head_dim": ARCH_LIMITS["head_dim"][1], "ffn": ARCH_LIMITS["intermediate_size"][1],
+              "vocab": ARCH_LIMITS["vocab_size"][1], "seq": ARCH_LIMITS["max_position_embeddings"][1],
+              "batch": 1 << 20}
+
+
 class KitShape(_Rec):
-    hidden: int = Field(gt=0)
-    layers: int = Field(gt=0)
-    heads: int = Field(gt=0)
-    kv_heads: int = Field(gt=0)
-    head_dim: int = Field(gt=0)
-    ffn: int = Field(gt=0)
-    vocab: int = Field(gt=0)
-    seq: int = Field(gt=0)
-    mbs: int = Field(1, gt=0)
-    accum: int = Field(1, gt=0)
+    hidden: int = Field(gt=0, le=_SHAPE_MAX["hidden"])
+    layers: int = Field(gt=0, le=_SHAPE_MAX["layers"])
+    heads: int = Field(gt=0, le=_SHAPE_MAX["heads"])
+    kv_heads: int = Field(gt=0, le=_SHAPE_MAX["kv_heads"])
+    head_dim: int = Field(gt=0, le=_SHAPE_MAX["head_dim"])
+    ffn: int = Field(gt=0, le=_SHAPE_MAX["ffn"])
+    vocab: int = Field(gt=0, le=_SHAPE_MAX["vocab"])
+    seq: int = Field(gt=0, le=_SHAPE_MAX["seq"])
+    mbs: int = Field(1, gt=0, le=_SHAPE_MAX["batch"])
+    accum: int = Field(1, gt=0, le=_SHAPE_MAX["batch"])
     gated: bool = True
     recompute: Literal["none", "selective", "full"] = "none"
     dtype: str | None = None

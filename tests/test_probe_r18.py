@@ -1,0 +1,84 @@
+"""Round-18 hostile-input probe (bench/probe_hostile_r18.py): the holes it found, each as the user meets it.
+
+Every test here fails on main cd08457e (run on an exported copy).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.probe_helpers import cli as _cli
+from tests.probe_helpers import one_line as _one_line
+
+ROOT = Path(__file__).resolve().parents[1]
+LORA_JSON = ROOT / "examples" / "7b-lora-1x4090.json"
+KIT = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"
+RLO = "\u202e"
+
+
+# 1. A kit result whose benchmarked shape is forged past any model ("layers": 10**9) hung kit-import: the shape is
+#    counted as a ModelArch, whose parameter count lists every layer (a list of 10**9 entries). The shape now has the
+#    architecture's own bounds (core.architecture.ARCH_LIMITS): one line naming the key.
+
+@pytest.mark.parametrize("key,value", [("layers", 10**9), ("hidden", 2**21), ("vocab", 2**70), ("seq", 2**40),
+                                       ("mbs", 2**40)])
+def test_a_forged_kit_shape_is_refused_in_one_line(tmp_path, key, value):
+    d = json.loads(KIT.read_text(encoding="utf-8"))
+    d["shape"][key] = value
+    (tmp_path / "r.json").write_text(json.dumps(d), encoding="utf-8")
+    rc, _, err = _cli(["kit-import", str(LORA_JSON), str(tmp_path / "r.json")])
+    line = _one_line(err)
+    assert rc == 2 and f"shape.{key}" in line, line
+
+
+def test_the_kit_shape_bounds_are_the_architecture_limits():
+    from gpuplanner.core.architecture import ARCH_LIMITS
+    from gpuplanner.verify.acceptance import KitShape
+
+    ok = dict(hidden=ARCH_LIMITS["hidden_size"][1], layers=ARCH_LIMITS["num_layers"][1], heads=8, kv_heads=8,
+              head_dim=128, ffn=1024, vocab=1000, seq=4096)
+    KitShape(**ok)  # the bounds themselves are accepted
+    with pytest.raises(ValueError):
+        KitShape(**{**ok, "layers": 10_001})
+
+
+# 2. A line edit's refusal echoed the pasted text raw (ui.fields.parse_int/parse_float, and the Data and Budget
+#    pages' parsers built on them): a bidi override or an escape went into the field's error line, and a megabyte
+#    of pasted digits made a megabyte-long line. The echo is now core.units.shown_text's (printable, 40 characters).
+
+PASTES = [f"8{RLO}\x1b[2J", "8\x00", "9" * 1_000_000, "x" * 1_000_000, "8\ud800", "8\x07"]
+
+
+@pytest.mark.parametrize("parser", ["parse_int", "parse_float"])
+@pytest.mark.parametrize("text", PASTES, ids=["rlo-esc", "nul", "1mb-digits", "1mb-letters", "surrogate", "bel"])
+def test_a_pasted_text_refusal_is_one_printable_short_line(parser, text):
+    from gpuplanner.core.messages import error_text
+    from gpuplanner.ui import fields
+
+    with pytest.raises(ValueError) as err:
+        getattr(fields, parser)(text)
+    line = str(error_text(err.value))
+    assert line.isprintable() and len(line) <= 120, line[:200]
+    assert "not a" in line
+
+
+def test_the_page_parsers_refuse_pasted_controls_printably():
+    from gpuplanner.core.messages import error_text
+    from gpuplanner.ui.pages import budget_page, data_page
+
+    for parse in (data_page.parse_positive_float, budget_page.parse_pos):
+        with pytest.raises(ValueError) as err:
+            parse(f"1{RLO}\x1b[31m")
+        line = str(error_text(err.value))
+        assert line.isprintable() and "'1 [31m' is not a number" == line, line
+
+
+def test_shown_text_keeps_a_plain_text_as_typed():
+    from gpuplanner.core.units import shown_text
+
+    assert shown_text("300B") == "300B"
+    assert shown_text("a\u202eb\x1bc") == "a b c"
+    assert shown_text("x" * 100) == "x" * 40
