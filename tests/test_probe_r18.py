@@ -82,3 +82,30 @@ def test_shown_text_keeps_a_plain_text_as_typed():
     assert shown_text("300B") == "300B"
     assert shown_text("a\u202eb\x1bc") == "a b c"
     assert shown_text("x" * 100) == "x" * 40
+
+
+# 3. An output name holding a NUL byte ("-o 'r\0.pdf'", "--rfq", "--template -o") raised ValueError("embedded null
+#    byte") from os.stat in check_writable_folder/atomic_write: a traceback. (A shell cannot pass a NUL in argv; the
+#    in-process CLI and the app's callers can.) Now the writers' usual line, as an input name with a NUL already had.
+
+@pytest.mark.parametrize("argv", [
+    ["report", str(LORA_JSON), "-o", "r\0.pdf"],
+    ["kit", str(LORA_JSON), "-o", "k\0.sh"],
+    ["quotes", "--template", "csv", "-o", "t\0.csv"],
+    ["quotes", str(LORA_JSON), str(ROOT / "examples" / "quotes" / "autodl-a800.csv"), "--rfq", "r\0.pdf"],
+])
+def test_an_output_name_with_nul_is_one_line(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    rc, _, err = _cli(argv)
+    line = _one_line(err)
+    assert rc == 2 and "NUL" in line and "nothing was written" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_write_refuses_a_nul_as_an_oserror(tmp_path):
+    from gpuplanner.io import planfile
+
+    with pytest.raises(OSError):
+        planfile.atomic_write(str(tmp_path / "a\0b"), b"x")
+    with pytest.raises(planfile.PlanFileError):
+        planfile.write_output(str(tmp_path / "a\0b"), b"x")

@@ -5427,6 +5427,10 @@
         <translation>不是普通文件（设备、管道或套接字）；请给出文件名</translation>
     </message>
     <message>
+        <source>a file name cannot hold a NUL byte</source>
+        <translation>文件名不能包含 NUL 字节</translation>
+    </message>
+    <message>
         <source>permission denied; the folder may be read-only</source>
         <translation>权限不足；该文件夹可能是只读的</translation>
     </message>
