@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import probe_lib  # noqa: E402  (the runner, the judge and the shared builders)
 from probe_lib import (  # noqa: E402
-    EXAMPLE, GRPO, LORA_JSON, PLAN_LORA, PLAN_PROJECT, QUOTES, SETTINGS, Case, cfg_case, k, patched, q, s,
+    EXAMPLE, GRPO, LORA_JSON, PLAN_LORA, PLAN_PROJECT, QUOTES, SETTINGS, Case, cfg_case, patched, q, s,
     serving_case)
 
 RLO = "\u202e"
@@ -328,7 +328,15 @@ def quote_cases() -> list[Case]:
 
 # ------------------------------------------------------------------------------------------ kit results
 
+#: the scenario the sample kit result was measured for (8 × H100, Llama 3 8B): a forged value is then what the
+#: analysis meets, not the "MFU above 100 %" refusal a 4090 scenario gives the H100 sample first
+KSCEN = str(probe_lib._FIXED / "llama3-8b-full-8xh100-zero3.json")
+
+
 def kit_cases() -> list[Case]:
+    def k(name, words, text, expect="2", scen=KSCEN):
+        return probe_lib.k(name, words, text, expect, scen)
+
     def kt(fn, base=probe_lib.KIT):
         return probe_lib.kit_text(fn, base)
 
@@ -387,10 +395,10 @@ def kit_cases() -> list[Case]:
         k("kit topo 1 MB", (), kt(lambda d: d.update(topo="GPU0\t" * 200_000)), "0|2"),
         k("kit host RLO + ESC", (), kt(lambda d: d.update(host=f"h{RLO}\x1b]0;x\x07")), "0|2"),
         k("kit forged result onto the project plan", (), kt(lambda d: d["shape"].update(heads=0)), "0|2", scen=sc),
-        Case("kit-import --json forged zeros", ["kit-import", EX, "r.json", "--json"],
+        Case("kit-import --json forged zeros", ["kit-import", KSCEN, "r.json", "--json"],
              {"r.json": kt(lambda d: (d["shape"].update(hidden=0, heads=0), [r.update(tokens_per_s=0)
                                                                              for r in d["train_step"]]))}, "0|2"),
-        Case("kit-import --strict forged", ["kit-import", EX, "r.json", "--strict"],
+        Case("kit-import --strict forged", ["kit-import", KSCEN, "r.json", "--strict"],
              {"r.json": mm(tflops=-1)}, "0|2"),
     ]
 
@@ -532,6 +540,8 @@ def arg_cases() -> list[Case]:
              "2", ("t.xlsx",)),
         Case("quotes --save a plan under /proc", ["quotes", "/proc/self/p.gpuplan", str(QUOTES), "--save"], {}, "2",
              ("p.gpuplan",)),
+        Case("kit -o a folder-like name with newline + RLO", ["kit", EX, "-o", f"a\n{RLO}b/"], {}, "2", ("folder",)),
+        Case("report -o a folder-like name with ESC", ["report", EX, "-o", "r\x1b[2J/"], {}, "2", ("folder",)),
         Case("report -o a name with NUL", ["report", EX, "-o", "r\x00.pdf"], {}, "2"),
         Case("kit -o a name with NUL", ["kit", EX, "-o", "k\x00.sh"], {}, "2"),
         Case("estimate a name with NUL", ["estimate", "s\x00.json"], {}, "2"),

@@ -1,6 +1,7 @@
 """Round-18 hostile-input probe (bench/probe_hostile_r18.py): the holes it found, each as the user meets it.
 
-Every test here fails on main cd08457e (run on an exported copy).
+Every test here fails on main cd08457e (run on an exported copy), but the two folder-like name guards of #4 (the
+CLI's printer already made that line printable; kept so the echo stays one line).
 """
 
 from __future__ import annotations
@@ -109,3 +110,27 @@ def test_atomic_write_refuses_a_nul_as_an_oserror(tmp_path):
         planfile.atomic_write(str(tmp_path / "a\0b"), b"x")
     with pytest.raises(planfile.PlanFileError):
         planfile.write_output(str(tmp_path / "a\0b"), b"x")
+
+
+# 4. "-o" checks for a folder before rendering (commands._args.refuse_folder_output, merged after probe17):
+#    Path.is_dir raised OSError(ENAMETOOLONG) on a name past 255 bytes, so probe17's "kit -o <256 bytes>" and
+#    probe15's "report -o <300 bytes>" were tracebacks again on main. The refusal echoed the name raw too; the CLI's
+#    printer made it one line, the helper now does itself (a guard, passing on main).
+
+@pytest.mark.parametrize("argv", [
+    ["kit", str(LORA_JSON), "-o", "k" * 253 + ".sh"],
+    ["report", str(LORA_JSON), "-o", "r" * 296 + ".pdf"],
+])
+def test_an_output_name_past_255_bytes_is_one_line(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    rc, _, err = _cli(argv)
+    _one_line(err)
+    assert rc == 2 and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", [f"a\n{RLO}b/", "r\x1b[2J/"])
+def test_a_folder_like_output_name_is_echoed_printable(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    rc, _, err = _cli(["kit", str(LORA_JSON), "-o", name])
+    line = _one_line(err)
+    assert rc == 2 and "folder" in line, line
