@@ -134,3 +134,22 @@ def test_a_folder_like_output_name_is_echoed_printable(tmp_path, monkeypatch, na
     rc, _, err = _cli(["kit", str(LORA_JSON), "-o", name])
     line = _one_line(err)
     assert rc == 2 and "folder" in line, line
+
+
+# 5. A forged kit result with 100,000 "errors" (each with a terminal escape) printed them all: 3.9 MB on stdout from
+#    kit-import. The analysis lists the first MAX_REPORTED_ERRORS, counts the rest, and shows each line and the note
+#    as one printable line of at most MAX_REPORTED_TEXT characters.
+
+def test_a_flood_of_kit_errors_is_listed_short(tmp_path):
+    from gpuplanner.verify import acceptance
+
+    d = json.loads(KIT.read_text(encoding="utf-8"))
+    d["errors"] = ["\x1b[2Jboom " + "x" * 100] * 100_000
+    d["note"] = f"n{RLO}" * 10_000
+    (tmp_path / "r.json").write_text(json.dumps(d), encoding="utf-8")
+    scen = ROOT / "tests" / "data" / "examples_fixed" / "llama3-8b-full-8xh100-zero3.json"
+    rc, out, err = _cli(["kit-import", str(scen), str(tmp_path / "r.json")])
+    assert rc == 0, err[:300]
+    assert len(out) < 20_000 and "\x1b" not in out and RLO not in out
+    assert out.count("boom") == acceptance.MAX_REPORTED_ERRORS
+    assert f"{100_000 - acceptance.MAX_REPORTED_ERRORS:,}" in out or str(100_000 - acceptance.MAX_REPORTED_ERRORS) in out

@@ -567,6 +567,29 @@ def kit_param_count(shape: KitShape) -> int:
     return int(count_params(arch).total)
 
 
+#: the kit writes one error line per phase that failed (a few phases, a few GPUs): past this many, the rest are
+#: counted, not listed; each line and the note shown as one printable line of at most MAX_REPORTED_TEXT characters
+#: (a forged result with 100,000 errors printed 3.9 MB, escapes included, probe18)
+MAX_REPORTED_ERRORS = 20
+MAX_REPORTED_TEXT = 300
+
+
+def _reported(a: "Analysis", result: KitResult) -> None:
+    """The result's own note and the errors the kit reported, as findings."""
+    from ..io.safe_read import one_line  # noqa: PLC0415
+
+    add = a.findings.append
+    if result.note:
+        add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"),
+                                        note=one_line(result.note, MAX_REPORTED_TEXT))))
+    for err in result.errors[:MAX_REPORTED_ERRORS]:
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}"),
+                                        err=one_line(err, MAX_REPORTED_TEXT))))
+    if len(result.errors) > MAX_REPORTED_ERRORS:
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported {n} more errors (not listed)"),
+                                        n=len(result.errors) - MAX_REPORTED_ERRORS)))
+
+
 def _model_token(name: str) -> str | None:
     """The model designation in a catalog name ('NVIDIA H100 SXM5 80GB' → 'H100')."""
     for tok in re.findall(r"[A-Za-z0-9]+", name):
@@ -610,10 +633,7 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         add(Finding("warn", QT_TRANSLATE_NOOP(
             CTX, "Measured on the CPU (gloo, tiny sizes): this checks the kit, not the server; the figures "
             "mean nothing for the plan.")))
-    if result.note:
-        add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"), note=result.note)))
-    for err in result.errors:
-        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}"), err=err)))
+    _reported(a, result)
     _check_gpus(a, result, scenario, gpu)
     _check_matmul(a, result, gpu)
     _check_allreduce(a, result, scenario, gpu)

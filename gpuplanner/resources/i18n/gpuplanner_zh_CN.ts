@@ -44,6 +44,10 @@
         <translation>测试套件报告了错误：{err}</translation>
     </message>
     <message>
+        <source>The kit reported {n} more errors (not listed)</source>
+        <translation>测试套件另报告了 {n} 个错误（未列出）</translation>
+    </message>
+    <message>
         <source>The server reports {names}, but the plan is for {gpu}.</source>
         <translation>服务器报告的是 {names}，但方案针对的是 {gpu}。</translation>
     </message>
