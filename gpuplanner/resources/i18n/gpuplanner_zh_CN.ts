@@ -56,6 +56,10 @@
         <translation>主机内存：每台服务器 {have:,.0f} GiB，足够此方案 CPU 卸载所需的 {need:,.0f} GiB。</translation>
     </message>
     <message>
+        <source>The kit reported {n} more errors (not listed)</source>
+        <translation>测试套件另报告了 {n} 个错误（未列出）</translation>
+    </message>
+    <message>
         <source>The server reports {names}, but the plan is for {gpu}.</source>
         <translation>服务器报告的是 {names}，但方案针对的是 {gpu}。</translation>
     </message>
@@ -5469,6 +5473,10 @@
     <message>
         <source>not a regular file (a device, pipe or socket); give a file name</source>
         <translation>不是普通文件（设备、管道或套接字）；请给出文件名</translation>
+    </message>
+    <message>
+        <source>a file name cannot hold a NUL byte</source>
+        <translation>文件名不能包含 NUL 字节</translation>
     </message>
     <message>
         <source>permission denied; the folder may be read-only</source>
