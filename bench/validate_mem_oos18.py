@@ -39,6 +39,29 @@ two-decimal readings of ``torch.cuda.memory_stats``; the PR's held − freed dif
 returned key/value cache plus the fp32 logits to the digit in GiB: 32 × 2 × 4 × 2,048 × 4,096 × 2 B = 4.000 GiB and
 4 × 2,048 × 32,000 × 4 B = 0.977 GiB). "Peak active" is scored against the model's allocated figure, "peak reserved"
 against reserved; error = published / predicted − 1.
+
+Second source, pre-training (``tt165-`` prefix): pytorch/torchtitan PR #165, "Used per-parameter FSDP" (awgu, merged
+2024-03-28 as 83c879f18), "Numeric Parity", 1D FSDP: "1k steps of minipile on 8 H100 GPUs, local batch size 8, sequence
+length 2048, AC/SAC, bf16 mixed precision, fp32 reduce-scatter"; FSDP2 (AC) 23.92% peak active / 32.64% peak reserved,
+FSDP2 (SAC) 52.13% / 62.51% ("can convert against 95.0396 GiB GPU memory"); compiled, peak reserved only: FSDP2 (AC)
+28.90 GiB (buffer reuse enabled; 28.72 disabled, printed), FSDP2 (SAC) 53.83 GiB, SAC at local batch 16 88.23 GiB,
+no AC at batch 8 90.28 GiB. Read at 83c879f18:
+- ``train_configs/llama_7b.toml``: flavor 7B (``torchtrain/models/llama/__init__.py``: dim 4,096, 32 layers, 32 heads,
+  ``multiple_of`` 256 → SwiGLU 11,008; the Llama tokenizer's 32,000: the ``llama-2-7b`` preset), AdamW
+  (``torchtrain/metrics.py`` ``build_optimizer``: ``foreach=True``), no compile unless ``training.compile``
+  (``train.py``: ``model = torch.compile(model)``, the loss outside it).
+- ``parallelize_llama.py``: ``fully_shard`` per block (``reshard_after_forward`` off for the last), then the root
+  (embedding, norm and output in the root unit: ``training.fsdp_root_embedding``), ``MixedPrecisionPolicy(bf16,
+  fp32 reduce)``; AC "full" wraps every block (non-reentrant); "selective" with option "op" saves the
+  ``no_recompute_list`` ops (mm, except every second; SDPA; reduce-scatter): ``op_sac``. ASSUMED: the PR's "SAC" is the
+  op policy (the config's default option is "2", every second layer; the op policy's figures match, the layer
+  policy's do not: −25% active).
+- ``model.py``: ``output = self.output(h).float()`` and ``train.py``: ``pred = model(input_ids)``, ``loss =
+  F.cross_entropy(pred.flatten(0, 1), ...)``, ``loss.backward()`` with ``pred`` still referenced: the fp32 logits live
+  through the backward, ``training.logits_held`` (torchtitan added ``del pred`` later).
+- ``metrics.py``: ``active_bytes.all.peak`` and ``reserved_bytes.all.peak`` (scored as allocated and reserved).
+- The card: H100 96 GB (95.04 GiB: Meta's Grand Teton, as in ``bench/validate_time.py`` ``GRAND_TETON_H100``).
+- Not scored: the FSDP1 rows (the code before this PR).
 """
 
 from __future__ import annotations
@@ -69,6 +92,42 @@ BEFORE = {"llrec-lora-l2-7b-4xa100-outputs-held": (10.9819, 11.4771),
           "llrec-lora-l2-7b-4xa100-loss-only": (10.9819, 11.4771)}
 
 
+TT_SRC = "pytorch/torchtitan PR #165 (83c879f18, 2024-03-28): Llama-2-7B geometry, 8 × H100 96GB"
+#: bench/validate_time.py's user-entered card for Meta's Grand Teton H100 (96 GB HBM2e)
+GRAND_TETON_H100 = {"id": "custom-h100-grand-teton", "name": "H100 96GB HBM2e, 500 W (Grand Teton)",
+                    "memory_gib": 96, "bf16_tflops": 989, "fp8_tflops": 1979, "mem_bw_tbs": 2.4, "tdp_w": 500,
+                    "intra_node_link": "nvlink", "intra_node_bw_gbs": 900, "gpus_per_node": 8,
+                    "architecture": "hopper"}
+_CAP = 95.0396  # GiB: the PR's percentages are of this
+#: (row id, recompute, compile, local batch, peak active GiB or None, peak reserved GiB)
+TT_ROWS = [
+    ("tt165-fsdp2-ac-eager", "full", False, 8, 0.2392 * _CAP, 0.3264 * _CAP),
+    ("tt165-fsdp2-sac-eager", "op_sac", False, 8, 0.5213 * _CAP, 0.6251 * _CAP),
+    ("tt165-fsdp2-ac-compile", "full", True, 8, None, 28.90),
+    ("tt165-fsdp2-sac-compile", "op_sac", True, 8, None, 53.83),
+    ("tt165-fsdp2-sac-compile-b16", "op_sac", True, 16, None, 88.23),
+    ("tt165-fsdp2-noac-compile", "none", True, 8, None, 90.28),
+]
+#: main cd08457e on the same entries (allocated, reserved): ``training.logits_held`` exists there (round 17)
+TT_BEFORE = {"tt165-fsdp2-ac-eager": (22.5863, 26.7065), "tt165-fsdp2-sac-eager": (49.3995, 53.5197),
+             "tt165-fsdp2-ac-compile": (22.5863, 26.7065), "tt165-fsdp2-sac-compile": (49.3995, 53.5197),
+             "tt165-fsdp2-sac-compile-b16": (88.5345, 93.6192), "tt165-fsdp2-noac-compile": (78.9069, 83.0235)}
+
+
+def tt_scenario(row, held: bool = True) -> dict:
+    _rid, rec, compile_, mbs, _a, _r = row
+    t = {"framework": "fsdp", "seq_len": 2048, "micro_batch_size": mbs, "global_batch_size": mbs * 8,
+         "recompute": rec, "torch_compile": compile_, "compile_loss": False, "precision": "bf16",
+         "fsdp_root_embedding": True, "logits_held": held, "optimizer": "adamw", "optimizer_implementation": "foreach"}
+    return {"model": {"preset": "llama-2-7b"}, "training": t, "parallel": {"zero": 3},
+            "hardware": {"gpu": GRAND_TETON_H100["id"], "custom_gpus": [GRAND_TETON_H100], "num_gpus": 8}}
+
+
+def tt_predict(row, held: bool = True) -> tuple[float, float]:
+    m = estimate(scenario_from_dict(tt_scenario(row, held))).memory
+    return m.metric("allocated"), m.metric("reserved")
+
+
 def scenario(row, use_cache: bool = True) -> dict:
     _rid, _a, _r, held = row
     t = {"framework": "hf", "fsdp_version": 1, "method": "lora", "lora_rank": 8, "lora_targets": "qv",
@@ -92,6 +151,12 @@ def results() -> list[tuple[str, str, float, float, float]]:
         a, r = predict(row)
         ba, br = BEFORE[row[0]]
         out += [(row[0], "allocated", row[1], ba, a), (row[0], "reserved", row[2], br, r)]
+    for row in TT_ROWS:
+        a, r = tt_predict(row)
+        ba, br = TT_BEFORE[row[0]]
+        if row[4] is not None:
+            out.append((row[0], "allocated", row[4], ba, a))
+        out.append((row[0], "reserved", row[5], br, r))
     return out
 
 
@@ -102,10 +167,13 @@ def _p90(errs: list[float]) -> float:
 
 def summary(res) -> dict:
     out = {}
-    for metric in ("allocated", "reserved", "all"):
-        for col, name in ((3, "before"), (4, "now")):
-            e = [x[2] / x[col] - 1 for x in res if metric in ("all", x[1])]
-            out[(metric, name)] = (len(e), statistics.median(abs(x) for x in e), _p90(e))
+    for group in ("llrec", "tt165", "all"):
+        for metric in ("allocated", "reserved", "all"):
+            for col, name in ((3, "before"), (4, "now")):
+                e = [x[2] / x[col] - 1 for x in res if metric in ("all", x[1])
+                     and group in ("all", x[0].split("-")[0])]
+                if e:
+                    out[(group, metric, name)] = (len(e), statistics.median(abs(x) for x in e), _p90(e))
     return out
 
 
@@ -113,11 +181,15 @@ def table(res) -> list[str]:
     lines = ["| row | metric | published GiB | before | error | now | error |", "|---|---|---:|---:|---:|---:|---:|"]
     for rid, metric, pub, b, n in res:
         lines.append(f"| {rid} | {metric} | {pub:.2f} | {b:.2f} | {pub / b - 1:+.1%} | {n:.2f} | {pub / n - 1:+.1%} |")
-    lines += ["", "| group | rows | median \\|error\\| before → now | p90 before → now |", "|---|---:|---|---|"]
+    lines += ["", "| group | metric | rows | median \\|error\\| before → now | p90 before → now |",
+              "|---|---|---:|---|---|"]
     s = summary(res)
-    for metric in ("allocated", "reserved", "all"):
-        (n, mb, pb), (_n, mn, pn) = s[(metric, "before")], s[(metric, "now")]
-        lines.append(f"| {metric} | {n} | {mb:.1%} → {mn:.1%} | {pb:.1%} → {pn:.1%} |")
+    for (group, metric, name), (n, med, p90) in s.items():
+        if name == "now":
+            _n, mb, pb = s[(group, metric, "before")]
+            lines.append(f"| {group} | {metric} | {n} | {mb:.1%} → {med:.1%} | {pb:.1%} → {p90:.1%} |")
+    lines += ["", "torchtitan rows without `training.logits_held` (the fp32 logits freed before backward): " + ", ".join(
+        f"{r[0]} {tt_predict(r, False)[0]:.2f} / {tt_predict(r, False)[1]:.2f} GiB" for r in TT_ROWS[:2])]
     lines += ["", "Not scored (no rate-limiter switch): " + ", ".join(
         f"{rid} published {a:.2f} active / {r:.2f} reserved" for rid, a, r in UNSCORED)]
     return lines
@@ -130,9 +202,10 @@ def main(argv: list[str]) -> int:
         return 0
     if "--fragment" in argv:
         print("<!-- issue 35 round 18, memoos18: bench/validate_mem_oos18.py --fragment -->")
-        print("#### Peak memory out of sample: llama-recipes FSDP LoRA, Llama-2-7B on 4 × A100 40GB (memoos18)\n")
-        print(f"Source: {SRC} (torch 2.0.1 FSDP1, pure bf16, packed 2,048-token rows, eager attention; "
-              "`training.use_cache`, `training.logits_held`). Before: main cd08457e. Error = published / predicted − 1.\n")
+        print("#### Peak memory out of sample: llama-recipes FSDP LoRA and torchtitan FSDP2 pre-training (memoos18)\n")
+        print(f"Sources: {SRC} (torch 2.0.1 FSDP1, pure bf16, packed 2,048-token rows, eager attention; "
+              f"`training.use_cache`, `training.logits_held`); {TT_SRC} (`training.logits_held`). Before: main "
+              "cd08457e. Error = published / predicted − 1.\n")
     print("\n".join(table(res)))
     return 0
 
