@@ -10175,6 +10175,10 @@
         <translation>归一化层和嵌入层保持 16 位（fms-acceleration 的加载器）</translation>
     </message>
     <message>
+        <source>key/value cache built while training (llama-recipes before September 2023)</source>
+        <translation>训练时构建键值缓存（2023 年 9 月之前的 llama-recipes）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -10305,6 +10309,14 @@
     <message>
         <source>The training loop still holds the fp32 logits while the backward pass runs (prime-rl&apos;s SFT trainer before March 2026 deleted its own name for them but kept them in the model&apos;s output): 4 more bytes a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free them first. Unchunked loss only</source>
         <translation>反向传播运行时，训练循环仍持有 fp32 逻辑值（2026 年 3 月之前 prime-rl 的监督微调训练器删除了自己对它们的引用，但模型输出中仍保留着）：损失处每个逻辑值多占 4 字节（占用更多显存）。关闭（默认）：Hugging Face 的训练器和 torchtitan 会先释放它们。仅适用于不分块的损失</translation>
+    </message>
+    <message>
+        <source>Key/value cache in training</source>
+        <translation>训练时的键值缓存</translation>
+    </message>
+    <message>
+        <source>The model&apos;s forward pass builds and returns its key/value cache while training, as Transformers does by default when the loop checkpoints the layers itself (llama-recipes before September 2023): each checkpointed layer&apos;s keys and values stay in memory until the loss, and through the backward pass when the loop also holds the logits (more memory). Off (default): the Hugging Face Trainer&apos;s gradient checkpointing turns the cache off. Hugging Face models only</source>
+        <translation>训练时模型的前向传播构建并返回键值缓存：训练循环自行对各层做检查点时，Transformers 默认如此（2023 年 9 月之前的 llama-recipes）。每个做检查点的层的键和值一直留在显存中直到计算损失；若训练循环还持有逻辑值，则一直保留到反向传播结束（占用更多显存）。关闭（默认）：Hugging Face 训练器的梯度检查点会关闭该缓存。仅适用于 Hugging Face 模型</translation>
     </message>
     <message>
         <source>Checkpoint early stop</source>
