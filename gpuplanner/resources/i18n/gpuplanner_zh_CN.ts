@@ -10175,8 +10175,8 @@
         <translation>归一化层和嵌入层保持 16 位（fms-acceleration 的加载器）</translation>
     </message>
     <message>
-        <source>key/value cache built while training (llama-recipes before September 2023)</source>
-        <translation>训练时构建键值缓存（2023 年 9 月之前的 llama-recipes）</translation>
+        <source>key/value cache built while training (old llama-recipes)</source>
+        <translation>训练时构建键值缓存（旧版 llama-recipes）</translation>
     </message>
     <message>
         <source>weights and gradients in CPU memory too</source>

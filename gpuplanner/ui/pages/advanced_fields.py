@@ -232,7 +232,7 @@ class TrainingAdvanced(QObject):
         f["mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
         f["logits_held"].setText(self.tr("fp32 logits kept until the backward pass ends (prime-rl before March 2026)"))
         f["qlora_no_upcast"].setText(self.tr("norms and embeddings kept in 16 bits (fms-acceleration's loader)"))
-        f["use_cache"].setText(self.tr("key/value cache built while training (llama-recipes before September 2023)"))
+        f["use_cache"].setText(self.tr("key/value cache built while training (old llama-recipes)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
