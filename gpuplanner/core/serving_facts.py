@@ -73,6 +73,12 @@ LOAD_LATENCY_LINE = QT_TRANSLATE_NOOP(
                "95% of first tokens within {ttft} ms")
 OFFLINE_LINE = QT_TRANSLATE_NOOP(
     "Project", "offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each")
+#: issue 35 round 18 (serve18): the same target held at the far end of the serving validation band
+#: (``inference.throughput_far_end``; ``resources/serving_band.json``, bench/serving_band.py) and the margin left
+OFFLINE_FAR_LINE = QT_TRANSLATE_NOOP(
+    "Project", "offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each, "
+               "{far} tokens/s in all at the far end of the serving validation band (9 in 10 of {rows} published runs "
+               "were at most {slow} slower than modelled): {spare} to spare")
 
 
 def load_latency_line(serving: Any) -> Msg:
@@ -95,10 +101,21 @@ def offline_line(serving: Any) -> Msg | None:
     target = getattr(serving, "target_tokens_per_s", None)
     if not target:
         return None
+    from ..formatting import format_percent
+
     out = max(int(serving.output_tokens), 1)
-    return Msg(FIRST_TOKEN_CTX, OFFLINE_LINE, {
-        "docs": format_number(target / out, 2 if target / out < 10 else 1), "tps": format_number(target),
-        "r": serving.replicas, "per": format_number(serving.tokens_per_s / max(serving.replicas, 1))})
+    args = {"docs": format_number(target / out, 2 if target / out < 10 else 1), "tps": format_number(target),
+            "r": serving.replicas, "per": format_number(serving.tokens_per_s / max(serving.replicas, 1))}
+    far_end = float(getattr(serving, "far_end", 1.0) or 1.0)
+    if far_end <= 1.0:
+        return Msg(FIRST_TOKEN_CTX, OFFLINE_LINE, args)
+    far = serving.tokens_per_s / far_end
+    from .inference import serving_band
+
+    band = serving_band("throughput") or {}
+    return Msg(FIRST_TOKEN_CTX, OFFLINE_FAR_LINE, {
+        **args, "far": format_number(far), "slow": format_percent(far_end - 1.0, 1),
+        "rows": int(band.get("rows", 0)), "spare": format_percent(far / target - 1.0, 1)})
 
 
 #: issue 35 round 17 (servadv17): a long prompt's stall and the engine setting that bounds it
