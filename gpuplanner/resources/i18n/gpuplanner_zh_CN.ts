@@ -840,6 +840,14 @@
         <translation>方案</translation>
     </message>
     <message>
+        <source>This file asks for a service, not a training run:</source>
+        <translation>此文件要的是推理服务，不是训练：</translation>
+    </message>
+    <message>
+        <source>Below: the plans for the file&apos;s training scenario, a placeholder every plan file holds; it is not part of this request.</source>
+        <translation>下面是此文件训练场景的方案：每个方案文件都带有这样一个占位场景，它不属于本次需求。</translation>
+    </message>
+    <message>
         <source>frameworks searched: {names}</source>
         <translation>搜索的框架：{names}</translation>
     </message>
