@@ -63,3 +63,59 @@ def test_interactive_load_keeps_the_modelled_rate():
     s = inf.size_serving(m, get_gpu("h100-sxm-80gb"), concurrency=100, context_tokens=2048, prompt_tokens=1024,
                          output_tokens=256, tokens_per_s_per_user=20.0)
     assert s.far_end == 1.0 and offline_line(s) is None
+
+
+# 2. A serving-only document leads with its service (the Answer decides: ``Answer.serving_only``; the report and the
+#    ``plan`` command only format it). advice21's requests 04-07 opened the PDF with the file's placeholder LoRA plan
+#    ("1. The task", "2. The recommendation": 8 × A800 … ¥6) and put the service in section 6.
+
+def test_answer_says_serving_only():
+    from gpuplanner.app.answer import answer
+
+    assert answer(REQ / "05-batch-score-50m-docs-weekend-8b.gpuplan").serving_only
+    assert answer(REQ / "04-internal-chat-500-users-32b-p95-ttft.gpuplan").serving_only
+    assert not answer(REQ / "01-sft-dpo-serve-14b-200k-cap.gpuplan").serving_only  # trains, then serves
+    assert not answer(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan").serving_only
+
+
+def test_serving_only_report_leads_with_the_service():
+    from gpuplanner.app.answer import answer
+    from gpuplanner.app.answer import report_data
+    from gpuplanner.report.render import build_html
+
+    path = REQ / "05-batch-score-50m-docs-weekend-8b.gpuplan"
+    data = report_data(path, answer_=answer(path))
+    assert data.serving_only and data.project is not None and data.warnings == []
+    html = build_html(data, {})
+    assert "Serving plan and GPU rental requirements" in html
+    assert "Training plan and GPU rental requirements" not in html
+    first = html.index("<h2")
+    assert html[first:].startswith("<h2>1. Project: phases, timeline and growth</h2>")
+    assert "The recommendation" not in html and "The task" not in html  # no placeholder plan
+    assert "5 × NVIDIA H800" in html and "19.0% to spare" in html
+    # a training project keeps its order: the plan first, the project in section 6
+    mixed = REQ / "01-sft-dpo-serve-14b-200k-cap.gpuplan"
+    html = build_html(report_data(mixed, answer_=answer(mixed)), {})
+    assert html.index("2. The recommendation") < html.index("6. Project: phases, timeline and growth")
+
+
+def test_plan_command_leads_with_the_service(capsys):
+    from gpuplanner.cli import run_cli
+
+    assert run_cli(["plan", str(REQ / "05-batch-score-50m-docs-weekend-8b.gpuplan"), "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "This file asks for a service, not a training run:"
+    assert out.index("5 × H800") < out.index("Below: the plans for the file's training scenario") < out.index("#  GPU id")
+
+
+# 3. The project's rent/build line says what the horizon holds in the phases' own terms, not "N jobs like this".
+
+def test_rent_build_line_names_the_phases():
+    from gpuplanner.app.answer import answer
+
+    one = answer(REQ / "01-sft-dpo-serve-14b-200k-cap.gpuplan").project.rent_vs_build.sentence.render()
+    assert "(the project's 3 phases on this GPU type: sft, dpo, serve)" in one and "like this" not in one
+    four = answer(REQ / "04-internal-chat-500-users-32b-p95-ttft.gpuplan").project.rent_vs_build.sentence.render()
+    assert "Over 3.0 months (serving 168 hours a week for 13 weeks) renting costs" in four
+    assert "like this" not in four
