@@ -119,3 +119,18 @@ def test_rent_build_line_names_the_phases():
     four = answer(REQ / "04-internal-chat-500-users-32b-p95-ttft.gpuplan").project.rent_vs_build.sentence.render()
     assert "Over 3.0 months (serving 168 hours a week for 13 weeks) renting costs" in four
     assert "like this" not in four
+
+
+def test_serving_band_file_is_what_the_public_set_gives():
+    """The shipped band is bench/serving_band.py's output on today's serving model (regenerate it with ``--write``
+    after a serving-model change)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("serving_band", ROOT / "bench" / "serving_band.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    fresh = mod.bands(mod.public_rows())
+    shipped = json.loads((ROOT / "gpuplanner/resources/serving_band.json").read_text(encoding="utf-8"))["bands"]
+    for kind in ("throughput", "first_token"):
+        assert {k: fresh[kind][k] for k in ("p10", "median", "p90", "rows")} == \
+            {k: shipped[kind][k] for k in ("p10", "median", "p90", "rows")}

@@ -101,6 +101,7 @@ from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_ST
 from .methods import ENGINE_SEQ_S as V0_ENGINE_SEQ_S, ENGINE_STEP_S as V0_ENGINE_STEP_S  # vLLM V0's host work (round 10)
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 from .serving_facts import DECODE_KERNEL_S
+from .serving_facts import SERVING_BAND_FILE, serving_band, throughput_far_end  # noqa: F401 (serve18)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
 from .fp8 import TE_GEMM_RATIO
@@ -1734,35 +1735,7 @@ def offline_replicas(target_tokens_per_s: float, replica_tokens_per_s: float, fa
     return max(1, math.ceil(float(target_tokens_per_s) / per - 1e-9))
 
 
-#: Issue 35 round 18 (serve18): the serving validation band (``resources/serving_band.json``, written by
-#: ``bench/serving_band.py`` from the "max load" rows of ``scripts/validate_inference.py``: the ratio of true to
-#: predicted time, predicted ÷ published tokens/s; p10–p90 is where 80% of the published runs fell). At the far end
-#: (p90, 1.062 on 70 rows, 2026-12-08) a replica makes 1/1.062 of its modelled tokens/s.
-SERVING_BAND_FILE = "serving_band.json"
-
-
-@functools.lru_cache(maxsize=4)
-def serving_band(kind: str = "throughput") -> dict | None:
-    """The serving validation band ``kind`` (``throughput`` or ``first_token``) of ``resources/serving_band.json``
-    with its source; None when the file has none."""
-    from .shipped import load_json
-
-    try:
-        doc = load_json(SERVING_BAND_FILE)
-    except (OSError, ValueError):
-        return None
-    b = (doc.get("bands") or {}).get(kind)
-    if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
-        return None
-    return {"p10": float(b["p10"]), "p90": float(b["p90"]), "median": float(b.get("median", 1.0)),
-            "rows": int(b.get("rows", 0)), "source": doc.get("source"), "source_date": doc.get("source_date")}
-
-
-def throughput_far_end() -> float:
-    """The far end of the serving throughput band (its p90, at least 1: a band whose runs all beat the model
-    leaves the modelled figure); 1 without a band."""
-    b = serving_band("throughput")
-    return max(1.0, b["p90"]) if b is not None else 1.0
+# issue 35 r18 (serve18): the serving validation band lives in serving_facts (the facts this module reads)
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
