@@ -844,6 +844,14 @@
         <translation>方案</translation>
     </message>
     <message>
+        <source>This file asks for a service, not a training run:</source>
+        <translation>此文件要的是推理服务，不是训练：</translation>
+    </message>
+    <message>
+        <source>Below: the plans for the file&apos;s training scenario, a placeholder every plan file holds; it is not part of this request.</source>
+        <translation>下面是此文件训练场景的方案：每个方案文件都带有这样一个占位场景，它不属于本次需求。</translation>
+    </message>
+    <message>
         <source>frameworks searched: {names}</source>
         <translation>搜索的框架：{names}</translation>
     </message>
@@ -1517,6 +1525,10 @@
     <message>
         <source>For this job alone ({days}) renting costs {rent}; buying and running {servers} for it costs {build}.</source>
         <translation>仅这一个任务（{days}）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
+    </message>
+    <message>
+        <source>Over {span} ({work}) renting costs {rent}; buying and running {servers} costs {build}.</source>
+        <translation>{span}内（{work}）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
     </message>
     <message>
         <source>Over {span} ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
@@ -6318,6 +6330,14 @@
         <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周只使用 {gpu} {h:.0f} 小时，低于约 40 小时/周的规则：两者都按卡时租用。</translation>
     </message>
     <message>
+        <source>the project&apos;s {n} phases on this GPU type: {names}</source>
+        <translation>本项目在这种 GPU 上的 {n} 个阶段：{names}</translation>
+    </message>
+    <message>
+        <source>serving {hours} hours a week for {weeks} weeks</source>
+        <translation>每周服务 {hours} 小时，共 {weeks} 周</translation>
+    </message>
+    <message>
         <source>Some phases have no price: the project total is unknown until you enter quotes for them.</source>
         <translation>部分阶段没有价格：输入其报价之前，项目总价未知。</translation>
     </message>
@@ -6380,6 +6400,10 @@
     <message>
         <source>offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each</source>
         <translation>离线目标每秒 {docs} 篇文档（每秒输出 {tps} 个 token）：{r} 个副本，每个副本每秒 {per} 个 token</translation>
+    </message>
+    <message>
+        <source>offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each, {far} tokens/s in all at the far end of the serving validation band (9 in 10 of {rows} published runs were at most {slow} slower than modelled): {spare} to spare</source>
+        <translation>离线目标每秒 {docs} 篇文档（每秒输出 {tps} 个 token）：{r} 个副本，每个副本每秒 {per} 个 token；按推理服务验证区间的不利端计算合计每秒 {far} 个 token（{rows} 次公开测试中十分之九比模型预测慢不超过 {slow}）：余量 {spare}</translation>
     </message>
     <message>
         <source>each new prompt&apos;s prefill stalls every running user: 95% of tokens within {itl} ms is {gaps} times the {gap} ms gap the target allows. {engine} {flags} bounds the stall: 95% within {itl2} ms, 95% of first tokens within {ttft2} ms ({source})</source>
@@ -8337,6 +8361,10 @@
     <message>
         <source>fastest</source>
         <translation>最快</translation>
+    </message>
+    <message>
+        <source>Serving plan and GPU rental requirements</source>
+        <translation>推理服务方案与 GPU 租用需求</translation>
     </message>
     <message>
         <source>best value</source>
