@@ -1524,7 +1524,9 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "buys no network between its nodes (planning rule “networked multi-node "
                                           "price”).")
         elif i in tie and objective == "cheapest":
-            text = _price_tie_line(args, tie[i], _tie_anchor(order, cat, pen, i), cat, cur)
+            anchor = _tie_anchor(order, cat, pen, i)
+            shown = [int(j) for j in chosen]
+            text = _price_tie_line(args, tie[i], anchor, cat, cur, shown.index(anchor) + 1 if anchor in shown else None)
         elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
             args.update(tie=FASTEST_TIE)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "
@@ -1532,8 +1534,10 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "cheaper ranks first.")
         elif i in tie:
             args.update(gap=max(tie[i], 0.001), tie=FASTEST_TIE)  # under 0.1% reads "0.1%", never "0.0% slower"
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
-                                          "of it are equally fast to the estimate, so it ranks by cost among them.")
+            args.update(gap_d=_gap_decimals(args["gap"], FASTEST_TIE))
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.{gap_d}%} slower than the fastest plan; plans within "
+                                          "{tie:.0%} of it are equally fast to the estimate, so it ranks by cost among "
+                                          "them.")
         elif n == 1 and pen[i]:  # every plan left fails a rule: #1 must not say it passes them (advice10)
             args["rule"] = _rule_name(advisormod.first_rule(pen[i]))
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints passes every ranking rule, "
@@ -1554,22 +1558,52 @@ def _tie_anchor(order, cat, pen, i: int) -> int:
     return min(same, key=lambda j: float(cat["cost"][j]))
 
 
-def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str) -> str:
+def _gap_decimals(gap: float, tie: float) -> int:
+    """The decimals of a rank line's gap printed beside its tie (formatting.share_decimals: "6.97% dearer … within
+    7%", never "7.0%"; the tie compares the unrounded share, :data:`CHEAPEST_TIE`)."""
+    from ..formatting import share_decimals  # pure Python, no Qt: the core stays pure
+
+    return share_decimals(gap, tie)
+
+
+def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str, rank: int | None = None) -> str:
     """The rank line of a plan the "cheapest" objective's price tie placed (:data:`CHEAPEST_TIE`, :func:`_tie_ahead`'s
     ``gap``: how much dearer than the cheapest plan of its tie group, row ``anchor``, or -1.0 for a plan ranked
-    after a dearer one of its group); fills ``args``."""
+    after a dearer one of its group); fills ``args``. ``rank``: the anchor's place in the list shown, so the line
+    names a plan the reader can find (ux28: "(¥109, 18.6 hours)" named a plan not in the table); None when the
+    list does not show it."""
     days = float(cat["calendar_hours"][anchor]) / 24.0
-    args.update(tie=CHEAPEST_TIE, cost=float(cat["cost"][anchor]), cur=cur, span=elapsed_msg(days))
+    return _price_tie_text(args, gap, float(cat["cost"][anchor]), days, cur, rank)
+
+
+def _price_tie_text(args: dict, gap: float, cost: float, days: float, cur: str, rank: int | None) -> str:
+    """:func:`_price_tie_line`'s sentence from the anchor's figures (its cost and calendar days)."""
+    args.update(tie=CHEAPEST_TIE, cost=cost, cur=cur, span=elapsed_msg(days))
+    if rank is not None:
+        args.update(k=rank)
     if gap < 0:  # cheaper than a plan ranked above it, inside the tie: the faster ranks first
-        return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of "
-                                      "the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}), a difference "
-                                      "the estimate "
-                                      "cannot tell apart, so the faster ranks first.")
+        return PRICE_TIE_CHEAPER if rank is None else PRICE_TIE_CHEAPER_SHOWN
     args.update(gap=max(gap, 0.001))  # under 0.1% reads "0.1%", never "0.0% dearer"
-    return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} dearer than the cheapest plan it is ranked with ({cost:,.0f} "
-                                  "{cur}, {span}); "
-                                  "plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by "
-                                  "time among them.")
+    args.update(gap_d=_gap_decimals(args["gap"], CHEAPEST_TIE))
+    return PRICE_TIE_DEARER if rank is None else PRICE_TIE_DEARER_SHOWN
+
+
+#: :func:`_price_tie_text`'s sentences: the anchor named by its figures, and by its place in the list when shown
+PRICE_TIE_CHEAPER = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} "
+                                           "of the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}), a "
+                                           "difference the estimate cannot tell apart, so the faster ranks first.")
+PRICE_TIE_CHEAPER_SHOWN = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within "
+                                                 "{tie:.0%} of the cheapest plan it is ranked with (#{k}: {cost:,.0f} "
+                                                 "{cur}, {span}), a difference the estimate cannot tell apart, so the "
+                                                 "faster ranks first.")
+PRICE_TIE_DEARER = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.{gap_d}%} dearer than the cheapest plan it is ranked "
+                                          "with ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost "
+                                          "the same to the estimate, so it ranks by time among them.")
+PRICE_TIE_DEARER_SHOWN = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.{gap_d}%} dearer than the cheapest plan it is "
+                                                "ranked with (#{k}: {cost:,.0f} {cur}, {span}); plans within {tie:.0%} "
+                                                "of its cost cost the same to the estimate, so it ranks by time among "
+                                                "them.")
+PRICE_TIE_LINES = (PRICE_TIE_CHEAPER, PRICE_TIE_CHEAPER_SHOWN, PRICE_TIE_DEARER, PRICE_TIE_DEARER_SHOWN)
 
 
 #: the rank lines of a plan ranked by the objective alone: the first, and the others (:func:`_rank_lines`,
@@ -2456,11 +2490,72 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
         merged = [merged[int(i)] for i in keep]
     res.plans = merged[:top]
     _renumbered(res.plans, {id(first)} | {id(r.plans[0]) for r in found if r.plans})
+    _shown_figures(res.plans, s.constraints, res.objective)
     if res.plans[0] is not first:
         res.tight_ahead = next(r.tight_ahead for r in found if r.plans and r.plans[0] is res.plans[0]) \
             if any(r.plans and r.plans[0] is res.plans[0] for r in found) else False
         res.rent_vs_build = res.plans[0].evaluation.rent_vs_build
     return res
+
+
+def _shown_figures(plans: list[Plan], con: Any, objective: str) -> None:
+    """The lines of a merged list (:func:`_unset_savers`) that compare with another plan, read again from the plans
+    the list shows (their Evaluations): each search wrote them from its own rows, and a row the merge dropped or
+    replaced is no plan the reader can find (issue 35 round 18, ux28: "A800 beats H800: ¥108 against ¥116" where the
+    table's H800 is ¥117, the H800 of the savers' search; "(¥109, 18.6 hours)", an A800 layout the merge replaced
+    by its savers' one). #1's decision (:func:`_shown_decision`) and each price-tie rank line
+    (:func:`_shown_tie_line`)."""
+    if not plans:
+        return
+    top = plans[0]
+    top.decision = [_shown_decision(d, top, plans, con, objective) for d in top.decision]
+    for n, p in enumerate(plans, start=1):
+        if p.head_lines and p.explanation and p.explanation[0].text in PRICE_TIE_LINES:
+            p.explanation[0] = _shown_tie_line(p, n, plans)
+
+
+def _shown_tie_line(p: Plan, n: int, plans: list[Plan]) -> Msg:
+    """``p``'s price-tie rank line against the cheapest plan of its ranking group in ``plans`` (``p`` at place
+    ``n``); the generic line when the tie no longer places it: every plan of its group the list shows is more than
+    :data:`CHEAPEST_TIE` cheaper or none is cheaper, so the list's order is the objective's."""
+    line = p.explanation[0]
+    group = [(k, q) for k, q in enumerate(plans, start=1) if q.penalty == p.penalty and math.isfinite(q.cost)]
+    k, q = min(group, key=lambda kq: kq[1].cost) if group else (n, p)
+    args = {key: v for key, v in dict(line.params).items() if key not in ("gap", "gap_d", "k")}
+    args["n"] = n
+    above = any(m < n and r.cost > p.cost for m, r in group)
+    gap = float(p.cost) / float(q.cost) - 1.0 if q is not p else -1.0
+    if (q is p and not above) or gap > CHEAPEST_TIE * (1.0 + 1e-12):
+        keep = {key: v for key, v in args.items() if key not in ("tie", "cost", "cur", "span")}
+        return Msg(line.context, RANK_FIRST if n == 1 else RANK_NEXT, keep)
+    text = _price_tie_text(args, gap, float(q.cost), float(q.calendar_days), str(args.get("cur", "")), k)
+    return Msg(line.context, text, args)
+
+
+def _shown_decision(d: dict, top: Plan, plans: list[Plan], con: Any, objective: str) -> dict:
+    """#1's decision ``d`` (:func:`decision`) against the plan of its GPU type and framework that ``plans`` shows,
+    from the two Evaluations, where the objective's figure or the deadline decided it (the rules the other plan
+    fails are the search's own; a decision on a rule, or with no such plan shown, is kept as the search wrote it)."""
+    other = next((q for q in plans[1:] if q.gpu == d["gpu"] and q.framework == d["framework"]), None)
+    fig0 = d["figures"]
+    if other is None or d["rule"] not in ("cost", "days", "cost_tie", "days_tie", "deadline") \
+            or fig0["other_mfu"] > fig0["other_mfu_used"] + 1e-9 or int(other.penalty) & ~int(top.penalty):
+        return d
+    fig = {**fig0, "cost": float(top.cost), "other_cost": float(other.cost), "days": float(top.calendar_days),
+           "other_days": float(other.calendar_days)}
+    base = {**dict(d["message"].params), **fig, **_why_days(fig)}
+    lead, other_lead = (fig["days"], fig["other_days"]) if objective == "fastest" else (fig["cost"], fig["other_cost"])
+    if con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
+        rule = "deadline"
+        base.update(deadline=con.deadline_days,
+                    **deadline_msgs(other_span=fig["other_days"], deadline_span=con.deadline_days))
+    else:
+        rule = "days" if objective == "fastest" else "cost"
+        if lead > other_lead:  # ranked first by the tie, not by the objective's own figure
+            rule += "_tie"
+            base.update(tie=FASTEST_TIE if objective == "fastest" else CHEAPEST_TIE)
+    text = {**FIGURE_WHY, **TIE_WHY}[rule]
+    return {**d, "rule": rule, "figures": fig, "message": Msg(d["message"].context, text, base)}
 
 
 def _renumbered(plans: list[Plan], firsts: set[int]) -> None:
@@ -3022,6 +3117,17 @@ TIE_WHY = {
 }
 
 
+#: :func:`_why_beats`' sentences where the objective's own figure (or the deadline) decided it
+FIGURE_WHY = {
+    "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
+                                       "deadline of {deadline_span}."),
+    "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
+                                   "({me_span} against {them_span})."),
+    "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
+                                   "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+}
+
+
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
@@ -3070,12 +3176,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
                                               "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
-        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
-                                           "deadline of {deadline_span}."),
-        "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                       "({me_span} against {them_span})."),
-        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
-                                       "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+        **FIGURE_WHY,
         **TIE_WHY,
     }
     text = None
