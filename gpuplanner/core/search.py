@@ -53,7 +53,7 @@ from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, e
                        retired_recompute_message,
                        validation_band, within_nvlink_domain)
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
+from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text, memory_sum_msg
 from . import rules as rulesmod
 from . import advisor as advisormod
 from . import advisor_savers as saversmod
@@ -3549,10 +3549,11 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     # the days exactly as the plan's headline shows them, at its range's precision ("0.073" beside "0.068–0.073",
     # not "0.07"; formatting.format_plan_days, ux14 / mend10c), in the unit of its whole range (ux21, ux22: one
     # message in either unit)
+    mem = p.evaluation.memory  # the sum every view says (messages.memory_sum_msg; ux28)
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {span} in calendar time, "
-             "{cost:,.0f} {cur}."),
-        {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
+        CTX, "{n} × {gpu} ({nodes} node(s)): {mem} per GPU, {span} in calendar time, {cost:,.0f} {cur}."),
+        {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": memory_sum_msg(mem.total, mem.headroom,
+                                                                                      mem.capacity),
          "span": span_msg(unit, num), "cost": p.cost, "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
