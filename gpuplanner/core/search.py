@@ -1475,12 +1475,13 @@ def _poor_lift(keys: tuple, pen: np.ndarray, above_ok: np.ndarray) -> tuple:
 
 
 def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str,
-                contexts=None) -> None:
+                contexts=None, listed=None) -> None:
     """One line per plan shown, first in its explanation: why it ranks where it does (issue 35 round 6, advice5:
     "a line per plan says why it ranks where it does"), read from the ranking's own keys (:func:`_rank`,
-    :func:`_poor_lift`); with ``contexts``, #1's :func:`_fabric_ahead_line` after its own."""
+    :func:`_poor_lift`); with ``contexts``, #1's :func:`_fabric_ahead_line` after its own. ``listed``: the rows of
+    the list at its full length (the Plans page's; ``chosen`` is its first rows), whose places a line names."""
     if feasible and contexts is not None:
-        _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
+        _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur, listed=listed)
         return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
@@ -1525,7 +1526,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "price”).")
         elif i in tie and objective == "cheapest":
             anchor = _tie_anchor(order, cat, pen, i)
-            shown = [int(j) for j in chosen]
+            shown = [int(j) for j in (chosen if listed is None else listed)]
             text = _price_tie_line(args, tie[i], anchor, cat, cur, shown.index(anchor) + 1 if anchor in shown else None)
         elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
             args.update(tie=FASTEST_TIE)
@@ -2960,10 +2961,11 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            pen := _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
-    chosen = _diverse(order, gpu_of, cat["num_gpus"], keep)[:top] if distinct else order[:top]
+    listed = _diverse(order, gpu_of, cat["num_gpus"], keep) if distinct else order[:keep]
+    chosen = listed[:top]
     pareto = _pareto(days, cat, gpu_of, contexts)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
-    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
+    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts, listed)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
