@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from gpuplanner.app import engine
-from gpuplanner.core.messages import memory_sum_msg
 from gpuplanner.ui.text import tr_msg
 
 
@@ -16,6 +15,8 @@ def test_the_live_summary_says_the_memory_sum(win, qtbot, lang):
     if lang != "en":
         win.set_language(lang)
     try:
+        from gpuplanner.core.messages import memory_sum_msg
+
         ev = engine.live(win.model.scenario).evaluation
         win.live.on_estimate(engine.live(win.model.scenario))
         m = ev.memory
