@@ -96,8 +96,20 @@ def test_price_tie_lines_name_a_plan_of_the_list(grpo):
     assert "¥109" not in line2 and "cheapest plan it is ranked with" not in line2, line2
     assert line2.startswith("Ranks #2: next by the objective")
     for n, p, line in _tie_lines(plans):
-        k = line.params["k"]
+        k = line.params.get("k", n)  # no place: the plan is its own tie's cheapest
         assert line.params["cost"] == plans[k - 1].cost
+
+
+def test_a_merged_tie_line_names_its_anchor_by_its_place():
+    """examples/llama3-8b-full.json: #3 (8 × RTX 4090, ¥1,877) and #4 (4 × RTX 4090, ¥1,783) come from the
+    optimizer-offload search, whose tie put the faster first; #3's line names #4, the plan it is tied with, and #4,
+    the cheapest of the two, names no other plan (its own figures)."""
+    from gpuplanner.app.answer import answer, load_document
+
+    plans = answer(load_document(ROOT / "examples" / "llama3-8b-full.json")).search.plans
+    lines = {n: line for n, _, line in _tie_lines(plans)}
+    assert lines[3].params["k"] == 4 and "(#4: ¥1,783, 9.4 days)" in lines[3].render(), lines[3].render()
+    assert "k" not in lines[4].params and lines[4].params["cost"] == plans[3].cost
 
 
 def test_single_search_tie_line_names_the_anchors_place():

@@ -1527,7 +1527,9 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
         elif i in tie and objective == "cheapest":
             anchor = _tie_anchor(order, cat, pen, i)
             shown = [int(j) for j in (chosen if listed is None else listed)]
-            text = _price_tie_line(args, tie[i], anchor, cat, cur, shown.index(anchor) + 1 if anchor in shown else None)
+            # (its place only when it is another plan: "the cheapest plan it is ranked with" of the cheapest is itself)
+            k = shown.index(anchor) + 1 if anchor in shown and anchor != i else None
+            text = _price_tie_line(args, tie[i], anchor, cat, cur, k)
         elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
             args.update(tie=FASTEST_TIE)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "
@@ -2516,21 +2518,31 @@ def _shown_figures(plans: list[Plan], con: Any, objective: str) -> None:
 
 
 def _shown_tie_line(p: Plan, n: int, plans: list[Plan]) -> Msg:
-    """``p``'s price-tie rank line against the cheapest plan of its ranking group in ``plans`` (``p`` at place
-    ``n``); the generic line when the tie no longer places it: every plan of its group the list shows is more than
-    :data:`CHEAPEST_TIE` cheaper or none is cheaper, so the list's order is the objective's."""
+    """``p``'s price-tie rank line (``p`` at place ``n`` of ``plans``) against a plan of the list: its own search's
+    anchor where the list shows it (the same cost), named by its place; else the cheapest plan of its ranking
+    group the list shows, when ``p`` is within :data:`CHEAPEST_TIE` of it; else the generic line when the tie no
+    longer places it (no plan of its group below it is cheaper: the list's order is the objective's); else the line
+    as its search wrote it."""
     line = p.explanation[0]
-    group = [(k, q) for k, q in enumerate(plans, start=1) if q.penalty == p.penalty and math.isfinite(q.cost)]
-    k, q = min(group, key=lambda kq: kq[1].cost) if group else (n, p)
     args = {key: v for key, v in dict(line.params).items() if key not in ("gap", "gap_d", "k")}
     args["n"] = n
-    above = any(m < n and r.cost > p.cost for m, r in group)
-    gap = float(p.cost) / float(q.cost) - 1.0 if q is not p else -1.0
-    if (q is p and not above) or gap > CHEAPEST_TIE * (1.0 + 1e-12):
+    cur = str(args.get("cur", ""))
+    group = [(k, q) for k, q in enumerate(plans, start=1) if q.penalty == p.penalty and math.isfinite(q.cost)]
+    was = float(args.get("cost", math.nan))
+    found = next(((k, q) for k, q in group if math.isclose(float(q.cost), was, rel_tol=1e-6)), None)
+    if found is None and group:
+        k, q = min(group, key=lambda kq: kq[1].cost)
+        if q is not p and float(p.cost) <= float(q.cost) * (1.0 + CHEAPEST_TIE) * (1.0 + 1e-12):
+            found = (k, q)
+    if found is not None:
+        k, q = found
+        gap = float(p.cost) / float(q.cost) - 1.0 if q is not p else -1.0
+        text = _price_tie_text(args, gap, float(q.cost), float(q.calendar_days), cur, None if q is p else k)
+        return Msg(line.context, text, args)
+    if not any(m > n and float(q.cost) < float(p.cost) for m, q in group):
         keep = {key: v for key, v in args.items() if key not in ("tie", "cost", "cur", "span")}
         return Msg(line.context, RANK_FIRST if n == 1 else RANK_NEXT, keep)
-    text = _price_tie_text(args, gap, float(q.cost), float(q.calendar_days), str(args.get("cur", "")), k)
-    return Msg(line.context, text, args)
+    return Msg(line.context, line.text, {**dict(line.params), "n": n})
 
 
 def _shown_decision(d: dict, top: Plan, plans: list[Plan], con: Any, objective: str) -> dict:
@@ -2961,8 +2973,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            pen := _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
-    listed = _diverse(order, gpu_of, cat["num_gpus"], keep) if distinct else order[:keep]
-    chosen = listed[:top]
+    chosen = (listed := _diverse(order, gpu_of, cat["num_gpus"], keep) if distinct else order[:keep])[:top]
     pareto = _pareto(days, cat, gpu_of, contexts)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
     _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts, listed)
