@@ -395,6 +395,22 @@ def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) 
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"
 
 
+def share_decimals(share: float, limit: float, decimals: int = 1, most: int = 3) -> int:
+    """The decimals of a percentage printed beside the limit it is compared with ("6.97% dearer … within 7%"):
+    ``decimals``, or more (up to ``most``) while the rounded figure would read as the limit though the share is not
+    at it. The search's ties compare the unrounded share (``core.search.CHEAPEST_TIE`` / ``FASTEST_TIE``: the band
+    of two estimates the model cannot tell apart, a statistical bound, not a display figure), so a share of
+    6.966% under a 7% tie printed "7.0%" beside "within 7%" (issue 35 round 18, ux28): the figure must say which
+    side of the limit it is on."""
+    s, lim = float(share) * 100.0, float(limit) * 100.0
+    if not (math.isfinite(s) and math.isfinite(lim)) or s == lim:
+        return decimals
+    d = decimals
+    while d < most and round(s, d) == round(lim, d):
+        d += 1
+    return d
+
+
 def format_mfu(fraction: float, lang: str | None = None) -> str:
     """A utilisation (MFU, HFU) as the plan tables and summaries print it: whole percent (``43%``), but one decimal
     below 1% (``0.4%``) and ``<0.1%`` under that, never ``0%`` for a plan that computes: a layout whose step is

@@ -98,9 +98,10 @@ def test_72b_lora_plan_one_is_the_faster_at_the_same_price(capsys):
     assert one.cost <= cheapest.cost * (1 + S.CHEAPEST_TIE) and one.calendar_days < 0.6 * cheapest.calendar_days
     out = _cli(["plan", str(DATA / "02-lora-72b-5days-8000cny.json"), "--top", "2", "--lang", "en"], capsys)
     line = next(x for x in _block(out, 1).splitlines() if "Ranks #1" in x)
-    assert "dearer than the cheapest plan it is ranked with (¥738, 17.6 hours)" in line and "within 7%" in line
+    # (the cheapest plan named by its place in the list too, r18 oneans18: a figure alone named no row)
+    assert "dearer than the cheapest plan it is ranked with (#2: ¥738, 17.6 hours)" in line and "within 7%" in line
     zh = _cli(["plan", str(DATA / "02-lora-72b-5days-8000cny.json"), "--top", "2", "--lang", "zh_CN"], capsys)
-    assert "比与它一同排序的方案中最便宜者（¥738，17.6 小时）贵" in zh and "Ranks #" not in zh
+    assert "比与它一同排序的方案中最便宜者（第 2 名：¥738，17.6 小时）贵" in zh and "Ranks #" not in zh
 
 
 def test_8b_full_fine_tune_rents_the_faster_node():

@@ -50,7 +50,7 @@ def test_each_plan_block_says_its_days_one_way(capsys, lang, path):
         far = re.search(r"(?:upper end of its band \(|按区间上限（)(\d+\.\d+)", b)
         assert far and far.group(1) == rng.group(2), b
         # the explanation's own line repeats the headline's figure
-        assert re.search(rf"(?:GiB per GPU used, |日历 |日历时间 ){re.escape(days)}(?: calendar days| 天| hours in calendar time| 小时)", b), b
+        assert re.search(rf"(?:GiB per GPU used, |GiB per GPU, |日历 |日历时间 ){re.escape(days)}(?: calendar days| 天| hours in calendar time| 小时)", b), b
     assert seen == 3
 
 

@@ -44,7 +44,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from ..app.answer import answer
 
+    from ..app.answer import SEARCH
+
     ans = answer(args.file, top=args.top, objective=args.objective)
+    if ans.chosen_by != SEARCH:  # the document stands for a layout of the user's own: its card is the user's
+        from ..core.estimate import scenario_gpu  # choice, refused as `estimate` refuses it (ux28), never ignored
+
+        scenario_gpu(ans.plan_scenario)
     result = ans.search_or_raise()
     scenario = ans.scenario
     better = ans.better  # the search's #1 against the file's own layout (app.answer.better; choice15)

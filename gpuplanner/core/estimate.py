@@ -203,12 +203,19 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")
 
-    try:
-        gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
-    except CatalogError as err:  # the field the id came from, as every other check of the scenario names it (probe13)
-        raise ScenarioError(err.args[0], field="hardware.gpu") from None
+    gpu = scenario_gpu(scenario)
     _check_network_id(scenario)
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
+
+
+def scenario_gpu(scenario: Scenario):
+    """The card ``hardware.gpu`` names (the catalog's or one of ``hardware.custom_gpus``); an unknown id is refused
+    naming its field, as every other check of the scenario names it (probe13). ``estimate`` reads it through
+    :func:`resolve`, ``plan`` before its search (issue 35 round 18, ux28: ``plan`` ran silently on "h100x")."""
+    try:
+        return lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
+    except CatalogError as err:
+        raise ScenarioError(err.args[0], field="hardware.gpu") from None
 
 
 def _check_network_id(scenario: Scenario) -> None:

@@ -346,3 +346,19 @@ def deadline_msgs(**days: float) -> dict:
         if v is not None and math.isfinite(float(v)) and float(v) >= 1 and float(v) == round(float(v)):
             out[k] = span_msg("days", format_typed_days(v, "en"))
     return out
+
+
+#: the memory a plan uses per GPU, said as the sum the fit check adds (the estimate + the margin kept free, against
+#: the card): one sentence for every view that says it in words — the live summary, each plan's own line (`plan`,
+#: the Plans details, the PDF's bullets) and the PDF's plan table (ux27 said the sum in three views; ux28 found the
+#: live summary and the PDF's bullet still "69.4 of 80 GiB", without the 2.0 GiB the others add)
+MEMORY_SUM = QT_TRANSLATE_NOOP("Report", "{m} GiB + {head} GiB kept free on top of the estimate = {need} of {cap} GiB")
+
+
+def memory_sum_msg(total: float, headroom: float, capacity: float) -> Msg:
+    """:data:`MEMORY_SUM` for a plan's memory per GPU (``Evaluation.memory``: ``total``, ``headroom``, ``capacity``),
+    each figure through the one formatter (GiB to one decimal, the card's size as its catalog says it)."""
+    from ..formatting import format_number, format_sig  # pure Python, no Qt
+
+    return Msg("Report", MEMORY_SUM, {"m": format_number(total, 1), "head": format_number(headroom, 1),
+                                      "need": format_number(total + headroom, 1), "cap": format_sig(capacity)})

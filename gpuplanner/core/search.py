@@ -53,7 +53,7 @@ from .evaluate import (PlanFigures, a2a_overlap_pairless_message, cost_inputs, e
                        retired_recompute_message,
                        validation_band, within_nvlink_domain)
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text
+from .messages import MsgStr, deadline_msgs, elapsed_msg, error_text, memory_sum_msg
 from . import rules as rulesmod
 from . import advisor as advisormod
 from . import advisor_savers as saversmod
@@ -1475,12 +1475,13 @@ def _poor_lift(keys: tuple, pen: np.ndarray, above_ok: np.ndarray) -> tuple:
 
 
 def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str,
-                contexts=None) -> None:
+                contexts=None, listed=None) -> None:
     """One line per plan shown, first in its explanation: why it ranks where it does (issue 35 round 6, advice5:
     "a line per plan says why it ranks where it does"), read from the ranking's own keys (:func:`_rank`,
-    :func:`_poor_lift`); with ``contexts``, #1's :func:`_fabric_ahead_line` after its own."""
+    :func:`_poor_lift`); with ``contexts``, #1's :func:`_fabric_ahead_line` after its own. ``listed``: the rows of
+    the list at its full length (the Plans page's; ``chosen`` is its first rows), whose places a line names."""
     if feasible and contexts is not None:
-        _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur)
+        _rank_lines(plans, chosen, order, cat, feasible, con, objective, cur, listed=listed)
         return _fabric_ahead_line(plans, chosen, order, cat, contexts, con, objective, cur)
     order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
@@ -1524,7 +1525,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "buys no network between its nodes (planning rule “networked multi-node "
                                           "price”).")
         elif i in tie and objective == "cheapest":
-            text = _price_tie_line(args, tie[i], _tie_anchor(order, cat, pen, i), cat, cur)
+            anchor = _tie_anchor(order, cat, pen, i)
+            shown = [int(j) for j in (chosen if listed is None else listed)]
+            # (its place only when it is another plan: "the cheapest plan it is ranked with" of the cheapest is itself)
+            k = shown.index(anchor) + 1 if anchor in shown and anchor != i else None
+            text = _price_tie_line(args, tie[i], anchor, cat, cur, k)
         elif i in tie and tie[i] < 0:  # faster than a plan ranked above it, inside the tie: ranked by cost
             args.update(tie=FASTEST_TIE)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: faster than a plan above it, but both are within {tie:.0%} "
@@ -1532,8 +1537,10 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                           "cheaper ranks first.")
         elif i in tie:
             args.update(gap=max(tie[i], 0.001), tie=FASTEST_TIE)  # under 0.1% reads "0.1%", never "0.0% slower"
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} "
-                                          "of it are equally fast to the estimate, so it ranks by cost among them.")
+            args.update(gap_d=_gap_decimals(args["gap"], FASTEST_TIE))
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.{gap_d}%} slower than the fastest plan; plans within "
+                                          "{tie:.0%} of it are equally fast to the estimate, so it ranks by cost among "
+                                          "them.")
         elif n == 1 and pen[i]:  # every plan left fails a rule: #1 must not say it passes them (advice10)
             args["rule"] = _rule_name(advisormod.first_rule(pen[i]))
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan that meets the constraints passes every ranking rule, "
@@ -1554,22 +1561,52 @@ def _tie_anchor(order, cat, pen, i: int) -> int:
     return min(same, key=lambda j: float(cat["cost"][j]))
 
 
-def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str) -> str:
+def _gap_decimals(gap: float, tie: float) -> int:
+    """The decimals of a rank line's gap printed beside its tie (formatting.share_decimals: "6.97% dearer … within
+    7%", never "7.0%"; the tie compares the unrounded share, :data:`CHEAPEST_TIE`)."""
+    from ..formatting import share_decimals  # pure Python, no Qt: the core stays pure
+
+    return share_decimals(gap, tie)
+
+
+def _price_tie_line(args: dict, gap: float, anchor: int, cat, cur: str, rank: int | None = None) -> str:
     """The rank line of a plan the "cheapest" objective's price tie placed (:data:`CHEAPEST_TIE`, :func:`_tie_ahead`'s
     ``gap``: how much dearer than the cheapest plan of its tie group, row ``anchor``, or -1.0 for a plan ranked
-    after a dearer one of its group); fills ``args``."""
+    after a dearer one of its group); fills ``args``. ``rank``: the anchor's place in the list shown, so the line
+    names a plan the reader can find (ux28: "(¥109, 18.6 hours)" named a plan not in the table); None when the
+    list does not show it."""
     days = float(cat["calendar_hours"][anchor]) / 24.0
-    args.update(tie=CHEAPEST_TIE, cost=float(cat["cost"][anchor]), cur=cur, span=elapsed_msg(days))
+    return _price_tie_text(args, gap, float(cat["cost"][anchor]), days, cur, rank)
+
+
+def _price_tie_text(args: dict, gap: float, cost: float, days: float, cur: str, rank: int | None) -> str:
+    """:func:`_price_tie_line`'s sentence from the anchor's figures (its cost and calendar days)."""
+    args.update(tie=CHEAPEST_TIE, cost=cost, cur=cur, span=elapsed_msg(days))
+    if rank is not None:
+        args.update(k=rank)
     if gap < 0:  # cheaper than a plan ranked above it, inside the tie: the faster ranks first
-        return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of "
-                                      "the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}), a difference "
-                                      "the estimate "
-                                      "cannot tell apart, so the faster ranks first.")
+        return PRICE_TIE_CHEAPER if rank is None else PRICE_TIE_CHEAPER_SHOWN
     args.update(gap=max(gap, 0.001))  # under 0.1% reads "0.1%", never "0.0% dearer"
-    return QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.1%} dearer than the cheapest plan it is ranked with ({cost:,.0f} "
-                                  "{cur}, {span}); "
-                                  "plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by "
-                                  "time among them.")
+    args.update(gap_d=_gap_decimals(args["gap"], CHEAPEST_TIE))
+    return PRICE_TIE_DEARER if rank is None else PRICE_TIE_DEARER_SHOWN
+
+
+#: :func:`_price_tie_text`'s sentences: the anchor named by its figures, and by its place in the list when shown
+PRICE_TIE_CHEAPER = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} "
+                                           "of the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}), a "
+                                           "difference the estimate cannot tell apart, so the faster ranks first.")
+PRICE_TIE_CHEAPER_SHOWN = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: cheaper than a plan above it, but both cost within "
+                                                 "{tie:.0%} of the cheapest plan it is ranked with (#{k}: {cost:,.0f} "
+                                                 "{cur}, {span}), a difference the estimate cannot tell apart, so the "
+                                                 "faster ranks first.")
+PRICE_TIE_DEARER = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.{gap_d}%} dearer than the cheapest plan it is ranked "
+                                          "with ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost "
+                                          "the same to the estimate, so it ranks by time among them.")
+PRICE_TIE_DEARER_SHOWN = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: {gap:.{gap_d}%} dearer than the cheapest plan it is "
+                                                "ranked with (#{k}: {cost:,.0f} {cur}, {span}); plans within {tie:.0%} "
+                                                "of its cost cost the same to the estimate, so it ranks by time among "
+                                                "them.")
+PRICE_TIE_LINES = (PRICE_TIE_CHEAPER, PRICE_TIE_CHEAPER_SHOWN, PRICE_TIE_DEARER, PRICE_TIE_DEARER_SHOWN)
 
 
 #: the rank lines of a plan ranked by the objective alone: the first, and the others (:func:`_rank_lines`,
@@ -2460,11 +2497,82 @@ def _unset_savers(s: Scenario, res: SearchResult, models: ModelSource | None, pr
         merged = [merged[int(i)] for i in keep]
     res.plans = merged[:top]
     _renumbered(res.plans, {id(first)} | {id(r.plans[0]) for r in found if r.plans})
+    _shown_figures(res.plans, s.constraints, res.objective)
     if res.plans[0] is not first:
         res.tight_ahead = next(r.tight_ahead for r in found if r.plans and r.plans[0] is res.plans[0]) \
             if any(r.plans and r.plans[0] is res.plans[0] for r in found) else False
         res.rent_vs_build = res.plans[0].evaluation.rent_vs_build
     return res
+
+
+def _shown_figures(plans: list[Plan], con: Any, objective: str) -> None:
+    """The lines of a merged list (:func:`_unset_savers`) that compare with another plan, read again from the plans
+    the list shows (their Evaluations): each search wrote them from its own rows, and a row the merge dropped or
+    replaced is no plan the reader can find (issue 35 round 18, ux28: "A800 beats H800: ¥108 against ¥116" where the
+    table's H800 is ¥117, the H800 of the savers' search; "(¥109, 18.6 hours)", an A800 layout the merge replaced
+    by its savers' one). #1's decision (:func:`_shown_decision`) and each price-tie rank line
+    (:func:`_shown_tie_line`)."""
+    if not plans:
+        return
+    top = plans[0]
+    top.decision = [_shown_decision(d, top, plans, con, objective) for d in top.decision]
+    for n, p in enumerate(plans, start=1):
+        if p.head_lines and p.explanation and p.explanation[0].text in PRICE_TIE_LINES:
+            p.explanation[0] = _shown_tie_line(p, n, plans)
+
+
+def _shown_tie_line(p: Plan, n: int, plans: list[Plan]) -> Msg:
+    """``p``'s price-tie rank line (``p`` at place ``n`` of ``plans``) against a plan of the list: its own search's
+    anchor where the list shows it (the same cost), named by its place; else the cheapest plan of its ranking
+    group the list shows, when ``p`` is within :data:`CHEAPEST_TIE` of it; else the generic line when the tie no
+    longer places it (no plan of its group below it is cheaper: the list's order is the objective's); else the line
+    as its search wrote it."""
+    line = p.explanation[0]
+    args = {key: v for key, v in dict(line.params).items() if key not in ("gap", "gap_d", "k")}
+    args["n"] = n
+    cur = str(args.get("cur", ""))
+    group = [(k, q) for k, q in enumerate(plans, start=1) if q.penalty == p.penalty and math.isfinite(q.cost)]
+    was = float(args.get("cost", math.nan))
+    found = next(((k, q) for k, q in group if math.isclose(float(q.cost), was, rel_tol=1e-6)), None)
+    if found is None and group:
+        k, q = min(group, key=lambda kq: kq[1].cost)
+        if q is not p and float(p.cost) <= float(q.cost) * (1.0 + CHEAPEST_TIE) * (1.0 + 1e-12):
+            found = (k, q)
+    if found is not None:
+        k, q = found
+        gap = float(p.cost) / float(q.cost) - 1.0 if q is not p else -1.0
+        text = _price_tie_text(args, gap, float(q.cost), float(q.calendar_days), cur, None if q is p else k)
+        return Msg(line.context, text, args)
+    if not any(m > n and float(q.cost) < float(p.cost) for m, q in group):
+        keep = {key: v for key, v in args.items() if key not in ("tie", "cost", "cur", "span")}
+        return Msg(line.context, RANK_FIRST if n == 1 else RANK_NEXT, keep)
+    return Msg(line.context, line.text, {**dict(line.params), "n": n})
+
+
+def _shown_decision(d: dict, top: Plan, plans: list[Plan], con: Any, objective: str) -> dict:
+    """#1's decision ``d`` (:func:`decision`) against the plan of its GPU type and framework that ``plans`` shows,
+    from the two Evaluations, where the objective's figure or the deadline decided it (the rules the other plan
+    fails are the search's own; a decision on a rule, or with no such plan shown, is kept as the search wrote it)."""
+    other = next((q for q in plans[1:] if q.gpu == d["gpu"] and q.framework == d["framework"]), None)
+    fig0 = d["figures"]
+    if other is None or d["rule"] not in ("cost", "days", "cost_tie", "days_tie", "deadline") \
+            or fig0["other_mfu"] > fig0["other_mfu_used"] + 1e-9 or int(other.penalty) & ~int(top.penalty):
+        return d
+    fig = {**fig0, "cost": float(top.cost), "other_cost": float(other.cost), "days": float(top.calendar_days),
+           "other_days": float(other.calendar_days)}
+    base = {**dict(d["message"].params), **fig, **_why_days(fig)}
+    lead, other_lead = (fig["days"], fig["other_days"]) if objective == "fastest" else (fig["cost"], fig["other_cost"])
+    if con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
+        rule = "deadline"
+        base.update(deadline=con.deadline_days,
+                    **deadline_msgs(other_span=fig["other_days"], deadline_span=con.deadline_days))
+    else:
+        rule = "days" if objective == "fastest" else "cost"
+        if lead > other_lead:  # ranked first by the tie, not by the objective's own figure
+            rule += "_tie"
+            base.update(tie=FASTEST_TIE if objective == "fastest" else CHEAPEST_TIE)
+    text = {**FIGURE_WHY, **TIE_WHY}[rule]
+    return {**d, "rule": rule, "figures": fig, "message": Msg(d["message"].context, text, base)}
 
 
 def _renumbered(plans: list[Plan], firsts: set[int]) -> None:
@@ -2869,10 +2977,10 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            pen := _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
-    chosen = _diverse(order, gpu_of, cat["num_gpus"], keep)[:top] if distinct else order[:top]
+    chosen = (listed := _diverse(order, gpu_of, cat["num_gpus"], keep) if distinct else order[:keep])[:top]
     pareto = _pareto(days, cat, gpu_of, contexts)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule, int(pen[i])) for i in chosen]
-    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts)
+    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency, contexts, listed)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
@@ -3026,6 +3134,17 @@ TIE_WHY = {
 }
 
 
+#: :func:`_why_beats`' sentences where the objective's own figure (or the deadline) decided it
+FIGURE_WHY = {
+    "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
+                                       "deadline of {deadline_span}."),
+    "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
+                                   "({me_span} against {them_span})."),
+    "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
+                                   "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+}
+
+
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
@@ -3074,12 +3193,7 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "({cost:,.0f} {cur} against {other_cost:,.0f} {cur}), even were "
                                               "{other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.1%} for {cls})."),
-        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_span}, over the "
-                                           "deadline of {deadline_span}."),
-        "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                       "({me_span} against {them_span})."),
-        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {me_span} against {them_span} "
-                                       "({cost:,.0f} {cur} against {other_cost:,.0f} {cur})."),
+        **FIGURE_WHY,
         **TIE_WHY,
     }
     text = None
@@ -3452,10 +3566,11 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     # the days exactly as the plan's headline shows them, at its range's precision ("0.073" beside "0.068–0.073",
     # not "0.07"; formatting.format_plan_days, ux14 / mend10c), in the unit of its whole range (ux21, ux22: one
     # message in either unit)
+    mem = p.evaluation.memory  # the sum every view says (messages.memory_sum_msg; ux28)
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {span} in calendar time, "
-             "{cost:,.0f} {cur}."),
-        {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
+        CTX, "{n} × {gpu} ({nodes} node(s)): {mem} per GPU, {span} in calendar time, {cost:,.0f} {cur}."),
+        {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": memory_sum_msg(mem.total, mem.headroom,
+                                                                                      mem.capacity),
          "span": span_msg(unit, num), "cost": p.cost, "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(

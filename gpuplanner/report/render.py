@@ -42,7 +42,7 @@ from PySide6.QtGui import (
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
 from ..i18n import _close_paren_space  # a name ending "（中国特供版）" before Chinese: no space (ux9)
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import english_plurals
+from ..core.messages import english_plurals, memory_sum_msg
 from . import charts
 from .charts import Axis, Chart
 from .content import (
@@ -967,12 +967,12 @@ def _html_plan(data: ReportData) -> str:
         (translate("Report", "Parallel layout"), _layout_text(p.layout, data.task.training.get("recompute_modules"))),
         # over the card: "(61.6 GiB over the card)", not "(-61.6 GiB free)" (ux20)
         # the margin kept free said as the sum it is, as `estimate` and the Plans page say it (ux27)
-        (translate("Report", "Memory per GPU"), (translate(
-            "Report", "{m} GiB + {head} GiB kept free on top of the estimate = {need} of {cap} GiB")
-                                                 if p.gpu_memory_gib >= p.memory.get("total", 0.0) else
-                                                 translate("Report", "{m} GiB of {cap} GiB ({free} GiB over the card)")).format(
-            m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib), head=fmt_gib(p.memory_headroom_gib),
-            need=fmt_gib(p.memory.get("total", 0.0) + p.memory_headroom_gib),
+        # (the sum in the one sentence every view says: core.messages.memory_sum_msg; ux28)
+        (translate("Report", "Memory per GPU"), tr_text(memory_sum_msg(
+            p.memory.get("total", 0.0), p.memory_headroom_gib, p.gpu_memory_gib))
+         if p.gpu_memory_gib >= p.memory.get("total", 0.0) else
+         translate("Report", "{m} GiB of {cap} GiB ({free} GiB over the card)").format(
+            m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
             free=fmt_gib(abs(p.gpu_memory_gib - p.memory.get("total", 0.0))))),
     ]
     if p.compute_days is not None:

@@ -15,7 +15,7 @@ from .fit_box import FitHeightBox
 from .model import ScenarioModel
 from .text import better_line, mfu_cell, plain, set_style, set_text, tr_error, tr_msg
 from gpuplanner.core.evaluate import cost_band_msg
-from gpuplanner.core.messages import plan_span_msgs
+from gpuplanner.core.messages import memory_sum_msg, plan_span_msgs
 
 
 class LivePanel(QWidget):
@@ -136,7 +136,8 @@ class LivePanel(QWidget):
         set_text(self.model_value, params)
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
-        mem = self.tr("{0} of {1} GiB per GPU — {2}").format(format_number(m.total, 1), format_sig(m.capacity), fit)
+        # the sum every view says (core.messages.memory_sum_msg: the estimate + the margin kept free; ux28)
+        mem = self.tr("{0} per GPU — {1}").format(tr_msg(memory_sum_msg(m.total, m.headroom, m.capacity)), fit)
         if ev.host_ram is not None:
             mem += "\n" + self.tr("host RAM for offload: {0} GiB per node").format(
                 format_number(ev.host_ram.total)) + ("" if ev.host_ram.available is None else self.tr(" of {0}").format(

@@ -88,7 +88,7 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         qtbot.waitUntil(lambda: win.estimator.result is not None and win.estimator.result.evaluation is not None
                         and win.estimator.result.evaluation.scenario == row.scenario, timeout=10000)
         mem = win.live.mem_value.text()
-        assert mem.startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of "), mem
+        assert mem.startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " GiB + "), mem
         t = win.live.time_value.text()
         assert t.startswith(_days(p)), t
         if p["cost"] is not None:
@@ -130,7 +130,7 @@ def test_automatic_layout_live_panel_and_plans_page_match_estimate(win, qtbot, c
                     timeout=30000)
     ev = win.estimator.result.evaluation
     assert (ev.gpu_id, ev.num_gpus, ev.layout.to_json()) == (e["gpu"], e["num_gpus"], e["layout"])
-    assert win.live.mem_value.text().startswith(format_number(e["memory_per_gpu_gib"]["total"], 1) + " of ")
+    assert win.live.mem_value.text().startswith(format_number(e["memory_per_gpu_gib"]["total"], 1) + " GiB + ")
     t = win.live.time_value.text()
     assert t.startswith(_days(e)), t
     if e["cost"] is not None:  # the plan line (GPUs, MFU, cost) under the three figures
@@ -198,7 +198,7 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
             assert cell("days") == _span_cell(table, p)
             assert cell("cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
             win.live.on_estimate(engine.live(row.scenario))
-            assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of ")
+            assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " GiB + ")
             t = win.live.time_value.text()
             assert t.startswith(_days(p))
             if p["cost"] is not None:

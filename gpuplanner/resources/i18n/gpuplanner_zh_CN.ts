@@ -3471,16 +3471,16 @@
         <translation>放不下</translation>
     </message>
     <message>
-        <source>{0} of {1} GiB per GPU — {2}</source>
-        <translation>单卡 {0} / {1} GiB — {2}</translation>
-    </message>
-    <message>
         <source>{0} × {1} · MFU {2}</source>
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
     <message>
         <source>{0} · {1} total, {2} active params</source>
         <translation>{0} · 总参数 {1}，激活 {2}</translation>
+    </message>
+    <message>
+        <source>{0} per GPU — {1}</source>
+        <translation>单卡 {0} — {1}</translation>
     </message>
     <message>
         <source>host RAM for offload: {0} GiB per node</source>
@@ -4836,10 +4836,6 @@
         <translation>排第 {n}：比排在它前面的某个方案便宜，但两者的费用都在与它一同排序的方案中最便宜者（{cost:,.0f} {cur}，{span}）的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较快的排在前面。</translation>
     </message>
     <message>
-        <source>Ranks #{n}: {gap:.1%} dearer than the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by time among them.</source>
-        <translation>排第 {n}：比与它一同排序的方案中最便宜者（{cost:,.0f} {cur}，{span}）贵 {gap:.1%}；费用与它相差 {tie:.0%} 以内的方案按估算同样便宜，因此在这些方案中按时间排序。</translation>
-    </message>
-    <message>
         <source>A better plan by the objective ranks after this one: {n} × {gpu} over {nodes} nodes, {cost:,.0f} {cur} for {span}, but its price is not from a quote for networked servers and buys no network between them (planning rule “{rule}”). Ask a vendor to quote {nodes} networked servers of that card (InfiniBand or RoCE) before you rent this plan: if that plan still costs about {cost:,.0f} {cur} with the network, rent it instead.</source>
         <translation>按目标更优的一个方案排在此方案之后：{n} × {gpu}，跨 {nodes} 个节点，{cost:,.0f} {cur}，{span}，但它的价格并非来自组网服务器的报价，买不到节点之间的网络（规划规则“{rule}”）。租用此方案之前，请向供应商询问 {nodes} 台该卡组网服务器（InfiniBand 或 RoCE）的报价：若含网络后那个方案仍约为 {cost:,.0f} {cur}，请改租那个方案。</translation>
     </message>
@@ -4878,6 +4874,10 @@
     <message>
         <source>{a} costs {pr:.2f}× as much per card-hour as {b} and delivers {er:.2f}× the effective TFLOPS, so its tokens cost {cr:.2f}× as much (setup, checkpoints and billing make the rest: {rest:.2f}×).</source>
         <translation>{a} 的每卡时价格是 {b} 的 {pr:.2f} 倍，有效 TFLOPS 是其 {er:.2f} 倍，因此每 token 成本是其 {cr:.2f} 倍（其余来自环境搭建、检查点和计费方式：{rest:.2f} 倍）。</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({nodes} node(s)): {mem} per GPU, {span} in calendar time, {cost:,.0f} {cur}.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：单卡 {mem}，日历时间 {span}，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>Tensor parallel {tp}: each layer&apos;s weights split over {tp} GPUs inside one node ({link}).</source>
@@ -4988,6 +4988,22 @@
         <translation>选择性（{modules}）</translation>
     </message>
     <message>
+        <source>Ranks #{n}: {gap:.{gap_d}%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
+        <translation>排第 {n}：比最快的方案慢 {gap:.{gap_d}%}；与它相差 {tie:.0%} 以内的方案按估算同样快，因此在这些方案中按费用排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: cheaper than a plan above it, but both cost within {tie:.0%} of the cheapest plan it is ranked with (#{k}: {cost:,.0f} {cur}, {span}), a difference the estimate cannot tell apart, so the faster ranks first.</source>
+        <translation>排第 {n}：比排在它前面的某个方案便宜，但两者的费用都在与它一同排序的方案中最便宜者（第 {k} 名：{cost:,.0f} {cur}，{span}）的 {tie:.0%} 以内，估算分辨不出这样的差别，因此较快的排在前面。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: {gap:.{gap_d}%} dearer than the cheapest plan it is ranked with ({cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by time among them.</source>
+        <translation>排第 {n}：比与它一同排序的方案中最便宜者（{cost:,.0f} {cur}，{span}）贵 {gap:.{gap_d}%}；费用与它相差 {tie:.0%} 以内的方案按估算同样便宜，因此在这些方案中按时间排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: {gap:.{gap_d}%} dearer than the cheapest plan it is ranked with (#{k}: {cost:,.0f} {cur}, {span}); plans within {tie:.0%} of its cost cost the same to the estimate, so it ranks by time among them.</source>
+        <translation>排第 {n}：比与它一同排序的方案中最便宜者（第 {k} 名：{cost:,.0f} {cur}，{span}）贵 {gap:.{gap_d}%}；费用与它相差 {tie:.0%} 以内的方案按估算同样便宜，因此在这些方案中按时间排序。</translation>
+    </message>
+    <message>
         <source>Every plan that meets the constraints is graded poor (an MFU below its card class&apos;s poor line: 30% on mainstream GPUs): check the interconnect and the layout.</source>
         <translation>满足约束的方案都评为差（MFU 低于其卡类别的差线：主流 GPU 为 30%）：请检查互联和并行布局。</translation>
     </message>
@@ -5038,10 +5054,6 @@
     <message>
         <source>Largest loss: {what} ({own:.1%}) and {inner} ({share:.1%}), together {frac:.0%} of each step.</source>
         <translation>最大损耗：{what}（{own:.1%}）与{inner}（{share:.1%}），合计占每步的 {frac:.0%}。</translation>
-    </message>
-    <message>
-        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {span} in calendar time, {cost:,.0f} {cur}.</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历时间 {span}，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>Estimated utilisation {mfu:.0%} of the card&apos;s BF16 peak (FP8 plans are counted on the BF16 figure, as the published FP8 runs they are checked against; FP8 matrix multiplies run up to twice as fast) → {cpt:,.2f} {cur} per million tokens.</source>
@@ -5254,10 +5266,6 @@
     <message>
         <source>Unsloth (training.framework unsloth)</source>
         <translation>Unsloth（training.framework unsloth）</translation>
-    </message>
-    <message>
-        <source>Ranks #{n}: {gap:.1%} slower than the fastest plan; plans within {tie:.0%} of it are equally fast to the estimate, so it ranks by cost among them.</source>
-        <translation>排第 {n}：比最快的方案慢 {gap:.1%}；与它相差 {tie:.0%} 以内的方案按估算同样快，因此在这些方案中按费用排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: after the plans that pass the planning rule “{rule}”, then by the objective.</source>
