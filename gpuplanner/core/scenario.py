@@ -398,12 +398,12 @@ class TrainingSection(_Section):
                            "adapted linear casts its input to fp32 (core/flops.LORA_AUTOCAST_IN). False (default): "
                            "--bf16/--fp16")
     qlora_no_upcast: bool = Field(
-        False, description="method qlora on a tool whose loader calls PEFT's prepare_model_for_kbit_training (hf, "
-                           "trl, axolotl), run without its fp32 cast of the parameters that are not 4-bit (norms, "
-                           "embeddings, output layer): fms-acceleration's accelerated-peft bitsandbytes plugin (its own "
-                           "_prepare_model_for_kbit_training), Axolotl's skip_prepare_model_for_kbit_training. The "
-                           "norms, residual stream and adapters' inputs stay in the 16-bit compute dtype "
-                           "(frameworks.kbit_upcast_applies). False (default): the tool's own preparation")
+        False, description="method qlora on a tool whose loader calls PEFT's prepare_model_for_kbit_training and "
+                           "keeps its casts (hf, trl), run without its fp32 cast of the parameters that are not 4-bit "
+                           "(norms, embeddings, output layer): fms-acceleration's accelerated-peft bitsandbytes plugin "
+                           "(its own _prepare_model_for_kbit_training). The norms, residual stream and adapters' "
+                           "inputs stay in the 16-bit compute dtype (frameworks.kbit_upcast_applies; Axolotl casts "
+                           "them back by itself). False (default): the tool's own preparation")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -1189,7 +1189,7 @@ def _check_fsdp_no_sync(t, p) -> None:
     if t.qlora_no_upcast and not qlora_no_upcast_allowed(t.framework, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.qlora_no_upcast needs method qlora on a tool whose loader casts the non-4-bit parameters to "
-                 "fp32 (framework hf, trl or axolotl)")))
+                 "fp32 (framework hf or trl)")))
     if t.fsdp2_fp32_upcast and not fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, "

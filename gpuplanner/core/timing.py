@@ -2134,7 +2134,7 @@ def time_layout(
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp, tool=tool)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
-                                                moe_copy_elems(m, framework, precision, rec_moe + rec_op, method)
+                                                moe_copy_elems(m, framework, precision, rec_moe + rec_op)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     # verl's no-grad log-prob forwards post-process the full-vocabulary logits (verl_logprob_bytes; time_gpu)
@@ -4382,23 +4382,25 @@ def moe_wgrad_terms(m: ModelFacts, framework: str, method: str, lora_experts: bo
 #: A judgement from counting the ops' operands, as :data:`MOE_BIAS_ELEMS_PER_COPY`. Llama 4
 #: (``score_before_experts=True``) scales before the experts in fp32 instead of the fp32 bmm: not counted apart.
 #: torchtitan's 2026 token dispatcher (``models/common/token_dispatcher.py``, after fe80b63cf removed the padding,
-#: 2026-04-02) is another count, not modelled. (forward, backward)
+#: 2026-04-02) is another count, not modelled. The ``fsdp`` row's LoRA/QLoRA plans run torchtune
+#: (frameworks.PEFT_NAMES), whose MoE was ported from this one (pytorch/torchtune bd2a0fc7c, its last tree,
+#: ``torchtune/modules/moe/moe.py`` ``MoE.forward``: the gather, the score product, under ``use_grouped_mm`` the same
+#: ``torch.vstack`` and padded gather, and a ``scatter_add`` back, all eager, with an int64 index tensor of width ``h``
+#: built, padded and gathered beside the copies): the count stands there too, as a floor (issue 35 round 18,
+#: review18: not narrowed to torchtitan's plans). (forward, backward)
 TITAN_MOE_ELEMS_PER_COPY = (16.0, 21.0)
 
 
-def moe_copy_elems(m: ModelFacts, framework: str, precision: str, rec_fwd=0.0, method: str = "full") -> float:
+def moe_copy_elems(m: ModelFacts, framework: str, precision: str, rec_fwd=0.0) -> float:
     """16-bit elements of width ``h`` per routed copy and MoE layer that the framework's MoE moves besides the
     permute that :data:`MOE_PERMUTE_ELEMS_PER_COPY` counts: Megatron-Core's grouped experts
     (:data:`MOE_FP8_PAD_ELEMS_PER_COPY` under FP8, :data:`MOE_BIAS_ELEMS_PER_COPY` with linear biases); torchtitan's
-    eager index ops (framework ``fsdp`` for full training and pretraining, :data:`TITAN_MOE_ELEMS_PER_COPY`), whose
-    forward ones run again under recompute (``rec_fwd``: the re-run share of the MoE layers' forward, whole-layer or
-    per-op SAC); 0 for a dense model or another framework. The ``fsdp`` row's LoRA/QLoRA plans run torchtune
-    (frameworks.PEFT_NAMES), whose ``MoE.forward`` (pytorch/torchtune ``torchtune/modules/moe/moe.py``) is another
-    op list (a gather, the score product, a ``scatter_add_``): not torchtitan's count, so the permute's alone
-    (issue 35 round 18, review18)."""
+    eager index ops (framework ``fsdp``, :data:`TITAN_MOE_ELEMS_PER_COPY`), whose forward ones run again under
+    recompute (``rec_fwd``: the re-run share of the MoE layers' forward, whole-layer or per-op SAC); 0 for a dense
+    model or another framework."""
     if not m.moe_frac or not float(getattr(m, "n_experts", 0) or 0):
         return 0.0
-    if framework == "fsdp" and method not in ("lora", "qlora"):
+    if framework == "fsdp":
         fwd, bwd = TITAN_MOE_ELEMS_PER_COPY
         return fwd + bwd - MOE_PERMUTE_ELEMS_PER_COPY + fwd * rec_fwd
     if framework != "megatron":

@@ -359,9 +359,9 @@ class TrainingAdvanced(QObject):
                 "without DeepSpeed only")),
             "qlora_no_upcast": (self.tr("QLoRA without fp32 upcast"), self.tr(
                 "The QLoRA loader skips PEFT's preparation step that casts the weights that are not 4-bit (norms, "
-                "embeddings, output layer) to fp32: fms-acceleration's bitsandbytes plugin, or Axolotl with its "
-                "option to skip that step. The layers then keep their inputs in 16 bits (faster, less memory). "
-                "Off (default): the Hugging Face Trainer, TRL and Axolotl cast them. QLoRA on those tools only")),
+                "embeddings, output layer) to fp32, as fms-acceleration's bitsandbytes plugin does. The layers then "
+                "keep their inputs in 16 bits (faster, less memory). Off (default): the Hugging Face Trainer and TRL "
+                "cast them. QLoRA on those tools only (Axolotl casts them back to 16 bits by itself)")),
             "logits_held": (self.tr("Logits held through backward"), self.tr(
                 "The training loop still holds the fp32 logits while the backward pass runs (prime-rl's SFT trainer "
                 "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
