@@ -113,6 +113,30 @@ ITEMS: tuple[ChecklistItem, ...] = (
 )
 
 
+#: Only for a plan that keeps states in the servers' CPU memory (CPU offload; :func:`items_for_plan`), so it is not
+#: in :data:`ITEMS` (the Verify page's list for every plan). Issue 35 round 18 (advice20): the Mixtral example's #1
+#: (8 × L40S, the optimizer in CPU memory) needs about 1,044 GiB of host RAM per server; the plan said so, but the
+#: vendor checklist, what the user confirms before signing (planning guide, "Vendor hard indicators"), did not ask.
+HOST_RAM_ITEM = ChecklistItem(
+    "host_ram",
+    QT_TRANSLATE_NOOP(CTX, "Host RAM per server for CPU offload, in the quote"),
+    QT_TRANSLATE_NOOP(
+        CTX, "This plan keeps optimizer states (or weights) in the servers' CPU memory. A server with less host RAM "
+        "than the plan's requirements name cannot run it: the job fails when it allocates its pinned buffers. Get "
+        "the host RAM per server written into the quote, and check it on the machine (free -g; the acceptance kit "
+        "reads it)."),
+)
+
+
+def items_for_plan(gpu: Any, host_ram_gib: float | None) -> list[ChecklistItem]:
+    """The items for a plan: :func:`items_for_gpu`, and the host RAM item where the plan's CPU offload needs host
+    RAM (``host_ram_gib``: ``Evaluation.host_ram.total``; None or 0: no offload)."""
+    out = items_for_gpu(gpu)
+    if host_ram_gib:
+        out.append(HOST_RAM_ITEM)
+    return out
+
+
 def items(domestic: bool | None = None) -> list[ChecklistItem]:
     """The checklist items; ``domestic=False`` leaves out the domestic-accelerator items, ``None`` keeps all."""
     return [it for it in ITEMS if domestic is None or domestic or not it.domestic_only]
@@ -126,7 +150,7 @@ def items_for_gpu(gpu: Any) -> list[ChecklistItem]:
 
 
 def get_item(item_id: str) -> ChecklistItem:
-    for it in ITEMS:
+    for it in ITEMS + (HOST_RAM_ITEM,):
         if it.id == item_id:
             return it
     raise KeyError(item_id)

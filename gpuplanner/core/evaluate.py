@@ -53,7 +53,7 @@ from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
-from .frameworks import no_vpp_words, peft_unsharded, name_for
+from .frameworks import no_vpp_words, peft_unsharded, name_for, rl_engine_unrun
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -891,11 +891,23 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
             CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
                  "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
             {"pp": int(s.parallel.pp), "fw": sup.name}),)
-    pp_rewrite += _vpp_unrun(s) + _peft_unsharded(s)
+    pp_rewrite += _vpp_unrun(s) + _peft_unsharded(s) + _rollouts_unrun(s)
     if why is None:
         return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
                 {"why": why}),) + pp_rewrite
+
+
+def _rollouts_unrun(s: Scenario) -> tuple[Msg, ...]:
+    """An RL plan the user set on a tool that generates with vLLM only (frameworks.RL_VLLM_ONLY_TOOLS: Megatron-SWIFT)
+    while the rollouts are timed as the training model's generate(): kept and estimated, said on the plan."""
+    t = s.training
+    if not rl_engine_unrun(t.framework, t.objective, t.rl.generation_engine):
+        return ()
+    return (Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{fw} generates {objective} rollouts with vLLM only (ms-swift's Megatron GRPO documentation), but this "
+             "plan times them as the training model's own generate(): set the Generation engine to vLLM (on the "
+             "training GPUs or on GPUs of its own) to time what it runs."), {"fw": FRAMEWORKS[t.framework].name, "objective": t.objective.upper()}),)
 
 
 def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:

@@ -831,6 +831,18 @@ def to_json() -> dict:
 #: when colocated (timing.nemo_rl_swap_bytes); OpenRLHF ``--ds.enable_sleep`` (default False,
 #: ``openrlhf/cli/train_ppo_ray.py``) is no framework of this planner; TRL has no such option.
 RL_OFFLOAD_MODEL_TOOLS = ("megatron-swift",)
+#: Issue 35 round 18 (advice20): the tools that generate GRPO/PPO rollouts with vLLM only, never with the training
+#: model's own generate() (``training.rl.generation_engine`` "training"): Megatron-SWIFT, "`use_vllm`: Megatron GRPO
+#: supports rollout inference using vLLM only" (modelscope/ms-swift docs/source_en/Megatron-SWIFT/GRPO.md @72662cbf;
+#: "Inference Acceleration: vLLM colocate mode and server mode"). The search leaves them out for an RL plan that
+#: generates with the training model (search.searched_frameworks), and a plan the user sets so says it
+#: (evaluate._rollouts_unrun).
+RL_VLLM_ONLY_TOOLS = ("megatron-swift",)
+
+
+def rl_engine_unrun(framework: str, objective: str, generation_engine: str) -> bool:
+    """Whether ``framework`` does not run the RL plan's rollout engine (:data:`RL_VLLM_ONLY_TOOLS`)."""
+    return objective in ("ppo", "grpo") and generation_engine == "training" and framework in RL_VLLM_ONLY_TOOLS
 #: Issue 35 round 13 (postoos13): the tools whose generation by the training model can decode through DeepSpeed's
 #: Hybrid Engine (``training.rl.hybrid_engine``): DeepSpeed-Chat, ``--enable_hybrid_engine`` (DeepSpeed config
 #: ``hybrid_engine.enabled``; :data:`methods.DS_HYBRID_DECODE_OPS_PER_LAYER`), the ``deepspeed`` framework here. The

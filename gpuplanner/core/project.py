@@ -866,13 +866,33 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     # different models served the plan's, and nothing printed named it)
     served = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Serves {model} with {precision} weights."),
                  {"model": r.arch.name, "precision": spec.precision})
-    msgs = [served] + list(size.messages) + _consumer_serving(size, gpu) + thin + ([msg] if msg else [])
+    msgs = ([served] + list(size.messages) + _consumer_serving(size, gpu) + thin + ([msg] if msg else [])
+            + _burst_capacity(size, weeks))
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
                        nodes=units_nodes(size.num_gpus, size.gpus_per_node), rental_mode=mode, cost=c,
                        currency=table.currency, mode_costs=costs, work_weeks=weeks, serving=size,
                        serving_alternatives=alts, messages=tuple(msgs))
+
+
+#: A serving phase this short on more than one server is a burst (planning guide §3, "Bursts (突发扩容): short data
+#: cleaning or inference load tests → confirm real-time scale-out"; its vendor indicators: "Real GPU stock, not
+#: 'schedulable' numbers").
+BURST_WEEKS = 1.0
+
+
+def _burst_capacity(size: Any, weeks: float) -> list[Msg]:
+    """The planning guide's burst rule on a serving phase: a launch weekend or a load test of a week or less on
+    more than one server is said to need the vendor's real-time scale-out. Issue 35 round 18 (advice20): a product
+    launch served by 26 × H800 for 3 days printed no such line, where a training plan in the burst phase says it
+    (search.plan_warnings)."""
+    if weeks > BURST_WEEKS or units_nodes(size.num_gpus, size.gpus_per_node) <= 1:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{n} cards for {days}: a burst. Confirm that the vendor can start them all on demand for these dates "
+             "(real stock and real-time scale-out, not schedulable capacity), or reserve them ahead."),
+        {"n": size.num_gpus, **elapsed_msgs(days=weeks * 7.0)})]
 
 
 def _thin_kv_last(options: list, currency: str) -> list[Msg]:

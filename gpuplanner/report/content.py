@@ -202,6 +202,7 @@ class Requirements:
     intra_node: Text | None
     inter_node: Text | None
     storage: list[Text]
+    host_ram: Text | None = None  # CPU offload's host RAM per server (_host_ram_requirement)
 
 
 @dataclass
@@ -400,7 +401,13 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     intra = inter = None
     lay = plan.layout
     if plan.num_gpus > 1:
-        if lay.tp > 1 or lay.ep > 1:
+        if (lay.tp > 1 or lay.ep > 1) and _pcie_only(ev):
+            intra = Text(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Inside each node: {link} between all {n} GPUs, and this card has no NVLink, so the tensor/expert "
+                     "parallelism's traffic crosses PCIe: ask for the nvidia-smi topo -m output and check that the "
+                     "GPUs share PCIe switches (PIX/PXB, not SYS), and that nvidia-smi topo -p2p r shows OK between "
+                     "them (peer-to-peer on)."), {"link": plan.intra_node or "PCIe", "n": plan.gpus_per_node})
+        elif lay.tp > 1 or lay.ep > 1:
             intra = Text(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); "
                      "ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS."),
@@ -433,7 +440,44 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "Model weights in 16 bit: {w}; the final model and checkpoints must be downloadable at the end."),
         {"w": fmt_bytes(weights)}))
-    return Requirements(min_memory_gib=need, intra_node=intra, inter_node=inter, storage=storage)
+    return Requirements(min_memory_gib=need, intra_node=intra, inter_node=inter, storage=storage,
+                        host_ram=_host_ram_requirement(ev))
+
+
+def _pcie_only(ev) -> bool:
+    """Whether the plan's cards talk over PCIe only inside a node (the user's ``hardware.intra_node``, else the
+    catalog's link of the card). Issue 35 round 18 (advice20): the Mixtral example's #1, 8 × L40S with expert
+    parallelism 2, asked the vendor to show "NV# links, not PHB/SYS", which an L40S server never has (NVIDIA's L40S
+    datasheet: PCIe Gen4 x16, no NVLink); the check a PCIe server can pass is the PCIe switch and P2P (planning
+    guide, checklist step 3: verify the interconnect with nvidia-smi topo -m)."""
+    from ..core.catalog_hw import lookup_gpu
+
+    h = ev.scenario.hardware
+    if h.intra_node:
+        return h.intra_node == "pcie"
+    try:
+        return lookup_gpu(h.gpu, h.custom_gpus).intra_node_link == "pcie"
+    except PlannerError:
+        return False
+
+
+def _host_ram_need(ev) -> float | None:
+    """Host RAM per server the plan's CPU offload needs (``Evaluation.host_ram``, core.intake.host_ram); None
+    without offload."""
+    host = getattr(ev, "host_ram", None)
+    return None if host is None or host.total <= 0 else float(host.total)
+
+
+def _host_ram_requirement(ev) -> Text | None:
+    """The vendor requirement for host RAM where the plan keeps states in CPU memory. Issue 35 round 18 (advice20):
+    the Mixtral example's #1 (8 × L40S, optimizer offload) needs about 1,044 GiB per server, and the printed plan's
+    requirements for the vendor listed GPUs, links and storage but not the CPU memory the plan rents."""
+    need = _host_ram_need(ev)
+    if need is None:
+        return None
+    return Text(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Host RAM: at least {need} GiB of CPU memory per server (CPU offload keeps the optimizer states there, "
+             "with pinned buffers); a server with less cannot run this plan."), {"need": format_number(need, 0)})
 
 
 # -------------------------------------------------------------------------------------- checklist
@@ -446,7 +490,7 @@ def _checklist(doc, plan: PlanInfo, scenario) -> list[ChecklistRow]:
 
     state = mod.ChecklistState.from_plan_items(rows_in)
     try:
-        items = mod.items_for_gpu(plan.gpu_id)
+        items = mod.items_for_plan(plan.gpu_id, _host_ram_need(plan.evaluation))
     except PlannerError:
         items = mod.items()
     rows: list[ChecklistRow] = []
@@ -456,7 +500,7 @@ def _checklist(doc, plan: PlanInfo, scenario) -> list[ChecklistRow]:
         rows.append(ChecklistRow(id=it.id, label=Text(mod.CTX, it.title), checked=e.checked, note=e.notes,
                                  detail=Text(mod.CTX, it.why)))
         known.add(it.id)
-    all_ids = {it.id for it in mod.ITEMS}
+    all_ids = {it.id for it in mod.ITEMS} | {mod.HOST_RAM_ITEM.id}
     for r in rows_in:
         if r.id not in known and r.id not in all_ids:
             rows.append(ChecklistRow(id=r.id, label=Text("", r.id.replace("_", " ")), checked=r.checked, note=r.note))

@@ -1110,7 +1110,7 @@ def _html_requirements(data: ReportData) -> str:
                                                        "needs {m} GiB including headroom); {n} GPU(s)."),
                                     data.plan.num_gpus).format(
         gpu=_gpu(data.plan.gpu_name), m=fmt_gib(r.min_memory_gib), n=data.plan.num_gpus)) + "</li>")
-    for t in (r.intra_node, r.inter_node):
+    for t in (r.intra_node, r.inter_node, r.host_ram):
         if t is not None:
             out.append(f"<li>{_e(tr_text(t))}</li>")
     for t in r.storage:

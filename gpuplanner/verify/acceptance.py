@@ -33,6 +33,8 @@ Result schema ``gpuplanner-kit/1`` (JSON object; unknown keys are ignored)::
                  undefined for one rank, so k ≥ 2
     train_step   [{"n": k, "tokens_per_s": x, "step_s": t, "tokens_per_step": m, "params": p}]
                  tokens/s summed over the k ranks; one step = ``accum`` micro-batches + optimizer step
+    host_ram_gib the server's CPU memory (MemTotal of /proc/meminfo), checked against what the plan's CPU offload
+                 keeps per server (core.intake.host_ram)
     power        [{"gpu": i, "draw_w_mean": w, "draw_w_max": w, "limit_w": w, "samples": k}]
                  over the load windows (matmul on all GPUs, training on the most GPUs); power_scope says
                  "load" or "whole run"
@@ -345,6 +347,7 @@ class KitResult(_Rec):
     train_step: list[TrainRow] = Field(default_factory=list)
     power: list[PowerRow] = Field(default_factory=list)
     power_scope: str | None = None
+    host_ram_gib: float | None = Field(None, gt=0, allow_inf_nan=False)
     errors: list[str] = Field(default_factory=list)
     note: str | None = None
 
@@ -609,7 +612,46 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     _flops_and_peak(a, result, scenario, gpu, base_dir, peak_tflops)
     _check_scaling(a, result, scenario)
     _check_power(a, result, gpu)
+    _check_host_ram(a, result, host_ram_need_gib(scenario, base_dir))
     return a
+
+
+def host_ram_need_gib(scenario: Scenario, base_dir: Path | None = None) -> float | None:
+    """Host RAM per server the plan's CPU offload needs (core.intake.host_ram, as every view of the plan says it);
+    None without offload."""
+    from ..core.estimate import estimate
+    from ..core.intake import host_ram
+
+    try:
+        est = estimate(scenario, _models(base_dir))
+    except PlannerError:
+        return None
+    host = host_ram(est.resolved, est.trainable)
+    return None if host is None or host.total <= 0 else float(host.total)
+
+
+def _check_host_ram(a: Analysis, result: KitResult, need: float | None) -> None:
+    """The server's host RAM against what the plan's CPU offload keeps there. Issue 35 round 18 (advice20): the
+    Mixtral example's #1 (8 × L40S, the optimizer in CPU memory) needs about 1,044 GiB per server; the plan said so,
+    but the acceptance kit, the planning guide's "after renting" checklist, did not look. A server with less host
+    RAM cannot run the plan (the offloaded states and their pinned buffers live there)."""
+    if need is None:
+        return
+    add = a.findings.append
+    have = result.host_ram_gib
+    if have is None:
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The plan keeps about {need:,.0f} GiB per server in CPU memory (CPU offload), and the result does "
+                 "not give the server's host RAM: read it with free -g before the run."), need=need)))
+    elif have < need:
+        add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The server has {have:,.0f} GiB of host RAM; the plan's CPU offload needs about {need:,.0f} GiB per "
+                 "server: this server cannot run the plan. Ask the vendor for servers with that much CPU memory, or "
+                 "plan without CPU offload."), have=have, need=need)))
+    else:
+        add(Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Host RAM: {have:,.0f} GiB per server, enough for the {need:,.0f} GiB the plan's CPU offload "
+                 "needs."), have=have, need=need)))
 
 
 def _check_gpus(a: Analysis, result: KitResult, scenario: Scenario, gpu: Any) -> None:

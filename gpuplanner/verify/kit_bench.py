@@ -388,6 +388,13 @@ def _nvidia_info(work):
     return info
 
 
+def _host_ram_gib():
+    # the server's CPU memory (MemTotal in /proc/meminfo, kB = KiB; proc(5)): what CPU offload keeps its states in
+    text = _read('/proc/meminfo') or ''
+    m = re.search(r'^MemTotal:\s*([0-9]+)\s*kB', text, re.M)
+    return int(m.group(1)) / 2.0 ** 20 if m else None
+
+
 def _power(work, windows):
     # samples: "unix_time, index, power.draw [W], power.limit [W]" (nvidia-smi --query-gpu, nounits)
     text = _read(os.path.join(work, 'power.csv'))
@@ -510,6 +517,7 @@ def main(argv=None):
         'host': socket.gethostname(), 'platform': platform.platform(), 'python': platform.python_version(),
         'plan': plan.get('plan'), 'gpus': info['gpus'], 'driver': info['driver'], 'cuda': info['cuda'],
         'nvidia_smi': info['nvidia_smi'], 'topo': info['topo'], 'cpu_count': os.cpu_count(),
+        'host_ram_gib': _host_ram_gib(),
         'matmul': [], 'allreduce': [], 'train_step': [], 'power': [], 'errors': [],
     }
 

@@ -44,6 +44,18 @@
         <translation>测试套件报告了错误：{err}</translation>
     </message>
     <message>
+        <source>The plan keeps about {need:,.0f} GiB per server in CPU memory (CPU offload), and the result does not give the server&apos;s host RAM: read it with free -g before the run.</source>
+        <translation>此方案在每台服务器的 CPU 内存中保存约 {need:,.0f} GiB（CPU 卸载），而结果中没有服务器的主机内存：运行前请用 free -g 查看。</translation>
+    </message>
+    <message>
+        <source>The server has {have:,.0f} GiB of host RAM; the plan&apos;s CPU offload needs about {need:,.0f} GiB per server: this server cannot run the plan. Ask the vendor for servers with that much CPU memory, or plan without CPU offload.</source>
+        <translation>服务器有 {have:,.0f} GiB 主机内存；此方案的 CPU 卸载每台服务器约需 {need:,.0f} GiB：这台服务器跑不了此方案。请向供应商要这么多 CPU 内存的服务器，或改为不用 CPU 卸载的方案。</translation>
+    </message>
+    <message>
+        <source>Host RAM: {have:,.0f} GiB per server, enough for the {need:,.0f} GiB the plan&apos;s CPU offload needs.</source>
+        <translation>主机内存：每台服务器 {have:,.0f} GiB，足够此方案 CPU 卸载所需的 {need:,.0f} GiB。</translation>
+    </message>
+    <message>
         <source>The server reports {names}, but the plan is for {gpu}.</source>
         <translation>服务器报告的是 {names}，但方案针对的是 {gpu}。</translation>
     </message>
@@ -1316,6 +1328,14 @@
         <source>A few hours on the exact machine type, running GPU Planner&apos;s acceptance kit and your own training step, shows the real MFU, bandwidth and power before you commit to weeks or months.</source>
         <translation>在完全相同的机型上花几个小时，运行 GPU Planner 的验收测试套件和你自己的训练步骤，就能在签下数周或数月之前看到真实的 MFU、带宽和功耗。</translation>
     </message>
+    <message>
+        <source>Host RAM per server for CPU offload, in the quote</source>
+        <translation>报价中写明每台服务器的主机内存（供 CPU 卸载）</translation>
+    </message>
+    <message>
+        <source>This plan keeps optimizer states (or weights) in the servers&apos; CPU memory. A server with less host RAM than the plan&apos;s requirements name cannot run it: the job fails when it allocates its pinned buffers. Get the host RAM per server written into the quote, and check it on the machine (free -g; the acceptance kit reads it).</source>
+        <translation>此方案把优化器状态（或权重）放在服务器的 CPU 内存中。主机内存少于方案要求的服务器跑不了它：任务在分配锁页缓冲时就会失败。请把每台服务器的主机内存写进报价，并在机器上核对（free -g；验收脚本也会读取）。</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -2404,6 +2424,10 @@
     <message>
         <source>No network between servers entered: the time assumes {nics} NIC(s) of {net} per server ({gbps:g} Gb/s per server), the planner&apos;s default for this GPU; rented servers often have less. Enter yours on the Hardware page.</source>
         <translation>未填写服务器之间的网络：时间按每台服务器 {nics} 张 {net} 网卡计算（每台服务器 {gbps:g} Gb/s），这是本工具对该 GPU 的默认值；租用的服务器往往更少。请在“硬件与价格”页填写实际网络。</translation>
+    </message>
+    <message>
+        <source>{fw} generates {objective} rollouts with vLLM only (ms-swift&apos;s Megatron GRPO documentation), but this plan times them as the training model&apos;s own generate(): set the Generation engine to vLLM (on the training GPUs or on GPUs of its own) to time what it runs.</source>
+        <translation>{fw} 只用 vLLM 做 {objective} 的采样生成（见 ms-swift 的 Megatron GRPO 文档），而此方案按训练模型自身的 generate() 计时：请把“生成引擎”设为 vLLM（与训练共用 GPU 或使用独立 GPU），按它实际的运行方式计时。</translation>
     </message>
     <message>
         <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
@@ -4804,8 +4828,16 @@
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
+        <source>No GPU type has a {mode} price, the rental mode set in the scenario (constraints.rental_mode): enter your vendor&apos;s quote for it, or set the rental mode to automatic so that the search compares the prices it has.</source>
+        <translation>没有任何 GPU 型号有{mode}价格（“时间与预算”页设定的租用方式）：请输入供应商的此类报价，或把租用方式设为自动，让搜索比较已有的价格。</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: {other} needs {other_span}, over the deadline of {deadline_span}.</source>
         <translation>{me} 胜过 {other}：{other} 需要 {other_span}，超过 {deadline_span}的截止时间。</translation>
+    </message>
+    <message>
+        <source>On one GPU nothing is sharded, but DeepSpeed offloads the optimizer only with ZeRO on: launch the Hugging Face Trainer with a DeepSpeed config at zero_optimization stage 2 with offload_optimizer device cpu (DeepSpeed&apos;s ZeRO-Offload; its offload keys are valid at stages 1–3, not 0).</source>
+        <translation>单卡不做任何切分，但 DeepSpeed 只有在开启 ZeRO 时才卸载优化器：请用 zero_optimization 为第 2 阶段、offload_optimizer 设为 CPU 的 DeepSpeed 配置启动 Hugging Face Trainer（即 DeepSpeed 的 ZeRO 卸载；其卸载选项只在第 1–3 阶段有效，第 0 阶段无效）。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
@@ -6228,6 +6260,10 @@
     <message>
         <source>{name}: no GPU can serve this model at the latency target inside one node</source>
         <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
+    </message>
+    <message>
+        <source>{n} cards for {days}: a burst. Confirm that the vendor can start them all on demand for these dates (real stock and real-time scale-out, not schedulable capacity), or reserve them ahead.</source>
+        <translation>{n} 张卡用 {days}：属于突发扩容。请与供应商确认这些日期能按需一次开出全部卡（真实库存、实时扩容，而不是“可调度”容量），或提前预留。</translation>
     </message>
     <message>
         <source>{n} × {gpu} at TP {tp} would cost {cost:,.0f} {cur}, but its KV cache has {kv:.1f} GiB per card for {users} users per replica: a current vLLM keeps up to {graphs:.1f} GiB per card for CUDA graphs before sizing the KV cache, which would leave it no room for one request. It is ranked after the plans with room; a larger TP group or card gives the KV cache more.</source>
@@ -8061,6 +8097,14 @@
     <message>
         <source>weeks from the start</source>
         <translation>自开始起的周数</translation>
+    </message>
+    <message>
+        <source>Inside each node: {link} between all {n} GPUs, and this card has no NVLink, so the tensor/expert parallelism&apos;s traffic crosses PCIe: ask for the nvidia-smi topo -m output and check that the GPUs share PCIe switches (PIX/PXB, not SYS), and that nvidia-smi topo -p2p r shows OK between them (peer-to-peer on).</source>
+        <translation>每个节点内：全部 {n} 张 GPU 之间为 {link}，此卡没有 NVLink，张量/专家并行的流量走 PCIe：请索取 nvidia-smi topo -m 的输出，确认这些 GPU 在同一组 PCIe 交换芯片下（PIX/PXB，而不是 SYS），并用 nvidia-smi topo -p2p r 确认它们之间的点对点访问已开启。</translation>
+    </message>
+    <message>
+        <source>Host RAM: at least {need} GiB of CPU memory per server (CPU offload keeps the optimizer states there, with pinned buffers); a server with less cannot run this plan.</source>
+        <translation>主机内存：每台服务器至少 {need} GiB CPU 内存（CPU 卸载把优化器状态和锁页缓冲放在那里）；少于此数的服务器跑不了此方案。</translation>
     </message>
     <message>
         <source>{span} for {cost}; the chosen plan does not fit in GPU memory.</source>
