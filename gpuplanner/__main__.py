@@ -74,6 +74,39 @@ def not_an_app_argument(argv: list[str]) -> str | None:
     return f"file not found: {name}"
 
 
+def _lang_after_the_command(argv: list[str]) -> list[str]:
+    """``gpuplanner --lang zh_CN estimate FILE`` as ``gpuplanner estimate FILE --lang zh_CN``: ``--lang`` is each
+    command's option, and written first it was read as the command "zh_CN" ("unknown command 'zh_CN'"; issue 35
+    r18, ux28). Anything else is returned as it is."""
+    from .cli import is_command
+
+    if argv[:1] == ["--lang"] and len(argv) > 2 and is_command(argv[2]):
+        return argv[2:] + argv[:2]
+    if argv[:1] and argv[0].startswith("--lang=") and len(argv) > 1 and is_command(argv[1]):
+        return argv[1:] + argv[:1]
+    return argv
+
+
+#: a ``--lang`` given to the window (no command): "gpuplanner --lang zh_CN" said "unknown command 'zh_CN'"
+LANG_WITHOUT_A_COMMAND = ("--lang goes with a command (gpuplanner COMMAND ... --lang zh_CN); the window's language: "
+                          "Settings → Language")
+
+
+def _without_lang(argv: list[str]) -> tuple[list[str], bool]:
+    """``argv`` without its ``--lang X`` / ``--lang=X``, and whether it had one."""
+    rest, lang = [], False
+    it = iter(argv)
+    for a in it:
+        if a == "--lang":
+            lang = True
+            next(it, None)
+        elif a.startswith("--lang="):
+            lang = True
+        else:
+            rest.append(a)
+    return rest, lang
+
+
 def main(argv: list[str] | None = None) -> int:
     if getattr(sys, "frozen", False):
         # a frozen executable started as the plan search's process runs that and exits here
@@ -87,13 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     # setdefault: whoever sets it otherwise keeps their setting. Here, at the process's start, not on import of
     # the package: a program that imports gpuplanner keeps its own plugins. Child processes inherit it.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _lang_after_the_command(list(sys.argv[1:] if argv is None else argv))
     from .cli import is_command, run_cli
 
     if argv and (argv[0] in ("-h", "--help", "--version") or is_command(argv[0])):
         return run_cli(argv)
-    # Otherwise: the desktop app (optional plan file, --self-test), only for no argument or a file that exists.
-    problem = not_an_app_argument(argv)
+    rest, lang = _without_lang(argv)
+    if rest[:1] and rest[0] in ("-h", "--help", "--version"):
+        return run_cli(rest)
+    # Otherwise: the desktop app (optional plan file, --self-test), only for no argument or a file that exists;
+    # its language is a setting, not --lang (told in the language asked for, ux28)
+    problem = not_an_app_argument(rest) or (LANG_WITHOUT_A_COMMAND if lang else None)
     if problem is not None:
         from . import cli
 

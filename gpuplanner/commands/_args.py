@@ -240,6 +240,10 @@ _PARSE_ERRORS = (
      QT_TRANSLATE_NOOP(CTX, "unknown command {name} (commands: {names}; gpuplanner --help lists them)")),
     (r"(?P<name>'.*') is a folder, not a plan file", QT_TRANSLATE_NOOP(CTX, "{name} is a folder, not a plan file")),
     (r"file not found: (?P<name>.+)", QT_TRANSLATE_NOOP(CTX, "file not found: {name}")),
+    # issue 35 r18, ux28: "gpuplanner --lang zh_CN" (the window) or "--help --lang zh_CN" said "unknown command 'zh_CN'"
+    (r"--lang goes with a command \(gpuplanner COMMAND \.\.\. --lang zh_CN\); the window's language: Settings → Language",
+     QT_TRANSLATE_NOOP(CTX, "--lang goes with a command (gpuplanner COMMAND ... --lang zh_CN); the window's language: "
+                       "Settings → Language")),
 )
 
 

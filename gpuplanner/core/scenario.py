@@ -1393,12 +1393,34 @@ class Scenario(_Section):
         return self.training.micro_batch_size * self.dp * self.grad_accum
 
 
+def field_home(loc: tuple) -> str | None:
+    """Where a key the scenario does not have at ``loc`` belongs: the dotted path of the one field with its name in
+    another section ("deadline_days" → "constraints.deadline_days"), else of the field whose name is closest to it
+    ("training.seq_length" → "training.seq_len"); None when neither is near (issue 35 r18, ux28: a new user's
+    "deadline_days" at the top was told "unknown field", nothing on where it goes)."""
+    import difflib
+
+    paths = [f"{sec}.{name}" for sec, f in Scenario.model_fields.items()
+             for name in getattr(f.annotation, "model_fields", {})]
+    leaf, here = str(loc[-1]), ".".join(str(x) for x in loc)
+    same = [p for p in paths if p.rsplit(".", 1)[1] == leaf and p != here]
+    if len(same) == 1:
+        return same[0]
+    section = [p for p in paths if len(loc) > 1 and p.startswith(f"{loc[0]}.")] or paths
+    close = difflib.get_close_matches(leaf, [p.rsplit(".", 1)[1] for p in section], n=1, cutoff=0.75)
+    return next((p for p in section if close and p.rsplit(".", 1)[1] == close[0]), None)
+
+
 def format_validation_error(err: ValidationError) -> str:
     """One line naming the first offending field and why (keeping the reason's message id:
-    :func:`~gpuplanner.core.messages.validation_line`: the reason, and the value that failed)."""
+    :func:`~gpuplanner.core.messages.validation_line`: the reason, and the value that failed); a key the scenario
+    does not have names the field it most likely meant (:func:`field_home`)."""
     first = err.errors()[0]
     loc = ".".join(str(x) for x in first.get("loc", ()) if x != "__root__")
     msg = validation_line(first)
+    home = field_home(tuple(first["loc"])) if first.get("type") == "extra_forbidden" and first.get("loc") else None
+    if home:
+        msg = MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown field; did you mean {path}?"), path=home)
     if not loc:
         return msg
     return MsgStr.make("Errors", "{field}: {message}", field=loc, message=msg)

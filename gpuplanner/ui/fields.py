@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
@@ -23,6 +23,8 @@ from gpuplanner.formatting import format_compact, format_tokens
 from .model import ScenarioModel
 from .text import plain, tr_error
 
+LABEL_MAX_PX = 160  # a form label's width before it wraps (wrap_long_label)
+LIST_MIN_CHARS = 16  # a list's minimum width, in average characters (let_list_shrink)
 INVALID_STYLE = "border: 1px solid #d32f2f; background: #fff3f3;"
 
 
@@ -117,6 +119,59 @@ def align_units(boxes) -> None:
     for b in boxes:
         b.unit.setMinimumWidth(max(64, width))
         b.unit.setVisible(bool(width))
+
+
+def align_form_units(form) -> None:
+    """The editors of one ``QFormLayout``'s :class:`FieldBox` rows end on one line (issue 35 r18, ux28; ux27's
+    alignment, off in r17 because it widened the Training page past 1280 × 800 in Chinese): every unit place as
+    wide as the form's widest unit text, and no wider (not the 64 px floor a lone box keeps), and no blank unit
+    place beside a check box, which has no right edge to line up (its text is as long as it is). A line edit, list
+    or spin box without a unit keeps the blank place, so its right edge is the others'."""
+    from PySide6.QtWidgets import QAbstractButton, QFormLayout  # noqa: PLC0415
+
+    boxes = []
+    for i in range(form.rowCount()):
+        item = form.itemAt(i, QFormLayout.ItemRole.FieldRole)
+        w = None if item is None else item.widget()
+        if isinstance(w, FieldBox):
+            boxes.append(w)
+        label = form.itemAt(i, QFormLayout.ItemRole.LabelRole)
+        if label is not None and isinstance(label.widget(), QLabel):
+            wrap_long_label(label.widget(), form.labelAlignment())
+    edges = [b for b in boxes if not isinstance(b.editor, QAbstractButton)]
+    width = max((b.unit.sizeHint().width() for b in edges if b.unit.text()), default=0)
+    for b in boxes:
+        place = width if b in edges else 0
+        b.unit.setMinimumWidth(place)
+        b.unit.setVisible(bool(place))
+        if isinstance(b.editor, QComboBox):
+            let_list_shrink(b.editor)
+
+
+def wrap_long_label(label: QLabel, align=None) -> None:
+    """A form's label wider than :data:`LABEL_MAX_PX` goes on two lines ("Overlap tensor-parallel / communication"),
+    leaving its width to the lists beside it (measured again at each language change)."""
+    label.setWordWrap(False)
+    label.setMinimumSize(0, 0)
+    label.setMaximumWidth(16777215)
+    if label.sizeHint().width() > LABEL_MAX_PX:
+        label.setWordWrap(True)
+        if align is not None:  # its lines on the side the form's other labels are (right, in Fusion)
+            label.setAlignment(align)
+        label.setFixedWidth(LABEL_MAX_PX)  # a wrapping label's own size hint is narrower: its lines fixed here
+        label.setMinimumHeight(label.heightForWidth(LABEL_MAX_PX))
+
+
+def let_list_shrink(combo) -> None:
+    """A list no longer asks for its longest item's width (the form's minimum), only for
+    :data:`LIST_MIN_CHARS` characters: it still fills its column (its row stretches it), and its open list is as
+    wide as its longest item. At 1280 × 800 every Training-page list is shown whole (``test_training_width_ux16``
+    and ``tests/ui/test_ux28_r18_ui.py`` measure it); a narrower window elides the closed list, not the page."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(LIST_MIN_CHARS)
+    view = combo.view()
+    view.setTextElideMode(Qt.TextElideMode.ElideNone)
+    view.setMinimumWidth(view.sizeHintForColumn(0) + 2 * view.frameWidth())
 
 
 class FieldBox(QWidget):

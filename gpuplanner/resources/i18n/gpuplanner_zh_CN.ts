@@ -520,6 +520,10 @@
         <translation>找不到文件：{name}</translation>
     </message>
     <message>
+        <source>--lang goes with a command (gpuplanner COMMAND ... --lang zh_CN); the window&apos;s language: Settings → Language</source>
+        <translation>--lang 要写在命令之后（gpuplanner 命令 ... --lang zh_CN）；窗口的语言在“设置 → 语言”中选择</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -5662,6 +5666,10 @@
         <translation>模型算力利用率（MFU）。*：已封顶，模型估算高于该方案同类最佳公开运行达到的值；方案按该运行的数值计算时间和成本</translation>
     </message>
     <message>
+        <source>it costs the same ({0})</source>
+        <translation>费用相同（{0}）</translation>
+    </message>
+    <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
     </message>
@@ -9571,6 +9579,10 @@
         <translation>training.recompute_modules 含 moe_act 或 layernorm 时，FP8 配方不能是 te_delayed（Megatron-Core：延迟缩放不支持它们）</translation>
     </message>
     <message>
+        <source>unknown field; did you mean {path}?</source>
+        <translation>未知字段；你是不是要找 {path}？</translation>
+    </message>
+    <message>
         <source>a scenario must be a JSON object</source>
         <translation>场景必须是 JSON 对象</translation>
     </message>
@@ -11186,6 +11198,10 @@
         <translation>梯度累积</translation>
     </message>
     <message>
+        <source>q/k/v and MLP, not o_proj (fsdp_qlora &quot;all&quot;)</source>
+        <translation>q/k/v 与 MLP，不含 o_proj（fsdp_qlora 的 “all”）</translation>
+    </message>
+    <message>
         <source>selective: {0} (Megatron)</source>
         <translation>选择性：{0}（Megatron）</translation>
     </message>
@@ -11704,10 +11720,6 @@
     <message>
         <source>0.39 × mean</source>
         <translation>0.39 × 均值</translation>
-    </message>
-    <message>
-        <source>q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora &quot;all&quot;)</source>
-        <translation>q/k/v 与 MLP，不含 o_proj（Answer.AI fsdp_qlora 的 “all”）</translation>
     </message>
     <message>
         <source>fused kernel (FlashAttention / cuDNN)</source>

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 from PySide6.QtCore import QCoreApplication, QDate
-from PySide6.QtWidgets import QDateEdit, QLabel
+from PySide6.QtWidgets import QDateEdit, QFormLayout, QLabel
 
 from gpuplanner.formatting import format_number
 
-from ..fields import BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_positive
+from ..fields import BoundCombo, BoundEdit, FieldBox, align_form_units, fmt_float, fmt_int, parse_float, parse_positive
 from .advanced_fields import PriceSources
 from .base import BasePage
 
@@ -162,6 +162,13 @@ class BudgetPage(BasePage):
         self.prices.retranslate()
         self._update_visibility()
         self.on_model_changed("all")
+        self._align()
+
+    def _align(self) -> None:
+        """Each box's editors end on one line (ux28: the deadline, budget and GPU cap ended short of the lists
+        beside them, one right edge per unit's width), as the Training page's."""
+        for form in self.findChildren(QFormLayout):
+            align_form_units(form)
 
     def _update_visibility(self) -> None:
         mode = self.model.ui.get("deadline_mode", "days")
@@ -173,7 +180,9 @@ class BudgetPage(BasePage):
         if section in ("ui", "all"):
             self._update_visibility()
         c = self.model.scenario.constraints
-        self.budget.box.set_unit(c.currency)  # the cap is in the plan's currency, as the costs beside it
+        if self.budget.box.unit.text() != c.currency:
+            self.budget.box.set_unit(c.currency)  # the cap is in the plan's currency, as the costs beside it
+            self._align()
         phase_text = {
             "research": self.tr("Research validation: short runs to test an idea; pay by the hour, stop any time."),
             "stable": self.tr("Stable training: a long, predictable run; weekly or monthly rent is usually cheaper."),

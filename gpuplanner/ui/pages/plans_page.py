@@ -694,7 +694,10 @@ class PlansPage(BasePage):
     def why_head(self, a: engine.PlanRow, b: engine.PlanRow) -> str:
         bits = []
         cmp = engine.compare(a, b)  # the one "why A and not B" (app.answer.compare): this only formats it
-        if cmp.cheaper_share is not None:
+        if cmp.cost_saved is not None and round(abs(cmp.cost_saved)) == 0 and a.cost is not None:
+            # "it costs ¥0 more" said nothing (ux28): the two round to the same money
+            bits.append(self.tr("it costs the same ({0})").format(format_money(a.cost, a.currency, decimals=0)))
+        elif cmp.cheaper_share is not None:
             bits.append(self.tr("it costs {0} less ({1}% cheaper)").format(
                 format_money(cmp.cost_saved, a.currency, decimals=0), share_percent_number(cmp.cheaper_share)))
         elif cmp.cost_saved is not None and cmp.cost_saved < 0:

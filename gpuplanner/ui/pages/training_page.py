@@ -9,7 +9,7 @@ apart, in :attr:`TrainingPage.auto_info`, never written into the user's fields.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.app.engine import model_is_moe
 from gpuplanner.core import frameworks
@@ -20,7 +20,7 @@ from gpuplanner.core.scenario import NO_LIGER
 from gpuplanner.formatting import format_tokens, gpu_display_name
 from gpuplanner.formatting import format_list
 
-from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
+from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, align_form_units, fmt_float, fmt_int, parse_float, parse_int
 from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
@@ -608,7 +608,7 @@ class TrainingPage(BasePage):
                                       "qv": self.tr("q_proj and v_proj (PEFT's Llama default)"),
                                       "mlp": self.tr("MLP only (gate, up, down)"),
                                       "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)"),
-                                      "qkv_mlp": self.tr("q/k/v and MLP, not o_proj (Answer.AI fsdp_qlora \"all\")")})
+                                      "qkv_mlp": self.tr("q/k/v and MLP, not o_proj (fsdp_qlora \"all\")")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
                               3: self.tr("3 (+ weights)")})
@@ -635,9 +635,9 @@ class TrainingPage(BasePage):
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.advanced.retranslate()
-        # (ux27 aligned each box's editors on one line with fields.align_units; in Chinese that kept a blank unit place
-        # beside the widest lists and pushed a Megatron document's page 17 px past 1280 × 800, which ux16's width test
-        # refuses: left off until the widest lists can shrink; see issue-35-r17 session closing note)
+        # each box's editors end on one line, whatever its units' widths in this language (ux27, ux28)
+        for form in self.findChildren(QFormLayout):
+            align_form_units(form)
         self.on_model_changed("all")
 
     def _set_attn_implementation(self, value: str) -> str | None:
