@@ -464,9 +464,17 @@ class Answer:
 
     @property
     def has_project(self) -> bool:
-        """A plan file's project of more than one phase (what the report shows as its own section)."""
+        """A plan file's project of more than one phase, or of one phase that is not the plan's own training (what
+        the report shows as its own section). A serving-only (or CPU-only) project's one phase is the whole request:
+        issue 35 round 18, advice21, a 500-user chat service on 20 × H800 printed a PDF of the file's placeholder
+        LoRA plan and nothing of the service, while ``project`` printed the service."""
+        from gpuplanner.core.project import TRAINING_KINDS
+
         doc = self.document.plan
-        return doc is not None and doc.project is not None and len(doc.project.phases) > 1
+        if doc is None or doc.project is None:
+            return False
+        phases = doc.project.phases
+        return len(phases) > 1 or phases[0].kind not in TRAINING_KINDS
 
 
 def compare_quotes(quotes, evaluation):

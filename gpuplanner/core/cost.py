@@ -891,28 +891,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "{mode}: {cost:,.0f} {cur}; the next best, {other}, would cost {other_cost:,.0f} {cur}."),
             {"mode": MODE_LABELS[mode], "cost": chosen, "cur": currency, "other": MODE_LABELS[m2], "other_cost": c2}))
-    xw = weekly_crossover_hours(price)
-    if xw is not None:
-        if xw < HOURS_PER_WEEK - 1e-6:
-            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "A whole machine per week pays off above {x:.0f} hours of use per week; you plan {h:.0f}."),
-                {"x": xw, "h": hours_per_week}))
-        else:
-            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "At these prices a whole machine per week never beats card-hours (it would need {x:.0f} "
-                "hours per week)."), {"x": xw}))
-    xm = monthly_crossover_hours(price)
-    if xm is not None and xm >= HOURS_PER_WEEK - 1e-6:
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "At these quotes a whole machine per month never beats card-hours (it would need {x:.0f} hours "
-                    "of use per week, more than the week has; the planning guide's rule of thumb says about {rule:.0f})."),
-            {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK}))
-    elif xm is not None:
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
-                    "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),
-            {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK, "h": hours_per_week}))
-    out += _not_for_this_plan(price, mode, costs, hours_per_week, num_gpus, run_days, xw, xm)
+    out += whole_machine_lines(price, mode, costs, hours_per_week, num_gpus, run_days)
     if price.card_hour is None and ask_hourly_quote:
         quoted = dict(price.basis)
         what = quoted.get("machine_month") or quoted.get("machine_week") or quoted.get("spot_card_hour") or ""
@@ -938,6 +917,39 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
              "date": price.kept_date}))
     else:
         out += _kept_compared(price, shown)
+    return out
+
+
+def whole_machine_lines(price: GpuPrice, mode: str, costs: Mapping[str, float], hours_per_week: float,
+                        num_gpus: int, run_days: float | None) -> list[Msg]:
+    """The planning guide's whole machine vs card-hours rule (planning-guide.md §4: "a job running more than ~40
+    hours a week for several weeks favours the whole machine") read on this price: the hours of use per week at
+    which a whole machine per week / per month beats card-hours, next to the guide's ~40, and why a machine that
+    pays off at the work pattern still costs more for this plan (:func:`_not_for_this_plan`). Said by every plan's
+    rental advice (:func:`rental_advice`) and by a project's serving phase (``project._inference_phase``)."""
+    out: list[Msg] = []
+    xw = weekly_crossover_hours(price)
+    if xw is not None:
+        if xw < HOURS_PER_WEEK - 1e-6:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "A whole machine per week pays off above {x:.0f} hours of use per week; you plan {h:.0f}."),
+                {"x": xw, "h": hours_per_week}))
+        else:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "At these prices a whole machine per week never beats card-hours (it would need {x:.0f} "
+                "hours per week)."), {"x": xw}))
+    xm = monthly_crossover_hours(price)
+    if xm is not None and xm >= HOURS_PER_WEEK - 1e-6:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "At these quotes a whole machine per month never beats card-hours (it would need {x:.0f} hours "
+                    "of use per week, more than the week has; the planning guide's rule of thumb says about {rule:.0f})."),
+            {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK}))
+    elif xm is not None:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
+                    "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),
+            {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK, "h": hours_per_week}))
+    out += _not_for_this_plan(price, mode, costs, hours_per_week, num_gpus, run_days, xw, xm)
     return out
 
 

@@ -60,6 +60,9 @@ KIND_LABELS = {
 #: the planning guide's whole-machine rule: a job running more than ~40 hours a week for several weeks favours
 #: the whole machine (planning-guide.md §4 "Whole machine vs card-hours")
 WHOLE_MACHINE_HOURS_PER_WEEK = 40.0
+#: "for several weeks" (the same rule): its lowest reading, two weeks (a judgement; a shorter run, or two phases
+#: sharing a card type for less, is a burst or a fragment: card-hours, guide §3 and §4)
+SEVERAL_WEEKS = 2.0
 WEEKS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_WEEK
 CPU_MODES = ("core_hour", "node_month")
 WHAT_IF_CHANGES = ("params_x2", "tokens_x10", "upgrade_gpus")
@@ -799,6 +802,24 @@ def _serving_cost(size: ServingSize, table: PriceTable, *, weeks: float, hours_p
     return mode, c, costs, msg
 
 
+def _serving_whole_machine(size: ServingSize, table: PriceTable, mode: str | None, costs: dict[str, float],
+                           hours_per_week: float, weeks: float) -> list[Msg]:
+    """The guide's whole machine vs card-hours rule for a serving phase that runs more than ~40 h/week for several
+    weeks (planning-guide.md §4), read on the card's quotes as every training plan reads it
+    (:func:`cost.whole_machine_lines`). Issue 35 round 18, advice21: a chat service on 20 × H800 around the clock
+    for 13 weeks was billed by the card-hour with no word of the rule it is the textbook case of (the monthly
+    8-card rent needs 192 h/week to beat AutoDL's card-hours)."""
+    if (mode is None or hours_per_week <= WHOLE_MACHINE_HOURS_PER_WEEK or weeks < SEVERAL_WEEKS):
+        return []
+    try:
+        price = table.get(size.gpu_id)
+    except PlannerError:
+        return []
+    if price is None:
+        return []
+    return costmod.whole_machine_lines(price, mode, costs, hours_per_week, size.num_gpus, 7.0 * weeks)
+
+
 def default_serving_candidates(table: PriceTable) -> list[str]:
     """Datacenter and workstation GPUs with a rental price (consumer cards are left out of serving by default:
     no ECC, licence terms; the user may list them)."""
@@ -867,7 +888,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     served = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Serves {model} with {precision} weights."),
                  {"model": r.arch.name, "precision": spec.precision})
     msgs = ([served] + list(size.messages) + _consumer_serving(size, gpu) + thin + ([msg] if msg else [])
-            + _burst_capacity(size, weeks))
+            + _burst_capacity(size, weeks) + _serving_whole_machine(size, table, mode, costs, h, weeks))
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
@@ -973,7 +994,8 @@ def _cpu_phase(phase: Phase, start: float, table: PriceTable) -> PhaseResult:
 def overlap_advice(phases: tuple[PhaseResult, ...], table: PriceTable) -> list[Msg]:
     """Where GPU phases on the same GPU type overlap in time, the hours per week they use together against the
     guide's ~40 h/week rule: above it one whole machine by the month covers both (when their cards fit in one
-    machine), below it card-hours."""
+    machine), below it card-hours; an overlap shorter than :data:`SEVERAL_WEEKS` is no case for the rule (it is
+    for "several weeks"): card-hours."""
     out: list[Msg] = []
     gpu_phases = [p for p in phases if p.resource == "gpu"]
     for i, a in enumerate(gpu_phases):
@@ -992,7 +1014,15 @@ def overlap_advice(phases: tuple[PhaseResult, ...], table: PriceTable) -> list[M
             cards = max(a.count, b.count)
             params = {"a": a.name, "b": b.name, "gpu": a.device_name, "h": hours, "from": lo, "to": hi,
                       "n": cards, "machine": machine}
-            if hours > WHOLE_MACHINE_HOURS_PER_WEEK and cards <= machine:
+            if hours > WHOLE_MACHINE_HOURS_PER_WEEK and hi - lo < SEVERAL_WEEKS:
+                # the rule is for several weeks of use: a burst of hours beside the experiments is no month's
+                # rent (issue 35 round 18, advice21: a 4-hour burst on 8 × H800 read "one whole 8-card machine by
+                # the month covers both", ¥69,000 against ¥340, for "Weeks 3–3.0241")
+                out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "From week {from:.1f}, {a} and {b} share {gpu} for {span} only: too short for the ~40 h/week "
+                         "rule, which is for several weeks of use: card-hours for both."),
+                    {**params, "span": elapsed_msg(7.0 * (hi - lo))}))
+            elif hours > WHOLE_MACHINE_HOURS_PER_WEEK and cards <= machine:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(
                     CTX, "Weeks {from:g}–{to:g}: {a} and {b} share {gpu} for {h:.0f} h/week together, above the "
                          "~40 h/week rule: one whole {machine}-card machine by the month covers both, taking turns on "

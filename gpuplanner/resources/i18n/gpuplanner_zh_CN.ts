@@ -6282,6 +6282,10 @@
         <translation>默认 CPU 价格（{source}，{date}）：请替换为你的报价。</translation>
     </message>
     <message>
+        <source>From week {from:.1f}, {a} and {b} share {gpu} for {span} only: too short for the ~40 h/week rule, which is for several weeks of use: card-hours for both.</source>
+        <translation>从第 {from:.1f} 周起，{a} 与 {b} 共用 {gpu} 仅 {span}：时间太短，约 40 小时/周的规则针对连续数周的使用：两者都按卡时租用。</translation>
+    </message>
+    <message>
         <source>Weeks {from:g}–{to:g}: {a} and {b} share {gpu} for {h:.0f} h/week together, above the ~40 h/week rule: one whole {machine}-card machine by the month covers both, taking turns on its {n} cards.</source>
         <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周使用 {gpu} {h:.0f} 小时，超过约 40 小时/周的规则：按月租一台 {machine} 卡整机即可覆盖两者，轮流使用其 {n} 张卡。</translation>
     </message>
