@@ -34,7 +34,23 @@ def _help_formatter(prog: str, **kwargs) -> argparse.HelpFormatter:
         except (AttributeError, ValueError, OSError):
             columns = 0
     kwargs.setdefault("width", (columns or 80) - 2)
-    return argparse.HelpFormatter(prog, **kwargs)
+    return _HelpFormatter(prog, **kwargs)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter without breaking a line at a hyphen: "'gpuplanner kit-" / "import'" cut the command
+    the user is told to type in two (cli18: ``kit --help`` at 80 columns); textwrap's ``break_on_hyphens``."""
+
+    def _split_lines(self, text, width):
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
 
 
 class _Parser(argparse.ArgumentParser):

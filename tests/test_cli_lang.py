@@ -75,7 +75,8 @@ def test_estimate_in_chinese_reads_as_chinese(path, capsys):
     assert not SCI.search(out), out
     assert "¥" in out or "$" in out or "请输入报价" in out
     # the layout line is configuration syntax (tp=… pp=…), shown as typed in a scenario file
-    body = "\n".join(ln for ln in out.splitlines() if "tp=" not in ln)
+    # and so are the keys the line under it explains, by their names ("（tp：每层权重切分到的 GPU 数；…）", cli18)
+    body = "\n".join(ln for ln in out.splitlines() if "tp=" not in ln and not ln.lstrip().startswith("（tp："))
     from gpuplanner.formatting import gpu_display_name
 
     names = {ev.model_name, ev.gpu_name, gpu_display_name(ev.gpu_name, lang="zh_CN")}

@@ -205,6 +205,7 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
     from gpuplanner.core.project import Replan, replan_scenario, with_replans
     from gpuplanner.core.search import search
     from gpuplanner.core.messages import elapsed_msgs
+    from gpuplanner.formatting import elapsed_unit
 
     out = {}
     for w in res.what_if:
@@ -225,9 +226,10 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
                 "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} "
                                             "(the fastest: {best})."),
-                # the slot and the fastest in one unit, hours below a day (formatting.format_elapsed; ux15)
+                # the slot and the fastest in one unit, the slot's (cli18: "within 0.77 days" under "its slot of
+                # 18.4 hours", the overrun sentence above it, WhatIf.overrun_note; formatting.elapsed_unit)
                 {"n": s.constraints.max_gpus, **elapsed_msgs(
-                    days=days, best=min((p.calendar_days for p in found.plans), default=float("inf")))}))
+                    elapsed_unit(days), days=days, best=min((p.calendar_days for p in found.plans), default=float("inf")))}))
             continue
         out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=plan.evaluation,
                                framework=plan.framework_name)

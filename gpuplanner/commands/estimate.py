@@ -60,6 +60,17 @@ def run(args) -> int:
 
 
 
+def _layout_keys() -> str:
+    """What each key of the Layout line means, said once under it: a new user has not heard of ZeRO, and the keys
+    are the frameworks' own names, kept as they are so that they can be typed into the scenario (cli18)."""
+    return translate(CTX, "(tp: GPUs each layer's weights are split over; pp: pipeline stages; cp: GPUs each "
+                          "sequence is split over; ep: GPUs the experts are spread over; vpp: model chunks per "
+                          "pipeline stage; dp: copies of the model, each fed its own data; zero: ZeRO stage, what "
+                          "is split over the dp copies: 0 nothing, 1 optimizer states, 2 and gradients, 3 and "
+                          "weights; mbs: sequences per micro-batch; grad_accum: micro-batches added up before each "
+                          "weight update; recompute: activations recomputed in the backward pass instead of kept)")
+
+
 # long: the text report of one Evaluation, section by section in the printed order; each line formats one field
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
@@ -92,6 +103,7 @@ def text_lines(ev, data: dict) -> list[str]:
         + (" " + translate(CTX, "(pipeline: {m} micro-batches of {n} per step)").format(
             m=lay["pipeline_microbatches"], n=lay["pipeline_microbatch_size"])
            if lay["pp"] > 1 and lay.get("pipeline_microbatch_size") != lay["micro_batch_size"] else ""),
+        _lbl("") + _layout_keys(),
         *([_lbl(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
             objective=ev.scenario.training.objective.upper(),
             models=format_list(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]
@@ -131,6 +143,8 @@ def text_lines(ev, data: dict) -> list[str]:
         "  " + _lbl(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
         "  " + _lbl(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}"
         + ("" if ev.mfu_note is None else f" ({msg(ev.mfu_note)})"),
+        "  " + _lbl("", 17) + translate(CTX, "(MFU: the share of the GPUs' peak FLOP/s spent on the model's own "
+                                             "math; HFU counts recomputed activations too)"),
         # RL: the training passes' MFU, the figure the grade reads (Evaluation.rl_training_mfu: `plan`, the Plans
         # page and the PDF show the same one; parity16)
         *([] if ev.rl_training_mfu is None or abs(ev.rl_training_mfu - ev.time.mfu) < 1e-9 else [

@@ -164,13 +164,14 @@ def run_import(args) -> int:
         rows = [("MFU", "mfu", lambda v: format_sig(v * 100) + "%"),
                 (translate(CTX, "tokens/s/GPU"), "tokens_per_s_per_gpu", lambda v: format_number(v, 0)),
                 (translate(CTX, "days"), "compute_days", lambda v: format_number(v, 2)),
-                (translate(CTX, "GPU-hours"), "gpu_hours", lambda v: format_number(v, 0)),
+                # the unit the price is quoted in, one name in one formula (cli18: "GPU-hours × ¥1.98 per card-hour")
+                (translate(CTX, "card-hours"), "gpu_hours", lambda v: format_number(v, 0)),
                 (translate(CTX, "cost ({currency})").format(currency=cur), "cost", lambda v: format_number(v, 0))]
         for label, key, f in rows:
             lines.append(f"  {ljust(label, 12)}{(f(b[key]) if b[key] is not None else '—'):>10}  "
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
         if b["cost"] is not None:
-            lines.append("  " + translate(CTX, "(cost = GPU-hours × {price} per card-hour, no overheads)").format(
+            lines.append("  " + translate(CTX, "(cost = card-hours × {price} per card-hour, no overheads)").format(
                 price=format_money(b["card_hour"], cur, decimals=2)))
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0

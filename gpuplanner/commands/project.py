@@ -55,8 +55,8 @@ def run(args) -> int:
         print(strict_json(data, indent=2, sort_keys=True))
         return 0
     lines = text_lines(res)
-    if better is not None:
-        lines.insert(1 if lines else 0, "> " + msg(better.message))
+    if better is not None:  # above the phase table, not between its header and its rows (cli18)
+        lines[:0] = ["> " + msg(better.message), ""]
     print("\n".join(lines))
     return 0
 

@@ -1335,6 +1335,10 @@ def os_reason(err: OSError) -> str:
         why = QT_TRANSLATE_NOOP(_CTX, "the disk is read-only")
     elif code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
         why = QT_TRANSLATE_NOOP(_CTX, "the disk is full")
+    elif isinstance(err, FileNotFoundError) and _folder_is_there(err):
+        # the folder is there and refuses a new file all the same (``-o /proc/x.sh``: "the folder does not exist"
+        # blamed a folder the user can list; cli18)
+        why = QT_TRANSLATE_NOOP(_CTX, "this folder does not take new files")
     elif isinstance(err, FileNotFoundError):
         why = QT_TRANSLATE_NOOP(_CTX, "the folder does not exist")
     elif isinstance(err, (FileExistsError, NotADirectoryError)):
@@ -1342,6 +1346,17 @@ def os_reason(err: OSError) -> str:
     else:
         why = err.strerror or err.__class__.__name__
     return why
+
+
+def _folder_is_there(err: OSError) -> bool:
+    """Whether the folder of the file a failed write named (``err.filename``) exists."""
+    name = getattr(err, "filename", None)
+    if not name:
+        return False
+    try:
+        return Path(os.fsdecode(name)).parent.is_dir()
+    except (OSError, ValueError, TypeError):
+        return False
 
 
 def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | None, list[str]]:

@@ -817,7 +817,8 @@ def _html_title(data: ReportData) -> str:
         if len(data.notes) > NOTES_MAX_CHARS:
             more = translate("Report", "(The notes are cut here: {n} more characters are in the plan file.)")
             cut = f" <i>{_e(more.format(n=format_number(len(data.notes) - NOTES_MAX_CHARS, 0)))}</i>"
-        out.append(f"<p><b>{_e(translate('Report', 'Notes'))}:</b> {_et(notes)}{cut}</p>")
+        # the language's colon after the label: "备注：", not "备注: " (cli18)
+        out.append(f"<p><b>{_e(translate('Report', 'Notes') + colon().rstrip())}</b> {_et(notes)}{cut}</p>")
     if data.warnings:
         items = "".join(f"<li>{_e(tr_text(w))}</li>" for w in data.warnings)
         out.append(f'<table width="100%" cellpadding="4" border="1" cellspacing="0" style="border-collapse: collapse;">'

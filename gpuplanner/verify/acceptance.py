@@ -599,9 +599,11 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     add = a.findings.append
     cpu = result.mode == "cpu"
     if cpu:
-        add(Finding("warn", QT_TRANSLATE_NOOP(
+        # a message with its id, so that `kit-import --lang zh_CN` says it in Chinese (a bare string stayed
+        # English: cli18)
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "Measured on the CPU (gloo, tiny sizes): this checks the kit, not the server; the figures "
-            "mean nothing for the plan.")))
+            "mean nothing for the plan."))))
     if result.note:
         add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"), note=result.note)))
     for err in result.errors:
@@ -793,9 +795,9 @@ def _check_scaling(a: Analysis, result: KitResult, scenario: Scenario) -> None:
                 CTX, "The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the "
                 "matmuls reach."), m=scenario.training.method)))
         if _is_moe_plan(result):
-            add(Finding("info", QT_TRANSLATE_NOOP(
+            add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "MoE plan: the kit ran a dense MLP as wide as the active experts; routing and the expert "
-                "all-to-all were not measured.")))
+                "all-to-all were not measured."))))
 
 
 def _check_power(a: Analysis, result: KitResult, gpu: Any) -> None:

@@ -574,7 +574,7 @@ def _nvlink_summary(topo: Topology, pairs: dict[str, str | None], kind: str, par
     tp_max = max_nvlink_tp(topo, unknown_ok=True)
     known_classes = [c for c in pairs.values() if c is not None]
     if n == 1:
-        return [Finding("ok", QT_TRANSLATE_NOOP(CTX, "Single GPU: no GPU-to-GPU links to check (TP=1)."))]
+        return [Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Single GPU: no GPU-to-GPU links to check (TP=1).")))]
     if kind == "full" and partial:
         return [Finding("ok", _msg(QT_TRANSLATE_NOOP(
             CTX, "NVLink on all {k} listed GPU pairs ({nv}): tensor parallelism up to {tp} runs over NVLink "
@@ -588,10 +588,10 @@ def _nvlink_summary(topo: Topology, pairs: dict[str, str | None], kind: str, par
         if n == 8 and set(known_classes) == {"NV8"}:
             # gpu-catalog.md §2.1/§2.3: A800 and H800 show NV8 (400 GB/s) instead of NV12/NV18;
             # §4.2: 8x H800 all-reduce ~215 GB/s busbw vs ~370-480 GB/s for H100 (nccl #1374, nccl-tests #212).
-            out.append(Finding("warn", QT_TRANSLATE_NOOP(
+            out.append(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "NV8 on every pair: typical of A800/H800 (8 NVLinks, 400 GB/s), about half the all-reduce "
                      "bandwidth of NV12/NV18 parts"
-            )))
+            ))))
         return out
     if kind == "none":
         pcie = sorted({c for c in known_classes}, key=class_rank)

@@ -524,6 +524,10 @@
         <translation>--lang 要写在命令之后（gpuplanner 命令 ... --lang zh_CN）；窗口的语言在“设置 → 语言”中选择</translation>
     </message>
     <message>
+        <source>(tp: GPUs each layer&apos;s weights are split over; pp: pipeline stages; cp: GPUs each sequence is split over; ep: GPUs the experts are spread over; vpp: model chunks per pipeline stage; dp: copies of the model, each fed its own data; zero: ZeRO stage, what is split over the dp copies: 0 nothing, 1 optimizer states, 2 and gradients, 3 and weights; mbs: sequences per micro-batch; grad_accum: micro-batches added up before each weight update; recompute: activations recomputed in the backward pass instead of kept)</source>
+        <translation>（tp：每层权重切分到的 GPU 数；pp：流水线段数；cp：每条序列切分到的 GPU 数；ep：专家分布到的 GPU 数；vpp：每个流水线段上的模型块数；dp：模型副本数，每个副本读入各自的数据；zero：ZeRO 阶段，即在 dp 个副本间切分什么：0 不切分，1 优化器状态，2 再加梯度，3 再加权重；mbs：每个微批次的序列数；grad_accum：每次更新权重前累加的微批次数；recompute：重计算，即反向传播时重新计算激活值，而不是保存它们）</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -658,6 +662,10 @@
     <message>
         <source>MFU / HFU</source>
         <translation>MFU / HFU</translation>
+    </message>
+    <message>
+        <source>(MFU: the share of the GPUs&apos; peak FLOP/s spent on the model&apos;s own math; HFU counts recomputed activations too)</source>
+        <translation>（MFU：GPU 峰值 FLOP/s 中用于模型本身计算的比例；HFU 还计入重计算的激活值）</translation>
     </message>
     <message>
         <source>MFU, training</source>
@@ -824,14 +832,6 @@
         <translation>之前        之后（实测 MFU）</translation>
     </message>
     <message>
-        <source>GPU-hours</source>
-        <translation>卡时</translation>
-    </message>
-    <message>
-        <source>(cost = GPU-hours × {price} per card-hour, no overheads)</source>
-        <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
-    </message>
-    <message>
         <source>plan: {n} × {name} per node ({source})</source>
         <translation>方案：每节点 {n} × {name}（{source}）</translation>
     </message>
@@ -938,6 +938,14 @@
     <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>card-hours</source>
+        <translation>卡时</translation>
+    </message>
+    <message>
+        <source>(cost = card-hours × {price} per card-hour, no overheads)</source>
+        <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
     </message>
     <message>
         <source>{n} candidates evaluated, {fit} fit and are priced ({time}); objective: {objective}</source>
@@ -5473,6 +5481,10 @@
     <message>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>this folder does not take new files</source>
+        <translation>该文件夹不接受新文件</translation>
     </message>
     <message>
         <source>the folder does not exist</source>
