@@ -1900,6 +1900,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *_fragments("postoos18.md"),
         *_fragments("ftoos18.md"),
         *_fragments("ptoos20.md"),
+        *_fragments("memoos18.md"),
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "

@@ -75,6 +75,8 @@ GLOSSARY = BASE_WORDS | {
     "Lightning", "Fabric", "LitGPT", "Composer", "PEFT",
     # Prime Intellect's RL library prime-rl, a product name (the logits-held switch cites its SFT trainer)
     "prime",
+    # Meta's fine-tuning scripts llama-recipes, a product name (the key/value-cache switch cites them)
+    "llama", "recipes",
     # Answer.AI's GitHub organisation, named in the source of the RTX 4090 class's own published run (advice19's ceiling)
     "AnswerDotAI",
 }

@@ -33,7 +33,10 @@ def test_allocated_reserved_device_hand_derived():
     ev = evaluate(_sc(fragmentation=0.10, cuda_context_gib=1.0, expandable_segments=False))
     m = ev.memory
     states_acts = m.weights + m.gradients + m.optimizer + m.activations
-    buffers = m.other - 1.0 - 0.10 * states_acts - _loss_hole(4096)
+    # the eager loss's hole is a free segment: in reserved and ``cached``, not in other or what fits (issue 35
+    # round 18, memoos18: memory.allocator_cache_bytes)
+    buffers = m.other - 1.0 - 0.10 * states_acts
+    assert m.cached == pytest.approx(_loss_hole(4096))
     f = resolve(_sc()).facts
     layer, head = f.layer_non_expert, f.V * f.h
     # torchtitan's FSDP2 (memory.fsdp_backward_phases): at the eager loss (12 bytes per logit, 4096 × 128,256
@@ -49,8 +52,9 @@ def test_allocated_reserved_device_hand_derived():
     # cached in the reduce-scatter stream's pool (memory.fsdp_grads_cached_bytes): in reserved
     assert m.allocated == pytest.approx(states_acts - m.gradients + buffers)
     assert m.reserved == pytest.approx(m.allocated + m.gradients + 0.10 * states_acts + _loss_hole(4096))
-    assert m.total == pytest.approx(m.reserved + 1.0)
-    assert m.allocated < m.reserved < m.total
+    assert m.total == pytest.approx(m.reserved + 1.0 - _loss_hole(4096))
+    assert m.metric("device") == pytest.approx(m.reserved + 1.0)
+    assert m.allocated < m.reserved < m.metric("device")
 
 
 def test_metric_chooses_the_figure_not_what_fits():
@@ -75,7 +79,7 @@ def test_expandable_segments_torchtitan_default_reserved_equals_allocated():
     default."""
     d = evaluate(_sc(cuda_context_gib=1.0)).memory
     assert d.reserved == pytest.approx(d.allocated + d.gradients + _loss_hole(4096))
-    assert d.total == pytest.approx(d.reserved + 1.0)
+    assert d.total == pytest.approx(d.reserved + 1.0 - _loss_hole(4096))  # the hole: cached, not what fits
     off = evaluate(_sc(cuda_context_gib=1.0, expandable_segments=False)).memory
     assert off.allocated == pytest.approx(d.allocated)
     assert off.reserved == pytest.approx(d.allocated + d.gradients + _loss_hole(4096) + 0.05 * (
@@ -86,7 +90,11 @@ def test_expandable_segments_torchtitan_default_reserved_equals_allocated():
     mh = evaluate(hf).memory
     assert mh.reserved > mh.allocated
     hf_on = hf.model_copy(update={"assumptions": hf.assumptions.model_copy(update={"expandable_segments": True})})
-    assert evaluate(hf_on).memory.reserved == pytest.approx(mh.allocated + _loss_hole(4096))
+    # this plan needs 171 GiB of live tensors on an 80 GiB card: the allocator releases the loss's hole (a free
+    # segment) before it reports out-of-memory, so no room is left for it (issue 35 round 18, memoos18:
+    # memory.allocator_cache_bytes, capped at what the card leaves beside the CUDA context)
+    assert mh.allocated > 80
+    assert evaluate(hf_on).memory.reserved == pytest.approx(mh.allocated)
 
 
 def test_fsdp_reduce_scatter_buffer_follows_the_reduce_dtype():

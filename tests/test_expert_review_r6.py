@@ -216,8 +216,14 @@ def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
 
 def test_one_gpu_is_not_called_1_gpus():
     """QLoRA 14B on one RTX 4090 in 3 days: "Hugging Face Trainer / Accelerate: no layout fits NVIDIA GeForce RTX 4090
-    24GB within 1 GPUs." One card is said as one, with the constraint that holds it there."""
-    res = search(load_scenario(DATA / "qlora-14b-one-4090.json")[0], top=3)
+    24GB within 1 GPUs." One card is said as one, with the constraint that holds it there.
+
+    Issue 35 round 18 (memoos18): the eager loss's allocator hole (2 bytes per logit, 0.58 GiB here) left what fits
+    (memory.allocator_cache_bytes), and at the file's 2,048 tokens the Trainer's best layout now fits the card; at
+    3,072 tokens it still does not, which is the case this test reads."""
+    sc = load_scenario(DATA / "qlora-14b-one-4090.json")[0]
+    sc = sc.model_copy(update={"training": sc.training.model_copy(update={"seq_len": 3072})})
+    res = search(sc, top=3)
     lines = [m.render() for p in res.plans for m in p.framework_reason]
     assert not any("within 1 GPUs" in t for t in lines), lines
     assert any("no layout fits one NVIDIA GeForce RTX 4090 24GB (Max GPUs: 1)." in t for t in lines), lines

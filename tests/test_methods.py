@@ -46,15 +46,17 @@ def test_dpo_holds_a_frozen_reference_and_doubles_the_sequences():
     assert dpo.memory.activations == pytest.approx(sft2.memory.activations - 8.0 * 2 * 1024 * 32000 / GIB)
     # the reference: 2 bytes per parameter, sharded over the 8 ranks by ZeRO-3
     assert dpo.memory.extra["reference"] == pytest.approx(2.0 * P / 8 / GIB)
-    # other = context + 5% fragmentation of everything else (the reference included), and for SFT's eager fp32
-    # cross-entropy the allocator's hole at the loss, 2 bytes per logit (memory.loss_reserved_extra_bytes_per_logit);
-    # TRL's 16-bit loss has none
+    # other = context + 5% fragmentation of everything else (the reference included); SFT's eager fp32
+    # cross-entropy leaves the allocator's hole at the loss, 2 bytes per logit (memory.loss_reserved_extra_bytes_per_
+    # logit), a free segment: in ``cached`` (reserved, device), not in other or what fits (issue 35 round 18,
+    # memoos18: memory.allocator_cache_bytes); TRL's 16-bit loss has none
     logits = 8.0 * 2 * 1024 * 32000 / GIB
     hole = 2.0 * 2 * 1024 * 32000 / GIB
     assert dpo.memory.other - sft2.memory.other == pytest.approx(
-        0.05 * (dpo.memory.extra["reference"] - logits) - hole)
+        0.05 * (dpo.memory.extra["reference"] - logits))
     assert dpo.memory.total == pytest.approx(
-        sft2.memory.total + 1.05 * (dpo.memory.extra["reference"] - logits) - hole)
+        sft2.memory.total + 1.05 * (dpo.memory.extra["reference"] - logits))
+    assert sft2.memory.cached == pytest.approx(hole) and dpo.memory.cached == 0.0
     j = dpo.to_json()
     assert j["memory_per_gpu_gib"]["reference"] == pytest.approx(dpo.memory.extra["reference"])
     assert j["objective"]["models_held"] == ["reference"]

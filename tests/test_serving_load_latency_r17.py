@@ -88,7 +88,8 @@ def test_size_serving_offline_target_sets_replicas_and_lines():
     off = inf.size_serving(m, g, **kw, target_tokens_per_s=10 * 256.0 * 20)  # 20 x 10 documents/s of 256 tokens
     full = off.tokens_per_s / off.replicas
     assert off.batch_per_replica > 1 and full > per_replica  # every replica at its full batch
-    assert off.replicas == math.ceil(51200.0 / full)
+    # issue 35 r18 (serve18): an offline job's replicas count at the far end of the serving validation band
+    assert off.replicas == math.ceil(51200.0 * inf.throughput_far_end() / full)
     assert off.concurrency == off.replicas * off.batch_per_replica
     assert off.p95_itl_s >= off.step_s and off.p95_ttft_s > off.ttft_s
     assert "documents/s" in offline_line(off).render() and offline_line(one) is None

@@ -145,19 +145,22 @@ def test_the_pdf_does_not_recommend_a_plan_that_does_not_fit(app, capsys, tmp_pa
     """A new user's first scenario file (Llama 3.1 8B, full fine-tuning, 2B tokens, 7 days) keeps its own layout:
     1 GPU, 141.6 GiB on an 80 GiB card. The PDF's "2. The recommendation" read "Rent 1 × NVIDIA H100 SXM5 80GB
     (1 node of 1). Training takes about 4.2 calendar days and costs about ¥70,000" under the warning that it does
-    not fit, and the task table said "global batch 1 sequences"."""
+    not fit, and the task table said "global batch 1 sequences".
+
+    Issue 35 round 18 (memoos18): the eager loss's allocator hole (2 bytes per logit, 0.49 GiB) is a free segment,
+    not in what fits (memory.allocator_cache_bytes): 141.6 → 141.1 GiB, 76.9% → 76.3%, 61.6 → 61.1 GiB over."""
     pdf = tmp_path / f"{lang}.pdf"
     assert run_cli(["report", str(ROOT / "tests" / "data" / "ux20" / "first-task-as-given.json"), "-o", str(pdf),
                     "--lang", lang]) == 0
     capsys.readouterr()
     text = re.sub(r"\s+", " ", _run("pdftotext", "-raw", str(pdf), "-"))
     if lang == "en":
-        assert "Rent 1 ×" not in text and "1 node of 1) does not fit: 141.6 GiB per GPU on a card of 80.0 GiB" in text
+        assert "Rent 1 ×" not in text and "1 node of 1) does not fit: 141.1 GiB per GPU on a card of 80.0 GiB" in text
         assert "global batch 1 sequence," in text, text[:1500]
         # the memory-headroom rule read "Tight: -76.9% of the card free"
-        assert "Does not fit: it needs 76.9% more memory than the card has." in text, text
+        assert "Does not fit: it needs 76.3% more memory than the card has." in text, text
     else:
-        assert "租用 1 ×" not in text and "放不下：每张 GPU 需要 141.6 GiB" in text
-        assert "放不下：需要的显存比显卡多 76.9%。" in text
+        assert "租用 1 ×" not in text and "放不下：每张 GPU 需要 141.1 GiB" in text
+        assert "放不下：需要的显存比显卡多 76.3%。" in text
     assert not re.search(r"-\d+(\.\d)?( GiB|%)", text), re.findall(r".{40}-\d+(?:\.\d)?(?: GiB|%).{10}", text)
-    assert ("61.6 GiB over the card" if lang == "en" else "超出显卡 61.6 GiB") in text
+    assert ("61.1 GiB over the card" if lang == "en" else "超出显卡 61.1 GiB") in text

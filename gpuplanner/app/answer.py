@@ -477,6 +477,20 @@ class Answer:
         return len(phases) > 1 or phases[0].kind not in TRAINING_KINDS
 
 
+    @property
+    def serving_only(self) -> bool:
+        """A plan file whose project holds no training phase (serving, CPU): the request is the service, and the
+        file's training scenario is only the placeholder a plan file needs. The report leads with the service and
+        leaves the placeholder plan out (issue 35 round 18, serve18: advice21's requests 04-07 opened their PDF with
+        a LoRA plan nobody asked for)."""
+        from gpuplanner.core.project import TRAINING_KINDS
+
+        doc = self.document.plan
+        if doc is None or doc.project is None or not doc.project.phases:
+            return False
+        return all(p.kind not in TRAINING_KINDS for p in doc.project.phases)
+
+
 def compare_quotes(quotes, evaluation):
     """Vendor quotes compared for one plan: :func:`core.quotes.compare` against the plan's figures
     (:func:`core.quotes.plan_figures` of its Evaluation). The one comparison ``gpuplanner quotes``, the PDF's quotes

@@ -278,11 +278,14 @@ def refuse_folder_output(output: str) -> None:
     anything is written: ``kit -o out/`` without a folder ``out`` wrote a file named ``out`` and told to run
     "bash " (the empty last part of the name; probe17, ux27). The sentence ``quotes --template`` says."""
     import os  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
 
     from ..core.errors import PlannerError  # noqa: PLC0415
+    from ..io.safe_read import one_line  # noqa: PLC0415
     from ._lang import translate  # noqa: PLC0415
 
     seps = tuple(s for s in (os.sep, os.altsep, "/") if s)
-    if output.endswith(seps) or Path(output).is_dir():
-        raise PlannerError(translate(CTX, "{path}: a folder; give -o a file name").format(path=output[:120]))
+    # os.path.isdir, not Path.is_dir: Python 3.12's is_dir raises on a name past the file system's 255 bytes
+    # (ENAMETOOLONG), a traceback from "kit -o <256 bytes>" (probe18, against probe17's case); the name echoed as
+    # one printable line ("-o 'a<newline>b/'" split the error line)
+    if output.endswith(seps) or os.path.isdir(output):
+        raise PlannerError(translate(CTX, "{path}: a folder; give -o a file name").format(path=one_line(output, 120)))

@@ -57,8 +57,20 @@ def run(args) -> int:
     lines = text_lines(result, con, scenario.training.method, scenario.training.recompute_modules)
     if better is not None:  # under the search's summary line, above the table that lists the plan
         lines.insert(2 if len(lines) > 2 else len(lines), "> " + msg(better.message))
+    if ans.serving_only:  # issue 35 r18 (serve18): the service first; the training table is the file's placeholder
+        lines = _service_first(ans) + lines
     print("\n".join(lines))
     return 0
+
+
+def _service_first(ans) -> list[str]:
+    """A serving-only document's plans (the Answer's ``serving_only``): the service as ``project`` prints it, then
+    a line saying the ranked table below is the file's placeholder training scenario, not the request."""
+    from .project import text_lines as project_lines
+
+    return ([translate(CTX, "This file asks for a service, not a training run:")] + project_lines(ans.project)
+            + ["", translate(CTX, "Below: the plans for the file's training scenario, a placeholder every plan file "
+                                  "holds; it is not part of this request.")])
 
 
 def _mode_cell(ev) -> str:

@@ -1305,7 +1305,8 @@ def _short_job_sentence(b: BuildInputs, rent_total: float, days: float, u: float
 
 
 def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, build_total: float, jobs: int,
-                    single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None) -> Msg:
+                    single_job: bool, u: float | None, payback: float | None, plan_gpus: int | None = None,
+                    work: Msg | None = None) -> Msg:
     """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
     the break-even utilisation), or the purchase price that is missing."""
     from gpuplanner.formatting import format_money  # pure Python, no Qt
@@ -1330,6 +1331,10 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
                 "Cost", "For this job alone ({days}) renting costs {rent}; buying and running "
                         "{servers} for it costs {build}."),
                 {**servers, **money, "days": elapsed_msg(days), "cur": cur})
+        elif work is not None:  # a project's phases in their own terms (issue 35 r18, serve18), not "3 jobs like this"
+            head = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Over {span} ({work}) renting costs {rent}; buying and running {servers} costs {build}."),
+                {**servers, **money, "span": _horizon_msg(H), "work": work, "cur": cur})
         else:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "Over {span} ({jobs} job(s) like this) renting costs {rent}; buying and "
@@ -1352,9 +1357,10 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
 
 def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horizon_months: float, jobs: int = 1,
                   single_job: bool = True, rent_card_hour: float | None = None,
-                  plan_gpus: int | None = None) -> BuildResult:
+                  plan_gpus: int | None = None, work: Msg | None = None) -> BuildResult:
     """Buy and run ``b.machines`` servers for the work of the horizon, against renting that work for
-    ``rent_total`` (the plan's own rental cost, times the jobs).
+    ``rent_total`` (the plan's own rental cost, times the jobs). ``work``: what the horizon holds in the caller's
+    terms (a project's phases), said instead of "N jobs like this".
 
     Owning, over ``H = horizon_months`` (``L`` = depreciation life in months, straight line with no interest
     and **no residual or resale value**, gpu-catalog.md §3.6):
@@ -1409,7 +1415,7 @@ def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horiz
         if saving_m > 0 and price / saving_m <= H:
             payback = price / saving_m
     cur = b.currency
-    sentence = _build_sentence(b, verdict, H, rent_total, build_total, jobs, single_job, u, payback, plan_gpus)
+    sentence = _build_sentence(b, verdict, H, rent_total, build_total, jobs, single_job, u, payback, plan_gpus, work)
     return BuildResult(horizon_months=H, currency=cur, breakdown=breakdown, build_total=build_total,
                        rent_total=float(rent_total), busy_hours=float(busy_hours), jobs=int(jobs),
                        single_job=bool(single_job), break_even_utilisation=u, payback_months=payback,

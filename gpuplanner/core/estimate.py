@@ -292,7 +292,7 @@ def memory_kwargs(r: Resolved) -> dict:
         compile_loss=compile_loss_of(t),
         fsdp_root_embedding=bool(t.fsdp_root_embedding) and engine_of(t.framework) == "fsdp"
         and int(t.fsdp_version) == 2,
-        logits_held=bool(t.logits_held),
+        logits_held=bool(t.logits_held), use_cache=bool(t.use_cache),
         kbit_fp32=kbit_upcast_applies(t.framework, t.method, t.qlora_no_upcast),
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),

@@ -101,6 +101,7 @@ from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_ST
 from .methods import ENGINE_SEQ_S as V0_ENGINE_SEQ_S, ENGINE_STEP_S as V0_ENGINE_STEP_S  # vLLM V0's host work (round 10)
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 from .serving_facts import DECODE_KERNEL_S
+from .serving_facts import SERVING_BAND_FILE, serving_band, throughput_far_end  # noqa: F401 (serve18)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
 from .fp8 import TE_GEMM_RATIO
@@ -1468,6 +1469,9 @@ class ServingSize:
     stall_budget: int | None = None
     stall_p95_itl_s: float = 0.0
     stall_p95_ttft_s: float = 0.0
+    # issue 35 round 18 (serve18): an offline job's replicas count at 1/far_end of their modelled tokens/s, the far
+    # end of the serving validation band (:func:`throughput_far_end`); 1.0 for an interactive load
+    far_end: float = 1.0
 
     def to_json(self) -> dict:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "messages"}
@@ -1560,13 +1564,14 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
                  eff=eff, utilization=gpu_memory_utilization, engine=engine)
     if rp is None:
         return None
+    far = throughput_far_end() if target_tokens_per_s else 1.0  # issue 35 r18 (serve18): offline at the far end
     b = rp.batch if target_tokens_per_s else min(rp.batch, concurrency)
     if b < rp.batch:
         rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                      prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
                      max_batch=b, eff=eff, utilization=gpu_memory_utilization, engine=engine)
     replicas = -(-concurrency // rp.batch) if not target_tokens_per_s else \
-        offline_replicas(target_tokens_per_s, rp.output_tokens_per_s)
+        offline_replicas(target_tokens_per_s, rp.output_tokens_per_s, far)
     concurrency = concurrency if not target_tokens_per_s else replicas * rp.batch
     kvp = kv_precision_for(precision, kv_precision)
     ttft = time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp, eff=eff,
@@ -1597,7 +1602,7 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
                                    prompt=prompt_tokens, output=output_tokens)) / GIB,
         ttft_s=ttft, **load_latency(rp, prompt=prompt_tokens, output=output_tokens, mixed=engine != "sglang",
                                     chunk=prefill_chunk_tokens(engine, gpu), idle_ttft_s=ttft).to_fields(),
-        target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens),
+        target_tokens_per_s=target_tokens_per_s, output_tokens=int(output_tokens), far_end=far,
         **stall_advice(rp, prompt=prompt_tokens, output=output_tokens, engine=engine, gpu=gpu, idle_ttft_s=ttft,
                        tokens_per_s_per_user=None if target_tokens_per_s else tokens_per_s_per_user))
 
@@ -1719,12 +1724,18 @@ def stall_advice(rp: ReplicaPoint, *, prompt: float, output: float, engine: str,
     return {"stall_budget": best[0], "stall_p95_itl_s": best[1].itl_s, "stall_p95_ttft_s": best[1].ttft_s}
 
 
-def offline_replicas(target_tokens_per_s: float, replica_tokens_per_s: float) -> int:
+def offline_replicas(target_tokens_per_s: float, replica_tokens_per_s: float, far_end: float = 1.0) -> int:
     """Replicas an offline batch job needs to generate ``target_tokens_per_s`` output tokens per second, each replica
     at its full batch (``replica_tokens_per_s``, :func:`replica`'s throughput with the prefill stalls): vLLM's
     offline ``LLM.generate`` and ``trtllm-bench throughput`` queue every document and keep the batch full, so
-    throughput, not users, sizes the job (vLLM docs, "Offline Inference"; the perf-overview pages' method)."""
-    return max(1, math.ceil(float(target_tokens_per_s) / max(float(replica_tokens_per_s), 1e-12) - 1e-9))
+    throughput, not users, sizes the job (vLLM docs, "Offline Inference"; the perf-overview pages' method). With
+    ``far_end`` (:func:`throughput_far_end`) each replica counts at ``replica_tokens_per_s / far_end``: the deadline
+    holds at the far end of the serving validation band, as a training deadline does (issue 35 r18, serve18)."""
+    per = max(float(replica_tokens_per_s) / max(float(far_end), 1.0), 1e-12)
+    return max(1, math.ceil(float(target_tokens_per_s) / per - 1e-9))
+
+
+# issue 35 r18 (serve18): the serving validation band lives in serving_facts (the facts this module reads)
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,

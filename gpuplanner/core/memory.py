@@ -769,6 +769,23 @@ def held_logits_bytes_per_logit() -> float:
     return 4.0
 
 
+def returned_kv_cache_bytes(m: "ModelFacts", s, mbs, tp, n_ck, act_b: float):
+    """Bytes of the key/value cache the model's forward builds and returns while training (``training.use_cache``),
+    on one rank: K and V of every checkpointed layer (``2 · kv_dim · act_b`` per token and layer).
+
+    transformers' Llama-family decoder layers return ``past_key_value = (key_states, value_states) if use_cache``
+    and the model collects them (``next_decoder_cache``) into its output; ``LlamaConfig.use_cache`` defaults to True
+    (transformers aea76149 ``configuration_llama.py``). Transformers' own ``gradient_checkpointing_enable`` turns it
+    off in training ("use_cache=True is incompatible with gradient checkpointing"), the HF Trainer's path; a loop that
+    checkpoints the layers itself does not: llama-recipes wrapped them with FSDP's ``apply_activation_checkpointing``
+    and kept the default until #165 (2023-09-05, "Pass use_cache=False when training with FSDP": "saves ~4 GB in
+    activation memory and avoids peak memory from being at the end of the forward pass" for Llama-7B). A layer that
+    is not checkpointed saves these K and V for its backward anyway (no extra); a checkpointed layer saves only its
+    input, so its returned K and V are extra. They live until the output is dropped: through the loss, and through
+    the whole backward when the loop keeps the output (``training.logits_held``)."""
+    return act_b * 2.0 * m.kv_dim * s * mbs * n_ck / tp
+
+
 def loss_parallel_bytes_per_logit() -> float:
     """Bytes per local logit live at the peak of DTensor's loss-parallel cross-entropy (torchtitan with tensor
     parallelism: the output layer's logits stay sharded over the vocabulary, ``loss_parallel()``).
@@ -825,8 +842,26 @@ def loss_reserved_extra_bytes_per_logit() -> float:
     backward's first fp32 tensor (``nll_loss``'s gradient; loss parallel: ``zeros_like``, then ``exp``, also
     placed in the hole) fits in it; the next (the log-softmax gradient; loss parallel: the sum) does not fit in
     what is left and goes above: the pool reaches 14 bytes per logit for 12 live (loss parallel: 18 for 16).
-    2 bytes per logit, the 16-bit logits' size, in both; not with the compiled, chunked or TRL losses."""
+    2 bytes per logit, the 16-bit logits' size, in both; not with the compiled, chunked or TRL losses. A free
+    segment: in reserved and on the device, not in what fits (:func:`allocator_cache_bytes`; issue 35 round 18)."""
     return 2.0
+
+
+def allocator_cache_bytes(varlen_cache, loss_hole):
+    """Free segments the caching allocator holds at the peak beside the live tensors: the loss segments of an earlier,
+    shorter batch (:func:`varlen_cache_bytes_per_logit`) and the eager loss's hole
+    (:func:`loss_reserved_extra_bytes_per_logit`, its high-water excess over the live peak).
+
+    Both are in ``max_memory_reserved`` and on the device (``MemoryBreakdown.cached``), not in what ``fits`` is
+    judged on: before it reports out-of-memory the allocator frees every cached free segment and retries
+    (PyTorch ``c10/cuda/CUDACachingAllocator.cpp``: ``malloc`` → ``release_available_cached_blocks``, then
+    ``release_cached_blocks`` → ``release_blocks``, which frees each non-split block with ``release_block`` and,
+    with expandable segments, unmaps the free pages of a segment with ``unmap_block``). The hole is a whole
+    segment: the freed 16-bit logits, above 10 MiB, got a ``cudaMalloc`` segment of their own (``kMinLargeAlloc``)
+    that the backward's larger fp32 tensor could not use. Evidence: prime-rl's 8 × B200 Qwen3-4B 65,536-token SFT
+    run finished at 171.5 GiB reserved (96% of the card) where live tensors plus the hole would need 187.6
+    (memoos17, issue 35 round 17)."""
+    return varlen_cache + loss_hole
 
 
 def varlen_cache_bytes_per_logit() -> float:
@@ -1289,8 +1324,9 @@ class MemoryBreakdown:
 
     allocated: float | None = None  # peak bytes of live tensors (torch.cuda.max_memory_allocated)
     reserved: float | None = None  # peak held by the caching allocator (torch.cuda.max_memory_reserved)
-    #: cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): in ``reserved`` and on the
-    #: device (nvidia-smi), not in :attr:`total`, since the allocator frees them before an out-of-memory error
+    #: cached free segments (allocator_cache_bytes: earlier, shorter batches' loss segments, the eager loss's hole):
+    #: in ``reserved`` and on the device (nvidia-smi), not in :attr:`total`, since the allocator frees them before
+    #: an out-of-memory error
     cached: float = 0.0
     #: the last pipeline rank's max allocated (Megatron-LM's logged 'mem-max-allocated-bytes'); = allocated at PP 1
     allocated_last: float | None = None
@@ -1472,6 +1508,7 @@ def memory_arrays(
     compile_loss: bool = False,
     fsdp_root_embedding: bool = False,
     logits_held: bool = False,
+    use_cache: bool = False,
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
     varlen_batches: bool = False,
@@ -1911,7 +1948,14 @@ def memory_arrays(
     # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns),
     # except the head's output: the gradient of the last hidden state, which the last block's backward takes in
     grad_h = activation_dtype_bytes(precision) * s_local * mbs * m.h
-    tail = xp.maximum(out_layer, working + grad_h)
+    # the model's output while it is referenced: its key/value cache (use_cache: returned_kv_cache_bytes) until the
+    # loss, and, when the loop keeps the output (logits_held), that cache and the fp32 logits through the backward
+    kv_out = returned_kv_cache_bytes(m, s_local, mbs, tp, n_ck, activation_dtype_bytes(precision)) if (
+        use_cache and hf_style) else 0.0
+    out_layer = out_layer + kv_out
+    back_held = (kv_out + held_logits_bytes_per_logit() * s_local * mbs * mh.V / tp) if (
+        logits_held and hf_style) else 0.0
+    tail = xp.maximum(out_layer, working + grad_h + back_held)
     # FSDP1 with LoRA's frozen block units under reentrant checkpointing keeps every recomputed block's input
     # gradient to the end of backward (fsdp1_frozen_unit_grads_held): at the first block's backward, beside its
     # recompute, the gradients of the blocks above it
@@ -1920,7 +1964,8 @@ def memory_arrays(
         lora_like, bool(fsdp_lora_units), np.logical_not(checkpoint_nonreentrant(
             ckpt_tool or framework, checkpoint_reentrant, profile.objective, True, dp, zero)))
     held_on = held_on & (xp.asarray(n_ck) >= layers_stage) & (pp_i == 1)
-    held_phase = xp.where(held_on, working + fsdp1_frozen_unit_grads_held(layers_stage, xp) * grad_h, 0.0)
+    held_phase = xp.where(held_on, working + fsdp1_frozen_unit_grads_held(layers_stage, xp) * grad_h + back_held,
+                          0.0)
     tail = xp.maximum(tail, held_phase)
     if dora and lora_t is not None:
         # DoRA's weight-norm temporaries (DORA_TRANSIENT_BYTES_*) of the largest adapted weight, beside the saved set
@@ -1956,7 +2001,7 @@ def memory_arrays(
         varlen_cache = varlen_cache + xp.where(trl_amp, 0.0, cache16)
     # ... cut by an ordinary batch when the run empties the cache every few steps (varlen_record_fraction)
     varlen_cache = varlen_cache * varlen_record_frac
-    tail_hw = xp.maximum(xp.maximum(out_layer + loss_hw, working + grad_h), held_phase)
+    tail_hw = xp.maximum(xp.maximum(out_layer + loss_hw, working + grad_h + back_held), held_phase)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts
     # what is held from the end of the forward pass until backward, without backward/loss transients
@@ -2004,12 +2049,13 @@ def memory_arrays(
         # (titan_chunked_loss_bytes): no head moment of its own, only the prefetched last block
         head_m = head_phase if not fsdp_root_embedding else head_held + layer_gathered_b * layer_full
         peak, peak_hw = fsdp_backward_phases(
-            out_layer, loss_hw, working + grad_h, layer_bufs,
+            out_layer, loss_hw, working + grad_h + back_held, layer_bufs,
             layer_gathered_b * layer_full if chunked_loss else head_m,
             # the logits' 16-bit gradient: none where the loss kernel keeps no logits (cce: Cut Cross-Entropy,
-            # Liger's fused linear cross-entropy) or makes them a chunk at a time (chunked)
-            0.0 if (loss_kernel == "cce" or chunked_loss)
-            else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
+            # Liger's fused linear cross-entropy) or makes them a chunk at a time (chunked); and the output the
+            # loop keeps (back_held)
+            back_held + (0.0 if (loss_kernel == "cce" or chunked_loss)
+                         else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp),
             # at the loss: the head's unit, and the last block only in the layout before July 2025 (torchtitan
             # 83e694105 reshards every block after forward: the last is gathered again when the head's backward
             # prefetches it, which the chunked loss runs inside the loss moment)
@@ -2096,7 +2142,9 @@ def memory_arrays(
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
                             else bool(expandable_segments))
-    other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
+    # the eager loss's hole (loss_reserved_extra_bytes_per_logit) is a free cached segment: in reserved and on the
+    # device, not in what fits (allocator_cache_bytes)
+    other = cuda_context_gib * GIB + waste + ddp + gather + buckets
     total = states + acts + other + extra_sum
     # the caching allocator's two figures (module docstring, "Allocated, reserved, device"): what live tensors
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
@@ -2113,15 +2161,15 @@ def memory_arrays(
         waste = allocator_waste(states - opt + acts + extra_sum, fragmentation,
                                 expandable_segments_default(framework) if expandable_segments is None
                                 else bool(expandable_segments))
-        other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
+        other = cuda_context_gib * GIB + waste + ddp + gather + buckets
         total = states + acts + other + extra_sum
-    reserved = allocated + waste + loss_extra + cached_reserved
+    reserved = allocated + waste + cached_reserved
     allocated_last = allocated - acts + acts_last
-    # cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): fixed segments only, and no
-    # more than the card leaves beside the CUDA context (the allocator frees them before an out-of-memory error)
+    # cached free segments (allocator_cache_bytes): of earlier, shorter batches (fixed segments only) and the eager
+    # loss's hole, no more than the card leaves beside the CUDA context
     expandable = (expandable_segments_default(framework) if expandable_segments is None
                   else bool(expandable_segments))
-    cache = 0.0 * reserved if expandable else varlen_cache + 0.0 * reserved
+    cache = allocator_cache_bytes(0.0 * reserved if expandable else varlen_cache + 0.0 * reserved, loss_extra)
     if gpu_capacity_gib > 0:
         cache = xp.minimum(cache, xp.maximum((gpu_capacity_gib - cuda_context_gib) * GIB - reserved, 0.0))
     reserved = reserved + cache

@@ -1079,7 +1079,26 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
     # (issue 35 r17, ux26: the Project page and the Plans page said two things of the same 7.9-hour job)
     single = jobs == 1 and months < costmod.SHORT_JOB_MONTHS
     return costmod.rent_vs_build(b, rent_total=sum(p.cost for p in ps), busy_hours=busy_hours,
-                                 horizon_months=months, jobs=jobs, single_job=single, plan_gpus=count)
+                                 horizon_months=months, jobs=jobs, single_job=single, plan_gpus=count,
+                                 work=_rent_build_work(ps))
+
+
+def _rent_build_work(ps: list[PhaseResult]) -> Msg | None:
+    """What a project's rent-vs-build horizon holds, in the phases' own terms: "serving 168 hours a week for 13
+    weeks" for one serving phase, "the project's 3 phases on this GPU type: sft, dpo, serve" for several; None (the
+    plan's "1 job like this") for one training phase. Issue 35 r18 (serve18): advice21's request 01 read "(3 jobs like
+    this)" for a fine-tune, a DPO run and 13 weeks of serving."""
+    from gpuplanner.formatting import format_number  # pure Python, no Qt
+
+    if len(ps) > 1:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "the project's {n} phases on this GPU type: {names}"),
+                   {"n": len(ps), "names": ", ".join(p.name for p in ps)})
+    p = ps[0]
+    if p.kind != "inference":
+        return None
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "serving {hours} hours a week for {weeks} weeks"),
+               {"hours": format_number(p.hours_per_week, 0),
+                "weeks": format_number(p.weeks, 0 if abs(p.weeks - round(p.weeks)) < 0.05 else 1)})
 
 
 def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,

@@ -344,7 +344,15 @@ class TrainingSection(_Section):
     logits_held: bool = Field(
         False, description="the training loop still references the fp32 logits during the backward pass (prime-rl's "
                            "SFT trainer before 447cafede, March 2026: its output dict keeps them after del logits); "
-                           "memory model, eager unchunked cross-entropy only. False: the HF Trainer, torchtitan")
+                           "memory model, eager unchunked cross-entropy only; with use_cache the model's output "
+                           "keeps its key/value cache too (llama-recipes before July 2023: outputs = model(**batch)). "
+                           "False: the HF Trainer, torchtitan")
+    use_cache: bool = Field(
+        False, description="the model's forward builds and returns its key/value cache while training (transformers' "
+                           "use_cache, the model config's default, kept by a loop that checkpoints the layers itself: "
+                           "llama-recipes before #165, September 2023); the checkpointed layers' K and V live until "
+                           "the loss (memory model, Hugging Face modelling code). False: the HF Trainer (transformers' "
+                           "gradient_checkpointing_enable turns it off), torchtitan")
     torch_compile: bool = Field(False, description="torch.compile or fused kernels: element-wise ops fused (time "
                                                    "model); with chunked_loss, torchtune's compiled loss keeps "
                                                    "only the 16-bit logits (memory model)")

@@ -1765,6 +1765,10 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
         # (frameworks.logits_held_unpriced, the rule scenario._check_logits_held refuses the user's framework by)
         fws = tuple(f for f in fws
                     if logits_held_unpriced(s.training.model_copy(update={"framework": f})) is None) or fws
+    if getattr(s.training, "use_cache", False):
+        # the key/value cache a Hugging Face model returns while training (memory.returned_kv_cache_bytes): the
+        # engines that run Hugging Face modelling code only, so the user's choice is priced on every candidate
+        fws = tuple(f for f in fws if engine_of(f) in ("hf", "fsdp", "deepspeed")) or fws
     if getattr(s.training, "lora_layer", "peft") != "peft":
         # NeMo AutoModel's LoRA linears patch Hugging Face models (frameworks.lora_layer_applies, the rule
         # scenario._check_lora_layer refuses the others by): the stacks that run them, after the MoE tools are added

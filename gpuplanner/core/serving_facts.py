@@ -7,6 +7,8 @@ kernel, :data:`DECODE_STREAM_SHARE` and :data:`DECODE_KERNEL_S`, issue 35 round 
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +75,12 @@ LOAD_LATENCY_LINE = QT_TRANSLATE_NOOP(
                "95% of first tokens within {ttft} ms")
 OFFLINE_LINE = QT_TRANSLATE_NOOP(
     "Project", "offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each")
+#: issue 35 round 18 (serve18): the same target held at the far end of the serving validation band
+#: (``inference.throughput_far_end``; ``resources/serving_band.json``, bench/serving_band.py) and the margin left
+OFFLINE_FAR_LINE = QT_TRANSLATE_NOOP(
+    "Project", "offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each, "
+               "{far} tokens/s in all at the far end of the serving validation band (9 in 10 of {rows} published runs "
+               "were at most {slow} slower than modelled): {spare} to spare")
 
 
 def load_latency_line(serving: Any) -> Msg:
@@ -95,10 +103,19 @@ def offline_line(serving: Any) -> Msg | None:
     target = getattr(serving, "target_tokens_per_s", None)
     if not target:
         return None
+    from ..formatting import format_percent
+
     out = max(int(serving.output_tokens), 1)
-    return Msg(FIRST_TOKEN_CTX, OFFLINE_LINE, {
-        "docs": format_number(target / out, 2 if target / out < 10 else 1), "tps": format_number(target),
-        "r": serving.replicas, "per": format_number(serving.tokens_per_s / max(serving.replicas, 1))})
+    args = {"docs": format_number(target / out, 2 if target / out < 10 else 1), "tps": format_number(target),
+            "r": serving.replicas, "per": format_number(serving.tokens_per_s / max(serving.replicas, 1))}
+    far_end = float(getattr(serving, "far_end", 1.0) or 1.0)
+    if far_end <= 1.0:
+        return Msg(FIRST_TOKEN_CTX, OFFLINE_LINE, args)
+    far = serving.tokens_per_s / far_end
+    band = serving_band("throughput") or {}
+    return Msg(FIRST_TOKEN_CTX, OFFLINE_FAR_LINE, {
+        **args, "far": format_number(far), "slow": format_percent(far_end - 1.0, 1),
+        "rows": int(band.get("rows", 0)), "spare": format_percent(far / target - 1.0, 1)})
 
 
 #: issue 35 round 17 (servadv17): a long prompt's stall and the engine setting that bounds it
@@ -232,3 +249,34 @@ def vllm_profile_parts(hidden, ffn, vocab, tp, tokens, seqs, xp=None):
     tp = max(tp, 1) if xp is None else xp.maximum(tp, 1.0)
     layer = tokens * (2.0 * hidden + 3.0 * ffn / tp) * ACT_BYTES
     return layer, seqs * vocab * 4.0 * SAMPLER_COPIES
+
+
+#: Issue 35 round 18 (serve18): the serving validation band (``resources/serving_band.json``, written by
+#: ``bench/serving_band.py`` from the "max load" rows of ``scripts/validate_inference.py``: the ratio of true to
+#: predicted time, predicted ÷ published tokens/s; p10–p90 is where 80% of the published runs fell). At the far end
+#: (p90, 1.062 on 70 rows, 2026-12-08) a replica makes 1/1.062 of its modelled tokens/s.
+SERVING_BAND_FILE = "serving_band.json"
+
+
+@functools.lru_cache(maxsize=4)
+def serving_band(kind: str = "throughput") -> dict | None:
+    """The serving validation band ``kind`` (``throughput`` or ``first_token``) of ``resources/serving_band.json``
+    with its source; None when the file has none."""
+    from .shipped import load_json
+
+    try:
+        doc = load_json(SERVING_BAND_FILE)
+    except (OSError, ValueError):
+        return None
+    b = (doc.get("bands") or {}).get(kind)
+    if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
+        return None
+    return {"p10": float(b["p10"]), "p90": float(b["p90"]), "median": float(b.get("median", 1.0)),
+            "rows": int(b.get("rows", 0)), "source": doc.get("source"), "source_date": doc.get("source_date")}
+
+
+def throughput_far_end() -> float:
+    """The far end of the serving throughput band (its p90, at least 1: a band whose runs all beat the model
+    leaves the modelled figure); 1 without a band."""
+    b = serving_band("throughput")
+    return max(1.0, b["p90"]) if b is not None else 1.0

@@ -55,6 +55,14 @@ def usable_hours(deadline_days: float, hours_per_week: float) -> float:
     return deadline_days * 24.0 * (hours_per_week / 168.0)
 
 
+def shown_text(text: object, limit: int = 40) -> str:
+    """What a refusal echoes of a typed or pasted text: its first ``limit`` characters, each control, format
+    (bidi override, zero-width) or unpaired surrogate character a space, runs of spaces one. A refusal is one
+    printable line whatever was pasted: a bidi override, an escape or half a surrogate pair in the echoed text
+    reordered or broke the field's error line (probe17: the token count; probe18: every line edit's parser)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)[:limit]).split())
+
+
 def parse_count(text: str | float | int) -> float:
     """Parse a count such as ``"1.5T"``, ``"300B"``, ``"2e9"``, ``"7,000,000"`` or a number.
 
@@ -62,9 +70,7 @@ def parse_count(text: str | float | int) -> float:
     """
     if isinstance(text, bool):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expected a number such as 300B, 1.5T or 2e9")))
-    # a refusal is one printable line, whatever was pasted: a bidi override, an escape or half a surrogate pair in
-    # the echoed text reordered or broke the field's error line (probe17)
-    shown = " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)[:40]).split())
+    shown = shown_text(text)
     try:
         if isinstance(text, (int, float)):
             value = float(text)

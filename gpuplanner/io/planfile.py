@@ -1218,6 +1218,7 @@ def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True, mode
     is never a truncated file. The OSError propagates. ``mode``: the new file's permission bits (default:
     the existing file's, else 0o666 less the umask).
     """
+    refuse_nul(path)
     path = Path(path)
     if path.is_symlink():
         try:
@@ -1277,6 +1278,11 @@ def check_writable_folder(path: str | os.PathLike) -> None:
     """Fail early, before a slow render, when ``path``'s folder cannot take a new file (missing, not a
     folder, or not writable). Raises :class:`PlanFileError`; the atomic write still decides in the end."""
     path = Path(path)
+    try:
+        refuse_nul(path)
+    except NulInName as err:
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
+            why=os_reason(err))) from None
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.exists():
         raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
@@ -1324,11 +1330,27 @@ class NotRegularFile(OSError):
     """The output path names a device, FIFO or socket (:func:`atomic_write` never replaces one)."""
 
 
+class NulInName(OSError):
+    """The output path holds a NUL byte: no file system takes one (``os.stat`` raises ValueError, a traceback from
+    ``-o``/``--rfq`` with one before probe18); refused as an unwritable name."""
+
+    def __init__(self, path: str | os.PathLike):
+        super().__init__(errno.EINVAL, "NUL in a file name", str(path).replace("\0", "\\0"))
+
+
+def refuse_nul(path: str | os.PathLike) -> None:
+    """Raise :class:`NulInName` when ``path`` holds a NUL byte."""
+    if "\0" in os.fspath(path):
+        raise NulInName(path)
+
+
 def os_reason(err: OSError) -> str:
     """A short, user-facing reason for a failed write."""
     code = getattr(err, "errno", None)
     if isinstance(err, NotRegularFile):
         why = QT_TRANSLATE_NOOP(_CTX, "not a regular file (a device, pipe or socket); give a file name")
+    elif isinstance(err, NulInName):
+        why = QT_TRANSLATE_NOOP(_CTX, "a file name cannot hold a NUL byte")
     elif isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
         why = QT_TRANSLATE_NOOP(_CTX, "permission denied; the folder may be read-only")
     elif code == errno.EROFS:

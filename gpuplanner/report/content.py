@@ -314,6 +314,9 @@ class ReportData:
     memory_by_count: list[tuple[int, float | None, float | None]] = field(default_factory=list)
     memory_cards: list[tuple[str, float]] = field(default_factory=list)
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
+    # issue 35 r18 (serve18): the document asks for a service only (app.answer.Answer.serving_only): the report leads
+    # with the project's service and leaves out the file's placeholder training plan
+    serving_only: bool = False
     quotes: Any = None  # core.quotes.Comparison of the plan file's vendor quotes (report/quotes_section.py)
     quotes_project: Any = None  # core.quotes.ProjectQuotes: the quotes for every GPU phase of the project
     # app.answer.BetterPlan's line: the search's best plan beats the document's own layout (choice15)
@@ -672,6 +675,8 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     result = answer.search
     if result is not None:
         warnings += [Text.of(m) for m in result.notes]
+    if answer.serving_only:  # the placeholder training plan's warnings are not the service's (serve18)
+        warnings = []
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
     project = project_info(answer.project_replanned) if answer.has_project else None
     scenario = ev.scenario
@@ -683,6 +688,7 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
         assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
         source_file=answer.document.source_file, project=project, scaling_ideal=ideal,
+        serving_only=answer.serving_only,
         better_plan=Text.of(answer.better.message) if answer.better is not None else None,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )

@@ -801,6 +801,12 @@ def _layout_text(lay, modules=None) -> str:
 
 
 
+def _subtitle(data: ReportData) -> str:
+    if getattr(data, "serving_only", False):
+        return translate("Report", "Serving plan and GPU rental requirements")
+    return translate("Report", "Training plan and GPU rental requirements")
+
+
 def _html_title(data: ReportData) -> str:
     loc = QLocale()
     date = loc.toString(data.date.astimezone().date(), QLocale.FormatType.LongFormat) if data.date else ""
@@ -809,7 +815,7 @@ def _html_title(data: ReportData) -> str:
              (translate("Report", "GPU Planner version"), data.app_version),
              (translate("Report", "Plan file"), data.source_file or "—")]
     out = [f"<h1>{_et(data.title)}</h1>",
-           f'<p class="small">{_e(translate("Report", "Training plan and GPU rental requirements"))}</p>',
+           f'<p class="small">{_e(_subtitle(data))}</p>',
            _kv_table(pairs)]
     if data.notes:
         notes = data.notes[:NOTES_MAX_CHARS]
@@ -1199,14 +1205,15 @@ def _whatif_days(what_if, unit: str) -> tuple[str, list[str]]:
     return _elapsed_header(unit), ["—" if w["calendar_days"] is None else next(nums) for w in what_if]
 
 
-def _html_project(data: ReportData, charts: dict) -> str:
+def _html_project(data: ReportData, charts: dict, number: str = "6") -> str:
     """6. The project: phases in a table, the timeline, totals by rental mode, week by week, overlap advice,
     rent vs build over the project and the what-if table of the main training phase."""
     proj = data.project
     if proj is None:
         return ""
     cur = proj.currency
-    out = [f"<h2 style='page-break-before: always'>6. {_e(translate('Report', 'Project: phases, timeline and growth'))}</h2>"]
+    brk = " style='page-break-before: always'" if number != "1" else ""  # a serving-only report leads with it
+    out = [f"<h2{brk}>{number}. {_e(translate('Report', 'Project: phases, timeline and growth'))}</h2>"]
     rows, (span_header, spans) = [], _phase_spans(proj)
     for i, ph in enumerate(proj.phases):
         what = (f"{ph.count} × {_gpu(ph.device_name)}" if ph.resource == "gpu"
@@ -1297,18 +1304,24 @@ def _cpu_or_gpu_mode(mode: str | None) -> str:
 
 
 def build_html(data: ReportData, charts: dict[str, str]) -> str:
+    if getattr(data, "serving_only", False) and data.project is not None:
+        # issue 35 r18 (serve18): a serving-only document (the Answer's ``serving_only``) leads with its service; the
+        # file's placeholder training plan (a plan file needs a training scenario) is not part of the request
+        return ("<html><head><meta charset='utf-8'/></head><body>" + _html_title(data)
+                + _html_project(data, charts, number="1") + _html_quotes(data, number="2") + "</body></html>")
     return ("<html><head><meta charset='utf-8'/></head><body>" + _html_title(data) + _html_task(data)
             + _html_plan(data) + _html_charts(data, charts) + _html_requirements(data) + _html_assumptions(data)
             + _html_project(data, charts) + _html_quotes(data) + "</body></html>")
 
 
-def _html_quotes(data: ReportData) -> str:
+def _html_quotes(data: ReportData, number: str | None = None) -> str:
     """The vendors' quotes compared for the plan (report/quotes_section.py), when the plan file holds quotes."""
     if getattr(data, "quotes", None) is None:
         return ""
     from .quotes_section import html_section
 
-    return html_section(data.quotes, number="7" if data.project is not None else "6", translate=translate,
+    number = number or ("7" if data.project is not None else "6")
+    return html_section(data.quotes, number=number, translate=translate,
                         msg=tr_text, project=getattr(data, "quotes_project", None))
 
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
 from gpuplanner.core.messages import MsgStr, error_text
-from gpuplanner.core.units import parse_count
+from gpuplanner.core.units import parse_count, shown_text
 from gpuplanner.formatting import format_compact, format_tokens
 
 from .model import ScenarioModel
@@ -43,26 +43,29 @@ def field_error(template: str, **params: Any) -> ValueError:
 
 
 def parse_int(text: str) -> int:
+    """A whole number typed or pasted in a line edit; a refusal echoes the text printable and short
+    (:func:`core.units.shown_text`: a pasted bidi override, escape or megabyte of digits stays out of the line)."""
     t = text.strip().replace(",", "").replace("_", "")
     if not t:
         raise field_error(QT_TRANSLATE_NOOP(CTX, "enter a whole number"))
     try:
         f = float(parse_count(t))
     except ValueError:
-        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a whole number"), text=text) from None
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a whole number"), text=shown_text(text)) from None
     if f != int(f):
-        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a whole number"), text=text)
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a whole number"), text=shown_text(text))
     return int(f)
 
 
 def parse_float(text: str) -> float:
+    """A number typed or pasted in a line edit; a refusal echoes the text as :func:`parse_int` does."""
     t = text.strip().replace(",", "")
     try:
         v = float(t)
     except ValueError:
-        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a number"), text=text) from None
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a number"), text=shown_text(text)) from None
     if not math.isfinite(v):
-        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a finite number"), text=text)
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a finite number"), text=shown_text(text))
     return v
 
 

@@ -55,6 +55,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
+from ..core.architecture import ARCH_LIMITS
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_line, json_reason
@@ -306,17 +307,27 @@ class PowerRow(_Rec):
     samples: int | None = Field(None, ge=0)
 
 
+#: the benchmarked shape's upper bounds: core.architecture.ARCH_LIMITS for the model's sizes (a result's shape is
+#: counted as a ModelArch, whose parameter count lists each layer: 10**9 layers hung kit-import, probe18), the
+#: context bound for the sequence; micro-batch and accumulation far beyond any run
+_SHAPE_MAX = {"hidden": ARCH_LIMITS["hidden_size"][1], "layers": ARCH_LIMITS["num_layers"][1],
+              "heads": ARCH_LIMITS["num_heads"][1], "kv_heads": ARCH_LIMITS["num_kv_heads"][1],
+              "head_dim": ARCH_LIMITS["head_dim"][1], "ffn": ARCH_LIMITS["intermediate_size"][1],
+              "vocab": ARCH_LIMITS["vocab_size"][1], "seq": ARCH_LIMITS["max_position_embeddings"][1],
+              "batch": 1 << 20}
+
+
 class KitShape(_Rec):
-    hidden: int = Field(gt=0)
-    layers: int = Field(gt=0)
-    heads: int = Field(gt=0)
-    kv_heads: int = Field(gt=0)
-    head_dim: int = Field(gt=0)
-    ffn: int = Field(gt=0)
-    vocab: int = Field(gt=0)
-    seq: int = Field(gt=0)
-    mbs: int = Field(1, gt=0)
-    accum: int = Field(1, gt=0)
+    hidden: int = Field(gt=0, le=_SHAPE_MAX["hidden"])
+    layers: int = Field(gt=0, le=_SHAPE_MAX["layers"])
+    heads: int = Field(gt=0, le=_SHAPE_MAX["heads"])
+    kv_heads: int = Field(gt=0, le=_SHAPE_MAX["kv_heads"])
+    head_dim: int = Field(gt=0, le=_SHAPE_MAX["head_dim"])
+    ffn: int = Field(gt=0, le=_SHAPE_MAX["ffn"])
+    vocab: int = Field(gt=0, le=_SHAPE_MAX["vocab"])
+    seq: int = Field(gt=0, le=_SHAPE_MAX["seq"])
+    mbs: int = Field(1, gt=0, le=_SHAPE_MAX["batch"])
+    accum: int = Field(1, gt=0, le=_SHAPE_MAX["batch"])
     gated: bool = True
     recompute: Literal["none", "selective", "full"] = "none"
     dtype: str | None = None
@@ -559,6 +570,29 @@ def kit_param_count(shape: KitShape) -> int:
     return int(count_params(arch).total)
 
 
+#: the kit writes one error line per phase that failed (a few phases, a few GPUs): past this many, the rest are
+#: counted, not listed; each line and the note shown as one printable line of at most MAX_REPORTED_TEXT characters
+#: (a forged result with 100,000 errors printed 3.9 MB, escapes included, probe18)
+MAX_REPORTED_ERRORS = 20
+MAX_REPORTED_TEXT = 300
+
+
+def _reported(a: "Analysis", result: KitResult) -> None:
+    """The result's own note and the errors the kit reported, as findings."""
+    from ..io.safe_read import one_line  # noqa: PLC0415
+
+    add = a.findings.append
+    if result.note:
+        add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"),
+                                        note=one_line(result.note, MAX_REPORTED_TEXT))))
+    for err in result.errors[:MAX_REPORTED_ERRORS]:
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}"),
+                                        err=one_line(err, MAX_REPORTED_TEXT))))
+    if len(result.errors) > MAX_REPORTED_ERRORS:
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported {n} more errors (not listed)"),
+                                        n=len(result.errors) - MAX_REPORTED_ERRORS)))
+
+
 def _model_token(name: str) -> str | None:
     """The model designation in a catalog name ('NVIDIA H100 SXM5 80GB' → 'H100')."""
     for tok in re.findall(r"[A-Za-z0-9]+", name):
@@ -604,10 +638,7 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "Measured on the CPU (gloo, tiny sizes): this checks the kit, not the server; the figures "
             "mean nothing for the plan."))))
-    if result.note:
-        add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"), note=result.note)))
-    for err in result.errors:
-        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}"), err=err)))
+    _reported(a, result)
     _check_gpus(a, result, scenario, gpu)
     _check_matmul(a, result, gpu)
     _check_allreduce(a, result, scenario, gpu)

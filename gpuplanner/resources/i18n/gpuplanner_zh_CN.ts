@@ -56,6 +56,10 @@
         <translation>主机内存：每台服务器 {have:,.0f} GiB，足够此方案 CPU 卸载所需的 {need:,.0f} GiB。</translation>
     </message>
     <message>
+        <source>The kit reported {n} more errors (not listed)</source>
+        <translation>测试套件另报告了 {n} 个错误（未列出）</translation>
+    </message>
+    <message>
         <source>The server reports {names}, but the plan is for {gpu}.</source>
         <translation>服务器报告的是 {names}，但方案针对的是 {gpu}。</translation>
     </message>
@@ -840,6 +844,14 @@
         <translation>方案</translation>
     </message>
     <message>
+        <source>This file asks for a service, not a training run:</source>
+        <translation>此文件要的是推理服务，不是训练：</translation>
+    </message>
+    <message>
+        <source>Below: the plans for the file&apos;s training scenario, a placeholder every plan file holds; it is not part of this request.</source>
+        <translation>下面是此文件训练场景的方案：每个方案文件都带有这样一个占位场景，它不属于本次需求。</translation>
+    </message>
+    <message>
         <source>frameworks searched: {names}</source>
         <translation>搜索的框架：{names}</translation>
     </message>
@@ -1513,6 +1525,10 @@
     <message>
         <source>For this job alone ({days}) renting costs {rent}; buying and running {servers} for it costs {build}.</source>
         <translation>仅这一个任务（{days}）：租用需 {rent}；为它购买并运行 {servers}需 {build}。</translation>
+    </message>
+    <message>
+        <source>Over {span} ({work}) renting costs {rent}; buying and running {servers} costs {build}.</source>
+        <translation>{span}内（{work}）租用需 {rent}；购买并运行 {servers}需 {build}。</translation>
     </message>
     <message>
         <source>Over {span} ({jobs} job(s) like this) renting costs {rent}; buying and running {servers} costs {build}.</source>
@@ -5471,6 +5487,10 @@
         <translation>不是普通文件（设备、管道或套接字）；请给出文件名</translation>
     </message>
     <message>
+        <source>a file name cannot hold a NUL byte</source>
+        <translation>文件名不能包含 NUL 字节</translation>
+    </message>
+    <message>
         <source>permission denied; the folder may be read-only</source>
         <translation>权限不足；该文件夹可能是只读的</translation>
     </message>
@@ -6310,6 +6330,14 @@
         <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周只使用 {gpu} {h:.0f} 小时，低于约 40 小时/周的规则：两者都按卡时租用。</translation>
     </message>
     <message>
+        <source>the project&apos;s {n} phases on this GPU type: {names}</source>
+        <translation>本项目在这种 GPU 上的 {n} 个阶段：{names}</translation>
+    </message>
+    <message>
+        <source>serving {hours} hours a week for {weeks} weeks</source>
+        <translation>每周服务 {hours} 小时，共 {weeks} 周</translation>
+    </message>
+    <message>
         <source>Some phases have no price: the project total is unknown until you enter quotes for them.</source>
         <translation>部分阶段没有价格：输入其报价之前，项目总价未知。</translation>
     </message>
@@ -6372,6 +6400,10 @@
     <message>
         <source>offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each</source>
         <translation>离线目标每秒 {docs} 篇文档（每秒输出 {tps} 个 token）：{r} 个副本，每个副本每秒 {per} 个 token</translation>
+    </message>
+    <message>
+        <source>offline target {docs} documents/s ({tps} output tokens/s): {r} replica(s) at {per} tokens/s each, {far} tokens/s in all at the far end of the serving validation band (9 in 10 of {rows} published runs were at most {slow} slower than modelled): {spare} to spare</source>
+        <translation>离线目标每秒 {docs} 篇文档（每秒输出 {tps} 个 token）：{r} 个副本，每个副本每秒 {per} 个 token；按推理服务验证区间的不利端计算合计每秒 {far} 个 token（{rows} 次公开测试中十分之九比模型预测慢不超过 {slow}）：余量 {spare}</translation>
     </message>
     <message>
         <source>each new prompt&apos;s prefill stalls every running user: 95% of tokens within {itl} ms is {gaps} times the {gap} ms gap the target allows. {engine} {flags} bounds the stall: 95% within {itl2} ms, 95% of first tokens within {ttft2} ms ({source})</source>
@@ -8331,6 +8363,10 @@
         <translation>最快</translation>
     </message>
     <message>
+        <source>Serving plan and GPU rental requirements</source>
+        <translation>推理服务方案与 GPU 租用需求</translation>
+    </message>
+    <message>
         <source>best value</source>
         <translation>性价比最高</translation>
     </message>
@@ -10167,6 +10203,10 @@
         <translation>归一化层和嵌入层保持 16 位（fms-acceleration 的加载器）</translation>
     </message>
     <message>
+        <source>key/value cache built while training (old llama-recipes)</source>
+        <translation>训练时构建键值缓存（旧版 llama-recipes）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -10293,6 +10333,14 @@
     <message>
         <source>The training loop still holds the fp32 logits while the backward pass runs (prime-rl&apos;s SFT trainer before March 2026 deleted its own name for them but kept them in the model&apos;s output): 4 more bytes a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free them first. Unchunked loss only</source>
         <translation>反向传播运行时，训练循环仍持有 fp32 逻辑值（2026 年 3 月之前 prime-rl 的监督微调训练器删除了自己对它们的引用，但模型输出中仍保留着）：损失处每个逻辑值多占 4 字节（占用更多显存）。关闭（默认）：Hugging Face 的训练器和 torchtitan 会先释放它们。仅适用于不分块的损失</translation>
+    </message>
+    <message>
+        <source>Key/value cache in training</source>
+        <translation>训练时的键值缓存</translation>
+    </message>
+    <message>
+        <source>The model&apos;s forward pass builds and returns its key/value cache while training, as Transformers does by default when the loop checkpoints the layers itself (llama-recipes before September 2023): each checkpointed layer&apos;s keys and values stay in memory until the loss, and through the backward pass when the loop also holds the logits (more memory). Off (default): the Hugging Face Trainer&apos;s gradient checkpointing turns the cache off. Hugging Face models only</source>
+        <translation>训练时模型的前向传播构建并返回键值缓存：训练循环自行对各层做检查点时，Transformers 默认如此（2023 年 9 月之前的 llama-recipes）。每个做检查点的层的键和值一直留在显存中直到计算损失；若训练循环还持有逻辑值，则一直保留到反向传播结束（占用更多显存）。关闭（默认）：Hugging Face 训练器的梯度检查点会关闭该缓存。仅适用于 Hugging Face 模型</translation>
     </message>
     <message>
         <source>Checkpoint early stop</source>

@@ -28,7 +28,7 @@ OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "ov
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
             "fsdp_root_embedding", "legacy_bnb_4bit", "bnb_fp16_storage", "fsdp_lora_mixed_units",
-            "fsdp2_fp32_upcast", "mixed_precision_off", "logits_held", "qlora_no_upcast")
+            "fsdp2_fp32_upcast", "mixed_precision_off", "logits_held", "qlora_no_upcast", "use_cache")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -170,6 +170,10 @@ class TrainingAdvanced(QObject):
         # set box stays in sight, so the user sees the refusal and can clear it
         self.box.layout().setRowVisible(self.fields["logits_held"].box,
                                         t.logits_held or frameworks.logits_held_unpriced(t) is None)
+        # the key/value cache built in training: Hugging Face modelling code (core/memory.returned_kv_cache_bytes),
+        # not Megatron-Core's own models; a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["use_cache"].box,
+                                        t.use_cache or engine_of(t.framework) != "megatron")
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -228,6 +232,7 @@ class TrainingAdvanced(QObject):
         f["mixed_precision_off"].setText(self.tr("no bf16 or fp16 flag: adapters run in fp32"))
         f["logits_held"].setText(self.tr("fp32 logits kept until the backward pass ends (prime-rl before March 2026)"))
         f["qlora_no_upcast"].setText(self.tr("norms and embeddings kept in 16 bits (fms-acceleration's loader)"))
+        f["use_cache"].setText(self.tr("key/value cache built while training (old llama-recipes)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         f["lora_a2a"].setText(self.tr("all-to-all for the row-parallel adapters' output"))
@@ -367,6 +372,12 @@ class TrainingAdvanced(QObject):
                 "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
                 "a logit at the loss (more memory). Off (default): the Hugging Face Trainer and torchtitan free "
                 "them first. Unchunked loss only")),
+            "use_cache": (self.tr("Key/value cache in training"), self.tr(
+                "The model's forward pass builds and returns its key/value cache while training, as Transformers "
+                "does by default when the loop checkpoints the layers itself (llama-recipes before September 2023): "
+                "each checkpointed layer's keys and values stay in memory until the loss, and through the backward "
+                "pass when the loop also holds the logits (more memory). Off (default): the Hugging Face Trainer's "
+                "gradient checkpointing turns the cache off. Hugging Face models only")),
         }
 
     def _checkpoint_texts(self) -> dict[str, tuple[str, str]]:
