@@ -70,3 +70,19 @@ def test_qlora_no_upcast_refused_on_axolotl_and_search_stays_on_the_casting_tool
         _qlora("axolotl", qlora_no_upcast=True)
     fws, _ = searched_frameworks(_qlora("trl", qlora_no_upcast=True))
     assert fws and set(fws) <= {"hf", "trl"}
+
+
+@pytest.mark.parametrize("fw", ["megatron", "megatron-swift", "nanotron"])
+def test_use_cache_refused_where_no_hf_model_runs(fw):
+    """memoos18's training.use_cache is priced on Hugging Face modelling code only (memory's ``hf_style``); the
+    search kept to those engines and the Training page hid the row on Megatron, but a scenario that set it on a
+    Megatron tool was accepted and the field ignored. Now refused in one line, as logits_held is."""
+    sc = {"model": {"preset": "llama-3.1-8b"},
+          "training": {"framework": fw, "method": "full", "seq_len": 2048, "micro_batch_size": 1,
+                       "global_batch_size": 8, "use_cache": True},
+          "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
+    with pytest.raises(ScenarioError, match="use_cache"):
+        scenario_from_dict(sc)
+    for ok in ("hf", "trl", "fsdp", "deepspeed"):
+        assert frameworks.use_cache_applies(ok)
+        assert scenario_from_dict({**sc, "training": {**sc["training"], "framework": ok}}).training.use_cache

@@ -447,6 +447,18 @@ def logits_held_unpriced(t) -> str | None:
 KBIT_PREP_TOOLS = ("hf", "trl")
 
 
+#: The engines whose plans run Hugging Face modelling code (memory.memory_arrays' ``hf_style``), the only ones where
+#: ``training.use_cache`` (transformers' key/value cache returned while training, memory.returned_kv_cache_bytes)
+#: exists; Megatron-Core builds its own model. The one rule the scenario's check, the search and the Training page
+#: read (issue 35 round 18, review18: the field was ignored, not refused, on the Megatron tools).
+USE_CACHE_ENGINES = ("hf", "fsdp", "deepspeed")
+
+
+def use_cache_applies(framework: str) -> bool:
+    """Whether ``training.use_cache`` is priced on ``framework`` (:data:`USE_CACHE_ENGINES`)."""
+    return engine_of(framework) in USE_CACHE_ENGINES
+
+
 def kbit_upcast_applies(framework: str, method: str, qlora_no_upcast: bool = False) -> bool:
     """Whether a QLoRA base is prepared by PEFT's ``prepare_model_for_kbit_training``, which casts every parameter
     that is not 4-bit (norms, embeddings, output layer) to fp32 (peft ``utils/other.py``: "cast all non INT8

@@ -9455,6 +9455,10 @@
         <translation>num_gpus 必须能被 tp·pp 和节点数整除</translation>
     </message>
     <message>
+        <source>training.use_cache needs a framework that runs Hugging Face modelling code (hf, deepspeed, fsdp and the tools on them); {framework} builds its own model</source>
+        <translation>training.use_cache 需要运行 Hugging Face 建模代码的框架（hf、deepspeed、fsdp 及基于它们的工具）；{framework} 自己构建模型</translation>
+    </message>
+    <message>
         <source>training.dora needs method lora or qlora</source>
         <translation>training.dora 需要 method 为 lora 或 qlora</translation>
     </message>

@@ -173,7 +173,7 @@ class TrainingAdvanced(QObject):
         # the key/value cache built in training: Hugging Face modelling code (core/memory.returned_kv_cache_bytes),
         # not Megatron-Core's own models; a set box stays in sight
         self.box.layout().setRowVisible(self.fields["use_cache"].box,
-                                        t.use_cache or engine_of(t.framework) != "megatron")
+                                        t.use_cache or frameworks.use_cache_applies(t.framework))
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
