@@ -1,5 +1,5 @@
 """``training.qlora_no_upcast`` (issue 35 round 18, ftoos18): QLoRA on a tool whose loader calls PEFT's
-``prepare_model_for_kbit_training`` (hf, trl, axolotl) run without its fp32 cast of the non-4-bit parameters, as
+``prepare_model_for_kbit_training`` and keeps its casts (hf, trl; Axolotl casts back by itself, review18) run without its fp32 cast of the non-4-bit parameters, as
 fms-acceleration's accelerated-peft bitsandbytes plugin does (``framework_plugin_bnb.py`` @8af8fa7, its own
 ``_prepare_model_for_kbit_training``). The switch removes exactly the model's ``kbit_fp32`` terms (the same model as a
 tool without the cast), is refused where it means nothing, is off by default, and brings fms-acceleration's published
@@ -46,7 +46,7 @@ def test_switch_equals_the_model_without_the_cast(monkeypatch):
     t_on, m_on = time_estimate(on).step_time_s, memory_breakdown(on).metric("allocated")
     off = resolve(_scenario())
     t_off, m_off = time_estimate(off).step_time_s, memory_breakdown(off).metric("allocated")
-    monkeypatch.setattr(frameworks, "KBIT_PREP_TOOLS", ("hf", "axolotl"))  # trl without the cast
+    monkeypatch.setattr(frameworks, "KBIT_PREP_TOOLS", ("hf",))  # trl without the cast
     bare = resolve(_scenario())
     assert time_estimate(bare).step_time_s == pytest.approx(t_on, rel=1e-12)
     assert memory_breakdown(bare).metric("allocated") == pytest.approx(m_on, rel=1e-12)
@@ -55,13 +55,14 @@ def test_switch_equals_the_model_without_the_cast(monkeypatch):
 
 
 @pytest.mark.parametrize("training", [{"method": "lora", "master_weights": True},
-                                      {"framework": "llamafactory"}, {"framework": "unsloth"}])
+                                      {"framework": "llamafactory"}, {"framework": "unsloth"},
+                                      {"framework": "axolotl"}])
 def test_refused_where_nothing_casts(training):
     with pytest.raises(ScenarioError, match="qlora_no_upcast"):
         _scenario(qlora_no_upcast=True, **training)
 
 
-@pytest.mark.parametrize("fw", ["hf", "trl", "axolotl"])
+@pytest.mark.parametrize("fw", ["hf", "trl"])
 def test_allowed_on_the_casting_tools(fw):
     assert _scenario(framework=fw, qlora_no_upcast=True).training.qlora_no_upcast is True
 

@@ -435,11 +435,28 @@ def logits_held_unpriced(t) -> str | None:
     return None
 
 
-#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR): a plain
-#: HF Trainer script following PEFT's quantization guide, TRL (``prepare_peft_model``, 2023-09 to 2025) and Axolotl
-#: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
-#: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
-KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
+#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR) and keeps
+#: its fp32 casts: a plain HF Trainer script following PEFT's quantization guide and TRL (``prepare_peft_model``,
+#: 2023-09 to 2025). LLaMA-Factory keeps its norms in the compute dtype (``upcast_layernorm`` defaults to False);
+#: Unsloth has its own kernels. Axolotl calls it but casts back: its loader then converts every module named ``norm``
+#: and the embedding / LM head to ``cfg.torch_dtype`` ("LlamaRMSNorm layers are in fp32 after kbit_training ... so we
+#: need to convert them back to fp16/bf16", axolotl-ai-cloud/axolotl ``src/axolotl/loaders/model.py``
+#: ``_configure_embedding_dtypes`` at ae7395e9, ``should_convert`` true for every LoRA/QLoRA adapter outside
+#: FSDP-QLoRA, where it skips the preparation itself; its earlier single-function loaders end with the same
+#: conversion), so its QLoRA runs in 16 bits (issue 35 round 18, review18).
+KBIT_PREP_TOOLS = ("hf", "trl")
+
+
+#: The engines whose plans run Hugging Face modelling code (memory.memory_arrays' ``hf_style``), the only ones where
+#: ``training.use_cache`` (transformers' key/value cache returned while training, memory.returned_kv_cache_bytes)
+#: exists; Megatron-Core builds its own model. The one rule the scenario's check, the search and the Training page
+#: read (issue 35 round 18, review18: the field was ignored, not refused, on the Megatron tools).
+USE_CACHE_ENGINES = ("hf", "fsdp", "deepspeed")
+
+
+def use_cache_applies(framework: str) -> bool:
+    """Whether ``training.use_cache`` is priced on ``framework`` (:data:`USE_CACHE_ENGINES`)."""
+    return engine_of(framework) in USE_CACHE_ENGINES
 
 
 def kbit_upcast_applies(framework: str, method: str, qlora_no_upcast: bool = False) -> bool:
@@ -450,7 +467,7 @@ def kbit_upcast_applies(framework: str, method: str, qlora_no_upcast: bool = Fal
     plugin (``plugins/accelerated-peft/src/fms_acceleration_peft/framework_plugin_bnb.py`` @8af8fa7: its own
     ``_prepare_model_for_kbit_training``, "in the original version, all non-INT8 params (e.g., fp16, bf16) are
     upcast to full precision ... the activations will then be constantly downcasted, resulting in greatly reduced
-    throughput"), Axolotl's ``skip_prepare_model_for_kbit_training`` (issue 35 round 18, ftoos18)."""
+    throughput"), used through fms-hf-tuning's HF Trainer / TRL (issue 35 round 18, ftoos18)."""
     return method == "qlora" and framework in KBIT_PREP_TOOLS and not qlora_no_upcast
 
 

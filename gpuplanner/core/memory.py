@@ -108,7 +108,7 @@ DORA_SAVED_BYTES_FP32, DORA_SAVED_BYTES_16 = 6.0, 4.0
 DORA_TRANSIENT_BYTES_FP32, DORA_TRANSIENT_BYTES_16 = 16.0, 6.0
 #: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``peft/utils/other.py``: "cast all non INT8
 #: parameters to fp32" — every 16-bit parameter that is not a ``Params4bit``), which the HF Trainer recipes, TRL's
-#: ``prepare_peft_model`` and Axolotl's loader call (``timing.KBIT_PREP_TOOLS``; LLaMA-Factory and Unsloth do not):
+#: ``prepare_peft_model`` call (``frameworks.KBIT_PREP_TOOLS``; LLaMA-Factory and Unsloth do not, Axolotl casts back):
 #:
 #: * the embedding, the LM head (transformers keeps the output layer unquantised: ``get_keys_to_not_convert``) and the
 #:   norms are held in fp32: 4 bytes per parameter instead of 2 (:data:`KBIT_FP32_PARAM_BYTES`);

@@ -20,7 +20,7 @@ from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED, FUSED_CE_DEFAULT, RL_OFFLOAD_MODEL_TOOLS, engine_of
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, fsdp2_upcast_allowed, fsdp_sharded_gradients, lora_layer_applies
 from .frameworks import fsdp_lora_units_apply, mixed_precision_off_allowed, own_lora_layers, tool_default_recompute
-from .frameworks import qlora_no_upcast_allowed
+from .frameworks import qlora_no_upcast_allowed, use_cache_applies
 from .frameworks import logits_held_unpriced, objective_default_beta
 from .units import parse_count
 
@@ -406,12 +406,12 @@ class TrainingSection(_Section):
                            "adapted linear casts its input to fp32 (core/flops.LORA_AUTOCAST_IN). False (default): "
                            "--bf16/--fp16")
     qlora_no_upcast: bool = Field(
-        False, description="method qlora on a tool whose loader calls PEFT's prepare_model_for_kbit_training (hf, "
-                           "trl, axolotl), run without its fp32 cast of the parameters that are not 4-bit (norms, "
-                           "embeddings, output layer): fms-acceleration's accelerated-peft bitsandbytes plugin (its own "
-                           "_prepare_model_for_kbit_training), Axolotl's skip_prepare_model_for_kbit_training. The "
-                           "norms, residual stream and adapters' inputs stay in the 16-bit compute dtype "
-                           "(frameworks.kbit_upcast_applies). False (default): the tool's own preparation")
+        False, description="method qlora on a tool whose loader calls PEFT's prepare_model_for_kbit_training and "
+                           "keeps its casts (hf, trl), run without its fp32 cast of the parameters that are not 4-bit "
+                           "(norms, embeddings, output layer): fms-acceleration's accelerated-peft bitsandbytes plugin "
+                           "(its own _prepare_model_for_kbit_training). The norms, residual stream and adapters' "
+                           "inputs stay in the 16-bit compute dtype (frameworks.kbit_upcast_applies; Axolotl casts "
+                           "them back by itself). False (default): the tool's own preparation")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -979,6 +979,15 @@ def _check_logits_held(t) -> None:
         raise ValueError(MsgStr.make(CTX, why, framework=t.framework, objective=t.objective))
 
 
+def _check_use_cache(t) -> None:
+    """``training.use_cache`` on a tool that does not run Hugging Face modelling code (frameworks.use_cache_applies):
+    refused in one line, not ignored (issue 35 round 18, review18)."""
+    if t.use_cache and not use_cache_applies(t.framework):
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.use_cache needs a framework that runs Hugging Face modelling code (hf, deepspeed, fsdp "
+                 "and the tools on them); {framework} builds its own model"), framework=t.framework))
+
+
 def _check_dora(t) -> None:
     """``training.dora`` needs LoRA or QLoRA on a tool that runs PEFT."""
     if t.dora and t.method not in ("lora", "qlora"):
@@ -1197,7 +1206,7 @@ def _check_fsdp_no_sync(t, p) -> None:
     if t.qlora_no_upcast and not qlora_no_upcast_allowed(t.framework, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.qlora_no_upcast needs method qlora on a tool whose loader casts the non-4-bit parameters to "
-                 "fp32 (framework hf, trl or axolotl)")))
+                 "fp32 (framework hf or trl)")))
     if t.fsdp2_fp32_upcast and not fsdp2_upcast_allowed(t.framework, t.fsdp_version, p.zero, t.method):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, "
@@ -1264,6 +1273,7 @@ class Scenario(_Section):
         _check_fsdp_no_sync(t, p)
         _check_dora(t)
         _check_logits_held(t)
+        _check_use_cache(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

@@ -61,7 +61,7 @@ from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .frameworks import RL_HYBRID_ENGINE_TOOLS, RL_OFFLOAD_MODEL_TOOLS, interleaves, no_vpp_words, own_lora_layers
 from .frameworks import fsdp2_upcast_applies, logits_held_unpriced, optimizer_offload_refused, qlora_no_upcast_allowed
-from .frameworks import rl_engine_unrun
+from .frameworks import rl_engine_unrun, use_cache_applies
 from .memory import GIB, RECOMPUTE_CODES, expert_tp_of, memory_arrays, rl_model_offloaded
 from .intake import OFFLOAD_BUFFER_FACTOR, host_ram_line, offloaded_states
 from .recompute import POLICIES as RECOMPUTE_POLICIES, label_msg as recompute_label_msg
@@ -1805,7 +1805,7 @@ def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[t
     if getattr(s.training, "use_cache", False):
         # the key/value cache a Hugging Face model returns while training (memory.returned_kv_cache_bytes): the
         # engines that run Hugging Face modelling code only, so the user's choice is priced on every candidate
-        fws = tuple(f for f in fws if engine_of(f) in ("hf", "fsdp", "deepspeed")) or fws
+        fws = tuple(f for f in fws if use_cache_applies(f)) or fws
     if getattr(s.training, "lora_layer", "peft") != "peft":
         # NeMo AutoModel's LoRA linears patch Hugging Face models (frameworks.lora_layer_applies, the rule
         # scenario._check_lora_layer refuses the others by): the stacks that run them, after the MoE tools are added

@@ -4382,7 +4382,12 @@ def moe_wgrad_terms(m: ModelFacts, framework: str, method: str, lora_experts: bo
 #: A judgement from counting the ops' operands, as :data:`MOE_BIAS_ELEMS_PER_COPY`. Llama 4
 #: (``score_before_experts=True``) scales before the experts in fp32 instead of the fp32 bmm: not counted apart.
 #: torchtitan's 2026 token dispatcher (``models/common/token_dispatcher.py``, after fe80b63cf removed the padding,
-#: 2026-04-02) is another count, not modelled. (forward, backward)
+#: 2026-04-02) is another count, not modelled. The ``fsdp`` row's LoRA/QLoRA plans run torchtune
+#: (frameworks.PEFT_NAMES), whose MoE was ported from this one (pytorch/torchtune bd2a0fc7c, its last tree,
+#: ``torchtune/modules/moe/moe.py`` ``MoE.forward``: the gather, the score product, under ``use_grouped_mm`` the same
+#: ``torch.vstack`` and padded gather, and a ``scatter_add`` back, all eager, with an int64 index tensor of width ``h``
+#: built, padded and gathered beside the copies): the count stands there too, as a floor (issue 35 round 18,
+#: review18: not narrowed to torchtitan's plans). (forward, backward)
 TITAN_MOE_ELEMS_PER_COPY = (16.0, 21.0)
 
 

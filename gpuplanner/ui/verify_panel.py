@@ -28,6 +28,7 @@ from gpuplanner.core.units import nodes as units_nodes
 from gpuplanner.core import checklist as ck
 from .text import error_message, tr_msg
 from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
+from gpuplanner.verify.acceptance import host_ram_need_gib
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.verify.topology import MAX_TOPO_CHARS, Topology, class_rank, diagnose, parse_topo
@@ -57,6 +58,11 @@ def link_colour(cls: str | None) -> str:
     if class_rank(cls) == 0:
         return LINK_COLOURS["NV"]
     return LINK_COLOURS.get(cls, LINK_COLOURS[None])
+
+
+#: the Verify page's checklist rows: every item, and the host RAM item that shows only for a plan with CPU offload
+#: (core.checklist.items_for_plan; issue 35 round 18, review18: the printed plan listed it, the page did not)
+_CHECK_ITEMS = ck.ITEMS + (ck.HOST_RAM_ITEM,)
 
 
 class PasteEdit(QPlainTextEdit):
@@ -99,6 +105,7 @@ class VerifyPanel(QWidget):
         self._analysis: Analysis | None = None
         self._state = ck.ChecklistState()
         self._domestic = False
+        self._host_ram = False  # the plan keeps states in CPU memory (set_scenario)
         self._check_rows: dict[str, tuple[QCheckBox, QLabel, QLineEdit]] = {}
 
         root = QVBoxLayout(self)
@@ -324,7 +331,7 @@ class VerifyPanel(QWidget):
             "Measured scaling appears here: export the test script, run it on the rented server and import the "
             "result file it writes."))
         self.check_box.setTitle(self.tr("Vendor checklist"))
-        for it in ck.ITEMS:
+        for it in _CHECK_ITEMS:
             box, why, notes = self._check_rows[it.id]
             box.setText(_tr_core(ck.CTX, it.title))
             why.setText(_tr_core(ck.CTX, it.why))
@@ -353,6 +360,9 @@ class VerifyPanel(QWidget):
             except PlannerError:
                 domestic = False
         self._domestic = domestic
+        # the host RAM item where the plan's CPU offload keeps states in CPU memory (checklist.items_for_plan, as the
+        # printed plan's checklist; the core's figure, verify.acceptance.host_ram_need_gib)
+        self._host_ram = scenario is not None and bool(host_ram_need_gib(scenario, base_dir))
         self._apply_domestic_visibility()
         if scenario is not None:
             nodes = units_nodes(scenario.hardware.num_gpus, scenario.hardware.gpus_per_node)
@@ -749,7 +759,7 @@ class VerifyPanel(QWidget):
         g = self.check_grid
         g.addWidget(self.check_progress, 0, 0, 1, 2)
         row = 1
-        for it in ck.ITEMS:
+        for it in _CHECK_ITEMS:
             box = QCheckBox()
             box.toggled.connect(lambda on, iid=it.id: self._on_check(iid, on))
             why = QLabel()
@@ -771,10 +781,12 @@ class VerifyPanel(QWidget):
             if it.domestic_only and it.id in self._check_rows:
                 for w in self._check_rows[it.id]:
                     w.setVisible(self._domestic)
+        for w in self._check_rows.get(ck.HOST_RAM_ITEM.id, ()):
+            w.setVisible(self._host_ram)
         self._update_progress()
 
     def _applicable(self):
-        return ck.items(domestic=self._domestic)
+        return ck.items(domestic=self._domestic) + ([ck.HOST_RAM_ITEM] if self._host_ram else [])
 
     def _update_progress(self) -> None:
         done, total = self._state.progress(self._applicable())

@@ -9463,6 +9463,10 @@
         <translation>num_gpus 必须能被 tp·pp 和节点数整除</translation>
     </message>
     <message>
+        <source>training.use_cache needs a framework that runs Hugging Face modelling code (hf, deepspeed, fsdp and the tools on them); {framework} builds its own model</source>
+        <translation>training.use_cache 需要运行 Hugging Face 建模代码的框架（hf、deepspeed、fsdp 及基于它们的工具）；{framework} 自己构建模型</translation>
+    </message>
+    <message>
         <source>training.dora needs method lora or qlora</source>
         <translation>training.dora 需要 method 为 lora 或 qlora</translation>
     </message>
@@ -9525,10 +9529,6 @@
     <message>
         <source>GPT-NeoX has no FP8 recipe (no Transformer Engine); use precision bf16 or fp16</source>
         <translation>GPT-NeoX 没有 FP8 方案（没有 Transformer Engine）；请使用 bf16 或 fp16 精度</translation>
-    </message>
-    <message>
-        <source>training.qlora_no_upcast needs method qlora on a tool whose loader casts the non-4-bit parameters to fp32 (framework hf, trl or axolotl)</source>
-        <translation>training.qlora_no_upcast 需要 qlora 方法，且所用工具的加载器会把非 4 位参数转为 fp32（框架为 hf、trl 或 axolotl）</translation>
     </message>
     <message>
         <source>training.fsdp2_fp32_upcast needs method lora on FSDP2 (framework fsdp, fsdp_version 2, parallel.zero 3)</source>
@@ -9597,6 +9597,10 @@
     <message>
         <source>training.mixed_precision_off needs method lora on the Hugging Face stack without DeepSpeed (parallel.zero 0, or Accelerate&apos;s FSDP1: fsdp_version 1 with parallel.zero 2 or 3)</source>
         <translation>training.mixed_precision_off 需要在不使用 DeepSpeed 的 Hugging Face 技术栈上使用 lora 方法（parallel.zero 0，或 Accelerate 的 FSDP1：fsdp_version 1 且 parallel.zero 2 或 3）</translation>
+    </message>
+    <message>
+        <source>training.qlora_no_upcast needs method qlora on a tool whose loader casts the non-4-bit parameters to fp32 (framework hf or trl)</source>
+        <translation>training.qlora_no_upcast 需要 qlora 方法，且所用工具的加载器会把非 4 位参数转为 fp32（框架为 hf 或 trl）</translation>
     </message>
     <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
@@ -10335,10 +10339,6 @@
         <translation>QLoRA 不做 fp32 上转</translation>
     </message>
     <message>
-        <source>The QLoRA loader skips PEFT&apos;s preparation step that casts the weights that are not 4-bit (norms, embeddings, output layer) to fp32: fms-acceleration&apos;s bitsandbytes plugin, or Axolotl with its option to skip that step. The layers then keep their inputs in 16 bits (faster, less memory). Off (default): the Hugging Face Trainer, TRL and Axolotl cast them. QLoRA on those tools only</source>
-        <translation>QLoRA 加载器跳过 PEFT 的准备步骤（该步骤把非 4 位的权重——归一化层、嵌入层、输出层——转为 fp32）：fms-acceleration 的 bitsandbytes 插件，或开启了跳过该步骤选项的 Axolotl。各层的输入因此保持 16 位（更快，占用显存更少）。关闭（默认）：Hugging Face Trainer、TRL 和 Axolotl 会做这一转换。仅适用于这些工具上的 QLoRA</translation>
-    </message>
-    <message>
         <source>Logits held through backward</source>
         <translation>反向传播期间保留逻辑值</translation>
     </message>
@@ -10485,6 +10485,10 @@
     <message>
         <source>PEFT LoraConfig lora_dropout. Empty: the framework&apos;s own default (0.0, no dropout layer; ms-swift and Megatron-SWIFT: 0.05), for the search&apos;s other frameworks too. Above 0 each adapted linear layer runs a dropout pass on its input (slower steps) and keeps its own dropped copy of that input for the backward pass (more memory); from 0 to below 1</source>
         <translation>PEFT LoraConfig lora_dropout。留空：取所用框架自身的默认值（0.0，没有 dropout 层；ms-swift 和 Megatron-SWIFT：0.05），方案搜索中的其他框架也各取其默认值。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢），并为反向传播保留自己那份经过 dropout 的输入副本（占用更多显存）；取值从 0 到小于 1</translation>
+    </message>
+    <message>
+        <source>The QLoRA loader skips PEFT&apos;s preparation step that casts the weights that are not 4-bit (norms, embeddings, output layer) to fp32, as fms-acceleration&apos;s bitsandbytes plugin does. The layers then keep their inputs in 16 bits (faster, less memory). Off (default): the Hugging Face Trainer and TRL cast them. QLoRA on those tools only (Axolotl casts them back to 16 bits by itself)</source>
+        <translation>QLoRA 加载器跳过 PEFT 的准备步骤（该步骤把非 4 位的权重——归一化层、嵌入层、输出层——转为 fp32），fms-acceleration 的 bitsandbytes 插件即是如此。各层的输入因此保持 16 位（更快，占用显存更少）。关闭（默认）：Hugging Face Trainer 和 TRL 会做这一转换。仅适用于这些工具上的 QLoRA（Axolotl 自己会把它们转回 16 位）</translation>
     </message>
     <message>
         <source>Non-reentrant torch.utils.checkpoint stops the recompute once the backward&apos;s tensors are re-made, so each layer&apos;s last matmul (the MLP&apos;s output projection) is not run again: about a third of the MLP&apos;s recompute. Framework default: off for torchtitan (PyTorch FSDP2, full training: off since August 2025), on elsewhere (PyTorch 2.1 and later). Turn it on for torchtitan runs before September 2025, off for PyTorch 1.13 and 2.0. No effect under torch.compile (the compiler never re-runs that matmul) or with a reentrant checkpoint, Megatron, DeepSpeed or Unsloth</source>

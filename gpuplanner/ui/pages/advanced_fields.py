@@ -173,7 +173,7 @@ class TrainingAdvanced(QObject):
         # the key/value cache built in training: Hugging Face modelling code (core/memory.returned_kv_cache_bytes),
         # not Megatron-Core's own models; a set box stays in sight
         self.box.layout().setRowVisible(self.fields["use_cache"].box,
-                                        t.use_cache or engine_of(t.framework) != "megatron")
+                                        t.use_cache or frameworks.use_cache_applies(t.framework))
         # the HF Trainer's torch_empty_cache_steps: the tools on the Trainer (core/scenario.py refuses it elsewhere)
         self.box.layout().setRowVisible(self.fields["empty_cache_steps"].box, t.empty_cache_steps is not None
                                         or engine_of(t.framework) in EMPTY_CACHE_ENGINES)
@@ -364,9 +364,9 @@ class TrainingAdvanced(QObject):
                 "without DeepSpeed only")),
             "qlora_no_upcast": (self.tr("QLoRA without fp32 upcast"), self.tr(
                 "The QLoRA loader skips PEFT's preparation step that casts the weights that are not 4-bit (norms, "
-                "embeddings, output layer) to fp32: fms-acceleration's bitsandbytes plugin, or Axolotl with its "
-                "option to skip that step. The layers then keep their inputs in 16 bits (faster, less memory). "
-                "Off (default): the Hugging Face Trainer, TRL and Axolotl cast them. QLoRA on those tools only")),
+                "embeddings, output layer) to fp32, as fms-acceleration's bitsandbytes plugin does. The layers then "
+                "keep their inputs in 16 bits (faster, less memory). Off (default): the Hugging Face Trainer and TRL "
+                "cast them. QLoRA on those tools only (Axolotl casts them back to 16 bits by itself)")),
             "logits_held": (self.tr("Logits held through backward"), self.tr(
                 "The training loop still holds the fp32 logits while the backward pass runs (prime-rl's SFT trainer "
                 "before March 2026 deleted its own name for them but kept them in the model's output): 4 more bytes "
