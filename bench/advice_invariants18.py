@@ -254,7 +254,8 @@ def _exempt_mfu(ev) -> bool:
 def check_plan(ev, rank: int, top: list, relaxed: tuple = (), pens: tuple = ()) -> list[tuple[str, str]]:
     """The invariants one plan (``rank`` 0 = #1) of a top-5 list ``top`` (Evaluations) must hold; ``relaxed``: the
     rules the search dropped because no plan passed them (SearchResult.rules_relaxed: said in its note, and each
-    plan's verdict says it fails them); ``pens``: the top plans' ranking penalties (search.Plan.penalty), so that a
+    plan's verdict says it fails them); ``pens``: the top plans' ranking penalties (search.Plan.penalty; without the
+    risk bit when no plan meets the request, :func:`ranked_penalties`), so that a
     tight #1 is a violation only where a plan with room ranked after it carries no more serious penalty (the
     advisor's bit order: fabric, risk, TP over PCIe, poor MFU, tight memory)."""
     out: list[tuple[str, str]] = []
@@ -301,7 +302,7 @@ def check_plan(ev, rank: int, top: list, relaxed: tuple = (), pens: tuple = ()) 
         out.append(("memory_headroom", f"{where}: does not fit ({ev.memory.total:.1f} GiB)"))
     h = ev.memory_headroom or {}
     if rank == 0 and h.get("tight") and rules.memory_headroom:
-        lighter = [not (o.memory_headroom or {}).get("tight") and (not pens or _no_risk(pens[k + 1]) < _no_risk(pens[0]))
+        lighter = [not (o.memory_headroom or {}).get("tight") and (not pens or pens[k + 1] < pens[0])
                    for k, o in enumerate(top[1:])]
         if not said(ev, "memory_headroom") or any(lighter):
             out.append(("memory_headroom", f"{where}: #1 tight ({h.get('free_share', 0):.1%} free) while a "
@@ -324,6 +325,23 @@ def _no_risk(pen: int) -> int:
     return int(pen) & ~8
 
 
+def ranked_penalties(a) -> tuple:
+    """The top plans' penalties as the search ranked them: the deadline-risk bit counts only when some plan meets
+    the request (search._closest_penalty)."""
+    pens = [p.penalty for p in a.plans[:5]]
+    return tuple(pens if a.search.feasible else [_no_risk(p) for p in pens])
+
+
+def _whole_periods_floor(days: float, month: float, week: float | None) -> float:
+    """The least a machine's month quote bills for ``days``: at least one 30-day month (HOURS_PER_MONTH 720), the
+    rest in whole months, or in whole weeks where a weekly quote makes that cheaper (cost.months_then_weeks): the
+    cheapest k months + the remaining weeks, k ≥ 1."""
+    months = max(1, math.ceil(days / 30.0 - 1e-9))
+    if not week:
+        return months * month
+    return min(k * month + math.ceil(max(0.0, days - 30.0 * k) / 7.0 - 1e-9) * week for k in range(1, months + 1))
+
+
 def _price_checks(ev, rank: int, where: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     s, p, mode = ev.scenario, ev.price, ev.rental_mode
@@ -344,7 +362,7 @@ def _price_checks(ev, rank: int, where: str) -> list[tuple[str, str]]:
     per = p.machine_gpus or ev.gpus_per_node or 8
     servers = math.ceil(ev.num_gpus / per)
     if mode == "month" and p.machine_month:
-        floor = p.machine_month * servers * periods_billed(ev.calendar_days, 30.0) * 0.999
+        floor = servers * _whole_periods_floor(ev.calendar_days, p.machine_month, p.machine_week) * 0.999
         if ev.cost < floor * (1 - 0.02):
             out.append(("price_kind", f"{where}: a month's quote billed {ev.cost:,.0f} < {floor:,.0f} "
                                       f"({servers} servers × whole months)"))
@@ -455,7 +473,7 @@ def run_training(d: dict) -> tuple[list[tuple[str, str]], dict]:
     if first.scenario != top[0].scenario:
         out.append(("price_kind", "answer's plan is not the search's #1"))
     for i, ev in enumerate(top):
-        out += check_plan(ev, i, top, tuple(a.search.rules_relaxed), tuple(p.penalty for p in plans[:5]))
+        out += check_plan(ev, i, top, tuple(a.search.rules_relaxed), ranked_penalties(a))
     fact = {"machine": first.rental_mode in ("week", "month", "hybrid_week", "hybrid_month"),
             "could": bool(first.break_even and any(
                 v is not None and v < first.scenario.constraints.hours_per_week
