@@ -338,12 +338,22 @@ def time_at(tm: Any, factor: float) -> Any:
     f = float(factor)
     if tm is None or not math.isfinite(f) or f == 1.0:
         return tm
-    return dataclasses.replace(
-        tm, step_time_s=tm.step_time_s * f, tokens_per_s_per_gpu=tm.tokens_per_s_per_gpu / f,
+    return dataclasses.replace(tm, **_stretched(tm, f))
+
+
+def _stretched(tm: Any, f: float) -> dict:
+    """:func:`time_at`'s fields. The training passes' MFU (``mfu_training``; an RL step less its rollouts) slows by
+    the training passes' own factor, ``1 + (f − 1) · mfu_training / mfu`` (:func:`capped`'s step factor solved for
+    it), not by the step's: a capped GRPO plan read "timed at 53.2%" against a 46% ceiling it is timed at (issue
+    35 round 18, advinv18). Without rollouts ``mfu_training`` is the MFU and the two factors are one."""
+    mt = tm.mfu_training
+    f_train = f if mt is None or not tm.mfu else 1.0 + (f - 1.0) * float(mt) / float(tm.mfu)
+    return dict(
+        step_time_s=tm.step_time_s * f, tokens_per_s_per_gpu=tm.tokens_per_s_per_gpu / f,
         tokens_per_s=tm.tokens_per_s / f, mfu=tm.mfu / f, hfu=tm.hfu / f, compute_days=tm.compute_days * f,
         gpu_hours=tm.gpu_hours * f, seconds={k: v * f for k, v in tm.seconds.items()},
         hidden={k: v * f for k, v in tm.hidden.items()}, parts={k: v * f for k, v in tm.parts.items()},
-        p2p_s=tm.p2p_s * f, mfu_training=None if tm.mfu_training is None else tm.mfu_training / f)
+        p2p_s=tm.p2p_s * f, mfu_training=None if mt is None else mt / f_train)
 
 
 def memory_margin() -> float:

@@ -1436,8 +1436,11 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, ab
     feasible = bool(ok.any())
     if not feasible:
         ok = finite
-        # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget)
+        # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget),
+        # among the plans with the least penalty but the deadline's own (:func:`_closest_penalty`)
         keys = (days, cost) if objective == "fastest" else (cost, days)
+        if poor is not None:
+            keys = keys + (_closest_penalty(poor),)
     elif poor is not None and above is not None:
         keys = _poor_lift(keys, np.asarray(poor, dtype=np.float64), ok & np.asarray(above, bool))
     elif poor is not None:
@@ -2201,7 +2204,8 @@ class _Reducer:
             keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
             keys, keys_i = (days, cost), (cost, days)
-        ranks = [(ok, keys + (_penalty_of(d, self.mfu_rule),), True), (finite, keys_i, False)]
+        ranks = [(ok, keys + (_penalty_of(d, self.mfu_rule),), True), (finite, keys_i, False),
+                 (finite, keys_i + (_closest_penalty(_penalty_of(d, self.mfu_rule, tp=False)),), False)]
         if self.mfu_rule and _poor_mfu(d).any():
             # whether a poor MFU ranks plans down is decided once every context is in (_apply_poor_rule): the rows
             # the ranking without it would pick are kept
@@ -2795,6 +2799,18 @@ def _distinct_front(front: Any, gpu_of: Any, cat: dict, contexts: list[SearchCon
                        "pp": int(cat["pp"][i]), "framework": ctx.framework,
                        "calendar_days": round(float(days[i]), 3), "cost": round(float(cat["cost"][i]), 2)})
     return pareto
+
+
+def _closest_penalty(pen) -> np.ndarray:
+    """The ranking penalty of a plan when no plan meets the constraints, less the deadline-risk bit (every plan
+    misses them then): a plan with memory tighter than the memory model's p75 error, a multi-node plan priced from
+    no networked quote, TP over PCIe or a poor MFU from the links still ranks after the plans without, as it does
+    when plans meet them. Before, the closest came first whatever it failed: a request that no plan meets put
+    16 × A800 at 4.0% free memory, priced from single machines' card-hours, above 8 × A800 with room (the
+    planning guide §2: memory ≈ weights + optimizer + gradients + activations, with headroom; issue 35 round 18,
+    advinv18)."""
+    p = np.asarray(pen, dtype=np.float64).astype(np.int64)
+    return (p & ~np.int64(advisormod.RISK_BIT)).astype(np.float64)
 
 
 def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: Any, currency: str) -> list[Msg]:
