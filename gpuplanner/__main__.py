@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         from . import cli
 
         cli._ARGV[:] = argv  # the --lang of this command line, as a parse error's (ux26)
-        print(f"gpuplanner: error: {cli._parse_error(problem)}", file=sys.stderr)
+        text = cli._parse_error(problem)  # first: it installs the command line's language
+        print(f"{cli.error_prefix()}{text}", file=sys.stderr)
         return 2
     if os.environ.get(FIRST_WINDOW_ENV) == "1":
         _exit_after_first_window()

@@ -140,7 +140,8 @@ class _Parser(argparse.ArgumentParser):
         from .io.safe_read import one_line
 
         command = self.prog.partition(" ")[2]  # "gpuplanner topo": the same prefix as every other error line
-        self.exit(2, f"gpuplanner: error: {command + ': ' if command else ''}{one_line(_parse_error(message), 360)}\n")
+        text = one_line(_parse_error(message), 360)  # first: it installs the command line's language
+        self.exit(2, f"{error_prefix()}{command + ': ' if command else ''}{text}\n")
 
 
 #: the command line being read (run_cli), for a parse error's language
@@ -153,6 +154,14 @@ def _zh_colons(text: str) -> str:
     import re
 
     return re.sub(r"^([^\x00-\x7f][^\n:]*):$", r"\1：", text, flags=re.MULTILINE)
+
+
+def error_prefix() -> str:
+    """"gpuplanner: error: " in the CLI's language (argparse's "%(prog)s: error: "; zh "gpuplanner: 错误："): the
+    program's name as typed, the word translated as every other word of a Chinese line (helpzh18)."""
+    from .commands import _lang
+
+    return "gpuplanner: " + _lang.translate(CTX, QT_TRANSLATE_NOOP(CTX, "error: "))
 
 
 def _parse_error(message: str) -> str:
@@ -253,8 +262,8 @@ def _add_lang_options(sub) -> None:
     for p in sub.choices.values():
         if not any("--lang" in a.option_strings for a in p._actions):
             p.add_argument("--lang", choices=("en", "zh_CN"), default=None,
-                           help=QT_TRANSLATE_NOOP(CTX, "language of the output and of this help (default: the "
-                                                  "app's setting, else the system locale)"))
+                           help=QT_TRANSLATE_NOOP(CTX, "language of the output (default: the app's setting, else "
+                                                  "the system locale)"))
 
 
 def is_command(name: str) -> bool:
@@ -320,10 +329,10 @@ def run_cli(argv: list[str]) -> int:
         # one line, no control characters (a vendor's file must not drive the terminal), capped in length
         first = err.args[0] if err.args else None  # a MsgStr keeps its message id: shown in the CLI's language
         text = _lang.msg(first) if hasattr(first, "context") and hasattr(first, "params") else err
-        print(f"gpuplanner: error: {one_line(text)}", file=sys.stderr)
+        print(f"{error_prefix()}{one_line(text)}", file=sys.stderr)
         return 2
     except (RecursionError, MemoryError, OverflowError):
-        print("gpuplanner: error: " + _lang.translate("Cli", "the input is too large or nested too deeply"),
+        print(error_prefix() + _lang.translate("Cli", "the input is too large or nested too deeply"),
               file=sys.stderr)
         return 2
     except BrokenPipeError:

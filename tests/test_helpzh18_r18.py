@@ -136,8 +136,7 @@ def test_the_plan_help_says_what_it_means(capsys):
     assert "constraints.objective" not in out and "the objective saved in the scenario file" in out, out
 
 
-#: ``gpus --help`` at 100 columns as it was before (main c8ba80a4): an English help that was fine stays as it was,
-#: but for the one sentence --lang's help adds ("and of this help")
+#: ``gpus --help`` at 100 columns as it was before (main c8ba80a4): an English help that was fine stays as it was
 GPUS_HELP_EN = """\
 usage: gpuplanner gpus [-h] [--json] [--lang {en,zh_CN}]
 
@@ -147,8 +146,7 @@ reference has no verified figure.
 options:
   -h, --help         show this help message and exit
   --json             print the records as a JSON list
-  --lang {en,zh_CN}  language of the output and of this help (default: the app's setting, else the
-                     system locale)
+  --lang {en,zh_CN}  language of the output (default: the app's setting, else the system locale)
 """
 
 
@@ -165,3 +163,23 @@ def test_a_chinese_help_leaves_english_as_it_was_in_the_same_process(capsys):
     _help(["gpus", "--help", "--lang", "zh_CN"], capsys)
     out = _help(["gpus", "--help", "--lang", "en"], capsys)
     assert out.startswith("usage: ") and "show this help message and exit" in out, out
+
+
+@pytest.mark.parametrize(("lang", "prefix"), [("en", "gpuplanner: error: plan: "), ("zh_CN", "gpuplanner: 错误：plan: ")])
+def test_the_error_prefix_is_in_the_language_asked_for(capsys, lang, prefix):
+    """argparse's "%(prog)s: error: " (the CLI's own one-line form): "gpuplanner: error: plan: 参数 --top：…" mixed the
+    two languages in one line; the program's name stays as typed."""
+    with pytest.raises(SystemExit) as ex:
+        run_cli(["plan", "x.json", "--top", "x", "--lang", lang])
+    assert ex.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(prefix) and err.count("\n") == 1, err
+
+
+def test_a_refused_file_has_the_chinese_prefix_too(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    assert run_cli(["estimate", str(bad), "--lang", "zh_CN"]) == 2
+    assert capsys.readouterr().err.startswith("gpuplanner: 错误："), "the PlannerError line (run_cli)"
+    assert run_cli(["estimate", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith("gpuplanner: error: ")

@@ -756,6 +756,10 @@
         <translation>显示程序版本号并退出</translation>
     </message>
     <message>
+        <source>error: </source>
+        <translation>错误：</translation>
+    </message>
+    <message>
         <source>GPU Planner: describe the training task, derive the GPU servers to rent. With no COMMAND it opens the desktop app (with FILE: that scenario or .gpuplan file).</source>
         <translation>GPU Planner：描述训练任务，推算出要租用的 GPU 服务器。不带 COMMAND 时打开桌面应用（带 FILE 时打开该场景或 .gpuplan 文件）。</translation>
     </message>
@@ -766,10 +770,6 @@
     <message>
         <source>open the app&apos;s window, render every page, exit 0 (1 on a problem); no COMMAND</source>
         <translation>打开应用窗口，绘制每个页面后退出，返回 0（有问题时返回 1）；不带 COMMAND</translation>
-    </message>
-    <message>
-        <source>language of the output and of this help (default: the app&apos;s setting, else the system locale)</source>
-        <translation>输出和本帮助所用的语言（默认：应用中的设置，否则为系统区域设置）</translation>
     </message>
     <message>
         <source>+ {head} GiB kept free on top of the estimate = {need} of {cap} GiB: {fit}</source>
@@ -1238,6 +1238,10 @@
     <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>language of the output (default: the app&apos;s setting, else the system locale)</source>
+        <translation>输出所用的语言（默认：应用中的设置，否则为系统区域设置）</translation>
     </message>
     <message>
         <source>card-hours</source>

@@ -8,3 +8,7 @@ for lang in en zh_CN; do
   else COLUMNS=100 GPUPLANNER_CACHE_DIR=/tmp/gpc-helpzh18 QT_QPA_PLATFORM=offscreen /work/main/.venv/bin/python -m gpuplanner $c --help --lang $lang >> $out 2>&1; fi
  done
 done
+for lang in en zh_CN; do
+  echo "===== gpuplanner plan examples/llama3-8b-full.json --top x --lang $lang" >> $out
+  GPUPLANNER_CACHE_DIR=/tmp/gpc-helpzh18 QT_QPA_PLATFORM=offscreen /work/main/.venv/bin/python -m gpuplanner plan examples/llama3-8b-full.json --top x --lang $lang >> $out 2>&1
+done
