@@ -127,7 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_cli(argv)
     rest, lang = _without_lang(argv)
     if rest[:1] and rest[0] in ("-h", "--help", "--version"):
-        return run_cli(rest)
+        # "gpuplanner --lang zh_CN --help": the help in that language (the parser reads --help first and stops)
+        from .commands._args import argv_language
+
+        asked = argv_language(argv) if lang else None
+        return run_cli(rest + ["--lang", asked] if asked else rest)
     # Otherwise: the desktop app (optional plan file, --self-test), only for no argument or a file that exists;
     # its language is a setting, not --lang (told in the language asked for, ux28)
     problem = not_an_app_argument(rest) or (LANG_WITHOUT_A_COMMAND if lang else None)
@@ -135,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         from . import cli
 
         cli._ARGV[:] = argv  # the --lang of this command line, as a parse error's (ux26)
-        print(f"gpuplanner: error: {cli._parse_error(problem)}", file=sys.stderr)
+        text = cli._parse_error(problem)  # first: it installs the command line's language
+        print(f"{cli.error_prefix()}{text}", file=sys.stderr)
         return 2
     if os.environ.get(FIRST_WINDOW_ENV) == "1":
         _exit_after_first_window()

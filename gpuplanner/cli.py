@@ -18,6 +18,20 @@ import sys
 
 from . import __version__
 from .core.errors import PlannerError
+from .core.i18n import QT_TRANSLATE_NOOP
+
+CTX = "CLI"
+
+#: argparse's own words (CPython 3.12 ``Lib/argparse.py``: ``_format_usage``'s prefix, ``ArgumentParser``'s two
+#: groups, the ``-h`` and ``--version`` actions), marked so that ``--help`` reads in the language asked for: every
+#: command's help was English under ``--lang zh_CN`` / a Chinese locale (issue 35 r18, cli18 and ux28's "seen")
+ARGPARSE_WORDS = (
+    QT_TRANSLATE_NOOP(CTX, "usage: "),
+    QT_TRANSLATE_NOOP(CTX, "positional arguments"),
+    QT_TRANSLATE_NOOP(CTX, "options"),
+    QT_TRANSLATE_NOOP(CTX, "show this help message and exit"),
+    QT_TRANSLATE_NOOP(CTX, "show program's version number and exit"),
+)
 
 
 def _help_formatter(prog: str, **kwargs) -> argparse.HelpFormatter:
@@ -37,20 +51,66 @@ def _help_formatter(prog: str, **kwargs) -> argparse.HelpFormatter:
     return _HelpFormatter(prog, **kwargs)
 
 
+def _tr(text: str) -> str:
+    """A help text in the CLI's language (the one :meth:`_Parser.format_help` installed; English as written)."""
+    from .commands import _lang
+
+    return _lang.translate(CTX, text) if text else text
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal columns. English as textwrap wraps it, never at a hyphen
+    (cli18: "'gpuplanner kit-" / "import'"); a text with wide (Chinese) characters by display width, as a Chinese
+    character takes two columns and may end a line anywhere, but never before a closing punctuation mark."""
+    import textwrap
+
+    if text.isascii():
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+    import re
+
+    from .commands._args import display_width
+
+    lines, line = [], ""
+    for token in re.findall(r"[^\x00-\x7f]|[\x21-\x7e]+| +", text):
+        closing = token in "，。；：、）》」！？" and line
+        if line and not closing and display_width(line + token.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = token.lstrip()
+        else:
+            line += token
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter without breaking a line at a hyphen: "'gpuplanner kit-" / "import'" cut the command
-    the user is told to type in two (cli18: ``kit --help`` at 80 columns); textwrap's ``break_on_hyphens``."""
+    """argparse's formatter in the CLI's language (argparse's headings, each description and option help through
+    :func:`_tr`), wrapped by display width and never at a hyphen (:func:`_wrap`)."""
 
     def _split_lines(self, text, width):
-        import textwrap
-
-        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+        return _wrap(self._whitespace_matcher.sub(" ", text).strip(), width)
 
     def _fill_text(self, text, width, indent):
-        import textwrap
+        return "\n".join(indent + line for line in _wrap(self._whitespace_matcher.sub(" ", text).strip(),
+                                                          width - len(indent)))
 
-        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
-                             subsequent_indent=indent, break_on_hyphens=False)
+    def _format_text(self, text):
+        return super()._format_text(_tr(text))
+
+    def _get_help_string(self, action):
+        return _tr(action.help)
+
+    def start_section(self, heading):
+        super().start_section(_tr(heading))
+
+    def _format_usage(self, usage, actions, groups, prefix):
+        """argparse's "usage: " in the CLI's language; argparse indents the usage's further lines by the prefix's
+        length in characters, so a Chinese prefix (two columns a character) is measured by a stand-in as wide."""
+        word = _tr("usage: ") if prefix is None else prefix
+        if word.isascii():
+            return super()._format_usage(usage, actions, groups, word)
+        from .commands._args import display_width
+
+        stand_in = "\x00" * display_width(word)
+        return super()._format_usage(usage, actions, groups, stand_in).replace(stand_in, word, 1)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,16 +120,48 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _help_formatter)
         super().__init__(*args, **kwargs)
 
+    def format_help(self) -> str:
+        """The help in the language of the command line's ``--lang`` (else the default language), installed here as
+        argparse prints ``--help`` while it parses, before the command installs it (:func:`run_cli`)."""
+        return _zh_colons(self._in_language(super().format_help))
+
+    def format_usage(self) -> str:
+        return self._in_language(super().format_usage)
+
+    @staticmethod
+    def _in_language(format_text):
+        from .commands import _args, _lang
+
+        _lang.install(_args.argv_language(_ARGV))
+        return format_text()
+
     def error(self, message: str):
         """A bad argument: one line on stderr, exit 2 (argparse's own prints the usage first); ``--help`` has it."""
         from .io.safe_read import one_line
 
         command = self.prog.partition(" ")[2]  # "gpuplanner topo": the same prefix as every other error line
-        self.exit(2, f"gpuplanner: error: {command + ': ' if command else ''}{one_line(_parse_error(message), 360)}\n")
+        text = one_line(_parse_error(message), 360)  # first: it installs the command line's language
+        self.exit(2, f"{error_prefix()}{command + ': ' if command else ''}{text}\n")
 
 
 #: the command line being read (run_cli), for a parse error's language
 _ARGV: list[str] = []
+
+
+def _zh_colons(text: str) -> str:
+    """argparse ends each heading with ":" (``"%s:" % heading``); a Chinese heading takes the full-width "：" as
+    every other Chinese label of the CLI does (``formatting.colon``)."""
+    import re
+
+    return re.sub(r"^([^\x00-\x7f][^\n:]*):$", r"\1：", text, flags=re.MULTILINE)
+
+
+def error_prefix() -> str:
+    """"gpuplanner: error: " in the CLI's language (argparse's "%(prog)s: error: "; zh "gpuplanner: 错误："): the
+    program's name as typed, the word translated as every other word of a Chinese line (helpzh18)."""
+    from .commands import _lang
+
+    return "gpuplanner: " + _lang.translate(CTX, QT_TRANSLATE_NOOP(CTX, "error: "))
 
 
 def _parse_error(message: str) -> str:
@@ -87,13 +179,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gpuplanner",
         usage="gpuplanner [-h] [--version] [--self-test] [FILE | COMMAND ...]",
-        description="GPU Planner: describe the training task, derive the GPU servers to rent. With no COMMAND it "
-                    "opens the desktop app (with FILE: that scenario or .gpuplan file).",
+        description=QT_TRANSLATE_NOOP(CTX, "GPU Planner: describe the training task, derive the GPU servers to rent. "
+                                      "With no COMMAND it opens the desktop app (with FILE: that scenario or "
+                                      ".gpuplan file)."),
+        epilog=QT_TRANSLATE_NOOP(CTX, "Every COMMAND takes --lang en or --lang zh_CN, the language of its output and "
+                                 "help (default: the app's setting, else the system locale). 'gpuplanner COMMAND "
+                                 "--help' describes a command."),
     )
     parser.add_argument("--version", action="version", version=f"gpuplanner {__version__}")
     # the app's own option (ui/app.py parses it; listed here so that --help shows it)
     parser.add_argument("--self-test", action="store_true",
-                        help="open the app's window, render every page, exit 0 (1 on a problem); no COMMAND")
+                        help=QT_TRANSLATE_NOOP(CTX, "open the app's window, render every page, exit 0 (1 on a "
+                                               "problem); no COMMAND"))
     # prog: each command's usage and one-line errors start "gpuplanner plan", not the top-level usage string argparse
     # would put before the command's name ("gpuplanner: error: [-h] [--version] … plan: argument --top", probe13)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="gpuplanner")
@@ -165,7 +262,8 @@ def _add_lang_options(sub) -> None:
     for p in sub.choices.values():
         if not any("--lang" in a.option_strings for a in p._actions):
             p.add_argument("--lang", choices=("en", "zh_CN"), default=None,
-                           help="language of the output (default: the app's setting, else the system locale)")
+                           help=QT_TRANSLATE_NOOP(CTX, "language of the output (default: the app's setting, else "
+                                                  "the system locale)"))
 
 
 def is_command(name: str) -> bool:
@@ -231,10 +329,10 @@ def run_cli(argv: list[str]) -> int:
         # one line, no control characters (a vendor's file must not drive the terminal), capped in length
         first = err.args[0] if err.args else None  # a MsgStr keeps its message id: shown in the CLI's language
         text = _lang.msg(first) if hasattr(first, "context") and hasattr(first, "params") else err
-        print(f"gpuplanner: error: {one_line(text)}", file=sys.stderr)
+        print(f"{error_prefix()}{one_line(text)}", file=sys.stderr)
         return 2
     except (RecursionError, MemoryError, OverflowError):
-        print("gpuplanner: error: " + _lang.translate("Cli", "the input is too large or nested too deeply"),
+        print(error_prefix() + _lang.translate("Cli", "the input is too large or nested too deeply"),
               file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -24,7 +24,8 @@ def cli(argv: list[str]) -> tuple[int, str, str]:
 def one_line(err: str) -> str:
     """The one error line ``err`` must be (asserted), returned."""
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), err[:500]
+    # "gpuplanner: 错误：" under --lang zh_CN (helpzh18: argparse's error prefix in the CLI's language)
+    assert len(lines) == 1 and lines[0].startswith(("gpuplanner: error: ", "gpuplanner: 错误：")), err[:500]
     assert lines[0].isprintable() and len(lines[0]) <= 400, lines[0][:200]
     assert "Traceback" not in err
     return lines[0]

@@ -188,7 +188,8 @@ def test_plan_file_refusals_read_as_chinese(tmp_path, capsys):
     assert run_cli(["estimate", "--lang", "zh_CN", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "应为对象" in err, err
-    body = err.split("gpuplanner: error:", 1)[-1].replace("bad.gpuplan", " ").replace("schema", " ")
+    assert err.startswith("gpuplanner: 错误："), err  # the prefix in Chinese too (helpzh18)
+    body = err.split("gpuplanner: 错误：", 1)[-1].replace("bad.gpuplan", " ").replace("schema", " ")
     assert _english_words(body.replace("scenario", " "), set()) == [], err
 
 

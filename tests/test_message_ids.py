@@ -199,8 +199,9 @@ def _cli_error(argv: list[str], capsys) -> str:
 
         _lang.install("en")
     err = capsys.readouterr().err.strip()
-    assert err.startswith("gpuplanner: error: ") and "\n" not in err, err
-    return err[len("gpuplanner: error: "):]
+    prefix = "gpuplanner: 错误：" if "--lang" in argv and "zh_CN" in argv else "gpuplanner: error: "  # helpzh18
+    assert err.startswith(prefix) and "\n" not in err, err
+    return err[len(prefix):]
 
 
 def _words_left(text: str, identifiers: tuple[str, ...]) -> list[str]:

@@ -57,7 +57,7 @@ def test_help_after_lang_is_the_help(capsys):
     with pytest.raises(SystemExit) as ex:
         main(["--lang", "zh_CN", "--help"])
     assert ex.value.code == 0
-    assert capsys.readouterr().out.startswith("usage: gpuplanner")
+    assert capsys.readouterr().out.startswith("用法：gpuplanner")  # the help in the language asked for (helpzh18)
 
 
 # ------------------------------------------------------------------ 2. a key in the wrong place

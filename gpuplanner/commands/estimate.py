@@ -10,6 +10,7 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..formatting import format_plan_time, format_money, format_params, join_clause, format_number, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, likely_range, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
@@ -31,9 +32,14 @@ def _time_lines(ev) -> list[str]:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("estimate", help="estimate parameters, memory per GPU, time and cost for a scenario or plan")
-    p.add_argument("file", help="scenario JSON or .gpuplan file (its selected plan)")
-    p.add_argument("--json", action="store_true", help="print a JSON object instead of a table")
+    p = sub.add_parser(
+        "estimate",
+        help=QT_TRANSLATE_NOOP("CLI", "estimate parameters, memory per GPU, time and cost for a scenario or plan"),
+        description=QT_TRANSLATE_NOOP("CLI", "Estimate one plan: the scenario's own GPU, GPU count and parallel layout "
+                                      "(a .gpuplan file: its selected plan). Prints the model's size, the memory per "
+                                      "GPU and whether it fits, the training time and the rental cost; no search."))
+    p.add_argument("file", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file (its selected plan)"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print a JSON object instead of a table"))
     p.set_defaults(func=run)
 
 

@@ -19,11 +19,11 @@ UNKNOWN = QT_TRANSLATE_NOOP(_CTX, "unknown")
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "gpus",
-        help="list the GPU catalog (dense TFLOPS, memory, links)",
-        description="List the accelerators known to GPU Planner. TFLOPS are dense (no sparsity); "
-        "'unknown' means the reference has no verified figure.",
+        help=QT_TRANSLATE_NOOP("CLI", "list the GPU catalog (dense TFLOPS, memory, links)"),
+        description=QT_TRANSLATE_NOOP("CLI", "List the accelerators known to GPU Planner. TFLOPS are dense (no sparsity); "
+        "'unknown' means the reference has no verified figure."),
     )
-    p.add_argument("--json", action="store_true", help="print the records as a JSON list")
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print the records as a JSON list"))
     p.set_defaults(func=run)
 
 

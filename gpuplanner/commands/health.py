@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._args import read_input, strict_json
 from ._lang import msg, translate
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..formatting import plural_s
 
 CTX = "CLI"
@@ -21,15 +22,15 @@ _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "health", help="check every card's health from nvidia-smi -q, npu-smi info, rocm-smi or dmesg output",
-        description="Temperatures, throttling, power caps vs TDP, ECC / retired pages / remapped rows, Xid errors, "
-        "processes already on the cards, driver and CUDA versions; problems first.")
-    p.add_argument("file", metavar="FILE", help="saved output (nvidia-smi -q, npu-smi info, rocm-smi, dmesg), or -")
-    p.add_argument("--dmesg", metavar="LOG", help="also read Xid errors from this kernel log")
-    p.add_argument("--plan", metavar="PLAN", help="scenario JSON or .gpuplan file: its GPU is the expected card")
-    p.add_argument("--gpu", metavar="ID", help="the expected catalog GPU instead of a plan (e.g. h100-sxm-80gb)")
-    p.add_argument("--json", action="store_true", help="print a JSON object")
-    p.add_argument("--strict", action="store_true", help="exit 1 when a finding is 'bad'")
+        "health", help=QT_TRANSLATE_NOOP("CLI", "check every card's health from nvidia-smi -q, npu-smi info, rocm-smi or dmesg output"),
+        description=QT_TRANSLATE_NOOP("CLI", "Temperatures, throttling, power caps vs TDP, ECC / retired pages / remapped rows, Xid errors, "
+        "processes already on the cards, driver and CUDA versions; problems first."))
+    p.add_argument("file", metavar="FILE", help=QT_TRANSLATE_NOOP("CLI", "saved output (nvidia-smi -q, npu-smi info, rocm-smi, dmesg), or -"))
+    p.add_argument("--dmesg", metavar="LOG", help=QT_TRANSLATE_NOOP("CLI", "also read Xid errors from this kernel log"))
+    p.add_argument("--plan", metavar="PLAN", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file: its GPU is the expected card"))
+    p.add_argument("--gpu", metavar="ID", help=QT_TRANSLATE_NOOP("CLI", "the expected catalog GPU instead of a plan (e.g. h100-sxm-80gb)"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print a JSON object"))
+    p.add_argument("--strict", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "exit 1 when a finding is 'bad'"))
     p.set_defaults(func=run)
 
 

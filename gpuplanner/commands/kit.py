@@ -30,26 +30,26 @@ _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
 
 def register(sub) -> None:
-    p = sub.add_parser("kit", help="export the acceptance-test script for a rented server",
-                       description="Write the self-contained acceptance-test script (bash + PyTorch) for the "
-                       "plan's GPU and model shape. Run it on the server, then 'gpuplanner kit-import'.")
-    p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
-    p.add_argument("-o", "--output", metavar="KIT.sh", default="-", help="output file (default: stdout)")
+    p = sub.add_parser("kit", help=QT_TRANSLATE_NOOP("CLI", "export the acceptance-test script for a rented server"),
+                       description=QT_TRANSLATE_NOOP("CLI", "Write the self-contained acceptance-test script (bash + PyTorch) for the "
+                       "plan's GPU and model shape. Run it on the server, then 'gpuplanner kit-import'."))
+    p.add_argument("file", metavar="FILE", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file"))
+    p.add_argument("-o", "--output", metavar="KIT.sh", default="-", help=QT_TRANSLATE_NOOP("CLI", "output file (default: stdout)"))
     p.add_argument("--nodes", type=positive_int, metavar="N",
-                   help="export the multi-node kit for N nodes (torchrun; measures the network between nodes)")
+                   help=QT_TRANSLATE_NOOP("CLI", "export the multi-node kit for N nodes (torchrun; measures the network between nodes)"))
     p.add_argument("--import", dest="result", metavar="RESULT.json",
-                   help="instead of exporting: analyse this result (same as 'gpuplanner kit-import FILE RESULT.json')")
-    p.add_argument("--json", action="store_true", help="with --import: print a JSON object")
-    p.add_argument("--strict", action="store_true", help="with --import: exit 1 when something is flagged bad")
+                   help=QT_TRANSLATE_NOOP("CLI", "instead of exporting: analyse this result (same as 'gpuplanner kit-import FILE RESULT.json')"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "with --import: print a JSON object"))
+    p.add_argument("--strict", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "with --import: exit 1 when something is flagged bad"))
     p.set_defaults(func=run_export)
 
-    q = sub.add_parser("kit-import", help="analyse an acceptance-test result and re-estimate with the measured MFU",
-                       description="Compare the kit's JSON result with the plan and the catalog; show time and "
-                       "cost before and after using the measured MFU.")
-    q.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
-    q.add_argument("result", metavar="RESULT.json", help="the kit's result file")
-    q.add_argument("--json", action="store_true", help="print a JSON object")
-    q.add_argument("--strict", action="store_true", help="exit 1 when the analysis flags something as bad")
+    q = sub.add_parser("kit-import", help=QT_TRANSLATE_NOOP("CLI", "analyse an acceptance-test result and re-estimate with the measured MFU"),
+                       description=QT_TRANSLATE_NOOP("CLI", "Compare the kit's JSON result with the plan and the catalog; show time and "
+                       "cost before and after using the measured MFU."))
+    q.add_argument("file", metavar="FILE", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file"))
+    q.add_argument("result", metavar="RESULT.json", help=QT_TRANSLATE_NOOP("CLI", "the kit's result file"))
+    q.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print a JSON object"))
+    q.add_argument("--strict", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "exit 1 when the analysis flags something as bad"))
     q.set_defaults(func=run_import)
 
 

@@ -11,6 +11,7 @@ finding is "bad", 2 unreadable input (one line naming the line of the file).
 from __future__ import annotations
 
 
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ._args import MAX_NICS, int_in, read_input, strict_json
 from ._lang import msg, translate
 
@@ -22,18 +23,18 @@ _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "net",
-        help="check the network between nodes from 'ibstat' or 'ibv_devinfo' output",
-        description="Read pasted 'ibstat', 'ibv_devinfo [-v]' or 'ibstatus' output (a file, or - for stdin): per "
+        help=QT_TRANSLATE_NOOP("CLI", "check the network between nodes from 'ibstat' or 'ibv_devinfo' output"),
+        description=QT_TRANSLATE_NOOP("CLI", "Read pasted 'ibstat', 'ibv_devinfo [-v]' or 'ibstatus' output (a file, or - for stdin): per "
         "HCA port the link layer (InfiniBand or Ethernet = RoCE), state and rate, judged against the plan's "
-        "inter-node network.",
+        "inter-node network."),
     )
-    p.add_argument("file", metavar="FILE", help="saved output of ibstat / ibv_devinfo, or - for stdin")
-    p.add_argument("--json", action="store_true", help="print ports and verdict as JSON")
-    p.add_argument("--plan", metavar="PLAN", help="scenario JSON or .gpuplan file: check against its network")
-    p.add_argument("--network", metavar="ID", help="the promised network instead of a plan (e.g. ib-ndr-400, roce-400)")
-    p.add_argument("--nics", type=int_in(1, MAX_NICS), metavar="N", help="with --network: compute NICs per node")
-    p.add_argument("--topo", metavar="TOPO", help="'nvidia-smi topo -m' output of the same node: NIC-to-GPU affinity")
-    p.add_argument("--strict", action="store_true", help="exit 1 when a finding is 'bad'")
+    p.add_argument("file", metavar="FILE", help=QT_TRANSLATE_NOOP("CLI", "saved output of ibstat / ibv_devinfo, or - for stdin"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print ports and verdict as JSON"))
+    p.add_argument("--plan", metavar="PLAN", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file: check against its network"))
+    p.add_argument("--network", metavar="ID", help=QT_TRANSLATE_NOOP("CLI", "the promised network instead of a plan (e.g. ib-ndr-400, roce-400)"))
+    p.add_argument("--nics", type=int_in(1, MAX_NICS), metavar="N", help=QT_TRANSLATE_NOOP("CLI", "with --network: NICs per node on the network between GPUs (not storage or management)"))
+    p.add_argument("--topo", metavar="TOPO", help=QT_TRANSLATE_NOOP("CLI", "'nvidia-smi topo -m' output of the same node: NIC-to-GPU affinity"))
+    p.add_argument("--strict", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "exit 1 when a finding is 'bad'"))
     p.set_defaults(func=run)
 
 

@@ -16,6 +16,7 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 from __future__ import annotations
 
 
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_mfu, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
@@ -28,16 +29,17 @@ CTX = "CLI"
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "plan",
-        help="search GPU types, counts and layouts; print the ranked plans to rent",
-        description="Search every candidate GPU type x count x parallel layout that fits in memory, estimate "
-        "time and rental cost, and rank them by the objective (cheapest meeting the deadline, fastest within "
-        "the budget, or lowest cost per effective PFLOP).",
+        help=QT_TRANSLATE_NOOP("CLI", "search GPU types, counts and layouts; print the ranked plans to rent"),
+        description=QT_TRANSLATE_NOOP("CLI", "Search every candidate GPU type × GPU count × parallel layout that fits in memory, "
+        "estimate time and rental cost, and rank them by the objective: cheapest meeting the deadline, fastest "
+        "within the budget, or lowest cost per PFLOP of useful work (the FLOPs the model needs, not the GPUs' "
+        "peak)."),
     )
-    p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
-    p.add_argument("--top", type=int_in(1, 1000), default=5, metavar="N", help="how many plans to show (default 5)")
+    p.add_argument("file", metavar="FILE", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file"))
+    p.add_argument("--top", type=int_in(1, 1000), default=5, metavar="N", help=QT_TRANSLATE_NOOP("CLI", "how many plans to show (default 5)"))
     p.add_argument("--objective", choices=("cheapest", "fastest", "value"),
-                   help="ranking (default: the scenario's constraints.objective)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+                   help=QT_TRANSLATE_NOOP("CLI", "ranking (default: the objective saved in the scenario file)"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print the result as JSON"))
     p.set_defaults(func=run)
 
 

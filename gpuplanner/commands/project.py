@@ -31,10 +31,15 @@ UNIT_HEADERS = {"hours": QT_TRANSLATE_NOOP(CTX, "hours"), "days": QT_TRANSLATE_N
 
 
 def register(sub) -> None:
-    p = sub.add_parser("project", help="the project: phases (CPU preprocessing, research, training, inference), "
-                                       "one cost, the timeline and what-if growth")
-    p.add_argument("file", help=".gpuplan file (its project) or scenario JSON (one phase)")
-    p.add_argument("--json", action="store_true", help="print a JSON object instead of a table")
+    p = sub.add_parser(
+        "project",
+        help=QT_TRANSLATE_NOOP("CLI", "the project: phases (CPU preprocessing, research, training, inference), "
+                                      "one cost, the timeline and what-if growth"),
+        description=QT_TRANSLATE_NOOP("CLI", "Print the whole project of a .gpuplan file: each phase with its GPUs, "
+                                      "time and cost, the project's one total, the timeline, and what growing the "
+                                      "data or the model would cost. A scenario file is one phase."))
+    p.add_argument("file", help=QT_TRANSLATE_NOOP("CLI", ".gpuplan file (its project) or scenario JSON (one phase)"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print a JSON object instead of a table"))
     p.set_defaults(func=run)
 
 

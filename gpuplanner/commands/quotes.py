@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.errors import PlannerError
 from ._args import strict_json
 from ._lang import translate
@@ -28,15 +29,21 @@ CTX = "CLI"
 
 
 def register(sub) -> None:
-    p = sub.add_parser("quotes", help="compare vendors' quote sheets for the plan, with the costs quotes leave out")
-    p.add_argument("file", nargs="?", help=".gpuplan file or scenario JSON")
-    p.add_argument("sheets", nargs="*", metavar="QUOTES", help="quote sheets (.csv or .xlsx); default: the plan's")
-    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
-    p.add_argument("--template", choices=("csv", "xlsx"), help="write the blank, documented quote sheet")
-    p.add_argument("-o", "--output", help="file to write (with --template)")
-    p.add_argument("--save", action="store_true", help="store the sheets' quotes in the plan file (a vendor's new sheet replaces its stored one; "
-                   "the other vendors are kept)")
-    p.add_argument("--rfq", metavar="PDF", help="write the one-page request for quote (PDF)")
+    p = sub.add_parser(
+        "quotes",
+        help=QT_TRANSLATE_NOOP("CLI", "compare vendors' quote sheets for the plan, with the costs quotes leave out"),
+        description=QT_TRANSLATE_NOOP("CLI", "Read vendors' quote sheets (.csv or .xlsx) and compare them for the "
+                                      "plan: the price of the whole job per vendor, with the costs a quote leaves "
+                                      "out (storage, data egress, setup, migration). Also writes the blank quote sheet to send "
+                                      "out (--template) and the request for quote (--rfq)."))
+    p.add_argument("file", nargs="?", help=QT_TRANSLATE_NOOP("CLI", ".gpuplan file or scenario JSON"))
+    p.add_argument("sheets", nargs="*", metavar="QUOTES", help=QT_TRANSLATE_NOOP("CLI", "quote sheets (.csv or .xlsx); default: the plan's"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print the comparison as JSON"))
+    p.add_argument("--template", choices=("csv", "xlsx"), help=QT_TRANSLATE_NOOP("CLI", "write the blank, documented quote sheet"))
+    p.add_argument("-o", "--output", help=QT_TRANSLATE_NOOP("CLI", "file to write (with --template)"))
+    p.add_argument("--save", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "store the sheets' quotes in the plan file (a vendor's new sheet replaces its stored one; "
+                   "the other vendors are kept)"))
+    p.add_argument("--rfq", metavar="PDF", help=QT_TRANSLATE_NOOP("CLI", "write the one-page request for quote (PDF)"))
     p.set_defaults(func=run)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.errors import PlannerError
 from ..io.app_settings import MAX_AUTHOR
 from ._args import refuse_folder_output, text_up_to
@@ -21,14 +22,19 @@ LANGS = ("en", "zh_CN")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report", help="write the printed plan (PDF) for a scenario or .gpuplan file")
-    p.add_argument("file", help="scenario JSON or .gpuplan file")
-    p.add_argument("-o", "--output", required=True, help="PDF file to write")
+    p = sub.add_parser(
+        "report",
+        help=QT_TRANSLATE_NOOP("CLI", "write the printed plan (PDF) for a scenario or .gpuplan file"),
+        description=QT_TRANSLATE_NOOP("CLI", "Write the plan as a PDF to print or send: the chosen plan and the ranked "
+                                      "alternatives with their memory, time and cost, on A4 or letter paper, in the "
+                                      "language of --lang; runs without a display."))
+    p.add_argument("file", help=QT_TRANSLATE_NOOP("CLI", "scenario JSON or .gpuplan file"))
+    p.add_argument("-o", "--output", required=True, help=QT_TRANSLATE_NOOP("CLI", "PDF file to write"))
     p.add_argument("--lang", choices=LANGS, default=None,
-                   help="report language (default: the app's setting, else the system locale)")
-    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+                   help=QT_TRANSLATE_NOOP("CLI", "report language (default: the app's setting, else the system locale)"))
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help=QT_TRANSLATE_NOOP("CLI", "paper size (default a4)"))
     p.add_argument("--author", default=None, type=text_up_to(MAX_AUTHOR),
-                   help="author/team for the title block (default: the app's setting)")
+                   help=QT_TRANSLATE_NOOP("CLI", "author/team for the title block (default: the app's setting)"))
     p.set_defaults(func=run)
 
 

@@ -8,6 +8,7 @@ FILE may be ``-`` for stdin. Text output: the link matrix and the verdict lines;
 from __future__ import annotations
 
 
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ._args import MAX_GPUS, MAX_TP, int_in, read_input, strict_json
 from . import _lang
 
@@ -17,15 +18,15 @@ _MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "topo",
-        help="check a rented server's GPU interconnect from 'nvidia-smi topo -m' output",
-        description="Read 'nvidia-smi topo -m' output (a file, or - for stdin) and explain what it means "
-        "for tensor parallelism, NUMA and NIC placement.",
+        help=QT_TRANSLATE_NOOP("CLI", "check a rented server's GPU interconnect from 'nvidia-smi topo -m' output"),
+        description=QT_TRANSLATE_NOOP("CLI", "Read 'nvidia-smi topo -m' output (a file, or - for stdin) and explain what it means "
+        "for tensor parallelism, NUMA and NIC placement."),
     )
-    p.add_argument("file", metavar="FILE", help="saved output of 'nvidia-smi topo -m', or - for stdin")
-    p.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
-    p.add_argument("--tp", type=int_in(1, MAX_TP), metavar="N", help="the plan's tensor-parallel size to check")
-    p.add_argument("--gpus", type=int_in(1, MAX_GPUS), metavar="N", help="the plan's total GPU count (multi-node if larger)")
-    p.add_argument("--strict", action="store_true", help="exit 1 when a verdict line is 'bad'")
+    p.add_argument("file", metavar="FILE", help=QT_TRANSLATE_NOOP("CLI", "saved output of 'nvidia-smi topo -m', or - for stdin"))
+    p.add_argument("--json", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "print the diagnosis as JSON"))
+    p.add_argument("--tp", type=int_in(1, MAX_TP), metavar="N", help=QT_TRANSLATE_NOOP("CLI", "the plan's tensor-parallel size to check"))
+    p.add_argument("--gpus", type=int_in(1, MAX_GPUS), metavar="N", help=QT_TRANSLATE_NOOP("CLI", "the plan's total GPU count (multi-node if larger)"))
+    p.add_argument("--strict", action="store_true", help=QT_TRANSLATE_NOOP("CLI", "exit 1 when a verdict line is 'bad'"))
     p.set_defaults(func=run)
 
 

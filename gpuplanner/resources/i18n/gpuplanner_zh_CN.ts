@@ -528,6 +528,22 @@
         <translation>--lang 要写在命令之后（gpuplanner 命令 ... --lang zh_CN）；窗口的语言在“设置 → 语言”中选择</translation>
     </message>
     <message>
+        <source>estimate parameters, memory per GPU, time and cost for a scenario or plan</source>
+        <translation>估算一个场景或方案的参数量、单卡显存、时间和费用</translation>
+    </message>
+    <message>
+        <source>Estimate one plan: the scenario&apos;s own GPU, GPU count and parallel layout (a .gpuplan file: its selected plan). Prints the model&apos;s size, the memory per GPU and whether it fits, the training time and the rental cost; no search.</source>
+        <translation>估算一个方案：场景自己的 GPU 型号、GPU 数量和并行布局（.gpuplan 文件：其中选定的方案）。输出模型规模、单卡显存及能否放下、训练时间和租用费用；不做搜索。</translation>
+    </message>
+    <message>
+        <source>scenario JSON or .gpuplan file (its selected plan)</source>
+        <translation>场景 JSON 或 .gpuplan 文件（其中选定的方案）</translation>
+    </message>
+    <message>
+        <source>print a JSON object instead of a table</source>
+        <translation>输出 JSON 对象，而不是表格</translation>
+    </message>
+    <message>
         <source>(tp: GPUs each layer&apos;s weights are split over; pp: pipeline stages; cp: GPUs each sequence is split over; ep: GPUs the experts are spread over; vpp: model chunks per pipeline stage; dp: copies of the model, each fed its own data; zero: ZeRO stage, what is split over the dp copies: 0 nothing, 1 optimizer states, 2 and gradients, 3 and weights; mbs: sequences per micro-batch; grad_accum: micro-batches added up before each weight update; recompute: activations recomputed in the backward pass instead of kept)</source>
         <translation>（tp：每层权重切分到的 GPU 数；pp：流水线段数；cp：每条序列切分到的 GPU 数；ep：专家分布到的 GPU 数；vpp：每个流水线段上的模型块数；dp：模型副本数，每个副本读入各自的数据；zero：ZeRO 阶段，即在 dp 个副本间切分什么：0 不切分，1 优化器状态，2 再加梯度，3 再加权重；mbs：每个微批次的序列数；grad_accum：每次更新权重前累加的微批次数；recompute：重计算，即反向传播时重新计算激活值，而不是保存它们）</translation>
     </message>
@@ -720,6 +736,42 @@
         <translation>费用</translation>
     </message>
     <message>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>positional arguments</source>
+        <translation>位置参数</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>show this help message and exit</source>
+        <translation>显示本帮助并退出</translation>
+    </message>
+    <message>
+        <source>show program&apos;s version number and exit</source>
+        <translation>显示程序版本号并退出</translation>
+    </message>
+    <message>
+        <source>error: </source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <source>GPU Planner: describe the training task, derive the GPU servers to rent. With no COMMAND it opens the desktop app (with FILE: that scenario or .gpuplan file).</source>
+        <translation>GPU Planner：描述训练任务，推算出要租用的 GPU 服务器。不带 COMMAND 时打开桌面应用（带 FILE 时打开该场景或 .gpuplan 文件）。</translation>
+    </message>
+    <message>
+        <source>Every COMMAND takes --lang en or --lang zh_CN, the language of its output and help (default: the app&apos;s setting, else the system locale). &apos;gpuplanner COMMAND --help&apos; describes a command.</source>
+        <translation>每个 COMMAND 都接受 --lang en 或 --lang zh_CN，即其输出和帮助所用的语言（默认：应用中的设置，否则为系统区域设置）。“gpuplanner COMMAND --help”说明一个命令。</translation>
+    </message>
+    <message>
+        <source>open the app&apos;s window, render every page, exit 0 (1 on a problem); no COMMAND</source>
+        <translation>打开应用窗口，绘制每个页面后退出，返回 0（有问题时返回 1）；不带 COMMAND</translation>
+    </message>
+    <message>
         <source>+ {head} GiB kept free on top of the estimate = {need} of {cap} GiB: {fit}</source>
         <translation>+ 估算之外预留 {head} GiB = {need} / {cap} GiB：{fit}</translation>
     </message>
@@ -736,6 +788,50 @@
         <translation>租用还是自建</translation>
     </message>
     <message>
+        <source>list the GPU catalog (dense TFLOPS, memory, links)</source>
+        <translation>列出 GPU 目录（稠密 TFLOPS、显存、互联链路）</translation>
+    </message>
+    <message>
+        <source>List the accelerators known to GPU Planner. TFLOPS are dense (no sparsity); &apos;unknown&apos; means the reference has no verified figure.</source>
+        <translation>列出 GPU Planner 已知的加速卡。TFLOPS 为稠密算力（不含稀疏）；“未知”表示参考资料中没有经过核实的数值。</translation>
+    </message>
+    <message>
+        <source>print the records as a JSON list</source>
+        <translation>以 JSON 列表输出记录</translation>
+    </message>
+    <message>
+        <source>check every card&apos;s health from nvidia-smi -q, npu-smi info, rocm-smi or dmesg output</source>
+        <translation>根据 nvidia-smi -q、npu-smi info、rocm-smi 或 dmesg 的输出检查每张卡的健康状况</translation>
+    </message>
+    <message>
+        <source>Temperatures, throttling, power caps vs TDP, ECC / retired pages / remapped rows, Xid errors, processes already on the cards, driver and CUDA versions; problems first.</source>
+        <translation>温度、降频、功耗上限与 TDP 的对比、ECC / 退役页 / 重映射行、Xid 错误、卡上已有的进程、驱动和 CUDA 版本；问题排在最前。</translation>
+    </message>
+    <message>
+        <source>saved output (nvidia-smi -q, npu-smi info, rocm-smi, dmesg), or -</source>
+        <translation>保存下来的输出（nvidia-smi -q、npu-smi info、rocm-smi、dmesg），或 -（标准输入）</translation>
+    </message>
+    <message>
+        <source>also read Xid errors from this kernel log</source>
+        <translation>同时从这份内核日志中读取 Xid 错误</translation>
+    </message>
+    <message>
+        <source>scenario JSON or .gpuplan file: its GPU is the expected card</source>
+        <translation>场景 JSON 或 .gpuplan 文件：其中的 GPU 即应有的卡</translation>
+    </message>
+    <message>
+        <source>the expected catalog GPU instead of a plan (e.g. h100-sxm-80gb)</source>
+        <translation>不用方案，直接给出应有的目录 GPU（例如 h100-sxm-80gb）</translation>
+    </message>
+    <message>
+        <source>print a JSON object</source>
+        <translation>输出 JSON 对象</translation>
+    </message>
+    <message>
+        <source>exit 1 when a finding is &apos;bad&apos;</source>
+        <translation>有检查结果标为 [BAD]（严重问题）时以 1 退出</translation>
+    </message>
+    <message>
         <source>kernel log</source>
         <translation>内核日志</translation>
     </message>
@@ -750,6 +846,54 @@
     <message>
         <source>, driver {d}</source>
         <translation>，驱动 {d}</translation>
+    </message>
+    <message>
+        <source>export the acceptance-test script for a rented server</source>
+        <translation>为租到的服务器导出验收测试脚本</translation>
+    </message>
+    <message>
+        <source>Write the self-contained acceptance-test script (bash + PyTorch) for the plan&apos;s GPU and model shape. Run it on the server, then &apos;gpuplanner kit-import&apos;.</source>
+        <translation>按方案的 GPU 和模型形状写出独立的验收测试脚本（bash + PyTorch）。在服务器上运行它，然后运行“gpuplanner kit-import”。</translation>
+    </message>
+    <message>
+        <source>scenario JSON or .gpuplan file</source>
+        <translation>场景 JSON 或 .gpuplan 文件</translation>
+    </message>
+    <message>
+        <source>output file (default: stdout)</source>
+        <translation>输出文件（默认：标准输出）</translation>
+    </message>
+    <message>
+        <source>export the multi-node kit for N nodes (torchrun; measures the network between nodes)</source>
+        <translation>导出 N 个节点的多节点测试套件（torchrun；测量节点之间的网络）</translation>
+    </message>
+    <message>
+        <source>instead of exporting: analyse this result (same as &apos;gpuplanner kit-import FILE RESULT.json&apos;)</source>
+        <translation>不导出，改为分析这份结果（同“gpuplanner kit-import FILE RESULT.json”）</translation>
+    </message>
+    <message>
+        <source>with --import: print a JSON object</source>
+        <translation>与 --import 一起用：输出 JSON 对象</translation>
+    </message>
+    <message>
+        <source>with --import: exit 1 when something is flagged bad</source>
+        <translation>与 --import 一起用：有项目标为 [BAD]（严重问题）时以 1 退出</translation>
+    </message>
+    <message>
+        <source>analyse an acceptance-test result and re-estimate with the measured MFU</source>
+        <translation>分析验收测试结果，并用实测 MFU 重新估算</translation>
+    </message>
+    <message>
+        <source>Compare the kit&apos;s JSON result with the plan and the catalog; show time and cost before and after using the measured MFU.</source>
+        <translation>把测试套件的 JSON 结果与方案和目录对比；列出采用实测 MFU 前后的时间和费用。</translation>
+    </message>
+    <message>
+        <source>the kit&apos;s result file</source>
+        <translation>测试套件的结果文件</translation>
+    </message>
+    <message>
+        <source>exit 1 when the analysis flags something as bad</source>
+        <translation>分析中有项目标为 [BAD]（严重问题）时以 1 退出</translation>
     </message>
     <message>
         <source>--json and --strict go with --import RESULT.json</source>
@@ -836,12 +980,56 @@
         <translation>之前        之后（实测 MFU）</translation>
     </message>
     <message>
+        <source>check the network between nodes from &apos;ibstat&apos; or &apos;ibv_devinfo&apos; output</source>
+        <translation>根据“ibstat”或“ibv_devinfo”的输出检查节点之间的网络</translation>
+    </message>
+    <message>
+        <source>Read pasted &apos;ibstat&apos;, &apos;ibv_devinfo [-v]&apos; or &apos;ibstatus&apos; output (a file, or - for stdin): per HCA port the link layer (InfiniBand or Ethernet = RoCE), state and rate, judged against the plan&apos;s inter-node network.</source>
+        <translation>读取粘贴的“ibstat”、“ibv_devinfo [-v]”或“ibstatus”输出（文件，或用 - 表示标准输入）：逐个网卡端口列出链路层（InfiniBand 或 Ethernet 即 RoCE）、状态和速率，并对照方案的节点间网络判断。</translation>
+    </message>
+    <message>
+        <source>saved output of ibstat / ibv_devinfo, or - for stdin</source>
+        <translation>保存下来的 ibstat / ibv_devinfo 输出，或用 - 表示标准输入</translation>
+    </message>
+    <message>
+        <source>print ports and verdict as JSON</source>
+        <translation>以 JSON 输出端口和结论</translation>
+    </message>
+    <message>
+        <source>scenario JSON or .gpuplan file: check against its network</source>
+        <translation>场景 JSON 或 .gpuplan 文件：对照其中的网络检查</translation>
+    </message>
+    <message>
+        <source>the promised network instead of a plan (e.g. ib-ndr-400, roce-400)</source>
+        <translation>不用方案，直接给出承诺的网络（例如 ib-ndr-400、roce-400）</translation>
+    </message>
+    <message>
+        <source>&apos;nvidia-smi topo -m&apos; output of the same node: NIC-to-GPU affinity</source>
+        <translation>同一节点的“nvidia-smi topo -m”输出：网卡与 GPU 的亲和关系</translation>
+    </message>
+    <message>
         <source>plan: {n} × {name} per node ({source})</source>
         <translation>方案：每节点 {n} × {name}（{source}）</translation>
     </message>
     <message>
         <source>plan</source>
         <translation>方案</translation>
+    </message>
+    <message>
+        <source>search GPU types, counts and layouts; print the ranked plans to rent</source>
+        <translation>搜索 GPU 型号、数量和并行布局；输出排好序的租用方案</translation>
+    </message>
+    <message>
+        <source>how many plans to show (default 5)</source>
+        <translation>显示多少个方案（默认 5）</translation>
+    </message>
+    <message>
+        <source>ranking (default: the objective saved in the scenario file)</source>
+        <translation>排序依据（默认：场景文件中保存的目标）</translation>
+    </message>
+    <message>
+        <source>print the result as JSON</source>
+        <translation>以 JSON 输出结果</translation>
     </message>
     <message>
         <source>This file asks for a service, not a training run:</source>
@@ -924,12 +1112,60 @@
         <translation>小时</translation>
     </message>
     <message>
+        <source>the project: phases (CPU preprocessing, research, training, inference), one cost, the timeline and what-if growth</source>
+        <translation>整个项目：各阶段（CPU 预处理、实验、训练、推理）、一个总费用、时间线和假设增长分析</translation>
+    </message>
+    <message>
+        <source>Print the whole project of a .gpuplan file: each phase with its GPUs, time and cost, the project&apos;s one total, the timeline, and what growing the data or the model would cost. A scenario file is one phase.</source>
+        <translation>输出 .gpuplan 文件中的整个项目：每个阶段的 GPU、时间和费用，项目的一个总价，时间线，以及数据或模型增长后的费用。场景文件只算一个阶段。</translation>
+    </message>
+    <message>
+        <source>.gpuplan file (its project) or scenario JSON (one phase)</source>
+        <translation>.gpuplan 文件（其中的项目）或场景 JSON（一个阶段）</translation>
+    </message>
+    <message>
         <source>{cost} over {w}</source>
         <translation>{cost}，共 {w}</translation>
     </message>
     <message>
         <source>Budget</source>
         <translation>预算</translation>
+    </message>
+    <message>
+        <source>compare vendors&apos; quote sheets for the plan, with the costs quotes leave out</source>
+        <translation>针对方案比较各供应商的报价单，并计入报价中没有的费用</translation>
+    </message>
+    <message>
+        <source>Read vendors&apos; quote sheets (.csv or .xlsx) and compare them for the plan: the price of the whole job per vendor, with the costs a quote leaves out (storage, data egress, setup, migration). Also writes the blank quote sheet to send out (--template) and the request for quote (--rfq).</source>
+        <translation>读取各供应商的报价单（.csv 或 .xlsx），针对方案进行比较：每家供应商完成整个任务的价格，并计入报价中没有的费用（存储、出网流量、部署、迁移）。也可写出用于发给供应商的空白报价单（--template）和询价单（--rfq）。</translation>
+    </message>
+    <message>
+        <source>.gpuplan file or scenario JSON</source>
+        <translation>.gpuplan 文件或场景 JSON</translation>
+    </message>
+    <message>
+        <source>quote sheets (.csv or .xlsx); default: the plan&apos;s</source>
+        <translation>报价单（.csv 或 .xlsx）；默认：方案中存的报价</translation>
+    </message>
+    <message>
+        <source>print the comparison as JSON</source>
+        <translation>以 JSON 输出比较结果</translation>
+    </message>
+    <message>
+        <source>write the blank, documented quote sheet</source>
+        <translation>写出带说明的空白报价单</translation>
+    </message>
+    <message>
+        <source>file to write (with --template)</source>
+        <translation>要写入的文件（与 --template 一起用）</translation>
+    </message>
+    <message>
+        <source>store the sheets&apos; quotes in the plan file (a vendor&apos;s new sheet replaces its stored one; the other vendors are kept)</source>
+        <translation>把报价单中的报价存入方案文件（某供应商的新报价单替换其已存的报价；其他供应商的保留）</translation>
+    </message>
+    <message>
+        <source>write the one-page request for quote (PDF)</source>
+        <translation>写出一页的询价单（请求报价，PDF）</translation>
     </message>
     <message>
         <source>--template needs -o FILE</source>
@@ -948,8 +1184,64 @@
         <translation>--save 需要 .gpuplan 文件</translation>
     </message>
     <message>
+        <source>write the printed plan (PDF) for a scenario or .gpuplan file</source>
+        <translation>为场景或 .gpuplan 文件写出可打印的方案（PDF）</translation>
+    </message>
+    <message>
+        <source>Write the plan as a PDF to print or send: the chosen plan and the ranked alternatives with their memory, time and cost, on A4 or letter paper, in the language of --lang; runs without a display.</source>
+        <translation>把方案写成可打印或发送的 PDF：选定的方案和排好序的备选方案，及其显存、时间和费用；纸张为 A4 或美国信纸，语言按 --lang；无需显示器即可运行。</translation>
+    </message>
+    <message>
+        <source>PDF file to write</source>
+        <translation>要写入的 PDF 文件</translation>
+    </message>
+    <message>
+        <source>report language (default: the app&apos;s setting, else the system locale)</source>
+        <translation>报告语言（默认：应用中的设置，否则为系统区域设置）</translation>
+    </message>
+    <message>
+        <source>paper size (default a4)</source>
+        <translation>纸张大小（默认 a4）</translation>
+    </message>
+    <message>
+        <source>author/team for the title block (default: the app&apos;s setting)</source>
+        <translation>标题栏中的作者或团队（默认：应用中的设置）</translation>
+    </message>
+    <message>
+        <source>check a rented server&apos;s GPU interconnect from &apos;nvidia-smi topo -m&apos; output</source>
+        <translation>根据“nvidia-smi topo -m”的输出检查租到的服务器的 GPU 互联</translation>
+    </message>
+    <message>
+        <source>Read &apos;nvidia-smi topo -m&apos; output (a file, or - for stdin) and explain what it means for tensor parallelism, NUMA and NIC placement.</source>
+        <translation>读取“nvidia-smi topo -m”的输出（文件，或用 - 表示标准输入），并说明它对张量并行、NUMA 和网卡位置意味着什么。</translation>
+    </message>
+    <message>
+        <source>saved output of &apos;nvidia-smi topo -m&apos;, or - for stdin</source>
+        <translation>保存下来的“nvidia-smi topo -m”输出，或用 - 表示标准输入</translation>
+    </message>
+    <message>
+        <source>print the diagnosis as JSON</source>
+        <translation>以 JSON 输出诊断结果</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s tensor-parallel size to check</source>
+        <translation>要检查的方案张量并行规模</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s total GPU count (multi-node if larger)</source>
+        <translation>方案的 GPU 总数（大于单机卡数即为多节点）</translation>
+    </message>
+    <message>
+        <source>exit 1 when a verdict line is &apos;bad&apos;</source>
+        <translation>有结论行标为 [BAD]（严重问题）时以 1 退出</translation>
+    </message>
+    <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>language of the output (default: the app&apos;s setting, else the system locale)</source>
+        <translation>输出所用的语言（默认：应用中的设置，否则为系统区域设置）</translation>
     </message>
     <message>
         <source>card-hours</source>
@@ -958,6 +1250,14 @@
     <message>
         <source>(cost = card-hours × {price} per card-hour, no overheads)</source>
         <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
+    </message>
+    <message>
+        <source>with --network: NICs per node on the network between GPUs (not storage or management)</source>
+        <translation>与 --network 一起用：每个节点接入 GPU 间网络的网卡数（不含存储和管理网卡）</translation>
+    </message>
+    <message>
+        <source>Search every candidate GPU type × GPU count × parallel layout that fits in memory, estimate time and rental cost, and rank them by the objective: cheapest meeting the deadline, fastest within the budget, or lowest cost per PFLOP of useful work (the FLOPs the model needs, not the GPUs&apos; peak).</source>
+        <translation>搜索显存放得下的每一种 GPU 型号 × GPU 数量 × 并行布局组合，估算时间和租用费用，并按目标排序：满足截止时间的最便宜方案、预算内最快的方案，或每 PFLOP 有效计算量费用最低的方案（有效计算量指模型所需的浮点运算量，而不是 GPU 的峰值）。</translation>
     </message>
     <message>
         <source>{n} candidates evaluated, {fit} fit and are priced ({time}); objective: {objective}</source>
