@@ -222,6 +222,12 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
                                        {"e": error_text(err)}))  # keeps its id: shown translated
             continue
         plan = found.plans[0] if found.plans else None
+        if plan is None and found.notes:  # nothing priced fits: the search's reason, not "the fastest: —" (whatif18)
+            out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
+                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within "
+                                                        "{days}. {why}"),
+                {"n": s.constraints.max_gpus, "why": found.notes[0], **elapsed_msgs(elapsed_unit(days), days=days)}))
+            continue
         if plan is None or not plan.meets_deadline:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
                 "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} "

@@ -2607,10 +2607,11 @@ def _vllm_starts(ctx: SearchContext, tp) -> np.ndarray | None:
 
 
 def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,
-                    cancel: Callable[[], bool] | None) -> tuple[int, int]:
+                    cancel: Callable[[], bool] | None, short: dict[str, int] | None = None) -> tuple[int, int]:
     """Stream one context's candidates in chunks (``chunks``: the search's :class:`_ChunkCache`) through the
     vectorised formulas into the reducer ``red``; returns how many were evaluated and how many fit (with a
-    finite cost)."""
+    finite cost). ``short``: GPU id -> rows that fit but are unpriced only because a job under a week is not
+    billed by the week or month (cost._short_job_billable), counted there."""
     n_eval = n_fit = 0
     kn = chunks.key_of(ctx)
     for part, start, c, token in chunks.chunks(ctx, kn):
@@ -2628,6 +2629,9 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
             continue
         fin = np.isfinite(sub["cost"])
         if not fin.all():
+            if short is not None and "mode_costs" in sub:
+                whole = np.isfinite(sub["mode_costs"][[MODES.index(m) for m in costmod.WHOLE_MACHINE_MODES]]).any(0)
+                short[ctx.gpu.id] = short.get(ctx.gpu.id, 0) + int((whole & ~fin).sum())
             idx = idx[fin]
             sub = {k: (v[:, fin] if k == "mode_costs" else v[fin]) for k, v in sub.items()}
         if not len(idx):
@@ -2781,8 +2785,19 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
                                 {"n": max_gpus}))
 
 
+def _note_short(tried: dict[str, int], short: dict[str, int], skipped: dict[str, Msg]) -> None:
+    """A GPU type whose candidates fit but are all unpriced because the job ends within a week and the card is
+    quoted only by the week or month (cost._short_job_billable; whatif18) says so, not "no layout fits"."""
+    for gid, n in short.items():
+        if n and not tried.get(gid):
+            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "quoted only for whole machines by the week or month, and a job that ends within a week is billed "
+                     "in card-hours (planning guide: whole machines for long runs) — enter a card-hour quote, or set "
+                     "the rental mode (constraints.rental_mode) to the whole-machine mode you would rent"), {})
+
+
 def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any,
-                  guidance: str, rental_mode: str | None = None) -> SearchResult:
+                  guidance: str, rental_mode: str | None = None, short: bool = False) -> SearchResult:
     """The search's answer when no candidate fits in memory, or, where no GPU type was searched at all because
     none has a price for the rental mode the user set, that (``rental_mode``). Issue 35 round 18 (advice20): a
     Shenzhen team renting by the week (planning guide §3: "long continuous runs → whole machines by the week or
@@ -2796,6 +2811,11 @@ def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped:
             CTX, "No GPU type has a {mode} price, the rental mode set in the scenario (constraints.rental_mode): "
                  "enter your vendor's quote for it, or set the rental mode to automatic so that the search compares "
                  "the prices it has."), {"mode": Msg("Cost", MODE_LABELS[rental_mode], {})})
+    elif short:  # fits, but only on cards quoted by the week or month, for a job under a week (whatif18)
+        note = Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The cards it fits on are quoted only for whole machines by the week or month, and a job that ends "
+                 "within a week is billed in card-hours: enter a card-hour quote, or set the rental mode to the "
+                 "whole-machine mode you would rent."), {})
     return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
                         search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier,
                         tier_guidance=guidance, objective=objective, feasible=False, skipped_gpus=skipped,
@@ -2827,6 +2847,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     contexts: list[SearchContext] = []
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
+    short: dict[str, int] = {}  # GPU id -> fitting candidates priced only by the week/month, for a job under a week
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     total_pflop = mf_tok * float(s.data.tokens) / 1e15
     # kept and chosen at the app's full length, then cut: `plan --top 5` is the first rows of the Plans page's list
@@ -2846,16 +2867,18 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         ci = len(contexts)
         contexts.append(ctx)
         gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
-        n_eval, n_fit = _reduce_context(ctx, ci, gi, chunks, memo, red, cancel)
+        n_eval, n_fit = _reduce_context(ctx, ci, gi, chunks, memo, red, cancel, short)
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
     _note_unfit(tried, skipped, con.max_gpus, {c.gpu.id: c.gpu for c in all_ctx}, con)
+    _note_short(tried, short, skipped)
 
     tier = tier_of(facts.params.total)
     guidance = tier_guidance(tier, s.training.method)
     if not fitting:
-        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance, None if all_ctx else con.rental_mode)
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance, None if all_ctx else con.rental_mode,
+                             short=any(short.values()))
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     tp_rule = _apply_ranking_rules(cat, contexts, con, objective)
@@ -2882,7 +2905,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
     notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
-        feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(tp_rule, con, plans))
+        feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(
+        tp_rule, con, plans, not bool((within & np.isfinite(cat["cost"])).any()), table.currency))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
@@ -2931,10 +2955,17 @@ def _apply_tp_rule(cat: dict, contexts: list[SearchContext], con: Any) -> bool:
     return tp_rule
 
 
-def _tp_rule_notes(tp_rule: bool, con: Any, plans: list[Plan]) -> list[Msg]:
-    """The search's note when plans shown run TP over PCIe that the rule did not rank down."""
+def _tp_rule_notes(tp_rule: bool, con: Any, plans: list[Plan], over_budget: bool = False,
+                   currency: str = "") -> list[Msg]:
+    """The search's note when plans shown run TP over PCIe that the rule did not rank down. ``over_budget``: no
+    plan at all is within the budget — then the budget is what the note names, not the NVLink cards (whatif18: a
+    budget the user set too low read as a rule about interconnects)."""
     if tp_rule or not con.rules.tp_over_pcie or not any(p.evaluation.tp_over_pcie for p in plans):
         return []
+    if over_budget and con.budget is not None:
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "No plan is within the budget of {budget:,.0f} {cur}, so tensor parallelism over PCIe is not ranked "
+                 "down: it is timed over PCIe, with no overlap."), {"budget": con.budget, "cur": currency})]
     return [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so "
              "tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap."), {})]
