@@ -56,18 +56,14 @@ def test_burst_fastest_does_not_rent_a_month_to_win_seconds():
     """Full SFT of Llama-3.1-8B on 500M tokens within 12 hours, fastest (request 97). Plan #1 on main was 64 × H100
     by the month at 560,000 CNY (the card has only monthly quotes in mainland China), 0.03154 days; 64 × H800 on
     card-hours took 0.03156 days (1.7 seconds more) for 509 CNY. No senior engineer rents a month of eight servers
-    to win two seconds of a 45-minute job: plans the estimate cannot tell apart are ranked by cost.
-    Moved in r18 (whatif18): a job that ends within a week is never billed by the week or month unless the user
-    chose it (cost._short_job_billable, planning guide §4), so the month plans are no longer in the list at all and
-    #1 is no longer "equally fast" as one of them: it is the fastest priced plan."""
+    to win two seconds of a 45-minute job: plans the estimate cannot tell apart are ranked by cost."""
     res = search(_load("burst-full-8b-12h-fastest.json"), top=3)
     first = res.plans[0]
     fastest = min(p.evaluation.calendar_days for p in res.plans)
     assert first.evaluation.calendar_days <= fastest * (1 + S.FASTEST_TIE)
     assert first.evaluation.rental_mode == "card_hour", (first.gpu, first.evaluation.rental_mode, first.cost)
     assert first.cost < 2_000, first.cost
-    assert all(p.evaluation.rental_mode not in ("week", "month") for p in res.plans), \
-        [(p.gpu, p.evaluation.rental_mode) for p in res.plans]
+    assert any("equally fast" in str(m.text) for m in first.explanation), [m.text for m in first.explanation]
     # the 64-GPU plans have no networked quote (price_fabric ranks them after the one-node plans, price8): among the
     # one-node plans 8 × H800 by the hour is as fast as 8 × H200 / H100 by the month (0.002% apart)
     assert first.num_gpus == 8 and first.gpu == "h800-sxm-80gb"

@@ -15,12 +15,10 @@
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,44 +78,44 @@ def test_the_pdf_what_if_row_that_does_not_fit_shows_no_figures(app):
 
 # ---------------------------------------------------------------------------- 2. a short job is not billed a month
 
-def _month_only_price():
-    from gpuplanner.core.cost import GpuPrice
-
-    # the shape of the mainland H200 quote: 94,000 CNY per 8-card server per month, nothing else
-    return GpuPrice(gpu="h200-sxm-141gb", currency="CNY", card_hour=None, machine_week=None, machine_month=94_000.0,
-                    spot_card_hour=None, machine_gpus=8, source="test", source_date="2026-08-22")
-
-
-def _costs(hours: float, pin: str | None = None):
-    from gpuplanner.core.cost import MODES, rental_costs
-
-    r = rental_costs(_month_only_price(), num_gpus=8, nodes=1, train_hours=hours, ckpt_bytes=0.0, setup_hours=0.5,
-                     hours_per_week=168, phase="stable", pin=pin)
-    return MODES[int(np.asarray(r.best).reshape(-1)[0])], float(np.asarray(r.best_cost).reshape(-1)[0]), r
-
-
-def test_an_18_hour_job_is_not_billed_a_month_unless_the_user_chose_months():
-    mode, cost, r = _costs(18.0)
-    assert not math.isfinite(cost), (mode, cost)  # unpriced: no card-hour quote; was a month, 94,000
-    from gpuplanner.core.cost import MODES
-
-    assert float(np.asarray(r.costs)[MODES.index("month")].reshape(-1)[0]) == 94_000.0  # kept for the alternatives
-    assert _costs(18.0, pin="month")[:2] == ("month", 94_000.0)  # the user's choice bills it
-
-
-def test_a_job_of_several_weeks_may_still_be_billed_by_the_month():
-    assert _costs(3 * 168.0)[:2] == ("month", 94_000.0)
-
-
 def test_the_replan_for_an_18_hour_slot_does_not_rent_a_month():
     res = _grpo_answer().project_replanned
     w = next(w for w in res.what_if if w.change == "params_x2")
     kd = w.keep_deadline
     assert kd is not None
     text = kd.sentence.render()
-    assert "94,000" not in text and "per month" not in text, text
-    assert kd.evaluation is None or kd.evaluation.rental_mode not in ("week", "month"), text
+    # was "To keep the deadline of 18.4 hours: 8 × H200 …, whole machines per month, 5.6 hours, ¥94,000."
+    assert kd.evaluation is None and not text.startswith("To keep"), text
+    assert text.startswith("No plan billed by the hour within 16 GPUs"), text
     assert "card-hour" in text, text  # why there is no plan: the only quote that fits is by the month
+    # what the month would cost per hour worked: ¥94,000 over 8 × H200's 5.6 hours (168 h/week: every hour worked)
+    import re
+
+    cal_h = float(re.search(r"for ([\d.]+) hours of work", text).group(1))
+    per = float(re.search(r"¥([\d,]+) per hour worked", text).group(1).replace(",", ""))
+    assert "¥94,000" in text and per == pytest.approx(94_000 / cal_h, rel=0.01), text
+
+
+def test_a_short_slots_replan_keeps_hourly_plans_and_a_long_one_may_rent_a_month():
+    """The rule is the slot's, not the card's: under a week the hourly plans only; a slot of weeks is ranked as the
+    search ranks it (guide §4: whole machines for runs of more than ~40 h/week over several weeks)."""
+    from gpuplanner.app.engine import _short_slot_plans
+    from gpuplanner.core.project import replan_scenario
+
+    w = next(w for w in _grpo_answer().project.what_if if w.change == "tokens_x10")
+    s = replan_scenario(w)
+
+    class P:  # the two fields the rule reads
+        def __init__(self, mode, meets):
+            self.evaluation = type("E", (), {"rental_mode": mode})()
+            self.meets_deadline = meets
+
+    month, hour = P("month", True), P("card_hour", False)
+    assert _short_slot_plans([month, hour], s) == ([hour], month)
+    long = s.model_copy(update={"constraints": s.constraints.model_copy(update={"deadline_days": 21.0})})
+    assert _short_slot_plans([month, hour], long) == ([month, hour], None)
+    pinned = s.model_copy(update={"constraints": s.constraints.model_copy(update={"rental_mode": "month"})})
+    assert _short_slot_plans([month, hour], pinned) == ([month, hour], None)
 
 
 def test_a_replan_billed_by_the_month_the_user_chose_says_the_cost_per_hour_worked():

@@ -712,33 +712,10 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
             continue
         costs[i] = _hybrid_cost(n * price.card_hour * card_time, card_cal / period, machines * cap_price)
         cal[i] = card_cal
-    best = billing_mode(_short_job_billable(costs, m_cal, pin), pin)
+    best = billing_mode(costs, pin)
     return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
                         interruptions=card_time / t["mtbi"], setup_hours=float(setup_hours),
                         spot_reclaims=t["spot_reclaims"])
-
-
-#: the whole-machine modes that bill for a period whatever the hours worked in it (the hybrids are card-hours capped
-#: at it, so they are not among them)
-WHOLE_MACHINE_MODES = ("week", "month")
-
-
-def _short_job_billable(costs: np.ndarray, machine_calendar_hours, pin: str | None) -> np.ndarray:
-    """``costs`` as :func:`billing_mode` may choose among them: without a pin, a job that ends within a week on
-    whole machines is never billed by the week or month (planning guide §4, "Whole machine vs card-hours": whole
-    machines for more than ~40 hours a week over several weeks, card-hours for jobs of a few hours) — before
-    this (whatif18) an 18-hour re-plan on a card quoted only by the month was billed a month, ¥94,000. Where card-
-    hours are not priced such a plan is then unpriced (enter a quote, or pin the mode: the user's pin bills it).
-    Every mode's cost is still kept for the alternatives a plan shows."""
-    if pin is not None:
-        return costs
-    short = np.asarray(machine_calendar_hours, dtype=float) < HOURS_PER_WEEK - 1e-9
-    if not short.any():
-        return costs
-    out = costs.copy()
-    for m in WHOLE_MACHINE_MODES:
-        out[MODES.index(m)] = np.where(short, np.inf, out[MODES.index(m)])
-    return out
 
 
 def billing_mode(costs: np.ndarray, pin: str | None = None) -> np.ndarray:

@@ -490,6 +490,15 @@ class WhatIf:
                 "note": None if self.note is None else self.note.render()}
 
 
+#: the rental modes that bill whole machines for a period, whatever the hours worked in it (the hybrids are
+#: card-hours capped at it, so they are not among them)
+WHOLE_MACHINE_MODES = ("week", "month")
+#: a slot this short holds "fragmented jobs of a few hours" (planning guide §4, "Whole machine vs card-hours": whole
+#: machines for more than ~40 hours a week over several weeks, card-hours for jobs of a few hours): its re-plan is
+#: ranked on card-hours unless the user chose a whole-machine mode (app.engine.keep_deadline; whatif18)
+SHORT_SLOT_DAYS = 7.0
+
+
 @dataclass(slots=True, frozen=True)
 class Replan:
     """What it takes to keep the main phase's deadline after a what-if change: the search's best plan for the
@@ -517,7 +526,7 @@ class Replan:
             CTX, "To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
                  "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur}.")
         worked = ev.calendar_days * 24.0 * ev.scenario.constraints.hours_per_week / 168.0
-        if ev.rental_mode in costmod.WHOLE_MACHINE_MODES and ev.cost is not None and worked > 0:
+        if ev.rental_mode in WHOLE_MACHINE_MODES and ev.cost is not None and worked > 0:
             # a whole machine by the week or month (only where the user chose it: cost._short_job_billable) says
             # what the period costs per hour the job works in it (whatif18)
             text = QT_TRANSLATE_NOOP(

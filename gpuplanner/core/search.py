@@ -2607,11 +2607,10 @@ def _vllm_starts(ctx: SearchContext, tp) -> np.ndarray | None:
 
 
 def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,
-                    cancel: Callable[[], bool] | None, short: dict[str, int] | None = None) -> tuple[int, int]:
+                    cancel: Callable[[], bool] | None) -> tuple[int, int]:
     """Stream one context's candidates in chunks (``chunks``: the search's :class:`_ChunkCache`) through the
     vectorised formulas into the reducer ``red``; returns how many were evaluated and how many fit (with a
-    finite cost). ``short``: GPU id -> rows that fit but are unpriced only because a job under a week is not
-    billed by the week or month (cost._short_job_billable), counted there."""
+    finite cost)."""
     n_eval = n_fit = 0
     kn = chunks.key_of(ctx)
     for part, start, c, token in chunks.chunks(ctx, kn):
@@ -2629,9 +2628,6 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
             continue
         fin = np.isfinite(sub["cost"])
         if not fin.all():
-            if short is not None and "mode_costs" in sub:
-                whole = np.isfinite(sub["mode_costs"][[MODES.index(m) for m in costmod.WHOLE_MACHINE_MODES]]).any(0)
-                short[ctx.gpu.id] = short.get(ctx.gpu.id, 0) + int((whole & ~fin).sum())
             idx = idx[fin]
             sub = {k: (v[:, fin] if k == "mode_costs" else v[fin]) for k, v in sub.items()}
         if not len(idx):
@@ -2785,19 +2781,8 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
                                 {"n": max_gpus}))
 
 
-def _note_short(tried: dict[str, int], short: dict[str, int], skipped: dict[str, Msg]) -> None:
-    """A GPU type whose candidates fit but are all unpriced because the job ends within a week and the card is
-    quoted only by the week or month (cost._short_job_billable; whatif18) says so, not "no layout fits"."""
-    for gid, n in short.items():
-        if n and not tried.get(gid):
-            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "quoted only for whole machines by the week or month, and a job that ends within a week is billed "
-                     "in card-hours (planning guide: whole machines for long runs) — enter a card-hour quote, or set "
-                     "the rental mode (constraints.rental_mode) to the whole-machine mode you would rent"), {})
-
-
 def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any,
-                  guidance: str, rental_mode: str | None = None, short: bool = False) -> SearchResult:
+                  guidance: str, rental_mode: str | None = None) -> SearchResult:
     """The search's answer when no candidate fits in memory, or, where no GPU type was searched at all because
     none has a price for the rental mode the user set, that (``rental_mode``). Issue 35 round 18 (advice20): a
     Shenzhen team renting by the week (planning guide §3: "long continuous runs → whole machines by the week or
@@ -2811,11 +2796,6 @@ def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped:
             CTX, "No GPU type has a {mode} price, the rental mode set in the scenario (constraints.rental_mode): "
                  "enter your vendor's quote for it, or set the rental mode to automatic so that the search compares "
                  "the prices it has."), {"mode": Msg("Cost", MODE_LABELS[rental_mode], {})})
-    elif short:  # fits, but only on cards quoted by the week or month, for a job under a week (whatif18)
-        note = Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "The cards it fits on are quoted only for whole machines by the week or month, and a job that ends "
-                 "within a week is billed in card-hours: enter a card-hour quote, or set the rental mode to the "
-                 "whole-machine mode you would rent."), {})
     return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
                         search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier,
                         tier_guidance=guidance, objective=objective, feasible=False, skipped_gpus=skipped,
@@ -2847,7 +2827,6 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     contexts: list[SearchContext] = []
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
-    short: dict[str, int] = {}  # GPU id -> fitting candidates priced only by the week/month, for a job under a week
     fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     total_pflop = mf_tok * float(s.data.tokens) / 1e15
     # kept and chosen at the app's full length, then cut: `plan --top 5` is the first rows of the Plans page's list
@@ -2867,18 +2846,16 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         ci = len(contexts)
         contexts.append(ctx)
         gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
-        n_eval, n_fit = _reduce_context(ctx, ci, gi, chunks, memo, red, cancel, short)
+        n_eval, n_fit = _reduce_context(ctx, ci, gi, chunks, memo, red, cancel)
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
     _note_unfit(tried, skipped, con.max_gpus, {c.gpu.id: c.gpu for c in all_ctx}, con)
-    _note_short(tried, short, skipped)
 
     tier = tier_of(facts.params.total)
     guidance = tier_guidance(tier, s.training.method)
     if not fitting:
-        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance, None if all_ctx else con.rental_mode,
-                             short=any(short.values()))
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance, None if all_ctx else con.rental_mode)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     tp_rule = _apply_ranking_rules(cat, contexts, con, objective)

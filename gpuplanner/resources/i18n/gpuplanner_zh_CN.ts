@@ -4856,16 +4856,8 @@
         <translation>它超出 {b:,.0f} {cur} 的预算</translation>
     </message>
     <message>
-        <source>quoted only for whole machines by the week or month, and a job that ends within a week is billed in card-hours (planning guide: whole machines for long runs) — enter a card-hour quote, or set the rental mode (constraints.rental_mode) to the whole-machine mode you would rent</source>
-        <translation>只有按周或按月的整机报价，而一周内结束的任务按卡时计费（规划指南：整机适合长期运行）——请输入卡时报价，或在“时间与预算”页把租用方式设为你要租的整机方式</translation>
-    </message>
-    <message>
         <source>No GPU type has a {mode} price, the rental mode set in the scenario (constraints.rental_mode): enter your vendor&apos;s quote for it, or set the rental mode to automatic so that the search compares the prices it has.</source>
         <translation>没有任何 GPU 型号有{mode}价格（“时间与预算”页设定的租用方式）：请输入供应商的此类报价，或把租用方式设为自动，让搜索比较已有的价格。</translation>
-    </message>
-    <message>
-        <source>The cards it fits on are quoted only for whole machines by the week or month, and a job that ends within a week is billed in card-hours: enter a card-hour quote, or set the rental mode to the whole-machine mode you would rent.</source>
-        <translation>放得下的卡只有按周或按月的整机报价，而一周内结束的任务按卡时计费：请输入卡时报价，或把租用方式设为你要租的整机方式。</translation>
     </message>
     <message>
         <source>No plan is within the budget of {budget:,.0f} {cur}, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
@@ -6448,6 +6440,10 @@
     <message>
         <source>No plan within {n} GPUs finishes the changed job within {days} (the fastest: {best}).</source>
         <translation>{n} 张 GPU 以内没有方案能在 {days}内完成变化后的任务（最快：{best}）。</translation>
+    </message>
+    <message>
+        <source>No plan billed by the hour within {n} GPUs finishes the changed job within {days}. Only {g} × {gpu} does, billed as {mode}: {cost:,.0f} {cur} for {cal} of work ({per:,.0f} {cur} per hour worked). A job this short is planned on card-hours (planning guide: whole machines for long runs): enter a card-hour quote for it, or choose that rental mode.</source>
+        <translation>{n} 张 GPU 以内没有按小时计费的方案能在 {days}内完成变化后的任务。只有 {g} × {gpu} 可以，按{mode}计费：{cost:,.0f} {cur}，工作 {cal}（每工作小时 {per:,.0f} {cur}）。这么短的任务按卡时规划（规划指南：整机适合长期运行）：请为它输入卡时报价，或选择该租用方式。</translation>
     </message>
     <message>
         <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
