@@ -67,7 +67,9 @@ def test_a_few_hours_project_reads_in_hours(capsys, lang):
         assert "overruns its slot of 3.8 hours by 3.1 hours" in out
         # (13.3 hours before issue 35 round 13: the H200 SXM's own matmul share, timing.DATACENTER_SWEEP_TFLOPS, makes
         # its 16-GPU plan the fastest)
-        assert "within 3.8 hours (the fastest: 12.4 hours)" in out
+        # (12.4 hours until r18: 16 × H200 by the month, ¥188,000; whatif18 re-plans a slot under a week on plans
+        # billed by the hour, planning guide §4 — the fastest of those is 14.7 hours)
+        assert "within 3.8 hours (the fastest: 14.7 hours)" in out
     else:
         assert "小时" in head and "周" not in head.replace("小时/周", ""), head
         assert "¥70,000，共 3.8 小时" in out

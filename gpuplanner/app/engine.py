@@ -214,14 +214,24 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
             continue
         days = float(s.constraints.deadline_days)
         try:
-            found = search(s, models, top=3, cancel=cancel, savers=False)  # only #1's figures are read
+            found = search(s, models, top=10, cancel=cancel, savers=False)  # #1 (hourly, for a short slot) is read
         except PlannerError as err:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None,
                                    note=Msg("Project", QT_TRANSLATE_NOOP(
                                        "Project", "The search cannot plan the changed job: {e}"),
                                        {"e": error_text(err)}))  # keeps its id: shown translated
             continue
-        plan = found.plans[0] if found.plans else None
+        plans, whole = _short_slot_plans(list(found.plans), s)
+        plan = plans[0] if plans else None
+        if whole is not None and (plan is None or not plan.meets_deadline):
+            out[w.change] = _only_whole_machines(w.change, days, whole, s.constraints.max_gpus)
+            continue
+        if plan is None and found.notes:  # nothing fits: the search's reason, not "the fastest: —" (whatif18)
+            out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
+                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within "
+                                                        "{days}. {why}"),
+                {"n": s.constraints.max_gpus, "why": found.notes[0], **elapsed_msgs(elapsed_unit(days), days=days)}))
+            continue
         if plan is None or not plan.meets_deadline:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
                 "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days} "
@@ -229,8 +239,50 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
                 # the slot and the fastest in one unit, the slot's (cli18: "within 0.77 days" under "its slot of
                 # 18.4 hours", the overrun sentence above it, WhatIf.overrun_note; formatting.elapsed_unit)
                 {"n": s.constraints.max_gpus, **elapsed_msgs(
-                    elapsed_unit(days), days=days, best=min((p.calendar_days for p in found.plans), default=float("inf")))}))
+                    elapsed_unit(days), days=days, best=min((p.calendar_days for p in plans), default=float("inf")))}))
             continue
         out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=plan.evaluation,
                                framework=plan.framework_name)
     return with_replans(res, out)
+
+
+def _short_slot_plans(plans: list, s: Any) -> tuple[list, Any]:
+    """The re-plan's ranked ``plans`` for a slot of under a week (core.project.SHORT_SLOT_DAYS) without a rental
+    mode the user chose: those billed by the hour (card-hours, spot, the capped hybrids) — planning guide §4,
+    "Whole machine vs card-hours": jobs of a few hours favour card-hours, whole machines pay for runs of more than
+    ~40 hours a week over several weeks. Before this (whatif18, cli18's find) an 18.4-hour slot's re-plan was
+    "8 × H200, whole machines per month, 5.6 hours, ¥94,000": the H200's only mainland quote is a month of a
+    server. Returns (the plans kept, the best whole-machine plan that meets the slot where no hourly one does and
+    the list was cut, else None)."""
+    from gpuplanner.core.project import SHORT_SLOT_DAYS, WHOLE_MACHINE_MODES
+
+    con = s.constraints
+    if con.rental_mode is not None or con.deadline_days is None or con.deadline_days >= SHORT_SLOT_DAYS:
+        return plans, None
+    hourly = [p for p in plans if p.evaluation.rental_mode not in WHOLE_MACHINE_MODES]
+    whole = [p for p in plans if p.evaluation.rental_mode in WHOLE_MACHINE_MODES and p.meets_deadline]
+    met = any(p.meets_deadline for p in hourly)
+    return hourly, (None if met or not whole else whole[0])
+
+
+def _only_whole_machines(change: str, days: float, plan: Any, max_gpus: int) -> Any:
+    """The re-plan where, for a short slot, only whole machines rented by the week or month finish in time: no plan
+    is ranked on such a rent (:func:`_short_slot_plans`); the sentence names the one that would, its cost and what
+    that costs per hour worked, and what to do (whatif18)."""
+    from gpuplanner.core import cost as costmod
+    from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
+    from gpuplanner.core.messages import Msg, elapsed_msgs
+    from gpuplanner.core.project import Replan
+    from gpuplanner.formatting import elapsed_unit
+
+    ev = plan.evaluation
+    worked = ev.calendar_days * 24.0 * ev.scenario.constraints.hours_per_week / 168.0
+    return Replan(change=change, deadline_days=days, evaluation=None, note=Msg("Project", QT_TRANSLATE_NOOP(
+        "Project", "No plan billed by the hour within {n} GPUs finishes the changed job within {days}. Only {g} × "
+                   "{gpu} does, billed as {mode}: {cost:,.0f} {cur} for {cal} of work ({per:,.0f} "
+                   "{cur} per hour worked). A job this short is planned on card-hours (planning guide: whole "
+                   "machines for long runs): enter a card-hour quote for it, or choose that rental mode."),
+        {"n": max_gpus, "g": ev.num_gpus, "gpu": ev.gpu_name, "cost": ev.cost or 0.0, "cur": ev.currency,
+         "per": (ev.cost or 0.0) / max(worked, 1e-9),
+         "mode": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "month", "")),
+         **elapsed_msgs(elapsed_unit(days), days=days, cal=ev.calendar_days)}))

@@ -142,7 +142,7 @@ def text_lines(res) -> list[str]:
                   + rjust(translate(CTX, "GPUs"), 5) + "  " + ljust(translate(CTX, "in place"), 9, min_gap=1) + translate(CTX, "layout changes")]
         for w, days in zip(res.what_if, w_days):
             lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)
-                         + rjust(days, 8) + rjust(_money(w.cost, cur), 16) + "  "
+                         + rjust(days, 8) + rjust(_money(w.cost, cur) if w.fits else "-", 16) + "  "
                          + rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "
                          + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (format_list(layout_change_text(c, translate) for c in w.layout_changes) or "-"))
             if w.note is not None:

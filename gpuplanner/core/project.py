@@ -490,6 +490,15 @@ class WhatIf:
                 "note": None if self.note is None else self.note.render()}
 
 
+#: the rental modes that bill whole machines for a period, whatever the hours worked in it (the hybrids are
+#: card-hours capped at it, so they are not among them)
+WHOLE_MACHINE_MODES = ("week", "month")
+#: a slot this short holds "fragmented jobs of a few hours" (planning guide §4, "Whole machine vs card-hours": whole
+#: machines for more than ~40 hours a week over several weeks, card-hours for jobs of a few hours): its re-plan is
+#: ranked on card-hours unless the user chose a whole-machine mode (app.engine.keep_deadline; whatif18)
+SHORT_SLOT_DAYS = 7.0
+
+
 @dataclass(slots=True, frozen=True)
 class Replan:
     """What it takes to keep the main phase's deadline after a what-if change: the search's best plan for the
@@ -513,10 +522,19 @@ class Replan:
             return self.note or Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan finishes within {days}."),
                                     {"days": elapsed_msg(self.deadline_days)})
         L = ev.layout
-        return Msg(CTX, QT_TRANSLATE_NOOP(
+        text = QT_TRANSLATE_NOOP(
             CTX, "To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
-                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur}."),
-            {**elapsed_msgs(days=self.deadline_days, cal=ev.calendar_days), "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
+                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur}.")
+        worked = ev.calendar_days * 24.0 * ev.scenario.constraints.hours_per_week / 168.0
+        if ev.rental_mode in WHOLE_MACHINE_MODES and ev.cost is not None and worked > 0:
+            # a whole machine by the week or month (only where the user chose it: cost._short_job_billable) says
+            # what the period costs per hour the job works in it (whatif18)
+            text = QT_TRANSLATE_NOOP(
+                CTX, "To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
+                     "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur} ({per:,.0f} {cur} per hour "
+                     "worked).")
+        return Msg(CTX, text,
+            {"per": (ev.cost or 0.0) / max(worked, 1e-9), **elapsed_msgs(days=self.deadline_days, cal=ev.calendar_days), "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
              "pp": L.pp, "ep": L.ep, "dp": L.dp, "zero": L.zero, "fw": self.framework or L.framework,
              "mode": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
              "cost": ev.cost if ev.cost is not None else math.nan, "cur": ev.currency})
@@ -1229,6 +1247,22 @@ def _doubled_params(s: Scenario, arch: Any) -> Scenario:
     return s.model_copy(update={"model": s.model.model_copy(update={"num_hidden_layers": 2 * int(arch.num_layers)})})
 
 
+def _no_fit_note(ev: Evaluation, limit: int | None) -> Msg:
+    """"Does not fit: 118.0 GiB per GPU (2.0 GiB kept free) on 1 GPU(s) of 80.0 GiB, 40.0 GiB over; no count up to
+    16 GPUs fits." — a what-if row that does not fit says by how much (whatif18), on the GPUs it was tried on;
+    ``limit``: the count doubling went up to without a fit (None: not tried)."""
+    mem = ev.memory
+    args = {"n": ev.num_gpus, "need": mem.total, "head": mem.headroom, "cap": mem.capacity,
+            "over": max(mem.total + mem.headroom - mem.capacity, 0.0), "limit": limit}
+    if limit is None:
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Does not fit: {need:.1f} GiB per GPU ({head:.1f} GiB kept free) on {n} GPU(s) of {cap:.1f} GiB, "
+                 "{over:.1f} GiB over."), args)
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Does not fit: {need:.1f} GiB per GPU ({head:.1f} GiB kept free) on {n} GPU(s) of {cap:.1f} GiB, "
+             "{over:.1f} GiB over; no count up to {limit} GPUs fits (constraints.max_gpus)."), args)
+
+
 def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overheads: Overheads | None = None,
                   vendor_confirmed: bool | None = None, slot_weeks: float | None = None) -> list[WhatIf]:
     """The main training phase grown three ways (module docstring). Each is :func:`evaluate` of the changed
@@ -1290,6 +1324,10 @@ def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overhead
         if needed is None and change != "upgrade_gpus":
             note = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Does not fit up to {n} GPUs (constraints.max_gpus)."),
                        {"n": limit})
+        if not ev2.fits:  # an impossible plan shows no time or cost as if it ran (whatif18): by how much it misses
+            miss = _no_fit_note(ev2, limit if needed is None and change != "upgrade_gpus" else None)
+            note = miss if needed is None or note is None else Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{a} {b}"),
+                                                                    {"a": miss, "b": note})
         if change == "tokens_x10" and ev2.rental_mode != ev.rental_mode and ev2.rental_mode is not None:
             note = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Ten times the data changes the cheapest rental from {a} to {b}."),
                        {"a": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
@@ -1297,8 +1335,8 @@ def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overhead
         over = None
         if slot_weeks is not None and ev2.fits and ev2.calendar_days / 7.0 > slot_weeks + 1e-9:
             over = ev2.calendar_days / 7.0 - slot_weeks
-        out.append(WhatIf(change=change, evaluation=ev2, fits=ev2.fits, calendar_days=ev2.calendar_days,
-                          cost=ev2.cost, num_gpus=ev2.num_gpus, nodes=ev2.nodes, gpus_needed=needed,
+        out.append(WhatIf(change=change, evaluation=ev2, fits=ev2.fits,
+                          calendar_days=ev2.calendar_days if ev2.fits else None, cost=ev2.cost if ev2.fits else None, num_gpus=ev2.num_gpus, nodes=ev2.nodes, gpus_needed=needed,
                           in_place_upgrade=bool(in_place), node_slots=slots, layout_changes=layout_changes(ev, ev2),
                           rental_mode=ev2.rental_mode, base_rental_mode=ev.rental_mode, note=note,
                           diff=layout_diff(ev, ev2), slot_weeks=slot_weeks, overrun_weeks=over))

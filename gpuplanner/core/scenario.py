@@ -919,7 +919,7 @@ Region = Literal["mainland_china", "worldwide"]
 
 class ConstraintsSection(_Section):
     deadline_days: float | None = Field(None, gt=0, le=36_500)
-    budget: float | None = Field(None, ge=0, le=1e15)
+    budget: float | None = Field(None, gt=0, le=1e15)  # 0 is no budget: refused where typed (whatif18)
     currency: Literal["CNY", "USD"] = "CNY"
     max_gpus: int = Field(64, gt=0, le=100_000)
     gpu_candidates: list[str] | None = Field(None, max_length=1000)

@@ -3006,7 +3006,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
     notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
-        feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(tp_rule, con, plans))
+        feasible, meets, within, days, cat["cost"], con, table.currency, order) + _tp_rule_notes(tp_rule, con, plans, within))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
@@ -3055,10 +3055,16 @@ def _apply_tp_rule(cat: dict, contexts: list[SearchContext], con: Any) -> bool:
     return tp_rule
 
 
-def _tp_rule_notes(tp_rule: bool, con: Any, plans: list[Plan]) -> list[Msg]:
-    """The search's note when plans shown run TP over PCIe that the rule did not rank down."""
+def _tp_rule_notes(tp_rule: bool, con: Any, plans: list[Plan], within: Any = None) -> list[Msg]:
+    """The search's note when plans shown run TP over PCIe that the rule did not rank down. ``within``: per kept row,
+    whether its cost is within the budget (an unpriced row's is not); where none is, the budget is what the note
+    names, not the NVLink cards (whatif18: a budget set too low read as a rule about interconnects)."""
     if tp_rule or not con.rules.tp_over_pcie or not any(p.evaluation.tp_over_pcie for p in plans):
         return []
+    if con.budget is not None and within is not None and not bool(np.asarray(within).any()):
+        return [Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "No plan is within the budget of {budget:,.0f} {cur}, so tensor parallelism over PCIe is not ranked "
+                 "down: it is timed over PCIe, with no overlap."), {"budget": con.budget, "cur": con.currency})]
     return [Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so "
              "tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap."), {})]

@@ -1273,7 +1273,7 @@ def _html_project(data: ReportData, charts: dict, number: str = "6") -> str:
             change = format_list(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
             note = format_sentences([tr_text(m) for m in [w["note"], *w.get("replans", ())] if m is not None])
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
-                          _e(w_days), _e(fmt_money(w["cost"], cur)),
+                          _e(w_days), _e(fmt_money(w["cost"], cur) if w["fits"] else "—"),
                           _e(str(w["gpus_needed"] or w["num_gpus"])), _e(yes if w["in_place_upgrade"] else no),
                           f"{_e(change)}<br/><span class='small'>{_e(note)}</span>"])
         out.append(_table(wrows, header=[translate("Report", "Change"), translate("Report", "Fits"),

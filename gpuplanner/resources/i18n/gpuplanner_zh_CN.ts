@@ -5156,6 +5156,10 @@
         <translation>没有任何 GPU 型号有{mode}价格（“时间与预算”页设定的租用方式）：请输入供应商的此类报价，或把租用方式设为自动，让搜索比较已有的价格。</translation>
     </message>
     <message>
+        <source>No plan is within the budget of {budget:,.0f} {cur}, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
+        <translation>没有任何方案在 {budget:,.0f} {cur} 的预算之内，因此经 PCIe 的张量并行不降低排名：按 PCIe 计时，且不做通信重叠。</translation>
+    </message>
+    <message>
         <source>{me} beats {other}: {other} needs {other_span}, over the deadline of {deadline_span}.</source>
         <translation>{me} 胜过 {other}：{other} 需要 {other_span}，超过 {deadline_span}的截止时间。</translation>
     </message>
@@ -6558,6 +6562,10 @@
         <translation>要保住 {days}的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal}，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
+        <source>To keep the deadline of {days}: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal}, {cost:,.0f} {cur} ({per:,.0f} {cur} per hour worked).</source>
+        <translation>要保住 {days}的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal}，{cost:,.0f} {cur}（每工作小时 {per:,.0f} {cur}）。</translation>
+    </message>
+    <message>
         <source>Budget {budget:,.0f} {cur}: some phases have no price, so the total cannot be compared with it.</source>
         <translation>预算 {budget:,.0f} {cur}：有的阶段没有价格，项目总额无法与预算比较。</translation>
     </message>
@@ -6650,6 +6658,14 @@
         <translation>部分阶段没有价格：输入其报价之前，项目总价未知。</translation>
     </message>
     <message>
+        <source>Does not fit: {need:.1f} GiB per GPU ({head:.1f} GiB kept free) on {n} GPU(s) of {cap:.1f} GiB, {over:.1f} GiB over.</source>
+        <translation>放不下：{n} 张 GPU 上每卡需 {need:.1f} GiB（含预留 {head:.1f} GiB），而每卡只有 {cap:.1f} GiB，超出 {over:.1f} GiB。</translation>
+    </message>
+    <message>
+        <source>Does not fit: {need:.1f} GiB per GPU ({head:.1f} GiB kept free) on {n} GPU(s) of {cap:.1f} GiB, {over:.1f} GiB over; no count up to {limit} GPUs fits (constraints.max_gpus).</source>
+        <translation>放不下：{n} 张 GPU 上每卡需 {need:.1f} GiB（含预留 {head:.1f} GiB），而每卡只有 {cap:.1f} GiB，超出 {over:.1f} GiB；直到 {limit} 张 GPU 仍放不下（“时间与预算”页的“GPU 数上限”）。</translation>
+    </message>
+    <message>
         <source>This layout cannot run the change.</source>
         <translation>此并行布局无法运行该变化。</translation>
     </message>
@@ -6672,6 +6688,10 @@
     <message>
         <source>Does not fit up to {n} GPUs (constraints.max_gpus).</source>
         <translation>直到 {n} 张 GPU 仍放不下（“时间与预算”页的“GPU 数上限”）。</translation>
+    </message>
+    <message>
+        <source>{a} {b}</source>
+        <translation>{a}{b}</translation>
     </message>
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
@@ -6722,8 +6742,16 @@
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
     </message>
     <message>
+        <source>No plan within {n} GPUs finishes the changed job within {days}. {why}</source>
+        <translation>{n} 张 GPU 以内没有方案能在 {days}内完成变化后的任务。{why}</translation>
+    </message>
+    <message>
         <source>No plan within {n} GPUs finishes the changed job within {days} (the fastest: {best}).</source>
         <translation>{n} 张 GPU 以内没有方案能在 {days}内完成变化后的任务（最快：{best}）。</translation>
+    </message>
+    <message>
+        <source>No plan billed by the hour within {n} GPUs finishes the changed job within {days}. Only {g} × {gpu} does, billed as {mode}: {cost:,.0f} {cur} for {cal} of work ({per:,.0f} {cur} per hour worked). A job this short is planned on card-hours (planning guide: whole machines for long runs): enter a card-hour quote for it, or choose that rental mode.</source>
+        <translation>{n} 张 GPU 以内没有按小时计费的方案能在 {days}内完成变化后的任务。只有 {g} × {gpu} 可以，按{mode}计费：{cost:,.0f} {cur}，工作 {cal}（每工作小时 {per:,.0f} {cur}）。这么短的任务按卡时规划（规划指南：整机适合长期运行）：请为它输入卡时报价，或选择该租用方式。</translation>
     </message>
     <message>
         <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
