@@ -96,16 +96,21 @@ def test_days_in_savers_and_held_back_lines_as_the_plan_prints_them(burst):
         assert isinstance(m.params["days"], float)
 
 
+def _first_block(out: str) -> str:
+    """The phase table: the output's first paragraph once the "> " lines above it are gone."""
+    return "\n".join(ln for ln in out.splitlines() if not ln.startswith("> ")).strip("\n").split("\n\n", 1)[0]
+
+
 def test_project_rental_column_is_not_cut(capsys):
     """``project`` prints "whole machines per month" whole, in en and zh (was "whole machines per…")."""
     f = str(DATA / "serve-32b-fp8-200-users.gpuplan")
     out = _cli(["project", f, "--lang", "en"], capsys)
     # (the table's lines: since round 15 a line above the phases may say the search's better plan, choice15)
-    table = "\n".join(ln for ln in out.split("\n\n", 1)[0].splitlines() if not ln.startswith("> "))
+    # (cli18 put that line above the table with a blank line after it: drop it before taking the first block)
+    table = _first_block(out)
     assert "whole machines per month" in table and "per…" not in table
     assert all(len(line) <= 160 for line in table.splitlines()[:3])  # the header and the two phases' rows
-    zh = "\n".join(ln for ln in _cli(["project", f, "--lang", "zh_CN"], capsys).split("\n\n", 1)[0].splitlines()
-                   if not ln.startswith("> "))
+    zh = _first_block(_cli(["project", f, "--lang", "zh_CN"], capsys))
     assert "整机月租" in zh and "…" not in zh.splitlines()[2]
 
 

@@ -86,8 +86,9 @@ def test_a_long_or_many_phase_project_keeps_the_comparison(monkeypatch):
     seen = {}
     monkeypatch.setattr(proj.costmod, "default_build_inputs", lambda *a, **k: object())
     monkeypatch.setattr(proj.costmod, "rent_vs_build", lambda b, **kw: seen.update(kw))
+    # kind/name: serve18's rent-vs-build line names the phases' work in their own terms (core.project._rent_build_work)
     phase = SimpleNamespace(resource="gpu", cost=667.0, device="h800-sxm-80gb", gpu_hours=59.0, count=8,
-                            evaluation=None)
+                            evaluation=None, kind="sft", name="sft", hours_per_week=168.0, weeks=1.0)
     for phases, weeks, single in (((phase,), 7.9 / 24 / 7, True), ((phase,), 3.9, True), ((phase,), 6.0, False),
                                   ((phase, phase), 1.0, False)):
         seen.clear()
