@@ -160,7 +160,9 @@ def test_lora_has_no_saver_so_no_line():
     """The 128k LoRA request has a cheaper tight plan (8 × A800 at 91%) but LoRA's optimizer states are the
     adapters': no saver applies and no line is added."""
     res = search.search(Scenario.model_validate(_doc("06-sft-128k-14b-lora.json")), top=1)
-    assert res.tight_ahead
+    # (since memoos18 the eager loss's allocator hole counts as cached, not as what fits: the 8 × A800 plan uses 85%,
+    # not 91%, and is #1 itself, so no tight plan is ahead; the rule still holds on #1, a LoRA plan)
+    assert res.plans[0].evaluation.scenario.training.method == "lora"
     assert not [m for m in res.plans[0].explanation if "CPU memory" in m.render()]
 
 

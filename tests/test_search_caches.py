@@ -118,7 +118,9 @@ def test_caches_change_nothing(monkeypatch, scn):
     on, on_j, off_j = rankings_around(scn, 30, caches_off)
     # a real space (4,840 since Megatron-SWIFT's GRPO trainer is not offered virtual pipeline stages: ms-swift
     # asserts 'GRPO currently does not support VPP', issue 35 round 7 advice6)
-    assert on.plans and on.candidates_evaluated > 4_000
+    # (3,500 since advice20: Megatron-SWIFT's GRPO generates with vLLM only, so it is not searched when the trainer
+    # generates the rollouts — ms-swift's Megatron GRPO docs)
+    assert on.plans and on.candidates_evaluated > 3_000
     assert on_j[0] == off_j[0]
     assert on_j[1] == off_j[1]
 
