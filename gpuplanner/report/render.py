@@ -709,7 +709,7 @@ def _training_time_text(p) -> str:
     c, d = ("—", "—") if p.calendar_days is None else format_plan_time(
         p.calendar_days, math.nan if p.compute_days is None else p.compute_days, p.calendar_days_band)[:2]
     return translate("Report", "{c} in calendar time with setup, checkpoints, interruptions and your hours per "
-                               "week; {d} of compute around the clock ({h} GPU-hours)").format(c=c, d=d, h=h)
+                               "week; {d} of compute around the clock ({h} card-hours)").format(c=c, d=d, h=h)
 
 
 def _kv_table(pairs: list[tuple[str, str]]) -> str:
