@@ -612,8 +612,10 @@ def format_tokens(value: float, lang: str | None = None, digits: int = 3) -> str
 
 
 def format_axis(value: float, lang: str | None = None) -> str:
-    """A compact axis tick: ``950``, ``1,500``, ``20K``, ``3M``, ``0.2`` — never ``1e+06``; Chinese
-    :func:`_zh_axis_label`'s ``1500``, ``2万``, ``3000万``."""
+    """A compact axis tick: ``950``, ``1.5K``, ``20K``, ``3M``, ``0.2`` — never ``1e+06``; Chinese
+    :func:`_zh_axis_label`'s ``1500``, ``2万``, ``3000万``. One form per value on every chart (terms18: a
+    tokens/s axis read "10,000 / 3,000 / 1,000" on one document and "100K / 10K" on another): in English every
+    tick from 1,000 up takes its scale word, in Chinese every tick from 1万 up."""
     lang = normalize_lang(lang)
     v = float(value)
     if not math.isfinite(v):
@@ -623,8 +625,8 @@ def format_axis(value: float, lang: str | None = None) -> str:
         return format_power(v, 2)
     if lang == ZH:
         return "0" if a == 0 else _zh_axis_label(v)
-    for size, word in _EN_SCALES + ((1e3, "K"),):
-        if a >= size and (size > 1e3 or a >= 1e4):
+    for size, word in _EN_SCALES + ((1e3, "K"),):  # from 1,000 up a tick takes its scale word: 1K, never 1,000
+        if a >= size * (1 - 1e-9):
             return f"{_sig(v / size, 3)}{word}"
     return _sig(v, 3) if a >= 1e-6 or a == 0 else format_power(v, 2)
 
@@ -644,8 +646,8 @@ def _zh_axis_label(v: float) -> str:
 def format_axis_ticks(values, lang: str | None = None) -> list[str]:
     """The labels of one axis's ticks. English: all in one scale (ux17: "3,000 / 10K / 30K" read as two scales):
     when the largest tick alone would take a scale word, every tick takes the largest scale the smallest non-zero
-    tick reaches at half a unit of it ("3K / 10K / 30K", "0.5M / 1M / 2M"); otherwise every tick is a plain
-    grouped number ("300 / 1,000 / 3,000 / 10,000"). Chinese counts in myriads, so each tick reads the way Chinese
+    tick reaches (K: from 1,000; M and up: from half a unit: "3K / 10K / 30K", "0.5M / 1M / 2M"); otherwise every
+    tick in its own form ("300 / 1K / 3K / 10K": terms18, one form per value on every chart). Chinese counts in myriads, so each tick reads the way Chinese
     writes the number (:func:`_zh_axis_label`): "1000 / 1万 / 10万", "3000 / 1万 / 3万" (ux17's one-scale rule made
     1,000 "0.1万", which no Chinese reader writes; round 13, ux20). A single value reads as :func:`format_axis`."""
     lang = normalize_lang(lang)
@@ -660,8 +662,11 @@ def format_axis_ticks(values, lang: str | None = None) -> list[str]:
     smallest, largest = min(finite), max(finite)
     size, word = 1.0, ""
     if format_axis(largest, lang) != _sig(largest, 3):  # the largest tick alone would take a scale word
-        size, word = next(((sz, wd) for sz, wd in scales if sz <= largest and smallest >= sz * reach * (1 - 1e-9)),
-                          (1.0, ""))
+        # K only for ticks of 1,000 and more ("500", never "0.5K"); M and up lift ticks from half a unit ("0.5M")
+        size, word = next(((sz, wd) for sz, wd in scales
+                           if sz <= largest and smallest >= sz * (reach if sz > 1e3 else 1.0) * (1 - 1e-9)), (1.0, ""))
+        if size == 1.0:  # ticks below half the scale: each in its own form ("100 / 1K / 10K"; terms18)
+            return [format_axis(v, lang) for v in vals]
     out = []
     for v in vals:
         if not math.isfinite(v):

@@ -22,7 +22,7 @@ def test_format_power(value, expected):
 
 
 @pytest.mark.parametrize("value, lang, expected", [
-    (3e7, "en", "30M"), (3e7, "zh_CN", "3000万"), (1000, "zh_CN", "1000"), (1e4, "zh_CN", "1万"), (1500, "en", "1,500"), (2e4, "en", "20K"),
+    (3e7, "en", "30M"), (3e7, "zh_CN", "3000万"), (1000, "zh_CN", "1000"), (1e4, "zh_CN", "1万"), (1500, "en", "1.5K"), (2e4, "en", "20K"),
     (2e4, "zh_CN", "2万"), (0.2, "en", "0.2"), (5e6, "en", "5M"), (1.2e8, "zh_CN", "1.2亿"), (4.6e19, "en", "4.6×10^19"),
 ])
 def test_format_axis(value, lang, expected):

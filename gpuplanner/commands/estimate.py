@@ -25,7 +25,7 @@ def _time_lines(ev) -> list[str]:
     Project page and the app write the same plan; formatting.format_plan_time; ux21, ux22: one message each)."""
     h = format_sig(ev.scenario.constraints.hours_per_week)
     head, compute, _ = format_plan_time(ev.calendar_days, ev.compute_days, ev.calendar_days_band)
-    return ["  " + _lbl(translate(CTX, "compute"), 17) + translate(CTX, "{span} around the clock, {hours} GPU-hours").format(
+    return ["  " + _lbl(translate(CTX, "compute"), 17) + translate(CTX, "{span} around the clock, {hours} card-hours").format(
                 span=compute, hours=format_number(ev.gpu_hours)),
             "  " + _lbl(translate(CTX, "calendar"), 17) + translate(
                 CTX, "{span} with setup, checkpoints, interruptions and {h} h/week").format(span=head, h=h)]

@@ -188,7 +188,7 @@ def text_lines(result, con, method: str = "", recompute_modules=None) -> list[st
         out.extend(rent_vs_build_lines(rb))
     if result.pareto:
         out.append("")
-        out.append(translate(CTX, "Time vs cost (Pareto front):"))
+        out.append(translate(CTX, "Time vs cost, the best trade-offs (no other plan is both faster and cheaper):"))
         names = {p.gpu: p.gpu_name for p in result.plans}
         front = [q["calendar_days"] for q in result.pareto]
         # below a day in hours, as each plan's headline (formatting.elapsed_unit; ux21); one unit for the list

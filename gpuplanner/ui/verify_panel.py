@@ -323,7 +323,7 @@ class VerifyPanel(QWidget):
         self.apply_button.setText(self.tr("Use measured MFU in the plan"))
         self.compare_table.setHorizontalHeaderLabels([self.tr("Before (assumed MFU)"), self.tr("After (measured MFU)")])
         self.compare_table.setVerticalHeaderLabels([self.tr("MFU"), self.tr("Tokens/s per GPU"), self.tr("Days"),
-                                                    self.tr("GPU-hours"), self.tr("Cost")])
+                                                    self.tr("Card-hours"), self.tr("Cost")])
         self.scaling_plot.setLabel("bottom", self.tr("GPUs"))
         self.scaling_plot.setLabel("left", self.tr("Tokens/s"))
         self.scaling_legend.setText(self.tr("Blue: measured · grey dashes: linear scaling"))

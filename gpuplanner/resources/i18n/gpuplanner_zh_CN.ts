@@ -265,10 +265,6 @@
         <translation>每周小时数</translation>
     </message>
     <message>
-        <source>Usable GPU hours per week (168 = around the clock)</source>
-        <translation>每周可用的 GPU 小时数（168 = 全天候）</translation>
-    </message>
-    <message>
         <source>Phase</source>
         <translation>阶段</translation>
     </message>
@@ -391,6 +387,10 @@
     <message>
         <source>Rental mode</source>
         <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Hours per week the cards can be used (168 = around the clock)</source>
+        <translation>每周可使用这些卡的小时数（168 = 全天候）</translation>
     </message>
     <message>
         <source>Automatic: every plan is billed in its cheapest mode without interruptions (card-hours, whole machines per week or month, capped card-hours) and a cheaper spot price is shown beside it. A mode chosen here bills every plan; cards without a price in that mode are left out, with the reason</source>
@@ -542,6 +542,10 @@
     <message>
         <source>print a JSON object instead of a table</source>
         <translation>输出 JSON 对象，而不是表格</translation>
+    </message>
+    <message>
+        <source>{span} around the clock, {hours} card-hours</source>
+        <translation>全天候 {span}，{hours} 卡时</translation>
     </message>
     <message>
         <source>(tp: GPUs each layer&apos;s weights are split over; pp: pipeline stages; cp: GPUs each sequence is split over; ep: GPUs the experts are spread over; vpp: model chunks per pipeline stage; dp: copies of the model, each fed its own data; zero: ZeRO stage, what is split over the dp copies: 0 nothing, 1 optimizer states, 2 and gradients, 3 and weights; mbs: sequences per micro-batch; grad_accum: micro-batches added up before each weight update; recompute: activations recomputed in the backward pass instead of kept)</source>
@@ -710,10 +714,6 @@
     <message>
         <source>(p10–p90 of the model&apos;s error on {n} published {family} runs)</source>
         <translation>（模型在 {n} 个已发表 {family} 训练上误差的 p10–p90）</translation>
-    </message>
-    <message>
-        <source>{span} around the clock, {hours} GPU-hours</source>
-        <translation>全天候 {span}，{hours} 卡时</translation>
     </message>
     <message>
         <source>{span} with setup, checkpoints, interruptions and {h} h/week</source>
@@ -1104,6 +1104,10 @@
         <translation>{i}. {n} × {gpu}：日历时间 {days}（算力 {compute}），{cost}</translation>
     </message>
     <message>
+        <source>Time vs cost, the best trade-offs (no other plan is both faster and cheaper):</source>
+        <translation>时间与费用的最佳权衡（没有别的方案既更快又更便宜）：</translation>
+    </message>
+    <message>
         <source>{n} × {gpu}: {span}, {cost}</source>
         <translation>{n} × {gpu}：{span}，{cost}</translation>
     </message>
@@ -1278,10 +1282,6 @@
     <message>
         <source>Rent or build ({n} × {gpu}): {sentence}</source>
         <translation>租用还是自建（{n} × {gpu}）：{sentence}</translation>
-    </message>
-    <message>
-        <source>Time vs cost (Pareto front):</source>
-        <translation>时间与费用（帕累托前沿）：</translation>
     </message>
     <message>
         <source>cheapest meeting the deadline</source>
@@ -1994,10 +1994,6 @@
         <translation>方案</translation>
     </message>
     <message>
-        <source>Pareto front</source>
-        <translation>帕累托前沿</translation>
-    </message>
-    <message>
         <source>chosen</source>
         <translation>已选</translation>
     </message>
@@ -2020,6 +2016,10 @@
     <message>
         <source>The plan search is running for your latest change; these are the plans of the previous inputs until it finishes.</source>
         <translation>正在按你最新的修改重新搜索方案；搜索完成前，这里显示的是修改前输入的方案。</translation>
+    </message>
+    <message>
+        <source>best trade-offs</source>
+        <translation>最佳权衡</translation>
     </message>
     <message>
         <source>cost ({0})</source>
@@ -4151,26 +4151,6 @@
         <translation>当前</translation>
     </message>
     <message>
-        <source>no RC</source>
-        <translation>不重算</translation>
-    </message>
-    <message>
-        <source>sel. RC</source>
-        <translation>选择性重算</translation>
-    </message>
-    <message>
-        <source>op RC</source>
-        <translation>逐算子重计算</translation>
-    </message>
-    <message>
-        <source>layer RC</source>
-        <translation>逐层重计算</translation>
-    </message>
-    <message>
-        <source>full RC</source>
-        <translation>完全重算</translation>
-    </message>
-    <message>
         <source>ZeRO-{0}</source>
         <translation>ZeRO-{0}</translation>
     </message>
@@ -4181,6 +4161,26 @@
     <message>
         <source>capacity {0} GiB</source>
         <translation>容量 {0} GiB</translation>
+    </message>
+    <message>
+        <source>no recompute</source>
+        <translation>不重计算</translation>
+    </message>
+    <message>
+        <source>recompute some</source>
+        <translation>部分重计算</translation>
+    </message>
+    <message>
+        <source>recompute ops</source>
+        <translation>按算子重计算</translation>
+    </message>
+    <message>
+        <source>recompute layers</source>
+        <translation>按层重计算</translation>
+    </message>
+    <message>
+        <source>recompute all</source>
+        <translation>全部重计算</translation>
     </message>
     <message>
         <source>{0}: {1} GiB</source>
@@ -5870,10 +5870,6 @@
         <translation>6 · 方案</translation>
     </message>
     <message>
-        <source>Configurations that fit, ranked. ★ marks the Pareto front (nothing else is both cheaper and faster). Select a plan to see its details and adopt it in the live charts; click a column to sort.</source>
-        <translation>放得下的配置，已排序。★ 表示帕累托前沿（没有别的方案既更便宜又更快）。选中一个方案可查看详情并在实时图表中采用；点击列标题可排序。</translation>
-    </message>
-    <message>
         <source>Rank by</source>
         <translation>排序依据</translation>
     </message>
@@ -5984,6 +5980,10 @@
     <message>
         <source>hourly</source>
         <translation>按需</translation>
+    </message>
+    <message>
+        <source>Configurations that fit, ranked. ★ marks the best trade-offs (no other plan is both cheaper and faster). Select a plan to see its details and adopt it in the live charts; click a column to sort.</source>
+        <translation>放得下的配置，已排序。★ 表示最佳权衡（没有别的方案既更便宜又更快）。选中一个方案可查看详情并在实时图表中采用；点击列标题可排序。</translation>
     </message>
     <message>
         <source>Leave out cards under 80 GB for full training of dense models of ~70B and more</source>
@@ -8527,10 +8527,6 @@
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
     <message>
-        <source>{c} in calendar time with setup, checkpoints, interruptions and your hours per week; {d} of compute around the clock ({h} GPU-hours)</source>
-        <translation>日历时间 {c}（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d}（{h} 卡时）</translation>
-    </message>
-    <message>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
@@ -8697,6 +8693,10 @@
     <message>
         <source>fastest</source>
         <translation>最快</translation>
+    </message>
+    <message>
+        <source>{c} in calendar time with setup, checkpoints, interruptions and your hours per week; {d} of compute around the clock ({h} card-hours)</source>
+        <translation>日历时间 {c}（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d}（{h} 卡时）</translation>
     </message>
     <message>
         <source>Serving plan and GPU rental requirements</source>
@@ -12311,7 +12311,7 @@
         <translation>天数</translation>
     </message>
     <message>
-        <source>GPU-hours</source>
+        <source>Card-hours</source>
         <translation>卡时</translation>
     </message>
     <message>

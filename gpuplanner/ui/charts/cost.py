@@ -129,7 +129,7 @@ class CostChart(ChartBase):
             lab.setFixedSize(size)
 
     def _update_legend(self) -> None:
-        items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
+        items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("best trade-offs")),
                  ("#ff9800", "★", self.tr("chosen"))]
         if self.deadline.isVisible():
             items.append((RED, "╌╌", self.tr("deadline")))

@@ -93,8 +93,10 @@ class MemoryChart(ChartBase):
             return self.tr("Current")
         if alt.kind == "zero":
             return self.tr("ZeRO-{0}").format(alt.value)
-        names = {"none": self.tr("no RC"), "selective": self.tr("sel. RC"), "megatron_selective": self.tr("sel. RC"),
-                 "op_sac": self.tr("op RC"), "layer_sac": self.tr("layer RC"), "full": self.tr("full RC")}
+        # plain words, not "sel. RC" (terms18: a new user does not know the abbreviation; the tooltip says more)
+        names = {"none": self.tr("no recompute"), "selective": self.tr("recompute some"),
+                 "megatron_selective": self.tr("recompute some"), "op_sac": self.tr("recompute ops"),
+                 "layer_sac": self.tr("recompute layers"), "full": self.tr("recompute all")}
         return names.get(alt.value, str(alt.value))
 
     def update_from(self, res: engine.LiveResult | None) -> None:

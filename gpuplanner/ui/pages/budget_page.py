@@ -127,7 +127,7 @@ class BudgetPage(BasePage):
             "deadline_date": (self.tr("Deadline date"), self.tr("The date training must be finished")),
             "work_mode": (self.tr("Work pattern"), self.tr(
                 "Continuous: the GPUs run around the clock; hours per week: only part of each week is usable")),
-            "hours": (self.tr("Hours per week"), self.tr("Usable GPU hours per week (168 = around the clock)")),
+            "hours": (self.tr("Hours per week"), self.tr("Hours per week the cards can be used (168 = around the clock)")),
             "phase": (self.tr("Phase"), self.tr(
                 "Research validation favours short, flexible rentals; stable training long, cheap rentals; "
                 "a burst the fastest plan")),

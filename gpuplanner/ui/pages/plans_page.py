@@ -475,8 +475,8 @@ class PlansPage(BasePage):
     def retranslate(self) -> None:
         self.heading.setText(self.tr("6 · Plans"))
         self.intro.setText(self.tr(
-            "Configurations that fit, ranked. ★ marks the Pareto front (nothing else is both cheaper and "
-            "faster). Select a plan to see its details and adopt it in the live charts; click a column to sort."))
+            "Configurations that fit, ranked. ★ marks the best trade-offs (no other plan is both cheaper "
+            "and faster). Select a plan to see its details and adopt it in the live charts; click a column to sort."))
         self.objective_label.setText(self.tr("Rank by"))
         self.objective.box.set_help(self.tr("Cheapest total cost, fastest finish, or best value (cost × time)"))
         self.objective.set_labels({"cheapest": self.tr("cheapest"), "fastest": self.tr("fastest"),
