@@ -267,5 +267,6 @@ def test_plan_cli_json_contract(tmp_path, capsys):
     assert costs[0] <= min(costs) * (1 + S.CHEAPEST_TIE) * (1 + 1e-12)
     assert run_cli(["plan", str(f), "--top", "2", "--objective", "fastest"]) == 0
     text = capsys.readouterr().out
-    assert "candidates evaluated" in text and "Pareto" in text
+    # (terms18: the Pareto front's heading in plain words, "the best trade-offs")
+    assert "candidates evaluated" in text and "the best trade-offs" in text
     assert run_cli(["plan", str(tmp_path / "missing.json")]) == 2
